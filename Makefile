@@ -1,0 +1,51 @@
+# The two commands of the README, and a few more. Every target installs what is missing first.
+BUILD      ?= build
+BUILD_ASAN ?= build-asan
+BUILD_FUZZ ?= build-fuzz
+JOBS       ?= $(shell nproc)
+CMAKE_GEN  := -G Ninja
+
+.PHONY: all deps build demo test test-sanitize fuzz bench format check-format clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+# The main job on a bundled example: check it, then annotate it.
+demo: build
+	./$(BUILD)/calltree check examples/recurse.callgrind
+	./$(BUILD)/calltree annotate --auto=no --inclusive=yes examples/recurse.callgrind
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-sanitize: deps
+	@cmake -S . -B $(BUILD_ASAN) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_SANITIZE=ON >/dev/null
+	@cmake --build $(BUILD_ASAN) -j $(JOBS)
+	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+# Short libFuzzer runs of every target (FUZZ_SECONDS each), seeded from the corpus.
+FUZZ_SECONDS ?= 30
+fuzz: deps
+	@cmake -S . -B $(BUILD_FUZZ) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_FUZZ=ON -DCALLTREE_TESTS=OFF >/dev/null
+	@cmake --build $(BUILD_FUZZ) -j $(JOBS)
+	bash tests/fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
+
+bench: deps
+	@cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCALLTREE_BENCH=ON >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+	bash bench/compare.sh $(BUILD)/calltree
+
+format:
+	clang-format -i $$(git ls-files '*.h' '*.cc')
+
+check-format:
+	clang-format --dry-run -Werror $$(git ls-files '*.h' '*.cc')
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

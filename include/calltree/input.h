@@ -1,0 +1,41 @@
+// input.h — bytes from a file, stdin, or a gzip/zstd/xz/bzip2 stream, in blocks.
+//
+// What it is: the bottom layer. `open_input` looks at the first bytes (not the name) to pick a
+// decoder; a plain file is memory-mapped and handed over as one block. What it is not: a line
+// splitter (see the reader) or anything that knows the format.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "calltree/result.h"
+
+namespace calltree {
+
+enum class compression : std::uint8_t { none, gzip, zstd, xz, bzip2 };
+std::string_view to_string(compression c);
+
+class input {
+ public:
+  virtual ~input() = default;
+  // The next block of bytes; an empty span at the end. An error for I/O failures and for a
+  // compressed stream that ends early (`truncated()` tells which); bytes before it were given.
+  virtual result<std::span<const char>> next() = 0;
+  virtual compression kind() const = 0;
+  // Bytes of the underlying (compressed) file consumed so far, and its size if known (0 if not).
+  virtual std::uint64_t raw_consumed() const = 0;
+  virtual std::uint64_t raw_size() const = 0;
+  bool truncated() const { return truncated_; }
+
+ protected:
+  bool truncated_ = false;
+};
+
+// `path` "-" is standard input.
+result<std::unique_ptr<input>> open_input(const std::string& path);
+// An in-memory buffer (tests, fuzzers); detects compression like a file.
+std::unique_ptr<input> memory_input(std::string bytes);
+
+}  // namespace calltree

@@ -1,0 +1,57 @@
+// profile_builder.h — the record sink that builds a profile, and `load_profile`.
+//
+// What it is: aggregation. Records for the same (part, function, source file, position) are
+// summed into one self row, calls into one call row per (part, caller, site, callee, target),
+// jumps likewise, so memory grows with distinct positions, not with lines (Xdebug's one block
+// per call becomes one row). Several inputs may be built into one profile (merge).
+// What it is not: format handling (the reader did all of it) or analysis.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "calltree/diagnostic.h"
+#include "calltree/profile.h"
+#include "calltree/reader.h"
+#include "calltree/records.h"
+
+namespace calltree {
+
+struct builder_options {
+  // Fold every part into one part (the first input's header): `merge --parts=sum`.
+  bool sum_parts = false;
+};
+
+class profile_builder final : public record_sink {
+ public:
+  // `p.strings` must be the pool the reader interns into.
+  explicit profile_builder(profile& p, diagnostic_sink* diagnostics = nullptr,
+                           std::string display_name = {}, builder_options options = {});
+  ~profile_builder() override;
+  profile_builder(const profile_builder&) = delete;
+  profile_builder& operator=(const profile_builder&) = delete;
+
+  void on_part_begin(const part_header& h) override;
+  void on_cost(const cost_record& r) override;
+  void on_call(const call_record& r) override;
+  void on_jump(const jump_record& r) override;
+  void on_part_end(const part_end& e) override;
+
+  // Name the next input (for diagnostics) when one builder reads several inputs.
+  void set_display_name(std::string name);
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+// Reads `path` ("-" = stdin, compressed or not) into `out` (which may already hold profiles:
+// they are merged). Fatal I/O errors are the error result; everything else is a diagnostic.
+result<read_stats> load_profile(const std::string& path, profile& out, diagnostic_sink& diagnostics,
+                                reader_options options = {}, builder_options build = {});
+
+// Emits the profile as records, part by part and function by function, so any record sink
+// (the writer, the checker, dump) can take a profile as it takes a file.
+void replay(const profile& p, record_sink& sink);
+
+}  // namespace calltree

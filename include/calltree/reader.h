@@ -1,0 +1,45 @@
+// reader.h — the streaming Callgrind-format reader.
+//
+// What it is: one pass over the input that resolves all format state (name compression with
+// the three shared id tables, relative subpositions, parts, jumps, calls) and emits records
+// (records.h) to a sink, and diagnostics (diagnostic.h) for every problem, reading on after
+// each recoverable one. Memory is the name tables plus one line, whatever the file size.
+// What it is not: the profile (see profile_builder.h), nor a validator of semantics that need
+// the whole profile. Our reading of every ambiguity is in docs/format.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "calltree/diagnostic.h"
+#include "calltree/input.h"
+#include "calltree/records.h"
+#include "calltree/result.h"
+#include "calltree/string_pool.h"
+
+namespace calltree {
+
+struct reader_options {
+  std::string display_name = "<input>";  // the file name in diagnostics
+  std::size_t max_line_length = 64u << 20;  // longer lines are skipped with an error
+  // Stop with a limit_exceeded error once the name tables hold this many bytes (0 = no limit).
+  std::uint64_t max_name_bytes = 0;
+};
+
+struct read_stats {
+  std::uint64_t lines = 0;          // lines read
+  std::uint64_t skipped_lines = 0;  // lines that could not be used (each has a diagnostic)
+  std::uint64_t bytes = 0;          // uncompressed bytes read
+  std::uint64_t parts = 0;
+  std::uint64_t cost_lines = 0, call_lines = 0, jump_lines = 0;
+  std::uint64_t errors = 0, warnings = 0;
+  bool complete = true;  // false if reading stopped early (I/O error, truncation, limit)
+};
+
+// Reads all of `in`. Names are interned into `names` (the caller's pool, so a profile builder
+// can share it). The result is an error only when the input could not be read at all;
+// everything else is a diagnostic and `read_stats` counts it.
+result<read_stats> read_callgrind(input& in, string_pool& names, record_sink& records,
+                                  diagnostic_sink& diagnostics, const reader_options& options = {});
+
+}  // namespace calltree

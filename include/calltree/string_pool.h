@@ -1,0 +1,51 @@
+// string_pool.h — interned strings with dense 32-bit ids.
+//
+// What it is: the one place names (objects, files, functions) are stored. The reader interns a
+// name once, when its line is read; every record after that carries the id. Id 0 is always the
+// empty string ("unknown"). What it is not: the format's `(id)` name compression: those ids are
+// aliases chosen by the producer and live in the reader's tables; several of them may map to
+// one pool id.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace calltree {
+
+using string_id = std::uint32_t;
+
+class string_pool {
+ public:
+  string_pool();
+  string_pool(const string_pool&) = delete;
+  string_pool& operator=(const string_pool&) = delete;
+  string_pool(string_pool&&) noexcept;
+  string_pool& operator=(string_pool&&) noexcept;
+  ~string_pool();
+
+  string_id intern(std::string_view s);
+  // The id of `s` if it was interned, else -1 cast to string_id.
+  string_id find(std::string_view s) const;
+  std::string_view view(string_id id) const { return views_[id]; }
+  std::size_t size() const { return views_.size(); }
+  std::size_t bytes() const { return bytes_; }
+
+  static constexpr string_id empty = 0;
+  static constexpr string_id npos = 0xffffffffu;
+
+ private:
+  struct hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept;
+  };
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::size_t block_used_ = 0, block_size_ = 0;
+  std::vector<std::string_view> views_;
+  std::unordered_map<std::string_view, string_id, hash, std::equal_to<>> index_;
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace calltree

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages calltree needs to build, test and benchmark, if any is missing.
+# Safe to run again: it does nothing when everything is there. Needs root (or sudo) to install.
+set -euo pipefail
+packages=(cmake ninja-build g++ clang libclang-rt-14-dev pkg-config zlib1g-dev libzstd-dev
+          liblzma-dev libbz2-dev libgtest-dev libgmock-dev libbenchmark-dev valgrind gzip zstd
+          xz-utils bzip2 python3 clang-format)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "install-deps: installing ${missing[*]}" >&2
+sudo_=""
+[ "$(id -u)" -eq 0 ] || sudo_="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo_ apt-get update -qq
+$sudo_ apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
