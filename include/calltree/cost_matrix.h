@@ -27,7 +27,7 @@ class cost_matrix {
  public:
   explicit cost_matrix(std::size_t columns = 0) : columns_(columns) {}
   std::size_t columns() const { return columns_; }
-  std::size_t rows() const { return columns_ ? data_.size() / columns_ : rows_; }
+  std::size_t rows() const { return rows_; }
   std::span<std::uint64_t> row(std::size_t r) { return {data_.data() + r * columns_, columns_}; }
   std::span<const std::uint64_t> row(std::size_t r) const {
     return {data_.data() + r * columns_, columns_};

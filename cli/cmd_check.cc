@@ -1,0 +1,173 @@
+// cmd_check.cc — `calltree check [--json] FILE...`: validate profiles, streaming.
+#include <cstdio>
+#include <string>
+
+#include "args.h"
+#include "calltree/checker.h"
+#include "calltree/reader.h"
+#include "calltree/report/json.h"
+#include "command.h"
+#include "diagnostics_output.h"
+
+namespace calltree::cli {
+namespace {
+
+constexpr flag check_flags[] = {
+    {"json", 0, false, "one JSON object per file, one per line, on stdout"},
+    {"quiet", 'q', false, "print no diagnostics, only the summary lines"},
+    {"max-diagnostics", 0, true, "keep at most N diagnostics of each code per file (default 20)",
+     "N"},
+    {"max-memory", 0, true,
+     "stop reading a file whose names take more than SIZE (e.g. 512M; default: no limit)", "SIZE"},
+    {"help", 'h', false, "show this help"},
+};
+
+constexpr std::string_view check_summary =
+    "Reads each profile to its end and reports every problem as\n"
+    "file:line:col: severity: message [code], then a one-line summary per file:\n"
+    "parts, events, functions, calls and totals (the sum of all self costs).\n"
+    "Never holds the profile in memory. Exit status: 0 no errors, 1 errors found,\n"
+    "2 usage or I/O error.";
+
+std::string summary_line(const std::string& file, const check_result& r, const read_stats& s,
+                         const diagnostic_collector& d) {
+  std::string line = file + ": " + (d.errors() ? "FAILED" : "ok") + ": ";
+  line += std::to_string(r.parts) + (r.parts == 1 ? " part, " : " parts, ");
+  line += "events";
+  for (const auto& e : r.events) line += " " + e;
+  line += ", " + std::to_string(r.functions) + " functions, " + std::to_string(r.calls) +
+          " calls, totals";
+  for (std::size_t i = 0; i < r.events.size(); ++i)
+    line += " " + r.events[i] + "=" + std::to_string(r.totals[i]);
+  if (r.summary && *r.summary != r.totals) {
+    line += " (summary:";
+    for (std::size_t i = 0; i < r.events.size(); ++i) line += " " + std::to_string((*r.summary)[i]);
+    line += ")";
+  }
+  line += "; " + std::to_string(d.errors()) + " errors, " + std::to_string(d.warnings()) +
+          " warnings, " + std::to_string(s.skipped_lines) + " of " + std::to_string(s.lines) +
+          " lines skipped";
+  if (!s.complete) line += ", reading stopped early";
+  return line + "\n";
+}
+
+std::string json_line(const std::string& file, const check_result& r, const read_stats& s,
+                      const diagnostic_collector& d, compression comp) {
+  json_writer j;
+  j.begin_object();
+  j.key("file").value(file);
+  j.key("ok").value(d.errors() == 0);
+  j.key("complete").value(s.complete);
+  j.key("compression").value(to_string(comp));
+  j.key("parts").value(r.parts);
+  j.key("events").begin_array();
+  for (const auto& e : r.events) j.value(e);
+  j.end_array();
+  j.key("totals").begin_object();
+  for (std::size_t i = 0; i < r.events.size(); ++i) j.key(r.events[i]).value(r.totals[i]);
+  j.end_object();
+  j.key("summary");
+  if (r.summary) {
+    j.begin_object();
+    for (std::size_t i = 0; i < r.events.size(); ++i) j.key(r.events[i]).value((*r.summary)[i]);
+    j.end_object();
+  } else {
+    j.null();
+  }
+  j.key("functions").value(r.functions);
+  j.key("calls").value(r.calls);
+  j.key("cost_lines").value(r.cost_lines);
+  j.key("call_lines").value(r.call_lines);
+  j.key("jump_lines").value(r.jump_lines);
+  j.key("lines").value(s.lines);
+  j.key("skipped_lines").value(s.skipped_lines);
+  j.key("bytes").value(s.bytes);
+  j.key("errors").value(d.errors());
+  j.key("warnings").value(d.warnings());
+  j.key("notes").value(d.notes());
+  j.key("diagnostics").begin_array();
+  for (const auto& x : d.kept()) {
+    j.begin_object();
+    j.key("severity").value(to_string(x.severity));
+    j.key("code").value(to_string(x.code));
+    j.key("line").value(x.line);
+    j.key("column").value(static_cast<std::uint64_t>(x.column));
+    j.key("message").value(x.message);
+    j.end_object();
+  }
+  j.end_array();
+  j.key("diagnostics_not_shown").value(d.suppressed());
+  j.end_object();
+  return j.take() + "\n";
+}
+
+int run_check(std::span<const std::string_view> argv) {
+  std::string err;
+  auto args = parse_args(argv, check_flags, err);
+  if (!args) {
+    print_error(err + " (see 'calltree check --help')");
+    return exit_usage;
+  }
+  if (args->has("help")) {
+    std::fputs(format_help("check", "[OPTIONS] FILE...", check_summary, check_flags).c_str(),
+               stdout);
+    return exit_ok;
+  }
+  if (args->positional.empty()) {
+    print_error("check: no input file (use - for standard input)");
+    return exit_usage;
+  }
+  bool json = args->has("json");
+  bool quiet = args->has("quiet");
+  std::size_t keep = 20;
+  if (auto v = args->get("max-diagnostics")) {
+    auto n = parse_size(*v);
+    if (!n) {
+      print_error("check: --max-diagnostics needs a number");
+      return exit_usage;
+    }
+    keep = static_cast<std::size_t>(*n);
+  }
+  reader_options ropt;
+  if (auto v = args->get("max-memory")) {
+    auto n = parse_size(*v);
+    if (!n) {
+      print_error("check: --max-memory needs a size such as 512M");
+      return exit_usage;
+    }
+    ropt.max_name_bytes = *n;
+  }
+  int rc = exit_ok;
+  for (const auto& file : args->positional) {
+    auto in = open_input(file);
+    if (!in) {
+      print_error(in.error().message);
+      rc = exit_usage;
+      continue;
+    }
+    std::string name = file == "-" ? "<stdin>" : file;
+    ropt.display_name = name;
+    diagnostic_collector diags(keep);
+    checker chk;
+    string_pool names;
+    auto stats = read_callgrind(**in, names, chk, diags, ropt);
+    if (!stats) {
+      print_error(stats.error().message);
+      rc = exit_usage;
+      continue;
+    }
+    auto r = chk.result();
+    if (!quiet && !json) print_diagnostics(diags);
+    std::string out = json ? json_line(name, r, *stats, diags, (*in)->kind())
+                           : summary_line(name, r, *stats, diags);
+    std::fputs(out.c_str(), stdout);
+    if (diags.errors() && rc == exit_ok) rc = exit_findings;
+  }
+  return rc;
+}
+
+}  // namespace
+
+CALLTREE_COMMAND(check, "check", "validate profiles: diagnostics and a summary per file", run_check);
+
+}  // namespace calltree::cli

@@ -1,0 +1,53 @@
+// checker.h — the record sink behind `calltree check`: counts and totals without a model.
+//
+// What it is: a streaming summary of one input: parts, the union of event names, totals (the sum
+// of all self costs, per event, over all parts: what a `totals:` line states), the stated
+// `summary:` values beside them, distinct functions (object + file + name) and distinct call
+// arcs (caller -> callee). Memory is the distinct functions and arcs, never the cost lines.
+// What it is not: a validator by itself: the reader finds the problems and reports them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "calltree/records.h"
+
+namespace calltree {
+
+struct check_result {
+  std::uint64_t parts = 0;
+  std::vector<std::string> events;    // union over parts, in order of first appearance
+  std::vector<std::uint64_t> totals;  // per event: sum of self costs over all parts (saturated)
+  bool totals_saturated = false;
+  // Per event: the sum of the parts' `summary:` values (a part without one counts with its
+  // computed total); nullopt when no part states a summary.
+  std::optional<std::vector<std::uint64_t>> summary;
+  std::uint64_t functions = 0;  // distinct (object, file, name)
+  std::uint64_t calls = 0;      // distinct (caller, callee) arcs
+  std::uint64_t cost_lines = 0, call_lines = 0, jump_lines = 0;
+};
+
+class checker final : public record_sink {
+ public:
+  checker();
+  ~checker() override;
+  checker(const checker&) = delete;
+  checker& operator=(const checker&) = delete;
+
+  void on_part_begin(const part_header& h) override;
+  void on_cost(const cost_record& r) override;
+  void on_call(const call_record& r) override;
+  void on_jump(const jump_record& r) override;
+  void on_part_end(const part_end& e) override;
+
+  check_result result() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace calltree

@@ -1,0 +1,390 @@
+// profile_builder.cc — aggregates records into the profile model.
+#include "calltree/profile_builder.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "model/row_index.h"
+
+namespace calltree {
+
+using detail::mix;
+using detail::row_index;
+
+namespace {
+std::uint64_t hash_pos(std::uint64_t h, const position& p) {
+  return mix(mix(mix(h, p.instr), p.bb), p.line);
+}
+}  // namespace
+
+struct profile_builder::impl {
+  profile& p;
+  diagnostic_sink* diags;
+  std::string display_name;
+  builder_options opt;
+
+  std::unordered_map<string_id, object_id> object_of;
+  std::unordered_map<string_id, file_id> file_of;
+  row_index function_index;
+  row_index self_index, call_index, jump_index;
+
+  part_id part = 0;
+  bool in_part = false;
+  std::vector<event_id> event_map;      // part event index -> profile event id
+  std::vector<std::uint64_t> scratch;   // costs in profile order
+  bool overflow_reported = false;
+
+  // The last context seen, to skip the lookups on runs of lines of one function.
+  context last_ctx{};
+  function_id last_function = 0;
+  file_id last_source_file = 0;
+  bool have_last = false;
+
+  impl(profile& prof, diagnostic_sink* d, std::string name, builder_options o)
+      : p(prof), diags(d), display_name(std::move(name)), opt(o) {
+    if (p.objects.empty()) p.objects.push_back(object{string_pool::empty});
+    if (p.files.empty()) p.files.push_back(file{string_pool::empty});
+    for (object_id i = 0; i < p.objects.size(); ++i) object_of.emplace(p.objects[i].name, i);
+    for (file_id i = 0; i < p.files.size(); ++i) file_of.emplace(p.files[i].name, i);
+    for (function_id i = 0; i < p.functions.size(); ++i) index_function(i);
+    for (std::uint32_t i = 0; i < p.self_rows.size(); ++i) index_self(i);
+    for (std::uint32_t i = 0; i < p.calls.size(); ++i) index_call(i);
+    for (std::uint32_t i = 0; i < p.jumps.size(); ++i) index_jump(i);
+  }
+
+  void overflow(std::uint64_t line) {
+    if (overflow_reported || !diags) return;
+    overflow_reported = true;
+    diagnostic d;
+    d.severity = severity::error;
+    d.code = diag_code::cost_overflow;
+    d.file = display_name;
+    d.line = line;
+    d.message = "a summed cost goes above 2^64-1; it is held at 2^64-1";
+    diags->report(std::move(d));
+  }
+
+  object_id object_for(string_id s) {
+    auto [it, fresh] = object_of.try_emplace(s, static_cast<object_id>(p.objects.size()));
+    if (fresh) p.objects.push_back(object{s});
+    return it->second;
+  }
+  file_id file_for(string_id s) {
+    auto [it, fresh] = file_of.try_emplace(s, static_cast<file_id>(p.files.size()));
+    if (fresh) p.files.push_back(file{s});
+    return it->second;
+  }
+
+  static std::uint64_t hash_function(const function& f) {
+    return mix(mix(mix(0, f.object), f.file), f.name);
+  }
+  void index_function(function_id i) {
+    std::size_t slot;
+    const auto& f = p.functions[i];
+    auto h = hash_function(f);
+    function_index.find(h, [](std::uint32_t) { return false; }, slot);
+    function_index.insert(h, i, slot, [&](std::uint32_t r) { return hash_function(p.functions[r]); });
+  }
+  function_id function_for(string_id obj, string_id fil, string_id name) {
+    function f{object_for(obj), file_for(fil), name};
+    auto h = hash_function(f);
+    std::size_t slot;
+    auto r = function_index.find(
+        h,
+        [&](std::uint32_t i) {
+          const auto& g = p.functions[i];
+          return g.object == f.object && g.file == f.file && g.name == f.name;
+        },
+        slot);
+    if (r != row_index::empty) return r;
+    auto id = static_cast<function_id>(p.functions.size());
+    p.functions.push_back(f);
+    function_index.insert(h, id, slot,
+                          [&](std::uint32_t i) { return hash_function(p.functions[i]); });
+    return id;
+  }
+
+  void resolve_context(const context& c, function_id& fn, file_id& src) {
+    if (have_last && c.object == last_ctx.object && c.file == last_ctx.file &&
+        c.function == last_ctx.function && c.source_file == last_ctx.source_file) {
+      fn = last_function;
+      src = last_source_file;
+      return;
+    }
+    fn = function_for(c.object, c.file, c.function);
+    src = file_for(c.source_file);
+    last_ctx = c;
+    last_function = fn;
+    last_source_file = src;
+    have_last = true;
+  }
+
+  static std::uint64_t hash_self(const self_row& r) {
+    return hash_pos(mix(mix(mix(1, r.part), r.function), r.source_file), r.pos);
+  }
+  void index_self(std::uint32_t i) {
+    std::size_t slot;
+    auto h = hash_self(p.self_rows[i]);
+    self_index.find(h, [](std::uint32_t) { return false; }, slot);
+    self_index.insert(h, i, slot, [&](std::uint32_t r) { return hash_self(p.self_rows[r]); });
+  }
+  static std::uint64_t hash_call(const call_row& r) {
+    std::uint64_t h = mix(mix(mix(2, r.part), r.caller), r.caller_source_file);
+    h = hash_pos(h, r.site);
+    h = mix(mix(h, r.callee), r.has_target);
+    return hash_pos(h, r.target);
+  }
+  void index_call(std::uint32_t i) {
+    std::size_t slot;
+    auto h = hash_call(p.calls[i]);
+    call_index.find(h, [](std::uint32_t) { return false; }, slot);
+    call_index.insert(h, i, slot, [&](std::uint32_t r) { return hash_call(p.calls[r]); });
+  }
+  static std::uint64_t hash_jump(const jump_row& r) {
+    std::uint64_t h = mix(mix(mix(3, r.part), r.function), r.source_file);
+    h = hash_pos(h, r.source);
+    h = mix(mix(mix(h, r.conditional), r.target_file), r.target_function);
+    return hash_pos(h, r.target);
+  }
+  void index_jump(std::uint32_t i) {
+    std::size_t slot;
+    auto h = hash_jump(p.jumps[i]);
+    jump_index.find(h, [](std::uint32_t) { return false; }, slot);
+    jump_index.insert(h, i, slot, [&](std::uint32_t r) { return hash_jump(p.jumps[r]); });
+  }
+
+  event_id event_for(const std::string& name) {
+    for (event_id i = 0; i < p.events.size(); ++i)
+      if (p.events[i].name == name) return i;
+    p.events.push_back(event_type{name, {}, {}, false});
+    return static_cast<event_id>(p.events.size() - 1);
+  }
+
+  void widen() {
+    std::size_t n = p.events.size();
+    p.self_costs.set_columns(n);
+    p.call_costs.set_columns(n);
+    for (auto& pt : p.parts) {
+      if (pt.totals.size() < n) pt.totals.resize(n, 0);
+      if (pt.summary && pt.summary->size() < n) pt.summary->resize(n, 0);
+      if (pt.totals_line && pt.totals_line->size() < n) pt.totals_line->resize(n, 0);
+    }
+  }
+
+  // Part costs -> profile order, in `scratch`.
+  std::span<const std::uint64_t> map_costs(std::span<const std::uint64_t> c) {
+    std::fill(scratch.begin(), scratch.end(), 0);
+    for (std::size_t i = 0; i < c.size() && i < event_map.size(); ++i) {
+      if (!add_saturating(scratch[event_map[i]], c[i])) overflow(0);
+    }
+    return scratch;
+  }
+
+  std::vector<std::uint64_t> to_profile_order(const std::vector<std::uint64_t>& v) {
+    std::vector<std::uint64_t> out(p.events.size(), 0);
+    for (std::size_t i = 0; i < v.size() && i < event_map.size(); ++i)
+      add_saturating(out[event_map[i]], v[i]);
+    return out;
+  }
+
+  void begin(const part_header& h) {
+    for (const auto& name : h.events) p.events[event_for(name)].recorded = true;
+    for (const auto& d : h.event_definitions) {
+      auto& e = p.events[event_for(d.name)];
+      if (!d.long_name.empty()) e.long_name = d.long_name;
+      if (!d.formula.empty()) e.formula = d.formula;
+    }
+    event_map.clear();
+    for (const auto& name : h.events) event_map.push_back(event_for(name));
+    if (opt.sum_parts && !p.parts.empty()) {
+      part = 0;
+    } else {
+      part = static_cast<part_id>(p.parts.size());
+      p.parts.push_back(calltree::part{});
+      p.parts.back().header = h;
+      p.parts.back().events = event_map;
+    }
+    if (opt.sum_parts) {
+      // The one part lists every event it holds.
+      auto& evs = p.parts[0].events;
+      for (auto e : event_map)
+        if (std::find(evs.begin(), evs.end(), e) == evs.end()) evs.push_back(e);
+      auto& names = p.parts[0].header.events;
+      names.clear();
+      for (auto e : evs) names.push_back(p.events[e].name);
+    }
+    p.positions |= h.positions;
+    widen();
+    scratch.assign(p.events.size(), 0);
+    have_last = false;
+    in_part = true;
+  }
+
+  void end(const part_end& e) {
+    auto& pt = p.parts[part];
+    widen();
+    auto computed = to_profile_order(e.computed);
+    auto before = pt.totals;  // the parts already folded in (sum_parts)
+    if (!add_saturating(pt.totals, computed)) overflow(e.line);
+    // The summary that counts is the one after the body, else the header's.
+    const auto* summary = e.summary ? &*e.summary : header_summary ? &*header_summary : nullptr;
+    if (summary) {
+      auto s = to_profile_order(*summary);
+      // Folding parts: a part without a summary counts with its computed total.
+      if (!pt.summary) pt.summary = before;
+      add_saturating(*pt.summary, s);
+    } else if (pt.summary) {
+      add_saturating(*pt.summary, computed);
+    }
+    if (e.totals) {
+      auto t = to_profile_order(*e.totals);
+      if (!pt.totals_line) pt.totals_line = before;
+      add_saturating(*pt.totals_line, t);
+    } else if (pt.totals_line) {
+      add_saturating(*pt.totals_line, computed);
+    }
+    in_part = false;
+  }
+  std::optional<std::vector<std::uint64_t>> header_summary;
+};
+
+profile_builder::profile_builder(profile& p, diagnostic_sink* diagnostics, std::string display_name,
+                                 builder_options options)
+    : impl_(std::make_unique<impl>(p, diagnostics, std::move(display_name), options)) {}
+
+profile_builder::~profile_builder() = default;
+
+void profile_builder::set_display_name(std::string name) { impl_->display_name = std::move(name); }
+
+void profile_builder::on_part_begin(const part_header& h) {
+  impl_->header_summary = h.summary;
+  impl_->begin(h);
+}
+
+void profile_builder::on_cost(const cost_record& r) {
+  auto& m = *impl_;
+  self_row row;
+  row.part = m.part;
+  m.resolve_context(r.ctx, row.function, row.source_file);
+  row.pos = r.pos;
+  auto& p = m.p;
+  auto h = impl::hash_self(row);
+  std::size_t slot;
+  auto found = m.self_index.find(
+      h,
+      [&](std::uint32_t i) {
+        const auto& o = p.self_rows[i];
+        return o.function == row.function && o.source_file == row.source_file && o.pos == row.pos &&
+               o.part == row.part;
+      },
+      slot);
+  if (found == row_index::empty) {
+    found = static_cast<std::uint32_t>(p.self_rows.size());
+    p.self_rows.push_back(row);
+    p.self_costs.add_row();
+    m.self_index.insert(h, found, slot,
+                        [&](std::uint32_t i) { return impl::hash_self(p.self_rows[i]); });
+  }
+  auto dst = p.self_costs.row(found);
+  const auto& map = m.event_map;
+  for (std::size_t i = 0; i < r.costs.size() && i < map.size(); ++i)
+    if (r.costs[i] && !add_saturating(dst[map[i]], r.costs[i])) m.overflow(r.line);
+}
+
+void profile_builder::on_call(const call_record& r) {
+  auto& m = *impl_;
+  auto& p = m.p;
+  call_row row;
+  row.part = m.part;
+  m.resolve_context(r.ctx, row.caller, row.caller_source_file);
+  row.site = r.site;
+  row.callee = m.function_for(r.callee_object, r.callee_file, r.callee_function);
+  row.target = r.target;
+  row.has_target = r.has_target;
+  auto h = impl::hash_call(row);
+  std::size_t slot;
+  auto found = m.call_index.find(
+      h,
+      [&](std::uint32_t i) {
+        const auto& o = p.calls[i];
+        return o.part == row.part && o.caller == row.caller &&
+               o.caller_source_file == row.caller_source_file && o.site == row.site &&
+               o.callee == row.callee && o.target == row.target && o.has_target == row.has_target;
+      },
+      slot);
+  if (found == row_index::empty) {
+    found = static_cast<std::uint32_t>(p.calls.size());
+    p.calls.push_back(row);
+    p.call_costs.add_row();
+    m.call_index.insert(h, found, slot, [&](std::uint32_t i) { return impl::hash_call(p.calls[i]); });
+  }
+  if (!add_saturating(p.calls[found].count, r.count)) m.overflow(r.line);
+  auto dst = p.call_costs.row(found);
+  const auto& map = m.event_map;
+  for (std::size_t i = 0; i < r.costs.size() && i < map.size(); ++i)
+    if (r.costs[i] && !add_saturating(dst[map[i]], r.costs[i])) m.overflow(r.line);
+}
+
+void profile_builder::on_jump(const jump_record& r) {
+  auto& m = *impl_;
+  auto& p = m.p;
+  jump_row row;
+  row.part = m.part;
+  m.resolve_context(r.ctx, row.function, row.source_file);
+  row.source = r.source;
+  row.conditional = r.conditional;
+  row.target_file = m.file_for(r.target_file);
+  // A jump within the function (no jfn=) targets the function itself.
+  row.target_function = r.target_function == r.ctx.function
+                            ? row.function
+                            : m.function_for(r.ctx.object, r.target_file, r.target_function);
+  row.target = r.target;
+  auto h = impl::hash_jump(row);
+  std::size_t slot;
+  auto found = m.jump_index.find(
+      h,
+      [&](std::uint32_t i) {
+        const auto& o = p.jumps[i];
+        return o.part == row.part && o.function == row.function &&
+               o.source_file == row.source_file && o.source == row.source &&
+               o.conditional == row.conditional && o.target_file == row.target_file &&
+               o.target_function == row.target_function && o.target == row.target;
+      },
+      slot);
+  if (found == row_index::empty) {
+    found = static_cast<std::uint32_t>(p.jumps.size());
+    p.jumps.push_back(row);
+    p.jumps.back().executed = 0;
+    p.jumps.back().followed = 0;
+    m.jump_index.insert(h, found, slot, [&](std::uint32_t i) { return impl::hash_jump(p.jumps[i]); });
+  }
+  if (!add_saturating(p.jumps[found].executed, r.executed) ||
+      !add_saturating(p.jumps[found].followed, r.followed))
+    m.overflow(r.line);
+}
+
+void profile_builder::on_part_end(const part_end& e) { impl_->end(e); }
+
+event_id profile::find_event(std::string_view name) const {
+  for (event_id i = 0; i < events.size(); ++i)
+    if (events[i].name == name) return i;
+  return static_cast<event_id>(-1);
+}
+
+std::vector<std::uint64_t> profile::total() const {
+  std::vector<std::uint64_t> t(events.size(), 0);
+  for (const auto& pt : parts)
+    for (std::size_t i = 0; i < pt.totals.size() && i < t.size(); ++i) add_saturating(t[i], pt.totals[i]);
+  return t;
+}
+
+result<read_stats> load_profile(const std::string& path, profile& out, diagnostic_sink& diagnostics,
+                                reader_options options, builder_options build) {
+  auto in = open_input(path);
+  if (!in) return in.error();
+  if (options.display_name == "<input>") options.display_name = path == "-" ? "<stdin>" : path;
+  profile_builder b(out, &diagnostics, options.display_name, build);
+  return read_callgrind(**in, out.strings, b, diagnostics, options);
+}
+
+}  // namespace calltree

@@ -1,0 +1,431 @@
+// input.cc — files (memory-mapped), stdin, and decompressing wrappers, chosen by magic bytes.
+#include "calltree/input.h"
+
+#include <bzlib.h>
+#include <fcntl.h>
+#include <lzma.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace calltree {
+
+std::string_view to_string(compression c) {
+  switch (c) {
+    case compression::none: return "none";
+    case compression::gzip: return "gzip";
+    case compression::zstd: return "zstd";
+    case compression::xz: return "xz";
+    case compression::bzip2: return "bzip2";
+  }
+  return "none";
+}
+
+namespace {
+
+constexpr std::size_t block_size = 1u << 20;
+
+// A source of raw (possibly compressed) bytes.
+class raw_source {
+ public:
+  virtual ~raw_source() = default;
+  virtual result<std::span<const char>> next() = 0;
+  virtual std::uint64_t size() const = 0;
+  std::uint64_t consumed = 0;
+};
+
+class mapped_file final : public raw_source {
+ public:
+  mapped_file(const char* data, std::size_t size) : data_(data), size_(size) {}
+  ~mapped_file() override {
+    if (size_) munmap(const_cast<char*>(data_), size_);
+  }
+  result<std::span<const char>> next() override {
+    if (done_) return std::span<const char>();
+    done_ = true;
+    consumed = size_;
+    return std::span<const char>(data_, size_);
+  }
+  std::uint64_t size() const override { return size_; }
+
+ private:
+  const char* data_;
+  std::size_t size_;
+  bool done_ = false;
+};
+
+class fd_source final : public raw_source {
+ public:
+  fd_source(int fd, bool owned, std::uint64_t size) : fd_(fd), owned_(owned), size_(size) {}
+  ~fd_source() override {
+    if (owned_) ::close(fd_);
+  }
+  result<std::span<const char>> next() override {
+    buf_.resize(block_size);
+    for (;;) {
+      ssize_t n = ::read(fd_, buf_.data(), buf_.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return error{std::string("read failed: ") + std::strerror(errno)};
+      consumed += static_cast<std::uint64_t>(n);
+      return std::span<const char>(buf_.data(), static_cast<std::size_t>(n));
+    }
+  }
+  std::uint64_t size() const override { return size_; }
+
+ private:
+  int fd_;
+  bool owned_;
+  std::uint64_t size_;
+  std::vector<char> buf_;
+};
+
+class memory_source final : public raw_source {
+ public:
+  explicit memory_source(std::string bytes) : bytes_(std::move(bytes)) {}
+  result<std::span<const char>> next() override {
+    if (done_) return std::span<const char>();
+    done_ = true;
+    consumed = bytes_.size();
+    return std::span<const char>(bytes_.data(), bytes_.size());
+  }
+  std::uint64_t size() const override { return bytes_.size(); }
+
+ private:
+  std::string bytes_;
+  bool done_ = false;
+};
+
+// Gives back a peeked prefix before the rest of a raw source.
+class peeked_source final : public raw_source {
+ public:
+  peeked_source(std::unique_ptr<raw_source> inner, std::string prefix)
+      : inner_(std::move(inner)), prefix_(std::move(prefix)) {}
+  result<std::span<const char>> next() override {
+    if (!prefix_done_) {
+      prefix_done_ = true;
+      if (!prefix_.empty()) {
+        consumed = inner_->consumed;
+        return std::span<const char>(prefix_.data(), prefix_.size());
+      }
+    }
+    auto r = inner_->next();
+    consumed = inner_->consumed;
+    return r;
+  }
+  std::uint64_t size() const override { return inner_->size(); }
+
+ private:
+  std::unique_ptr<raw_source> inner_;
+  std::string prefix_;
+  bool prefix_done_ = false;
+};
+
+class plain_input final : public input {
+ public:
+  explicit plain_input(std::unique_ptr<raw_source> src) : src_(std::move(src)) {}
+  result<std::span<const char>> next() override { return src_->next(); }
+  compression kind() const override { return compression::none; }
+  std::uint64_t raw_consumed() const override { return src_->consumed; }
+  std::uint64_t raw_size() const override { return src_->size(); }
+
+ private:
+  std::unique_ptr<raw_source> src_;
+};
+
+// Common driver for streaming decoders: feed raw blocks, collect output blocks.
+class decoding_input : public input {
+ public:
+  explicit decoding_input(std::unique_ptr<raw_source> src) : src_(std::move(src)) {
+    out_.resize(block_size);
+  }
+  std::uint64_t raw_consumed() const override { return src_->consumed; }
+  std::uint64_t raw_size() const override { return src_->size(); }
+
+  result<std::span<const char>> next() override {
+    if (finished_) return std::span<const char>();
+    for (;;) {
+      if (in_.empty() && !eof_) {
+        auto r = src_->next();
+        if (!r) return r.error();
+        in_ = *r;
+        if (in_.empty()) eof_ = true;
+      }
+      std::size_t produced = 0;
+      std::size_t used = 0;
+      auto st = step(in_, used, produced);
+      in_ = in_.subspan(used);
+      if (st == step_status::failed) {
+        finished_ = true;
+        return error{std::string(to_string(kind())) + " stream is corrupt: " + message_};
+      }
+      if (st == step_status::stream_end && in_.empty() && eof_) finished_ = true;
+      if (produced) return std::span<const char>(out_.data(), produced);
+      if (finished_) return std::span<const char>();
+      if (eof_ && in_.empty()) {
+        if (st != step_status::stream_end && !ended_cleanly()) {
+          truncated_ = true;
+          finished_ = true;
+          return error{std::string(to_string(kind())) + " stream ends early (truncated file?)"};
+        }
+        finished_ = true;
+        return std::span<const char>();
+      }
+    }
+  }
+
+ protected:
+  enum class step_status { more, stream_end, failed };
+  // Decodes from `in` into out_; sets used/produced.
+  virtual step_status step(std::span<const char> in, std::size_t& used, std::size_t& produced) = 0;
+  // At end of input with no output: did the last stream end?
+  virtual bool ended_cleanly() const = 0;
+  std::vector<char> out_;
+  std::string message_;
+
+ private:
+  std::unique_ptr<raw_source> src_;
+  std::span<const char> in_;
+  bool eof_ = false;
+  bool finished_ = false;
+};
+
+class gzip_input final : public decoding_input {
+ public:
+  explicit gzip_input(std::unique_ptr<raw_source> src) : decoding_input(std::move(src)) {
+    std::memset(&z_, 0, sizeof z_);
+    inflateInit2(&z_, 15 + 32);
+  }
+  ~gzip_input() override { inflateEnd(&z_); }
+  compression kind() const override { return compression::gzip; }
+
+ protected:
+  step_status step(std::span<const char> in, std::size_t& used, std::size_t& produced) override {
+    if (in.empty()) {
+      used = produced = 0;
+      return stream_ended_ ? step_status::stream_end : step_status::more;
+    }
+    if (stream_ended_) {
+      // Concatenated gzip members (as `cat a.gz b.gz` makes): start the next one.
+      inflateReset(&z_);
+      stream_ended_ = false;
+    }
+    z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+    z_.avail_in = static_cast<uInt>(std::min<std::size_t>(in.size(), 1u << 30));
+    z_.next_out = reinterpret_cast<Bytef*>(out_.data());
+    z_.avail_out = static_cast<uInt>(out_.size());
+    int rc = inflate(&z_, Z_NO_FLUSH);
+    used = static_cast<std::size_t>(reinterpret_cast<const char*>(z_.next_in) - in.data());
+    produced = out_.size() - z_.avail_out;
+    if (rc == Z_STREAM_END) {
+      stream_ended_ = true;
+      return step_status::stream_end;
+    }
+    if (rc == Z_OK || rc == Z_BUF_ERROR) return step_status::more;
+    message_ = z_.msg ? z_.msg : "inflate error";
+    return step_status::failed;
+  }
+  bool ended_cleanly() const override { return stream_ended_; }
+
+ private:
+  z_stream z_;
+  bool stream_ended_ = false;
+};
+
+class zstd_input final : public decoding_input {
+ public:
+  explicit zstd_input(std::unique_ptr<raw_source> src)
+      : decoding_input(std::move(src)), d_(ZSTD_createDStream()) {
+    ZSTD_initDStream(d_);
+  }
+  ~zstd_input() override { ZSTD_freeDStream(d_); }
+  compression kind() const override { return compression::zstd; }
+
+ protected:
+  step_status step(std::span<const char> in, std::size_t& used, std::size_t& produced) override {
+    ZSTD_inBuffer ib{in.data(), in.size(), 0};
+    ZSTD_outBuffer ob{out_.data(), out_.size(), 0};
+    std::size_t rc = ZSTD_decompressStream(d_, &ob, &ib);
+    used = ib.pos;
+    produced = ob.pos;
+    if (ZSTD_isError(rc)) {
+      message_ = ZSTD_getErrorName(rc);
+      return step_status::failed;
+    }
+    frame_done_ = rc == 0;
+    return step_status::more;
+  }
+  bool ended_cleanly() const override { return frame_done_; }
+
+ private:
+  ZSTD_DStream* d_;
+  bool frame_done_ = true;
+};
+
+class xz_input final : public decoding_input {
+ public:
+  explicit xz_input(std::unique_ptr<raw_source> src) : decoding_input(std::move(src)) {
+    init_ok_ = lzma_stream_decoder(&s_, UINT64_MAX, LZMA_CONCATENATED) == LZMA_OK;
+  }
+  ~xz_input() override { lzma_end(&s_); }
+  compression kind() const override { return compression::xz; }
+
+ protected:
+  step_status step(std::span<const char> in, std::size_t& used, std::size_t& produced) override {
+    if (!init_ok_) {
+      used = produced = 0;
+      message_ = "cannot start the xz decoder";
+      return step_status::failed;
+    }
+    s_.next_in = reinterpret_cast<const uint8_t*>(in.data());
+    s_.avail_in = in.size();
+    s_.next_out = reinterpret_cast<uint8_t*>(out_.data());
+    s_.avail_out = out_.size();
+    lzma_ret rc = lzma_code(&s_, in.empty() ? LZMA_FINISH : LZMA_RUN);
+    used = in.size() - s_.avail_in;
+    produced = out_.size() - s_.avail_out;
+    if (rc == LZMA_STREAM_END) {
+      ended_ = true;
+      return step_status::stream_end;
+    }
+    if (rc == LZMA_OK || rc == LZMA_BUF_ERROR) return step_status::more;
+    message_ = "lzma error " + std::to_string(static_cast<int>(rc));
+    return step_status::failed;
+  }
+  bool ended_cleanly() const override { return ended_; }
+
+ private:
+  lzma_stream s_ = LZMA_STREAM_INIT;
+  bool init_ok_ = false;
+  bool ended_ = false;
+};
+
+class bzip2_input final : public decoding_input {
+ public:
+  explicit bzip2_input(std::unique_ptr<raw_source> src) : decoding_input(std::move(src)) {
+    std::memset(&s_, 0, sizeof s_);
+    BZ2_bzDecompressInit(&s_, 0, 0);
+  }
+  ~bzip2_input() override { BZ2_bzDecompressEnd(&s_); }
+  compression kind() const override { return compression::bzip2; }
+
+ protected:
+  step_status step(std::span<const char> in, std::size_t& used, std::size_t& produced) override {
+    if (in.empty()) {
+      used = produced = 0;
+      return ended_ ? step_status::stream_end : step_status::more;
+    }
+    if (ended_) {
+      BZ2_bzDecompressEnd(&s_);
+      std::memset(&s_, 0, sizeof s_);
+      BZ2_bzDecompressInit(&s_, 0, 0);
+      ended_ = false;
+    }
+    s_.next_in = const_cast<char*>(in.data());
+    s_.avail_in = static_cast<unsigned>(std::min<std::size_t>(in.size(), 1u << 30));
+    s_.next_out = out_.data();
+    s_.avail_out = static_cast<unsigned>(out_.size());
+    int rc = BZ2_bzDecompress(&s_);
+    used = in.size() - s_.avail_in;
+    produced = out_.size() - s_.avail_out;
+    if (rc == BZ_STREAM_END) {
+      ended_ = true;
+      return step_status::stream_end;
+    }
+    if (rc == BZ_OK) return step_status::more;
+    message_ = "bzip2 error " + std::to_string(rc);
+    return step_status::failed;
+  }
+  bool ended_cleanly() const override { return ended_; }
+
+ private:
+  bz_stream s_;
+  bool ended_ = false;
+};
+
+compression detect(std::span<const char> head) {
+  auto b = [&](std::size_t i) { return i < head.size() ? static_cast<unsigned char>(head[i]) : 0u; };
+  if (b(0) == 0x1f && b(1) == 0x8b) return compression::gzip;
+  if (b(0) == 0x28 && b(1) == 0xb5 && b(2) == 0x2f && b(3) == 0xfd) return compression::zstd;
+  if (b(0) == 0xfd && b(1) == '7' && b(2) == 'z' && b(3) == 'X' && b(4) == 'Z' && b(5) == 0)
+    return compression::xz;
+  if (b(0) == 'B' && b(1) == 'Z' && b(2) == 'h') return compression::bzip2;
+  return compression::none;
+}
+
+std::unique_ptr<input> wrap(std::unique_ptr<raw_source> src, compression c) {
+  switch (c) {
+    case compression::gzip: return std::make_unique<gzip_input>(std::move(src));
+    case compression::zstd: return std::make_unique<zstd_input>(std::move(src));
+    case compression::xz: return std::make_unique<xz_input>(std::move(src));
+    case compression::bzip2: return std::make_unique<bzip2_input>(std::move(src));
+    case compression::none: break;
+  }
+  return std::make_unique<plain_input>(std::move(src));
+}
+
+}  // namespace
+
+result<std::unique_ptr<input>> open_input(const std::string& path) {
+  if (path == "-") {
+    // Standard input: peek the first block to choose a decoder.
+    auto src = std::make_unique<fd_source>(0, false, 0);
+    std::string prefix;
+    while (prefix.size() < 8) {
+      auto r = src->next();
+      if (!r) return r.error();
+      if (r->empty()) break;
+      prefix.append(r->data(), r->size());
+    }
+    compression c = detect(std::span<const char>(prefix.data(), prefix.size()));
+    return wrap(std::make_unique<peeked_source>(std::move(src), std::move(prefix)), c);
+  }
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return error{path + ": " + std::strerror(errno)};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    int e = errno;
+    ::close(fd);
+    return error{path + ": " + std::strerror(e)};
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return error{path + ": is a directory"};
+  }
+  std::unique_ptr<raw_source> src;
+  if (S_ISREG(st.st_mode) && st.st_size > 0) {
+    auto size = static_cast<std::size_t>(st.st_size);
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p != MAP_FAILED) {
+      ::madvise(p, size, MADV_SEQUENTIAL);
+      ::close(fd);
+      src = std::make_unique<mapped_file>(static_cast<const char*>(p), size);
+      char head[8] = {};
+      std::memcpy(head, p, std::min<std::size_t>(size, sizeof head));
+      return wrap(std::move(src), detect(std::span<const char>(head, std::min<std::size_t>(size, 8))));
+    }
+  }
+  // Pipes, FIFOs, empty or unmappable files: read in blocks.
+  auto fds = std::make_unique<fd_source>(fd, true, S_ISREG(st.st_mode) ? st.st_size : 0);
+  std::string prefix;
+  while (prefix.size() < 8) {
+    auto r = fds->next();
+    if (!r) return r.error();
+    if (r->empty()) break;
+    prefix.append(r->data(), r->size());
+  }
+  compression c = detect(std::span<const char>(prefix.data(), prefix.size()));
+  return wrap(std::make_unique<peeked_source>(std::move(fds), std::move(prefix)), c);
+}
+
+std::unique_ptr<input> memory_input(std::string bytes) {
+  compression c = detect(std::span<const char>(bytes.data(), bytes.size()));
+  return wrap(std::make_unique<memory_source>(std::move(bytes)), c);
+}
+
+}  // namespace calltree

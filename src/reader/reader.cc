@@ -1,0 +1,1274 @@
+// reader.cc — the streaming Callgrind-format reader.
+//
+// How a file is read (our reading of the spec; docs/format.md has the reasons):
+//
+// * Lines. Split on LF; one trailing CR is dropped; a missing final newline is fine. Blank
+//   lines and lines whose first non-blank character is '#' are skipped everywhere, even between
+//   `calls=` and its cost line. A line that starts with white space gets a warning and is read
+//   without it. Tabs separate tokens like spaces.
+// * Parts. A part is a header followed by a body. The header ends at the first body line
+//   (a `key=` line or a cost line). A header line (`version:`, `events:`, `part:`, ...) that
+//   comes after body lines starts a new part; so does Xdebug's "==== NEW PROFILING FILE"
+//   separator. `summary:` and `totals:` may stand in the header or after the body; after the
+//   body they belong to the part's end. A new part inherits `events:`, `positions:`, `event:`
+//   definitions, version, creator, cmd and pid from the part before unless it restates them
+//   (callgrind's combined dumps restate events, but not cmd).
+// * Names. Three id tables shared by all keys of a class and kept across parts: objects
+//   (ob, cob), files (fl, fi, fe, cfi, cfl, jfi), functions (fn, cfn, jfn). `(id) name`
+//   defines, `(id)` references; only `(` followed by a digit is compressed, so `(below main)`
+//   is a plain name. A redefinition with another name replaces the old one; inside one part it
+//   is also a warning. An undefined reference is an error and names the function
+//   "(unknown id N)" so its costs are kept.
+// * Positions. One column per `positions:` kind. `+N`, `-N` (decimal or hex) and `*` are
+//   relative to the same column of the last line that carried positions: self cost lines,
+//   call cost lines and jump source lines; not the targets of `calls=`/`jump=`/`jcnd=`. The
+//   base is not reset at `fn=` (pprof relies on that), only at a new part.
+// * Calls. `calls=COUNT TARGET` is followed by exactly one cost line: the call site and the
+//   inclusive cost. `cob=`/`cfi=`/`cfn=` apply to the next call only; the callee's object and
+//   file default to the current object and the current (possibly inlined) source file.
+// * Jumps. `jump=COUNT TARGET` and `jcnd=FOLLOWED/EXECUTED TARGET` (callgrind) or
+//   `jcnd=EXECUTED FOLLOWED TARGET` (the spec, with a warning) are followed by a position line:
+//   the jump's source. `jfi=`/`jfn=` apply to the next jump only.
+// * Costs. Fewer costs than events: the rest are 0. More: an error, the line is skipped.
+//   Negative costs (old Xdebug, SPX) are clamped to 0 with a warning; hex costs are read with a
+//   warning; numbers above 2^64-1 are errors; sums above 2^64-1 saturate with an error.
+#include "calltree/reader.h"
+
+#include "calltree/cost_matrix.h"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+#include <vector>
+
+namespace calltree {
+namespace {
+
+constexpr std::size_t max_positions = 3;
+constexpr std::size_t max_line_text = 240;
+constexpr std::uint64_t dense_id_limit = 1u << 20;
+
+bool is_space(char c) { return c == ' ' || c == '\t'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Splits on spaces and tabs.
+struct tokenizer {
+  std::string_view s;
+  std::size_t pos = 0;
+  bool next(std::string_view& tok, std::size_t& col) {
+    while (pos < s.size() && is_space(s[pos])) ++pos;
+    if (pos >= s.size()) return false;
+    std::size_t start = pos;
+    while (pos < s.size() && !is_space(s[pos])) ++pos;
+    tok = s.substr(start, pos - start);
+    col = start;
+    return true;
+  }
+};
+
+enum class num_status { ok, malformed, overflow };
+
+// Decimal or 0x-hex unsigned number filling the whole token.
+num_status parse_u64(std::string_view t, std::uint64_t& out, bool* was_hex = nullptr) {
+  if (t.empty()) return num_status::malformed;
+  std::uint64_t v = 0;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    if (was_hex) *was_hex = true;
+    for (std::size_t i = 2; i < t.size(); ++i) {
+      char c = t[i];
+      unsigned d;
+      if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
+      else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
+      else return num_status::malformed;
+      if (v >> 60) return num_status::overflow;
+      v = (v << 4) | d;
+    }
+    out = v;
+    return num_status::ok;
+  }
+  if (was_hex) *was_hex = false;
+  for (char c : t) {
+    if (!is_digit(c)) return num_status::malformed;
+    if (__builtin_mul_overflow(v, 10u, &v) ||
+        __builtin_add_overflow(v, static_cast<unsigned>(c - '0'), &v))
+      return num_status::overflow;
+  }
+  out = v;
+  return num_status::ok;
+}
+
+enum class name_class { object, file, function };
+
+// One of the three shared `(id)` tables.
+class id_table {
+ public:
+  struct entry {
+    string_id name = string_pool::npos;
+    std::uint32_t part = 0;
+  };
+  entry* find(std::uint64_t id) {
+    if (id < dense_.size()) return dense_[id].name == string_pool::npos ? nullptr : &dense_[id];
+    auto it = sparse_.find(id);
+    return it == sparse_.end() ? nullptr : &it->second;
+  }
+  entry& slot(std::uint64_t id) {
+    if (id < dense_id_limit) {
+      if (id >= dense_.size()) dense_.resize(std::max<std::size_t>(id + 1, dense_.size() * 2));
+      return dense_[id];
+    }
+    return sparse_[id];
+  }
+
+ private:
+  std::vector<entry> dense_;
+  std::unordered_map<std::uint64_t, entry> sparse_;
+};
+
+class reader_impl {
+ public:
+  reader_impl(input& in, string_pool& names, record_sink& sink, diagnostic_sink& diags,
+              const reader_options& options)
+      : in_(in), names_(names), sink_(sink), diags_(diags), opt_(options) {
+    unknown_function_ = string_pool::npos;
+    reset_header(true);
+  }
+
+  result<read_stats> run();
+
+ private:
+  // ---- diagnostics -------------------------------------------------------------------
+  void report(severity s, diag_code code, std::size_t col, std::size_t len, std::string message) {
+    if (s == severity::error) ++stats_.errors;
+    if (s == severity::warning) ++stats_.warnings;
+    diagnostic d;
+    d.severity = s;
+    d.code = code;
+    d.file = opt_.display_name;
+    d.line = line_no_;
+    d.column = col ? static_cast<std::uint32_t>(col) : 0;
+    d.length = static_cast<std::uint32_t>(std::min<std::size_t>(len, 1u << 20));
+    d.message = std::move(message);
+    if (line_no_) d.line_text = std::string(raw_line_.substr(0, max_line_text));
+    diags_.report(std::move(d));
+  }
+  // Column (1-based) of a view into the current line.
+  std::size_t col_of(std::string_view part) const {
+    if (part.data() >= raw_line_.data() && part.data() <= raw_line_.data() + raw_line_.size())
+      return static_cast<std::size_t>(part.data() - raw_line_.data()) + 1;
+    return 0;
+  }
+  void skip_line() { ++stats_.skipped_lines; }
+
+  // ---- lines -------------------------------------------------------------------------
+  void process_line(std::string_view line);
+  void process_header(std::string_view key, std::string_view value, std::string_view line);
+  void process_body_key(std::string_view key, std::string_view value);
+  void process_cost_line(std::string_view line);
+
+  // ---- parts -------------------------------------------------------------------------
+  void reset_header(bool first);
+  void begin_body();
+  void end_part();
+  void finish_pending(bool at_eof);
+  bool header_has_content() const { return header_dirty_; }
+
+  std::optional<std::vector<std::uint64_t>> parse_cost_list(std::string_view value,
+                                                            std::string_view what);
+
+  // ---- names -------------------------------------------------------------------------
+  id_table& table(name_class c) {
+    return c == name_class::object ? objects_ : c == name_class::file ? files_ : functions_;
+  }
+  bool parse_name(std::string_view value, name_class c, string_id& out);
+
+  // ---- positions ---------------------------------------------------------------------
+  enum class pos_result { ok, error };
+  pos_result parse_position(std::string_view tok, std::uint64_t base, std::uint64_t& out);
+  void set_column(position& p, std::size_t col, std::uint64_t v) const {
+    switch (columns_[col]) {
+      case pos_instr: p.instr = v; break;
+      case pos_bb: p.bb = v; break;
+      default: p.line = v; break;
+    }
+  }
+  std::uint64_t get_column(const position& p, std::size_t col) const {
+    switch (columns_[col]) {
+      case pos_instr: return p.instr;
+      case pos_bb: return p.bb;
+      default: return p.line;
+    }
+  }
+  // Parses up to columns_.size() position tokens; returns tokens used or -1 on error.
+  bool parse_target(tokenizer& tk, position& out, bool& has_target, std::string_view key);
+
+  string_id unknown_function() {
+    if (unknown_function_ == string_pool::npos) unknown_function_ = names_.intern("???");
+    return unknown_function_;
+  }
+
+  input& in_;
+  string_pool& names_;
+  record_sink& sink_;
+  diagnostic_sink& diags_;
+  const reader_options& opt_;
+  read_stats stats_;
+
+  std::uint64_t line_no_ = 0;
+  std::string_view raw_line_;
+
+  id_table objects_, files_, functions_;
+  string_id unknown_function_;
+
+  // Header of the part being read.
+  part_header header_;
+  bool header_dirty_ = false;  // any header line since the last part ended
+  bool body_started_ = false;
+  bool part_open_ = false;     // on_part_begin sent, on_part_end not yet
+  std::uint32_t part_index_ = 0;
+  std::uint32_t current_part_ = 0;  // index of the part whose ids count as "this part"
+  bool seen_events_in_header_ = false;
+  bool seen_positions_in_header_ = false;
+  std::vector<std::string> deferred_summary_;  // summary: before events:
+  std::uint64_t deferred_summary_line_ = 0;
+  std::vector<std::uint8_t> columns_{pos_line};
+  std::vector<std::uint8_t> header_order_;  // positions: in a non-spec order, as written
+  bool limit_hit_ = false;
+  std::size_t n_events_ = 0;
+  part_end end_;
+  std::vector<std::uint64_t> computed_;
+  std::vector<bool> overflow_reported_;
+  bool any_events_ = false;
+  bool any_cost_ = false;
+
+  // Body state.
+  context ctx_;
+  bool have_function_ = false;
+  position base_;
+  string_id callee_object_ = 0, callee_file_ = 0, callee_function_ = 0;
+  bool callee_object_set_ = false, callee_file_set_ = false, have_cfn_ = false;
+  bool have_any_cfn_ = false;
+  string_id jump_file_ = 0, jump_function_ = 0;
+  bool jump_file_set_ = false, jump_function_set_ = false;
+
+  // calls= waiting for its cost line.
+  bool pending_call_ = false;
+  call_record call_;
+  std::uint64_t call_line_ = 0;
+  std::string call_line_text_;
+  // jump=/jcnd= waiting for its source line.
+  bool pending_jump_ = false;
+  jump_record jump_;
+
+  std::vector<std::uint64_t> costs_;
+};
+
+// ---------------------------------------------------------------------------------------
+// Parts
+// ---------------------------------------------------------------------------------------
+
+void reader_impl::reset_header(bool first) {
+  part_header next;
+  if (!first) {
+    // Inherited from the part before unless restated.
+    next.version = header_.version;
+    next.creator = header_.creator;
+    next.cmd = header_.cmd;
+    next.pid = header_.pid;
+    next.positions = header_.positions;
+    next.events = header_.events;
+    next.event_definitions = header_.event_definitions;
+  }
+  header_ = std::move(next);
+  header_dirty_ = false;
+  body_started_ = false;
+  seen_events_in_header_ = false;
+  seen_positions_in_header_ = false;
+  deferred_summary_.clear();
+  end_ = part_end{};
+}
+
+void reader_impl::begin_body() {
+  if (part_open_) return;
+  header_.index = part_index_++;
+  current_part_ = header_.index;
+  if (header_.line == 0) header_.line = line_no_;
+  n_events_ = header_.events.size();
+  any_events_ |= n_events_ > 0;
+  columns_.clear();
+  for (std::uint8_t k : {pos_instr, pos_bb, pos_line})
+    if (header_.positions & k) columns_.push_back(k);
+  // Keep the written order when it differs from the spec's (positions: line instr).
+  if (!header_order_.empty()) columns_ = header_order_;
+  if (!deferred_summary_.empty()) {
+    auto saved_line = line_no_;
+    auto saved_raw = raw_line_;
+    line_no_ = deferred_summary_line_;
+    raw_line_ = deferred_summary_.back();
+    header_.summary = parse_cost_list(deferred_summary_.back(), "summary");
+    line_no_ = saved_line;
+    raw_line_ = saved_raw;
+  }
+  costs_.assign(n_events_, 0);
+  computed_.assign(n_events_, 0);
+  overflow_reported_.assign(n_events_, false);
+  base_ = position{};
+  ctx_ = context{};
+  have_function_ = false;
+  callee_object_set_ = callee_file_set_ = have_cfn_ = have_any_cfn_ = false;
+  jump_file_set_ = jump_function_set_ = false;
+  part_open_ = true;
+  ++stats_.parts;
+  sink_.on_part_begin(header_);
+}
+
+void reader_impl::end_part() {
+  finish_pending(false);
+  if (!part_open_) {
+    if (!header_has_content()) return;
+    begin_body();
+  }
+  end_.computed = computed_;
+  if (end_.totals) {
+    const auto& t = *end_.totals;
+    for (std::size_t i = 0; i < n_events_; ++i) {
+      if (t[i] != computed_[i]) {
+        report(severity::warning, diag_code::totals_mismatch, 0, 0,
+               "totals: says " + std::to_string(t[i]) + " " + header_.events[i] +
+                   " but the self costs of this part sum to " + std::to_string(computed_[i]));
+        break;
+      }
+    }
+  }
+  const auto* summary = end_.summary ? &*end_.summary : header_.summary ? &*header_.summary : nullptr;
+  if (summary) {
+    for (std::size_t i = 0; i < n_events_; ++i) {
+      if ((*summary)[i] < computed_[i]) {
+        report(severity::warning, diag_code::summary_mismatch, 0, 0,
+               "summary: says " + std::to_string((*summary)[i]) + " " + header_.events[i] +
+                   ", less than the sum of this part's self costs, " +
+                   std::to_string(computed_[i]));
+        break;
+      }
+    }
+  }
+  end_.line = line_no_;
+  sink_.on_part_end(end_);
+  part_open_ = false;
+  reset_header(false);
+}
+
+void reader_impl::finish_pending(bool at_eof) {
+  if (pending_call_) {
+    pending_call_ = false;
+    auto saved_line = line_no_;
+    auto saved_raw = raw_line_;
+    line_no_ = call_line_;
+    raw_line_ = call_line_text_;
+    report(severity::error, diag_code::call_without_cost, 1, 0,
+           at_eof ? "'calls=' at the end of the input, without its cost line; the call is dropped"
+                  : "'calls=' not followed by its cost line; the call is dropped");
+    ++stats_.skipped_lines;
+    line_no_ = saved_line;
+    raw_line_ = saved_raw;
+    have_cfn_ = callee_object_set_ = callee_file_set_ = false;
+  }
+  if (pending_jump_) {
+    pending_jump_ = false;
+    report(severity::warning, diag_code::jump_without_source, 0, 0,
+           "jump not followed by its source position line; the last position is used");
+    jump_.source = base_;
+    sink_.on_jump(jump_);
+    ++stats_.jump_lines;
+    jump_file_set_ = jump_function_set_ = false;
+  }
+}
+
+std::optional<std::vector<std::uint64_t>> reader_impl::parse_cost_list(std::string_view value,
+                                                                       std::string_view what) {
+  std::vector<std::uint64_t> v;
+  tokenizer tk{value};
+  std::string_view tok;
+  std::size_t col;
+  while (tk.next(tok, col)) {
+    std::uint64_t n = 0;
+    auto st = parse_u64(tok, n);
+    if (st != num_status::ok) {
+      report(severity::warning, diag_code::bad_summary, col_of(tok), tok.size(),
+             std::string(what) + ": value '" + std::string(tok.substr(0, 40)) +
+                 (st == num_status::overflow ? "' does not fit in 64 bits" : "' is not a number") +
+                 "; the line is ignored");
+      return std::nullopt;
+    }
+    v.push_back(n);
+  }
+  if (v.size() > n_events_ && part_open_) {
+    report(severity::warning, diag_code::bad_summary, 0, 0,
+           std::string(what) + ": has " + std::to_string(v.size()) + " values for " +
+               std::to_string(n_events_) + " events; the extra values are ignored");
+    v.resize(n_events_);
+  }
+  if (v.size() < n_events_) v.resize(n_events_, 0);
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------
+// Lines
+// ---------------------------------------------------------------------------------------
+
+void reader_impl::process_line(std::string_view line) {
+  ++stats_.lines;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  raw_line_ = line;
+  if (line.empty()) return;
+  char c0 = line[0];
+  // The hot path: a cost line starting in column 1.
+  if (is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
+    process_cost_line(line);
+    return;
+  }
+  if (c0 == '#') return;
+  if (is_space(c0)) {
+    std::string_view t = trim(line);
+    if (t.empty() || t[0] == '#') return;
+    report(severity::warning, diag_code::leading_space, 1, 1,
+           "line starts with white space; read without it");
+    line = line.substr(static_cast<std::size_t>(t.data() - line.data()));
+    c0 = line[0];
+    if (is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
+      process_cost_line(line);
+      return;
+    }
+  }
+  if (line.find('\0') != std::string_view::npos) {
+    report(severity::error, diag_code::nul_byte, col_of(line.substr(line.find('\0'))), 1,
+           "NUL byte in line; the line is skipped");
+    skip_line();
+    return;
+  }
+  if (line.starts_with("====")) {
+    if (line.find("NEW PROFILING FILE") != std::string_view::npos) {
+      report(severity::warning, diag_code::part_separator, 1, line.size(),
+             "Xdebug's part separator; a new part begins");
+      end_part();
+      return;
+    }
+  }
+  std::size_t sep = line.find_first_of("=:");
+  if (sep != std::string_view::npos && sep > 0) {
+    std::string_view key = line.substr(0, sep);
+    std::string_view value = line.substr(sep + 1);
+    if (line[sep] == '=') {
+      if (pending_call_) finish_pending(false);
+      if (pending_jump_) finish_pending(false);
+      if (!part_open_) begin_body();
+      body_started_ = true;
+      process_body_key(key, value);
+    } else {
+      process_header(key, value, line);
+    }
+    return;
+  }
+  report(severity::warning, diag_code::unknown_line, 1, line.size(),
+         "not a header line, a key=value line or a cost line; ignored");
+  skip_line();
+}
+
+void reader_impl::process_header(std::string_view key, std::string_view value,
+                                 std::string_view line) {
+  static constexpr std::string_view known[] = {"version", "creator", "pid",       "thread",
+                                               "part",    "cmd",     "desc",      "positions",
+                                               "event",   "events",  "summary",   "totals"};
+  bool is_known = std::find(std::begin(known), std::end(known), key) != std::end(known);
+  if (!is_known) {
+    report(severity::warning, diag_code::unknown_header, 1, key.size(),
+           "unknown header line '" + std::string(key.substr(0, 40)) + ":'; ignored");
+    header_.unknown_lines.emplace_back(line);
+    skip_line();
+    return;
+  }
+  if (pending_call_ || pending_jump_) finish_pending(false);
+  // summary: and totals: close a part; they do not start a new one.
+  if (key == "totals") {
+    if (!part_open_) begin_body();
+    end_.totals = parse_cost_list(value, "totals");
+    return;
+  }
+  if (key == "summary") {
+    if (part_open_ && body_started_) {
+      end_.summary = parse_cost_list(value, "summary");
+    } else if (part_open_ || seen_events_in_header_ || !header_.events.empty()) {
+      if (!part_open_) {
+        // Parse now with the header's events.
+        n_events_ = header_.events.size();
+        header_.summary = parse_cost_list(value, "summary");
+      } else {
+        header_.summary = parse_cost_list(value, "summary");
+      }
+      header_dirty_ = true;
+    } else {
+      deferred_summary_.emplace_back(value);
+      deferred_summary_line_ = line_no_;
+      header_dirty_ = true;
+    }
+    return;
+  }
+  // Any other header line after body lines (or after a part's data) starts a new part.
+  if (part_open_) end_part();
+  if (!header_dirty_) header_.line = line_no_;
+  header_dirty_ = true;
+  std::string_view v = trim(value);
+  if (key == "version") {
+    header_.version = std::string(v);
+    std::uint64_t major = 0;
+    std::size_t i = 0;
+    while (i < v.size() && is_digit(v[i])) {
+      major = major * 10 + static_cast<unsigned>(v[i] - '0');
+      if (major > 1000) break;
+      ++i;
+    }
+    if (i == 0) {
+      report(severity::warning, diag_code::unsupported_version, col_of(value), value.size(),
+             "version: is not a number; read as version 1");
+    } else if (major >= 2) {
+      report(severity::error, diag_code::unsupported_version, col_of(v), v.size(),
+             "unsupported format major version " + std::string(v.substr(0, i)) +
+                 "; reading on as version 1");
+    }
+  } else if (key == "creator") {
+    header_.creator = std::string(v);
+  } else if (key == "cmd") {
+    header_.cmd = std::string(v);
+  } else if (key == "pid" || key == "thread" || key == "part") {
+    std::uint64_t n = 0;
+    if (parse_u64(v, n) != num_status::ok) {
+      report(severity::warning, diag_code::malformed_number, col_of(v), v.size(),
+             std::string(key) + ": '" + std::string(v.substr(0, 40)) + "' is not a number; ignored");
+      return;
+    }
+    (key == "pid" ? header_.pid : key == "thread" ? header_.thread : header_.part_number) = n;
+  } else if (key == "desc") {
+    std::size_t colon = v.find(':');
+    if (colon == std::string_view::npos) {
+      header_.descriptions.emplace_back(std::string(v), std::string());
+    } else {
+      header_.descriptions.emplace_back(std::string(trim(v.substr(0, colon))),
+                                        std::string(trim(v.substr(colon + 1))));
+    }
+  } else if (key == "positions") {
+    std::uint8_t bits = 0;
+    std::vector<std::uint8_t> order;
+    tokenizer tk{value};
+    std::string_view tok;
+    std::size_t col;
+    while (tk.next(tok, col)) {
+      std::uint8_t k = tok == "line" ? pos_line
+                       : (tok == "instr" || tok == "addr") ? pos_instr
+                       : tok == "bb" ? pos_bb
+                                     : 0;
+      if (!k) {
+        report(severity::error, diag_code::bad_positions, col_of(tok), tok.size(),
+               "unknown position kind '" + std::string(tok.substr(0, 40)) +
+                   "' (known: instr, bb, line); ignored");
+        continue;
+      }
+      if (bits & k) continue;
+      bits |= k;
+      order.push_back(k);
+    }
+    if (!bits) {
+      report(severity::error, diag_code::bad_positions, col_of(value), value.size(),
+             "positions: names no position kind; 'line' assumed");
+      bits = pos_line;
+      order = {pos_line};
+    }
+    header_.positions = bits;
+    // The spec's order is instr bb line; another written order is kept as written.
+    std::vector<std::uint8_t> spec_order;
+    for (std::uint8_t k : {pos_instr, pos_bb, pos_line})
+      if (bits & k) spec_order.push_back(k);
+    header_order_ = order == spec_order ? std::vector<std::uint8_t>{} : order;
+    seen_positions_in_header_ = true;
+  } else if (key == "events") {
+    std::vector<std::string> events;
+    tokenizer tk{value};
+    std::string_view tok;
+    std::size_t col;
+    while (tk.next(tok, col)) {
+      if (std::find(events.begin(), events.end(), tok) != events.end()) {
+        report(severity::error, diag_code::duplicate_event, col_of(tok), tok.size(),
+               "duplicate event '" + std::string(tok.substr(0, 40)) + "'");
+      }
+      events.emplace_back(tok);
+    }
+    if (events.empty()) {
+      report(severity::error, diag_code::no_events, col_of(value), 0, "events: names no event");
+    }
+    if (seen_events_in_header_) {
+      report(severity::warning, diag_code::redefined_events, 1, key.size(),
+             "events: given twice in one header; the second one is used");
+    }
+    header_.events = std::move(events);
+    seen_events_in_header_ = true;
+  } else if (key == "event") {
+    // event: NAME [= FORMULA] [: LONG NAME]
+    event_definition def;
+    std::size_t colon = v.find(':');
+    std::string_view head = colon == std::string_view::npos ? v : v.substr(0, colon);
+    if (colon != std::string_view::npos) def.long_name = std::string(trim(v.substr(colon + 1)));
+    std::size_t eq = head.find('=');
+    std::string_view name = trim(head.substr(0, eq));
+    if (eq != std::string_view::npos) def.formula = std::string(trim(head.substr(eq + 1)));
+    bool bad_name = name.empty() || std::any_of(name.begin(), name.end(), is_space);
+    if (bad_name) {
+      report(severity::warning, diag_code::bad_event_definition, col_of(value), value.size(),
+             "event: needs one event name before '=' or ':'; ignored");
+      return;
+    }
+    def.name = std::string(name);
+    if (!def.formula.empty()) {
+      // Terms: [+|-] [INT [*]] NAME, joined by + or -.
+      std::string_view f = def.formula;
+      std::size_t i = 0;
+      bool ok = true;
+      bool expect_term = true;
+      while (i < f.size() && ok) {
+        while (i < f.size() && is_space(f[i])) ++i;
+        if (i >= f.size()) break;
+        if (f[i] == '+' || f[i] == '-') {
+          ++i;
+          expect_term = true;
+          continue;
+        }
+        if (!expect_term) ok = false;
+        while (i < f.size() && is_digit(f[i])) ++i;
+        while (i < f.size() && (is_space(f[i]) || f[i] == '*')) ++i;
+        std::size_t s = i;
+        while (i < f.size() && (std::isalnum(static_cast<unsigned char>(f[i])) || f[i] == '_')) ++i;
+        if (i == s) ok = false;
+        expect_term = false;
+      }
+      if (!ok || expect_term) {
+        report(severity::warning, diag_code::bad_event_definition, col_of(value), value.size(),
+               "event: formula '" + def.formula.substr(0, 60) +
+                   "' cannot be read (terms are [N [*]] NAME joined by + or -); formula ignored");
+        def.formula.clear();
+      }
+    }
+    auto it = std::find_if(header_.event_definitions.begin(), header_.event_definitions.end(),
+                           [&](const event_definition& d) { return d.name == def.name; });
+    if (it != header_.event_definitions.end()) *it = std::move(def);
+    else header_.event_definitions.push_back(std::move(def));
+  }
+}
+
+bool reader_impl::parse_name(std::string_view value, name_class c, string_id& out) {
+  if (value.size() >= 2 && value[0] == '(' && is_digit(value[1])) {
+    std::size_t close = value.find(')');
+    std::uint64_t id = 0;
+    if (close == std::string_view::npos ||
+        parse_u64(value.substr(1, close - 1), id) != num_status::ok) {
+      bool overflow = close != std::string_view::npos;
+      report(severity::error, diag_code::bad_compressed_name, col_of(value),
+             close == std::string_view::npos ? value.size() : close + 1,
+             overflow ? "name id does not fit in 64 bits or is not a number; the line is skipped"
+                      : "compressed name without ')'; the line is skipped");
+      skip_line();
+      return false;
+    }
+    std::string_view rest = trim(value.substr(close + 1));
+    auto& tab = table(c);
+    if (rest.empty()) {
+      if (auto* e = tab.find(id)) {
+        out = e->name;
+        return true;
+      }
+      static constexpr std::string_view kinds[] = {"object", "file", "function"};
+      report(severity::error, diag_code::undefined_name, col_of(value), close + 1,
+             std::string(kinds[static_cast<int>(c)]) + " id (" + std::to_string(id) +
+                 ") used before it was defined");
+      out = names_.intern("(unknown id " + std::to_string(id) + ")");
+      return true;
+    }
+    if (rest.find('\0') != std::string_view::npos) {
+      report(severity::error, diag_code::nul_byte, col_of(rest), rest.size(), "NUL byte in name");
+    }
+    string_id sid = names_.intern(rest);
+    auto& e = tab.slot(id);
+    if (e.name != string_pool::npos && e.name != sid && e.part == current_part_ && part_open_) {
+      report(severity::warning, diag_code::redefined_name, col_of(value), close + 1,
+             "id (" + std::to_string(id) + ") redefined from '" +
+                 std::string(names_.view(e.name).substr(0, 60)) + "' to '" +
+                 std::string(rest.substr(0, 60)) + "'");
+    }
+    e.name = sid;
+    e.part = current_part_;
+    if (opt_.max_name_bytes && names_.bytes() > opt_.max_name_bytes) {
+      limit_hit_ = true;
+    }
+    out = sid;
+    return true;
+  }
+  std::string_view name = trim(value);
+  out = names_.intern(name);
+  if (opt_.max_name_bytes && names_.bytes() > opt_.max_name_bytes) limit_hit_ = true;
+  return true;
+}
+
+bool reader_impl::parse_target(tokenizer& tk, position& out, bool& has_target,
+                               std::string_view key) {
+  out = base_;
+  has_target = false;
+  std::string_view tok;
+  std::size_t col;
+  std::size_t n = 0;
+  while (n < columns_.size() && tk.next(tok, col)) {
+    std::uint64_t v = 0;
+    if (parse_position(tok, get_column(base_, n), v) != pos_result::ok) return false;
+    set_column(out, n, v);
+    ++n;
+  }
+  has_target = n > 0;
+  if (n == 0) {
+    report(severity::warning, diag_code::call_without_target, col_of(raw_line_.substr(key.size())),
+           0, "'" + std::string(key) + "=' without a target position");
+  } else if (n < columns_.size()) {
+    report(severity::warning, diag_code::missing_position, 0, 0,
+           "'" + std::string(key) + "=' target has " + std::to_string(n) + " of " +
+               std::to_string(columns_.size()) + " position columns; the rest are taken as '*'");
+  }
+  if (tk.next(tok, col)) {
+    report(severity::note, diag_code::extra_call_target, col_of(tok), tok.size(),
+           "'" + std::string(key) + "=' has more target tokens than position columns; ignored");
+  }
+  return true;
+}
+
+void reader_impl::process_body_key(std::string_view key, std::string_view value) {
+  const std::size_t klen = key.size();
+  auto k2 = [&](char a, char b) { return klen == 2 && key[0] == a && key[1] == b; };
+  auto k3 = [&](char a, char b, char c) {
+    return klen == 3 && key[0] == a && key[1] == b && key[2] == c;
+  };
+  string_id id = 0;
+  if (k2('f', 'n')) {
+    if (!parse_name(value, name_class::function, id)) return;
+    if (id == string_pool::empty) {
+      report(severity::warning, diag_code::empty_name, col_of(key), 3, "empty function name");
+    }
+    ctx_.function = id;
+    ctx_.source_file = ctx_.file;
+    have_function_ = true;
+    have_cfn_ = callee_object_set_ = callee_file_set_ = false;
+    jump_file_set_ = jump_function_set_ = false;
+  } else if (k2('f', 'l')) {
+    if (!parse_name(value, name_class::file, id)) return;
+    ctx_.file = ctx_.source_file = id;
+  } else if (k2('f', 'i') || k2('f', 'e')) {
+    if (!parse_name(value, name_class::file, id)) return;
+    if (!have_function_) {
+      report(severity::warning, diag_code::inline_without_function, 1, 2,
+             "'" + std::string(key) + "=' before any 'fn='");
+    }
+    ctx_.source_file = id;
+  } else if (k2('o', 'b')) {
+    if (!parse_name(value, name_class::object, id)) return;
+    ctx_.object = id;
+  } else if (k3('c', 'f', 'n')) {
+    if (!parse_name(value, name_class::function, id)) return;
+    callee_function_ = id;
+    have_cfn_ = have_any_cfn_ = true;
+  } else if (k3('c', 'f', 'i') || k3('c', 'f', 'l')) {
+    if (!parse_name(value, name_class::file, id)) return;
+    if (have_cfn_) {
+      report(severity::note, diag_code::callee_file_after_cfn, 1, 3,
+             "'" + std::string(key) + "=' after 'cfn='; it applies to this call");
+    }
+    callee_file_ = id;
+    callee_file_set_ = true;
+  } else if (k3('c', 'o', 'b')) {
+    if (!parse_name(value, name_class::object, id)) return;
+    if (have_cfn_) {
+      report(severity::note, diag_code::callee_file_after_cfn, 1, 3,
+             "'cob=' after 'cfn='; it applies to this call");
+    }
+    callee_object_ = id;
+    callee_object_set_ = true;
+  } else if (k3('j', 'f', 'i')) {
+    if (!parse_name(value, name_class::file, id)) return;
+    jump_file_ = id;
+    jump_file_set_ = true;
+  } else if (k3('j', 'f', 'n')) {
+    if (!parse_name(value, name_class::function, id)) return;
+    jump_function_ = id;
+    jump_function_set_ = true;
+  } else if (key == "calls") {
+    tokenizer tk{value};
+    std::string_view tok;
+    std::size_t col;
+    std::uint64_t count = 0;
+    if (!tk.next(tok, col)) {
+      report(severity::error, diag_code::bad_call_count, col_of(value), 0,
+             "'calls=' without a call count; the call is dropped");
+      skip_line();
+      return;
+    }
+    auto st = parse_u64(tok, count);
+    if (st != num_status::ok) {
+      report(severity::error, diag_code::bad_call_count, col_of(tok), tok.size(),
+             st == num_status::overflow ? "call count does not fit in 64 bits; the call is dropped"
+                                        : "invalid call count '" + std::string(tok.substr(0, 40)) +
+                                              "'; the call is dropped");
+      skip_line();
+      return;
+    }
+    call_ = call_record{};
+    call_.line = line_no_;
+    call_.count = count;
+    if (!parse_target(tk, call_.target, call_.has_target, "calls")) {
+      skip_line();
+      return;
+    }
+    if (count == 0) {
+      report(severity::note, diag_code::zero_call_count, col_of(tok), tok.size(),
+             "call count 0 (a call begun before this dump, or a sampling profile); its cost is "
+             "inclusive cost of the call, not self cost");
+    }
+    if (!have_function_) {
+      report(severity::warning, diag_code::cost_without_function, 1, klen,
+             "'calls=' before any 'fn='; the caller is '???'");
+      ctx_.function = ctx_.source_file = unknown_function();
+      have_function_ = true;
+    }
+    if (!have_cfn_) {
+      report(severity::warning, diag_code::call_without_callee, 1, klen,
+             have_any_cfn_ ? "'calls=' without 'cfn=' before it; the previous callee is used"
+                           : "'calls=' without 'cfn=' before it; the callee is '???'");
+      if (!have_any_cfn_) callee_function_ = unknown_function();
+    }
+    call_.ctx = ctx_;
+    call_.callee_object = callee_object_set_ ? callee_object_ : ctx_.object;
+    call_.callee_file = callee_file_set_ ? callee_file_ : ctx_.source_file;
+    call_.callee_function = callee_function_;
+    call_line_ = line_no_;
+    call_line_text_ = std::string(raw_line_.substr(0, max_line_text));
+    pending_call_ = true;
+  } else if (key == "jump" || key == "jcnd") {
+    bool cond = key == "jcnd";
+    tokenizer tk{value};
+    std::string_view tok;
+    std::size_t col;
+    jump_ = jump_record{};
+    jump_.line = line_no_;
+    jump_.conditional = cond;
+    if (!tk.next(tok, col)) {
+      report(severity::error, diag_code::bad_jump, col_of(value), 0,
+             "'" + std::string(key) + "=' without counts; ignored");
+      skip_line();
+      return;
+    }
+    auto bad = [&](std::string_view t) {
+      report(severity::error, diag_code::bad_jump, col_of(t), t.size(),
+             "invalid jump count '" + std::string(t.substr(0, 40)) + "'; the jump is ignored");
+      skip_line();
+    };
+    if (!cond) {
+      if (parse_u64(tok, jump_.executed) != num_status::ok) return bad(tok);
+      jump_.followed = jump_.executed;
+    } else if (std::size_t slash = tok.find('/'); slash != std::string_view::npos) {
+      if (parse_u64(tok.substr(0, slash), jump_.followed) != num_status::ok ||
+          parse_u64(tok.substr(slash + 1), jump_.executed) != num_status::ok)
+        return bad(tok);
+    } else {
+      std::string_view second;
+      std::size_t col2;
+      if (parse_u64(tok, jump_.executed) != num_status::ok) return bad(tok);
+      if (!tk.next(second, col2) || parse_u64(second, jump_.followed) != num_status::ok)
+        return bad(second.empty() ? tok : second);
+      report(severity::warning, diag_code::jcnd_space_form, col_of(tok), tok.size(),
+             "'jcnd=' in the spec's form 'EXECUTED FOLLOWED' (callgrind writes "
+             "'FOLLOWED/EXECUTED'); read as executed " +
+                 std::to_string(jump_.executed) + ", followed " + std::to_string(jump_.followed));
+    }
+    if (cond && jump_.followed > jump_.executed) {
+      report(severity::warning, diag_code::jump_followed_exceeds, col_of(tok), tok.size(),
+             "'jcnd=' says the jump was followed more often than executed");
+    }
+    bool has_target = false;
+    if (!parse_target(tk, jump_.target, has_target, key)) {
+      skip_line();
+      return;
+    }
+    if (!have_function_) {
+      report(severity::warning, diag_code::cost_without_function, 1, klen,
+             "jump before any 'fn='; the function is '???'");
+      ctx_.function = ctx_.source_file = unknown_function();
+      have_function_ = true;
+    }
+    jump_.ctx = ctx_;
+    jump_.target_file = jump_file_set_ ? jump_file_ : ctx_.source_file;
+    jump_.target_function = jump_function_set_ ? jump_function_ : ctx_.function;
+    pending_jump_ = true;
+  } else {
+    report(severity::warning, diag_code::unknown_key, 1, klen,
+           "unknown key '" + std::string(key.substr(0, 40)) + "='; the line is ignored");
+    skip_line();
+  }
+}
+
+reader_impl::pos_result reader_impl::parse_position(std::string_view tok, std::uint64_t base,
+                                                    std::uint64_t& out) {
+  char c = tok[0];
+  if (c == '*') {
+    if (tok.size() != 1) {
+      report(severity::error, diag_code::malformed_number, col_of(tok), tok.size(),
+             "invalid position '" + std::string(tok.substr(0, 40)) + "'; the line is skipped");
+      return pos_result::error;
+    }
+    out = base;
+    return pos_result::ok;
+  }
+  std::uint64_t v = 0;
+  bool rel = c == '+' || c == '-';
+  auto st = parse_u64(rel ? tok.substr(1) : tok, v);
+  if (st != num_status::ok) {
+    report(severity::error,
+           st == num_status::overflow ? diag_code::number_overflow : diag_code::malformed_number,
+           col_of(tok), tok.size(),
+           st == num_status::overflow
+               ? "position '" + std::string(tok.substr(0, 40)) +
+                     "' does not fit in 64 bits; the line is skipped"
+               : "invalid position '" + std::string(tok.substr(0, 40)) + "'; the line is skipped");
+    return pos_result::error;
+  }
+  if (!rel) {
+    out = v;
+  } else if (c == '+') {
+    if (__builtin_add_overflow(base, v, &out)) {
+      report(severity::error, diag_code::position_overflow, col_of(tok), tok.size(),
+             "relative position goes above 2^64-1; the line is skipped");
+      return pos_result::error;
+    }
+  } else if (v > base) {
+    report(severity::warning, diag_code::position_below_zero, col_of(tok), tok.size(),
+           "relative position goes below 0 (" + std::to_string(base) + " - " + std::to_string(v) +
+               "); 0 is used");
+    out = 0;
+  } else {
+    out = base - v;
+  }
+  return pos_result::ok;
+}
+
+void reader_impl::process_cost_line(std::string_view line) {
+  if (!part_open_) begin_body();
+  body_started_ = true;
+  // Positions.
+  position pos = base_;
+  const std::size_t ncol = columns_.size();
+  std::size_t i = 0;
+  const std::size_t n = line.size();
+  std::size_t col = 0;
+  for (; col < ncol; ++col) {
+    while (i < n && is_space(line[i])) ++i;
+    if (i >= n) break;
+    std::size_t s = i;
+    while (i < n && !is_space(line[i])) ++i;
+    std::string_view tok = line.substr(s, i - s);
+    std::uint64_t v;
+    // Fast path: plain decimal.
+    if (is_digit(tok[0]) && (tok.size() < 2 || tok[1] != 'x') && tok.size() < 20) {
+      v = 0;
+      bool ok = true;
+      for (char ch : tok) {
+        if (!is_digit(ch)) {
+          ok = false;
+          break;
+        }
+        v = v * 10 + static_cast<unsigned>(ch - '0');
+      }
+      if (!ok) {
+        report(severity::error, diag_code::malformed_number, col_of(tok), tok.size(),
+               "invalid position '" + std::string(tok.substr(0, 40)) + "'; the line is skipped");
+        skip_line();
+        return;
+      }
+    } else if (parse_position(tok, get_column(base_, col), v) != pos_result::ok) {
+      skip_line();
+      return;
+    }
+    set_column(pos, col, v);
+  }
+  if (col < ncol) {
+    report(severity::error, diag_code::missing_position, static_cast<std::size_t>(n) + 1, 0,
+           "cost line has " + std::to_string(col) + " of " + std::to_string(ncol) +
+               " position columns; the line is skipped");
+    skip_line();
+    return;
+  }
+  // Costs.
+  std::size_t ncost = 0;
+  std::uint64_t* costs = costs_.data();
+  while (true) {
+    while (i < n && is_space(line[i])) ++i;
+    if (i >= n) break;
+    std::size_t s = i;
+    while (i < n && !is_space(line[i])) ++i;
+    std::string_view tok = line.substr(s, i - s);
+    if (ncost >= n_events_) {
+      if (n_events_ == 0) {
+        report(severity::error, diag_code::cost_before_events, col_of(tok), tok.size(),
+               "cost line before 'events:'; the line is skipped");
+      } else {
+        std::size_t extra = 0;
+        tokenizer tk{line.substr(s)};
+        std::string_view t2;
+        std::size_t c2;
+        while (tk.next(t2, c2)) ++extra;
+        report(severity::error, diag_code::too_many_costs, col_of(tok), line.size() - s,
+               std::to_string(ncost + extra) + " costs but " + std::to_string(n_events_) +
+                   (n_events_ == 1 ? " event" : " events") + "; the line is skipped");
+      }
+      skip_line();
+      return;
+    }
+    std::uint64_t v = 0;
+    char c = tok[0];
+    if (is_digit(c) && tok.size() < 20 && (tok.size() < 2 || tok[1] != 'x')) {
+      bool ok = true;
+      for (char ch : tok) {
+        if (!is_digit(ch)) {
+          ok = false;
+          break;
+        }
+        v = v * 10 + static_cast<unsigned>(ch - '0');
+      }
+      if (!ok) {
+        report(severity::error, diag_code::malformed_number, col_of(tok), tok.size(),
+               "invalid cost '" + std::string(tok.substr(0, 40)) + "'; the line is skipped");
+        skip_line();
+        return;
+      }
+    } else if (c == '+' || c == '*' || (c == '-' && tok.size() == 1)) {
+      report(severity::error, diag_code::relative_cost, col_of(tok), tok.size(),
+             "relative value '" + std::string(tok.substr(0, 40)) + "' in cost column " +
+                 std::to_string(ncost + 1) + "; the line is skipped");
+      skip_line();
+      return;
+    } else {
+      bool neg = c == '-';
+      bool hex = false;
+      auto st = parse_u64(neg ? tok.substr(1) : tok, v, &hex);
+      if (st != num_status::ok) {
+        report(severity::error,
+               st == num_status::overflow ? diag_code::number_overflow
+                                          : diag_code::malformed_number,
+               col_of(tok), tok.size(),
+               st == num_status::overflow ? "cost '" + std::string(tok.substr(0, 40)) +
+                                                "' does not fit in 64 bits; the line is skipped"
+                                          : "invalid cost '" + std::string(tok.substr(0, 40)) +
+                                                "'; the line is skipped");
+        skip_line();
+        return;
+      }
+      if (neg) {
+        report(severity::warning, diag_code::negative_cost, col_of(tok), tok.size(),
+               "negative cost " + std::string(tok.substr(0, 40)) + "; 0 is used");
+        v = 0;
+      } else if (hex) {
+        report(severity::warning, diag_code::hex_cost, col_of(tok), tok.size(),
+               "cost written in hex; read as " + std::to_string(v));
+      }
+    }
+    costs[ncost++] = v;
+  }
+  for (std::size_t k = ncost; k < n_events_; ++k) costs[k] = 0;
+  base_ = pos;
+  std::span<const std::uint64_t> cost_span(costs, n_events_);
+
+  if (pending_call_) {
+    pending_call_ = false;
+    call_.site = pos;
+    call_.costs = cost_span;
+    ++stats_.call_lines;
+    sink_.on_call(call_);
+    have_cfn_ = callee_object_set_ = callee_file_set_ = false;
+    return;
+  }
+  if (pending_jump_) {
+    pending_jump_ = false;
+    jump_.source = pos;
+    ++stats_.jump_lines;
+    sink_.on_jump(jump_);
+    jump_file_set_ = jump_function_set_ = false;
+    if (ncost == 0) return;
+  }
+  if (ncost == 0) return;  // a position-only line: moves the base, costs nothing
+  if (!have_function_) {
+    report(severity::warning, diag_code::cost_without_function, 1, 0,
+           "cost line before any 'fn='; the function is '???'");
+    ctx_.function = ctx_.source_file = unknown_function();
+    if (ctx_.file == string_pool::empty) ctx_.source_file = string_pool::empty;
+    have_function_ = true;
+  }
+  for (std::size_t k = 0; k < ncost; ++k) {
+    if (!add_saturating(computed_[k], costs[k]) && !overflow_reported_[k]) {
+      overflow_reported_[k] = true;
+      report(severity::error, diag_code::cost_overflow, 1, 0,
+             "the sum of " + header_.events[k] + " costs in this part goes above 2^64-1; it is "
+             "held at 2^64-1");
+    }
+  }
+  ++stats_.cost_lines;
+  any_cost_ = true;
+  cost_record r;
+  r.line = line_no_;
+  r.ctx = ctx_;
+  r.pos = pos;
+  r.costs = cost_span;
+  sink_.on_cost(r);
+}
+
+// ---------------------------------------------------------------------------------------
+// The loop
+// ---------------------------------------------------------------------------------------
+
+result<read_stats> reader_impl::run() {
+  std::string carry;
+  bool skipping = false;  // inside a line longer than the limit
+  bool first_block = true;
+  bool stop = false;
+  const std::size_t max_len = opt_.max_line_length ? opt_.max_line_length : SIZE_MAX;
+  std::optional<error> io_error;
+
+  auto too_long = [&](std::size_t len) {
+    ++line_no_;
+    raw_line_ = {};
+    report(severity::error, diag_code::line_too_long, 1, 0,
+           "line longer than " + std::to_string(max_len) + " bytes (" +
+               (len ? std::to_string(len) + " bytes" : std::string("and more")) +
+               "); the line is skipped");
+    ++stats_.lines;
+    skip_line();
+  };
+
+  while (!stop) {
+    auto blk = in_.next();
+    if (!blk) {
+      io_error = blk.error();
+      break;
+    }
+    std::span<const char> b = *blk;
+    if (b.empty()) break;
+    stats_.bytes += b.size();
+    if (first_block) {
+      first_block = false;
+      // Binary garbage: NUL bytes or mostly control characters in the first bytes.
+      std::size_t probe = std::min<std::size_t>(b.size(), 1024);
+      std::size_t bad = 0;
+      for (std::size_t k = 0; k < probe; ++k) {
+        auto ch = static_cast<unsigned char>(b[k]);
+        if (ch == 0 || (ch < 0x20 && ch != '\n' && ch != '\r' && ch != '\t' && ch != '\f'))
+          ++bad;
+      }
+      if (probe && (bad * 10 > probe || (probe >= 4 && bad * 100 > probe * 3 &&
+                                         std::memchr(b.data(), 0, probe)))) {
+        line_no_ = 0;
+        report(severity::error, diag_code::binary_input, 0, 0,
+               "the input is binary, not a Callgrind-format profile; nothing was read");
+        stats_.complete = false;
+        stats_.skipped_lines = 1;
+        return stats_;
+      }
+    }
+    const char* p = b.data();
+    const char* end = p + b.size();
+    while (p < end) {
+      const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+      if (!nl) {
+        // The line continues in the next block.
+        std::size_t len = static_cast<std::size_t>(end - p);
+        if (!skipping) {
+          if (carry.size() + len > max_len) {
+            too_long(0);
+            skipping = true;
+            carry.clear();
+            carry.shrink_to_fit();
+          } else {
+            carry.append(p, len);
+          }
+        }
+        break;
+      }
+      std::size_t len = static_cast<std::size_t>(nl - p);
+      if (skipping) {
+        skipping = false;
+      } else if (!carry.empty()) {
+        if (carry.size() + len > max_len) {
+          too_long(carry.size() + len);
+        } else {
+          carry.append(p, len);
+          ++line_no_;
+          process_line(carry);
+        }
+        carry.clear();
+      } else if (len > max_len) {
+        too_long(len);
+      } else {
+        ++line_no_;
+        process_line(std::string_view(p, len));
+      }
+      p = nl + 1;
+      if (limit_hit_) {
+        report(severity::error, diag_code::limit_exceeded, 0, 0,
+               "names take more than the memory limit (" + std::to_string(opt_.max_name_bytes) +
+                   " bytes); reading stopped here");
+        stats_.complete = false;
+        stop = true;
+        break;
+      }
+    }
+  }
+  if (!carry.empty() && !stop) {
+    ++line_no_;
+    process_line(carry);
+  }
+  if (io_error) {
+    stats_.complete = false;
+    report(severity::error, in_.truncated() ? diag_code::truncated_input : diag_code::io_error, 0,
+           0, io_error->message + "; everything before this point was read");
+  }
+  finish_pending(true);
+  if (part_open_ || header_has_content()) end_part();
+  raw_line_ = {};
+  if (!any_events_ && stats_.errors == 0) {
+    auto saved = line_no_;
+    line_no_ = 0;
+    report(severity::error, diag_code::no_events, 0, 0,
+           stats_.lines == 0 ? "empty input: no 'events:' line, no profile data"
+                             : "no 'events:' line: this is not a Callgrind-format profile");
+    line_no_ = saved;
+  } else if (any_events_ && !any_cost_) {
+    auto saved = line_no_;
+    line_no_ = 0;
+    report(severity::warning, diag_code::no_data, 0, 0, "no cost lines: the profile is empty");
+    line_no_ = saved;
+  }
+  return stats_;
+}
+
+}  // namespace
+
+result<read_stats> read_callgrind(input& in, string_pool& names, record_sink& records,
+                                  diagnostic_sink& diagnostics, const reader_options& options) {
+  reader_impl r(in, names, records, diagnostics, options);
+  return r.run();
+}
+
+}  // namespace calltree

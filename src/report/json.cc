@@ -1,0 +1,142 @@
+#include "calltree/report/json.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace calltree {
+
+namespace {
+// Length of the valid UTF-8 sequence at s[i], or 0.
+std::size_t utf8_len(std::string_view s, std::size_t i) {
+  auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = b(i);
+  std::size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((b(i + k) & 0xc0) != 0x80) return 0;
+  if (n == 3 && c == 0xe0 && b(i + 1) < 0xa0) return 0;  // overlong
+  if (n == 3 && c == 0xed && b(i + 1) >= 0xa0) return 0;  // surrogates
+  if (n == 4 && c == 0xf0 && b(i + 1) < 0x90) return 0;
+  if (n == 4 && c == 0xf4 && b(i + 1) >= 0x90) return 0;
+  return n;
+}
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (std::size_t i = 0; i < s.size();) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+          if (c < 0x20 || c == 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            out += buf;
+          } else {
+            out += static_cast<char>(c);
+          }
+      }
+      ++i;
+      continue;
+    }
+    std::size_t n = utf8_len(s, i);
+    if (n == 0) {
+      out += "\xef\xbf\xbd";  // U+FFFD
+      ++i;
+    } else {
+      out.append(s.substr(i, n));
+      i += n;
+    }
+  }
+  out += '"';
+}
+
+void json_writer::comma() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (!first_.empty()) {
+    if (!first_.back()) out_ += ',';
+    first_.back() = false;
+  }
+}
+
+json_writer& json_writer::begin_object() {
+  comma();
+  out_ += '{';
+  first_.push_back(true);
+  return *this;
+}
+json_writer& json_writer::end_object() {
+  out_ += '}';
+  first_.pop_back();
+  return *this;
+}
+json_writer& json_writer::begin_array() {
+  comma();
+  out_ += '[';
+  first_.push_back(true);
+  return *this;
+}
+json_writer& json_writer::end_array() {
+  out_ += ']';
+  first_.pop_back();
+  return *this;
+}
+json_writer& json_writer::key(std::string_view k) {
+  comma();
+  append_json_string(out_, k);
+  out_ += ':';
+  after_key_ = true;
+  return *this;
+}
+json_writer& json_writer::value(std::string_view s) {
+  comma();
+  append_json_string(out_, s);
+  return *this;
+}
+json_writer& json_writer::value(std::uint64_t n) {
+  comma();
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, n);
+  out_.append(buf, r.ptr);
+  return *this;
+}
+json_writer& json_writer::value(std::int64_t n) {
+  comma();
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, n);
+  out_.append(buf, r.ptr);
+  return *this;
+}
+json_writer& json_writer::value(double d) {
+  comma();
+  if (!std::isfinite(d)) {
+    out_ += "null";
+    return *this;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", d);
+  out_ += buf;
+  return *this;
+}
+json_writer& json_writer::value(bool b) {
+  comma();
+  out_ += b ? "true" : "false";
+  return *this;
+}
+json_writer& json_writer::null() {
+  comma();
+  out_ += "null";
+  return *this;
+}
+
+}  // namespace calltree
