@@ -48,6 +48,9 @@ struct part_header {
   std::string cmd;              // trimmed
   std::optional<std::uint64_t> pid, thread, part_number;
   std::vector<std::pair<std::string, std::string>> descriptions;  // desc: type: value
+  // Each desc: line as written after "desc:" and the blanks after it (callgrind_annotate
+  // prints these verbatim, inner spacing and trailing blanks included).
+  std::vector<std::string> description_lines;
   std::uint8_t positions = pos_line;   // position_kind bits
   std::vector<std::string> events;     // the `events:` names, in file order
   std::vector<event_definition> event_definitions;
@@ -69,6 +72,9 @@ struct cost_record {
   context ctx;
   position pos;
   std::span<const std::uint64_t> costs;  // one per part event (missing ones are 0)
+  // How many cost values the line wrote (the rest of `costs` is padding). callgrind_annotate
+  // prints "." for a column never written and "0" for one written as 0.
+  std::uint32_t given = UINT32_MAX;
 };
 
 // `calls=count target` and the cost line after it: inclusive cost of `count` calls from the
@@ -84,6 +90,7 @@ struct call_record {
   position target;
   bool has_target = false;
   std::span<const std::uint64_t> costs;
+  std::uint32_t given = UINT32_MAX;  // cost values written on the line (see cost_record)
 };
 
 // `jump=count target` or `jcnd=followed/executed target`, with its source position line.

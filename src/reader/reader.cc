@@ -554,6 +554,9 @@ void reader_impl::process_header(std::string_view key, std::string_view value,
     }
     (key == "pid" ? header_.pid : key == "thread" ? header_.thread : header_.part_number) = n;
   } else if (key == "desc") {
+    std::size_t lead = value.find_first_not_of(" \t");
+    header_.description_lines.emplace_back(
+        lead == std::string_view::npos ? std::string_view() : value.substr(lead));
     std::size_t colon = v.find(':');
     if (colon == std::string_view::npos) {
       header_.descriptions.emplace_back(std::string(v), std::string());
@@ -1096,6 +1099,7 @@ void reader_impl::process_cost_line(std::string_view line) {
     pending_call_ = false;
     call_.site = pos;
     call_.costs = cost_span;
+    call_.given = static_cast<std::uint32_t>(ncost);
     ++stats_.call_lines;
     sink_.on_call(call_);
     have_cfn_ = callee_object_set_ = callee_file_set_ = false;
@@ -1132,6 +1136,7 @@ void reader_impl::process_cost_line(std::string_view line) {
   r.ctx = ctx_;
   r.pos = pos;
   r.costs = cost_span;
+  r.given = static_cast<std::uint32_t>(ncost);
   sink_.on_cost(r);
 }
 
