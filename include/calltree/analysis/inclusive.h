@@ -1,0 +1,103 @@
+// analysis/inclusive.h — inclusive cost with recursion and call cycles handled.
+//
+// What it is: the one computation of "cost of F and everything below it" in calltree, as a
+// solver over an abstract call graph (nodes with self costs, calls with inclusive costs,
+// both tagged with the part they come from) and as `compute_inclusive` over a profile's
+// functions. Other analyses (annotate, diff, merge, the viewer) use it on whatever nodes they
+// key functions by. What it is not: a call tree (no contexts), nor a way to fix a profile whose
+// call costs are inconsistent: it only reads what the file says.
+//
+// Semantics (the choice made; see docs/annotate.md for the reasoning and examples):
+//
+//  * A call line gives the inclusive cost of the calls from one call site; summing every call
+//    line into a function counts recursion twice (callgrind_annotate prints 31,679 % on
+//    corpus/vg-recurse-default). So:
+//  * Strongly connected components of the call graph are found with an iterative Tarjan
+//    (no recursion as deep as the input); self-calls (F -> F) never count.
+//  * A function alone in its component: inclusive = sum of the calls into it from other
+//    functions, if it has any in that part; else (a root: main, a thread start, a function
+//    whose stack began before a dump) self + calls out of it to other functions.
+//  * A component of several functions is a cycle, a pseudo-node `<cycle N>` as in KCachegrind.
+//    Its inclusive = calls into the cycle from outside (or, with none in that part, the sum
+//    of its members' self + calls leaving the cycle); a member's inclusive = its self + the
+//    calls it makes to functions outside the cycle (what KCachegrind shows as "inclusive" for
+//    a cycle member); cycles are numbered 1.. by decreasing inclusive cost of the first event.
+//  * Each part is solved on its own (a thread's start function is a root in its thread's
+//    part) and the results are summed over the selected parts; components are those of the
+//    graph of all selected parts together.
+//  * Sums saturate at 2^64-1. With consistent input no inclusive cost exceeds the total.
+//
+// `raw = true` gives callgrind_annotate 3.19's numbers instead: a function that is the callee
+// of some call with count > 0 gets the sum of all those incoming calls, self-calls included;
+// any other function gets self + all its calls with count > 0; no cycles, no parts.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "calltree/cost_matrix.h"
+#include "calltree/profile.h"
+
+namespace calltree {
+
+struct cycle_info {
+  std::vector<std::uint32_t> members;  // node ids, ascending
+  std::vector<std::uint64_t> self;     // sum of the members' self costs
+  std::vector<std::uint64_t> inclusive;
+};
+
+struct inclusive_result {
+  std::size_t events = 0;
+  cost_matrix self;       // [node][event], summed over the selected parts
+  cost_matrix inclusive;  // [node][event]
+  // 0 = not in a cycle, else 1 + index into `cycles`.
+  std::vector<std::uint32_t> cycle_of;
+  std::vector<cycle_info> cycles;
+  bool saturated = false;  // some sum did not fit in 64 bits
+};
+
+// Collects a call graph, then solves it. Node ids are dense 0..nodes-1, chosen by the caller.
+class inclusive_solver {
+ public:
+  inclusive_solver(std::size_t nodes, std::size_t events);
+
+  void add_self(std::uint32_t part, std::uint32_t node, std::span<const std::uint64_t> costs);
+  void add_call(std::uint32_t part, std::uint32_t caller, std::uint32_t callee, std::uint64_t count,
+                std::span<const std::uint64_t> costs);
+
+  inclusive_result solve(bool raw = false) const;
+
+  std::size_t nodes() const { return nodes_; }
+  std::size_t events() const { return events_; }
+
+ private:
+  struct entry {
+    std::uint32_t part, from, to;
+    std::uint64_t count;
+  };
+  std::size_t nodes_, events_;
+  std::vector<entry> selfs_;  // from = node
+  cost_matrix self_costs_;
+  std::vector<entry> calls_;
+  cost_matrix call_costs_;
+};
+
+// Strongly connected components of a directed graph given as edge lists (self-loops ignored),
+// iteratively. Returns the component index of each node; components are numbered in the
+// order Tarjan completes them (a reverse topological order of the condensation).
+std::vector<std::uint32_t> strongly_connected_components(std::size_t nodes,
+                                                         std::span<const std::uint32_t> from,
+                                                         std::span<const std::uint32_t> to,
+                                                         std::uint32_t* component_count = nullptr);
+
+struct inclusive_options {
+  std::optional<part_id> part;  // only this part; default all parts
+  bool raw = false;             // callgrind_annotate's raw summing (see above)
+};
+
+// Inclusive cost of every function of `p` (node id = function_id), in profile event order.
+inclusive_result compute_inclusive(const profile& p, const inclusive_options& options = {});
+
+}  // namespace calltree
