@@ -257,7 +257,9 @@ class zstd_input final : public decoding_input {
       message_ = ZSTD_getErrorName(rc);
       return step_status::failed;
     }
-    frame_done_ = rc == 0;
+    // With no new input and no output, a finished frame stays finished (the call then only
+    // asks for the next frame's header).
+    if (!in.empty() || produced) frame_done_ = rc == 0;
     return step_status::more;
   }
   bool ended_cleanly() const override { return frame_done_; }
