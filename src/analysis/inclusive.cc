@@ -192,8 +192,6 @@ inclusive_result inclusive_solver::solve(bool raw) const {
   cost_matrix in_p = zero_matrix(nodes_, events_);   // calls from other components
   cost_matrix out_p = zero_matrix(nodes_, events_);  // calls to other components
   std::vector<bool> has_in(nodes_, false);
-  cost_matrix cyc_in = zero_matrix(cycles.size(), events_);
-  std::vector<bool> cyc_has_in(cycles.size(), false);
   std::vector<std::uint32_t> touched;
   std::vector<bool> is_touched(nodes_, false);
   auto touch = [&](std::uint32_t n) {
@@ -217,10 +215,6 @@ inclusive_result inclusive_solver::solve(bool raw) const {
       acc.add(out_p.row(c.from), call_costs_.row(i));
       acc.add(in_p.row(c.to), call_costs_.row(i));
       has_in[c.to] = true;
-      if (std::uint32_t cy = comp_cycle[comp[c.to]]) {
-        acc.add(cyc_in.row(cy - 1), call_costs_.row(i));
-        cyc_has_in[cy - 1] = true;
-      }
     }
     for (std::uint32_t n : touched) {
       std::uint32_t cy = comp_cycle[comp[n]];
@@ -230,15 +224,10 @@ inclusive_result inclusive_solver::solve(bool raw) const {
         acc.add(r.inclusive.row(n), self_p.row(n));
         acc.add(r.inclusive.row(n), out_p.row(n));
       }
-      if (cy != 0 && !cyc_has_in[cy - 1]) {
+      if (cy != 0) {
         acc.add(cycles[cy - 1].inclusive, self_p.row(n));
         acc.add(cycles[cy - 1].inclusive, out_p.row(n));
       }
-    }
-    for (std::size_t c = 0; c < cycles.size(); ++c) {
-      if (cyc_has_in[c]) acc.add(cycles[c].inclusive, cyc_in.row(c));
-      std::fill(cyc_in.row(c).begin(), cyc_in.row(c).end(), 0);
-      cyc_has_in[c] = false;
     }
     for (std::uint32_t n : touched) {
       for (auto* m : {&self_p, &in_p, &out_p}) std::fill(m->row(n).begin(), m->row(n).end(), 0);

@@ -18,10 +18,11 @@
 //    functions, if it has any in that part; else (a root: main, a thread start, a function
 //    whose stack began before a dump) self + calls out of it to other functions.
 //  * A component of several functions is a cycle, a pseudo-node `<cycle N>` as in KCachegrind.
-//    Its inclusive = calls into the cycle from outside (or, with none in that part, the sum
-//    of its members' self + calls leaving the cycle); a member's inclusive = its self + the
-//    calls it makes to functions outside the cycle (what KCachegrind shows as "inclusive" for
-//    a cycle member); cycles are numbered 1.. by decreasing inclusive cost of the first event.
+//    Its inclusive = the sum of its members' self costs and of the calls leaving the cycle
+//    (equal to the calls into the cycle when the file is consistent, and still right when
+//    stacks were truncated, as gperftools does at 64 frames); a member's inclusive = its self
+//    + the calls it makes to functions outside the cycle (what KCachegrind shows for a cycle
+//    member); cycles are numbered 1.. by decreasing inclusive cost of the first event.
 //  * Each part is solved on its own (a thread's start function is a root in its thread's
 //    part) and the results are summed over the selected parts; components are those of the
 //    graph of all selected parts together.

@@ -1,0 +1,275 @@
+// cmd_annotate.cc — `calltree annotate`: callgrind_annotate's command line and report.
+//
+// Accepts Valgrind 3.19 callgrind_annotate's options with the same meaning and defaults
+// (`--show=A,B --sort=A:pct,B --threshold=N --show-percs --auto=yes|no --context=N
+// --inclusive=yes|no --tree=none|caller|calling|both -I DIR`, a profile, then source files)
+// so `alias callgrind_annotate='calltree annotate'` works, plus calltree's own options.
+#include <glob.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "calltree/profile_builder.h"
+#include "calltree/reader.h"
+#include "calltree/report/annotate.h"
+#include "command.h"
+
+namespace calltree::cli {
+namespace {
+
+constexpr flag annotate_flags[] = {
+    {"show", 0, true, "only show figures for events A,B,C [all]", "A,B,C"},
+    {"sort", 0, true, "sort by events A,B,C, each optionally with :PCT threshold [event order]",
+     "A,B,C"},
+    {"threshold", 0, true, "percentage of the primary sort event to show [99]", "N"},
+    {"show-percs", 0, true, "show a percentage for each non-zero count [yes]", "yes|no"},
+    {"auto", 0, true, "annotate all source files of the functions shown [yes]", "yes|no"},
+    {"context", 0, true, "lines of context around annotated lines [8]", "N"},
+    {"inclusive", 0, true, "show inclusive costs (cycles handled) [no]", "yes|no"},
+    {"tree", 0, true, "show callers, callees or both of each function [none]",
+     "none|caller|calling|both"},
+    {"include", 'I', true, "add DIR to the directories searched for source files", "DIR"},
+    {"part", 0, true, "only part N (1-based) of a file with several parts [all, summed]", "N"},
+    {"json", 0, false, "write the report as JSON (docs/json.md)"},
+    {"raw", 0, false,
+     "callgrind_annotate 3.19's raw sums: inclusive cost summed over all calls (recursion "
+     "counted again), calls=0 cost as self cost"},
+    {"source-root", 0, true, "look for sources under NEW where the profile says OLD (repeatable)",
+     "OLD=NEW"},
+    {"event", 0, true, "define a derived event, e.g. 'CEst = Ir + 10 Bm' (repeatable)",
+     "'NAME = FORMULA'"},
+    {"version", 0, false, "show version"},
+    {"help", 'h', false, "show this help"},
+};
+
+constexpr std::string_view annotate_summary =
+    "callgrind_annotate's report, fast and right: header, PROGRAM TOTALS, the\n"
+    "file:function table, caller/callee trees and annotated source, byte for byte\n"
+    "in callgrind_annotate 3.19's layout. Inclusive costs handle recursion and\n"
+    "cycles (<cycle N>); several parts are summed. PROFILE defaults to the first\n"
+    "callgrind.out* (else cachegrind.out*) in the current directory; '-' is stdin.\n"
+    "Differences from callgrind_annotate: docs/annotate.md.";
+
+int usage_error(const std::string& msg) {
+  std::fprintf(stderr, "calltree annotate: %s\n(see 'calltree annotate --help')\n", msg.c_str());
+  return exit_usage;
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+  // Perl's split(/,/, $s): trailing empty fields are dropped.
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (true) {
+    std::size_t c = s.find(',', pos);
+    out.push_back(s.substr(pos, c == std::string::npos ? std::string::npos : c - pos));
+    if (c == std::string::npos) break;
+    pos = c + 1;
+  }
+  while (!out.empty() && out.back().empty()) out.pop_back();
+  return out;
+}
+
+bool is_number(const std::string& s) {
+  // [\d\.]+
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!(c >= '0' && c <= '9') && c != '.') return false;
+  return true;
+}
+
+std::string first_match(const char* pattern) {
+  glob_t g;
+  std::string r;
+  if (glob(pattern, 0, nullptr, &g) == 0 && g.gl_pathc > 0) r = g.gl_pathv[0];
+  globfree(&g);
+  return r;
+}
+
+class stderr_counter final : public diagnostic_sink {
+ public:
+  void report(diagnostic d) override {
+    if (d.severity == severity::error) ++errors;
+  }
+  std::uint64_t errors = 0;
+};
+
+int run_annotate(std::span<const std::string_view> raw_args) {
+  // `--show-percs` alone means yes (callgrind_annotate's usage says --show-percs=yes|no).
+  std::vector<std::string> owned;
+  for (auto a : raw_args) owned.emplace_back(a == "--show-percs" ? "--show-percs=yes" : a);
+  std::vector<std::string_view> args(owned.begin(), owned.end());
+  std::string err;
+  auto parsed = parse_args(args, annotate_flags, err);
+  if (!parsed) return usage_error(err);
+  if (parsed->has("help")) {
+    std::fputs(format_help("annotate", "[OPTIONS] [PROFILE [SOURCE-FILE...]]", annotate_summary,
+                           annotate_flags)
+                   .c_str(),
+               stdout);
+    return exit_ok;
+  }
+  if (parsed->has("version")) {
+    std::printf("calltree annotate %s (callgrind_annotate 3.19.0 compatible)\n", CALLTREE_VERSION);
+    return exit_ok;
+  }
+
+  annotate_options o;
+  bool json = false;
+  for (const auto& [name, value] : parsed->flags) {
+    if (name == "show") {
+      o.show = split_commas(value);
+    } else if (name == "sort") {
+      o.sort.clear();
+      o.sort_thresholds.clear();
+      bool any = false;
+      for (auto s : split_commas(value)) {
+        std::string th = "0";
+        // /.*:([\d\.]+)%?$/
+        std::size_t colon = s.rfind(':');
+        if (colon != std::string::npos) {
+          std::string t = s.substr(colon + 1);
+          if (!t.empty() && t.back() == '%') t.pop_back();
+          if (is_number(t)) {
+            double v = std::strtod(t.c_str(), nullptr);
+            if (v < 0 || v > 100) return usage_error("bad threshold in --sort=" + value);
+            th = t;
+            any = true;
+            s = s.substr(0, s.find(':'));
+          }
+        }
+        o.sort.push_back(s);
+        o.sort_thresholds.push_back(th);
+      }
+      if (!any) o.sort_thresholds.clear();
+    } else if (name == "threshold") {
+      std::string t = value;
+      if (!t.empty() && t.back() == '%') t.pop_back();
+      if (!is_number(t)) return usage_error("bad --threshold=" + value);
+      double v = std::strtod(t.c_str(), nullptr);
+      if (v < 0 || v > 100) return usage_error("--threshold must be between 0 and 100");
+      o.threshold = t;
+    } else if (name == "show-percs" || name == "auto" || name == "inclusive") {
+      auto b = parse_yes_no(value);
+      if (!b) return usage_error("--" + std::string(name) + " takes yes or no");
+      (name == "show-percs" ? o.show_percs : name == "auto" ? o.auto_annotate : o.inclusive) = *b;
+    } else if (name == "context") {
+      if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)
+        return usage_error("bad --context=" + value);
+      o.context = std::strtoull(value.c_str(), nullptr, 10);
+    } else if (name == "tree") {
+      if (value != "none" && value != "caller" && value != "calling" && value != "both")
+        return usage_error("--tree takes none, caller, calling or both");
+      o.tree_caller = value == "caller" || value == "both";
+      o.tree_calling = value == "calling" || value == "both";
+    } else if (name == "include") {
+      std::string dir = value;
+      if (!dir.empty() && dir[0] == '=') dir.erase(0, 1);  // -I=dir, as callgrind_annotate
+      if (!dir.empty() && dir.back() == '/') dir.pop_back();
+      o.include_dirs.push_back(dir);
+    } else if (name == "part") {
+      if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos ||
+          std::strtoull(value.c_str(), nullptr, 10) == 0)
+        return usage_error("--part takes a part number from 1");
+      o.part = static_cast<part_id>(std::strtoull(value.c_str(), nullptr, 10) - 1);
+    } else if (name == "json") {
+      json = true;
+    } else if (name == "raw") {
+      o.raw = true;
+    } else if (name == "source-root") {
+      auto eq = value.find('=');
+      if (eq == std::string::npos) return usage_error("--source-root takes OLD=NEW");
+      o.source_roots.emplace_back(value.substr(0, eq), value.substr(eq + 1));
+    } else if (name == "event") {
+      o.event_definitions.push_back(value);
+    }
+  }
+
+  std::string input;
+  bool defaulted = false;
+  if (!parsed->positional.empty()) {
+    input = parsed->positional[0];
+    std::vector<std::string> dirs{""};
+    for (const auto& d : o.include_dirs) dirs.push_back(d + "/");
+    for (std::size_t i = 1; i < parsed->positional.size(); ++i) {
+      const std::string& f = parsed->positional[i];
+      bool ok = false;
+      for (const auto& d : dirs)
+        if (access((d + f).c_str(), R_OK) == 0) ok = true;
+      if (!ok) {
+        std::string all;
+        for (std::size_t k = 0; k < dirs.size(); ++k) all += (k ? " " : "") + dirs[k];
+        std::fprintf(stderr, "File %s not found in any of: %s\n", f.c_str(), all.c_str());
+        return exit_usage;
+      }
+      o.user_files.push_back(f);
+    }
+  } else {
+    input = first_match("callgrind.out*");
+    if (input.empty()) input = first_match("cachegrind.out*");
+    if (input.empty()) return usage_error("no profile given and no callgrind.out* here");
+    defaulted = true;
+  }
+  o.input_name = input;
+  if (char buf[4096]; getcwd(buf, sizeof buf)) o.cwd = std::string(buf) + "/";
+  if (input != "-") {
+    struct stat st;
+    if (stat(input.c_str(), &st) == 0) o.input_mtime = static_cast<std::int64_t>(st.st_mtime);
+  }
+
+  // Stream the input into the model, with the "." bookkeeping beside it.
+  profile p;
+  cost_presence presence;
+  stderr_counter diags;
+  {
+    auto in = open_input(input);
+    if (!in) {
+      std::fprintf(stderr, "calltree annotate: %s\n", in.error().message.c_str());
+      return exit_usage;
+    }
+    reader_options ro;
+    ro.display_name = input == "-" ? "<stdin>" : input;
+    profile_builder builder(p, &diags, ro.display_name);
+    tee_sink tee({&builder, &presence});
+    auto stats = read_callgrind(**in, p.strings, tee, diags, ro);
+    if (!stats) {
+      std::fprintf(stderr, "calltree annotate: %s\n", stats.error().message.c_str());
+      return exit_usage;
+    }
+    if (!stats->complete)
+      std::fprintf(stderr, "calltree annotate: warning: %s was not read to its end\n",
+                   ro.display_name.c_str());
+    if (diags.errors)
+      std::fprintf(stderr, "calltree annotate: warning: %llu errors in %s (see 'calltree check')\n",
+                   static_cast<unsigned long long>(diags.errors), ro.display_name.c_str());
+  }
+  if (o.part && *o.part >= p.parts.size()) {
+    std::fprintf(stderr, "calltree annotate: --part=%u but the profile has %zu part(s)\n",
+                 *o.part + 1, p.parts.size());
+    return exit_usage;
+  }
+
+  std::vector<std::string> warnings;
+  auto text =
+      json ? annotate_json(p, o, &presence, &warnings) : annotate_text(p, o, &presence, &warnings);
+  for (const auto& w : warnings)
+    std::fprintf(stderr, "calltree annotate: warning: %s\n", w.c_str());
+  if (!text) {
+    std::fprintf(stderr, "%s\n", text.error().message.c_str());
+    return exit_usage;
+  }
+  if (defaulted && !json) std::printf("Reading data from '%s'...\n", input.c_str());
+  std::fwrite(text->data(), 1, text->size(), stdout);
+  return exit_ok;
+}
+
+}  // namespace
+
+CALLTREE_COMMAND(annotate, "annotate",
+                 "callgrind_annotate's report (drop-in), with right inclusive costs", run_annotate);
+
+}  // namespace calltree::cli

@@ -1,0 +1,110 @@
+// report/annotate.h — callgrind_annotate's report (text and JSON) from a profile.
+//
+// What it is: `calltree annotate`, a drop-in for Valgrind 3.19's callgrind_annotate: the same
+// sections, layout and number formatting (header, PROGRAM TOTALS, the `file:function [object]`
+// table, caller/callee trees, auto- and user-annotated source), computed from the profile
+// model, with right numbers where callgrind_annotate is wrong (docs/annotate.md lists every
+// difference). Functions are grouped as callgrind_annotate groups them: by "file:name" where
+// file is the fl=/fi=/fe= file in force (cost of inlined code is a separate pseudo-function
+// under its fi= file), with the current directory stripped from the front of file names.
+// What it is not: a reader (the CLI streams the input into the model) or a printer (text
+// comes back as a string; only cli/ prints).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "calltree/profile.h"
+#include "calltree/records.h"
+#include "calltree/result.h"
+
+namespace calltree {
+
+// Which cost columns a file actually wrote. callgrind_annotate prints "." for a column no cost
+// line of a function ever gave a value for (callgrind omits trailing zero costs) and "0" for
+// one given as 0; the model pads missing costs with 0, so this sink, teed beside the profile
+// builder, keeps the difference: per function context, call and source line, the largest
+// number of cost values given on one line.
+class cost_presence final : public record_sink {
+ public:
+  void on_part_begin(const part_header& h) override;
+  void on_cost(const cost_record& r) override;
+  void on_call(const call_record& r) override;
+
+  // Keys are string ids of the profile's pool; values are "leading columns given", in the
+  // order of the part's events: line.
+  struct fn_key {
+    string_id file, function;
+    friend bool operator==(const fn_key&, const fn_key&) = default;
+  };
+  struct call_key {
+    string_id file, function, callee_file, callee_function;
+    std::uint64_t line;
+    friend bool operator==(const call_key&, const call_key&) = default;
+  };
+  struct line_key {
+    string_id file;
+    std::uint64_t line;
+    friend bool operator==(const line_key&, const line_key&) = default;
+  };
+  struct hash {
+    std::size_t operator()(const fn_key& k) const noexcept;
+    std::size_t operator()(const call_key& k) const noexcept;
+    std::size_t operator()(const line_key& k) const noexcept;
+  };
+  // Only parts with more than one event are tracked (with one event "." needs a line with no
+  // cost at all, which no producer writes).
+  std::unordered_map<fn_key, std::uint32_t, hash> functions;
+  std::unordered_map<call_key, std::uint32_t, hash> calls;
+  std::unordered_map<line_key, std::uint32_t, hash> lines;
+  std::vector<std::uint32_t> part_events;  // event count of each part seen
+  bool tracking() const { return tracking_; }
+
+ private:
+  bool tracking_ = false;
+  std::uint32_t part_ = 0;
+  bool any_part_ = false;
+};
+
+struct annotate_options {
+  // callgrind_annotate's options.
+  std::vector<std::string> show;             // --show (empty = every recorded event)
+  std::vector<std::string> sort;             // --sort event names (empty = recorded order)
+  std::vector<std::string> sort_thresholds;  // per --sort event "N" or "" ; empty = none given
+  std::string threshold = "99";              // --threshold, as written
+  bool show_percs = true;
+  bool auto_annotate = true;
+  std::uint64_t context = 8;
+  bool inclusive = false;
+  bool tree_caller = false, tree_calling = false;
+  std::vector<std::string> include_dirs;  // -I, as given (a trailing '/' is trimmed)
+  std::vector<std::string> user_files;    // source files named after the profile
+  // The profile's name as given on the command line (printed in the header).
+  std::string input_name;
+  std::int64_t input_mtime = 0;  // seconds; 0 = unknown (no "more recent" warning)
+  // calltree's additions.
+  std::optional<part_id> part;  // --part=N (0-based here); default: all parts summed
+  bool raw = false;             // --raw: callgrind_annotate 3.19's inclusive and calls=0 sums
+  std::string cwd;              // stripped from the front of file names (with a '/')
+  std::vector<std::pair<std::string, std::string>> source_roots;  // --source-root OLD=NEW
+  std::vector<std::string> event_definitions;                     // --event "NAME = formula"
+};
+
+// The annotate report as text, byte for byte in callgrind_annotate's layout. An error for what
+// callgrind_annotate dies on (an unknown --show/--sort event, a user file not found).
+// `presence` (optional) gives the "." columns; `warnings` receives notes for stderr.
+result<std::string> annotate_text(const profile& p, const annotate_options& options,
+                                  const cost_presence* presence = nullptr,
+                                  std::vector<std::string>* warnings = nullptr);
+
+// The same report as JSON (schema "calltree-annotate", version 1, docs/json.md).
+result<std::string> annotate_json(const profile& p, const annotate_options& options,
+                                  const cost_presence* presence = nullptr,
+                                  std::vector<std::string>* warnings = nullptr);
+
+}  // namespace calltree

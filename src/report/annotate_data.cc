@@ -1,0 +1,480 @@
+// annotate_data.cc — regroups the model into callgrind_annotate's tables (see annotate_data.h).
+#include "annotate_data.h"
+
+#include <algorithm>
+#include <string_view>
+
+namespace calltree {
+
+// ---- cost_presence ---------------------------------------------------------------------
+
+namespace {
+inline std::size_t mix(std::size_t h, std::uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h;
+}
+// How many cost values the line gave. The reader pads `costs` to the part's event count and
+// reports the count actually written in `given` when it knows it.
+template <typename R>
+std::uint32_t given_of(const R& r) {
+  return static_cast<std::uint32_t>(std::min<std::size_t>(r.given, r.costs.size()));
+}
+}  // namespace
+
+std::size_t cost_presence::hash::operator()(const fn_key& k) const noexcept {
+  return mix(mix(0, k.file), k.function);
+}
+std::size_t cost_presence::hash::operator()(const call_key& k) const noexcept {
+  return mix(mix(mix(mix(mix(0, k.file), k.function), k.callee_file), k.callee_function), k.line);
+}
+std::size_t cost_presence::hash::operator()(const line_key& k) const noexcept {
+  return mix(mix(0, k.file), k.line);
+}
+
+void cost_presence::on_part_begin(const part_header& h) {
+  part_events.push_back(static_cast<std::uint32_t>(h.events.size()));
+  tracking_ = tracking_ || h.events.size() > 1;
+  any_part_ = true;
+}
+
+void cost_presence::on_cost(const cost_record& r) {
+  if (!tracking_ || part_events.empty() || part_events.back() <= 1) return;
+  std::uint32_t g = given_of(r);
+  auto bump = [g](std::uint32_t& v) { v = std::max(v, g); };
+  bump(functions[{r.ctx.source_file, r.ctx.function}]);
+  bump(lines[{r.ctx.source_file, r.pos.line}]);
+}
+
+void cost_presence::on_call(const call_record& r) {
+  if (!tracking_ || part_events.empty() || part_events.back() <= 1) return;
+  std::uint32_t g = given_of(r);
+  auto& v =
+      calls[{r.ctx.source_file, r.ctx.function, r.callee_file, r.callee_function, r.site.line}];
+  v = std::max(v, g);
+}
+
+namespace detail {
+
+std::string commify(std::uint64_t v) {
+  std::string digits = std::to_string(v);
+  std::string out;
+  out.reserve(digits.size() + digits.size() / 3);
+  std::size_t lead = digits.size() % 3;
+  if (lead == 0) lead = 3;
+  out.append(digits, 0, lead);
+  for (std::size_t i = lead; i < digits.size(); i += 3) {
+    out.push_back(',');
+    out.append(digits, i, 3);
+  }
+  return out;
+}
+
+namespace {
+
+struct builder {
+  const profile& p;
+  const annotate_options& o;
+  const cost_presence* presence;
+  annotate_data& d;
+
+  std::size_t nrec = 0;                      // recorded columns
+  std::vector<event_id> rec_ids;             // profile event id per recorded column
+  std::vector<std::vector<int>> part_index;  // part -> recorded column -> index in part events
+  std::vector<std::uint32_t> file_of_sid;    // string id -> display file index (+1; 0 = unset)
+  std::unordered_map<std::string, std::uint32_t> file_index;
+  std::unordered_map<std::uint64_t, std::uint32_t> key_index;   // (file<<32 | fn sid)
+  std::unordered_map<std::uint64_t, std::uint32_t> call_index;  // (caller<<32 | callee)
+
+  bool selected(part_id part) const { return !o.part || *o.part == part; }
+
+  std::string_view strip(std::string_view f) const {
+    if (!o.cwd.empty() && f.size() > o.cwd.size() && f.substr(0, o.cwd.size()) == o.cwd)
+      return f.substr(o.cwd.size());
+    return f;
+  }
+
+  std::uint32_t file_of(string_id sid) {
+    if (sid >= file_of_sid.size()) file_of_sid.resize(sid + 1, 0);
+    if (file_of_sid[sid]) return file_of_sid[sid] - 1;
+    std::string name(strip(p.strings.view(sid)));
+    auto [it, fresh] = file_index.emplace(name, static_cast<std::uint32_t>(d.files.size()));
+    if (fresh) {
+      d.files.push_back(name);
+      d.file_lines.emplace_back();
+    }
+    file_of_sid[sid] = it->second + 1;
+    return it->second;
+  }
+
+  std::uint32_t key_of(string_id file_sid, string_id fn_sid) {
+    std::uint32_t f = file_of(file_sid);
+    std::uint64_t k = (static_cast<std::uint64_t>(f) << 32) | fn_sid;
+    auto [it, fresh] = key_index.emplace(k, static_cast<std::uint32_t>(d.key_names.size()));
+    if (fresh) {
+      std::string_view fn = p.strings.view(fn_sid);
+      d.key_names.push_back(d.files[f] + ":" + std::string(fn));
+      d.key_function.emplace_back(fn);
+      d.key_file.push_back(f);
+      d.key_object.emplace_back();
+      d.key_has_object.push_back(0);
+      d.key_seen.push_back(0);
+      d.key_called.push_back(0);
+      d.self.add_row();
+      d.callers_of.emplace_back();
+      d.callees_of.emplace_back();
+    }
+    return it->second;
+  }
+
+  // Adds a model cost row (profile event order) into `t` row `r`, with definedness from the
+  // part and the number of values given (UINT32_MAX = all).
+  void add(cc_table& t, std::size_t r, std::span<const std::uint64_t> costs, part_id part,
+           std::uint32_t given) {
+    std::uint64_t* v = t.values(r);
+    char* def = t.defined(r);
+    const auto& idx = part_index[part];
+    for (std::size_t c = 0; c < nrec; ++c) {
+      int i = idx[c];
+      if (i < 0 || static_cast<std::uint32_t>(i) >= given) continue;
+      add_saturating(v[c], costs[rec_ids[c]]);
+      def[c] = 1;
+    }
+  }
+
+  std::uint32_t given_fn(string_id file, string_id fn) const {
+    if (!presence || !presence->tracking()) return UINT32_MAX;
+    auto it = presence->functions.find({file, fn});
+    return it == presence->functions.end() ? UINT32_MAX : it->second;
+  }
+  std::uint32_t given_line(string_id file, std::uint64_t line) const {
+    if (!presence || !presence->tracking()) return UINT32_MAX;
+    auto it = presence->lines.find({file, line});
+    return it == presence->lines.end() ? UINT32_MAX : it->second;
+  }
+  std::uint32_t given_call(const call_row& c) const {
+    if (!presence || !presence->tracking()) return UINT32_MAX;
+    const function& caller = p.functions[c.caller];
+    const function& callee = p.functions[c.callee];
+    auto it = presence->calls.find({p.files[c.caller_source_file].name, caller.name,
+                                    p.files[callee.file].name, callee.name, c.site.line});
+    return it == presence->calls.end() ? UINT32_MAX : it->second;
+  }
+
+  std::uint32_t line_row(std::uint32_t file, std::uint64_t line) {
+    auto [it, fresh] = d.file_lines[file].emplace(line, 0);
+    if (fresh) it->second = static_cast<std::uint32_t>(d.line_cc.add_row());
+    return it->second;
+  }
+};
+
+}  // namespace
+
+result<annotate_data> build_annotate_data(const profile& p, const annotate_options& o,
+                                          const cost_presence* presence,
+                                          std::vector<std::string>* warnings) {
+  annotate_data d;
+  builder b{p, o, presence, d, 0, {}, {}, {}, {}, {}, {}};
+
+  // Columns.
+  d.recorded = recorded_event_names(p);
+  b.nrec = d.recorded.size();
+  for (const auto& n : d.recorded) b.rec_ids.push_back(p.find_event(n));
+  d.columns = d.recorded;
+  std::vector<std::string> wanted;
+  for (const auto* list : {&o.show, &o.sort})
+    for (const auto& n : *list)
+      if (std::find(d.columns.begin(), d.columns.end(), n) == d.columns.end() &&
+          std::find(wanted.begin(), wanted.end(), n) == wanted.end())
+        wanted.push_back(n);
+  if (!wanted.empty()) {
+    auto r = resolve_events(p, wanted, o.event_definitions);
+    if (!r) {
+      // callgrind_annotate's message for an event it does not know.
+      for (const auto& n : wanted) {
+        auto one = resolve_events(p, std::vector<std::string>{n}, o.event_definitions);
+        if (!one) {
+          bool in_show = std::find(o.show.begin(), o.show.end(), n) != o.show.end();
+          return error{std::string(in_show ? "--show" : "--sort") + " event `" + n +
+                       "' did not appear in input (" + one.error().message + ")"};
+        }
+      }
+      return r.error();
+    }
+    if (warnings)
+      for (auto& w : r->warnings) warnings->push_back(w);
+    for (auto& e : r->events) {
+      d.columns.push_back(e.name);
+      // Recorded-event ids -> recorded column indices.
+      linear_event le{e.name, {}};
+      for (auto [id, f] : e.terms) {
+        auto it = std::find(b.rec_ids.begin(), b.rec_ids.end(), id);
+        if (it != b.rec_ids.end())
+          le.terms.emplace_back(static_cast<event_id>(it - b.rec_ids.begin()), f);
+      }
+      d.derived.push_back(std::move(le));
+    }
+  }
+  const std::size_t ncol = d.columns.size();
+  const std::size_t nrec = b.nrec;
+  d.self = cc_table(ncol);
+  d.call_cc = cc_table(ncol);
+  d.call_line_cc = cc_table(ncol);
+  d.line_cc = cc_table(ncol);
+  d.totals = cc_table(ncol);
+  d.inclusive = cc_table(ncol);
+  d.cycle_cc = cc_table(ncol);
+
+  b.part_index.resize(p.parts.size());
+  for (std::size_t part = 0; part < p.parts.size(); ++part) {
+    const auto& names = p.parts[part].header.events;
+    for (std::size_t c = 0; c < nrec; ++c) {
+      auto it = std::find(names.begin(), names.end(), d.recorded[c]);
+      b.part_index[part].push_back(it == names.end() ? -1 : static_cast<int>(it - names.begin()));
+    }
+  }
+
+  // Objects: callgrind_annotate records a function's object at each fn= line under its
+  // "fl-file:name" key, so the function block that comes last in the file wins. The model's
+  // rows are in order of first appearance: order functions by their first self row (callers
+  // without self cost by their first call) and let the later ones win.
+  std::vector<std::size_t> first_row(p.functions.size(), SIZE_MAX);
+  for (std::size_t i = 0; i < p.calls.size(); ++i)
+    if (b.selected(p.calls[i].part) && first_row[p.calls[i].caller] == SIZE_MAX)
+      first_row[p.calls[i].caller] = i;
+  for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
+    const self_row& row = p.self_rows[i];
+    if (!b.selected(row.part)) continue;
+    std::size_t& fr = first_row[row.function];
+    if (fr == SIZE_MAX || fr < (std::size_t{1} << 62)) fr = (std::size_t{1} << 62) + i;
+  }
+  std::vector<function_id> order;
+  for (function_id f = 0; f < p.functions.size(); ++f)
+    if (first_row[f] != SIZE_MAX) order.push_back(f);
+  std::sort(order.begin(), order.end(),
+            [&](function_id a, function_id c) { return first_row[a] < first_row[c]; });
+  for (function_id f : order) {
+    const function& fn = p.functions[f];
+    std::uint32_t k = b.key_of(p.files[fn.file].name, fn.name);
+    d.key_seen[k] = 1;
+    d.key_object[k] = std::string(p.object_name(fn.object));
+    d.key_has_object[k] = 1;
+  }
+
+  // Self costs, per key and per source line.
+  const bool raw = o.raw;
+  for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
+    const self_row& row = p.self_rows[i];
+    if (!b.selected(row.part)) continue;
+    const function& fn = p.functions[row.function];
+    string_id fsid = p.files[row.source_file].name;
+    std::uint32_t k = b.key_of(fsid, fn.name);
+    d.key_seen[k] = 1;
+    auto costs = p.self_costs.row(i);
+    b.add(d.self, k, costs, row.part, b.given_fn(fsid, fn.name));
+    std::uint32_t lr = b.line_row(d.key_file[k], row.pos.line);
+    b.add(d.line_cc, lr, costs, row.part, b.given_line(fsid, row.pos.line));
+  }
+
+  // Calls.
+  std::vector<std::uint32_t> call_caller(p.calls.size()), call_callee(p.calls.size());
+  for (std::size_t i = 0; i < p.calls.size(); ++i) {
+    const call_row& c = p.calls[i];
+    if (!b.selected(c.part)) continue;
+    const function& caller = p.functions[c.caller];
+    const function& callee = p.functions[c.callee];
+    std::uint32_t ck = b.key_of(p.files[c.caller_source_file].name, caller.name);
+    std::uint32_t ek = b.key_of(p.files[callee.file].name, callee.name);
+    call_caller[i] = ck;
+    call_callee[i] = ek;
+    d.key_seen[ck] = 1;
+    auto costs = p.call_costs.row(i);
+    std::uint32_t given = b.given_call(c);
+    if (raw && c.count == 0) {
+      // callgrind_annotate: a calls=0 cost line is self cost of the caller.
+      b.add(d.self, ck, costs, c.part, given);
+      std::uint32_t lr = b.line_row(d.key_file[ck], c.site.line);
+      b.add(d.line_cc, lr, costs, c.part, given);
+      continue;
+    }
+    if (!raw || c.count > 0) d.key_called[ek] = 1;
+    std::uint64_t pk = (static_cast<std::uint64_t>(ck) << 32) | ek;
+    auto [it, fresh] = b.call_index.emplace(pk, static_cast<std::uint32_t>(d.calls.size()));
+    if (fresh) {
+      d.calls.push_back({ck, ek, 0, false});
+      d.call_cc.add_row();
+      d.callers_of[ek].push_back(it->second);
+      d.callees_of[ck].push_back(it->second);
+    }
+    ann_call& ac = d.calls[it->second];
+    ac.count += c.count;
+    ac.counted = ac.counted || c.count > 0 || !raw;
+    b.add(d.call_cc, it->second, costs, c.part, given);
+    // Per call site line.
+    std::uint64_t line = c.site.line;
+    ann_site& site = d.sites[{d.key_file[ck], line}];
+    if (site.callees.empty()) site.func = ck;
+    if (std::find(site.callees.begin(), site.callees.end(), ek) == site.callees.end())
+      site.callees.push_back(ek);
+    // (caller, callee, line) rows: find by scanning this pair's line list.
+    std::uint64_t lk = (pk * 0x9e3779b97f4a7c15ull) ^ line;
+    auto [lit, lfresh] = d.call_line_index.emplace(lk, 0);
+    std::uint32_t li;
+    if (lfresh) {
+      li = static_cast<std::uint32_t>(d.call_lines.size());
+      lit->second = li;
+      d.call_lines.push_back({ck, ek, line, 0});
+      d.call_line_cc.add_row();
+    } else {
+      li = lit->second;
+      if (d.call_lines[li].caller != ck || d.call_lines[li].callee != ek ||
+          d.call_lines[li].line != line) {
+        // Hash collision: fall back to a linear search (rare).
+        li = UINT32_MAX;
+        for (std::size_t j = 0; j < d.call_lines.size(); ++j)
+          if (d.call_lines[j].caller == ck && d.call_lines[j].callee == ek &&
+              d.call_lines[j].line == line)
+            li = static_cast<std::uint32_t>(j);
+        if (li == UINT32_MAX) {
+          li = static_cast<std::uint32_t>(d.call_lines.size());
+          d.call_lines.push_back({ck, ek, line, 0});
+          d.call_line_cc.add_row();
+        }
+      }
+    }
+    d.call_lines[li].count += c.count;
+    b.add(d.call_line_cc, li, costs, c.part, given);
+  }
+
+  // Totals, per selected part as callgrind_annotate takes them: the `summary:` line, else the
+  // `totals:` line, else the sum of the self costs ("calculated"). calltree skips a stated
+  // line that cannot be right: a value of 2^63 or more (a negative count wrapped to unsigned,
+  // callgrind's bug in corpus/vg-clientreq-*) or a 0 where the part has cost (a short
+  // summary: line, corpus/vg-recurse-cacheuse), and sums every part (callgrind_annotate
+  // takes the last part's line only).
+  d.totals.add_row();
+  bool stated = false;
+  for (std::size_t part = 0; part < p.parts.size(); ++part) {
+    if (!b.selected(static_cast<part_id>(part))) continue;
+    const auto& pt = p.parts[part];
+    auto plausible = [&](const std::optional<std::vector<std::uint64_t>>& line) {
+      if (!line) return false;
+      bool nonzero = false;
+      for (std::size_t e = 0; e < line->size(); ++e) {
+        std::uint64_t v = (*line)[e];
+        if (v >= (std::uint64_t{1} << 63)) return false;
+        if (v == 0 && e < pt.totals.size() && pt.totals[e] != 0) return false;
+        nonzero = nonzero || v != 0;
+      }
+      return nonzero;
+    };
+    const std::vector<std::uint64_t>* use = &pt.totals;
+    if (plausible(pt.summary)) {
+      use = &*pt.summary;
+      stated = true;
+    } else if (plausible(pt.totals_line)) {
+      use = &*pt.totals_line;
+      stated = true;
+    } else if (pt.summary || pt.totals_line) {
+      stated = true;
+    }
+    std::uint64_t* v = d.totals.values(0);
+    char* def = d.totals.defined(0);
+    const auto& idx = b.part_index[part];
+    for (std::size_t c = 0; c < nrec; ++c) {
+      if (idx[c] < 0 || b.rec_ids[c] >= use->size()) continue;
+      add_saturating(v[c], (*use)[b.rec_ids[c]]);
+      if (stated) def[c] = 1;
+    }
+  }
+  if (!stated) {
+    for (std::size_t k = 0; k < d.key_names.size(); ++k)
+      for (std::size_t c = 0; c < nrec; ++c)
+        if (d.self.defined(k)[c]) d.totals.defined(0)[c] = 1;
+  }
+  d.totals_calculated = !stated;
+
+  // Inclusive costs over the keys.
+  if (o.inclusive) {
+    const std::size_t nk = d.key_names.size();
+    inclusive_solver s(nk, nrec);
+    std::vector<std::uint64_t> tmp(nrec);
+    for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
+      const self_row& row = p.self_rows[i];
+      if (!b.selected(row.part)) continue;
+      std::uint32_t k = b.key_of(p.files[row.source_file].name, p.functions[row.function].name);
+      auto costs = p.self_costs.row(i);
+      const auto& idx = b.part_index[row.part];
+      for (std::size_t c = 0; c < nrec; ++c) tmp[c] = idx[c] >= 0 ? costs[b.rec_ids[c]] : 0;
+      s.add_self(row.part, k, tmp);
+    }
+    for (std::size_t i = 0; i < p.calls.size(); ++i) {
+      const call_row& c = p.calls[i];
+      if (!b.selected(c.part)) continue;
+      auto costs = p.call_costs.row(i);
+      const auto& idx = b.part_index[c.part];
+      for (std::size_t e = 0; e < nrec; ++e) tmp[e] = idx[e] >= 0 ? costs[b.rec_ids[e]] : 0;
+      s.add_call(c.part, call_caller[i], call_callee[i], c.count, tmp);
+    }
+    inclusive_result r = s.solve(raw);
+    d.cycle_of = r.cycle_of;
+    for (std::size_t k = 0; k < nk; ++k) {
+      d.inclusive.add_row();
+      std::copy_n(r.inclusive.row(k).begin(), nrec, d.inclusive.values(k));
+    }
+    // Definedness: called functions take their incoming calls', others self + outgoing.
+    for (std::size_t k = 0; k < nk; ++k) {
+      char* def = d.inclusive.defined(k);
+      bool from_in = false;
+      for (std::uint32_t ci : d.callers_of[k]) {
+        const ann_call& ac = d.calls[ci];
+        if (ac.caller == ac.callee && !raw) continue;
+        if (!raw && d.cycle_of[k] && d.cycle_of[ac.caller] == d.cycle_of[k]) continue;
+        if (raw && ac.count == 0) continue;
+        if (d.cycle_of[k] && !raw) continue;
+        from_in = true;
+        for (std::size_t c = 0; c < nrec; ++c) def[c] |= d.call_cc.defined(ci)[c];
+      }
+      if (!from_in) {
+        for (std::size_t c = 0; c < nrec; ++c) def[c] |= d.self.defined(k)[c];
+        for (std::uint32_t ci : d.callees_of[k]) {
+          const ann_call& ac = d.calls[ci];
+          if (raw && ac.count == 0) continue;
+          for (std::size_t c = 0; c < nrec; ++c) def[c] |= d.call_cc.defined(ci)[c];
+        }
+      }
+    }
+    if (!raw) {
+      for (std::size_t cy = 0; cy < r.cycles.size(); ++cy) {
+        d.cycles.push_back(r.cycles[cy].members);
+        std::size_t row = d.cycle_cc.add_row();
+        std::copy_n(r.cycles[cy].inclusive.begin(), nrec, d.cycle_cc.values(row));
+        for (std::uint32_t m : r.cycles[cy].members)
+          for (std::size_t c = 0; c < nrec; ++c)
+            d.cycle_cc.defined(row)[c] |= d.inclusive.defined(m)[c];
+      }
+    }
+    if (r.saturated && warnings) warnings->push_back("an inclusive cost exceeded 2^64-1");
+  }
+
+  // Derived columns, from the recorded ones of each row.
+  if (!d.derived.empty()) {
+    for (cc_table* t :
+         {&d.self, &d.inclusive, &d.cycle_cc, &d.call_cc, &d.call_line_cc, &d.line_cc, &d.totals}) {
+      for (std::size_t r = 0; r < t->rows(); ++r) {
+        std::uint64_t* v = t->values(r);
+        char* def = t->defined(r);
+        for (std::size_t j = 0; j < d.derived.size(); ++j) {
+          const linear_event& le = d.derived[j];
+          v[nrec + j] = le.evaluate(std::span<const std::uint64_t>(v, nrec));
+          char any = 0;
+          for (auto [c, f] : le.terms) any |= def[c];
+          def[nrec + j] = any;
+        }
+      }
+    }
+  }
+  return d;
+}
+
+}  // namespace detail
+}  // namespace calltree

@@ -1,0 +1,595 @@
+// annotate_text.cc — callgrind_annotate 3.19's text layout, from annotate_data.
+//
+// Each function below mirrors a sub of /usr/bin/callgrind_annotate (print_options,
+// print_summary_and_fn_totals, annotate_ann_files, print_CC, compute_CC_col_widths); the
+// comments say where calltree deliberately differs (docs/annotate.md).
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "annotate_data.h"
+#include "calltree/report/annotate.h"
+
+namespace calltree {
+
+namespace {
+
+using detail::annotate_data;
+using detail::cc_table;
+using detail::commify;
+
+const std::string fancy = std::string(80, '-') + "\n";
+
+struct cc_view {
+  const std::uint64_t* v = nullptr;  // nullptr = all undefined ("[]")
+  const char* d = nullptr;
+};
+
+std::size_t digits(std::uint64_t v) {
+  std::size_t n = 1;
+  while (v >= 10) {
+    v /= 10;
+    ++n;
+  }
+  return n;
+}
+
+double percent(std::uint64_t v, std::uint64_t total) {
+  if (total == 0) return 0.0;
+  std::uint64_t prod;
+  if (!__builtin_mul_overflow(v, std::uint64_t{100}, &prod))
+    return static_cast<double>(prod) / static_cast<double>(total);
+  return static_cast<double>(v) * 100.0 / static_cast<double>(total);
+}
+
+double to_number(const std::string& s) { return std::strtod(s.c_str(), nullptr); }
+
+struct printer {
+  const annotate_data& d;
+  const annotate_options& o;
+  std::vector<std::size_t> show_order, sort_order;
+  std::vector<std::string> thresholds;  // as printed
+  cc_view summary;
+  std::vector<std::uint64_t> summary_v;  // mutable copy (the "events annotated" fix-up)
+  std::vector<char> summary_d;
+  std::string out;
+
+  std::vector<std::size_t> widths(const std::vector<cc_view>& ccs) const {
+    std::vector<std::size_t> w;
+    for (const auto& c : d.columns) w.push_back(c.size());
+    for (const auto& cc : ccs) {
+      if (!cc.v) continue;
+      for (std::size_t i = 0; i < w.size(); ++i) {
+        if (!cc.d[i]) continue;
+        std::size_t len = digits(cc.v[i]);
+        std::size_t width = len + (len - 1) / 3;
+        if (o.show_percs) width += 9;
+        w[i] = std::max(w[i], width);
+      }
+    }
+    return w;
+  }
+
+  void print_cc(cc_view cc, const std::vector<std::size_t>& w) {
+    for (std::size_t i : show_order) {
+      bool def = cc.v && cc.d[i];
+      std::string text = def ? commify(cc.v[i]) : ".";
+      if (o.show_percs) {
+        if (def && cc.v[i] != 0) {
+          double perc = percent(cc.v[i], summary_d[i] ? summary_v[i] : 0);
+          char buf[64];
+          if (-9.995 < perc && perc < 99.995)
+            std::snprintf(buf, sizeof buf, " (%5.2f%%)", perc);
+          else
+            std::snprintf(buf, sizeof buf, " (%5.1f%%)", perc);
+          text += buf;
+        } else {
+          text += "         ";
+        }
+      }
+      if (w[i] > text.size()) out.append(w[i] - text.size(), ' ');
+      out += text;
+      out += ' ';
+    }
+  }
+
+  void print_events(const std::vector<std::size_t>& w) {
+    for (std::size_t i : show_order) {
+      out += d.columns[i];
+      if (w[i] > d.columns[i].size()) out.append(w[i] - d.columns[i].size(), ' ');
+      out += ' ';
+    }
+  }
+
+  // callgrind_annotate's mycmp: descending by the sort events, undefined as -1.
+  int cmp(cc_view a, cc_view b) const {
+    for (std::size_t i : sort_order) {
+      bool da = a.v && a.d[i], db = b.v && b.d[i];
+      if (da != db) return da ? -1 : 1;  // defined (>= 0) before undefined (-1)
+      if (!da) continue;
+      if (a.v[i] != b.v[i]) return a.v[i] > b.v[i] ? -1 : 1;
+    }
+    return 0;
+  }
+};
+
+cc_view view(const cc_table& t, std::size_t r) { return {t.values(r), t.defined(r)}; }
+
+// The file part of a "file:function" key as callgrind_annotate takes it: s/:.+$//.
+std::string threshold_file(const std::string& key) {
+  for (std::size_t i = 0; i < key.size(); ++i)
+    if (key[i] == ':' && i + 1 < key.size() && key[i + 1] != '\n') return key.substr(0, i);
+  return key;
+}
+
+bool read_lines(const std::string& path, std::vector<std::string>& lines) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return false;
+  std::size_t pos = 0;
+  while (pos < all.size()) {
+    std::size_t nl = all.find('\n', pos);
+    std::size_t end = nl == std::string::npos ? all.size() : nl + 1;
+    lines.push_back(all.substr(pos, end - pos));
+    pos = end;
+  }
+  return true;
+}
+
+std::int64_t mtime_of(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return 0;
+  return static_cast<std::int64_t>(st.st_mtime);
+}
+
+bool readable(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+}  // namespace
+
+result<std::string> annotate_text(const profile& p, const annotate_options& o,
+                                  const cost_presence* presence,
+                                  std::vector<std::string>* warnings) {
+  auto built = detail::build_annotate_data(p, o, presence, warnings);
+  if (!built) return built.error();
+  const annotate_data& d = *built;
+  printer pr{d, o, {}, {}, {}, {}, {}, {}, {}};
+
+  auto column = [&](const std::string& n) -> std::size_t {
+    return static_cast<std::size_t>(std::find(d.columns.begin(), d.columns.end(), n) -
+                                    d.columns.begin());
+  };
+  std::vector<std::string> show = o.show.empty() ? d.recorded : o.show;
+  std::vector<std::string> sort = o.sort.empty() ? d.recorded : o.sort;
+  for (const auto& n : show) pr.show_order.push_back(column(n));
+  for (const auto& n : sort) pr.sort_order.push_back(column(n));
+  if (o.sort_thresholds.empty()) {
+    pr.thresholds.assign(sort.size(), "0");
+    if (!pr.thresholds.empty()) pr.thresholds[0] = o.threshold;
+  } else {
+    pr.thresholds = o.sort_thresholds;
+    pr.thresholds.resize(sort.size(), "0");
+  }
+  const double single_threshold = o.sort_thresholds.empty() ? to_number(o.threshold) : 0.0;
+
+  pr.summary_v.assign(d.totals.values(0), d.totals.values(0) + d.columns.size());
+  pr.summary_d.assign(d.totals.defined(0), d.totals.defined(0) + d.columns.size());
+  std::string& out = pr.out;
+
+  // ---- print_options
+  const part* first = nullptr;
+  for (std::size_t i = 0; i < p.parts.size(); ++i)
+    if (!o.part || *o.part == i) {
+      first = &p.parts[i];
+      break;
+    }
+  out += fancy;
+  out += "Profile data file '" + o.input_name + "'";
+  if (first && !first->header.creator.empty()) out += " (creator: " + first->header.creator + ")";
+  out += "\n";
+  out += fancy;
+  if (first) {
+    for (const auto& line : first->header.description_lines) {
+      if (line.rfind("Option:", 0) == 0) continue;  // callgrind_annotate hides options
+      out += line + "\n";
+    }
+  }
+  std::string target = first ? first->header.cmd : std::string();
+  if (target.empty()) target = "(unknown)";
+  if (first && first->header.pid) {
+    target += " (PID " + std::to_string(*first->header.pid);
+    if (first->header.part_number) target += ", part " + std::to_string(*first->header.part_number);
+    if (first->header.thread) target += ", thread " + std::to_string(*first->header.thread);
+    target += ")";
+  }
+  out += "Profiled target:  " + target + "\n";
+  if (p.parts.size() > 1) {
+    // calltree: several parts are summed (callgrind_annotate mixes them; see docs).
+    if (o.part)
+      out += "Parts:            " + std::to_string(*o.part + 1) + " of " +
+             std::to_string(p.parts.size()) + "\n";
+    else
+      out += "Parts:            all " + std::to_string(p.parts.size()) + " summed\n";
+  }
+  auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? " " : "") + v[i];
+    return s;
+  };
+  out += "Events recorded:  " + join(d.recorded) + "\n";
+  out += "Events shown:     " + join(show) + "\n";
+  out += "Event sort order: " + join(sort) + "\n";
+  out += "Thresholds:       " + join(pr.thresholds) + "\n";
+  std::vector<std::string> incs;
+  for (const auto& dir : o.include_dirs) incs.push_back(dir + "/");
+  if (incs.empty()) incs.emplace_back();
+  out += "Include dirs:     " + incs[0] + "\n";
+  for (std::size_t i = 1; i < incs.size(); ++i) out += "                  " + incs[i] + "\n";
+  std::vector<std::string> users;
+  for (const auto& f : o.user_files)
+    if (std::find(users.begin(), users.end(), f) == users.end()) users.push_back(f);
+  out += "User annotated:   " + (users.empty() ? std::string() : users[0]) + "\n";
+  for (std::size_t i = 1; i < users.size(); ++i) out += "                  " + users[i] + "\n";
+  out += std::string("Auto-annotation:  ") + (o.auto_annotate ? "on" : "off") + "\n";
+  out += "\n";
+
+  // ---- print_summary_and_fn_totals
+  struct row {
+    std::string name;  // key or "<cycle N>"
+    std::uint32_t key = UINT32_MAX;
+    std::uint32_t cycle = 0;  // 1-based for a cycle row
+    cc_view cc;
+  };
+  std::vector<row> rows;
+  const cc_table& fn_table = o.inclusive ? d.inclusive : d.self;
+  for (std::uint32_t k = 0; k < d.key_names.size(); ++k) {
+    if (!(d.key_seen[k] || (o.inclusive && d.key_called[k]))) continue;
+    rows.push_back({d.key_names[k], k, 0, view(fn_table, k)});
+  }
+  if (o.inclusive && !o.raw)
+    for (std::uint32_t c = 0; c < d.cycles.size(); ++c)
+      rows.push_back(
+          {"<cycle " + std::to_string(c + 1) + ">", UINT32_MAX, c + 1, view(d.cycle_cc, c)});
+  std::vector<cc_view> all_fn;
+  for (const auto& r : rows) all_fn.push_back(r.cc);
+  auto summary_w = pr.widths({cc_view{pr.summary_v.data(), pr.summary_d.data()}});
+  auto fn_w = pr.widths(all_fn);
+  pr.summary = {pr.summary_v.data(), pr.summary_d.data()};
+
+  out += fancy;
+  pr.print_events(summary_w);
+  out += "\n";
+  out += fancy;
+  pr.print_cc(pr.summary, summary_w);
+  out += " PROGRAM TOTALS";
+  if (d.totals_calculated) out += " (calculated)";
+  out += "\n\n";
+  out += fancy;
+  pr.print_events(fn_w);
+  out += " file:function\n";
+  out += fancy;
+
+  std::sort(rows.begin(), rows.end(), [&](const row& a, const row& b) {
+    int c = pr.cmp(a.cc, b.cc);
+    if (c != 0) return c < 0;
+    return a.name < b.name;
+  });
+
+  std::vector<std::string> threshold_files;  // in order of first use
+  std::set<std::string> threshold_seen;
+  std::vector<double> curr(pr.sort_order.size(), 0.0);
+  std::vector<double> th;
+  for (const auto& t : pr.thresholds) th.push_back(to_number(t));
+  const bool tree = o.tree_caller || o.tree_calling;
+  auto object_suffix = [&](std::uint32_t k, bool only_nonempty) -> std::string {
+    if (k == UINT32_MAX || !d.key_has_object[k]) return {};
+    if (only_nonempty && d.key_object[k].empty()) return {};
+    return " [" + d.key_object[k] + "]";
+  };
+  auto call_sort = [&](std::vector<std::uint32_t> idx, bool by_caller) {
+    std::sort(idx.begin(), idx.end(), [&](std::uint32_t a, std::uint32_t b) {
+      int c = pr.cmp(view(d.call_cc, a), view(d.call_cc, b));
+      if (c != 0) return c < 0;
+      const auto& na = d.key_names[by_caller ? d.calls[a].caller : d.calls[a].callee];
+      const auto& nb = d.key_names[by_caller ? d.calls[b].caller : d.calls[b].callee];
+      return na < nb;
+    });
+    return idx;
+  };
+
+  for (const row& r : rows) {
+    if (single_threshold < 100) {
+      bool reached = true;
+      for (std::size_t i = 0; i < th.size() && i < pr.sort_order.size(); ++i) {
+        std::size_t col = pr.sort_order[i];
+        double prop = curr[i] * 100;
+        if (pr.summary_d[col] && pr.summary_v[col] > 0)
+          prop /= static_cast<double>(pr.summary_v[col]);
+        reached = reached && prop >= th[i];
+      }
+      if (reached) break;
+    }
+    if (tree) out += "\n";
+    const bool unknown = r.name == "???:???";
+    if (o.tree_caller && !unknown && r.key != UINT32_MAX) {
+      for (std::uint32_t ci : call_sort(d.callers_of[r.key], true)) {
+        const auto& c = d.calls[ci];
+        if (!c.counted) continue;
+        pr.print_cc(view(d.call_cc, ci), fn_w);
+        out += " < " + d.key_names[c.caller] + " (" + commify(c.count) + "x)" +
+               object_suffix(c.caller, false) + "\n";
+      }
+    }
+    pr.print_cc(r.cc, fn_w);
+    if (tree) out += " * ";
+    out += " " + r.name;
+    if (r.key != UINT32_MAX && d.cycle_of.size() > r.key && d.cycle_of[r.key] && !o.raw)
+      out += " <cycle " + std::to_string(d.cycle_of[r.key]) + ">";
+    out += object_suffix(r.key, true);
+    out += "\n";
+    if (o.tree_calling && !unknown && r.key != UINT32_MAX) {
+      for (std::uint32_t ci : call_sort(d.callees_of[r.key], false)) {
+        const auto& c = d.calls[ci];
+        if (!c.counted) continue;
+        pr.print_cc(view(d.call_cc, ci), fn_w);
+        out += " >   " + d.key_names[c.callee] + " (" + commify(c.count) + "x)" +
+               object_suffix(c.callee, false) + "\n";
+      }
+    }
+    if (r.key != UINT32_MAX) {
+      std::string f = threshold_file(r.name);
+      if (threshold_seen.insert(f).second) threshold_files.push_back(f);
+    }
+    for (std::size_t i = 0; i < pr.sort_order.size(); ++i) {
+      std::size_t col = pr.sort_order[i];
+      if (!(r.cc.v && r.cc.d[col])) continue;
+      if (o.inclusive)
+        curr[i] = static_cast<double>(static_cast<long double>(pr.summary_v[col]) -
+                                      static_cast<long double>(r.cc.v[col]));
+      else
+        curr[i] += static_cast<double>(r.cc.v[col]);
+    }
+  }
+  out += "\n";
+
+  // ---- annotate_ann_files
+  std::vector<std::string> files;  // user files first (command-line order), then auto ones
+  std::set<std::string> user_set(users.begin(), users.end());
+  for (const auto& f : users) files.push_back(f);
+  if (o.auto_annotate)
+    for (const auto& f : threshold_files)
+      if (f != "???" && !user_set.count(f)) files.push_back(f);
+
+  std::vector<std::string> dirs{""};
+  for (const auto& dir : o.include_dirs) dirs.push_back(dir + "/");
+  std::vector<std::string> unfound;
+  std::vector<std::uint64_t> printed_v(d.columns.size(), 0);
+  std::vector<char> printed_d(d.columns.size(), 0);
+  bool did_annotations = false;
+  std::unordered_map<std::string, std::uint32_t> file_index;
+  for (std::uint32_t i = 0; i < d.files.size(); ++i) file_index.emplace(d.files[i], i);
+
+  for (const std::string& src : files) {
+    std::string opened, full;
+    std::vector<std::string> lines;
+    for (const auto& dir : dirs) {
+      std::string try_name = dir + src;
+      if (readable(try_name) && read_lines(try_name, lines)) {
+        opened = try_name;
+        full = dir.empty() ? src : dir + " + " + src;
+        break;
+      }
+    }
+    if (opened.empty()) {
+      for (const auto& [from, to] : o.source_roots) {
+        if (src.compare(0, from.size(), from) != 0) continue;
+        std::string try_name = to + src.substr(from.size());
+        lines.clear();
+        if (readable(try_name) && read_lines(try_name, lines)) {
+          opened = try_name;
+          full = try_name;
+          break;
+        }
+      }
+    }
+    const bool is_user = user_set.count(src) > 0;
+    if (opened.empty()) {
+      if (is_user)
+        return error{"File " + src + " not opened in any of: " + [&] {
+          std::string s;
+          for (std::size_t i = 0; i < dirs.size(); ++i) s += (i ? " " : "") + dirs[i];
+          return s;
+        }()};
+      unfound.push_back(src);
+      continue;
+    }
+    out += fancy;
+    out += std::string("-- ") + (is_user ? "User" : "Auto") + "-annotated source: " + full + "\n";
+    out += fancy;
+    auto fit = file_index.find(src);
+    if (fit == file_index.end()) {
+      out += "  No information has been collected for " + src + "\n\n";
+      continue;
+    }
+    did_annotations = true;
+    const auto& line_map = d.file_lines[fit->second];
+    std::vector<std::uint64_t> line_nums;
+    for (const auto& [ln, r] : line_map) line_nums.push_back(ln);
+
+    bool more_recent = false;
+    std::int64_t src_mtime = mtime_of(opened);
+    if (o.input_mtime != 0 && src_mtime > o.input_mtime) {
+      more_recent = true;
+      out +=
+          "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
+          "@@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@\n"
+          "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
+          "@ Source file '" +
+          src + "' is more recent than input file '" + o.input_name +
+          "'.\n"
+          "@ Annotations may not be correct.\n"
+          "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
+          "\n";
+    }
+    std::vector<cc_view> file_ccs;
+    for (const auto& [ln, r] : line_map) file_ccs.push_back(view(d.line_cc, r));
+    auto w = pr.widths(file_ccs);
+    pr.print_events(w);
+    out += "\n\n";
+
+    if (!line_nums.empty() && line_nums[0] == 0) line_nums.erase(line_nums.begin());
+    // Interesting ranges: lines with a cost and `context` lines around them.
+    std::vector<std::int64_t> pairs;
+    const auto ctx = static_cast<std::int64_t>(o.context);
+    for (std::size_t i = 0; i < line_nums.size(); ++i) {
+      pairs.push_back(static_cast<std::int64_t>(line_nums[i]) - ctx);
+      while (i + 1 < line_nums.size() && static_cast<std::int64_t>(line_nums[i]) + 2 * ctx >=
+                                             static_cast<std::int64_t>(line_nums[i + 1]))
+        ++i;
+      pairs.push_back(static_cast<std::int64_t>(line_nums[i]) + ctx);
+    }
+    if (!pairs.empty() && pairs[0] < 1) pairs[0] = 1;
+    std::size_t next_num = 0;  // index into line_nums
+    std::int64_t cur = 0;      // lines read ($.)
+    std::size_t li = 0;        // next line to read
+    auto read = [&](std::string& s) {
+      if (li >= lines.size()) return false;
+      s = lines[li++];
+      ++cur;
+      return true;
+    };
+    for (std::size_t pi = 0; pi + 1 < pairs.size(); pi += 2) {
+      std::int64_t low = pairs[pi];
+      std::int64_t high = pairs[pi + 1];
+      std::string tmp;
+      while (cur < low - 1)
+        if (!read(tmp)) break;
+      if (low != 1) out += "-- line " + std::to_string(low) + " " + std::string(40, '-') + "\n";
+      std::string src_line;
+      bool got = false;
+      while (cur < high && (got = read(src_line))) {
+        const auto ln = static_cast<std::uint64_t>(cur);
+        if (next_num < line_nums.size() && ln == line_nums[next_num]) {
+          std::uint32_t r = line_map.at(ln);
+          pr.print_cc(view(d.line_cc, r), w);
+          for (std::size_t c = 0; c < d.columns.size(); ++c)
+            if (d.line_cc.defined(r)[c]) {
+              add_saturating(printed_v[c], d.line_cc.values(r)[c]);
+              printed_d[c] = 1;
+            }
+          ++next_num;
+        } else {
+          pr.print_cc({}, w);
+        }
+        out += " " + src_line;
+        auto sit = d.sites.find({fit->second, ln});
+        if (sit != d.sites.end()) {
+          const std::uint32_t func = sit->second.func;
+          std::vector<std::uint32_t> calleds = sit->second.callees;
+          auto pair_cc = [&](std::uint32_t callee) -> cc_view {
+            for (std::uint32_t ci : d.callees_of[func])
+              if (d.calls[ci].callee == callee) return view(d.call_cc, ci);
+            return {};
+          };
+          std::stable_sort(calleds.begin(), calleds.end(), [&](std::uint32_t a, std::uint32_t b) {
+            int c = pr.cmp(pair_cc(a), pair_cc(b));
+            if (c != 0) return c < 0;
+            return d.key_names[a] < d.key_names[b];
+          });
+          for (std::uint32_t callee : calleds) {
+            for (std::size_t j = 0; j < d.call_lines.size(); ++j) {
+              const auto& cl = d.call_lines[j];
+              if (cl.caller != func || cl.callee != callee || cl.line != ln) continue;
+              pr.print_cc(view(d.call_line_cc, j), w);
+              out += " => " + d.key_names[callee] + " (" + commify(cl.count) + "x)\n";
+            }
+          }
+        }
+        got = got && !src_line.empty() && src_line != "0";
+      }
+      if (got) {
+        out += "-- line " + std::to_string(high) + " " + std::string(40, '-') + "\n";
+      } else {
+        break;
+      }
+    }
+    if (next_num < line_nums.size()) {
+      for (std::size_t i = next_num; i < line_nums.size(); ++i) {
+        pr.print_cc(view(d.line_cc, line_map.at(line_nums[i])), w);
+        out += " <bogus line " + std::to_string(line_nums[i]) + ">\n";
+      }
+      out += "\n";
+      std::string cause;
+      if (more_recent) {
+        cause = "@@ cause:    '" + src +
+                "' has changed since information was gathered.\n"
+                "@@           If so, a warning will have already been issued about this.\n"
+                "@@ solution: Recompile program and rerun under \"valgrind --cachesim=yes\" to \n"
+                "@@           gather new information.\n";
+      } else if (src.size() >= 2 && src.compare(src.size() - 2, 2, ".h") == 0) {
+        cause =
+            "@@ cause:    bug in the Valgrind's debug info reader that screws up with .h\n"
+            "@@           files sometimes\n"
+            "@@ solution: none, sorry\n";
+      } else {
+        cause = "@@ cause:    not sure, sorry\n";
+      }
+      out +=
+          "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
+          "@@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@\n"
+          "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
+          "@@\n"
+          "@@ Information recorded about lines past the end of '" +
+          src +
+          "'.\n"
+          "@@\n"
+          "@@ Probable cause and solution:\n" +
+          cause +
+          "@@\n"
+          "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n";
+    }
+    out += "\n";
+    if (auto z = line_map.find(0); z != line_map.end()) {
+      pr.print_cc(view(d.line_cc, z->second), w);
+      out += " <counts for unidentified lines in " + src + ">\n\n";
+    }
+  }
+
+  if (!unfound.empty()) {
+    std::sort(unfound.begin(), unfound.end());
+    out += fancy;
+    out += "The following files chosen for auto-annotation could not be found:\n";
+    out += fancy;
+    for (const auto& f : unfound) out += "  " + f + "\n";
+    out += "\n";
+  }
+
+  if (did_annotations) {
+    for (std::size_t i = 0; i < d.columns.size(); ++i) {
+      std::uint64_t s = pr.summary_d[i] ? pr.summary_v[i] : 0;
+      if (s == 0 || printed_v[i] > s) {
+        pr.summary_v[i] = printed_v[i];
+        pr.summary_d[i] = printed_d[i];
+      }
+    }
+    cc_view printed{printed_v.data(), printed_d.data()};
+    auto w = pr.widths({printed});
+    out += fancy;
+    pr.print_events(w);
+    out += "\n";
+    out += fancy;
+    pr.print_cc(printed, w);
+    out += " events annotated\n\n";
+  }
+  return std::move(pr.out);
+}
+
+}  // namespace calltree
