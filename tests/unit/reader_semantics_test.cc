@@ -1,0 +1,349 @@
+// The tricky valid inputs of format-semantics.md §5.1, with their expected results asserted on the
+// profile model (the golden dumps in tests/golden/ show the same cases as text).
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "calltree/profile_builder.h"
+#include "calltree/reader.h"
+
+using namespace calltree;
+
+namespace {
+
+struct loaded {
+  profile p;
+  diagnostic_collector diags{100};
+  read_stats stats;
+};
+
+std::unique_ptr<loaded> read_text(std::string text) {
+  auto l = std::make_unique<loaded>();
+  auto in = memory_input(std::move(text));
+  profile_builder b(l->p, &l->diags, "t");
+  reader_options opt;
+  opt.display_name = "t";
+  auto st = read_callgrind(*in, l->p.strings, b, l->diags, opt);
+  EXPECT_TRUE(st.has_value());
+  l->stats = *st;
+  return l;
+}
+
+function_id fn(const profile& p, std::string_view name) {
+  for (function_id i = 0; i < p.functions.size(); ++i)
+    if (p.function_name(i) == name) return i;
+  ADD_FAILURE() << "no function " << name;
+  return 0;
+}
+
+std::uint64_t self(const profile& p, std::string_view name, std::size_t event = 0) {
+  auto f = fn(p, name);
+  std::uint64_t s = 0;
+  for (std::size_t r = 0; r < p.self_rows.size(); ++r)
+    if (p.self_rows[r].function == f) s += p.self_costs.row(r)[event];
+  return s;
+}
+
+const call_row* call(const profile& p, std::string_view from, std::string_view to,
+                     std::size_t* index = nullptr) {
+  auto a = fn(p, from), b = fn(p, to);
+  for (std::size_t c = 0; c < p.calls.size(); ++c)
+    if (p.calls[c].caller == a && p.calls[c].callee == b) {
+      if (index) *index = c;
+      return &p.calls[c];
+    }
+  return nullptr;
+}
+
+std::string file_of(const profile& p, std::string_view name) {
+  return std::string(p.file_name(p.functions[fn(p, name)].file));
+}
+
+}  // namespace
+
+TEST(ReaderSemantics, T1_MappingsDefinedUpFront) {
+  auto l = read_text(
+      "events: Instructions\nfl=(1) file1.c\nfl=(2) file2.c\nfn=(1) main\nfn=(2) func1\n"
+      "fn=(3) func2\nfl=(1)\nfn=(1)\n16 20\ncfn=(2)\ncalls=1 50\n16 400\ncfi=(2)\ncfn=(3)\n"
+      "calls=3 20\n16 400\nfn=(2)\n51 100\ncfi=(2)\ncfn=(3)\ncalls=2 20\n51 300\nfl=(2)\n"
+      "fn=(3)\n20 700\n");
+  const auto& p = l->p;
+  EXPECT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
+  EXPECT_EQ(self(p, "main"), 20u);
+  EXPECT_EQ(self(p, "func1"), 100u);
+  EXPECT_EQ(self(p, "func2"), 700u);
+  EXPECT_EQ(file_of(p, "main"), "file1.c");
+  EXPECT_EQ(file_of(p, "func1"), "file1.c");
+  EXPECT_EQ(file_of(p, "func2"), "file2.c");
+  EXPECT_EQ(p.total()[0], 820u);
+  // The defining lines `fn=(2) func1` under fl=(2) made a function that never has costs; the
+  // identity that matters is where costs land: main, func1 in file1.c.
+  std::size_t ci;
+  ASSERT_NE(call(p, "main", "func2", &ci), nullptr);
+  EXPECT_EQ(p.call_costs.row(ci)[0], 400u);
+}
+
+TEST(ReaderSemantics, T2_OneFileIdTableAcrossKeys) {
+  auto l = read_text(
+      "events: Ir\nfl=(1) a.c\nfn=(1) f\n1 1\njfi=(2) b.h\njump=1 5\n*\nfi=(2)\n5 1\ncfi=(2)\n"
+      "cfn=(2) g\ncalls=1 7\n* 10\nfl=(2)\nfn=(2)\n7 10\n");
+  const auto& p = l->p;
+  EXPECT_EQ(l->diags.errors(), 0u);
+  EXPECT_EQ(self(p, "f"), 2u);
+  EXPECT_EQ(self(p, "g"), 10u);
+  EXPECT_EQ(file_of(p, "g"), "b.h");
+  ASSERT_EQ(p.jumps.size(), 1u);
+  EXPECT_EQ(p.file_name(p.jumps[0].source_file), "a.c");
+  EXPECT_EQ(p.jumps[0].source.line, 1u);
+  EXPECT_EQ(p.file_name(p.jumps[0].target_file), "b.h");
+  EXPECT_EQ(p.jumps[0].target.line, 5u);
+  EXPECT_EQ(p.jumps[0].executed, 1u);
+  // The inlined cost (fi=(2) 5 1) belongs to f, under the file b.h.
+  bool found = false;
+  for (std::size_t r = 0; r < p.self_rows.size(); ++r)
+    if (p.file_name(p.self_rows[r].source_file) == "b.h" && p.self_rows[r].pos.line == 5) {
+      EXPECT_EQ(p.self_rows[r].function, fn(p, "f"));
+      found = true;
+    }
+  EXPECT_TRUE(found);
+  std::size_t ci;
+  ASSERT_NE(call(p, "f", "g", &ci), nullptr);
+  EXPECT_EQ(p.calls[ci].site.line, 5u);  // '*' after the fi= line at 5
+  EXPECT_EQ(p.call_costs.row(ci)[0], 10u);
+}
+
+TEST(ReaderSemantics, T3_PositionBaseAcrossFnAndCalls) {
+  auto l = read_text(
+      "positions: instr line\nevents: Ir\nfn=a\n0x1000 10 5\ncfn=b\ncalls=2 +16 20\n* * 7\n"
+      "+2 +1 1\nfn=b\n+14 19 7\n");
+  const auto& p = l->p;
+  EXPECT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> a_rows, b_rows;
+  for (std::size_t r = 0; r < p.self_rows.size(); ++r) {
+    auto& m = p.self_rows[r].function == fn(p, "a") ? a_rows : b_rows;
+    m[{p.self_rows[r].pos.instr, p.self_rows[r].pos.line}] = p.self_costs.row(r)[0];
+  }
+  EXPECT_EQ((a_rows[{0x1000, 10}]), 5u);
+  EXPECT_EQ((a_rows[{0x1002, 11}]), 1u);
+  EXPECT_EQ((b_rows[{0x1010, 19}]), 7u);
+  std::size_t ci;
+  ASSERT_NE(call(p, "a", "b", &ci), nullptr);
+  EXPECT_EQ(p.calls[ci].count, 2u);
+  EXPECT_EQ(p.calls[ci].site, (position{0x1000, 0, 10}));
+  EXPECT_EQ(p.calls[ci].target, (position{0x1010, 0, 20}));
+  EXPECT_EQ(p.call_costs.row(ci)[0], 7u);
+}
+
+TEST(ReaderSemantics, T4_CombinedDumpReusesIdsOfEarlierPart) {
+  auto l = read_text(
+      "# callgrind format\nversion: 1\npart: 1\nthread: 1\nevents: Ir\nfl=(1) a.c\nfn=(1) main\n"
+      "1 10\ntotals: 10\n# callgrind format\nversion: 1\npart: 1\nthread: 2\nevents: Ir\nfl=(1)\n"
+      "fn=(2) worker\n2 5\ntotals: 5\n");
+  const auto& p = l->p;
+  EXPECT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
+  ASSERT_EQ(p.parts.size(), 2u);
+  EXPECT_EQ(*p.parts[0].header.thread, 1u);
+  EXPECT_EQ(*p.parts[1].header.thread, 2u);
+  EXPECT_EQ(p.parts[0].totals[0], 10u);
+  EXPECT_EQ(p.parts[1].totals[0], 5u);
+  EXPECT_EQ(file_of(p, "worker"), "a.c");
+  EXPECT_EQ(p.total()[0], 15u);
+}
+
+TEST(ReaderSemantics, T5_XdebugAppendFile) {
+  std::string part =
+      "version: 1\ncreator: xdebug 3.2.0 (PHP 8.2.36)\ncmd: /x/index.php\npart: 1\n"
+      "positions: line\nevents: Time_(10ns) Memory_(bytes)\n\nfl=(1) php:internal\n"
+      "fn=(1) php::strlen\n2 3 0\n\nfl=(2) FILE\nfn=(2) {main}\n\ncfl=(1)\ncfn=(1)\n"
+      "calls=1 0 0\n4 3 0\n4 100 64\n\nsummary: 103 64\n";
+  std::string text = part;
+  text += "==== NEW PROFILING FILE ==============================================\n";
+  std::string second = part;
+  second.replace(second.find("FILE"), 4, "/x/other.php");
+  text.replace(text.find("FILE"), 4, "/x/index.php");
+  text += second;
+  auto l = read_text(text);
+  const auto& p = l->p;
+  EXPECT_EQ(l->diags.errors(), 0u);
+  EXPECT_EQ(l->diags.count(diag_code::part_separator), 1u);
+  EXPECT_EQ(l->diags.count(diag_code::redefined_name), 0u);  // across parts: silent
+  EXPECT_EQ(l->diags.count(diag_code::extra_call_target), 2u);
+  ASSERT_EQ(p.parts.size(), 2u);
+  ASSERT_EQ(p.events.size(), 2u);
+  EXPECT_EQ(p.events[0].name, "Time_(10ns)");
+  EXPECT_EQ(p.events[1].name, "Memory_(bytes)");
+  // {main} exists twice: once per script file.
+  int mains = 0;
+  for (function_id f = 0; f < p.functions.size(); ++f)
+    if (p.function_name(f) == "{main}") ++mains;
+  EXPECT_EQ(mains, 2);
+  EXPECT_EQ(p.total()[0], 206u);
+}
+
+TEST(ReaderSemantics, T6_DirectRecursionIsReadAsWritten) {
+  auto l = read_text(
+      "events: Ir\nfl=r.c\nfn=main\n1 1\ncfn=f\ncalls=1 10\n1 100\nfn=f\n10 70\ncfn=f\n"
+      "calls=2 10\n10 140\ncfn=g\ncalls=1 20\n10 30\nfn=g\n20 30\n");
+  const auto& p = l->p;
+  EXPECT_EQ(p.total()[0], 101u);
+  std::size_t ci;
+  ASSERT_NE(call(p, "f", "f", &ci), nullptr);
+  EXPECT_EQ(p.calls[ci].count, 2u);
+  EXPECT_EQ(p.call_costs.row(ci)[0], 140u);
+}
+
+TEST(ReaderSemantics, T8_InlinedCodeAndDefaultCalleeFile) {
+  auto l = read_text(
+      "events: Ir\nfl=(1) m.c\nfn=(1) main\n5 1\nfi=(2) h.h\n3 10\ncfn=(2) helper\ncalls=1 7\n"
+      "3 4\nfe=(1)\n6 1\nfl=(2)\nfn=(2)\n7 4\n");
+  const auto& p = l->p;
+  EXPECT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
+  EXPECT_EQ(self(p, "main"), 12u);
+  EXPECT_EQ(file_of(p, "helper"), "h.h");
+  EXPECT_EQ(self(p, "helper"), 4u);
+  // One helper only: the callee (h.h, helper) is the function defined later under fl=(2).
+  int helpers = 0;
+  for (function_id f = 0; f < p.functions.size(); ++f)
+    if (p.function_name(f) == "helper") ++helpers;
+  EXPECT_EQ(helpers, 1);
+}
+
+TEST(ReaderSemantics, T9_AddressForms) {
+  auto l = read_text(
+      "positions: instr\nevents: Ir\nfn=f\n0 1\n0xffffffffff600000 2\n-4 1\n* 1\n+0x10 1\n");
+  const auto& p = l->p;
+  EXPECT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
+  std::map<std::uint64_t, std::uint64_t> rows;
+  for (std::size_t r = 0; r < p.self_rows.size(); ++r)
+    rows[p.self_rows[r].pos.instr] += p.self_costs.row(r)[0];
+  EXPECT_EQ(rows[0], 1u);
+  EXPECT_EQ(rows[0xffffffffff600000ull], 2u);
+  EXPECT_EQ(rows[0xffffffffff5ffffcull], 2u);
+  EXPECT_EQ(rows[0xffffffffff60000cull], 1u);
+}
+
+TEST(ReaderSemantics, T10_OmittedTrailingCosts) {
+  auto l = read_text("events: Ir Dr Dw\nfl=a.c\nfn=f\n5 3 2\n6 1\nsummary: 4 2\n");
+  const auto& p = l->p;
+  EXPECT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
+  EXPECT_EQ(p.total(), (std::vector<std::uint64_t>{4, 2, 0}));
+  ASSERT_TRUE(p.parts[0].summary.has_value());
+  EXPECT_EQ(*p.parts[0].summary, (std::vector<std::uint64_t>{4, 2, 0}));
+}
+
+TEST(ReaderSemantics, T11_Names) {
+  auto l = read_text(
+      "events: Ir\nfl=C:\\Program Files\\x y.c\nfn=operator==(A const&, A const&)\n1 1\n"
+      "fn=(below main)\n2 1\nfn=(3)main::{lambda(int)#1}::operator()(int) const\n3 1\n"
+      "fn=(3)\n4 1\n");
+  const auto& p = l->p;
+  EXPECT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
+  EXPECT_EQ(self(p, "operator==(A const&, A const&)"), 1u);
+  EXPECT_EQ(self(p, "(below main)"), 1u);
+  EXPECT_EQ(self(p, "main::{lambda(int)#1}::operator()(int) const"), 2u);
+  EXPECT_EQ(file_of(p, "(below main)"), "C:\\Program Files\\x y.c");
+  EXPECT_EQ(p.functions.size(), 3u);
+}
+
+TEST(ReaderSemantics, T12_CallFormsInTheWild) {
+  auto l = read_text(
+      "events: Ir\nfl=a.c\nfn=f\ncfn=g\ncalls=0 5\n5 40\ncfn=g\ncalls=3\n5 10\ncfn=h\n"
+      "calls=1 0 0\n6 1\nfn=g\n5 50\n");
+  const auto& p = l->p;
+  EXPECT_EQ(l->diags.errors(), 0u);
+  EXPECT_EQ(l->diags.count(diag_code::zero_call_count), 1u);
+  EXPECT_EQ(l->diags.count(diag_code::call_without_target), 1u);
+  EXPECT_EQ(l->diags.count(diag_code::extra_call_target), 1u);
+  EXPECT_EQ(self(p, "f"), 0u);  // the call costs are not self cost
+  EXPECT_EQ(p.total()[0], 50u);
+  EXPECT_EQ(p.calls.size(), 3u);
+}
+
+TEST(ReaderSemantics, T13_CrlfNoFinalNewlineCommentsInsideCall) {
+  auto l = read_text(
+      "events: Ir\r\nfl=a.c\r\nfn=f\r\n1 2\r\ncfn=g\r\ncalls=1 9\r\n\r\n# a comment\r\n1 30\r\n"
+      "fn=g\r\n9 30");
+  const auto& p = l->p;
+  EXPECT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
+  EXPECT_EQ(self(p, "f"), 2u);
+  EXPECT_EQ(self(p, "g"), 30u);
+  EXPECT_EQ(file_of(p, "g"), "a.c");  // no CR left in names
+  std::size_t ci;
+  ASSERT_NE(call(p, "f", "g", &ci), nullptr);
+  EXPECT_EQ(p.call_costs.row(ci)[0], 30u);
+}
+
+TEST(ReaderSemantics, T14_JumpsInBothModes) {
+  auto l = read_text(
+      "events: Ir\nfl=a.c\nfn=f\n10 1\njcnd=3/5 +2\n*\njump=1 -4\n*\n11 1\n"
+      "positions: instr line\nevents: Ir\nfl=a.c\nfn=f\n0x100 20 1\njfi=(9) x.h\n"
+      "jcnd=1/4 +85 +9\n* *\n+1 +1 1\n");
+  const auto& p = l->p;
+  EXPECT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
+  ASSERT_EQ(p.jumps.size(), 3u);
+  EXPECT_TRUE(p.jumps[0].conditional);
+  EXPECT_EQ(p.jumps[0].followed, 3u);
+  EXPECT_EQ(p.jumps[0].executed, 5u);
+  EXPECT_EQ(p.jumps[0].source.line, 10u);
+  EXPECT_EQ(p.jumps[0].target.line, 12u);
+  EXPECT_FALSE(p.jumps[1].conditional);
+  EXPECT_EQ(p.jumps[1].target.line, 6u);
+  EXPECT_EQ(p.jumps[2].target, (position{0x100 + 85, 0, 29}));
+  EXPECT_EQ(p.file_name(p.jumps[2].target_file), "x.h");
+  EXPECT_EQ(p.jumps[2].source, (position{0x100, 0, 20}));
+  // The source lines did not move the base away from the last cost line.
+  std::map<std::uint64_t, std::uint64_t> lines;
+  for (std::size_t r = 0; r < p.self_rows.size(); ++r)
+    if (p.self_rows[r].part == 1) lines[p.self_rows[r].pos.instr] = p.self_rows[r].pos.line;
+  EXPECT_EQ(lines[0x101], 21u);
+}
+
+TEST(ReaderSemantics, T15_DerivedEventDefinitions) {
+  auto l = read_text(
+      "event: Bm = Bim + Bcm\nevent: CEst = Ir + 10 Bm + 10 L1m + 20 Ge + 100 LLm : Cycle "
+      "Estimation\nevent: L1m = I1mr + D1mr + D1mw\nevents: Ir I1mr D1mr D1mw ILmr DLmr DLmw Bim "
+      "Bcm\nfl=a.c\nfn=f\n1 100 1 2 3 0 0 0 4 5\n");
+  const auto& p = l->p;
+  EXPECT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
+  auto cest = p.find_event("CEst");
+  ASSERT_NE(cest, static_cast<event_id>(-1));
+  EXPECT_FALSE(p.events[cest].recorded);
+  EXPECT_EQ(p.events[cest].formula, "Ir + 10 Bm + 10 L1m + 20 Ge + 100 LLm");
+  EXPECT_EQ(p.events[cest].long_name, "Cycle Estimation");
+  EXPECT_TRUE(p.events[p.find_event("Bim")].recorded);
+}
+
+TEST(ReaderSemantics, T16_CachegrindFile) {
+  auto l = read_text(
+      "desc: I1 cache:         32768 B, 64 B, 8-way associative\ncmd: bin/recurse 1\n"
+      "events: Ir I1mr ILmr \nfl=/a.c\nfn=main\n3 10 1 1\n4 5\nfn=f\n9 7\n"
+      "summary: 22 1 1\n");
+  const auto& p = l->p;
+  EXPECT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
+  ASSERT_EQ(p.parts.size(), 1u);
+  EXPECT_TRUE(p.calls.empty());
+  EXPECT_EQ(p.total(), (std::vector<std::uint64_t>{22, 1, 1}));
+  EXPECT_EQ(p.parts[0].header.cmd, "bin/recurse 1");
+  ASSERT_EQ(p.parts[0].header.descriptions.size(), 1u);
+  EXPECT_EQ(p.parts[0].header.descriptions[0].first, "I1 cache");
+}
+
+TEST(ReaderSemantics, NothingBeforeOrAfterABadLineIsLost) {
+  auto l = read_text(
+      "events: Ir\nfl=a.c\nfn=f\n1 1\n2 x\n3 1\nfn=(9)\n4 1\n5 1 2\n6 1\n");
+  const auto& p = l->p;
+  EXPECT_EQ(l->stats.skipped_lines, 2u);  // '2 x' and '5 1 2'
+  EXPECT_EQ(l->diags.count(diag_code::malformed_number), 1u);
+  EXPECT_EQ(l->diags.count(diag_code::too_many_costs), 1u);
+  EXPECT_EQ(l->diags.count(diag_code::undefined_name), 1u);
+  EXPECT_EQ(self(p, "f"), 2u);
+  EXPECT_EQ(self(p, "(unknown id 9)"), 2u);
+  EXPECT_EQ(p.total()[0], 4u);
+}
+
+TEST(ReaderSemantics, OverflowIsDetectedNotWrapped) {
+  auto l = read_text("events: Ir\nfn=f\n1 18446744073709551615\n2 1\n3 18446744073709551616\n");
+  EXPECT_EQ(l->diags.count(diag_code::number_overflow), 1u);
+  EXPECT_EQ(l->diags.count(diag_code::cost_overflow), 1u);
+  EXPECT_EQ(l->p.total()[0], UINT64_MAX);
+}
