@@ -40,24 +40,38 @@ class raw_source {
   std::uint64_t consumed = 0;
 };
 
+// A memory-mapped file, handed out in windows. Each window is released (MADV_DONTNEED) once the
+// next one is asked for, so the resident size stays at one window whatever the file size: the
+// reader copies nothing it needs beyond the current block.
 class mapped_file final : public raw_source {
  public:
+  static constexpr std::size_t window = 16u << 20;
   mapped_file(const char* data, std::size_t size) : data_(data), size_(size) {}
   ~mapped_file() override {
     if (size_) munmap(const_cast<char*>(data_), size_);
   }
   result<std::span<const char>> next() override {
-    if (done_) return std::span<const char>();
-    done_ = true;
-    consumed = size_;
-    return std::span<const char>(data_, size_);
+    if (consumed > window) {
+      // Release every whole page before the window about to be handed out.
+      std::size_t done = static_cast<std::size_t>(consumed) - window;
+      done -= done % static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+      if (done > released_) {
+        ::madvise(const_cast<char*>(data_) + released_, done - released_, MADV_DONTNEED);
+        released_ = done;
+      }
+    }
+    if (consumed >= size_) return std::span<const char>();
+    std::size_t n = std::min<std::size_t>(window, size_ - static_cast<std::size_t>(consumed));
+    std::span<const char> out(data_ + consumed, n);
+    consumed += n;
+    return out;
   }
   std::uint64_t size() const override { return size_; }
 
  private:
   const char* data_;
   std::size_t size_;
-  bool done_ = false;
+  std::size_t released_ = 0;
 };
 
 class fd_source final : public raw_source {
