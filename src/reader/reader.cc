@@ -44,7 +44,6 @@
 namespace calltree {
 namespace {
 
-constexpr std::size_t max_positions = 3;
 constexpr std::size_t max_line_text = 240;
 constexpr std::uint64_t dense_id_limit = 1u << 20;
 
