@@ -261,18 +261,33 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
   }
 
   // Self costs, per key and per source line.
+  function_id last_fn = UINT32_MAX;
+  file_id last_src = UINT32_MAX;
+  std::uint32_t last_key = 0, last_given = 0, last_line_row = 0;
+  std::uint64_t last_line = UINT64_MAX;
   const bool raw = o.raw;
   for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
     const self_row& row = p.self_rows[i];
     if (!b.selected(row.part)) continue;
     const function& fn = p.functions[row.function];
     string_id fsid = p.files[row.source_file].name;
-    std::uint32_t k = b.key_of(fsid, fn.name);
-    d.key_seen[k] = 1;
+    // Rows come grouped by function: remember the last key and line.
+    if (row.function != last_fn || row.source_file != last_src) {
+      last_fn = row.function;
+      last_src = row.source_file;
+      last_key = b.key_of(fsid, fn.name);
+      last_given = b.given_fn(fsid, fn.name);
+      last_line = UINT64_MAX;
+      d.key_seen[last_key] = 1;
+    }
+    const std::uint32_t k = last_key;
     auto costs = p.self_costs.row(i);
-    b.add(d.self, k, costs, row.part, b.given_fn(fsid, fn.name));
-    std::uint32_t lr = b.line_row(d.key_file[k], row.pos.line);
-    b.add(d.line_cc, lr, costs, row.part, b.given_line(fsid, row.pos.line));
+    b.add(d.self, k, costs, row.part, last_given);
+    if (row.pos.line != last_line) {
+      last_line = row.pos.line;
+      last_line_row = b.line_row(d.key_file[k], row.pos.line);
+    }
+    b.add(d.line_cc, last_line_row, costs, row.part, b.given_line(fsid, row.pos.line));
   }
 
   // Calls.

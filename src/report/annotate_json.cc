@@ -1,19 +1,184 @@
-// annotate_json.cc — the annotate report as JSON (schema in docs/json.md, "annotate").
+// annotate_json.cc — the annotate report as JSON (schema "calltree-annotate" version 1,
+// documented in docs/json.md). Everything the text report shows, unthresholded and with both
+// self and inclusive costs, so CI scripts never parse the text layout.
+#include <algorithm>
+#include <map>
+#include <set>
+
 #include "annotate_data.h"
 #include "calltree/report/annotate.h"
 #include "calltree/report/json.h"
 
 namespace calltree {
 
-result<std::string> annotate_json(const profile& p, const annotate_options& o,
+namespace {
+
+void costs(json_writer& j, const detail::annotate_data& d, const detail::cc_table& t,
+           std::size_t row) {
+  j.begin_object();
+  for (std::size_t c = 0; c < d.columns.size(); ++c) j.key(d.columns[c]).value(t.values(row)[c]);
+  j.end_object();
+}
+
+std::string file_of_key(const std::string& key) {
+  for (std::size_t i = 0; i < key.size(); ++i)
+    if (key[i] == ':' && i + 1 < key.size()) return key.substr(0, i);
+  return key;
+}
+
+}  // namespace
+
+result<std::string> annotate_json(const profile& p, const annotate_options& options,
                                   const cost_presence* presence,
                                   std::vector<std::string>* warnings) {
+  annotate_options o = options;
+  o.inclusive = true;  // JSON always carries both
   auto built = detail::build_annotate_data(p, o, presence, warnings);
   if (!built) return built.error();
+  const detail::annotate_data& d = *built;
+
+  std::vector<std::size_t> sort_cols;
+  for (const auto& n : (o.sort.empty() ? d.recorded : o.sort))
+    sort_cols.push_back(static_cast<std::size_t>(std::find(d.columns.begin(), d.columns.end(), n) -
+                                                 d.columns.begin()));
+  const detail::cc_table& order_table = options.inclusive ? d.inclusive : d.self;
+  std::vector<std::uint32_t> keys;
+  for (std::uint32_t k = 0; k < d.key_names.size(); ++k)
+    if (d.key_seen[k] || d.key_called[k]) keys.push_back(k);
+  std::sort(keys.begin(), keys.end(), [&](std::uint32_t a, std::uint32_t b) {
+    for (std::size_t c : sort_cols) {
+      std::uint64_t x = order_table.values(a)[c], y = order_table.values(b)[c];
+      if (x != y) return x > y;
+    }
+    return d.key_names[a] < d.key_names[b];
+  });
+
   json_writer j;
   j.begin_object();
   j.key("schema").value("calltree-annotate");
   j.key("version").value(1);
+  j.key("input").value(o.input_name);
+  const part* first = nullptr;
+  for (std::size_t i = 0; i < p.parts.size(); ++i)
+    if (!o.part || *o.part == i) {
+      first = &p.parts[i];
+      break;
+    }
+  j.key("creator").value(first ? first->header.creator : std::string());
+  j.key("command").value(first ? first->header.cmd : std::string());
+  j.key("parts").begin_object();
+  j.key("count").value(static_cast<std::uint64_t>(p.parts.size()));
+  j.key("selected");
+  if (o.part)
+    j.value(static_cast<std::uint64_t>(*o.part + 1));
+  else
+    j.value("all");
+  j.end_object();
+  j.key("events").begin_array();
+  for (const auto& c : d.columns) j.value(c);
+  j.end_array();
+  j.key("recorded_events").begin_array();
+  for (const auto& c : d.recorded) j.value(c);
+  j.end_array();
+  j.key("inclusive_method").value(o.raw ? "raw" : "cycles");
+  j.key("totals");
+  costs(j, d, d.totals, 0);
+  j.key("totals_calculated").value(d.totals_calculated);
+
+  j.key("functions").begin_array();
+  for (std::uint32_t k : keys) {
+    j.begin_object();
+    j.key("key").value(d.key_names[k]);
+    j.key("file").value(d.files[d.key_file[k]]);
+    j.key("name").value(d.key_function[k]);
+    j.key("object");
+    if (d.key_has_object[k])
+      j.value(d.key_object[k]);
+    else
+      j.null();
+    j.key("self");
+    costs(j, d, d.self, k);
+    j.key("inclusive");
+    costs(j, d, d.inclusive, k);
+    j.key("cycle");
+    if (!o.raw && k < d.cycle_of.size() && d.cycle_of[k])
+      j.value(static_cast<std::uint64_t>(d.cycle_of[k]));
+    else
+      j.null();
+    for (int side = 0; side < 2; ++side) {
+      j.key(side == 0 ? "callers" : "callees").begin_array();
+      const auto& list = side == 0 ? d.callers_of[k] : d.callees_of[k];
+      for (std::uint32_t ci : list) {
+        const auto& c = d.calls[ci];
+        j.begin_object();
+        j.key("function").value(d.key_names[side == 0 ? c.caller : c.callee]);
+        j.key("count").value(c.count);
+        j.key("cost");
+        costs(j, d, d.call_cc, ci);
+        j.end_object();
+      }
+      j.end_array();
+    }
+    j.end_object();
+  }
+  j.end_array();
+
+  j.key("cycles").begin_array();
+  if (!o.raw) {
+    for (std::size_t c = 0; c < d.cycles.size(); ++c) {
+      j.begin_object();
+      j.key("id").value(static_cast<std::uint64_t>(c + 1));
+      j.key("members").begin_array();
+      for (std::uint32_t m : d.cycles[c]) j.value(d.key_names[m]);
+      j.end_array();
+      j.key("inclusive");
+      costs(j, d, d.cycle_cc, c);
+      j.end_object();
+    }
+  }
+  j.end_array();
+
+  // Per-line self costs and call sites of the files source annotation would show: the user
+  // files and, with --auto=yes, the files of every function (unthresholded).
+  j.key("source").begin_array();
+  std::set<std::string> chosen(o.user_files.begin(), o.user_files.end());
+  if (o.auto_annotate)
+    for (std::uint32_t k : keys) chosen.insert(file_of_key(d.key_names[k]));
+  chosen.erase("???");
+  std::map<std::pair<std::uint32_t, std::uint64_t>, std::vector<std::size_t>> line_calls;
+  for (std::size_t ci = 0; ci < d.call_lines.size(); ++ci)
+    line_calls[{d.key_file[d.call_lines[ci].caller], d.call_lines[ci].line}].push_back(ci);
+  for (std::uint32_t f = 0; f < d.files.size(); ++f) {
+    if (!chosen.count(d.files[f]) || d.file_lines[f].empty()) continue;
+    j.begin_object();
+    j.key("file").value(d.files[f]);
+    j.key("lines").begin_array();
+    for (const auto& [line, row] : d.file_lines[f]) {
+      j.begin_object();
+      j.key("line").value(line);
+      j.key("self");
+      costs(j, d, d.line_cc, row);
+      auto site = line_calls.find({f, line});
+      if (site != line_calls.end()) {
+        j.key("calls").begin_array();
+        for (std::size_t ci : site->second) {
+          const auto& cl = d.call_lines[ci];
+          j.begin_object();
+          j.key("caller").value(d.key_names[cl.caller]);
+          j.key("callee").value(d.key_names[cl.callee]);
+          j.key("count").value(cl.count);
+          j.key("cost");
+          costs(j, d, d.call_line_cc, ci);
+          j.end_object();
+        }
+        j.end_array();
+      }
+      j.end_object();
+    }
+    j.end_array();
+    j.end_object();
+  }
+  j.end_array();
   j.end_object();
   return j.take() + "\n";
 }

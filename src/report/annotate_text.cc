@@ -9,8 +9,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "annotate_data.h"
 #include "calltree/report/annotate.h"
@@ -376,6 +378,10 @@ result<std::string> annotate_text(const profile& p, const annotate_options& o,
   bool did_annotations = false;
   std::unordered_map<std::string, std::uint32_t> file_index;
   for (std::uint32_t i = 0; i < d.files.size(); ++i) file_index.emplace(d.files[i], i);
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, std::size_t> call_line_of;
+  for (std::size_t j = 0; j < d.call_lines.size(); ++j)
+    call_line_of.emplace(
+        std::make_tuple(d.call_lines[j].caller, d.call_lines[j].callee, d.call_lines[j].line), j);
 
   for (const std::string& src : files) {
     std::string opened, full;
@@ -505,12 +511,11 @@ result<std::string> annotate_text(const profile& p, const annotate_options& o,
             return d.key_names[a] < d.key_names[b];
           });
           for (std::uint32_t callee : calleds) {
-            for (std::size_t j = 0; j < d.call_lines.size(); ++j) {
-              const auto& cl = d.call_lines[j];
-              if (cl.caller != func || cl.callee != callee || cl.line != ln) continue;
-              pr.print_cc(view(d.call_line_cc, j), w);
-              out += " => " + d.key_names[callee] + " (" + commify(cl.count) + "x)\n";
-            }
+            auto cit = call_line_of.find({func, callee, ln});
+            if (cit == call_line_of.end()) continue;
+            const auto& cl = d.call_lines[cit->second];
+            pr.print_cc(view(d.call_line_cc, cit->second), w);
+            out += " => " + d.key_names[callee] + " (" + commify(cl.count) + "x)\n";
           }
         }
         got = got && !src_line.empty() && src_line != "0";
