@@ -477,20 +477,22 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
       }
     }
     if (r.saturated && warnings) warnings->push_back("an inclusive cost exceeded 2^64-1");
-    if (raw && d.totals_calculated) {
-      // callgrind_annotate sums its function table for "calculated" totals, which with
-      // --inclusive=yes is the sum of inclusive costs; --raw keeps that too.
-      std::uint64_t* tv = d.totals.values(0);
-      char* td = d.totals.defined(0);
-      std::fill(tv, tv + nrec, 0);
-      for (std::size_t k = 0; k < nk; ++k) {
-        if (!(d.key_seen[k] || d.key_called[k])) continue;
-        for (std::size_t c = 0; c < nrec; ++c)
-          if (d.inclusive.defined(k)[c]) {
-            add_saturating(tv[c], d.inclusive.values(k)[c]);
-            td[c] = 1;
-          }
-      }
+  }
+
+  if (raw && d.totals_calculated) {
+    // callgrind_annotate sums its function table for "calculated" totals: with calls=0 cost
+    // as self cost, and with --inclusive=yes the inclusive column. --raw keeps that too.
+    const cc_table& t = o.inclusive ? d.inclusive : d.self;
+    std::uint64_t* tv = d.totals.values(0);
+    char* td = d.totals.defined(0);
+    std::fill(tv, tv + nrec, 0);
+    for (std::size_t k = 0; k < d.key_names.size(); ++k) {
+      if (!(d.key_seen[k] || (o.inclusive && d.key_called[k]))) continue;
+      for (std::size_t c = 0; c < nrec; ++c)
+        if (t.defined(k)[c]) {
+          add_saturating(tv[c], t.values(k)[c]);
+          td[c] = 1;
+        }
     }
   }
 
