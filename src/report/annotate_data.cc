@@ -34,7 +34,6 @@ std::size_t cost_presence::hash::operator()(const line_key& k) const noexcept {
 void cost_presence::on_part_begin(const part_header& h) {
   part_events.push_back(static_cast<std::uint32_t>(h.events.size()));
   tracking_ = tracking_ || h.events.size() > 1;
-  any_part_ = true;
 }
 
 void cost_presence::on_cost(const cost_record& r) {

@@ -67,8 +67,6 @@ class cost_presence final : public record_sink {
 
  private:
   bool tracking_ = false;
-  std::uint32_t part_ = 0;
-  bool any_part_ = false;
 };
 
 struct annotate_options {
