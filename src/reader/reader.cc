@@ -39,6 +39,7 @@
 #include <algorithm>
 #include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace calltree {
@@ -407,7 +408,7 @@ std::optional<std::vector<std::uint64_t>> reader_impl::parse_cost_list(std::stri
     }
     v.push_back(n);
   }
-  if (v.size() > n_events_ && part_open_) {
+  if (v.size() > n_events_) {
     report(severity::warning, diag_code::bad_summary, 0, 0,
            std::string(what) + ": has " + std::to_string(v.size()) + " values for " +
                std::to_string(n_events_) + " events; the extra values are ignored");
@@ -599,11 +600,12 @@ void reader_impl::process_header(std::string_view key, std::string_view value,
     seen_positions_in_header_ = true;
   } else if (key == "events") {
     std::vector<std::string> events;
+    std::unordered_set<std::string_view> seen;  // a hostile line may name a million events
     tokenizer tk{value};
     std::string_view tok;
     std::size_t col;
     while (tk.next(tok, col)) {
-      if (std::find(events.begin(), events.end(), tok) != events.end()) {
+      if (!seen.insert(tok).second) {
         report(severity::error, diag_code::duplicate_event, col_of(tok), tok.size(),
                "duplicate event '" + std::string(tok.substr(0, 40)) + "'");
       }
@@ -1187,7 +1189,6 @@ result<read_stats> reader_impl::run() {
         report(severity::error, diag_code::binary_input, 0, 0,
                "the input is binary, not a Callgrind-format profile; nothing was read");
         stats_.complete = false;
-        stats_.skipped_lines = 1;
         return stats_;
       }
     }
@@ -1239,14 +1240,26 @@ result<read_stats> reader_impl::run() {
       }
     }
   }
+  // A last line without its newline is a line, unless the input broke off inside it: then its
+  // end is lost (a cost "1234" cut to "12"), so it is skipped rather than read wrong.
+  const bool cut_line = io_error && !carry.empty() && !stop;
   if (!carry.empty() && !stop) {
     ++line_no_;
-    process_line(carry);
+    if (cut_line) {
+      ++stats_.lines;
+      skip_line();
+      raw_line_ = carry;
+    } else {
+      process_line(carry);
+    }
   }
   if (io_error) {
     stats_.complete = false;
     report(severity::error, in_.truncated() ? diag_code::truncated_input : diag_code::io_error, 0,
-           0, io_error->message + "; everything before this point was read");
+           0,
+           io_error->message + (cut_line ? "; this last line was cut short and is skipped, "
+                                           "everything before it was read"
+                                         : "; everything before this point was read"));
   }
   finish_pending(true);
   if (part_open_ || header_has_content()) end_part();
