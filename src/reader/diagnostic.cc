@@ -93,7 +93,9 @@ std::string format_diagnostic(const diagnostic& d, bool with_source_line) {
       s += "  ";
       for (std::uint32_t i = 1; i < d.column; ++i) s += d.line_text[i - 1] == '\t' ? '\t' : ' ';
       s += '^';
-      for (std::uint32_t i = 1; i < d.length; ++i) s += '~';
+      // Underline no further than the line text shown (it is cut to a sane length).
+      const std::size_t shown = d.line_text.size() + 1 - d.column;
+      for (std::uint32_t i = 1; i < d.length && i < shown; ++i) s += '~';
       s += '\n';
     }
   }
