@@ -233,7 +233,12 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     }
     reader_options ro;
     ro.display_name = input == "-" ? "<stdin>" : input;
-    profile_builder builder(p, &diags, ro.display_name);
+    // The report works by source line: instruction addresses and jumps are not kept, so an
+    // instruction-level profile merges into one row per line.
+    builder_options bo;
+    bo.keep_positions = pos_line;
+    bo.keep_jumps = false;
+    profile_builder builder(p, &diags, ro.display_name, bo);
     tee_sink tee({&builder, &presence});
     auto stats = read_callgrind(**in, p.strings, tee, diags, ro);
     if (!stats) {

@@ -20,6 +20,12 @@ namespace calltree {
 struct builder_options {
   // Fold every part into one part (the first input's header): `merge --parts=sum`.
   bool sum_parts = false;
+  // The position columns to keep (position_kind bits). A report that works by source line
+  // (annotate) keeps pos_line only: rows of one line then merge, and an instruction-level
+  // profile takes a fraction of the memory. Dropped columns read as 0.
+  std::uint8_t keep_positions = pos_instr | pos_bb | pos_line;
+  // Keep jump rows (callgrind --collect-jumps); a report that shows no jumps can drop them.
+  bool keep_jumps = true;
 };
 
 class profile_builder final : public record_sink {

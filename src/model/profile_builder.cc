@@ -34,6 +34,13 @@ struct profile_builder::impl {
   std::vector<std::uint64_t> scratch;   // costs in profile order
   bool overflow_reported = false;
 
+  position keep(position pos) const {
+    if (!(opt.keep_positions & pos_instr)) pos.instr = 0;
+    if (!(opt.keep_positions & pos_bb)) pos.bb = 0;
+    if (!(opt.keep_positions & pos_line)) pos.line = 0;
+    return pos;
+  }
+
   // The last context seen, to skip the lookups on runs of lines of one function.
   context last_ctx{};
   function_id last_function = 0;
@@ -213,7 +220,7 @@ struct profile_builder::impl {
       names.clear();
       for (auto e : evs) names.push_back(p.events[e].name);
     }
-    p.positions |= h.positions;
+    p.positions |= static_cast<std::uint8_t>(h.positions & opt.keep_positions);
     widen();
     scratch.assign(p.events.size(), 0);
     have_last = false;
@@ -266,7 +273,7 @@ void profile_builder::on_cost(const cost_record& r) {
   self_row row;
   row.part = m.part;
   m.resolve_context(r.ctx, row.function, row.source_file);
-  row.pos = r.pos;
+  row.pos = m.keep(r.pos);
   auto& p = m.p;
   auto h = impl::hash_self(row);
   std::size_t slot;
@@ -297,9 +304,9 @@ void profile_builder::on_call(const call_record& r) {
   call_row row;
   row.part = m.part;
   m.resolve_context(r.ctx, row.caller, row.caller_source_file);
-  row.site = r.site;
+  row.site = m.keep(r.site);
   row.callee = m.function_for(r.callee_object, r.callee_file, r.callee_function);
-  row.target = r.target;
+  row.target = m.keep(r.target);
   row.has_target = r.has_target;
   auto h = impl::hash_call(row);
   std::size_t slot;
@@ -327,18 +334,19 @@ void profile_builder::on_call(const call_record& r) {
 
 void profile_builder::on_jump(const jump_record& r) {
   auto& m = *impl_;
+  if (!m.opt.keep_jumps) return;
   auto& p = m.p;
   jump_row row;
   row.part = m.part;
   m.resolve_context(r.ctx, row.function, row.source_file);
-  row.source = r.source;
+  row.source = m.keep(r.source);
   row.conditional = r.conditional;
   row.target_file = m.file_for(r.target_file);
   // A jump within the function (no jfn=) targets the function itself.
   row.target_function = r.target_function == r.ctx.function
                             ? row.function
                             : m.function_for(r.ctx.object, r.target_file, r.target_function);
-  row.target = r.target;
+  row.target = m.keep(r.target);
   auto h = impl::hash_jump(row);
   std::size_t slot;
   auto found = m.jump_index.find(
