@@ -1,0 +1,271 @@
+// cmd_diff.cc — `calltree diff OLD NEW`: what changed between two profiles, and a CI gate.
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "calltree/analysis/diff.h"
+#include "calltree/diagnostic.h"
+#include "calltree/profile_builder.h"
+#include "calltree/report/diff.h"
+#include "command.h"
+
+namespace calltree::cli {
+namespace {
+
+constexpr flag diff_flags[] = {
+    {"show", 0, true, "events to show, comma-separated (default: all compared events)", "A,B"},
+    {"sort", 0, true, "events to sort by, in turn (default: the first compared event)", "A,B"},
+    {"inclusive", 0, true, "sort by inclusive instead of self cost", "yes|no"},
+    {"threshold", 0, true,
+     "list functions whose change of the first sort event is at least PCT % of its old total "
+     "(default 0.1; 0 lists every changed function)",
+     "PCT"},
+    {"limit", 0, true, "list at most N functions (default: no limit)", "N"},
+    {"function", 0, true, "per-line and per-call-site changes inside NAME (repeatable)", "NAME"},
+    {"include", 'I', true, "look for source files in DIR too (repeatable)", "DIR"},
+    {"json", 0, false, "write JSON (schema: docs/json.md) instead of text"},
+    {"mod-filename", 0, true, "rewrite file names before matching (regex; repeatable)",
+     "s/OLD/NEW/"},
+    {"mod-funcname", 0, true, "rewrite function names before matching (regex; repeatable)",
+     "s/OLD/NEW/"},
+    {"ignore-object", 0, false, "match functions by file and name only"},
+    {"strip-recursion", 0, false, "drop callgrind's 'N recursion suffixes (fib'2 -> fib)"},
+    {"part", 0, true, "compare part N (1-based) of both files (default: all parts summed)", "N"},
+    {"fail-above", 0, true,
+     "exit 1 when the program total of EVENT (default: the first sort event) grows by more "
+     "than PCT %",
+     "PCT[:EVENT]"},
+    {"per-function", 0, false, "apply --fail-above to each listed function as well"},
+    {"help", 'h', false, "show this help"},
+};
+
+constexpr std::string_view diff_usage = "[OPTIONS] OLD NEW";
+constexpr std::string_view diff_summary =
+    "Compare two profiles: program totals, then functions sorted by the absolute change of the\n"
+    "first sort event, with old, new, delta and delta % of self and inclusive cost. Functions\n"
+    "are matched by (object, file, name), after the optional rewrites. Exit status: 0, or 1\n"
+    "when --fail-above is exceeded; 2 on usage or I/O errors.";
+
+int usage_error(const std::string& msg) {
+  std::fprintf(stderr, "calltree diff: %s\n(see 'calltree diff --help')\n", msg.c_str());
+  return exit_usage;
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    std::size_t comma = s.find(',', start);
+    if (comma == std::string::npos) comma = s.size();
+    if (comma > start) out.push_back(s.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+bool parse_double(std::string_view s, double& out) {
+  if (s.empty()) return false;
+  std::string copy(s);
+  char* end = nullptr;
+  out = std::strtod(copy.c_str(), &end);
+  return end == copy.c_str() + copy.size() && out >= 0 && out == out;
+}
+
+bool parse_count(std::string_view s, std::uint64_t& out) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+// Loads one input; prints its errors (a warning count only) and returns false on a fatal error.
+bool load(const std::string& path, profile& p) {
+  diagnostic_collector diags(5);
+  reader_options ro;
+  ro.display_name = path;
+  auto r = load_profile(path, p, diags, ro);
+  if (!r) {
+    std::fprintf(stderr, "calltree diff: %s\n", r.error().message.c_str());
+    return false;
+  }
+  for (const auto& d : diags.kept())
+    if (d.severity == severity::error)
+      std::fprintf(stderr, "%s\n", format_diagnostic(d, false).c_str());
+  if (diags.errors() || diags.warnings())
+    std::fprintf(stderr,
+                 "calltree diff: %s: %llu errors, %llu warnings (see 'calltree check %s')\n",
+                 path.c_str(), static_cast<unsigned long long>(diags.errors()),
+                 static_cast<unsigned long long>(diags.warnings()), path.c_str());
+  return true;
+}
+
+std::string first_cmd(const profile& p) { return p.parts.empty() ? "" : p.parts[0].header.cmd; }
+
+int run_diff(std::span<const std::string_view> args) {
+  std::string err;
+  auto parsed = parse_args(args, diff_flags, err);
+  if (!parsed) return usage_error(err);
+  const parsed_args& a = *parsed;
+  if (a.has("help")) {
+    std::fputs(format_help("diff", diff_usage, diff_summary, diff_flags).c_str(), stdout);
+    return exit_ok;
+  }
+  if (a.positional.size() != 2) return usage_error("needs exactly two files, OLD and NEW");
+
+  diff_options options;
+  for (const auto& e : a.all("mod-filename")) {
+    auto s = parse_substitution(e);
+    if (!s) return usage_error("--mod-filename: " + s.error().message);
+    options.match.file_rewrites.push_back(std::move(*s));
+  }
+  for (const auto& e : a.all("mod-funcname")) {
+    auto s = parse_substitution(e);
+    if (!s) return usage_error("--mod-funcname: " + s.error().message);
+    options.match.function_rewrites.push_back(std::move(*s));
+  }
+  options.match.ignore_object = a.has("ignore-object");
+  options.match.strip_recursion = a.has("strip-recursion");
+  if (auto v = a.get("part")) {
+    std::uint64_t n = 0;
+    if (!parse_count(*v, n) || n == 0 || n > 0xffffffffu)
+      return usage_error("--part needs a part number from 1");
+    options.part = static_cast<std::uint32_t>(n - 1);
+  }
+  diff_report_options report;
+  if (auto v = a.get("threshold")) {
+    if (!parse_double(*v, report.ranking.threshold_percent) ||
+        report.ranking.threshold_percent > 100)
+      return usage_error("--threshold needs a percentage from 0 to 100");
+  }
+  if (auto v = a.get("limit")) {
+    std::uint64_t n = 0;
+    if (!parse_count(*v, n)) return usage_error("--limit needs a number");
+    report.ranking.limit = n;
+  }
+  if (auto v = a.get("inclusive")) {
+    auto b = parse_yes_no(*v);
+    if (!b) return usage_error("--inclusive needs yes or no");
+    report.ranking.inclusive = *b;
+  }
+  if (a.has("per-function") && !a.has("fail-above"))
+    return usage_error("--per-function needs --fail-above");
+
+  profile old_profile, new_profile;
+  if (!load(a.positional[0], old_profile) || !load(a.positional[1], new_profile)) return exit_usage;
+
+  auto diffed = diff_profiles(old_profile, new_profile, options);
+  if (!diffed) {
+    std::fprintf(stderr, "calltree diff: %s\n", diffed.error().message.c_str());
+    return exit_usage;
+  }
+  const diff_result& r = *diffed;
+  if (r.events.empty()) {
+    std::fprintf(stderr, "calltree diff: the two profiles have no event in common\n");
+    return exit_usage;
+  }
+  if (!r.old_only_events.empty() || !r.new_only_events.empty()) {
+    std::string msg;
+    for (const auto& e : r.old_only_events) msg += " " + e + " (only in old)";
+    for (const auto& e : r.new_only_events) msg += " " + e + " (only in new)";
+    std::fprintf(stderr, "calltree diff: warning: events not compared:%s\n", msg.c_str());
+  }
+  if (r.saturated)
+    std::fprintf(stderr, "calltree diff: warning: some costs exceed 2^64-1 and are saturated\n");
+
+  auto event_index = [&](const std::string& name, const char* flag_name, std::size_t& out) {
+    auto e = r.find_event(name);
+    if (!e) {
+      usage_error(std::string(flag_name) + ": event '" + name + "' is not compared (compared: " +
+                  [&] {
+                    std::string s;
+                    for (const auto& x : r.events) s += (s.empty() ? "" : " ") + x;
+                    return s;
+                  }() +
+                  ")");
+      return false;
+    }
+    out = *e;
+    return true;
+  };
+  if (auto v = a.get("show")) {
+    for (const auto& name : split_commas(*v)) {
+      std::size_t e = 0;
+      if (!event_index(name, "--show", e)) return exit_usage;
+      report.shown_events.push_back(e);
+    }
+    if (report.shown_events.empty()) return usage_error("--show needs at least one event");
+  }
+  if (auto v = a.get("sort")) {
+    for (const auto& name : split_commas(*v)) {
+      std::size_t e = 0;
+      if (!event_index(name, "--sort", e)) return exit_usage;
+      report.ranking.sort_events.push_back(e);
+    }
+    if (report.ranking.sort_events.empty()) return usage_error("--sort needs at least one event");
+  }
+  if (auto v = a.get("fail-above")) {
+    diff_gate gate;
+    std::string pct = *v, event;
+    if (auto colon = pct.find(':'); colon != std::string::npos) {
+      event = pct.substr(colon + 1);
+      pct.resize(colon);
+    }
+    if (!parse_double(pct, gate.percent))
+      return usage_error("--fail-above needs PCT or PCT:EVENT, PCT a number >= 0");
+    if (!event.empty()) {
+      if (!event_index(event, "--fail-above", gate.event)) return exit_usage;
+    } else {
+      gate.event = report.ranking.sort_events.empty() ? 0 : report.ranking.sort_events.front();
+    }
+    gate.per_function = a.has("per-function");
+    report.gate = gate;
+  }
+
+  const diff_selection selection = select_functions(r, report.ranking);
+  std::vector<function_detail> details;
+  for (const auto& name : a.all("function")) {
+    auto d = diff_function(old_profile, new_profile, r, name, options);
+    if (d.empty()) {
+      std::string msg = "--function: no function named '" + name + "' in either profile";
+      auto similar = similar_function_names(r, name);
+      if (!similar.empty()) {
+        msg += "; similar names:";
+        for (const auto& s : similar) msg += "\n  " + s;
+      }
+      return usage_error(msg);
+    }
+    for (auto& x : d) details.push_back(std::move(x));
+  }
+  if (report.gate) report.gate_failures = check_gate(r, selection, report.ranking, *report.gate);
+
+  report.old_input = {a.positional[0], first_cmd(old_profile)};
+  report.new_input = {a.positional[1], first_cmd(new_profile)};
+  report.part = options.part;
+  report.source_dirs = a.all("include");
+  if (a.has("json"))
+    write_diff_json(std::cout, r, selection, details, report);
+  else
+    write_diff_text(std::cout, r, selection, details, report);
+  std::cout.flush();
+
+  if (report.gate && !report.gate_failures.empty()) {
+    for (const auto& f : report.gate_failures) {
+      std::string what =
+          f.function ? function_label(r.functions[*f.function].key) : std::string("program total");
+      std::fprintf(stderr, "calltree diff: %s: %s grew %s (%s -> %s), above %g%%\n", what.c_str(),
+                   r.events[f.event].c_str(), percent_text(f.old_value, f.new_value).c_str(),
+                   with_thousands(f.old_value).c_str(), with_thousands(f.new_value).c_str(),
+                   report.gate->percent);
+    }
+    return exit_findings;
+  }
+  return exit_ok;
+}
+
+}  // namespace
+}  // namespace calltree::cli
+
+CALLTREE_COMMAND(diff, "diff", "compare two profiles (functions, lines, calls; CI gate)",
+                 calltree::cli::run_diff);
