@@ -32,7 +32,7 @@ test-sanitize: deps
 # Short libFuzzer runs of every target (FUZZ_SECONDS each), seeded from the corpus.
 FUZZ_SECONDS ?= 30
 fuzz: deps
-	@cmake -S . -B $(BUILD_FUZZ) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_FUZZ=ON -DCALLTREE_TESTS=OFF >/dev/null
+	@cmake -S . -B $(BUILD_FUZZ) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_FUZZ=ON -DCALLTREE_SANITIZE=ON -DCALLTREE_TESTS=OFF >/dev/null
 	@cmake --build $(BUILD_FUZZ) -j $(JOBS)
 	bash tests/fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
 

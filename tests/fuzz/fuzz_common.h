@@ -1,0 +1,226 @@
+// fuzz_common.h — what every fuzz target shares: reading bytes, and invariant checks.
+//
+// What it is: the contract checks the fuzz targets run on whatever the library produced from
+// hostile bytes. A crash, a sanitizer report, a hang (libFuzzer -timeout) or an out-of-memory
+// (-rss_limit_mb) is found by libFuzzer itself; these checks add what only the contracts in
+// records.h / profile.h say (ids in range, one cost per event, totals that add up), and trap
+// when one is broken so libFuzzer saves the input.
+// What it is not: a test of diagnostics' wording (tests/malformed does that).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "calltree/diagnostic.h"
+#include "calltree/input.h"
+#include "calltree/profile.h"
+#include "calltree/profile_builder.h"
+#include "calltree/reader.h"
+#include "calltree/records.h"
+#include "calltree/string_pool.h"
+
+namespace calltree::fuzz {
+
+// Stops the run with the reason on stderr; libFuzzer then writes the crash input.
+[[noreturn]] inline void fail(const char* what) {
+  std::fprintf(stderr, "fuzz invariant broken: %s\n", what);
+  __builtin_trap();
+}
+#define CALLTREE_FUZZ_CHECK(cond)               \
+  do {                                          \
+    if (!(cond)) ::calltree::fuzz::fail(#cond); \
+  } while (0)
+
+// Reader options for fuzzing: small enough limits that a few-kilobyte input can hit them.
+inline reader_options fuzz_reader_options() {
+  reader_options o;
+  o.display_name = "fuzz";
+  o.max_line_length = 4096;
+  o.max_name_bytes = 1u << 20;
+  return o;
+}
+
+// Counts diagnostics and checks each one is well formed.
+class checking_diagnostics final : public diagnostic_sink {
+ public:
+  void report(diagnostic d) override {
+    CALLTREE_FUZZ_CHECK(static_cast<std::size_t>(d.code) < 64);
+    CALLTREE_FUZZ_CHECK(d.severity == severity::note || d.severity == severity::warning ||
+                        d.severity == severity::error);
+    CALLTREE_FUZZ_CHECK(!d.message.empty());
+    CALLTREE_FUZZ_CHECK(d.line_text.size() <= (1u << 16));
+    // Formatting must work for every diagnostic (it is what the CLI prints).
+    std::string text = format_diagnostic(d);
+    CALLTREE_FUZZ_CHECK(!text.empty());
+    if (d.severity == severity::error) ++errors;
+    if (d.severity == severity::warning) ++warnings;
+    ++total;
+  }
+  std::uint64_t errors = 0, warnings = 0, total = 0;
+};
+
+// Checks each record against the contract of records.h, with the pool the reader interns into.
+class checking_sink final : public record_sink {
+ public:
+  explicit checking_sink(const string_pool& names) : names_(names) {}
+
+  void on_part_begin(const part_header& h) override {
+    CALLTREE_FUZZ_CHECK(!in_part_);
+    CALLTREE_FUZZ_CHECK(h.index == parts);
+    CALLTREE_FUZZ_CHECK((h.positions & ~(pos_instr | pos_bb | pos_line)) == 0);
+    CALLTREE_FUZZ_CHECK(h.positions != 0);
+    if (h.summary) CALLTREE_FUZZ_CHECK(h.summary->size() == h.events.size());
+    events_ = h.events.size();
+    in_part_ = true;
+    ++parts;
+  }
+  void on_cost(const cost_record& r) override {
+    CALLTREE_FUZZ_CHECK(in_part_);
+    check_context(r.ctx);
+    CALLTREE_FUZZ_CHECK(r.costs.size() == events_);
+    ++costs;
+  }
+  void on_call(const call_record& r) override {
+    CALLTREE_FUZZ_CHECK(in_part_);
+    check_context(r.ctx);
+    check_id(r.callee_object);
+    check_id(r.callee_file);
+    check_id(r.callee_function);
+    CALLTREE_FUZZ_CHECK(r.costs.size() == events_);
+    ++calls;
+  }
+  void on_jump(const jump_record& r) override {
+    CALLTREE_FUZZ_CHECK(in_part_);
+    check_context(r.ctx);
+    check_id(r.target_file);
+    check_id(r.target_function);
+    if (r.conditional == false) CALLTREE_FUZZ_CHECK(r.executed == r.followed);
+    ++jumps;
+  }
+  void on_part_end(const part_end& e) override {
+    CALLTREE_FUZZ_CHECK(in_part_);
+    CALLTREE_FUZZ_CHECK(e.computed.size() == events_);
+    if (e.summary) CALLTREE_FUZZ_CHECK(e.summary->size() == events_);
+    if (e.totals) CALLTREE_FUZZ_CHECK(e.totals->size() == events_);
+    in_part_ = false;
+  }
+
+  bool in_part() const { return in_part_; }
+  std::uint64_t parts = 0, costs = 0, calls = 0, jumps = 0;
+
+ private:
+  void check_id(string_id id) const { CALLTREE_FUZZ_CHECK(id < names_.size()); }
+  void check_context(const context& c) const {
+    check_id(c.object);
+    check_id(c.file);
+    check_id(c.source_file);
+    check_id(c.function);
+  }
+  const string_pool& names_;
+  std::size_t events_ = 0;
+  bool in_part_ = false;
+};
+
+// Checks a built profile against the contract of profile.h: ids in range, one cost row per
+// self/call row, each part's totals equal to the (saturating) sum of its self rows.
+inline void check_profile(const profile& p) {
+  const std::size_t n_events = p.events.size();
+  CALLTREE_FUZZ_CHECK(!p.objects.empty() && !p.files.empty());
+  for (const auto& o : p.objects) CALLTREE_FUZZ_CHECK(o.name < p.strings.size());
+  for (const auto& f : p.files) CALLTREE_FUZZ_CHECK(f.name < p.strings.size());
+  for (const auto& f : p.functions) {
+    CALLTREE_FUZZ_CHECK(f.object < p.objects.size());
+    CALLTREE_FUZZ_CHECK(f.file < p.files.size());
+    CALLTREE_FUZZ_CHECK(f.name < p.strings.size());
+  }
+  for (const auto& part : p.parts) {
+    CALLTREE_FUZZ_CHECK(part.events.size() == part.header.events.size());
+    for (event_id e : part.events) CALLTREE_FUZZ_CHECK(e < n_events);
+    CALLTREE_FUZZ_CHECK(part.totals.size() == n_events);
+    if (part.summary) CALLTREE_FUZZ_CHECK(part.summary->size() == n_events);
+    if (part.totals_line) CALLTREE_FUZZ_CHECK(part.totals_line->size() == n_events);
+  }
+  CALLTREE_FUZZ_CHECK(p.self_costs.rows() == p.self_rows.size());
+  CALLTREE_FUZZ_CHECK(p.call_costs.rows() == p.calls.size());
+  if (!p.self_rows.empty()) CALLTREE_FUZZ_CHECK(p.self_costs.columns() == n_events);
+  if (!p.calls.empty()) CALLTREE_FUZZ_CHECK(p.call_costs.columns() == n_events);
+
+  std::vector<std::vector<std::uint64_t>> sums(p.parts.size(),
+                                               std::vector<std::uint64_t>(n_events, 0));
+  for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
+    const auto& r = p.self_rows[i];
+    CALLTREE_FUZZ_CHECK(r.part < p.parts.size());
+    CALLTREE_FUZZ_CHECK(r.function < p.functions.size());
+    CALLTREE_FUZZ_CHECK(r.source_file < p.files.size());
+    auto row = p.self_costs.row(i);
+    for (std::size_t e = 0; e < n_events; ++e) add_saturating(sums[r.part][e], row[e]);
+  }
+  for (std::size_t i = 0; i < p.parts.size(); ++i) {
+    CALLTREE_FUZZ_CHECK(sums[i] == p.parts[i].totals);
+  }
+  for (const auto& c : p.calls) {
+    CALLTREE_FUZZ_CHECK(c.part < p.parts.size());
+    CALLTREE_FUZZ_CHECK(c.caller < p.functions.size());
+    CALLTREE_FUZZ_CHECK(c.callee < p.functions.size());
+    CALLTREE_FUZZ_CHECK(c.caller_source_file < p.files.size());
+  }
+  for (const auto& j : p.jumps) {
+    CALLTREE_FUZZ_CHECK(j.part < p.parts.size());
+    CALLTREE_FUZZ_CHECK(j.function < p.functions.size());
+    CALLTREE_FUZZ_CHECK(j.source_file < p.files.size());
+    CALLTREE_FUZZ_CHECK(j.target_file < p.files.size());
+    CALLTREE_FUZZ_CHECK(j.target_function < p.functions.size());
+  }
+}
+
+// Passes records on with every string id re-interned from one pool into another, so records
+// replayed from one profile can build another (each profile owns its pool).
+class remap_sink final : public record_sink {
+ public:
+  remap_sink(const string_pool& from, string_pool& to, record_sink& next)
+      : from_(from), to_(to), next_(next) {}
+  void on_part_begin(const part_header& h) override { next_.on_part_begin(h); }
+  void on_cost(const cost_record& r) override {
+    cost_record c = r;
+    c.ctx = map(r.ctx);
+    next_.on_cost(c);
+  }
+  void on_call(const call_record& r) override {
+    call_record c = r;
+    c.ctx = map(r.ctx);
+    c.callee_object = map(r.callee_object);
+    c.callee_file = map(r.callee_file);
+    c.callee_function = map(r.callee_function);
+    next_.on_call(c);
+  }
+  void on_jump(const jump_record& r) override {
+    jump_record j = r;
+    j.ctx = map(r.ctx);
+    j.target_file = map(r.target_file);
+    j.target_function = map(r.target_function);
+    next_.on_jump(j);
+  }
+  void on_part_end(const part_end& e) override { next_.on_part_end(e); }
+
+ private:
+  string_id map(string_id id) { return to_.intern(from_.view(id)); }
+  context map(const context& c) {
+    return {map(c.object), map(c.file), map(c.source_file), map(c.function)};
+  }
+  const string_pool& from_;
+  string_pool& to_;
+  record_sink& next_;
+};
+
+// Reads `bytes` into `p` through the reader and the builder.
+inline result<read_stats> build_profile(std::string_view bytes, profile& p,
+                                        diagnostic_sink& diagnostics) {
+  auto in = memory_input(std::string(bytes));
+  profile_builder builder(p, &diagnostics, "fuzz");
+  return read_callgrind(*in, p.strings, builder, diagnostics, fuzz_reader_options());
+}
+
+}  // namespace calltree::fuzz
