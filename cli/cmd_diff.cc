@@ -81,11 +81,15 @@ bool parse_count(std::string_view s, std::uint64_t& out) {
 }
 
 // Loads one input; prints its errors (a warning count only) and returns false on a fatal error.
-bool load(const std::string& path, profile& p) {
+// Positions are kept only for --function (the function table needs none), jumps never.
+bool load(const std::string& path, profile& p, bool keep_positions) {
   diagnostic_collector diags(5);
   reader_options ro;
   ro.display_name = path;
-  auto r = load_profile(path, p, diags, ro);
+  builder_options bo;
+  bo.keep_jumps = false;
+  bo.keep_positions = keep_positions ? static_cast<std::uint8_t>(pos_instr | pos_line) : 0;
+  auto r = load_profile(path, p, diags, ro, bo);
   if (!r) {
     std::fprintf(stderr, "calltree diff: %s\n", r.error().message.c_str());
     return false;
@@ -153,7 +157,10 @@ int run_diff(std::span<const std::string_view> args) {
     return usage_error("--per-function needs --fail-above");
 
   profile old_profile, new_profile;
-  if (!load(a.positional[0], old_profile) || !load(a.positional[1], new_profile)) return exit_usage;
+  const bool positions = a.has("function");
+  if (!load(a.positional[0], old_profile, positions) ||
+      !load(a.positional[1], new_profile, positions))
+    return exit_usage;
 
   auto diffed = diff_profiles(old_profile, new_profile, options);
   if (!diffed) {

@@ -324,8 +324,6 @@ std::vector<function_detail> diff_function(const profile& old_profile, const pro
   const profile* profs[2] = {&old_profile, &new_profile};
   for (const auto& ev : r.events)
     for (int s = 0; s < 2; ++s) cols[s].push_back(profs[s]->find_event(ev));
-  const bool by_instr = !((old_profile.positions | new_profile.positions) & pos_line) &&
-                        ((old_profile.positions | new_profile.positions) & pos_instr);
   const std::size_t ne = r.events.size();
 
   // Keys of both sides in one table; the wanted functions are found by key.
@@ -336,9 +334,29 @@ std::vector<function_detail> diff_function(const profile& old_profile, const pro
     detail_of.emplace(keys.intern(k.object, k.file, k.name), out.size());
     function_detail d;
     d.function = w;
-    d.by_instr = by_instr;
     out.push_back(std::move(d));
   }
+  side sides[2] = {side(old_profile, options.match, options.part),
+                   side(new_profile, options.match, options.part)};
+
+  // Positions: line numbers, unless no row of the function has one (--dump-line=no, or no
+  // debug info) and the profiles have instruction addresses.
+  std::vector<bool> has_line(out.size(), false);
+  for (int s = 0; s < 2; ++s) {
+    side& sd = sides[s];
+    const profile& p = *profs[s];
+    for (const auto& row : p.self_rows)
+      if (row.pos.line && sd.selected(row.part))
+        if (auto it = detail_of.find(sd.node(row.function, keys)); it != detail_of.end())
+          has_line[it->second] = true;
+    for (const auto& row : p.calls)
+      if (row.site.line && sd.selected(row.part))
+        if (auto it = detail_of.find(sd.node(row.caller, keys)); it != detail_of.end())
+          has_line[it->second] = true;
+  }
+  const bool have_instr = (old_profile.positions | new_profile.positions) & pos_instr;
+  for (std::size_t d = 0; d < out.size(); ++d) out[d].by_instr = have_instr && !has_line[d];
+
   using line_key = std::tuple<std::string, std::uint64_t>;
   using call_key = std::tuple<std::string, std::uint64_t, std::uint32_t>;
   std::vector<std::map<line_key, line_diff>> lines(out.size());
@@ -350,14 +368,14 @@ std::vector<function_detail> diff_function(const profile& old_profile, const pro
       if (c[e] < row.size()) add_saturating(into[e], row[c[e]]);
   };
   for (int s = 0; s < 2; ++s) {
-    side sd(*profs[s], options.match, options.part);
+    side& sd = sides[s];
     const profile& p = *profs[s];
     for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
       const auto& row = p.self_rows[i];
       if (!sd.selected(row.part)) continue;
       auto it = detail_of.find(sd.node(row.function, keys));
       if (it == detail_of.end()) continue;
-      const std::uint64_t pos = by_instr ? row.pos.instr : row.pos.line;
+      const std::uint64_t pos = out[it->second].by_instr ? row.pos.instr : row.pos.line;
       auto [ld, inserted] =
           lines[it->second].try_emplace(line_key{sd.file_name(row.source_file), pos});
       if (inserted) {
@@ -373,7 +391,7 @@ std::vector<function_detail> diff_function(const profile& old_profile, const pro
       if (!sd.selected(row.part)) continue;
       auto it = detail_of.find(sd.node(row.caller, keys));
       if (it == detail_of.end()) continue;
-      const std::uint64_t pos = by_instr ? row.site.instr : row.site.line;
+      const std::uint64_t pos = out[it->second].by_instr ? row.site.instr : row.site.line;
       const std::uint32_t callee = sd.node(row.callee, keys);
       auto [cd, inserted] = calls[it->second].try_emplace(
           call_key{sd.file_name(row.caller_source_file), pos, callee});

@@ -351,6 +351,21 @@ TEST(diff, instruction_positions_without_lines) {
   }
 }
 
+TEST(diff, lines_where_there_are_lines_addresses_where_there_are_none) {
+  // --dump-instr=yes: libc has debug info (lines), python3 has none (line 0 everywhere).
+  profile p = load("vg-python-work-instr-jumps.callgrind");
+  auto r = diff_profiles(p, p);
+  ASSERT_TRUE(r.has_value());
+  auto with_lines = diff_function(p, p, *r, "exit");
+  ASSERT_EQ(with_lines.size(), 1u);
+  EXPECT_FALSE(with_lines[0].by_instr);
+  EXPECT_EQ(with_lines[0].lines.front().pos, 145u);
+  auto without = diff_function(p, p, *r, "Py_BytesMain");
+  ASSERT_EQ(without.size(), 1u);
+  EXPECT_TRUE(without[0].by_instr);
+  for (const auto& l : without[0].lines) EXPECT_NE(l.pos, 0u);
+}
+
 TEST(diff, percent_change) {
   EXPECT_EQ(*percent_change(0, 0), 0.0);
   EXPECT_FALSE(percent_change(0, 5).has_value());

@@ -117,8 +117,9 @@ struct gate_failure {
 std::vector<gate_failure> check_gate(const diff_result& r, const diff_selection& selection,
                                      const diff_ranking& ranking, const diff_gate& gate);
 
-// Changes inside one function: self cost per source line (or instruction address when neither
-// profile has line positions), and calls per call site and callee.
+// Changes inside one function: self cost per source line (or per instruction address when no
+// row of the function has a line number and the profiles have addresses: --dump-line=no, code
+// without debug info), and calls per call site and callee.
 struct line_diff {
   std::string file;       // source file (fi=/fe= for inlined code), after rewrites
   std::uint64_t pos = 0;  // line number, or instruction address when by_instr
