@@ -96,7 +96,7 @@ bool load(const std::string& path, profile& p, bool keep_positions) {
   }
   for (const auto& d : diags.kept())
     if (d.severity == severity::error)
-      std::fprintf(stderr, "%s\n", format_diagnostic(d, false).c_str());
+      std::fputs(format_diagnostic(d, false).c_str(), stderr);
   if (diags.errors() || diags.warnings())
     std::fprintf(stderr,
                  "calltree diff: %s: %llu errors, %llu warnings (see 'calltree check %s')\n",
