@@ -38,11 +38,11 @@ std::string signed_delta(std::uint64_t old_value, std::uint64_t new_value) {
 }
 
 std::string percent_text(std::uint64_t old_value, std::uint64_t new_value) {
+  if (old_value == new_value) return "0.00%";
   auto p = percent_change(old_value, new_value);
   if (!p) return "n/a";
   char buf[64];
   std::snprintf(buf, sizeof buf, "%+.2f%%", *p);
-  if (old_value == new_value) return "0.00%";
   return buf;
 }
 
