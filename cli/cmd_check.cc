@@ -18,7 +18,9 @@ constexpr flag check_flags[] = {
     {"max-diagnostics", 0, true, "keep at most N diagnostics of each code per file (default 20)",
      "N"},
     {"max-memory", 0, true,
-     "stop reading a file whose names take more than SIZE (e.g. 512M; default: no limit)", "SIZE"},
+     "stop reading a file whose names take more than SIZE (e.g. 512M; 0 = no limit; "
+     "default: 3/4 of this machine's memory)",
+     "SIZE"},
     {"help", 'h', false, "show this help"},
 };
 
@@ -168,6 +170,7 @@ int run_check(std::span<const std::string_view> argv) {
 
 }  // namespace
 
-CALLTREE_COMMAND(check, "check", "validate profiles: diagnostics and a summary per file", run_check);
+CALLTREE_COMMAND(check, "check", "validate profiles: diagnostics and a summary per file",
+                 run_check);
 
 }  // namespace calltree::cli

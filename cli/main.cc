@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "calltree/memory_limit.h"
 #include "command.h"
+#include "diagnostics_output.h"
 
 namespace calltree::cli {
 std::vector<command>& commands() {
@@ -29,8 +31,41 @@ void print_help() {
     line.resize(14, ' ');
     s += line + std::string(c.summary) + "\n";
   }
+  s += "\nOption of every command:\n"
+       "  --max-memory=SIZE  stop keeping what a file holds once it would take more than SIZE\n"
+       "                     (e.g. 512M, 4G; 0 = no limit); the default is 3/4 of this\n"
+       "                     machine's memory, so no readable profile is refused\n";
   s += "\nRun 'calltree COMMAND --help' for a command's options.\n";
   std::fputs(s.c_str(), stdout);
+}
+// Takes `--max-memory=SIZE` (or `--max-memory SIZE`) out of a command's arguments and makes it
+// the process's memory limit, so every command, present and future, honours it. False on a
+// malformed size (a usage error).
+bool take_memory_limit(std::vector<std::string_view>& args) {
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--") break;
+    std::string_view value;
+    std::size_t n = 1;
+    if (args[i].starts_with("--max-memory=")) {
+      value = args[i].substr(13);
+    } else if (args[i] == "--max-memory" && i + 1 < args.size()) {
+      value = args[i + 1];
+      n = 2;
+    } else {
+      continue;
+    }
+    auto bytes = calltree::cli::parse_size(value);
+    if (!bytes) {
+      calltree::cli::print_error("--max-memory needs a size such as 512M or 4G, not '" +
+                                 std::string(value) + "'");
+      return false;
+    }
+    calltree::set_default_memory_limit(*bytes);
+    args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
+               args.begin() + static_cast<std::ptrdiff_t>(i + n));
+    --i;
+  }
+  return true;
 }
 }  // namespace
 
@@ -46,6 +81,7 @@ int main(int argc, char** argv) {
     std::printf("calltree %s\n", CALLTREE_VERSION);
     return 0;
   }
+  if (!take_memory_limit(args)) return calltree::cli::exit_usage;
   for (const auto& c : calltree::cli::commands()) {
     if (c.name == args[0]) {
       int rc = c.run(std::span<const std::string_view>(args).subspan(1));

@@ -40,6 +40,8 @@ class cost_matrix {
   // Widens every row to `columns` (new columns are 0). Rarely needed: a later part with a new event.
   void set_columns(std::size_t columns);
   void reserve_rows(std::size_t n) { data_.reserve(n * columns_); }
+  // Bytes of cost storage held (capacity, not size: what the memory guard must count).
+  std::size_t bytes() const { return data_.capacity() * sizeof(std::uint64_t); }
 
  private:
   std::size_t columns_;

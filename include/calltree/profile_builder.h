@@ -11,6 +11,7 @@
 #include <string>
 
 #include "calltree/diagnostic.h"
+#include "calltree/memory_limit.h"
 #include "calltree/profile.h"
 #include "calltree/reader.h"
 #include "calltree/records.h"
@@ -26,6 +27,11 @@ struct builder_options {
   std::uint8_t keep_positions = pos_instr | pos_bb | pos_line;
   // Keep jump rows (callgrind --collect-jumps); a report that shows no jumps can drop them.
   bool keep_jumps = true;
+  // Stop keeping records once the model (names, functions, rows, their costs and indexes) would
+  // take more than this many bytes: one limit_exceeded error, and the profile holds exactly the
+  // records before it (later parts are dropped whole). 0 = no limit. Starts at the process's
+  // memory limit (memory_limit.h: --max-memory, else 3/4 of the machine's memory).
+  std::uint64_t max_memory = default_memory_limit();
 };
 
 class profile_builder final : public record_sink {
@@ -45,6 +51,9 @@ class profile_builder final : public record_sink {
 
   // Name the next input (for diagnostics) when one builder reads several inputs.
   void set_display_name(std::string name);
+
+  // True once builder_options::max_memory stopped the build (the profile is incomplete).
+  bool limit_hit() const;
 
  private:
   struct impl;

@@ -13,6 +13,7 @@
 
 #include "calltree/diagnostic.h"
 #include "calltree/input.h"
+#include "calltree/memory_limit.h"
 #include "calltree/records.h"
 #include "calltree/result.h"
 #include "calltree/string_pool.h"
@@ -23,7 +24,8 @@ struct reader_options {
   std::string display_name = "<input>";  // the file name in diagnostics
   std::size_t max_line_length = 64u << 20;  // longer lines are skipped with an error
   // Stop with a limit_exceeded error once the name tables hold this many bytes (0 = no limit).
-  std::uint64_t max_name_bytes = 0;
+  // Starts at the process's memory limit (memory_limit.h: --max-memory, else 3/4 of memory).
+  std::uint64_t max_name_bytes = default_memory_limit();
 };
 
 struct read_stats {

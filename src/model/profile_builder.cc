@@ -2,7 +2,9 @@
 #include "calltree/profile_builder.h"
 
 #include <algorithm>
+#include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "model/row_index.h"
 
@@ -30,9 +32,15 @@ struct profile_builder::impl {
 
   part_id part = 0;
   bool in_part = false;
-  std::vector<event_id> event_map;      // part event index -> profile event id
-  std::vector<std::uint64_t> scratch;   // costs in profile order
+  std::vector<event_id> event_map;     // part event index -> profile event id
+  std::vector<std::uint64_t> scratch;  // costs in profile order
   bool overflow_reported = false;
+  std::unordered_map<std::string, event_id> event_index;  // p.events by name
+
+  // The memory guard (builder_options::max_memory).
+  bool limit_hit = false;      // records are no longer kept
+  bool limit_in_part = false;  // it happened in the part being read: recompute its totals
+  bool skip_part = false;      // a part that began after the limit: dropped whole
 
   position keep(position pos) const {
     if (!(opt.keep_positions & pos_instr)) pos.instr = 0;
@@ -51,6 +59,7 @@ struct profile_builder::impl {
       : p(prof), diags(d), display_name(std::move(name)), opt(o) {
     if (p.objects.empty()) p.objects.push_back(object{string_pool::empty});
     if (p.files.empty()) p.files.push_back(file{string_pool::empty});
+    for (event_id i = 0; i < p.events.size(); ++i) event_index.emplace(p.events[i].name, i);
     for (object_id i = 0; i < p.objects.size(); ++i) object_of.emplace(p.objects[i].name, i);
     for (file_id i = 0; i < p.files.size(); ++i) file_of.emplace(p.files[i].name, i);
     for (function_id i = 0; i < p.functions.size(); ++i) index_function(i);
@@ -71,6 +80,71 @@ struct profile_builder::impl {
     diags->report(std::move(d));
   }
 
+  // Bytes the model holds, estimated from sizes and capacities: names (text, view, hash node),
+  // objects, files, functions, rows with their costs, and the row indexes (a 4-byte slot and
+  // a 4-byte hash per slot at most 3/4 full).
+  std::uint64_t model_bytes() const {
+    constexpr std::uint64_t per_name = 64, per_index_entry = 16, per_map_entry = 48;
+    std::uint64_t b = p.strings.bytes() + p.strings.size() * per_name;
+    b += (object_of.size() + file_of.size() + event_index.size()) * per_map_entry;
+    b += (p.objects.capacity() + p.files.capacity()) * sizeof(object);
+    b += p.functions.capacity() * sizeof(function) + p.functions.size() * per_index_entry;
+    b += p.self_rows.capacity() * sizeof(self_row) + p.self_rows.size() * per_index_entry;
+    b += p.calls.capacity() * sizeof(call_row) + p.calls.size() * per_index_entry;
+    b += p.jumps.capacity() * sizeof(jump_row) + p.jumps.size() * per_index_entry;
+    b += p.self_costs.bytes() + p.call_costs.bytes();
+    b += p.events.size() * (sizeof(event_type) + 64) + p.parts.size() * sizeof(calltree::part);
+    return b;
+  }
+
+  // May the model grow by `extra` bytes? If not, the limit is reported (once) and every
+  // record from `line` on is dropped.
+  bool room(std::uint64_t line, std::uint64_t extra) {
+    if (limit_hit) return false;
+    if (!opt.max_memory || model_bytes() + extra <= opt.max_memory) return true;
+    limit_hit = limit_in_part = true;
+    if (diags) {
+      diagnostic d;
+      d.severity = severity::error;
+      d.code = diag_code::limit_exceeded;
+      d.file = display_name;
+      d.line = line;
+      std::uint64_t mib = opt.max_memory >> 20;
+      d.message = "the profile would take more than the memory limit (" +
+                  (mib ? std::to_string(mib) + " MiB" : std::to_string(opt.max_memory) + " bytes") +
+                  ", see --max-memory); the records from here on are not kept";
+      diags->report(std::move(d));
+    }
+    return false;
+  }
+  // Room for one more row in `rows` (and in `costs`): the row, its index entry, and, when a
+  // vector is full, the doubled buffer that exists beside the old one while it grows.
+  template <typename Row>
+  bool room_for_row(const std::vector<Row>& rows, const cost_matrix* costs, std::uint64_t line) {
+    if (!opt.max_memory) return true;
+    std::uint64_t extra = sizeof(Row) + 16;
+    if (rows.size() == rows.capacity())
+      extra += 2 * std::max<std::size_t>(rows.capacity(), 1) * sizeof(Row);
+    if (costs) {
+      const std::uint64_t row_bytes = costs->columns() * sizeof(std::uint64_t);
+      extra += row_bytes;
+      if ((costs->rows() + 1) * row_bytes > costs->bytes()) extra += 2 * costs->bytes() + row_bytes;
+    }
+    return room(line, extra);
+  }
+
+  // After the limit stopped the build inside a part, its totals are the sum of the rows kept,
+  // so the model stays self-consistent (totals = sum of self rows).
+  void recompute_totals(part_id pt) {
+    auto& t = p.parts[pt].totals;
+    std::fill(t.begin(), t.end(), 0);
+    for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
+      if (p.self_rows[i].part != pt) continue;
+      auto row = p.self_costs.row(i);
+      for (std::size_t e = 0; e < t.size() && e < row.size(); ++e) add_saturating(t[e], row[e]);
+    }
+  }
+
   object_id object_for(string_id s) {
     auto [it, fresh] = object_of.try_emplace(s, static_cast<object_id>(p.objects.size()));
     if (fresh) p.objects.push_back(object{s});
@@ -89,8 +163,10 @@ struct profile_builder::impl {
     std::size_t slot;
     const auto& f = p.functions[i];
     auto h = hash_function(f);
-    function_index.find(h, [](std::uint32_t) { return false; }, slot);
-    function_index.insert(h, i, slot, [&](std::uint32_t r) { return hash_function(p.functions[r]); });
+    function_index.find(
+        h, [](std::uint32_t) { return false; }, slot);
+    function_index.insert(h, i, slot,
+                          [&](std::uint32_t r) { return hash_function(p.functions[r]); });
   }
   function_id function_for(string_id obj, string_id fil, string_id name) {
     function f{object_for(obj), file_for(fil), name};
@@ -132,7 +208,8 @@ struct profile_builder::impl {
   void index_self(std::uint32_t i) {
     std::size_t slot;
     auto h = hash_self(p.self_rows[i]);
-    self_index.find(h, [](std::uint32_t) { return false; }, slot);
+    self_index.find(
+        h, [](std::uint32_t) { return false; }, slot);
     self_index.insert(h, i, slot, [&](std::uint32_t r) { return hash_self(p.self_rows[r]); });
   }
   static std::uint64_t hash_call(const call_row& r) {
@@ -144,7 +221,8 @@ struct profile_builder::impl {
   void index_call(std::uint32_t i) {
     std::size_t slot;
     auto h = hash_call(p.calls[i]);
-    call_index.find(h, [](std::uint32_t) { return false; }, slot);
+    call_index.find(
+        h, [](std::uint32_t) { return false; }, slot);
     call_index.insert(h, i, slot, [&](std::uint32_t r) { return hash_call(p.calls[r]); });
   }
   static std::uint64_t hash_jump(const jump_row& r) {
@@ -156,15 +234,27 @@ struct profile_builder::impl {
   void index_jump(std::uint32_t i) {
     std::size_t slot;
     auto h = hash_jump(p.jumps[i]);
-    jump_index.find(h, [](std::uint32_t) { return false; }, slot);
+    jump_index.find(
+        h, [](std::uint32_t) { return false; }, slot);
     jump_index.insert(h, i, slot, [&](std::uint32_t r) { return hash_jump(p.jumps[r]); });
   }
 
   event_id event_for(const std::string& name) {
-    for (event_id i = 0; i < p.events.size(); ++i)
-      if (p.events[i].name == name) return i;
-    p.events.push_back(event_type{name, {}, {}, false});
-    return static_cast<event_id>(p.events.size() - 1);
+    auto [it, fresh] = event_index.try_emplace(name, static_cast<event_id>(p.events.size()));
+    if (fresh) p.events.push_back(event_type{name, {}, {}, false});
+    return it->second;
+  }
+
+  // Bytes a part header would add: its new events widen every existing cost row.
+  std::uint64_t header_bytes(const part_header& h) const {
+    std::unordered_set<std::string_view> fresh;
+    for (const auto& n : h.events)
+      if (!event_index.count(n)) fresh.insert(n);
+    for (const auto& d : h.event_definitions)
+      if (!event_index.count(d.name)) fresh.insert(d.name);
+    const std::uint64_t rows = p.self_costs.rows() + p.call_costs.rows();
+    return fresh.size() * (rows * 2 * sizeof(std::uint64_t) + sizeof(event_type) + 64 + 48) +
+           h.events.size() * 16 + sizeof(calltree::part);
   }
 
   void widen() {
@@ -263,13 +353,21 @@ profile_builder::~profile_builder() = default;
 
 void profile_builder::set_display_name(std::string name) { impl_->display_name = std::move(name); }
 
+bool profile_builder::limit_hit() const { return impl_->limit_hit; }
+
 void profile_builder::on_part_begin(const part_header& h) {
-  impl_->header_summary = h.summary;
-  impl_->begin(h);
+  auto& m = *impl_;
+  if (m.limit_hit || !m.room(h.line, m.header_bytes(h))) {
+    m.skip_part = true;
+    return;
+  }
+  m.header_summary = h.summary;
+  m.begin(h);
 }
 
 void profile_builder::on_cost(const cost_record& r) {
   auto& m = *impl_;
+  if (m.limit_hit) return;
   self_row row;
   row.part = m.part;
   m.resolve_context(r.ctx, row.function, row.source_file);
@@ -286,6 +384,7 @@ void profile_builder::on_cost(const cost_record& r) {
       },
       slot);
   if (found == row_index::empty) {
+    if (!m.room_for_row(p.self_rows, &p.self_costs, r.line)) return;
     found = static_cast<std::uint32_t>(p.self_rows.size());
     p.self_rows.push_back(row);
     p.self_costs.add_row();
@@ -300,6 +399,7 @@ void profile_builder::on_cost(const cost_record& r) {
 
 void profile_builder::on_call(const call_record& r) {
   auto& m = *impl_;
+  if (m.limit_hit) return;
   auto& p = m.p;
   call_row row;
   row.part = m.part;
@@ -320,10 +420,12 @@ void profile_builder::on_call(const call_record& r) {
       },
       slot);
   if (found == row_index::empty) {
+    if (!m.room_for_row(p.calls, &p.call_costs, r.line)) return;
     found = static_cast<std::uint32_t>(p.calls.size());
     p.calls.push_back(row);
     p.call_costs.add_row();
-    m.call_index.insert(h, found, slot, [&](std::uint32_t i) { return impl::hash_call(p.calls[i]); });
+    m.call_index.insert(h, found, slot,
+                        [&](std::uint32_t i) { return impl::hash_call(p.calls[i]); });
   }
   if (!add_saturating(p.calls[found].count, r.count)) m.overflow(r.line);
   auto dst = p.call_costs.row(found);
@@ -334,7 +436,7 @@ void profile_builder::on_call(const call_record& r) {
 
 void profile_builder::on_jump(const jump_record& r) {
   auto& m = *impl_;
-  if (!m.opt.keep_jumps) return;
+  if (!m.opt.keep_jumps || m.limit_hit) return;
   auto& p = m.p;
   jump_row row;
   row.part = m.part;
@@ -360,18 +462,31 @@ void profile_builder::on_jump(const jump_record& r) {
       },
       slot);
   if (found == row_index::empty) {
+    if (!m.room_for_row(p.jumps, nullptr, r.line)) return;
     found = static_cast<std::uint32_t>(p.jumps.size());
     p.jumps.push_back(row);
     p.jumps.back().executed = 0;
     p.jumps.back().followed = 0;
-    m.jump_index.insert(h, found, slot, [&](std::uint32_t i) { return impl::hash_jump(p.jumps[i]); });
+    m.jump_index.insert(h, found, slot,
+                        [&](std::uint32_t i) { return impl::hash_jump(p.jumps[i]); });
   }
   if (!add_saturating(p.jumps[found].executed, r.executed) ||
       !add_saturating(p.jumps[found].followed, r.followed))
     m.overflow(r.line);
 }
 
-void profile_builder::on_part_end(const part_end& e) { impl_->end(e); }
+void profile_builder::on_part_end(const part_end& e) {
+  auto& m = *impl_;
+  if (m.skip_part) {
+    m.skip_part = false;
+    return;
+  }
+  m.end(e);
+  if (m.limit_in_part) {
+    m.limit_in_part = false;
+    m.recompute_totals(m.part);
+  }
+}
 
 event_id profile::find_event(std::string_view name) const {
   for (event_id i = 0; i < events.size(); ++i)
@@ -382,7 +497,8 @@ event_id profile::find_event(std::string_view name) const {
 std::vector<std::uint64_t> profile::total() const {
   std::vector<std::uint64_t> t(events.size(), 0);
   for (const auto& pt : parts)
-    for (std::size_t i = 0; i < pt.totals.size() && i < t.size(); ++i) add_saturating(t[i], pt.totals[i]);
+    for (std::size_t i = 0; i < pt.totals.size() && i < t.size(); ++i)
+      add_saturating(t[i], pt.totals[i]);
   return t;
 }
 
@@ -392,7 +508,9 @@ result<read_stats> load_profile(const std::string& path, profile& out, diagnosti
   if (!in) return in.error();
   if (options.display_name == "<input>") options.display_name = path == "-" ? "<stdin>" : path;
   profile_builder b(out, &diagnostics, options.display_name, build);
-  return read_callgrind(**in, out.strings, b, diagnostics, options);
+  auto r = read_callgrind(**in, out.strings, b, diagnostics, options);
+  if (r && b.limit_hit()) r->complete = false;
+  return r;
 }
 
 }  // namespace calltree

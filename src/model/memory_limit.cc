@@ -1,0 +1,53 @@
+// memory_limit.cc — the default memory ceiling: 3/4 of what this process can have.
+#include "calltree/memory_limit.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+
+namespace calltree {
+namespace {
+
+// A number from the first line of a cgroup file ("max" or missing: no limit).
+std::uint64_t read_cgroup_limit(const char* path) {
+  std::FILE* f = std::fopen(path, "r");
+  if (!f) return UINT64_MAX;
+  unsigned long long v = 0;
+  int n = std::fscanf(f, "%llu", &v);
+  std::fclose(f);
+  return n == 1 && v > 0 ? static_cast<std::uint64_t>(v) : UINT64_MAX;
+}
+
+std::uint64_t compute_machine_limit() {
+  long pages = ::sysconf(_SC_PHYS_PAGES);
+  long page_size = ::sysconf(_SC_PAGE_SIZE);
+  std::uint64_t physical = pages > 0 && page_size > 0 ? static_cast<std::uint64_t>(pages) *
+                                                            static_cast<std::uint64_t>(page_size)
+                                                      : UINT64_MAX;
+  std::uint64_t cap = std::min({physical, read_cgroup_limit("/sys/fs/cgroup/memory.max"),
+                                read_cgroup_limit("/sys/fs/cgroup/memory/memory.limit_in_bytes")});
+  return cap == UINT64_MAX ? 0 : cap / 4 * 3;
+}
+
+// UINT64_MAX: not set, use the machine's.
+std::atomic<std::uint64_t> user_limit{UINT64_MAX};
+
+}  // namespace
+
+std::uint64_t machine_memory_limit() {
+  static const std::uint64_t limit = compute_machine_limit();
+  return limit;
+}
+
+std::uint64_t default_memory_limit() {
+  std::uint64_t v = user_limit.load(std::memory_order_relaxed);
+  return v == UINT64_MAX ? machine_memory_limit() : v;
+}
+
+void set_default_memory_limit(std::uint64_t bytes) {
+  user_limit.store(bytes, std::memory_order_relaxed);
+}
+
+}  // namespace calltree
