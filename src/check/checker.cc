@@ -1,6 +1,7 @@
 #include "calltree/checker.h"
 
 #include <algorithm>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -24,7 +25,8 @@ struct fn_key_hash {
 
 struct checker::impl {
   check_result r;
-  std::vector<std::size_t> event_map;  // part event -> r.events index
+  std::vector<std::size_t> event_map;                        // part event -> r.events index
+  std::unordered_map<std::string, std::size_t> event_index;  // r.events by name
   std::unordered_map<fn_key, std::uint32_t, fn_key_hash> functions;
   std::unordered_set<std::uint64_t> arcs;
   std::optional<std::vector<std::uint64_t>> header_summary;
@@ -53,15 +55,15 @@ void checker::on_part_begin(const part_header& h) {
   auto& m = *impl_;
   ++m.r.parts;
   m.event_map.clear();
+  // A hash index, not a scan: a hostile part may name a million events.
   for (const auto& e : h.events) {
-    auto it = std::find(m.r.events.begin(), m.r.events.end(), e);
-    if (it == m.r.events.end()) {
+    auto [it, fresh] = m.event_index.try_emplace(e, m.r.events.size());
+    if (fresh) {
       m.r.events.push_back(e);
       m.r.totals.push_back(0);
       m.summary.push_back(0);
-      it = m.r.events.end() - 1;
     }
-    m.event_map.push_back(static_cast<std::size_t>(it - m.r.events.begin()));
+    m.event_map.push_back(it->second);
   }
   m.header_summary = h.summary;
   m.have_last = false;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "calltree/checker.h"
 #include "calltree/diagnostic.h"
 #include "calltree/input.h"
 #include "calltree/profile.h"
@@ -136,6 +137,22 @@ TEST(hostile_regressions, many_events_are_checked_for_duplicates_in_linear_time)
   EXPECT_EQ(r.diagnostics.count(diag_code::duplicate_event), 1u);
   ASSERT_EQ(r.records.headers.size(), 1u);
   EXPECT_EQ(r.records.headers[0].events.size(), 200001u);
+}
+
+// Hostile: the checker (calltree check) looked each event of a part up by a linear scan, so a
+// part with a million events never finished.
+TEST(hostile_regressions, checker_indexes_many_events_in_linear_time) {
+  std::string events = "events:";
+  for (int i = 0; i < 200000; ++i) events += " e" + std::to_string(i);
+  auto in = memory_input(events + "\nfl=a.c\nfn=main\n1 5\n");
+  string_pool names;
+  checker c;
+  keep_all diagnostics;
+  ASSERT_TRUE(read_callgrind(*in, names, c, diagnostics).has_value());
+  auto r = c.result();
+  ASSERT_EQ(r.events.size(), 200000u);
+  EXPECT_EQ(r.events[199999], "e199999");
+  EXPECT_EQ(r.totals[0], 5u);
 }
 
 }  // namespace
