@@ -95,8 +95,11 @@ bool load(const std::string& path, profile& p, bool keep_positions) {
     return false;
   }
   for (const auto& d : diags.kept())
-    if (d.severity == severity::error)
-      std::fputs(format_diagnostic(d, false).c_str(), stderr);
+    if (d.severity == severity::error) std::fputs(format_diagnostic(d, false).c_str(), stderr);
+  if (!r->complete) {
+    std::fprintf(stderr, "calltree diff: %s could not be read to its end; no diff\n", path.c_str());
+    return false;
+  }
   if (diags.errors() || diags.warnings())
     std::fprintf(stderr,
                  "calltree diff: %s: %llu errors, %llu warnings (see 'calltree check %s')\n",
