@@ -327,8 +327,7 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
     std::uint64_t line = c.site.line;
     ann_site& site = d.sites[{d.key_file[ck], line}];
     if (site.callees.empty()) site.func = ck;
-    if (std::find(site.callees.begin(), site.callees.end(), ek) == site.callees.end())
-      site.callees.push_back(ek);
+    if (d.site_callees.emplace(d.key_file[ck], line, ek).second) site.callees.push_back(ek);
     // (caller, callee, line) rows: find by scanning this pair's line list.
     std::uint64_t lk = (pk * 0x9e3779b97f4a7c15ull) ^ line;
     auto [lit, lfresh] = d.call_line_index.emplace(lk, 0);

@@ -9,7 +9,9 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -85,6 +87,9 @@ struct annotate_data {
   cc_table call_line_cc;
   std::map<std::pair<std::uint32_t, std::uint64_t>, ann_site> sites;  // (file, line)
   std::unordered_map<std::uint64_t, std::uint32_t> call_line_index;   // internal
+  // (file, line, callee) already listed in `sites`: a site at line 0 of an unknown file can
+  // gather thousands of callees, so membership is not found by scanning its list.
+  std::set<std::tuple<std::uint32_t, std::uint64_t, std::uint32_t>> site_callees;  // internal
   // Self cost per (file, line), for source annotation.
   std::vector<std::map<std::uint64_t, std::uint32_t>> file_lines;  // file -> line -> row
   cc_table line_cc;
