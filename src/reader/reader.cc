@@ -1147,6 +1147,7 @@ void reader_impl::process_cost_line(std::string_view line) {
 
 result<read_stats> reader_impl::run() {
   std::string carry;
+  std::string carried_line;  // the last line that was carried over a block end
   bool skipping = false;  // inside a line longer than the limit
   bool first_block = true;
   bool stop = false;
@@ -1220,7 +1221,11 @@ result<read_stats> reader_impl::run() {
         } else {
           carry.append(p, len);
           ++line_no_;
-          process_line(carry);
+          // raw_line_, the text later diagnostics quote (a part's end is reported after its
+          // last line), points into the line: keep it intact until the next carried line, as
+          // a line inside a block is.
+          carried_line.swap(carry);
+          process_line(carried_line);
         }
         carry.clear();
       } else if (len > max_len) {
