@@ -46,6 +46,7 @@ namespace calltree {
 namespace {
 
 constexpr std::size_t max_line_text = 240;
+constexpr std::size_t max_positions = 3;  // instr, bb, line
 constexpr std::uint64_t dense_id_limit = 1u << 20;
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
@@ -171,6 +172,8 @@ class reader_impl {
   void process_header(std::string_view key, std::string_view value, std::string_view line);
   void process_body_key(std::string_view key, std::string_view value);
   void process_cost_line(std::string_view line);
+  bool fast_cost_line(const char*& p, const char* end, std::size_t max_len);
+  void finish_cost_line(const position& pos, std::size_t ncost);
 
   // ---- parts -------------------------------------------------------------------------
   void reset_header(bool first);
@@ -238,6 +241,8 @@ class reader_impl {
   std::vector<std::string> deferred_summary_;  // summary: before events:
   std::uint64_t deferred_summary_line_ = 0;
   std::vector<std::uint8_t> columns_{pos_line};
+  std::uint64_t position::*column_member_[max_positions] = {&position::line, &position::line,
+                                                            &position::line};
   std::vector<std::uint8_t> header_order_;  // positions: in a non-spec order, as written
   bool limit_hit_ = false;
   std::size_t n_events_ = 0;
@@ -306,6 +311,10 @@ void reader_impl::begin_body() {
     if (header_.positions & k) columns_.push_back(k);
   // Keep the written order when it differs from the spec's (positions: line instr).
   if (!header_order_.empty()) columns_ = header_order_;
+  for (std::size_t c = 0; c < columns_.size() && c < max_positions; ++c)
+    column_member_[c] = columns_[c] == pos_instr ? &position::instr
+                        : columns_[c] == pos_bb  ? &position::bb
+                                                 : &position::line;
   if (!deferred_summary_.empty()) {
     auto saved_line = line_no_;
     auto saved_raw = raw_line_;
@@ -1092,6 +1101,99 @@ void reader_impl::process_cost_line(std::string_view line) {
     }
     costs[ncost++] = v;
   }
+  finish_cost_line(pos, ncost);
+}
+
+// The hot path. Most lines of a big profile are cost lines like `+3 * 11` or `0x4a2f10 12 3 0
+// 1`: positions as decimal, 0x-hex, +N, -N or *, then decimal costs, one space between tokens
+// (and perhaps one after the last), ending in '\n' inside the current block. This reads such a
+// line in one pass, finding its end as it goes (no memchr, no tokenizer, no overflow checks:
+// at most 19 decimal or 16 hex digits cannot overflow). It changes nothing and returns false
+// for anything else (tabs, CR, hex or signed costs, too many costs, a position going below 0,
+// a line that goes on into the next block), and the general path reads that line and reports
+// what is wrong with it; for the lines it takes, the result is the general path's.
+bool reader_impl::fast_cost_line(const char*& p_io, const char* end, std::size_t max_len) {
+  const char* p = p_io;
+  position pos = base_;
+  const std::size_t ncol = columns_.size();
+  if (ncol > max_positions) return false;
+  auto digit = [](char ch) { return static_cast<unsigned>(static_cast<unsigned char>(ch)) - 48u; };
+  // After a token: one space, or the end of the line (not consumed).
+  auto separator = [&]() {
+    if (p == end) return false;
+    if (*p == ' ') {
+      ++p;
+      return true;
+    }
+    return *p == '\n';
+  };
+  for (std::size_t col = 0; col < ncol; ++col) {
+    if (p == end) return false;
+    std::uint64_t& slot = pos.*column_member_[col];
+    const std::uint64_t base = slot;
+    const char c = *p;
+    std::uint64_t v = 0;
+    if (c == '*') {
+      ++p;
+      v = base;
+    } else if (c == '0' && end - p > 2 && p[1] == 'x') {
+      p += 2;
+      const char* s = p;
+      for (; p < end; ++p) {
+        const unsigned h = static_cast<unsigned char>(*p);
+        unsigned d;
+        if (h - 48u < 10u)
+          d = h - 48u;
+        else if ((h | 0x20u) - 97u < 6u)
+          d = (h | 0x20u) - 87u;
+        else
+          break;
+        v = (v << 4) | d;
+      }
+      if (p == s || p - s > 16) return false;
+    } else {
+      const bool plus = c == '+', minus = c == '-';
+      if (plus || minus) ++p;
+      const char* s = p;
+      for (unsigned d; p < end && (d = digit(*p)) < 10u; ++p) v = v * 10 + d;
+      if (p == s || p - s > 19) return false;
+      if (plus) {
+        if (__builtin_add_overflow(base, v, &v)) return false;
+      } else if (minus) {
+        if (v > base) return false;
+        v = base - v;
+      }
+    }
+    slot = v;
+    if (!separator()) return false;
+    // Fewer positions than columns: the general path says so.
+    if (col + 1 < ncol && (p == end || *p == '\n')) return false;
+  }
+  std::size_t ncost = 0;
+  std::uint64_t* costs = costs_.data();
+  while (p != end && *p != '\n') {
+    if (ncost >= n_events_) return false;
+    const char* s = p;
+    std::uint64_t v = 0;
+    for (unsigned d; p < end && (d = digit(*p)) < 10u; ++p) v = v * 10 + d;
+    if (p == s || p - s > 19) return false;
+    costs[ncost++] = v;  // scratch: the general path rewrites it if we give up
+    if (!separator()) return false;
+  }
+  if (p == end || static_cast<std::size_t>(p - p_io) > max_len) return false;
+  ++line_no_;
+  ++stats_.lines;
+  raw_line_ = std::string_view(p_io, static_cast<std::size_t>(p - p_io));
+  body_started_ = true;
+  p_io = p + 1;
+  finish_cost_line(pos, ncost);
+  return true;
+}
+
+// A cost line's positions and costs are read: the base moves, and the line is a call's cost,
+// a jump's source or a self cost.
+void reader_impl::finish_cost_line(const position& pos, std::size_t ncost) {
+  std::uint64_t* costs = costs_.data();
   for (std::size_t k = ncost; k < n_events_; ++k) costs[k] = 0;
   base_ = pos;
   std::span<const std::uint64_t> cost_span(costs, n_events_);
@@ -1196,6 +1298,12 @@ result<read_stats> reader_impl::run() {
     const char* p = b.data();
     const char* end = p + b.size();
     while (p < end) {
+      if (part_open_ && !skipping && carry.empty()) {
+        const char c0 = *p;
+        if ((is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') &&
+            fast_cost_line(p, end, max_len))
+          continue;
+      }
       const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
       if (!nl) {
         // The line continues in the next block.
