@@ -28,7 +28,7 @@ class row_index {
       return empty;
     }
     std::size_t mask = slots_.size() - 1;
-    std::size_t i = static_cast<std::size_t>(hash) & mask;
+    std::size_t i = home(hash);
     for (;;) {
       std::uint32_t r = slots_[i];
       if (r == empty) {
@@ -46,7 +46,7 @@ class row_index {
     if ((count_ + 1) * 4 > slots_.size() * 3) {
       grow(hash_of);
       std::size_t mask = slots_.size() - 1;
-      slot = static_cast<std::size_t>(hash) & mask;
+      slot = home(hash);
       while (slots_[slot] != empty) slot = (slot + 1) & mask;
     }
     slots_[slot] = row;
@@ -58,20 +58,29 @@ class row_index {
     slots_.clear();
     hashes_.clear();
     count_ = 0;
+    shift_ = 64;
   }
 
  private:
+  // The home slot: the top bits of hash * 2^64/phi (Fibonacci hashing). Taking the hash's own
+  // low bits would put keys that differ only in high bits (a pair packed as a << 32 | b, a
+  // final multiply that only carries upwards) into one run of slots.
+  std::size_t home(std::uint64_t hash) const {
+    return static_cast<std::size_t>((hash * 0x9e3779b97f4a7c15ull) >> shift_);
+  }
+
   template <typename HashOf>
   void grow(HashOf hash_of) {
     std::size_t n = slots_.empty() ? 1024 : slots_.size() * 2;
     std::vector<std::uint32_t> old = std::move(slots_);
     slots_.assign(n, empty);
     hashes_.assign(n, 0);
+    shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(n));
     std::size_t mask = n - 1;
     for (std::uint32_t r : old) {
       if (r == empty) continue;
       std::uint64_t h = hash_of(r);
-      std::size_t i = static_cast<std::size_t>(h) & mask;
+      std::size_t i = home(h);
       while (slots_[i] != empty) i = (i + 1) & mask;
       slots_[i] = r;
       hashes_[i] = static_cast<std::uint32_t>(h >> 32);
@@ -81,6 +90,7 @@ class row_index {
   std::vector<std::uint32_t> slots_;
   std::vector<std::uint32_t> hashes_;
   std::size_t count_ = 0;
+  unsigned shift_ = 64;
 };
 
 }  // namespace calltree::detail
