@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace calltree {
@@ -37,14 +36,13 @@ class string_pool {
   static constexpr string_id npos = 0xffffffffu;
 
  private:
-  struct hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const noexcept;
-  };
+  void grow();
   std::vector<std::unique_ptr<char[]>> blocks_;
   std::size_t block_used_ = 0, block_size_ = 0;
   std::vector<std::string_view> views_;
-  std::unordered_map<std::string_view, string_id, hash, std::equal_to<>> index_;
+  // Open addressing, linear probing: each slot is (32 bits of the name's hash << 32) | (id + 1),
+  // 0 when empty. The hash bits place the slot, so growing needs no rehashing of names.
+  std::vector<std::uint64_t> slots_;
   std::size_t bytes_ = 0;
 };
 
