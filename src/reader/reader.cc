@@ -173,7 +173,9 @@ class reader_impl {
   void process_body_key(std::string_view key, std::string_view value);
   void process_cost_line(std::string_view line);
   bool fast_cost_line(const char*& p, const char* end, std::size_t max_len);
-  void finish_cost_line(const position& pos, std::size_t ncost);
+  [[gnu::always_inline]] void finish_cost_line(std::uint64_t instr, std::uint64_t bb,
+                                               std::uint64_t line, std::size_t ncost);
+  [[gnu::noinline]] void cost_line_problems(std::size_t ncost);
 
   // ---- parts -------------------------------------------------------------------------
   void reset_header(bool first);
@@ -241,8 +243,7 @@ class reader_impl {
   std::vector<std::string> deferred_summary_;  // summary: before events:
   std::uint64_t deferred_summary_line_ = 0;
   std::vector<std::uint8_t> columns_{pos_line};
-  std::uint64_t position::*column_member_[max_positions] = {&position::line, &position::line,
-                                                            &position::line};
+  std::uint8_t column_index_[max_positions] = {2, 2, 2};  // 0 instr, 1 bb, 2 line
   std::vector<std::uint8_t> header_order_;  // positions: in a non-spec order, as written
   bool limit_hit_ = false;
   std::size_t n_events_ = 0;
@@ -312,9 +313,7 @@ void reader_impl::begin_body() {
   // Keep the written order when it differs from the spec's (positions: line instr).
   if (!header_order_.empty()) columns_ = header_order_;
   for (std::size_t c = 0; c < columns_.size() && c < max_positions; ++c)
-    column_member_[c] = columns_[c] == pos_instr ? &position::instr
-                        : columns_[c] == pos_bb  ? &position::bb
-                                                 : &position::line;
+    column_index_[c] = columns_[c] == pos_instr ? 0 : columns_[c] == pos_bb ? 1 : 2;
   if (!deferred_summary_.empty()) {
     auto saved_line = line_no_;
     auto saved_raw = raw_line_;
@@ -1101,7 +1100,7 @@ void reader_impl::process_cost_line(std::string_view line) {
     }
     costs[ncost++] = v;
   }
-  finish_cost_line(pos, ncost);
+  finish_cost_line(pos.instr, pos.bb, pos.line, ncost);
 }
 
 // The hot path. Most lines of a big profile are cost lines like `+3 * 11` or `0x4a2f10 12 3 0
@@ -1114,7 +1113,9 @@ void reader_impl::process_cost_line(std::string_view line) {
 // what is wrong with it; for the lines it takes, the result is the general path's.
 bool reader_impl::fast_cost_line(const char*& p_io, const char* end, std::size_t max_len) {
   const char* p = p_io;
-  position pos = base_;
+  // Positions as scalars (not a struct written field by field and then copied whole, which
+  // stalls on store forwarding).
+  std::uint64_t val[max_positions] = {base_.instr, base_.bb, base_.line};
   const std::size_t ncol = columns_.size();
   if (ncol > max_positions) return false;
   auto digit = [](char ch) { return static_cast<unsigned>(static_cast<unsigned char>(ch)) - 48u; };
@@ -1129,7 +1130,7 @@ bool reader_impl::fast_cost_line(const char*& p_io, const char* end, std::size_t
   };
   for (std::size_t col = 0; col < ncol; ++col) {
     if (p == end) return false;
-    std::uint64_t& slot = pos.*column_member_[col];
+    std::uint64_t& slot = val[column_index_[col]];
     const std::uint64_t base = slot;
     const char c = *p;
     std::uint64_t v = 0;
@@ -1186,21 +1187,29 @@ bool reader_impl::fast_cost_line(const char*& p_io, const char* end, std::size_t
   raw_line_ = std::string_view(p_io, static_cast<std::size_t>(p - p_io));
   body_started_ = true;
   p_io = p + 1;
-  finish_cost_line(pos, ncost);
+  finish_cost_line(val[0], val[1], val[2], ncost);
   return true;
 }
 
 // A cost line's positions and costs are read: the base moves, and the line is a call's cost,
 // a jump's source or a self cost.
-void reader_impl::finish_cost_line(const position& pos, std::size_t ncost) {
+inline void reader_impl::finish_cost_line(std::uint64_t instr, std::uint64_t bb,
+                                          std::uint64_t line, std::size_t ncost) {
   std::uint64_t* costs = costs_.data();
   for (std::size_t k = ncost; k < n_events_; ++k) costs[k] = 0;
-  base_ = pos;
+  // Field by field, from scalars: a position written in parts and then read whole would stall
+  // on store forwarding, once per line.
+  auto set = [&](position& to) {
+    to.instr = instr;
+    to.bb = bb;
+    to.line = line;
+  };
+  set(base_);
   std::span<const std::uint64_t> cost_span(costs, n_events_);
 
   if (pending_call_) {
     pending_call_ = false;
-    call_.site = pos;
+    set(call_.site);
     call_.costs = cost_span;
     call_.given = static_cast<std::uint32_t>(ncost);
     ++stats_.call_lines;
@@ -1210,13 +1219,32 @@ void reader_impl::finish_cost_line(const position& pos, std::size_t ncost) {
   }
   if (pending_jump_) {
     pending_jump_ = false;
-    jump_.source = pos;
+    set(jump_.source);
     ++stats_.jump_lines;
     sink_.on_jump(jump_);
     jump_file_set_ = jump_function_set_ = false;
     if (ncost == 0) return;
   }
   if (ncost == 0) return;  // a position-only line: moves the base, costs nothing
+  bool overflow = false;
+  for (std::size_t k = 0; k < ncost; ++k)
+    overflow |= __builtin_add_overflow(computed_[k], costs[k], &computed_[k]);
+  if (!have_function_ || overflow) [[unlikely]]
+    cost_line_problems(ncost);
+  ++stats_.cost_lines;
+  any_cost_ = true;
+  cost_record r;
+  r.line = line_no_;
+  r.ctx = ctx_;
+  set(r.pos);
+  r.costs = cost_span;
+  r.given = static_cast<std::uint32_t>(ncost);
+  sink_.on_cost(r);
+}
+
+// The rare cases of a self cost line, out of the hot path: no function yet; a sum that went
+// above 2^64-1 (held there; reported once per event and part).
+void reader_impl::cost_line_problems(std::size_t ncost) {
   if (!have_function_) {
     report(severity::warning, diag_code::cost_without_function, 1, 0,
            "cost line before any 'fn='; the function is '???'");
@@ -1225,22 +1253,18 @@ void reader_impl::finish_cost_line(const position& pos, std::size_t ncost) {
     have_function_ = true;
   }
   for (std::size_t k = 0; k < ncost; ++k) {
-    if (!add_saturating(computed_[k], costs[k]) && !overflow_reported_[k]) {
-      overflow_reported_[k] = true;
-      report(severity::error, diag_code::cost_overflow, 1, 0,
-             "the sum of " + header_.events[k] + " costs in this part goes above 2^64-1; it is "
-             "held at 2^64-1");
+    // A sum that wrapped is below the addend; add_saturating in the loop before would have
+    // stopped at 2^64-1: put it there.
+    if (computed_[k] < costs_[k]) {
+      computed_[k] = UINT64_MAX;
+      if (!overflow_reported_[k]) {
+        overflow_reported_[k] = true;
+        report(severity::error, diag_code::cost_overflow, 1, 0,
+               "the sum of " + header_.events[k] + " costs in this part goes above 2^64-1; it is "
+               "held at 2^64-1");
+      }
     }
   }
-  ++stats_.cost_lines;
-  any_cost_ = true;
-  cost_record r;
-  r.line = line_no_;
-  r.ctx = ctx_;
-  r.pos = pos;
-  r.costs = cost_span;
-  r.given = static_cast<std::uint32_t>(ncost);
-  sink_.on_cost(r);
 }
 
 // ---------------------------------------------------------------------------------------
