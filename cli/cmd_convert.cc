@@ -1,0 +1,163 @@
+// cmd_convert.cc — `calltree convert FILE -o OUT`: any Callgrind-format input to clean callgrind.
+//
+// Streams: reader -> callgrind_writer, never the whole profile in memory. Every part and the
+// header facts are kept; diagnostics from reading go to stderr. The output file is written
+// under a temporary name beside OUT and renamed at the end, so OUT may be FILE itself, and a run
+// that fails (exit status 2: the input could not be read to its end, or OUT not written) leaves
+// OUT as it was.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "calltree/input.h"
+#include "calltree/reader.h"
+#include "calltree/writer.h"
+#include "command.h"
+#include "diagnostics_output.h"
+
+namespace calltree::cli {
+namespace {
+
+constexpr flag convert_flags[] = {
+    {"output", 'o', true, "write to FILE ('-' = standard output, the default)", "FILE"},
+    {"no-compress-names", 0, false,
+     "no '(id) name' compression (names like '(1) x' stay compressed)"},
+    {"no-compress-positions", 0, false, "write every position absolute (no '+N', '-N', '*')"},
+    {"help", 'h', false, "show this help"},
+};
+
+constexpr std::string_view convert_usage = "[OPTIONS] FILE";
+constexpr std::string_view convert_summary =
+    "Read a Callgrind-format profile (callgrind, cachegrind, Xdebug, pyprof2calltree, pprof, ...;\n"
+    "plain, gzip, zstd, xz or bzip2; '-' = standard input) and write it as clean callgrind\n"
+    "format that callgrind_annotate and KCachegrind read: every part and header fact kept,\n"
+    "names and positions compressed unless told otherwise, 'totals:' = sum of self costs.\n"
+    "Warnings and errors found while reading go to standard error ('calltree check' also\n"
+    "lists notes).\n\n"
+    "Exit status: 0 ok, 1 the input had errors (the output holds what could be read),\n"
+    "2 usage or I/O error.";
+
+// Notes (valid but unusual lines, such as calls=0) are not a conversion's business: only
+// warnings and errors reach stderr. `calltree check` and `calltree dump` show notes too.
+class warnings_and_errors final : public diagnostic_sink {
+ public:
+  explicit warnings_and_errors(diagnostic_sink& next) : next_(next) {}
+  void report(diagnostic d) override {
+    if (d.severity != severity::note) next_.report(std::move(d));
+  }
+
+ private:
+  diagnostic_sink& next_;
+};
+
+int run_convert(std::span<const std::string_view> argv) {
+  std::string err;
+  auto args = parse_args(argv, convert_flags, err);
+  if (!args) {
+    std::fprintf(stderr, "calltree convert: %s (see 'calltree convert --help')\n", err.c_str());
+    return exit_usage;
+  }
+  if (args->has("help")) {
+    std::fputs(format_help("convert", convert_usage, convert_summary, convert_flags).c_str(),
+               stdout);
+    return exit_ok;
+  }
+  if (args->positional.size() != 1) {
+    std::fprintf(stderr,
+                 "calltree convert: expected one input FILE, got %zu (see 'calltree "
+                 "convert --help')\n",
+                 args->positional.size());
+    return exit_usage;
+  }
+  const std::string in_path = args->positional[0];
+  const std::string out_path = args->get("output").value_or("-");
+  if (out_path.empty()) {
+    std::fprintf(stderr, "calltree convert: empty output file name\n");
+    return exit_usage;
+  }
+
+  auto in = open_input(in_path);
+  if (!in) {
+    std::fprintf(stderr, "calltree convert: %s: %s\n", in_path.c_str(), in.error().message.c_str());
+    return exit_usage;
+  }
+
+  writer_options wopt;
+  wopt.compress_names = !args->has("no-compress-names");
+  wopt.compress_positions = !args->has("no-compress-positions");
+
+  std::ofstream file;
+  std::vector<char> file_buffer;
+  std::string tmp_path;
+  std::ostream* out = &std::cout;
+  if (out_path != "-") {
+    tmp_path = out_path + ".calltree-tmp." + std::to_string(::getpid());
+    file_buffer.resize(1u << 20);
+    file.rdbuf()->pubsetbuf(file_buffer.data(), static_cast<std::streamsize>(file_buffer.size()));
+    file.open(tmp_path, std::ios::binary | std::ios::trunc);
+    if (!file) {
+      std::fprintf(stderr, "calltree convert: cannot write %s: %s\n", out_path.c_str(),
+                   std::strerror(errno));
+      return exit_usage;
+    }
+    out = &file;
+  }
+
+  string_pool names;
+  callgrind_writer writer(*out, names, wopt);
+  diagnostic_collector diags;
+  reader_options ropt;
+  ropt.display_name = in_path == "-" ? "<stdin>" : in_path;
+  warnings_and_errors shown(diags);
+  auto stats = read_callgrind(**in, names, writer, shown, ropt);
+  bool wrote = writer.finish();
+  int write_errno = errno;
+  print_diagnostics(diags);
+
+  bool read_ok = stats && stats->complete;
+  if (!stats)
+    std::fprintf(stderr, "calltree convert: %s: %s\n", ropt.display_name.c_str(),
+                 stats.error().message.c_str());
+
+  if (out_path != "-") {
+    file.close();
+    if (!read_ok) {
+      // Exit status 2 leaves OUT as it was: a half-read input is not converted.
+      std::remove(tmp_path.c_str());
+      return exit_usage;
+    }
+    if (!wrote || !file) {
+      std::fprintf(stderr, "calltree convert: error writing %s: %s\n", out_path.c_str(),
+                   std::strerror(write_errno));
+      std::remove(tmp_path.c_str());
+      return exit_usage;
+    }
+    if (std::rename(tmp_path.c_str(), out_path.c_str()) != 0) {
+      std::fprintf(stderr, "calltree convert: cannot write %s: %s\n", out_path.c_str(),
+                   std::strerror(errno));
+      std::remove(tmp_path.c_str());
+      return exit_usage;
+    }
+  } else if (!wrote && write_errno != EPIPE) {
+    // A closed pipe (convert ... | head) is not an error.
+    std::fprintf(stderr, "calltree convert: error writing standard output\n");
+    return exit_usage;
+  }
+  if (!read_ok) return exit_usage;
+  return diags.errors() ? exit_findings : exit_ok;
+}
+
+}  // namespace
+
+CALLTREE_COMMAND(convert, "convert", "write a profile as clean callgrind format (keeps every part)",
+                 run_convert);
+
+}  // namespace calltree::cli
