@@ -105,6 +105,73 @@ num_status parse_u64(std::string_view t, std::uint64_t& out, bool* was_hex = nul
   return num_status::ok;
 }
 
+// The fast paths' token grammar: what well-formed callgrind output is made of. Each scanner
+// advances p past what it read and says false for anything else (the caller then leaves the
+// line to the general path, which knows every other form and reports what is wrong).
+namespace fast {
+
+inline unsigned digit(char ch) { return static_cast<unsigned>(static_cast<unsigned char>(ch)) - 48u; }
+
+// 1 to 19 decimal digits (which cannot overflow).
+inline bool decimal(const char*& p, const char* end, std::uint64_t& v) {
+  const char* s = p;
+  v = 0;
+  for (unsigned d; p < end && (d = digit(*p)) < 10u; ++p) v = v * 10 + d;
+  return p != s && p - s <= 19;
+}
+
+// A position: decimal, 0x-hex (1 to 16 digits), +N, -N (not below 0) or *, against `base`.
+inline bool position_token(const char*& p, const char* end, std::uint64_t base,
+                           std::uint64_t& v) {
+  if (p == end) return false;
+  const char c = *p;
+  if (c == '*') {
+    ++p;
+    v = base;
+    return true;
+  }
+  if (c == '0' && end - p > 2 && p[1] == 'x') {
+    p += 2;
+    const char* s = p;
+    v = 0;
+    for (; p < end; ++p) {
+      const unsigned h = static_cast<unsigned char>(*p);
+      unsigned d;
+      if (h - 48u < 10u)
+        d = h - 48u;
+      else if ((h | 0x20u) - 97u < 6u)
+        d = (h | 0x20u) - 87u;
+      else
+        break;
+      v = (v << 4) | d;
+    }
+    return p != s && p - s <= 16;
+  }
+  const bool plus = c == '+', minus = c == '-';
+  if (plus || minus) ++p;
+  if (!decimal(p, end, v)) return false;
+  if (plus) return !__builtin_add_overflow(base, v, &v);
+  if (minus) {
+    if (v > base) return false;
+    v = base - v;
+  }
+  return true;
+}
+
+// After a token: one space (consumed), or the line end (not consumed).
+inline bool separator(const char*& p, const char* end) {
+  if (p == end) return false;
+  if (*p == ' ') {
+    ++p;
+    return true;
+  }
+  return *p == '\n';
+}
+
+inline bool at_line_end(const char* p, const char* end) { return p != end && *p == '\n'; }
+
+}  // namespace fast
+
 enum class name_class { object, file, function };
 
 // One of the three shared `(id)` tables.
@@ -173,6 +240,15 @@ class reader_impl {
   void process_body_key(std::string_view key, std::string_view value);
   void process_cost_line(std::string_view line);
   bool fast_cost_line(const char*& p, const char* end, std::size_t max_len);
+  bool fast_key_line(const char*& p, const char* end, std::size_t max_len);
+  bool fast_target(const char*& p, const char* end, position& out);
+  void fast_commit(const char*& p_io, const char* nl) {
+    ++line_no_;
+    ++stats_.lines;
+    raw_line_ = std::string_view(p_io, static_cast<std::size_t>(nl - p_io));
+    body_started_ = true;
+    p_io = nl + 1;
+  }
   [[gnu::always_inline]] void finish_cost_line(std::uint64_t instr, std::uint64_t bb,
                                                std::uint64_t line, std::size_t ncost);
   [[gnu::noinline]] void cost_line_problems(std::size_t ncost);
@@ -1118,55 +1194,9 @@ bool reader_impl::fast_cost_line(const char*& p_io, const char* end, std::size_t
   std::uint64_t val[max_positions] = {base_.instr, base_.bb, base_.line};
   const std::size_t ncol = columns_.size();
   if (ncol > max_positions) return false;
-  auto digit = [](char ch) { return static_cast<unsigned>(static_cast<unsigned char>(ch)) - 48u; };
-  // After a token: one space, or the end of the line (not consumed).
-  auto separator = [&]() {
-    if (p == end) return false;
-    if (*p == ' ') {
-      ++p;
-      return true;
-    }
-    return *p == '\n';
-  };
   for (std::size_t col = 0; col < ncol; ++col) {
-    if (p == end) return false;
     std::uint64_t& slot = val[column_index_[col]];
-    const std::uint64_t base = slot;
-    const char c = *p;
-    std::uint64_t v = 0;
-    if (c == '*') {
-      ++p;
-      v = base;
-    } else if (c == '0' && end - p > 2 && p[1] == 'x') {
-      p += 2;
-      const char* s = p;
-      for (; p < end; ++p) {
-        const unsigned h = static_cast<unsigned char>(*p);
-        unsigned d;
-        if (h - 48u < 10u)
-          d = h - 48u;
-        else if ((h | 0x20u) - 97u < 6u)
-          d = (h | 0x20u) - 87u;
-        else
-          break;
-        v = (v << 4) | d;
-      }
-      if (p == s || p - s > 16) return false;
-    } else {
-      const bool plus = c == '+', minus = c == '-';
-      if (plus || minus) ++p;
-      const char* s = p;
-      for (unsigned d; p < end && (d = digit(*p)) < 10u; ++p) v = v * 10 + d;
-      if (p == s || p - s > 19) return false;
-      if (plus) {
-        if (__builtin_add_overflow(base, v, &v)) return false;
-      } else if (minus) {
-        if (v > base) return false;
-        v = base - v;
-      }
-    }
-    slot = v;
-    if (!separator()) return false;
+    if (!fast::position_token(p, end, slot, slot) || !fast::separator(p, end)) return false;
     // Fewer positions than columns: the general path says so.
     if (col + 1 < ncol && (p == end || *p == '\n')) return false;
   }
@@ -1174,20 +1204,149 @@ bool reader_impl::fast_cost_line(const char*& p_io, const char* end, std::size_t
   std::uint64_t* costs = costs_.data();
   while (p != end && *p != '\n') {
     if (ncost >= n_events_) return false;
-    const char* s = p;
-    std::uint64_t v = 0;
-    for (unsigned d; p < end && (d = digit(*p)) < 10u; ++p) v = v * 10 + d;
-    if (p == s || p - s > 19) return false;
+    std::uint64_t v;
+    if (!fast::decimal(p, end, v)) return false;
     costs[ncost++] = v;  // scratch: the general path rewrites it if we give up
-    if (!separator()) return false;
+    if (!fast::separator(p, end)) return false;
   }
   if (p == end || static_cast<std::size_t>(p - p_io) > max_len) return false;
-  ++line_no_;
-  ++stats_.lines;
-  raw_line_ = std::string_view(p_io, static_cast<std::size_t>(p - p_io));
-  body_started_ = true;
-  p_io = p + 1;
+  fast_commit(p_io, p);
   finish_cost_line(val[0], val[1], val[2], ncost);
+  return true;
+}
+
+// A call or jump target: exactly one token per position column, relative to the base (which
+// it does not move), then the line end (one trailing space allowed).
+bool reader_impl::fast_target(const char*& p, const char* end, position& out) {
+  out = base_;
+  const std::size_t ncol = columns_.size();
+  if (ncol == 0 || ncol > max_positions) return false;
+  std::uint64_t val[max_positions] = {base_.instr, base_.bb, base_.line};
+  for (std::size_t col = 0; col < ncol; ++col) {
+    if (col > 0 && (p == end || *p == '\n')) return false;
+    std::uint64_t& slot = val[column_index_[col]];
+    if (!fast::position_token(p, end, slot, slot) || !fast::separator(p, end)) return false;
+  }
+  if (!fast::at_line_end(p, end)) return false;
+  out.instr = val[0];
+  out.bb = val[1];
+  out.line = val[2];
+  return true;
+}
+
+// The other lines that fill instr-level profiles: `calls=`, `jcnd=`, `jump=`, and name
+// references like `cfn=(123)`, in callgrind's form, when nothing about them calls for a
+// diagnostic (the callee is known, counts are sane, targets complete, the id is defined). As
+// fast_cost_line: all or nothing, and the general path's result for the lines it takes.
+bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t max_len) {
+  if (pending_call_ || pending_jump_ || !part_open_) return false;
+  const char* p = p_io;
+  const std::size_t avail = static_cast<std::size_t>(end - p);
+  auto key = [&](std::string_view k) {
+    if (avail <= k.size() || std::memcmp(p, k.data(), k.size()) != 0) return false;
+    p += k.size();
+    return true;
+  };
+  auto fits = [&](const char* nl) { return static_cast<std::size_t>(nl - p_io) <= max_len; };
+  std::uint64_t a = 0, b = 0;
+  if (key("calls=")) {
+    position target;
+    if (!have_function_ || !have_cfn_ || !fast::decimal(p, end, a) || a == 0 ||
+        p == end || *p != ' ' || !fast_target(++p, end, target) || !fits(p))
+      return false;
+    fast_commit(p_io, p);
+    call_ = call_record{};
+    call_.line = line_no_;
+    call_.count = a;
+    call_.target = target;
+    call_.has_target = true;
+    call_.ctx = ctx_;
+    call_.callee_object = callee_object_set_ ? callee_object_ : ctx_.object;
+    call_.callee_file = callee_file_set_ ? callee_file_ : ctx_.source_file;
+    call_.callee_function = callee_function_;
+    call_line_ = line_no_;
+    call_line_text_.assign(raw_line_.substr(0, max_line_text));
+    pending_call_ = true;
+    return true;
+  }
+  const bool jcnd = key("jcnd=");
+  if (jcnd || key("jump=")) {
+    // jcnd=FOLLOWED/EXECUTED TARGET, jump=COUNT TARGET
+    position target;
+    if (!have_function_ || !fast::decimal(p, end, a)) return false;
+    if (jcnd && (p == end || *p != '/' || !fast::decimal(++p, end, b) || a > b)) return false;
+    if (p == end || *p != ' ' || !fast_target(++p, end, target) || !fits(p)) return false;
+    fast_commit(p_io, p);
+    jump_ = jump_record{};
+    jump_.line = line_no_;
+    jump_.conditional = jcnd;
+    jump_.executed = jcnd ? b : a;
+    jump_.followed = a;
+    jump_.target = target;
+    jump_.ctx = ctx_;
+    jump_.target_file = jump_file_set_ ? jump_file_ : ctx_.source_file;
+    jump_.target_function = jump_function_set_ ? jump_function_ : ctx_.function;
+    pending_jump_ = true;
+    return true;
+  }
+  // KEY=(ID): a reference to a defined name.
+  enum class k { fn, fl, fi, ob, cfn, cfi, cob, jfi, jfn } which;
+  name_class c;
+  if (key("fn=(")) which = k::fn, c = name_class::function;
+  else if (key("cfn=(")) which = k::cfn, c = name_class::function;
+  else if (key("cfi=(") || key("cfl=(")) which = k::cfi, c = name_class::file;
+  else if (key("cob=(")) which = k::cob, c = name_class::object;
+  else if (key("fi=(") || key("fe=(")) which = k::fi, c = name_class::file;
+  else if (key("fl=(")) which = k::fl, c = name_class::file;
+  else if (key("ob=(")) which = k::ob, c = name_class::object;
+  else if (key("jfi=(")) which = k::jfi, c = name_class::file;
+  else if (key("jfn=(")) which = k::jfn, c = name_class::function;
+  else return false;
+  if (!fast::decimal(p, end, a) || p == end || *p != ')' || !fast::at_line_end(++p, end) ||
+      !fits(p))
+    return false;
+  const auto* e = table(c).find(a);
+  if (!e) return false;
+  const string_id id = e->name;
+  switch (which) {
+    case k::fn:
+      if (id == string_pool::empty) return false;
+      ctx_.function = id;
+      ctx_.source_file = ctx_.file;
+      have_function_ = true;
+      have_cfn_ = callee_object_set_ = callee_file_set_ = false;
+      jump_file_set_ = jump_function_set_ = false;
+      break;
+    case k::fl: ctx_.file = ctx_.source_file = id; break;
+    case k::fi:
+      if (!have_function_) return false;
+      ctx_.source_file = id;
+      break;
+    case k::ob: ctx_.object = id; break;
+    case k::cfn:
+      callee_function_ = id;
+      have_cfn_ = have_any_cfn_ = true;
+      break;
+    case k::cfi:
+      if (have_cfn_) return false;
+      callee_file_ = id;
+      callee_file_set_ = true;
+      break;
+    case k::cob:
+      if (have_cfn_) return false;
+      callee_object_ = id;
+      callee_object_set_ = true;
+      break;
+    case k::jfi:
+      jump_file_ = id;
+      jump_file_set_ = true;
+      break;
+    case k::jfn:
+      jump_function_ = id;
+      jump_function_set_ = true;
+      break;
+  }
+  fast_commit(p_io, p);
   return true;
 }
 
@@ -1324,8 +1483,9 @@ result<read_stats> reader_impl::run() {
     while (p < end) {
       if (part_open_ && !skipping && carry.empty()) {
         const char c0 = *p;
-        if ((is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') &&
-            fast_cost_line(p, end, max_len))
+        if ((is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*')
+                ? fast_cost_line(p, end, max_len)
+                : fast_key_line(p, end, max_len))
           continue;
       }
       const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));

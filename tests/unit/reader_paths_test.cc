@@ -228,6 +228,26 @@ TEST(ReaderPaths, EdgeCasesReadTheSameInAnyBlocks) {
   check_text(with_nul, "edge cases with NUL");
   check_text("events: A\npositions: line\nfn=x\n1 1\n+1 2\n* 3\n-5 4\n0x10 1\n2 3 4\n-1\n",
              "line positions");
+  // Key lines the fast path takes (calls=, jcnd=, jump=, NAME=(ID)) and their odd cousins.
+  check_text(
+      "events: Ir\npositions: instr line\n"
+      "fi=(9) before-any-fn.h\ncalls=1 0x10 1\n* * 1\njump=1 +1 +1\n* *\n"
+      "ob=(1) /o\nfl=(1) a.c\nfn=(1) main\nfn=(2) f\nfn=(1)\n0x100 10 1\n"
+      "cfn=(2)\ncalls=3 0x200 20\n* * 30\ncalls=3 0x200 20\n+1 * 9\n"
+      "cfi=(1)\ncob=(1)\ncfn=(1)\ncalls=0 0x100 10\n* * 1\n"
+      "cfn=(2)\ncfi=(1)\ncalls=1 0x200 20\n* * 2\n"
+      "cfn=(2)\ncalls=0x10 0x200 20\n* * 2\ncfn=(2)\ncalls=2 0x200\n* * 2\n"
+      "cfn=(2)\ncalls=2\n* * 2\ncfn=(2)\ncalls=2 0x200 20 7\n* * 2\n"
+      "cfn=(2)\ncalls=2  0x200 20\n* * 2\ncfn=(2)\ncalls=2 -999 20\n* * 2\n"
+      "cfn=(2)\ncalls=2 +3 * \n\n# between\n* * 2\ncfn=(2)\ncalls=1 * *\nfn=(1)\n"
+      "jcnd=1/2 +4 *\n* *\njcnd=3/2 +4 *\n* *\njcnd=2 1 +4 *\n* *\njcnd=1/2/3 +1 +1\n* *\n"
+      "jump=5 +4\n* *\njump=5 +4 * 9\n* *\njump=0x5 +4 *\n* *\njump=5 +4 *\n+1 +1 3\n"
+      "jfi=(1)\njfn=(2)\njcnd=1/1 +1 +1\n* *\njfi=(77)\njcnd=1/1 +1 +1\n* *\n"
+      "fn=(3)\nfn=(1) \nfn=(1)x\nfn=(1\nfn=(01)\nfn=()\nfn=(99999999999999999999)\n"
+      "fi=(1)\n+1 * 1\nfe=(1)\nfl=(1)\nob=(1)\nob=(2)\ncob=(2)\ncfl=(1)\ncfn=(2)\n"
+      "calls=1 0x200 20\n* * 1\nfn=(1)\ncalls=1 0x1 1\nfl=(1)\n* * 1\n"
+      "jump=1 +1 +1\nfn=(2)\n* *\n",
+      "key lines");
 }
 
 }  // namespace
