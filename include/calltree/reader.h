@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "calltree/diagnostic.h"
@@ -20,12 +21,26 @@
 
 namespace calltree {
 
+// How far reading has come, for a progress display (see reader_options::progress).
+struct read_progress {
+  std::uint64_t bytes = 0;         // uncompressed bytes read so far
+  std::uint64_t raw_consumed = 0;  // bytes of the file itself (compressed or not) read so far
+  std::uint64_t raw_size = 0;      // the file's size, 0 if unknown (a pipe)
+};
+
 struct reader_options {
   std::string display_name = "<input>";  // the file name in diagnostics
   std::size_t max_line_length = 64u << 20;  // longer lines are skipped with an error
   // Stop with a limit_exceeded error once the name tables hold this many bytes (0 = no limit).
   // Starts at the process's memory limit (memory_limit.h: --max-memory, else 3/4 of memory).
   std::uint64_t max_name_bytes = default_memory_limit();
+  // Threads reading may use. 1: everything on the calling thread. 2 or more: a compressed
+  // input is decoded on a thread of its own, ahead of the parsing. Records, diagnostics and
+  // read_stats are the same whatever the number (tests/unit/reader_threads_test.cc).
+  unsigned threads = 1;
+  // Called on the calling thread after each block of input (every few MB), if set. The library
+  // never prints: a command-line tool shows this on a terminal.
+  std::function<void(const read_progress&)> progress;
 };
 
 struct read_stats {

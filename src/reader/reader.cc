@@ -35,6 +35,7 @@
 #include "calltree/reader.h"
 
 #include "calltree/cost_matrix.h"
+#include "reader/decode_ahead.h"
 
 #include <algorithm>
 #include <cstring>
@@ -688,12 +689,24 @@ void reader_impl::process_header(std::string_view key, std::string_view value,
     tokenizer tk{value};
     std::string_view tok;
     std::size_t col;
+    std::unordered_set<std::string> renamed;
     while (tk.next(tok, col)) {
-      if (!seen.insert(tok).second) {
-        report(severity::error, diag_code::duplicate_event, col_of(tok), tok.size(),
-               "duplicate event '" + std::string(tok.substr(0, 40)) + "'");
+      if (!renamed.count(std::string(tok)) && seen.insert(tok).second) {
+        events.emplace_back(tok);
+        continue;
       }
-      events.emplace_back(tok);
+      // A second column of one name is kept apart under a new name: its costs are neither
+      // lost nor added to the first column's (which would count them twice on writing).
+      std::string alt;
+      for (unsigned k = 2;; ++k) {
+        alt = std::string(tok) + "#" + std::to_string(k);
+        if (!seen.count(alt) && !renamed.count(alt)) break;
+      }
+      report(severity::error, diag_code::duplicate_event, col_of(tok), tok.size(),
+             "duplicate event '" + std::string(tok.substr(0, 40)) + "'; its costs are read as '" +
+                 alt.substr(0, 50) + "'");
+      events.push_back(alt);
+      renamed.insert(std::move(alt));
     }
     if (events.empty()) {
       report(severity::error, diag_code::no_events, col_of(value), 0, "events: names no event");
@@ -1459,6 +1472,7 @@ result<read_stats> reader_impl::run() {
     std::span<const char> b = *blk;
     if (b.empty()) break;
     stats_.bytes += b.size();
+    if (opt_.progress) opt_.progress(read_progress{stats_.bytes, in_.raw_consumed(), in_.raw_size()});
     if (first_block) {
       first_block = false;
       // Binary garbage: NUL bytes or mostly control characters in the first bytes.
@@ -1581,6 +1595,11 @@ result<read_stats> reader_impl::run() {
 
 result<read_stats> read_callgrind(input& in, string_pool& names, record_sink& records,
                                   diagnostic_sink& diagnostics, const reader_options& options) {
+  if (options.threads > 1 && in.kind() != compression::none) {
+    auto ahead = detail::decode_ahead(in);
+    reader_impl r(*ahead, names, records, diagnostics, options);
+    return r.run();
+  }
   reader_impl r(in, names, records, diagnostics, options);
   return r.run();
 }
