@@ -18,6 +18,7 @@
 #include "calltree/reader.h"
 #include "calltree/report/annotate.h"
 #include "command.h"
+#include "progress.h"
 
 namespace calltree::cli {
 namespace {
@@ -43,6 +44,10 @@ constexpr flag annotate_flags[] = {
      "OLD=NEW"},
     {"event", 0, true, "define a derived event, e.g. 'CEst = Ir + 10 Bm' (repeatable)",
      "'NAME = FORMULA'"},
+    {"threads", 0, true,
+     "threads to read with; 2 or more decode a compressed file on a thread of its own (the "
+     "report is the same) [number of cores]",
+     "N"},
     {"version", 0, false, "show version"},
     {"help", 'h', false, "show this help"},
 };
@@ -233,6 +238,11 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     }
     reader_options ro;
     ro.display_name = input == "-" ? "<stdin>" : input;
+    auto threads = parse_threads(parsed->get("threads"));
+    if (!threads) return usage_error("--threads needs a number from 1 to 64");
+    ro.threads = *threads;
+    progress_line progress(ro.display_name);
+    progress.attach(ro);
     // The report works by source line: instruction addresses and jumps are not kept, so an
     // instruction-level profile merges into one row per line.
     builder_options bo;
@@ -241,6 +251,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     profile_builder builder(p, &diags, ro.display_name, bo);
     tee_sink tee({&builder, &presence});
     auto stats = read_callgrind(**in, p.strings, tee, diags, ro);
+    progress.finish();
     if (!stats) {
       std::fprintf(stderr, "calltree annotate: %s\n", stats.error().message.c_str());
       return exit_usage;

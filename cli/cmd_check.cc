@@ -8,6 +8,7 @@
 #include "calltree/report/json.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "progress.h"
 
 namespace calltree::cli {
 namespace {
@@ -21,6 +22,10 @@ constexpr flag check_flags[] = {
      "stop reading a file whose names take more than SIZE (e.g. 512M; 0 = no limit; "
      "default: 3/4 of this machine's memory)",
      "SIZE"},
+    {"threads", 0, true,
+     "threads to read with; 2 or more decode a compressed file on a thread of its own (the "
+     "results are the same) [number of cores]",
+     "N"},
     {"help", 'h', false, "show this help"},
 };
 
@@ -139,6 +144,12 @@ int run_check(std::span<const std::string_view> argv) {
     }
     ropt.max_name_bytes = *n;
   }
+  auto threads = parse_threads(args->get("threads"));
+  if (!threads) {
+    print_error("check: --threads needs a number from 1 to 64");
+    return exit_usage;
+  }
+  ropt.threads = *threads;
   int rc = exit_ok;
   for (const auto& file : args->positional) {
     auto in = open_input(file);
@@ -152,7 +163,10 @@ int run_check(std::span<const std::string_view> argv) {
     diagnostic_collector diags(keep);
     checker chk;
     string_pool names;
+    progress_line progress(name);
+    progress.attach(ropt);
     auto stats = read_callgrind(**in, names, chk, diags, ropt);
+    progress.finish();
     if (!stats) {
       print_error(stats.error().message);
       rc = exit_usage;

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# --threads: the parallel and serial paths give byte-identical output.
+#
+# For every corpus profile, as it is and compressed with gzip, zstd, xz and bzip2 (a compressed
+# input is what the second thread decodes), `check --json` and `annotate` (default options,
+# and --inclusive=yes --tree=both) must print the same bytes on stdout and stderr, with the
+# same exit status, for --threads=1 and 2 (and 4 on a few).
+set -uo pipefail
+bin=$1
+corpus=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+checked=0
+
+counts="1 2"
+same() {  # same DESCRIPTION COMMAND...: runs COMMAND with --threads=1 and each of $counts
+  local what=$1
+  shift
+  local t
+  for t in $counts; do
+    "$@" --threads=$t >"$tmp/out.$t" 2>"$tmp/err.$t"
+    echo $? >"$tmp/rc.$t"
+  done
+  for t in $counts; do
+    if ! cmp -s "$tmp/out.1" "$tmp/out.$t" || ! cmp -s "$tmp/err.1" "$tmp/err.$t" ||
+       ! cmp -s "$tmp/rc.1" "$tmp/rc.$t"; then
+      echo "FAIL: $what: --threads=$t differs from --threads=1"
+      diff "$tmp/out.1" "$tmp/out.$t" | head -5
+      diff "$tmp/err.1" "$tmp/err.$t" | head -5
+      fail=1
+      return
+    fi
+  done
+  checked=$((checked + 1))
+}
+
+files=()
+for f in "$corpus"/*.callgrind "$corpus"/*.cachegrind "$corpus"/*.gz; do
+  [ -f "$f" ] && files+=("$f")
+done
+[ ${#files[@]} -gt 30 ] || { echo "FAIL: only ${#files[@]} corpus files"; exit 1; }
+
+for f in "${files[@]}"; do
+  name=$(basename "$f")
+  variants=("$f")
+  case $name in
+    *.gz) ;;  # already compressed
+    *)
+      gzip -c "$f" >"$tmp/$name.gz"
+      zstd -q -c "$f" >"$tmp/$name.zst"
+      xz -c "$f" >"$tmp/$name.xz"
+      bzip2 -c "$f" >"$tmp/$name.bz2"
+      variants+=("$tmp/$name.gz" "$tmp/$name.zst" "$tmp/$name.xz" "$tmp/$name.bz2")
+      ;;
+  esac
+  for v in "${variants[@]}"; do
+    same "check --json $(basename "$v")" "$bin" check --json "$v"
+    same "annotate $(basename "$v")" "$bin" annotate "$v"
+    same "annotate --inclusive=yes --tree=both $(basename "$v")" \
+      "$bin" annotate --inclusive=yes --tree=both "$v"
+  done
+  rm -f "$tmp/$name".*
+done
+
+# A compressed stream cut short: the same error, at the same place, either way.
+counts="1 2 4"
+gzip -c "$corpus/vg-recurse-default.callgrind" | head -c 20000 >"$tmp/cut.gz"
+same "check --json on a truncated gzip file" "$bin" check --json "$tmp/cut.gz"
+zstd -q -c "$corpus/vg-recurse-default.callgrind" | head -c 20000 >"$tmp/cut.zst"
+same "annotate on a truncated zstd file" "$bin" annotate "$tmp/cut.zst"
+same "check --json on the big file" "$bin" check --json "$corpus/vg-gxx-big-instr-jumps.cc1plus.callgrind.gz"
+
+echo "$checked comparisons"
+if [ $fail -ne 0 ]; then exit 1; fi
+echo "ok: every --threads gives identical output"
