@@ -1,0 +1,135 @@
+// cmd_merge.cc — `calltree merge A B ... -o OUT`: sum profiles into one callgrind file.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "args.h"
+#include "calltree/analysis/merge.h"
+#include "calltree/diagnostic.h"
+#include "command.h"
+
+namespace calltree::cli {
+namespace {
+
+constexpr flag merge_flags[] = {
+    {"output", 'o', true, "write the merged profile to FILE ('-' = standard output)", "FILE"},
+    {"parts", 0, true,
+     "sum: fold every part of every input into one part (default); keep: one part per input part",
+     "sum|keep"},
+    {"compress", 0, true, "name and position compression in the output (default yes)", "yes|no"},
+    {"help", 'h', false, "show this help"},
+};
+
+constexpr std::string_view merge_usage = "[OPTIONS] FILE... -o OUT";
+constexpr std::string_view merge_summary =
+    "Sum any number of profiles (threads, processes, runs, parts) into one callgrind file:\n"
+    "self costs, calls (counts and inclusive costs) and jumps are added, event sets united\n"
+    "(missing = 0), summary: and totals: recomputed. Inputs are read one after another into\n"
+    "one model, so memory follows the merged result, not the number of inputs.\n"
+    "'calltree merge FILE --parts=sum -o OUT' folds the parts of one file.";
+
+int usage_error(const std::string& msg) {
+  std::fprintf(stderr, "calltree merge: %s\n(see 'calltree merge --help')\n", msg.c_str());
+  return exit_usage;
+}
+
+int run_merge(std::span<const std::string_view> args) {
+  std::string err;
+  auto parsed = parse_args(args, merge_flags, err);
+  if (!parsed) return usage_error(err);
+  const parsed_args& a = *parsed;
+  if (a.has("help")) {
+    std::fputs(format_help("merge", merge_usage, merge_summary, merge_flags).c_str(), stdout);
+    return exit_ok;
+  }
+  if (a.positional.empty()) return usage_error("needs at least one input file");
+  auto output = a.get("output");
+  if (!output || output->empty()) return usage_error("needs -o OUT (use '-o -' for stdout)");
+  merge_options options;
+  if (auto v = a.get("parts")) {
+    if (*v == "sum")
+      options.parts = parts_mode::sum;
+    else if (*v == "keep")
+      options.parts = parts_mode::keep;
+    else
+      return usage_error("--parts needs sum or keep");
+  }
+  writer_options wo;
+  wo.creator = std::string("calltree ") + CALLTREE_VERSION + " merge";
+  if (auto v = a.get("compress")) {
+    auto b = parse_yes_no(*v);
+    if (!b) return usage_error("--compress needs yes or no");
+    wo.compress_names = wo.compress_positions = *b;
+  }
+  std::size_t stdin_inputs = 0;
+  for (const auto& p : a.positional) stdin_inputs += p == "-";
+  if (stdin_inputs > 1) return usage_error("standard input ('-') can be read only once");
+
+  diagnostic_collector diags(5);
+  profile merged;
+  auto stats = merge_inputs(a.positional, merged, diags, options);
+  for (const auto& d : diags.kept())
+    if (d.severity == severity::error) std::fputs(format_diagnostic(d, false).c_str(), stderr);
+  if (!stats) {
+    std::fprintf(stderr, "calltree merge: %s\n", stats.error().message.c_str());
+    return exit_usage;
+  }
+  if (diags.errors() || diags.warnings())
+    std::fprintf(stderr,
+                 "calltree merge: the inputs have %llu errors and %llu warnings (see 'calltree "
+                 "check')\n",
+                 static_cast<unsigned long long>(diags.errors()),
+                 static_cast<unsigned long long>(diags.warnings()));
+  if (!stats->complete) {
+    std::fprintf(stderr, "calltree merge: an input could not be read to its end\n");
+    return exit_usage;
+  }
+  if (merged.parts.empty()) {
+    std::fprintf(stderr, "calltree merge: the inputs hold no profile data; nothing written\n");
+    return exit_usage;
+  }
+
+  if (*output == "-") {
+    errno = 0;
+    if (!write_callgrind(merged, std::cout, wo) && errno != EPIPE) {  // `| head` is success
+      std::fprintf(stderr, "calltree merge: error writing standard output\n");
+      return exit_usage;
+    }
+    return exit_ok;
+  }
+  // Write beside the target, then rename: an output that is also an input, or a failed write,
+  // never leaves a half-written file under the target name.
+  const std::string tmp = *output + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      std::fprintf(stderr, "calltree merge: cannot write '%s'\n", tmp.c_str());
+      return exit_usage;
+    }
+    bool ok = write_callgrind(merged, out, wo);
+    out.close();
+    if (!ok || !out) {
+      std::remove(tmp.c_str());
+      std::fprintf(stderr, "calltree merge: error writing '%s'\n", output->c_str());
+      return exit_usage;
+    }
+  }
+  if (std::rename(tmp.c_str(), output->c_str()) != 0) {
+    std::remove(tmp.c_str());
+    std::fprintf(stderr, "calltree merge: cannot rename the output to '%s'\n", output->c_str());
+    return exit_usage;
+  }
+  return exit_ok;
+}
+
+}  // namespace
+}  // namespace calltree::cli
+
+CALLTREE_COMMAND(merge, "merge", "sum profiles (threads, processes, parts) into one file",
+                 calltree::cli::run_merge);

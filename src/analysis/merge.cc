@@ -1,0 +1,175 @@
+// merge.cc — many profiles into one (see analysis/merge.h).
+#include "calltree/analysis/merge.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "calltree/input.h"
+#include "calltree/profile_builder.h"
+
+namespace calltree {
+
+namespace {
+
+// Passes every record on to the builder and remembers what the part headers and ends said that
+// the builder, folding parts, does not keep: pids, commands, and each part's summary.
+class header_watch final : public record_sink {
+ public:
+  void set_next(record_sink* next) { next_ = next; }
+  void on_part_begin(const part_header& h) override {
+    ++parts;
+    if (parts == 1)
+      pid = h.pid;
+    else if (pid != h.pid)
+      pid.reset();
+    if (std::find(cmds.begin(), cmds.end(), h.cmd) == cmds.end()) cmds.push_back(h.cmd);
+    if (parts == 1)
+      descriptions = h.descriptions;
+    else
+      std::erase_if(descriptions, [&](const auto& d) {
+        return std::find(h.descriptions.begin(), h.descriptions.end(), d) == h.descriptions.end();
+      });
+    events_ = h.events;
+    header_summary_ = h.summary;
+    next_->on_part_begin(h);
+  }
+  void on_cost(const cost_record& r) override { next_->on_cost(r); }
+  void on_call(const call_record& r) override { next_->on_call(r); }
+  void on_jump(const jump_record& r) override { next_->on_jump(r); }
+  void on_part_end(const part_end& e) override {
+    const auto* stated = e.summary ? &*e.summary : header_summary_ ? &*header_summary_ : nullptr;
+    std::vector<std::pair<std::string, std::uint64_t>> chosen;
+    for (std::size_t i = 0; i < events_.size(); ++i) {
+      const std::uint64_t computed = i < e.computed.size() ? e.computed[i] : 0;
+      const std::uint64_t said = stated && i < stated->size() ? (*stated)[i] : 0;
+      chosen.emplace_back(events_[i], plausible(said, computed) ? said : computed);
+    }
+    summaries.push_back(std::move(chosen));
+    next_->on_part_end(e);
+  }
+
+  // A stated summary is kept when it is at least the sum of the self costs (the spec allows
+  // more: costs not attributed to any line) and is not a negative number wrapped to 64 bits.
+  static bool plausible(std::uint64_t said, std::uint64_t computed) {
+    constexpr std::uint64_t half = std::uint64_t{1} << 63;
+    return said >= computed && !(said >= half && computed < half);
+  }
+
+  std::uint64_t parts = 0;
+  std::optional<std::uint64_t> pid;  // nullopt unless every part had the same pid
+  std::vector<std::string> cmds;     // distinct cmd: lines, in order
+  std::vector<std::pair<std::string, std::string>> descriptions;  // desc: lines of every part
+  // Per part read, in order: (event name, summary chosen).
+  std::vector<std::vector<std::pair<std::string, std::uint64_t>>> summaries;
+
+ private:
+  record_sink* next_ = nullptr;
+  std::vector<std::string> events_;
+  std::optional<std::vector<std::uint64_t>> header_summary_;
+};
+
+// Adds a part's chosen summary into `into` (profile event order).
+void add_summary(const profile& p, const std::vector<std::pair<std::string, std::uint64_t>>& s,
+                 std::vector<std::uint64_t>& into) {
+  into.resize(p.events.size(), 0);
+  for (const auto& [name, value] : s) {
+    const event_id e = p.find_event(name);
+    if (e < into.size()) add_saturating(into[e], value);
+  }
+}
+
+std::vector<std::uint64_t> in_part_order(const part& pt, const std::vector<std::uint64_t>& v) {
+  std::vector<std::uint64_t> out(pt.events.size(), 0);
+  for (std::size_t i = 0; i < pt.events.size(); ++i)
+    if (pt.events[i] < v.size()) out[i] = v[pt.events[i]];
+  return out;
+}
+
+// The merged part states `summary` in its header; `totals:` is written by the writer as the
+// sum of the self costs.
+void settle_totals(part& pt, std::vector<std::uint64_t> summary) {
+  for (std::size_t i = 0; i < summary.size() && i < pt.totals.size(); ++i)
+    summary[i] = std::max(summary[i], pt.totals[i]);
+  pt.header.summary = in_part_order(pt, summary);
+  pt.summary = std::move(summary);
+  pt.totals_line.reset();
+}
+
+}  // namespace
+
+result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& out,
+                                 diagnostic_sink& diagnostics, const merge_options& options) {
+  merge_stats stats;
+  builder_options build;
+  build.sum_parts = options.parts == parts_mode::sum;
+  header_watch watch;
+  for (const auto& path : paths) {
+    auto in = open_input(path);
+    if (!in) return in.error();
+    reader_options ro;
+    ro.display_name = path == "-" ? "<stdin>" : path;
+    ro.max_line_length = options.max_line_length;
+    profile_builder builder(out, &diagnostics, ro.display_name, build);
+    watch.set_next(&builder);
+    auto read = read_callgrind(**in, out.strings, watch, diagnostics, ro);
+    if (!read) return read.error();
+    ++stats.inputs;
+    stats.parts_read += read->parts;
+    stats.bytes += read->bytes;
+    stats.lines += read->lines;
+    stats.errors += read->errors;
+    stats.warnings += read->warnings;
+    stats.complete = stats.complete && read->complete;
+  }
+
+  if (build.sum_parts && !out.parts.empty()) {
+    part& pt = out.parts.front();
+    part_header& h = pt.header;
+    h.positions = out.positions ? out.positions : static_cast<std::uint8_t>(pos_line);
+    h.pid = watch.pid;
+    h.thread.reset();
+    h.part_number.reset();
+    std::string cmd;
+    for (const auto& c : watch.cmds) {
+      if (c.empty()) continue;
+      if (!cmd.empty()) cmd += " ; ";
+      cmd += c;
+    }
+    h.cmd = cmd;
+    // Long names and formulas of every input, not only the first one's.
+    h.event_definitions.clear();
+    for (const auto& e : out.events)
+      if (!e.long_name.empty() || !e.formula.empty())
+        h.event_definitions.push_back(event_definition{e.name, e.formula, e.long_name});
+    h.descriptions = watch.descriptions;
+    if (stats.parts_read > 1) {
+      std::erase_if(h.descriptions, [](const auto& d) { return d.first == "Merged"; });
+      h.descriptions.emplace_back(
+          "Merged", std::to_string(stats.parts_read) + " parts of " + std::to_string(stats.inputs) +
+                        (stats.inputs == 1 ? " file" : " files") + " summed");
+    }
+  }
+  // Summaries: every part read counts once, in the part it was folded into.
+  if (build.sum_parts) {
+    std::vector<std::uint64_t> sum;
+    for (const auto& s : watch.summaries) add_summary(out, s, sum);
+    if (!out.parts.empty()) settle_totals(out.parts.front(), std::move(sum));
+  } else if (watch.summaries.size() == out.parts.size()) {
+    for (std::size_t i = 0; i < out.parts.size(); ++i) {
+      std::vector<std::uint64_t> s;
+      add_summary(out, watch.summaries[i], s);
+      settle_totals(out.parts[i], std::move(s));
+    }
+  } else {
+    for (auto& pt : out.parts) settle_totals(pt, pt.totals);
+  }
+  return stats;
+}
+
+bool write_callgrind(const profile& p, std::ostream& out, const writer_options& options) {
+  callgrind_writer writer(out, p.strings, options);
+  replay(p, writer);
+  return writer.finish();
+}
+
+}  // namespace calltree
