@@ -400,6 +400,9 @@ void reader_impl::begin_body() {
     line_no_ = saved_line;
     raw_line_ = saved_raw;
   }
+  // A summary: read before the header restated events: was fitted to the old event count.
+  if (header_.summary && header_.summary->size() != n_events_)
+    header_.summary->resize(n_events_, 0);
   costs_.assign(n_events_, 0);
   computed_.assign(n_events_, 0);
   overflow_reported_.assign(n_events_, false);

@@ -78,6 +78,21 @@ TEST(hostile_regressions, summary_without_events_is_cut_to_the_event_count) {
   EXPECT_EQ(r.diagnostics.count(diag_code::bad_summary), 1u);
 }
 
+// Fuzzer: `summary:` fitted to one events: line, then events: restated in the same header,
+// reached the sinks with the old number of values.
+TEST(hostile_regressions, summary_is_refitted_when_events_are_restated) {
+  read_all r("events:I\nsummary:\nevents:");
+  for (const auto& h : r.records.headers) {
+    if (h.summary) {
+      EXPECT_EQ(h.summary->size(), h.events.size());
+    }
+  }
+  read_all r2("events: A\nsummary: 5\nevents: A B C\nfl=a\nfn=f\n1 1 2 3\n");
+  ASSERT_EQ(r2.records.headers.size(), 1u);
+  ASSERT_TRUE(r2.records.headers[0].summary.has_value());
+  EXPECT_EQ(*r2.records.headers[0].summary, (std::vector<std::uint64_t>{5, 0, 0}));
+}
+
 // Hostile: a gzip stream cut inside a cost line "179 95" gave the cost 9 for that line, read as
 // if the line were whole. The cut line is now skipped and the truncation says so.
 TEST(hostile_regressions, line_cut_by_a_truncated_stream_is_skipped_not_misread) {
