@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(cmake ninja-build g++ clang libclang-rt-14-dev pkg-config zlib1g-dev libzstd-dev
           liblzma-dev libbz2-dev libgtest-dev libgmock-dev libbenchmark-dev valgrind gzip zstd
-          xz-utils bzip2 python3 clang-format time)
+          xz-utils bzip2 python3 clang-format time kcachegrind xvfb xauth dbus-daemon)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

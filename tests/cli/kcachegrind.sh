@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Every kind of file calltree writes loads in KCachegrind (the reference viewer) without a single
+# "Loading FILE : LINE : message" problem: convert of every corpus file (names and positions
+# compressed, and a few uncompressed), and merge outputs (threads summed, parts kept, mixed
+# producers). A deliberately broken file must give problems, so a silent viewer cannot pass.
+# KCachegrind is a GUI: it runs under xvfb and is stopped after a few seconds.
+set -uo pipefail
+bin=$1
+corpus=$2
+if ! command -v kcachegrind >/dev/null || ! command -v xvfb-run >/dev/null; then
+  echo "kcachegrind.sh: kcachegrind or xvfb-run missing (scripts/install-deps.sh installs them)"
+  exit 1
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+for f in "$corpus"/*.callgrind "$corpus"/*.cachegrind "$corpus"/*.callgrind.gz; do
+  b=$(basename "$f" .gz)
+  "$bin" convert "$f" -o "$tmp/$b.conv" 2>/dev/null || { echo "FAIL: convert $b"; fail=1; }
+done
+for b in vg-phases-instr-jumps-nocompress-pos.callgrind vg-python-work-instr-jumps.callgrind \
+         xdebug-recursion.callgrind vg-threads-separate-combined.callgrind; do
+  "$bin" convert --no-compress-names --no-compress-positions "$corpus/$b" -o "$tmp/$b.plain" ||
+    { echo "FAIL: convert plain $b"; fail=1; }
+done
+"$bin" merge "$corpus"/vg-threads-separate.t0*.callgrind -o "$tmp/threads.merged" || fail=1
+"$bin" merge --parts=keep "$corpus/vg-threads-separate-combined.callgrind" -o "$tmp/keep.merged" || fail=1
+"$bin" merge "$corpus/xdebug-recursion.callgrind" "$corpus/vg-recurse-default.callgrind" \
+  "$corpus/pyprof2calltree-work.callgrind" -o "$tmp/mixed.merged" || fail=1
+printf 'events: Ir\nfn=(3)\n1 5 7\nxyz=1\n' >"$tmp/control.broken"
+
+load() {  # load FILE SECONDS: KCachegrind's load problems for FILE into FILE.log
+  timeout "$2" dbus-run-session -- xvfb-run -a kcachegrind "$1" >"$1.log" 2>&1
+  return 0
+}
+export -f load
+ls "$tmp"/*.conv "$tmp"/*.plain "$tmp"/*.merged "$tmp/control.broken" | grep -v cc1plus.callgrind.conv |
+  xargs -P 4 -I{} bash -c 'load {} 10'
+load "$tmp/vg-gxx-big-instr-jumps.cc1plus.callgrind.conv" 40
+
+if grep -q '^Loading .* : ' "$tmp/control.broken.log"; then
+  echo "ok: KCachegrind reports the broken control file"
+else
+  echo "FAIL: KCachegrind printed nothing for the broken control file (is it running?)"
+  cat "$tmp/control.broken.log"
+  fail=1
+fi
+n=0
+for log in "$tmp"/*.conv.log "$tmp"/*.plain.log "$tmp"/*.merged.log; do
+  n=$((n + 1))
+  if grep -q '^Loading ' "$log"; then
+    echo "FAIL: $(basename "$log" .log):"
+    grep '^Loading ' "$log" | head -5
+    fail=1
+  fi
+done
+echo "kcachegrind.sh: $n files checked"
+[ $fail = 0 ] && echo "kcachegrind.sh: all passed" || echo "kcachegrind.sh: FAILED"
+exit $fail
