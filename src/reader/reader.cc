@@ -1486,8 +1486,15 @@ result<read_stats> reader_impl::run() {
         if (ch == 0 || (ch < 0x20 && ch != '\n' && ch != '\r' && ch != '\t' && ch != '\f'))
           ++bad;
       }
-      if (probe && (bad * 10 > probe || (probe >= 4 && bad * 100 > probe * 3 &&
-                                         std::memchr(b.data(), 0, probe)))) {
+      // Callgrind's first line, or an events: line near the top (what KCachegrind sniffs),
+      // makes it a profile whatever bytes its names hold: names may be any bytes.
+      std::string_view head(b.data(), std::min<std::size_t>(b.size(), 2048));
+      const bool profile_like = head.starts_with("# callgrind format") ||
+                                head.starts_with("events:") ||
+                                head.find("\nevents:") != std::string_view::npos;
+      if (!profile_like && probe &&
+          (bad * 10 > probe ||
+           (probe >= 4 && bad * 100 > probe * 3 && std::memchr(b.data(), 0, probe)))) {
         line_no_ = 0;
         report(severity::error, diag_code::binary_input, 0, 0,
                "the input is binary, not a Callgrind-format profile; nothing was read");

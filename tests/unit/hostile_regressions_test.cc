@@ -78,6 +78,20 @@ TEST(hostile_regressions, summary_without_events_is_cut_to_the_event_count) {
   EXPECT_EQ(r.diagnostics.count(diag_code::bad_summary), 1u);
 }
 
+// Fuzzer (fuzz_merge, fuzz_roundtrip): a short profile whose function name is control bytes
+// (names may be any bytes) was written back and then refused as binary input, because one byte
+// in ten was a control character. A file that starts as a profile is read as one.
+TEST(hostile_regressions, profile_with_control_bytes_in_names_is_not_binary) {
+  read_all r(
+      "# callgrind format\nversion: 1\nevents: s\n\nfl=\nfn=(1) "
+      "\x12\x12\x12\x12\x12\x12\x12\x12\x12 37\n37 1774\ntotals: 1774\n\n");
+  EXPECT_EQ(r.diagnostics.count(diag_code::binary_input), 0u);
+  ASSERT_EQ(r.records.costs.size(), 1u);
+  EXPECT_EQ(r.records.costs[0][0], 1774u);
+  read_all bare("events: s\nfn=\x01\x02\x03\x04\x05\x06\n1 2\n");
+  EXPECT_EQ(bare.diagnostics.count(diag_code::binary_input), 0u);
+}
+
 // Fuzzer: `summary:` fitted to one events: line, then events: restated in the same header,
 // reached the sinks with the old number of values.
 TEST(hostile_regressions, summary_is_refitted_when_events_are_restated) {
