@@ -1258,11 +1258,15 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
   if (pending_call_ || pending_jump_ || !part_open_) return false;
   const char* p = p_io;
   const std::size_t avail = static_cast<std::size_t>(end - p);
-  auto key = [&](std::string_view k) {
-    if (avail <= k.size() || std::memcmp(p, k.data(), k.size()) != 0) return false;
-    p += k.size();
+  // The key's length is a constant, so the compare is a load or two, not a memcmp call.
+  auto key = [&]<std::size_t n>(const char (&k)[n]) {
+    if (avail <= n - 1 || std::memcmp(p, k, n - 1) != 0) return false;
+    p += n - 1;
     return true;
   };
+  // Most lines fail every key: look at the first letter first.
+  const char c0 = *p;
+  if (c0 != 'c' && c0 != 'j' && c0 != 'f' && c0 != 'o') return false;
   auto fits = [&](const char* nl) { return static_cast<std::size_t>(nl - p_io) <= max_len; };
   std::uint64_t a = 0, b = 0;
   if (key("calls=")) {
@@ -1271,7 +1275,11 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
         p == end || *p != ' ' || !fast_target(++p, end, target) || !fits(p))
       return false;
     fast_commit(p_io, p);
-    call_ = call_record{};
+    // Every field, as call_record{} and then these would (site, costs and given are set again
+    // by the cost line that completes the call).
+    call_.site = position{};
+    call_.costs = {};
+    call_.given = UINT32_MAX;
     call_.line = line_no_;
     call_.count = a;
     call_.target = target;
@@ -1293,7 +1301,7 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
     if (jcnd && (p == end || *p != '/' || !fast::decimal(++p, end, b) || a > b)) return false;
     if (p == end || *p != ' ' || !fast_target(++p, end, target) || !fits(p)) return false;
     fast_commit(p_io, p);
-    jump_ = jump_record{};
+    jump_.source = position{};  // every other field is set below
     jump_.line = line_no_;
     jump_.conditional = jcnd;
     jump_.executed = jcnd ? b : a;
