@@ -49,6 +49,9 @@ struct profile_builder::impl {
     return pos;
   }
 
+  // The self row the last cost line went to (row_index::empty: none).
+  std::uint32_t last_self = row_index::empty;
+
   // The last context seen, to skip the lookups on runs of lines of one function.
   context last_ctx{};
   function_id last_function = 0;
@@ -185,6 +188,19 @@ struct profile_builder::impl {
     function_index.insert(h, id, slot,
                           [&](std::uint32_t i) { return hash_function(p.functions[i]); });
     return id;
+  }
+
+  // function_for with a one-entry cache: a function's calls to one callee come in runs.
+  string_id last_callee_key[3] = {string_pool::npos, string_pool::npos, string_pool::npos};
+  function_id last_callee = 0;
+  function_id callee_for(string_id obj, string_id fil, string_id name) {
+    if (obj != last_callee_key[0] || fil != last_callee_key[1] || name != last_callee_key[2]) {
+      last_callee = function_for(obj, fil, name);
+      last_callee_key[0] = obj;
+      last_callee_key[1] = fil;
+      last_callee_key[2] = name;
+    }
+    return last_callee;
   }
 
   void resolve_context(const context& c, function_id& fn, file_id& src) {
@@ -373,23 +389,29 @@ void profile_builder::on_cost(const cost_record& r) {
   m.resolve_context(r.ctx, row.function, row.source_file);
   row.pos = m.keep(r.pos);
   auto& p = m.p;
-  auto h = impl::hash_self(row);
-  std::size_t slot;
-  auto found = m.self_index.find(
-      h,
-      [&](std::uint32_t i) {
-        const auto& o = p.self_rows[i];
-        return o.function == row.function && o.source_file == row.source_file && o.pos == row.pos &&
-               o.part == row.part;
-      },
-      slot);
-  if (found == row_index::empty) {
-    if (!m.room_for_row(p.self_rows, &p.self_costs, r.line)) return;
-    found = static_cast<std::uint32_t>(p.self_rows.size());
-    p.self_rows.push_back(row);
-    p.self_costs.add_row();
-    m.self_index.insert(h, found, slot,
-                        [&](std::uint32_t i) { return impl::hash_self(p.self_rows[i]); });
+  auto same = [&](const self_row& o) {
+    return o.function == row.function && o.source_file == row.source_file && o.pos == row.pos &&
+           o.part == row.part;
+  };
+  std::uint32_t found;
+  if (m.last_self != row_index::empty && same(p.self_rows[m.last_self])) {
+    // The row of the line before: consecutive instructions of one source line, when only
+    // lines are kept (annotate), or a line written twice.
+    found = m.last_self;
+  } else {
+    auto h = impl::hash_self(row);
+    std::size_t slot;
+    found = m.self_index.find(
+        h, [&](std::uint32_t i) { return same(p.self_rows[i]); }, slot);
+    if (found == row_index::empty) {
+      if (!m.room_for_row(p.self_rows, &p.self_costs, r.line)) return;
+      found = static_cast<std::uint32_t>(p.self_rows.size());
+      p.self_rows.push_back(row);
+      p.self_costs.add_row();
+      m.self_index.insert(h, found, slot,
+                          [&](std::uint32_t i) { return impl::hash_self(p.self_rows[i]); });
+    }
+    m.last_self = found;
   }
   auto dst = p.self_costs.row(found);
   const auto& map = m.event_map;
@@ -405,7 +427,7 @@ void profile_builder::on_call(const call_record& r) {
   row.part = m.part;
   m.resolve_context(r.ctx, row.caller, row.caller_source_file);
   row.site = m.keep(r.site);
-  row.callee = m.function_for(r.callee_object, r.callee_file, r.callee_function);
+  row.callee = m.callee_for(r.callee_object, r.callee_file, r.callee_function);
   row.target = m.keep(r.target);
   row.has_target = r.has_target;
   auto h = impl::hash_call(row);
