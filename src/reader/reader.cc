@@ -947,7 +947,7 @@ void reader_impl::process_body_key(std::string_view key, std::string_view value)
     if (!have_function_) {
       report(severity::warning, diag_code::cost_without_function, 1, klen,
              "'calls=' before any 'fn='; the caller is '???'");
-      ctx_.function = ctx_.source_file = unknown_function();
+      ctx_.function = unknown_function();
       have_function_ = true;
     }
     if (!have_cfn_) {
@@ -1012,7 +1012,7 @@ void reader_impl::process_body_key(std::string_view key, std::string_view value)
     if (!have_function_) {
       report(severity::warning, diag_code::cost_without_function, 1, klen,
              "jump before any 'fn='; the function is '???'");
-      ctx_.function = ctx_.source_file = unknown_function();
+      ctx_.function = unknown_function();
       have_function_ = true;
     }
     jump_.ctx = ctx_;
@@ -1431,8 +1431,7 @@ void reader_impl::cost_line_problems(std::size_t ncost) {
   if (!have_function_) {
     report(severity::warning, diag_code::cost_without_function, 1, 0,
            "cost line before any 'fn='; the function is '???'");
-    ctx_.function = ctx_.source_file = unknown_function();
-    if (ctx_.file == string_pool::empty) ctx_.source_file = string_pool::empty;
+    ctx_.function = unknown_function();
     have_function_ = true;
   }
   for (std::size_t k = 0; k < ncost; ++k) {

@@ -78,6 +78,32 @@ TEST(hostile_regressions, summary_without_events_is_cut_to_the_event_count) {
   EXPECT_EQ(r.diagnostics.count(diag_code::bad_summary), 1u);
 }
 
+// Fuzzer (fuzz_roundtrip): a cost or call before any fn= was given the source file '???' (the
+// name of the unknown function) instead of the file in force, so `convert` wrote `fi=???`.
+TEST(hostile_regressions, unknown_function_keeps_the_source_file_in_force) {
+  struct sources final : record_sink {
+    explicit sources(const string_pool& n) : names(n) {}
+    void on_cost(const cost_record& r) override {
+      seen.emplace_back(names.view(r.ctx.function), names.view(r.ctx.source_file));
+    }
+    void on_call(const call_record& r) override {
+      seen.emplace_back(names.view(r.ctx.function), names.view(r.ctx.source_file));
+    }
+    const string_pool& names;
+    std::vector<std::pair<std::string_view, std::string_view>> seen;
+  };
+  string_pool names;
+  sources s(names);
+  keep_all d;
+  auto in = memory_input("events: Ir\nfl=a.c\nfe=b.h\n1 2\ncfn=f\ncalls=1 3\n4 5\n");
+  ASSERT_TRUE(read_callgrind(*in, names, s, d).has_value());
+  ASSERT_EQ(s.seen.size(), 2u);
+  for (const auto& [function, file] : s.seen) {
+    EXPECT_EQ(function, "???");
+    EXPECT_EQ(file, "b.h");
+  }
+}
+
 // Fuzzer (fuzz_merge, fuzz_roundtrip): a short profile whose function name is control bytes
 // (names may be any bytes) was written back and then refused as binary input, because one byte
 // in ten was a control character. A file that starts as a profile is read as one.
