@@ -52,7 +52,7 @@ struct checker::impl {
     if (row != detail::row_index::empty) return row;
     auto id = static_cast<std::uint32_t>(functions.size());
     functions.push_back(k);
-    function_index.insert(h, id, slot, [&](std::uint32_t i) { return hash_of(functions[i]); });
+    function_index.insert(h, id, slot);
     return id;
   }
   std::uint32_t function(string_id o, string_id f, string_id n) {
@@ -78,8 +78,7 @@ struct checker::impl {
     auto row = arc_index.find(h, [&](std::uint32_t i) { return arcs[i] == a; }, slot);
     if (row != detail::row_index::empty) return;
     arcs.push_back(a);
-    arc_index.insert(h, static_cast<std::uint32_t>(arcs.size() - 1), slot,
-                     [&](std::uint32_t i) { return detail::mix(0, arcs[i]); });
+    arc_index.insert(h, static_cast<std::uint32_t>(arcs.size() - 1), slot);
   }
 };
 

@@ -168,8 +168,7 @@ struct profile_builder::impl {
     auto h = hash_function(f);
     function_index.find(
         h, [](std::uint32_t) { return false; }, slot);
-    function_index.insert(h, i, slot,
-                          [&](std::uint32_t r) { return hash_function(p.functions[r]); });
+    function_index.insert(h, i, slot);
   }
   function_id function_for(string_id obj, string_id fil, string_id name) {
     function f{object_for(obj), file_for(fil), name};
@@ -185,8 +184,7 @@ struct profile_builder::impl {
     if (r != row_index::empty) return r;
     auto id = static_cast<function_id>(p.functions.size());
     p.functions.push_back(f);
-    function_index.insert(h, id, slot,
-                          [&](std::uint32_t i) { return hash_function(p.functions[i]); });
+    function_index.insert(h, id, slot);
     return id;
   }
 
@@ -226,7 +224,7 @@ struct profile_builder::impl {
     auto h = hash_self(p.self_rows[i]);
     self_index.find(
         h, [](std::uint32_t) { return false; }, slot);
-    self_index.insert(h, i, slot, [&](std::uint32_t r) { return hash_self(p.self_rows[r]); });
+    self_index.insert(h, i, slot);
   }
   static std::uint64_t hash_call(const call_row& r) {
     std::uint64_t h = mix(mix(mix(2, r.part), r.caller), r.caller_source_file);
@@ -239,7 +237,7 @@ struct profile_builder::impl {
     auto h = hash_call(p.calls[i]);
     call_index.find(
         h, [](std::uint32_t) { return false; }, slot);
-    call_index.insert(h, i, slot, [&](std::uint32_t r) { return hash_call(p.calls[r]); });
+    call_index.insert(h, i, slot);
   }
   static std::uint64_t hash_jump(const jump_row& r) {
     std::uint64_t h = mix(mix(mix(3, r.part), r.function), r.source_file);
@@ -252,7 +250,7 @@ struct profile_builder::impl {
     auto h = hash_jump(p.jumps[i]);
     jump_index.find(
         h, [](std::uint32_t) { return false; }, slot);
-    jump_index.insert(h, i, slot, [&](std::uint32_t r) { return hash_jump(p.jumps[r]); });
+    jump_index.insert(h, i, slot);
   }
 
   event_id event_for(const std::string& name) {
@@ -408,8 +406,7 @@ void profile_builder::on_cost(const cost_record& r) {
       found = static_cast<std::uint32_t>(p.self_rows.size());
       p.self_rows.push_back(row);
       p.self_costs.add_row();
-      m.self_index.insert(h, found, slot,
-                          [&](std::uint32_t i) { return impl::hash_self(p.self_rows[i]); });
+      m.self_index.insert(h, found, slot);
     }
     m.last_self = found;
   }
@@ -446,8 +443,7 @@ void profile_builder::on_call(const call_record& r) {
     found = static_cast<std::uint32_t>(p.calls.size());
     p.calls.push_back(row);
     p.call_costs.add_row();
-    m.call_index.insert(h, found, slot,
-                        [&](std::uint32_t i) { return impl::hash_call(p.calls[i]); });
+    m.call_index.insert(h, found, slot);
   }
   if (!add_saturating(p.calls[found].count, r.count)) m.overflow(r.line);
   auto dst = p.call_costs.row(found);
@@ -489,8 +485,7 @@ void profile_builder::on_jump(const jump_record& r) {
     p.jumps.push_back(row);
     p.jumps.back().executed = 0;
     p.jumps.back().followed = 0;
-    m.jump_index.insert(h, found, slot,
-                        [&](std::uint32_t i) { return impl::hash_jump(p.jumps[i]); });
+    m.jump_index.insert(h, found, slot);
   }
   if (!add_saturating(p.jumps[found].executed, r.executed) ||
       !add_saturating(p.jumps[found].followed, r.followed))

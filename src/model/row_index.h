@@ -1,8 +1,9 @@
 // row_index.h — an open-addressing hash index over rows kept in a vector.
 //
 // What it is: the builder's way to find "the row for this key" without storing the keys twice:
-// slots hold row numbers, and keys are read back from the rows themselves. 4 bytes a slot,
-// no node allocation, so memory grows with distinct rows only. What it is not: a general map.
+// slots hold row numbers (and 32 bits of the key's hash), and keys are read back from the rows
+// themselves. 8 bytes a slot, no node allocation, so memory grows with distinct rows only. What it
+// is not: a general map.
 #pragma once
 
 #include <cstdint>
@@ -27,70 +28,67 @@ class row_index {
       slot = 0;
       return empty;
     }
-    std::size_t mask = slots_.size() - 1;
-    std::size_t i = home(hash);
-    for (;;) {
-      std::uint32_t r = slots_[i];
+    const std::size_t mask = slots_.size() - 1;
+    const auto tag = static_cast<std::uint32_t>(hash >> 32);
+    for (std::size_t i = home(tag);; i = (i + 1) & mask) {
+      const std::uint64_t e = slots_[i];
+      const auto r = static_cast<std::uint32_t>(e);
       if (r == empty) {
         slot = i;
         return empty;
       }
-      if (hashes_[i] == static_cast<std::uint32_t>(hash >> 32) && eq(r)) return r;
-      i = (i + 1) & mask;
+      if (static_cast<std::uint32_t>(e >> 32) == tag && eq(r)) return r;
     }
   }
 
-  // Inserts `row` after a failed find; may rehash, so needs every row's hash.
-  template <typename HashOf>
-  void insert(std::uint64_t hash, std::uint32_t row, std::size_t slot, HashOf hash_of) {
+  // Inserts `row` after a failed find (which gave `slot`); may grow the table.
+  void insert(std::uint64_t hash, std::uint32_t row, std::size_t slot) {
+    const auto tag = static_cast<std::uint32_t>(hash >> 32);
     if ((count_ + 1) * 4 > slots_.size() * 3) {
-      grow(hash_of);
-      std::size_t mask = slots_.size() - 1;
-      slot = home(hash);
-      while (slots_[slot] != empty) slot = (slot + 1) & mask;
+      grow();
+      slot = free_slot(tag);
     }
-    slots_[slot] = row;
-    hashes_[slot] = static_cast<std::uint32_t>(hash >> 32);
+    slots_[slot] = (static_cast<std::uint64_t>(tag) << 32) | row;
     ++count_;
   }
 
   void clear() {
     slots_.clear();
-    hashes_.clear();
     count_ = 0;
-    shift_ = 64;
+    shift_ = 32;
   }
 
  private:
-  // The home slot: the top bits of hash * 2^64/phi (Fibonacci hashing). Taking the hash's own
-  // low bits would put keys that differ only in high bits (a pair packed as a << 32 | b, a
-  // final multiply that only carries upwards) into one run of slots.
-  std::size_t home(std::uint64_t hash) const {
-    return static_cast<std::size_t>((hash * 0x9e3779b97f4a7c15ull) >> shift_);
+  // A slot is the key's 32 hash bits beside its row number, in one word: a probe reads one
+  // cache line, and growing places every entry again from its stored bits, without hashing
+  // (or even touching) the rows. The home slot is the top bits of tag * 2^32/phi (Fibonacci
+  // hashing): taking low bits would put keys that differ only in high bits (a pair packed as
+  // a << 32 | b, a final multiply that only carries upwards) into one run of slots.
+  static constexpr std::uint64_t unused = 0xffffffffull;  // row == empty
+
+  std::size_t home(std::uint32_t tag) const {
+    return static_cast<std::size_t>(static_cast<std::uint32_t>(tag * 0x9e3779b9u) >> shift_);
+  }
+  std::size_t free_slot(std::uint32_t tag) const {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = home(tag);
+    while (static_cast<std::uint32_t>(slots_[i]) != empty) i = (i + 1) & mask;
+    return i;
   }
 
-  template <typename HashOf>
-  void grow(HashOf hash_of) {
-    std::size_t n = slots_.empty() ? 1024 : slots_.size() * 2;
-    std::vector<std::uint32_t> old = std::move(slots_);
-    slots_.assign(n, empty);
-    hashes_.assign(n, 0);
-    shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(n));
-    std::size_t mask = n - 1;
-    for (std::uint32_t r : old) {
-      if (r == empty) continue;
-      std::uint64_t h = hash_of(r);
-      std::size_t i = home(h);
-      while (slots_[i] != empty) i = (i + 1) & mask;
-      slots_[i] = r;
-      hashes_[i] = static_cast<std::uint32_t>(h >> 32);
-    }
+  void grow() {
+    const std::size_t n = slots_.empty() ? 1024 : slots_.size() * 2;
+    std::vector<std::uint64_t> old = std::move(slots_);
+    slots_.assign(n, unused);
+    shift_ = 32 - static_cast<unsigned>(__builtin_ctzll(n));
+    for (std::uint64_t e : old)
+      if (static_cast<std::uint32_t>(e) != empty)
+        slots_[free_slot(static_cast<std::uint32_t>(e >> 32))] = e;
   }
 
-  std::vector<std::uint32_t> slots_;
-  std::vector<std::uint32_t> hashes_;
+  std::vector<std::uint64_t> slots_;
   std::size_t count_ = 0;
-  unsigned shift_ = 64;
+  unsigned shift_ = 32;
 };
 
 }  // namespace calltree::detail
