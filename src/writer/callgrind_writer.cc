@@ -114,6 +114,9 @@ struct callgrind_writer::impl {
   // The current part.
   bool in_part = false;
   std::uint8_t positions = pos_line;
+  // What a reader takes for the next part when it says no positions: (it inherits them from
+  // the part before; see reader.cc), so `positions: line` may only be left out after line.
+  std::uint8_t inherited_positions = pos_line;
   std::size_t event_count = 0;
   std::vector<std::uint64_t> totals;
   std::array<std::unordered_map<string_id, std::uint64_t>, 3> ids;
@@ -277,13 +280,14 @@ struct callgrind_writer::impl {
       if (!value.empty()) buf += " " + value;
       buf += '\n';
     }
-    if (positions != pos_line) {
+    if (positions != pos_line || positions != inherited_positions) {
       buf += "positions:";
       if (positions & pos_instr) buf += " instr";
       if (positions & pos_bb) buf += " bb";
       if (positions & pos_line) buf += " line";
       buf += '\n';
     }
+    inherited_positions = positions;
     for (const auto& d : h.event_definitions) {
       buf += "event: " + d.name;
       if (!d.formula.empty()) buf += " = " + d.formula;

@@ -78,6 +78,32 @@ TEST(hostile_regressions, summary_without_events_is_cut_to_the_event_count) {
   EXPECT_EQ(r.diagnostics.count(diag_code::bad_summary), 1u);
 }
 
+// Fuzzer (fuzz_roundtrip): the writer left out `positions: line` for a part after an
+// instruction-level part, and a reader takes a part's positions from the part before when it
+// names none, so the line numbers of the second part were read back as addresses.
+TEST(hostile_regressions, written_line_part_after_instr_part_keeps_its_positions) {
+  profile p;
+  keep_all d;
+  {
+    auto in = memory_input(
+        "events: n\npositions: instr\nfn=a\n0x10 1\n"
+        "positions: line\nevents: n\nfn=b\n7 5\n");
+    profile_builder b(p, &d, "test");
+    ASSERT_TRUE(read_callgrind(*in, p.strings, b, d).has_value());
+  }
+  ASSERT_EQ(p.parts.size(), 2u);
+  std::ostringstream text;
+  {
+    callgrind_writer w(text, p.strings);
+    replay(p, w);
+    ASSERT_TRUE(w.finish());
+  }
+  read_all back(text.str());
+  ASSERT_EQ(back.records.headers.size(), 2u) << text.str();
+  EXPECT_EQ(back.records.headers[0].positions, pos_instr) << text.str();
+  EXPECT_EQ(back.records.headers[1].positions, pos_line) << text.str();
+}
+
 // Fuzzer (fuzz_roundtrip): a cost or call before any fn= was given the source file '???' (the
 // name of the unknown function) instead of the file in force, so `convert` wrote `fi=???`.
 TEST(hostile_regressions, unknown_function_keeps_the_source_file_in_force) {
