@@ -8,11 +8,15 @@
 // What it is not: a test of diagnostics' wording (tests/malformed does that).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "calltree/diagnostic.h"
 #include "calltree/input.h"
@@ -214,6 +218,72 @@ class remap_sink final : public record_sink {
   string_pool& to_;
   record_sink& next_;
 };
+
+// Every fact of a profile as sorted text lines, independent of ids and row order: self rows,
+// call rows and jump rows keyed by part, names and absolute positions, with costs by event
+// name (zero costs and all-zero self rows left out), and each part's totals. Two profiles
+// hold the same facts when these are equal.
+inline std::vector<std::string> canonical_facts(const profile& p) {
+  std::vector<std::string> out;
+  auto name = [&](string_id s) { return "\"" + std::string(p.strings.view(s)) + "\""; };
+  auto fn = [&](function_id f) {
+    const auto& x = p.functions[f];
+    return name(p.objects[x.object].name) + " " + name(p.files[x.file].name) + " " + name(x.name);
+  };
+  auto pos = [](const position& q) {
+    return std::to_string(q.instr) + "/" + std::to_string(q.bb) + "/" + std::to_string(q.line);
+  };
+  auto costs = [&](std::span<const std::uint64_t> c) {
+    std::string s;
+    for (std::size_t e = 0; e < c.size() && e < p.events.size(); ++e)
+      if (c[e]) s += " " + p.events[e].name + "=" + std::to_string(c[e]);
+    return s;
+  };
+  for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
+    const auto& r = p.self_rows[i];
+    auto c = costs(p.self_costs.row(i));
+    if (c.empty()) continue;  // a row of zeros says nothing a writer must keep
+    out.push_back("self " + std::to_string(r.part) + " " + fn(r.function) + " " +
+                  name(p.files[r.source_file].name) + " " + pos(r.pos) + c);
+  }
+  // Calls are summed by key: a call written without a target (hotshot2calltree) is written
+  // back with target 0, the format's unknown position, so it may join a call that had one.
+  std::map<std::string, std::pair<std::uint64_t, std::vector<std::uint64_t>>> calls;
+  for (std::size_t i = 0; i < p.calls.size(); ++i) {
+    const auto& r = p.calls[i];
+    auto& [count, sum] =
+        calls["call " + std::to_string(r.part) + " " + fn(r.caller) + " " +
+              name(p.files[r.caller_source_file].name) + " " + pos(r.site) + " -> " + fn(r.callee) +
+              " " + pos(r.has_target ? r.target : position{})];
+    add_saturating(count, r.count);
+    auto row = p.call_costs.row(i);
+    sum.resize(row.size(), 0);
+    for (std::size_t e = 0; e < row.size(); ++e) add_saturating(sum[e], row[e]);
+  }
+  for (const auto& [key, value] : calls)
+    out.push_back(key + " x" + std::to_string(value.first) + costs(value.second));
+  for (const auto& j : p.jumps) {
+    out.push_back("jump " + std::to_string(j.part) + " " + fn(j.function) + " " +
+                  name(p.files[j.source_file].name) + " " + pos(j.source) + " -> " +
+                  fn(j.target_function) + " " + name(p.files[j.target_file].name) + " " +
+                  pos(j.target) + (j.conditional ? " jcnd " : " jump ") +
+                  std::to_string(j.followed) + "/" + std::to_string(j.executed));
+  }
+  for (std::size_t i = 0; i < p.parts.size(); ++i)
+    out.push_back("part " + std::to_string(i) + costs(p.parts[i].totals));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// For a failing comparison: the first fact only one side has.
+inline void print_first_difference(const std::vector<std::string>& a,
+                                   const std::vector<std::string>& b) {
+  std::vector<std::string> only_a, only_b;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(only_a));
+  std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(only_b));
+  if (!only_a.empty()) std::fprintf(stderr, "only in the first:  %s\n", only_a[0].c_str());
+  if (!only_b.empty()) std::fprintf(stderr, "only in the second: %s\n", only_b[0].c_str());
+}
 
 // Reads `bytes` into `p` through the reader and the builder.
 inline result<read_stats> build_profile(std::string_view bytes, profile& p,

@@ -2,7 +2,8 @@
 //
 // Every record the reader emits is checked against records.h (ids in range, one cost per
 // event, parts opened and closed in order) and every diagnostic must format. Compressed input
-// is found by magic bytes, so the seeds' gzip/zstd/xz/bzip2 streams fuzz the decoders too.
+// is found by magic bytes, so the seeds' gzip/zstd/xz/bzip2 streams fuzz the decoders too,
+// and each compressed input is read a second time with the decoder on its own thread.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -16,6 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::checking_sink records(names);
   fuzz::checking_diagnostics diagnostics;
   auto in = memory_input(std::string(bytes));
+  const bool compressed = in->kind() != compression::none;
   auto stats = read_callgrind(*in, names, records, diagnostics, fuzz::fuzz_reader_options());
   if (!stats) return 0;                     // unreadable input: a fatal error, reported as a result
   CALLTREE_FUZZ_CHECK(!records.in_part());  // every part that began has ended
@@ -24,5 +26,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   CALLTREE_FUZZ_CHECK(stats->errors == diagnostics.errors);
   CALLTREE_FUZZ_CHECK(stats->warnings == diagnostics.warnings);
   CALLTREE_FUZZ_CHECK(stats->cost_lines >= records.costs);
+
+  // A compressed input is read again with its decoder on a thread of its own: the reading
+  // must not change (reader_options::threads).
+  if (compressed) {
+    string_pool names2;
+    fuzz::checking_sink records2(names2);
+    fuzz::checking_diagnostics diagnostics2;
+    auto options = fuzz::fuzz_reader_options();
+    options.threads = 2;
+    auto in2 = memory_input(std::string(bytes));
+    auto stats2 = read_callgrind(*in2, names2, records2, diagnostics2, options);
+    CALLTREE_FUZZ_CHECK(stats2.has_value());
+    CALLTREE_FUZZ_CHECK(stats2->lines == stats->lines && stats2->bytes == stats->bytes);
+    CALLTREE_FUZZ_CHECK(stats2->errors == stats->errors && stats2->complete == stats->complete);
+    CALLTREE_FUZZ_CHECK(records2.costs == records.costs && records2.calls == records.calls);
+    CALLTREE_FUZZ_CHECK(names2.size() == names.size());
+  }
   return 0;
 }

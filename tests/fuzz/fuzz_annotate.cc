@@ -1,0 +1,46 @@
+// fuzz_annotate.cc — libFuzzer target: `calltree annotate` (text and JSON) on any profile.
+//
+// The profile is built with the cost_presence sink beside the builder, as the CLI does, then
+// reported with inclusive costs (cycles), caller and callee trees, raw sums, and per part.
+// Source files are never opened (auto-annotation off): names in the input are not paths to
+// read. An error result is fine (an unknown --show event); a crash, a hang or a sanitizer
+// report is not.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "calltree/report/annotate.h"
+#include "fuzz_common.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace calltree;
+  std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  profile p;
+  cost_presence presence;
+  fuzz::checking_diagnostics diagnostics;
+  {
+    profile_builder builder(p, &diagnostics, "fuzz");
+    tee_sink both({&builder, &presence});
+    auto in = memory_input(std::string(bytes));
+    if (!read_callgrind(*in, p.strings, both, diagnostics, fuzz::fuzz_reader_options())) return 0;
+  }
+  if (p.parts.empty()) return 0;
+  annotate_options o;
+  o.auto_annotate = false;
+  o.threshold = "100";
+  o.input_name = "fuzz";
+  std::vector<std::string> warnings;
+  (void)annotate_text(p, o, &presence, &warnings);
+  o.inclusive = true;
+  o.tree_caller = o.tree_calling = true;
+  (void)annotate_text(p, o, &presence, &warnings);
+  (void)annotate_json(p, o, &presence, &warnings);
+  o.raw = true;
+  o.threshold = "50";
+  if (!p.events.empty()) o.sort = {p.events.back().name};
+  (void)annotate_text(p, o, nullptr, &warnings);
+  o.raw = false;
+  o.part = static_cast<part_id>(p.parts.size() - 1);
+  (void)annotate_json(p, o, nullptr, &warnings);
+  return 0;
+}

@@ -1,0 +1,36 @@
+// fuzz_check.cc — libFuzzer target: `calltree check`'s sink against the profile builder.
+//
+// One reading feeds both the checker (which never holds a model) and the builder; they must
+// agree on parts and on the program totals of every event, and the checker's result must be
+// well formed (one total per event).
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "calltree/checker.h"
+#include "fuzz_common.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace calltree;
+  std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  profile p;
+  checker check;
+  fuzz::checking_diagnostics diagnostics;
+  {
+    profile_builder builder(p, &diagnostics, "fuzz");
+    tee_sink both({&check, &builder});
+    auto in = memory_input(std::string(bytes));
+    if (!read_callgrind(*in, p.strings, both, diagnostics, fuzz::fuzz_reader_options())) return 0;
+  }
+  const check_result r = check.result();
+  CALLTREE_FUZZ_CHECK(r.totals.size() == r.events.size());
+  if (r.summary) CALLTREE_FUZZ_CHECK(r.summary->size() == r.events.size());
+  CALLTREE_FUZZ_CHECK(r.parts == p.parts.size());
+  const auto total = p.total();
+  for (std::size_t e = 0; e < r.events.size(); ++e) {
+    const event_id id = p.find_event(r.events[e]);
+    CALLTREE_FUZZ_CHECK(id != static_cast<event_id>(-1));
+    CALLTREE_FUZZ_CHECK(total[id] == r.totals[e]);
+  }
+  return 0;
+}
