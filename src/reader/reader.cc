@@ -342,6 +342,9 @@ class reader_impl {
 
   // calls= waiting for its cost line.
   bool pending_call_ = false;
+  // A calls= line was dropped: its cost line (the inclusive cost of the call) is skipped too,
+  // not read as self cost.
+  bool drop_call_cost_ = false;
   call_record call_;
   std::uint64_t call_line_ = 0;
   std::string call_line_text_;
@@ -519,6 +522,7 @@ void reader_impl::process_line(std::string_view line) {
   // The hot path: a cost line starting in column 1.
   if (is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
     process_cost_line(line);
+    drop_call_cost_ = false;
     return;
   }
   if (c0 == '#') return;
@@ -531,9 +535,11 @@ void reader_impl::process_line(std::string_view line) {
     c0 = line[0];
     if (is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
       process_cost_line(line);
+      drop_call_cost_ = false;
       return;
     }
   }
+  drop_call_cost_ = false;  // no cost line came for the dropped call
   if (line.find('\0') != std::string_view::npos) {
     report(severity::error, diag_code::nul_byte, col_of(line.substr(line.find('\0'))), 1,
            "NUL byte in line; the line is skipped");
@@ -919,17 +925,20 @@ void reader_impl::process_body_key(std::string_view key, std::string_view value)
     std::uint64_t count = 0;
     if (!tk.next(tok, col)) {
       report(severity::error, diag_code::bad_call_count, col_of(value), 0,
-             "'calls=' without a call count; the call is dropped");
+             "'calls=' without a call count; the call and its cost line are dropped");
       skip_line();
+      drop_call_cost_ = true;
       return;
     }
     auto st = parse_u64(tok, count);
     if (st != num_status::ok) {
       report(severity::error, diag_code::bad_call_count, col_of(tok), tok.size(),
-             st == num_status::overflow ? "call count does not fit in 64 bits; the call is dropped"
-                                        : "invalid call count '" + std::string(tok.substr(0, 40)) +
-                                              "'; the call is dropped");
+             st == num_status::overflow
+                 ? "call count does not fit in 64 bits; the call and its cost line are dropped"
+                 : "invalid call count '" + std::string(tok.substr(0, 40)) +
+                       "'; the call and its cost line are dropped");
       skip_line();
+      drop_call_cost_ = true;
       return;
     }
     call_ = call_record{};
@@ -937,6 +946,7 @@ void reader_impl::process_body_key(std::string_view key, std::string_view value)
     call_.count = count;
     if (!parse_target(tk, call_.target, call_.has_target, "calls")) {
       skip_line();
+      drop_call_cost_ = true;
       return;
     }
     if (count == 0) {
@@ -1390,6 +1400,11 @@ inline void reader_impl::finish_cost_line(std::uint64_t instr, std::uint64_t bb,
   set(base_);
   std::span<const std::uint64_t> cost_span(costs, n_events_);
 
+  if (drop_call_cost_) {  // the cost line of a dropped calls=: it moves the base, nothing else
+    drop_call_cost_ = false;
+    skip_line();
+    return;
+  }
   if (pending_call_) {
     pending_call_ = false;
     set(call_.site);
@@ -1512,7 +1527,7 @@ result<read_stats> reader_impl::run() {
     const char* p = b.data();
     const char* end = p + b.size();
     while (p < end) {
-      if (part_open_ && !skipping && carry.empty()) {
+      if (part_open_ && !skipping && carry.empty() && !drop_call_cost_) {
         const char c0 = *p;
         if ((is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*')
                 ? fast_cost_line(p, end, max_len)

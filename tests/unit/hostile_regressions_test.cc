@@ -78,6 +78,25 @@ TEST(hostile_regressions, summary_without_events_is_cut_to_the_event_count) {
   EXPECT_EQ(r.diagnostics.count(diag_code::bad_summary), 1u);
 }
 
+// Malformed M10: after a calls= line that could not be read (`calls=x 5`, `calls=`), its cost
+// line, the inclusive cost of the call, was read as self cost of the caller: the callee's cost
+// was counted twice in the totals. The cost line is now dropped with the call.
+TEST(hostile_regressions, cost_line_of_a_dropped_call_is_not_self_cost) {
+  for (const char* calls : {"calls=x 5", "calls=", "calls=1 5x"}) {
+    read_all r(std::string("events: Ir\nfl=a.c\nfn=main\n1 2\ncfn=f\n") + calls +
+               "\n\n# a comment may come between\n+1 10\n+1 3\nfn=f\n5 10\n");
+    ASSERT_EQ(r.records.costs.size(), 3u) << calls;  // 1 2, +1 3 (line 3), 5 10
+    EXPECT_EQ(r.records.costs[0][0], 2u);
+    EXPECT_EQ(r.records.costs[1][0], 3u);
+    EXPECT_EQ(r.records.costs[2][0], 10u);
+    EXPECT_EQ(r.stats.skipped_lines, 2u) << calls;
+  }
+  // A key line instead of the cost line: nothing else is dropped.
+  read_all k("events: Ir\nfl=a.c\nfn=main\ncalls=x 5\nfn=g\n1 7\n");
+  ASSERT_EQ(k.records.costs.size(), 1u);
+  EXPECT_EQ(k.records.costs[0][0], 7u);
+}
+
 // Fuzzer (fuzz_roundtrip): the writer left out `positions: line` for a part after an
 // instruction-level part, and a reader takes a part's positions from the part before when it
 // names none, so the line numbers of the second part were read back as addresses.
