@@ -62,8 +62,10 @@ class checking_diagnostics final : public diagnostic_sink {
     if (d.severity == severity::error) ++errors;
     if (d.severity == severity::warning) ++warnings;
     ++total;
+    ++by_code[static_cast<std::size_t>(d.code)];
   }
   std::uint64_t errors = 0, warnings = 0, total = 0;
+  std::uint64_t by_code[64] = {};
 };
 
 // Checks each record against the contract of records.h, with the pool the reader interns into.
