@@ -90,8 +90,10 @@ std::string format_help(std::string_view name, std::string_view usage, std::stri
     if (f.short_name) left += std::string("-") + f.short_name + ", ";
     left += "--" + std::string(f.long_name);
     if (f.takes_value) left += "=" + std::string(f.value_name);
-    if (left.size() < 28) left.resize(28, ' ');
-    else left += "\n" + std::string(28, ' ');
+    if (left.size() < 28)
+      left.resize(28, ' ');
+    else
+      left += "\n" + std::string(28, ' ');
     s += left + std::string(f.help) + "\n";
   }
   return s;

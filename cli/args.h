@@ -15,10 +15,10 @@
 namespace calltree::cli {
 
 struct flag {
-  std::string_view long_name;   // without "--"
-  char short_name = 0;          // 0 = none
+  std::string_view long_name;  // without "--"
+  char short_name = 0;         // 0 = none
   bool takes_value = false;
-  std::string_view help;        // "  --name=VALUE  help" in --help output
+  std::string_view help;  // "  --name=VALUE  help" in --help output
   std::string_view value_name = "VALUE";
 };
 

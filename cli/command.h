@@ -17,7 +17,7 @@ inline constexpr int exit_usage = 2;     // usage or I/O error
 
 struct command {
   std::string_view name;
-  std::string_view summary;  // one line for `calltree --help`
+  std::string_view summary;                            // one line for `calltree --help`
   int (*run)(std::span<const std::string_view> args);  // args exclude the command name
 };
 
@@ -29,5 +29,7 @@ struct command_registrar {
 
 }  // namespace calltree::cli
 
-#define CALLTREE_COMMAND(ident, name, summary, fn) \
-  static const ::calltree::cli::command_registrar ident##_registrar{{name, summary, fn}}
+#define CALLTREE_COMMAND(ident, name, summary, fn)                    \
+  static const ::calltree::cli::command_registrar ident##_registrar { \
+    { name, summary, fn }                                             \
+  }

@@ -50,11 +50,16 @@ std::optional<std::uint64_t> parse_size(std::string_view s) {
   if (i == 0) return std::nullopt;
   std::string_view suffix = s.substr(i);
   unsigned shift = 0;
-  if (suffix.empty() || suffix == "B") shift = 0;
-  else if (suffix == "K" || suffix == "KB" || suffix == "KiB") shift = 10;
-  else if (suffix == "M" || suffix == "MB" || suffix == "MiB") shift = 20;
-  else if (suffix == "G" || suffix == "GB" || suffix == "GiB") shift = 30;
-  else return std::nullopt;
+  if (suffix.empty() || suffix == "B")
+    shift = 0;
+  else if (suffix == "K" || suffix == "KB" || suffix == "KiB")
+    shift = 10;
+  else if (suffix == "M" || suffix == "MB" || suffix == "MiB")
+    shift = 20;
+  else if (suffix == "G" || suffix == "GB" || suffix == "GiB")
+    shift = 30;
+  else
+    return std::nullopt;
   if (shift && v > (UINT64_MAX >> shift)) return std::nullopt;
   return v << shift;
 }

@@ -37,7 +37,8 @@ class cost_matrix {
     data_.resize(data_.size() + columns_, 0);
     return rows_++;
   }
-  // Widens every row to `columns` (new columns are 0). Rarely needed: a later part with a new event.
+  // Widens every row to `columns` (new columns are 0). Rarely needed: a later part with a new
+  // event.
   void set_columns(std::size_t columns);
   void reserve_rows(std::size_t n) { data_.reserve(n * columns_); }
   // Bytes of cost storage held (capacity, not size: what the memory guard must count).

@@ -20,56 +20,56 @@ std::string_view to_string(severity s);
 
 // Stable codes. Never renumber or rename: they are part of the CLI and JSON interface.
 enum class diag_code : std::uint8_t {
-  io_error,                // the input could not be read to its end
-  truncated_input,         // a compressed stream ended early
-  line_too_long,           // a line longer than the reader's limit (skipped)
-  nul_byte,                // a NUL byte inside a line
-  binary_input,            // the input does not look like text at all
-  leading_space,           // a line starts with white space
-  unknown_line,            // a line that is no header line, no key=value and no cost line
-  unknown_key,             // key=value with an unknown key
-  unknown_header,          // "key: value" with an unknown key
-  unsupported_version,     // version: 2 or later
-  bad_positions,           // positions: with an unknown kind
-  no_events,               // a part or file without events:
-  duplicate_event,         // events: Ir Ir
-  redefined_events,        // events: given twice in one header
-  bad_event_definition,    // event: line that cannot be parsed
-  cost_before_events,      // a cost line before any events:
-  malformed_number,        // a token that is no number
-  number_overflow,         // a number above 2^64-1
-  cost_overflow,           // a sum of costs above 2^64-1 (saturated)
-  negative_cost,           // a negative cost (clamped to 0)
-  hex_cost,                // a cost written in hex
-  relative_cost,           // +N, -N or * in a cost column
-  too_many_costs,          // more costs than events (line skipped)
-  missing_position,        // fewer position columns than positions: names
-  position_below_zero,     // a relative position that goes below 0 (clamped)
-  position_overflow,       // a relative position above 2^64-1
-  undefined_name,          // (id) used before it was defined
-  redefined_name,          // (id) defined again with another name in one part
-  bad_compressed_name,     // "(12" without ")", or an id over 2^64
-  empty_name,              // fn= with nothing after it
-  cost_without_function,   // a cost line before any fn=
-  inline_without_function, // fi=/fe= before any fn=
-  call_without_cost,       // calls= not followed by its cost line
-  call_without_callee,     // calls= without cfn= before it
-  call_without_target,     // calls=N without a target position
-  extra_call_target,       // calls= with more target tokens than position columns
-  callee_file_after_cfn,   // cfi=/cob= after cfn= (the call's file still applies)
-  bad_call_count,          // calls= count missing or malformed
-  zero_call_count,         // calls=0 (valid; a call begun in an earlier dump, or sampling)
-  jump_without_source,     // jump=/jcnd= not followed by its source position line
-  bad_jump,                // jump=/jcnd= that cannot be parsed
-  jcnd_space_form,         // jcnd=A B (the spec's order, executed first) instead of A/B
-  jump_followed_exceeds,   // jcnd= followed count above executed count
-  summary_before_events,   // summary: before events:
-  summary_mismatch,        // summary: smaller than the sum of self costs
-  totals_mismatch,         // totals: differs from the sum of self costs
-  bad_summary,             // summary:/totals: that cannot be parsed
-  part_separator,          // Xdebug's "==== NEW PROFILING FILE" line
-  no_data,                 // a file with no cost lines at all
-  limit_exceeded,          // a resource guard (--max-memory) stopped reading
+  io_error,                 // the input could not be read to its end
+  truncated_input,          // a compressed stream ended early
+  line_too_long,            // a line longer than the reader's limit (skipped)
+  nul_byte,                 // a NUL byte inside a line
+  binary_input,             // the input does not look like text at all
+  leading_space,            // a line starts with white space
+  unknown_line,             // a line that is no header line, no key=value and no cost line
+  unknown_key,              // key=value with an unknown key
+  unknown_header,           // "key: value" with an unknown key
+  unsupported_version,      // version: 2 or later
+  bad_positions,            // positions: with an unknown kind
+  no_events,                // a part or file without events:
+  duplicate_event,          // events: Ir Ir
+  redefined_events,         // events: given twice in one header
+  bad_event_definition,     // event: line that cannot be parsed
+  cost_before_events,       // a cost line before any events:
+  malformed_number,         // a token that is no number
+  number_overflow,          // a number above 2^64-1
+  cost_overflow,            // a sum of costs above 2^64-1 (saturated)
+  negative_cost,            // a negative cost (clamped to 0)
+  hex_cost,                 // a cost written in hex
+  relative_cost,            // +N, -N or * in a cost column
+  too_many_costs,           // more costs than events (line skipped)
+  missing_position,         // fewer position columns than positions: names
+  position_below_zero,      // a relative position that goes below 0 (clamped)
+  position_overflow,        // a relative position above 2^64-1
+  undefined_name,           // (id) used before it was defined
+  redefined_name,           // (id) defined again with another name in one part
+  bad_compressed_name,      // "(12" without ")", or an id over 2^64
+  empty_name,               // fn= with nothing after it
+  cost_without_function,    // a cost line before any fn=
+  inline_without_function,  // fi=/fe= before any fn=
+  call_without_cost,        // calls= not followed by its cost line
+  call_without_callee,      // calls= without cfn= before it
+  call_without_target,      // calls=N without a target position
+  extra_call_target,        // calls= with more target tokens than position columns
+  callee_file_after_cfn,    // cfi=/cob= after cfn= (the call's file still applies)
+  bad_call_count,           // calls= count missing or malformed
+  zero_call_count,          // calls=0 (valid; a call begun in an earlier dump, or sampling)
+  jump_without_source,      // jump=/jcnd= not followed by its source position line
+  bad_jump,                 // jump=/jcnd= that cannot be parsed
+  jcnd_space_form,          // jcnd=A B (the spec's order, executed first) instead of A/B
+  jump_followed_exceeds,    // jcnd= followed count above executed count
+  summary_before_events,    // summary: before events:
+  summary_mismatch,         // summary: smaller than the sum of self costs
+  totals_mismatch,          // totals: differs from the sum of self costs
+  bad_summary,              // summary:/totals: that cannot be parsed
+  part_separator,           // Xdebug's "==== NEW PROFILING FILE" line
+  no_data,                  // a file with no cost lines at all
+  limit_exceeded,           // a resource guard (--max-memory) stopped reading
 };
 
 std::string_view to_string(diag_code c);
@@ -77,12 +77,12 @@ std::string_view to_string(diag_code c);
 struct diagnostic {
   calltree::severity severity = severity::error;
   diag_code code = diag_code::unknown_line;
-  std::string file;        // display name of the input
-  std::uint64_t line = 0;  // 1-based; 0 = the input as a whole
+  std::string file;          // display name of the input
+  std::uint64_t line = 0;    // 1-based; 0 = the input as a whole
   std::uint32_t column = 0;  // 1-based; 0 = no column
   std::uint32_t length = 0;  // characters to underline from column (0 = one caret)
   std::string message;
-  std::string line_text;   // the line as read (CR stripped), cut to a sane length
+  std::string line_text;  // the line as read (CR stripped), cut to a sane length
 };
 
 // `file:line:col: severity: message [code]`, then the line and a caret under the column.

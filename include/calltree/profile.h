@@ -48,9 +48,9 @@ struct event_type {
 };
 
 struct part {
-  part_header header;                 // as read (events: names in part order)
-  std::vector<event_id> events;       // part event index -> profile event id
-  std::optional<std::vector<std::uint64_t>> summary;  // profile event order; as stated
+  part_header header;                                     // as read (events: names in part order)
+  std::vector<event_id> events;                           // part event index -> profile event id
+  std::optional<std::vector<std::uint64_t>> summary;      // profile event order; as stated
   std::optional<std::vector<std::uint64_t>> totals_line;  // profile event order; as stated
   std::vector<std::uint64_t> totals;  // profile event order; sum of this part's self costs
 };
@@ -88,24 +88,22 @@ struct jump_row {
 
 struct profile {
   string_pool strings;
-  std::vector<object> objects;      // object 0 is the empty ("unknown") object
-  std::vector<file> files;          // file 0 is the empty ("unknown") file
+  std::vector<object> objects;  // object 0 is the empty ("unknown") object
+  std::vector<file> files;      // file 0 is the empty ("unknown") file
   std::vector<function> functions;
   std::vector<event_type> events;
   std::vector<part> parts;
-  std::uint8_t positions = 0;       // union of the parts' position_kind bits
+  std::uint8_t positions = 0;  // union of the parts' position_kind bits
 
   std::vector<self_row> self_rows;
-  cost_matrix self_costs;           // one row per self_row
+  cost_matrix self_costs;  // one row per self_row
   std::vector<call_row> calls;
-  cost_matrix call_costs;           // one row per call_row (inclusive cost of those calls)
+  cost_matrix call_costs;  // one row per call_row (inclusive cost of those calls)
   std::vector<jump_row> jumps;
 
   std::string_view object_name(object_id o) const { return strings.view(objects[o].name); }
   std::string_view file_name(file_id f) const { return strings.view(files[f].name); }
-  std::string_view function_name(function_id f) const {
-    return strings.view(functions[f].name);
-  }
+  std::string_view function_name(function_id f) const { return strings.view(functions[f].name); }
   // The event id of `name`, or -1 cast to event_id.
   event_id find_event(std::string_view name) const;
   // Sum of all parts' computed totals (saturating), profile event order.

@@ -29,7 +29,7 @@ struct read_progress {
 };
 
 struct reader_options {
-  std::string display_name = "<input>";  // the file name in diagnostics
+  std::string display_name = "<input>";     // the file name in diagnostics
   std::size_t max_line_length = 64u << 20;  // longer lines are skipped with an error
   // Stop with a limit_exceeded error once the name tables hold this many bytes (0 = no limit).
   // Starts at the process's memory limit (memory_limit.h: --max-memory, else 3/4 of memory).

@@ -41,21 +41,21 @@ struct event_definition {
 // Everything a part's header said. Emitted once the header is complete (at the first body line
 // or at the end of the part), so `events` and `positions` are final.
 struct part_header {
-  std::uint64_t line = 0;       // where the part began in the input
-  std::uint32_t index = 0;      // 0-based order of the part in the input
-  std::string version;          // as written ("1"); empty if absent
+  std::uint64_t line = 0;   // where the part began in the input
+  std::uint32_t index = 0;  // 0-based order of the part in the input
+  std::string version;      // as written ("1"); empty if absent
   std::string creator;
-  std::string cmd;              // trimmed
+  std::string cmd;  // trimmed
   std::optional<std::uint64_t> pid, thread, part_number;
   std::vector<std::pair<std::string, std::string>> descriptions;  // desc: type: value
   // Each desc: line as written after "desc:" and the blanks after it (callgrind_annotate
   // prints these verbatim, inner spacing and trailing blanks included).
   std::vector<std::string> description_lines;
-  std::uint8_t positions = pos_line;   // position_kind bits
-  std::vector<std::string> events;     // the `events:` names, in file order
+  std::uint8_t positions = pos_line;  // position_kind bits
+  std::vector<std::string> events;    // the `events:` names, in file order
   std::vector<event_definition> event_definitions;
   std::optional<std::vector<std::uint64_t>> summary;  // padded to events.size()
-  std::vector<std::string> unknown_lines;  // header lines kept verbatim (key: value)
+  std::vector<std::string> unknown_lines;             // header lines kept verbatim (key: value)
 };
 
 // Where a cost belongs: the function context shared by all body records.
@@ -128,11 +128,21 @@ class record_sink {
 class tee_sink final : public record_sink {
  public:
   explicit tee_sink(std::vector<record_sink*> sinks) : sinks_(std::move(sinks)) {}
-  void on_part_begin(const part_header& h) override { for (auto* s : sinks_) s->on_part_begin(h); }
-  void on_cost(const cost_record& r) override { for (auto* s : sinks_) s->on_cost(r); }
-  void on_call(const call_record& r) override { for (auto* s : sinks_) s->on_call(r); }
-  void on_jump(const jump_record& r) override { for (auto* s : sinks_) s->on_jump(r); }
-  void on_part_end(const part_end& e) override { for (auto* s : sinks_) s->on_part_end(e); }
+  void on_part_begin(const part_header& h) override {
+    for (auto* s : sinks_) s->on_part_begin(h);
+  }
+  void on_cost(const cost_record& r) override {
+    for (auto* s : sinks_) s->on_cost(r);
+  }
+  void on_call(const call_record& r) override {
+    for (auto* s : sinks_) s->on_call(r);
+  }
+  void on_jump(const jump_record& r) override {
+    for (auto* s : sinks_) s->on_jump(r);
+  }
+  void on_part_end(const part_end& e) override {
+    for (auto* s : sinks_) s->on_part_end(e);
+  }
 
  private:
   std::vector<record_sink*> sinks_;

@@ -18,8 +18,8 @@ struct error {
 template <typename T>
 class [[nodiscard]] result {
  public:
-  result(T value) : v_(std::move(value)) {}          // NOLINT(google-explicit-constructor)
-  result(calltree::error e) : v_(std::move(e)) {}            // NOLINT(google-explicit-constructor)
+  result(T value) : v_(std::move(value)) {}        // NOLINT(google-explicit-constructor)
+  result(calltree::error e) : v_(std::move(e)) {}  // NOLINT(google-explicit-constructor)
   bool has_value() const { return v_.index() == 0; }
   explicit operator bool() const { return has_value(); }
   T& value() { return std::get<0>(v_); }

@@ -48,7 +48,8 @@ struct checker::impl {
   std::uint32_t lookup(const fn_key& k) {
     const std::uint64_t h = hash_of(k);
     std::size_t slot;
-    auto row = function_index.find(h, [&](std::uint32_t i) { return functions[i] == k; }, slot);
+    auto row = function_index.find(
+        h, [&](std::uint32_t i) { return functions[i] == k; }, slot);
     if (row != detail::row_index::empty) return row;
     auto id = static_cast<std::uint32_t>(functions.size());
     functions.push_back(k);
@@ -75,7 +76,8 @@ struct checker::impl {
     const std::uint64_t a = (static_cast<std::uint64_t>(caller) << 32) | to;
     const std::uint64_t h = detail::mix(0, a);
     std::size_t slot;
-    auto row = arc_index.find(h, [&](std::uint32_t i) { return arcs[i] == a; }, slot);
+    auto row = arc_index.find(
+        h, [&](std::uint32_t i) { return arcs[i] == a; }, slot);
     if (row != detail::row_index::empty) return;
     arcs.push_back(a);
     arc_index.insert(h, static_cast<std::uint32_t>(arcs.size() - 1), slot);

@@ -6,9 +6,12 @@ namespace calltree {
 
 std::string_view to_string(severity s) {
   switch (s) {
-    case severity::note: return "note";
-    case severity::warning: return "warning";
-    case severity::error: return "error";
+    case severity::note:
+      return "note";
+    case severity::warning:
+      return "warning";
+    case severity::error:
+      return "error";
   }
   return "error";
 }
@@ -104,9 +107,15 @@ std::string format_diagnostic(const diagnostic& d, bool with_source_line) {
 
 void diagnostic_collector::report(diagnostic d) {
   switch (d.severity) {
-    case severity::error: ++errors_; break;
-    case severity::warning: ++warnings_; break;
-    case severity::note: ++notes_; break;
+    case severity::error:
+      ++errors_;
+      break;
+    case severity::warning:
+      ++warnings_;
+      break;
+    case severity::note:
+      ++notes_;
+      break;
   }
   auto& n = by_code_[static_cast<std::size_t>(d.code)];
   if (++n <= keep_per_code_) {

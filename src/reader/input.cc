@@ -18,11 +18,16 @@ namespace calltree {
 
 std::string_view to_string(compression c) {
   switch (c) {
-    case compression::none: return "none";
-    case compression::gzip: return "gzip";
-    case compression::zstd: return "zstd";
-    case compression::xz: return "xz";
-    case compression::bzip2: return "bzip2";
+    case compression::none:
+      return "none";
+    case compression::gzip:
+      return "gzip";
+    case compression::zstd:
+      return "zstd";
+    case compression::xz:
+      return "xz";
+    case compression::bzip2:
+      return "bzip2";
   }
   return "none";
 }
@@ -367,7 +372,9 @@ class bzip2_input final : public decoding_input {
 };
 
 compression detect(std::span<const char> head) {
-  auto b = [&](std::size_t i) { return i < head.size() ? static_cast<unsigned char>(head[i]) : 0u; };
+  auto b = [&](std::size_t i) {
+    return i < head.size() ? static_cast<unsigned char>(head[i]) : 0u;
+  };
   if (b(0) == 0x1f && b(1) == 0x8b) return compression::gzip;
   if (b(0) == 0x28 && b(1) == 0xb5 && b(2) == 0x2f && b(3) == 0xfd) return compression::zstd;
   if (b(0) == 0xfd && b(1) == '7' && b(2) == 'z' && b(3) == 'X' && b(4) == 'Z' && b(5) == 0)
@@ -378,11 +385,16 @@ compression detect(std::span<const char> head) {
 
 std::unique_ptr<input> wrap(std::unique_ptr<raw_source> src, compression c) {
   switch (c) {
-    case compression::gzip: return std::make_unique<gzip_input>(std::move(src));
-    case compression::zstd: return std::make_unique<zstd_input>(std::move(src));
-    case compression::xz: return std::make_unique<xz_input>(std::move(src));
-    case compression::bzip2: return std::make_unique<bzip2_input>(std::move(src));
-    case compression::none: break;
+    case compression::gzip:
+      return std::make_unique<gzip_input>(std::move(src));
+    case compression::zstd:
+      return std::make_unique<zstd_input>(std::move(src));
+    case compression::xz:
+      return std::make_unique<xz_input>(std::move(src));
+    case compression::bzip2:
+      return std::make_unique<bzip2_input>(std::move(src));
+    case compression::none:
+      break;
   }
   return std::make_unique<plain_input>(std::move(src));
 }
@@ -425,7 +437,8 @@ result<std::unique_ptr<input>> open_input(const std::string& path) {
       src = std::make_unique<mapped_file>(static_cast<const char*>(p), size);
       char head[8] = {};
       std::memcpy(head, p, std::min<std::size_t>(size, sizeof head));
-      return wrap(std::move(src), detect(std::span<const char>(head, std::min<std::size_t>(size, 8))));
+      return wrap(std::move(src),
+                  detect(std::span<const char>(head, std::min<std::size_t>(size, 8))));
     }
   }
   // Pipes, FIFOs, empty or unmappable files: read in blocks.

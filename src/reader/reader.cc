@@ -34,14 +34,14 @@
 //   warning; numbers above 2^64-1 are errors; sums above 2^64-1 saturate with an error.
 #include "calltree/reader.h"
 
-#include "calltree/cost_matrix.h"
-#include "reader/decode_ahead.h"
-
 #include <algorithm>
 #include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
+
+#include "calltree/cost_matrix.h"
+#include "reader/decode_ahead.h"
 
 namespace calltree {
 namespace {
@@ -85,10 +85,14 @@ num_status parse_u64(std::string_view t, std::uint64_t& out, bool* was_hex = nul
     for (std::size_t i = 2; i < t.size(); ++i) {
       char c = t[i];
       unsigned d;
-      if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
-      else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
-      else return num_status::malformed;
+      if (c >= '0' && c <= '9')
+        d = static_cast<unsigned>(c - '0');
+      else if (c >= 'a' && c <= 'f')
+        d = static_cast<unsigned>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F')
+        d = static_cast<unsigned>(c - 'A' + 10);
+      else
+        return num_status::malformed;
       if (v >> 60) return num_status::overflow;
       v = (v << 4) | d;
     }
@@ -111,7 +115,9 @@ num_status parse_u64(std::string_view t, std::uint64_t& out, bool* was_hex = nul
 // line to the general path, which knows every other form and reports what is wrong).
 namespace fast {
 
-inline unsigned digit(char ch) { return static_cast<unsigned>(static_cast<unsigned char>(ch)) - 48u; }
+inline unsigned digit(char ch) {
+  return static_cast<unsigned>(static_cast<unsigned char>(ch)) - 48u;
+}
 
 // 1 to 19 decimal digits (which cannot overflow).
 inline bool decimal(const char*& p, const char* end, std::uint64_t& v) {
@@ -122,8 +128,7 @@ inline bool decimal(const char*& p, const char* end, std::uint64_t& v) {
 }
 
 // A position: decimal, 0x-hex (1 to 16 digits), +N, -N (not below 0) or *, against `base`.
-inline bool position_token(const char*& p, const char* end, std::uint64_t base,
-                           std::uint64_t& v) {
+inline bool position_token(const char*& p, const char* end, std::uint64_t base, std::uint64_t& v) {
   if (p == end) return false;
   const char c = *p;
   if (c == '*') {
@@ -275,16 +280,25 @@ class reader_impl {
   pos_result parse_position(std::string_view tok, std::uint64_t base, std::uint64_t& out);
   void set_column(position& p, std::size_t col, std::uint64_t v) const {
     switch (columns_[col]) {
-      case pos_instr: p.instr = v; break;
-      case pos_bb: p.bb = v; break;
-      default: p.line = v; break;
+      case pos_instr:
+        p.instr = v;
+        break;
+      case pos_bb:
+        p.bb = v;
+        break;
+      default:
+        p.line = v;
+        break;
     }
   }
   std::uint64_t get_column(const position& p, std::size_t col) const {
     switch (columns_[col]) {
-      case pos_instr: return p.instr;
-      case pos_bb: return p.bb;
-      default: return p.line;
+      case pos_instr:
+        return p.instr;
+      case pos_bb:
+        return p.bb;
+      default:
+        return p.line;
     }
   }
   // Parses up to columns_.size() position tokens; returns tokens used or -1 on error.
@@ -312,7 +326,7 @@ class reader_impl {
   part_header header_;
   bool header_dirty_ = false;  // any header line since the last part ended
   bool body_started_ = false;
-  bool part_open_ = false;     // on_part_begin sent, on_part_end not yet
+  bool part_open_ = false;  // on_part_begin sent, on_part_end not yet
   std::uint32_t part_index_ = 0;
   std::uint32_t current_part_ = 0;  // index of the part whose ids count as "this part"
   bool seen_events_in_header_ = false;
@@ -437,7 +451,9 @@ void reader_impl::end_part() {
       }
     }
   }
-  const auto* summary = end_.summary ? &*end_.summary : header_.summary ? &*header_.summary : nullptr;
+  const auto* summary = end_.summary      ? &*end_.summary
+                        : header_.summary ? &*header_.summary
+                                          : nullptr;
   if (summary) {
     for (std::size_t i = 0; i < n_events_; ++i) {
       if ((*summary)[i] < computed_[i]) {
@@ -576,9 +592,9 @@ void reader_impl::process_line(std::string_view line) {
 
 void reader_impl::process_header(std::string_view key, std::string_view value,
                                  std::string_view line) {
-  static constexpr std::string_view known[] = {"version", "creator", "pid",       "thread",
-                                               "part",    "cmd",     "desc",      "positions",
-                                               "event",   "events",  "summary",   "totals"};
+  static constexpr std::string_view known[] = {"version", "creator", "pid",     "thread",
+                                               "part",    "cmd",     "desc",    "positions",
+                                               "event",   "events",  "summary", "totals"};
   bool is_known = std::find(std::begin(known), std::end(known), key) != std::end(known);
   if (!is_known) {
     report(severity::warning, diag_code::unknown_header, 1, key.size(),
@@ -642,15 +658,16 @@ void reader_impl::process_header(std::string_view key, std::string_view value,
   } else if (key == "pid" || key == "thread" || key == "part") {
     std::uint64_t n = 0;
     if (parse_u64(v, n) != num_status::ok) {
-      report(severity::warning, diag_code::malformed_number, col_of(v), v.size(),
-             std::string(key) + ": '" + std::string(v.substr(0, 40)) + "' is not a number; ignored");
+      report(
+          severity::warning, diag_code::malformed_number, col_of(v), v.size(),
+          std::string(key) + ": '" + std::string(v.substr(0, 40)) + "' is not a number; ignored");
       return;
     }
     (key == "pid" ? header_.pid : key == "thread" ? header_.thread : header_.part_number) = n;
   } else if (key == "desc") {
     std::size_t lead = value.find_first_not_of(" \t");
-    header_.description_lines.emplace_back(
-        lead == std::string_view::npos ? std::string_view() : value.substr(lead));
+    header_.description_lines.emplace_back(lead == std::string_view::npos ? std::string_view()
+                                                                          : value.substr(lead));
     std::size_t colon = v.find(':');
     if (colon == std::string_view::npos) {
       header_.descriptions.emplace_back(std::string(v), std::string());
@@ -665,10 +682,10 @@ void reader_impl::process_header(std::string_view key, std::string_view value,
     std::string_view tok;
     std::size_t col;
     while (tk.next(tok, col)) {
-      std::uint8_t k = tok == "line" ? pos_line
+      std::uint8_t k = tok == "line"                       ? pos_line
                        : (tok == "instr" || tok == "addr") ? pos_instr
-                       : tok == "bb" ? pos_bb
-                                     : 0;
+                       : tok == "bb"                       ? pos_bb
+                                                           : 0;
       if (!k) {
         report(severity::error, diag_code::bad_positions, col_of(tok), tok.size(),
                "unknown position kind '" + std::string(tok.substr(0, 40)) +
@@ -773,8 +790,10 @@ void reader_impl::process_header(std::string_view key, std::string_view value,
     }
     auto it = std::find_if(header_.event_definitions.begin(), header_.event_definitions.end(),
                            [&](const event_definition& d) { return d.name == def.name; });
-    if (it != header_.event_definitions.end()) *it = std::move(def);
-    else header_.event_definitions.push_back(std::move(def));
+    if (it != header_.event_definitions.end())
+      *it = std::move(def);
+    else
+      header_.event_definitions.push_back(std::move(def));
   }
 }
 
@@ -1180,14 +1199,14 @@ void reader_impl::process_cost_line(std::string_view line) {
       bool hex = false;
       auto st = parse_u64(neg ? tok.substr(1) : tok, v, &hex);
       if (st != num_status::ok) {
-        report(severity::error,
-               st == num_status::overflow ? diag_code::number_overflow
-                                          : diag_code::malformed_number,
-               col_of(tok), tok.size(),
-               st == num_status::overflow ? "cost '" + std::string(tok.substr(0, 40)) +
-                                                "' does not fit in 64 bits; the line is skipped"
-                                          : "invalid cost '" + std::string(tok.substr(0, 40)) +
-                                                "'; the line is skipped");
+        report(
+            severity::error,
+            st == num_status::overflow ? diag_code::number_overflow : diag_code::malformed_number,
+            col_of(tok), tok.size(),
+            st == num_status::overflow
+                ? "cost '" + std::string(tok.substr(0, 40)) +
+                      "' does not fit in 64 bits; the line is skipped"
+                : "invalid cost '" + std::string(tok.substr(0, 40)) + "'; the line is skipped");
         skip_line();
         return;
       }
@@ -1269,7 +1288,7 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
   const char* p = p_io;
   const std::size_t avail = static_cast<std::size_t>(end - p);
   // The key's length is a constant, so the compare is a load or two, not a memcmp call.
-  auto key = [&]<std::size_t n>(const char (&k)[n]) {
+  auto key = [&]<std::size_t n>(const char(&k)[n]) {
     if (avail <= n - 1 || std::memcmp(p, k, n - 1) != 0) return false;
     p += n - 1;
     return true;
@@ -1281,8 +1300,8 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
   std::uint64_t a = 0, b = 0;
   if (key("calls=")) {
     position target;
-    if (!have_function_ || !have_cfn_ || !fast::decimal(p, end, a) || a == 0 ||
-        p == end || *p != ' ' || !fast_target(++p, end, target) || !fits(p))
+    if (!have_function_ || !have_cfn_ || !fast::decimal(p, end, a) || a == 0 || p == end ||
+        *p != ' ' || !fast_target(++p, end, target) || !fits(p))
       return false;
     fast_commit(p_io, p);
     // Every field, as call_record{} and then these would (site, costs and given are set again
@@ -1326,16 +1345,26 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
   // KEY=(ID): a reference to a defined name.
   enum class k { fn, fl, fi, ob, cfn, cfi, cob, jfi, jfn } which;
   name_class c;
-  if (key("fn=(")) which = k::fn, c = name_class::function;
-  else if (key("cfn=(")) which = k::cfn, c = name_class::function;
-  else if (key("cfi=(") || key("cfl=(")) which = k::cfi, c = name_class::file;
-  else if (key("cob=(")) which = k::cob, c = name_class::object;
-  else if (key("fi=(") || key("fe=(")) which = k::fi, c = name_class::file;
-  else if (key("fl=(")) which = k::fl, c = name_class::file;
-  else if (key("ob=(")) which = k::ob, c = name_class::object;
-  else if (key("jfi=(")) which = k::jfi, c = name_class::file;
-  else if (key("jfn=(")) which = k::jfn, c = name_class::function;
-  else return false;
+  if (key("fn=("))
+    which = k::fn, c = name_class::function;
+  else if (key("cfn=("))
+    which = k::cfn, c = name_class::function;
+  else if (key("cfi=(") || key("cfl=("))
+    which = k::cfi, c = name_class::file;
+  else if (key("cob=("))
+    which = k::cob, c = name_class::object;
+  else if (key("fi=(") || key("fe=("))
+    which = k::fi, c = name_class::file;
+  else if (key("fl=("))
+    which = k::fl, c = name_class::file;
+  else if (key("ob=("))
+    which = k::ob, c = name_class::object;
+  else if (key("jfi=("))
+    which = k::jfi, c = name_class::file;
+  else if (key("jfn=("))
+    which = k::jfn, c = name_class::function;
+  else
+    return false;
   if (!fast::decimal(p, end, a) || p == end || *p != ')' || !fast::at_line_end(++p, end) ||
       !fits(p))
     return false;
@@ -1351,12 +1380,16 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
       have_cfn_ = callee_object_set_ = callee_file_set_ = false;
       jump_file_set_ = jump_function_set_ = false;
       break;
-    case k::fl: ctx_.file = ctx_.source_file = id; break;
+    case k::fl:
+      ctx_.file = ctx_.source_file = id;
+      break;
     case k::fi:
       if (!have_function_) return false;
       ctx_.source_file = id;
       break;
-    case k::ob: ctx_.object = id; break;
+    case k::ob:
+      ctx_.object = id;
+      break;
     case k::cfn:
       callee_function_ = id;
       have_cfn_ = have_any_cfn_ = true;
@@ -1386,8 +1419,8 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
 
 // A cost line's positions and costs are read: the base moves, and the line is a call's cost,
 // a jump's source or a self cost.
-inline void reader_impl::finish_cost_line(std::uint64_t instr, std::uint64_t bb,
-                                          std::uint64_t line, std::size_t ncost) {
+inline void reader_impl::finish_cost_line(std::uint64_t instr, std::uint64_t bb, std::uint64_t line,
+                                          std::size_t ncost) {
   std::uint64_t* costs = costs_.data();
   for (std::size_t k = ncost; k < n_events_; ++k) costs[k] = 0;
   // Field by field, from scalars: a position written in parts and then read whole would stall
@@ -1457,8 +1490,9 @@ void reader_impl::cost_line_problems(std::size_t ncost) {
       if (!overflow_reported_[k]) {
         overflow_reported_[k] = true;
         report(severity::error, diag_code::cost_overflow, 1, 0,
-               "the sum of " + header_.events[k] + " costs in this part goes above 2^64-1; it is "
-               "held at 2^64-1");
+               "the sum of " + header_.events[k] +
+                   " costs in this part goes above 2^64-1; it is "
+                   "held at 2^64-1");
       }
     }
   }
@@ -1471,7 +1505,7 @@ void reader_impl::cost_line_problems(std::size_t ncost) {
 result<read_stats> reader_impl::run() {
   std::string carry;
   std::string carried_line;  // the last line that was carried over a block end
-  bool skipping = false;  // inside a line longer than the limit
+  bool skipping = false;     // inside a line longer than the limit
   bool first_block = true;
   bool stop = false;
   const std::size_t max_len = opt_.max_line_length ? opt_.max_line_length : SIZE_MAX;
@@ -1497,7 +1531,8 @@ result<read_stats> reader_impl::run() {
     std::span<const char> b = *blk;
     if (b.empty()) break;
     stats_.bytes += b.size();
-    if (opt_.progress) opt_.progress(read_progress{stats_.bytes, in_.raw_consumed(), in_.raw_size()});
+    if (opt_.progress)
+      opt_.progress(read_progress{stats_.bytes, in_.raw_consumed(), in_.raw_size()});
     if (first_block) {
       first_block = false;
       // Binary garbage: NUL bytes or mostly control characters in the first bytes.
@@ -1505,8 +1540,7 @@ result<read_stats> reader_impl::run() {
       std::size_t bad = 0;
       for (std::size_t k = 0; k < probe; ++k) {
         auto ch = static_cast<unsigned char>(b[k]);
-        if (ch == 0 || (ch < 0x20 && ch != '\n' && ch != '\r' && ch != '\t' && ch != '\f'))
-          ++bad;
+        if (ch == 0 || (ch < 0x20 && ch != '\n' && ch != '\r' && ch != '\t' && ch != '\f')) ++bad;
       }
       // Callgrind's first line, or an events: line near the top (what KCachegrind sniffs),
       // makes it a profile whatever bytes its names hold: names may be any bytes.
@@ -1529,12 +1563,12 @@ result<read_stats> reader_impl::run() {
     while (p < end) {
       if (part_open_ && !skipping && carry.empty() && !drop_call_cost_) {
         const char c0 = *p;
-        if ((is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*')
-                ? fast_cost_line(p, end, max_len)
-                : fast_key_line(p, end, max_len))
+        if ((is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') ? fast_cost_line(p, end, max_len)
+                                                                  : fast_key_line(p, end, max_len))
           continue;
       }
-      const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+      const char* nl =
+          static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
       if (!nl) {
         // The line continues in the next block.
         std::size_t len = static_cast<std::size_t>(end - p);

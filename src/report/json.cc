@@ -15,7 +15,7 @@ std::size_t utf8_len(std::string_view s, std::size_t i) {
   if (n == 0 || i + n > s.size()) return 0;
   for (std::size_t k = 1; k < n; ++k)
     if ((b(i + k) & 0xc0) != 0x80) return 0;
-  if (n == 3 && c == 0xe0 && b(i + 1) < 0xa0) return 0;  // overlong
+  if (n == 3 && c == 0xe0 && b(i + 1) < 0xa0) return 0;   // overlong
   if (n == 3 && c == 0xed && b(i + 1) >= 0xa0) return 0;  // surrogates
   if (n == 4 && c == 0xf0 && b(i + 1) < 0x90) return 0;
   if (n == 4 && c == 0xf4 && b(i + 1) >= 0x90) return 0;
@@ -29,11 +29,21 @@ void append_json_string(std::string& out, std::string_view s) {
     auto c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
       switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
         default:
           if (c < 0x20 || c == 0x7f) {
             char buf[8];

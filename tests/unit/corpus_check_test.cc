@@ -99,8 +99,8 @@ oracle oracle_for(const std::string& name) {
       {"pyprof2calltree-work.callgrind", oracle::summary},  // max inclusive time, < sum
       {"vg-perl-work-systime.callgrind", oracle::summary},  // sysCount 331 vs 330 counted
       {"vg-sqlite3-workload-cache-branch-sim.callgrind", oracle::summary},
-      {"vg-recurse-cacheuse.callgrind", oracle::summary},   // short summary: 9 of 13 values
-      {"xdebug-classes.callgrind", oracle::summary},        // wall time + peak memory
+      {"vg-recurse-cacheuse.callgrind", oracle::summary},  // short summary: 9 of 13 values
+      {"xdebug-classes.callgrind", oracle::summary},       // wall time + peak memory
       {"xdebug-closures.callgrind", oracle::summary},
       {"xdebug-includes.callgrind", oracle::summary},
       {"xdebug-recursion.callgrind", oracle::summary},
@@ -229,7 +229,8 @@ TEST(Corpus, MultiPartFilesKeepEveryPartAndTheirHeaders) {
   }
   EXPECT_EQ(sum, l->p.total()[0]);
   // Different runs of the same program: close, not equal.
-  EXPECT_NEAR(static_cast<double>(sum), static_cast<double>(separate), 0.01 * static_cast<double>(sum));
+  EXPECT_NEAR(static_cast<double>(sum), static_cast<double>(separate),
+              0.01 * static_cast<double>(sum));
 }
 
 TEST(Corpus, XdebugBlocksPerCallAreAggregated) {

@@ -329,8 +329,7 @@ TEST(ReaderSemantics, T16_CachegrindFile) {
 }
 
 TEST(ReaderSemantics, NothingBeforeOrAfterABadLineIsLost) {
-  auto l = read_text(
-      "events: Ir\nfl=a.c\nfn=f\n1 1\n2 x\n3 1\nfn=(9)\n4 1\n5 1 2\n6 1\n");
+  auto l = read_text("events: Ir\nfl=a.c\nfn=f\n1 1\n2 x\n3 1\nfn=(9)\n4 1\n5 1 2\n6 1\n");
   const auto& p = l->p;
   EXPECT_EQ(l->stats.skipped_lines, 2u);  // '2 x' and '5 1 2'
   EXPECT_EQ(l->diags.count(diag_code::malformed_number), 1u);
