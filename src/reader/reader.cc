@@ -53,9 +53,12 @@ constexpr std::uint64_t dense_id_limit = 1u << 20;
 bool is_space(char c) { return c == ' ' || c == '\t'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+// Names and header values lose surrounding blanks, and stray CRs (a line ending in "\r\r"):
+// a writer cannot write a name that ends in CR so that it reads back the same.
+bool is_blank_or_cr(char c) { return is_space(c) || c == '\r'; }
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  while (!s.empty() && is_blank_or_cr(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_blank_or_cr(s.back())) s.remove_suffix(1);
   return s;
 }
 

@@ -346,3 +346,11 @@ TEST(ReaderSemantics, OverflowIsDetectedNotWrapped) {
   EXPECT_EQ(l->diags.count(diag_code::cost_overflow), 1u);
   EXPECT_EQ(l->p.total()[0], UINT64_MAX);
 }
+
+TEST(ReaderSemantics, StrayCrAroundANameIsTrimmedSoItRoundTrips) {
+  // "fn=main5\r\r": one CR ends the line, the other is not part of the name (found by
+  // fuzz_roundtrip: the writer's LF-ended output read back as "main5").
+  auto l = read_text("events: Ir\r\nfl=a.c\r\nfn=main5\r\r\n1 3\r\n");
+  EXPECT_EQ(self(l->p, "main5"), 3u);
+  EXPECT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
+}
