@@ -77,6 +77,16 @@ struct tokenizer {
   }
 };
 
+// A decimal token of fewer than 20 digits (it cannot overflow); false if a character is no digit.
+bool short_decimal(std::string_view tok, std::uint64_t& v) {
+  v = 0;
+  for (char ch : tok) {
+    if (!is_digit(ch)) return false;
+    v = v * 10 + static_cast<unsigned>(ch - '0');
+  }
+  return true;
+}
+
 enum class num_status { ok, malformed, overflow };
 
 // Decimal or 0x-hex unsigned number filling the whole token.
@@ -1120,16 +1130,7 @@ void reader_impl::process_cost_line(std::string_view line) {
     std::uint64_t v;
     // Fast path: plain decimal.
     if (is_digit(tok[0]) && (tok.size() < 2 || tok[1] != 'x') && tok.size() < 20) {
-      v = 0;
-      bool ok = true;
-      for (char ch : tok) {
-        if (!is_digit(ch)) {
-          ok = false;
-          break;
-        }
-        v = v * 10 + static_cast<unsigned>(ch - '0');
-      }
-      if (!ok) {
+      if (!short_decimal(tok, v)) {
         report(severity::error, diag_code::malformed_number, col_of(tok), tok.size(),
                "invalid position '" + std::string(tok.substr(0, 40)) + "'; the line is skipped");
         skip_line();
@@ -1177,15 +1178,7 @@ void reader_impl::process_cost_line(std::string_view line) {
     std::uint64_t v = 0;
     char c = tok[0];
     if (is_digit(c) && tok.size() < 20 && (tok.size() < 2 || tok[1] != 'x')) {
-      bool ok = true;
-      for (char ch : tok) {
-        if (!is_digit(ch)) {
-          ok = false;
-          break;
-        }
-        v = v * 10 + static_cast<unsigned>(ch - '0');
-      }
-      if (!ok) {
+      if (!short_decimal(tok, v)) {
         report(severity::error, diag_code::malformed_number, col_of(tok), tok.size(),
                "invalid cost '" + std::string(tok.substr(0, 40)) + "'; the line is skipped");
         skip_line();
