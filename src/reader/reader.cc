@@ -42,9 +42,12 @@
 
 #include "calltree/cost_matrix.h"
 #include "reader/decode_ahead.h"
+#include "reader/fast_tokens.h"
 
 namespace calltree {
 namespace {
+
+namespace fast = detail::fast;
 
 constexpr std::size_t max_line_text = 240;
 constexpr std::size_t max_positions = 3;  // instr, bb, line
@@ -123,74 +126,6 @@ num_status parse_u64(std::string_view t, std::uint64_t& out, bool* was_hex = nul
   return num_status::ok;
 }
 
-// The fast paths' token grammar: what well-formed callgrind output is made of. Each scanner
-// advances p past what it read and says false for anything else (the caller then leaves the
-// line to the general path, which knows every other form and reports what is wrong).
-namespace fast {
-
-inline unsigned digit(char ch) {
-  return static_cast<unsigned>(static_cast<unsigned char>(ch)) - 48u;
-}
-
-// 1 to 19 decimal digits (which cannot overflow).
-inline bool decimal(const char*& p, const char* end, std::uint64_t& v) {
-  const char* s = p;
-  v = 0;
-  for (unsigned d; p < end && (d = digit(*p)) < 10u; ++p) v = v * 10 + d;
-  return p != s && p - s <= 19;
-}
-
-// A position: decimal, 0x-hex (1 to 16 digits), +N, -N (not below 0) or *, against `base`.
-inline bool position_token(const char*& p, const char* end, std::uint64_t base, std::uint64_t& v) {
-  if (p == end) return false;
-  const char c = *p;
-  if (c == '*') {
-    ++p;
-    v = base;
-    return true;
-  }
-  if (c == '0' && end - p > 2 && p[1] == 'x') {
-    p += 2;
-    const char* s = p;
-    v = 0;
-    for (; p < end; ++p) {
-      const unsigned h = static_cast<unsigned char>(*p);
-      unsigned d;
-      if (h - 48u < 10u)
-        d = h - 48u;
-      else if ((h | 0x20u) - 97u < 6u)
-        d = (h | 0x20u) - 87u;
-      else
-        break;
-      v = (v << 4) | d;
-    }
-    return p != s && p - s <= 16;
-  }
-  const bool plus = c == '+', minus = c == '-';
-  if (plus || minus) ++p;
-  if (!decimal(p, end, v)) return false;
-  if (plus) return !__builtin_add_overflow(base, v, &v);
-  if (minus) {
-    if (v > base) return false;
-    v = base - v;
-  }
-  return true;
-}
-
-// After a token: one space (consumed), or the line end (not consumed).
-inline bool separator(const char*& p, const char* end) {
-  if (p == end) return false;
-  if (*p == ' ') {
-    ++p;
-    return true;
-  }
-  return *p == '\n';
-}
-
-inline bool at_line_end(const char* p, const char* end) { return p != end && *p == '\n'; }
-
-}  // namespace fast
-
 enum class name_class { object, file, function };
 
 // One of the three shared `(id)` tables.
@@ -259,6 +194,10 @@ class reader_impl {
   void process_body_key(std::string_view key, std::string_view value);
   void process_cost_line(std::string_view line);
   bool fast_cost_line(const char*& p, const char* end, std::size_t max_len);
+  // The part's position columns, for the fast paths (other: anything but these three).
+  enum class layout : std::uint8_t { line, instr, instr_line, other };
+  template <layout L>
+  bool fast_cost_line_as(const char*& p, const char* end, std::size_t max_len);
   bool fast_key_line(const char*& p, const char* end, std::size_t max_len);
   bool fast_target(const char*& p, const char* end, position& out);
   void fast_commit(const char*& p_io, const char* nl) {
@@ -322,6 +261,16 @@ class reader_impl {
     return unknown_function_;
   }
 
+  // ---- the loop -----------------------------------------------------------------------
+  void too_long(std::size_t len);
+  bool binary_input(std::span<const char> b);
+  void process_block(const char* p, const char* end);
+  std::size_t max_len_ = SIZE_MAX;
+  std::string carry_;         // the start of a line that goes on in the next block
+  std::string carried_line_;  // the last line that was carried over a block end
+  bool skipping_ = false;     // inside a line longer than the limit
+  bool stop_ = false;
+
   input& in_;
   string_pool& names_;
   record_sink& sink_;
@@ -348,6 +297,7 @@ class reader_impl {
   std::uint64_t deferred_summary_line_ = 0;
   std::vector<std::uint8_t> columns_{pos_line};
   std::uint8_t column_index_[max_positions] = {2, 2, 2};  // 0 instr, 1 bb, 2 line
+  layout layout_ = layout::line;
   std::vector<std::uint8_t> header_order_;  // positions: in a non-spec order, as written
   bool limit_hit_ = false;
   std::size_t n_events_ = 0;
@@ -421,6 +371,11 @@ void reader_impl::begin_body() {
   if (!header_order_.empty()) columns_ = header_order_;
   for (std::size_t c = 0; c < columns_.size() && c < max_positions; ++c)
     column_index_[c] = columns_[c] == pos_instr ? 0 : columns_[c] == pos_bb ? 1 : 2;
+  const std::vector<std::uint8_t> instr_line{pos_instr, pos_line};
+  layout_ = columns_ == std::vector<std::uint8_t>{pos_line}    ? layout::line
+            : columns_ == std::vector<std::uint8_t>{pos_instr} ? layout::instr
+            : columns_ == instr_line                           ? layout::instr_line
+                                                               : layout::other;
   if (!deferred_summary_.empty()) {
     auto saved_line = line_no_;
     auto saved_raw = raw_line_;
@@ -1229,17 +1184,47 @@ void reader_impl::process_cost_line(std::string_view line) {
 // a line that goes on into the next block), and the general path reads that line and reports
 // what is wrong with it; for the lines it takes, the result is the general path's.
 bool reader_impl::fast_cost_line(const char*& p_io, const char* end, std::size_t max_len) {
+  switch (layout_) {
+    case layout::line:
+      return fast_cost_line_as<layout::line>(p_io, end, max_len);
+    case layout::instr:
+      return fast_cost_line_as<layout::instr>(p_io, end, max_len);
+    case layout::instr_line:
+      return fast_cost_line_as<layout::instr_line>(p_io, end, max_len);
+    default:
+      return fast_cost_line_as<layout::other>(p_io, end, max_len);
+  }
+}
+
+// Positions as scalars in registers, one function per column layout: an array indexed by
+// column would be stored and loaded back, and a load that spans two stores (the compiler
+// likes to read two positions at once) waits for both to reach the cache, on every line.
+template <reader_impl::layout L>
+bool reader_impl::fast_cost_line_as(const char*& p_io, const char* end, std::size_t max_len) {
   const char* p = p_io;
-  // Positions as scalars (not a struct written field by field and then copied whole, which
-  // stalls on store forwarding).
-  std::uint64_t val[max_positions] = {base_.instr, base_.bb, base_.line};
-  const std::size_t ncol = columns_.size();
-  if (ncol > max_positions) return false;
-  for (std::size_t col = 0; col < ncol; ++col) {
-    std::uint64_t& slot = val[column_index_[col]];
-    if (!fast::position_token(p, end, slot, slot) || !fast::separator(p, end)) return false;
-    // Fewer positions than columns: the general path says so.
-    if (col + 1 < ncol && (p == end || *p == '\n')) return false;
+  std::uint64_t instr = base_.instr, bb = base_.bb, line = base_.line;
+  auto pos = [&](std::uint64_t & v) __attribute__((always_inline)) {
+    return fast::position_token(p, end, v, v) && fast::separator(p, end);
+  };
+  // Fewer positions than columns: the general path says so.
+  auto more = [&]() __attribute__((always_inline)) { return p != end && *p != '\n'; };
+  if constexpr (L == layout::line) {
+    if (!pos(line)) return false;
+  } else if constexpr (L == layout::instr) {
+    if (!pos(instr)) return false;
+  } else if constexpr (L == layout::instr_line) {
+    if (!pos(instr) || !more() || !pos(line)) return false;
+  } else {
+    std::uint64_t val[max_positions] = {instr, bb, line};
+    const std::size_t ncol = columns_.size();
+    if (ncol > max_positions) return false;
+    for (std::size_t col = 0; col < ncol; ++col) {
+      if (!pos(val[column_index_[col]])) return false;
+      if (col + 1 < ncol && !more()) return false;
+    }
+    instr = val[0];
+    bb = val[1];
+    line = val[2];
   }
   std::size_t ncost = 0;
   std::uint64_t* costs = costs_.data();
@@ -1252,26 +1237,47 @@ bool reader_impl::fast_cost_line(const char*& p_io, const char* end, std::size_t
   }
   if (p == end || static_cast<std::size_t>(p - p_io) > max_len) return false;
   fast_commit(p_io, p);
-  finish_cost_line(val[0], val[1], val[2], ncost);
+  finish_cost_line(instr, bb, line, ncost);
   return true;
 }
 
 // A call or jump target: exactly one token per position column, relative to the base (which
 // it does not move), then the line end (one trailing space allowed).
-bool reader_impl::fast_target(const char*& p, const char* end, position& out) {
-  out = base_;
+bool reader_impl::fast_target(const char*& p_io, const char* end, position& out) {
+  const char* p = p_io;  // a local, so it stays in a register
   const std::size_t ncol = columns_.size();
   if (ncol == 0 || ncol > max_positions) return false;
-  std::uint64_t val[max_positions] = {base_.instr, base_.bb, base_.line};
-  for (std::size_t col = 0; col < ncol; ++col) {
-    if (col > 0 && (p == end || *p == '\n')) return false;
-    std::uint64_t& slot = val[column_index_[col]];
-    if (!fast::position_token(p, end, slot, slot) || !fast::separator(p, end)) return false;
+  std::uint64_t instr = base_.instr, bb = base_.bb, line = base_.line;
+  auto pos = [&](std::uint64_t & v) __attribute__((always_inline)) {
+    return fast::position_token(p, end, v, v) && fast::separator(p, end);
+  };
+  auto more = [&]() __attribute__((always_inline)) { return p != end && *p != '\n'; };
+  switch (layout_) {  // as in fast_cost_line_as: positions stay in registers
+    case layout::line:
+      if (!pos(line)) return false;
+      break;
+    case layout::instr:
+      if (!pos(instr)) return false;
+      break;
+    case layout::instr_line:
+      if (!pos(instr) || !more() || !pos(line)) return false;
+      break;
+    default: {
+      std::uint64_t val[max_positions] = {instr, bb, line};
+      for (std::size_t col = 0; col < ncol; ++col) {
+        if (col > 0 && !more()) return false;
+        if (!pos(val[column_index_[col]])) return false;
+      }
+      instr = val[0];
+      bb = val[1];
+      line = val[2];
+    }
   }
   if (!fast::at_line_end(p, end)) return false;
-  out.instr = val[0];
-  out.bb = val[1];
-  out.line = val[2];
+  p_io = p;
+  out.instr = instr;
+  out.bb = bb;
+  out.line = line;
   return true;
 }
 
@@ -1498,27 +1504,107 @@ void reader_impl::cost_line_problems(std::size_t ncost) {
 // The loop
 // ---------------------------------------------------------------------------------------
 
+void reader_impl::too_long(std::size_t len) {
+  ++line_no_;
+  raw_line_ = {};
+  report(severity::error, diag_code::line_too_long, 1, 0,
+         "line longer than " + std::to_string(max_len_) + " bytes (" +
+             (len ? std::to_string(len) + " bytes" : std::string("and more")) +
+             "); the line is skipped");
+  ++stats_.lines;
+  skip_line();
+}
+
+// Binary garbage: NUL bytes or mostly control characters in the first bytes. Reported here.
+bool reader_impl::binary_input(std::span<const char> b) {
+  std::size_t probe = std::min<std::size_t>(b.size(), 1024);
+  std::size_t bad = 0;
+  for (std::size_t k = 0; k < probe; ++k) {
+    auto ch = static_cast<unsigned char>(b[k]);
+    if (ch == 0 || (ch < 0x20 && ch != '\n' && ch != '\r' && ch != '\t' && ch != '\f')) ++bad;
+  }
+  // Callgrind's first line, or an events: line near the top (what KCachegrind sniffs),
+  // makes it a profile whatever bytes its names hold: names may be any bytes.
+  std::string_view head(b.data(), std::min<std::size_t>(b.size(), 2048));
+  const bool profile_like = head.starts_with("# callgrind format") || head.starts_with("events:") ||
+                            head.find("\nevents:") != std::string_view::npos;
+  if (!profile_like && probe &&
+      (bad * 10 > probe ||
+       (probe >= 4 && bad * 100 > probe * 3 && std::memchr(b.data(), 0, probe)))) {
+    line_no_ = 0;
+    report(severity::error, diag_code::binary_input, 0, 0,
+           "the input is binary, not a Callgrind-format profile; nothing was read");
+    stats_.complete = false;
+    return true;
+  }
+  return false;
+}
+
+// The lines of [p, end). The last one may go on in the next call (it is carried over).
+void reader_impl::process_block(const char* p, const char* end) {
+  while (p < end) {
+    if (part_open_ && !skipping_ && carry_.empty() && !drop_call_cost_) {
+      const char c0 = *p;
+      if ((is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') ? fast_cost_line(p, end, max_len_)
+                                                                : fast_key_line(p, end, max_len_))
+        continue;
+    }
+    const char* nl =
+        static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+    if (!nl) {
+      // The line continues in the next block.
+      std::size_t len = static_cast<std::size_t>(end - p);
+      if (!skipping_) {
+        if (carry_.size() + len > max_len_) {
+          too_long(0);
+          skipping_ = true;
+          carry_.clear();
+          carry_.shrink_to_fit();
+        } else {
+          carry_.append(p, len);
+        }
+      }
+      return;
+    }
+    std::size_t len = static_cast<std::size_t>(nl - p);
+    if (skipping_) {
+      skipping_ = false;
+    } else if (!carry_.empty()) {
+      if (carry_.size() + len > max_len_) {
+        too_long(carry_.size() + len);
+      } else {
+        carry_.append(p, len);
+        ++line_no_;
+        // raw_line_, the text later diagnostics quote (a part's end is reported after its
+        // last line), points into the line: keep it intact until the next carried line, as
+        // a line inside a block is.
+        carried_line_.swap(carry_);
+        process_line(carried_line_);
+      }
+      carry_.clear();
+    } else if (len > max_len_) {
+      too_long(len);
+    } else {
+      ++line_no_;
+      process_line(std::string_view(p, len));
+    }
+    p = nl + 1;
+    if (limit_hit_) {
+      report(severity::error, diag_code::limit_exceeded, 0, 0,
+             "names take more than the memory limit (" + std::to_string(opt_.max_name_bytes) +
+                 " bytes); reading stopped here");
+      stats_.complete = false;
+      stop_ = true;
+      return;
+    }
+  }
+}
+
 result<read_stats> reader_impl::run() {
-  std::string carry;
-  std::string carried_line;  // the last line that was carried over a block end
-  bool skipping = false;     // inside a line longer than the limit
-  bool first_block = true;
-  bool stop = false;
-  const std::size_t max_len = opt_.max_line_length ? opt_.max_line_length : SIZE_MAX;
+  max_len_ = opt_.max_line_length ? opt_.max_line_length : SIZE_MAX;
   std::optional<error> io_error;
-
-  auto too_long = [&](std::size_t len) {
-    ++line_no_;
-    raw_line_ = {};
-    report(severity::error, diag_code::line_too_long, 1, 0,
-           "line longer than " + std::to_string(max_len) + " bytes (" +
-               (len ? std::to_string(len) + " bytes" : std::string("and more")) +
-               "); the line is skipped");
-    ++stats_.lines;
-    skip_line();
-  };
-
-  while (!stop) {
+  bool first_block = true;
+  while (!stop_) {
     auto blk = in_.next();
     if (!blk) {
       io_error = blk.error();
@@ -1531,99 +1617,21 @@ result<read_stats> reader_impl::run() {
       opt_.progress(read_progress{stats_.bytes, in_.raw_consumed(), in_.raw_size()});
     if (first_block) {
       first_block = false;
-      // Binary garbage: NUL bytes or mostly control characters in the first bytes.
-      std::size_t probe = std::min<std::size_t>(b.size(), 1024);
-      std::size_t bad = 0;
-      for (std::size_t k = 0; k < probe; ++k) {
-        auto ch = static_cast<unsigned char>(b[k]);
-        if (ch == 0 || (ch < 0x20 && ch != '\n' && ch != '\r' && ch != '\t' && ch != '\f')) ++bad;
-      }
-      // Callgrind's first line, or an events: line near the top (what KCachegrind sniffs),
-      // makes it a profile whatever bytes its names hold: names may be any bytes.
-      std::string_view head(b.data(), std::min<std::size_t>(b.size(), 2048));
-      const bool profile_like = head.starts_with("# callgrind format") ||
-                                head.starts_with("events:") ||
-                                head.find("\nevents:") != std::string_view::npos;
-      if (!profile_like && probe &&
-          (bad * 10 > probe ||
-           (probe >= 4 && bad * 100 > probe * 3 && std::memchr(b.data(), 0, probe)))) {
-        line_no_ = 0;
-        report(severity::error, diag_code::binary_input, 0, 0,
-               "the input is binary, not a Callgrind-format profile; nothing was read");
-        stats_.complete = false;
-        return stats_;
-      }
+      if (binary_input(b)) return stats_;
     }
-    const char* p = b.data();
-    const char* end = p + b.size();
-    while (p < end) {
-      if (part_open_ && !skipping && carry.empty() && !drop_call_cost_) {
-        const char c0 = *p;
-        if ((is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') ? fast_cost_line(p, end, max_len)
-                                                                  : fast_key_line(p, end, max_len))
-          continue;
-      }
-      const char* nl =
-          static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
-      if (!nl) {
-        // The line continues in the next block.
-        std::size_t len = static_cast<std::size_t>(end - p);
-        if (!skipping) {
-          if (carry.size() + len > max_len) {
-            too_long(0);
-            skipping = true;
-            carry.clear();
-            carry.shrink_to_fit();
-          } else {
-            carry.append(p, len);
-          }
-        }
-        break;
-      }
-      std::size_t len = static_cast<std::size_t>(nl - p);
-      if (skipping) {
-        skipping = false;
-      } else if (!carry.empty()) {
-        if (carry.size() + len > max_len) {
-          too_long(carry.size() + len);
-        } else {
-          carry.append(p, len);
-          ++line_no_;
-          // raw_line_, the text later diagnostics quote (a part's end is reported after its
-          // last line), points into the line: keep it intact until the next carried line, as
-          // a line inside a block is.
-          carried_line.swap(carry);
-          process_line(carried_line);
-        }
-        carry.clear();
-      } else if (len > max_len) {
-        too_long(len);
-      } else {
-        ++line_no_;
-        process_line(std::string_view(p, len));
-      }
-      p = nl + 1;
-      if (limit_hit_) {
-        report(severity::error, diag_code::limit_exceeded, 0, 0,
-               "names take more than the memory limit (" + std::to_string(opt_.max_name_bytes) +
-                   " bytes); reading stopped here");
-        stats_.complete = false;
-        stop = true;
-        break;
-      }
-    }
+    process_block(b.data(), b.data() + b.size());
   }
   // A last line without its newline is a line, unless the input broke off inside it: then its
   // end is lost (a cost "1234" cut to "12"), so it is skipped rather than read wrong.
-  const bool cut_line = io_error && !carry.empty() && !stop;
-  if (!carry.empty() && !stop) {
+  const bool cut_line = io_error && !carry_.empty() && !stop_;
+  if (!carry_.empty() && !stop_) {
     ++line_no_;
     if (cut_line) {
       ++stats_.lines;
       skip_line();
-      raw_line_ = carry;
+      raw_line_ = carry_;
     } else {
-      process_line(carry);
+      process_line(carry_);
     }
   }
   if (io_error) {
