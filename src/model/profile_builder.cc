@@ -49,8 +49,10 @@ struct profile_builder::impl {
     return pos;
   }
 
-  // The self row the last cost line went to (row_index::empty: none).
+  // The self row the last cost line went to, and the call row the last call went to
+  // (row_index::empty: none).
   std::uint32_t last_self = row_index::empty;
+  std::uint32_t last_call = row_index::empty;
 
   // The last context seen, to skip the lookups on runs of lines of one function.
   context last_ctx{};
@@ -170,7 +172,23 @@ struct profile_builder::impl {
         h, [](std::uint32_t) { return false; }, slot);
     function_index.insert(h, i, slot);
   }
+  // function_for's memory of recent names: a direct-mapped cache on the three string ids, so
+  // a callee or context seen before costs no map lookup (on an instruction-level profile,
+  // every call line names its callee).
+  struct recent_function {
+    string_id object = string_pool::npos, file = string_pool::npos, name = string_pool::npos;
+    function_id id = 0;
+  };
+  static constexpr std::size_t recent_size = 4096;
+  std::vector<recent_function> recent = std::vector<recent_function>(recent_size);
+
   function_id function_for(string_id obj, string_id fil, string_id name) {
+    recent_function& c = recent[mix(mix(mix(0, name), fil), obj) >> 52];
+    if (c.name == name && c.file == fil && c.object == obj) return c.id;
+    c = recent_function{obj, fil, name, lookup_function(obj, fil, name)};
+    return c.id;
+  }
+  function_id lookup_function(string_id obj, string_id fil, string_id name) {
     function f{object_for(obj), file_for(fil), name};
     auto h = hash_function(f);
     std::size_t slot;
@@ -427,23 +445,28 @@ void profile_builder::on_call(const call_record& r) {
   row.callee = m.callee_for(r.callee_object, r.callee_file, r.callee_function);
   row.target = m.keep(r.target);
   row.has_target = r.has_target;
-  auto h = impl::hash_call(row);
-  std::size_t slot;
-  auto found = m.call_index.find(
-      h,
-      [&](std::uint32_t i) {
-        const auto& o = p.calls[i];
-        return o.part == row.part && o.caller == row.caller &&
-               o.caller_source_file == row.caller_source_file && o.site == row.site &&
-               o.callee == row.callee && o.target == row.target && o.has_target == row.has_target;
-      },
-      slot);
-  if (found == row_index::empty) {
-    if (!m.room_for_row(p.calls, &p.call_costs, r.line)) return;
-    found = static_cast<std::uint32_t>(p.calls.size());
-    p.calls.push_back(row);
-    p.call_costs.add_row();
-    m.call_index.insert(h, found, slot);
+  auto same = [&](const call_row& o) {
+    return o.caller == row.caller && o.callee == row.callee && o.site == row.site &&
+           o.caller_source_file == row.caller_source_file && o.target == row.target &&
+           o.has_target == row.has_target && o.part == row.part;
+  };
+  std::uint32_t found;
+  if (m.last_call != row_index::empty && same(p.calls[m.last_call])) {
+    // The row of the call before: with no positions kept, a caller's calls to one callee.
+    found = m.last_call;
+  } else {
+    auto h = impl::hash_call(row);
+    std::size_t slot;
+    found = m.call_index.find(
+        h, [&](std::uint32_t i) { return same(p.calls[i]); }, slot);
+    if (found == row_index::empty) {
+      if (!m.room_for_row(p.calls, &p.call_costs, r.line)) return;
+      found = static_cast<std::uint32_t>(p.calls.size());
+      p.calls.push_back(row);
+      p.call_costs.add_row();
+      m.call_index.insert(h, found, slot);
+    }
+    m.last_call = found;
   }
   if (!add_saturating(p.calls[found].count, r.count)) m.overflow(r.line);
   auto dst = p.call_costs.row(found);

@@ -52,6 +52,13 @@ class row_index {
     ++count_;
   }
 
+  // Makes room for `rows` entries without growing (an index that knows its size up front).
+  void reserve(std::size_t rows) {
+    std::size_t n = slots_.empty() ? 1024 : slots_.size();
+    while (rows * 4 > n * 3) n *= 2;
+    if (n != slots_.size()) regrow(n);
+  }
+
   void clear() {
     slots_.clear();
     count_ = 0;
@@ -76,8 +83,8 @@ class row_index {
     return i;
   }
 
-  void grow() {
-    const std::size_t n = slots_.empty() ? 1024 : slots_.size() * 2;
+  void grow() { regrow(slots_.empty() ? 1024 : slots_.size() * 2); }
+  void regrow(std::size_t n) {
     std::vector<std::uint64_t> old = std::move(slots_);
     slots_.assign(n, unused);
     shift_ = 32 - static_cast<unsigned>(__builtin_ctzll(n));
