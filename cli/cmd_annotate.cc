@@ -103,6 +103,34 @@ class stderr_counter final : public diagnostic_sink {
   std::uint64_t errors = 0;
 };
 
+// The profile builder and the "." bookkeeping in one sink, called directly (both are final),
+// the bookkeeping only while it tracks (a profile with one event needs none); no jumps.
+class annotate_sink final : public record_sink {
+ public:
+  annotate_sink(profile_builder& builder, cost_presence& presence)
+      : builder_(builder), presence_(presence) {}
+  void on_part_begin(const part_header& h) override {
+    builder_.on_part_begin(h);
+    presence_.on_part_begin(h);
+  }
+  void on_cost(const cost_record& r) override {
+    builder_.on_cost(r);
+    if (presence_.tracking()) presence_.on_cost(r);
+  }
+  void on_call(const call_record& r) override {
+    builder_.on_call(r);
+    if (presence_.tracking()) presence_.on_call(r);
+  }
+  void on_part_end(const part_end& e) override {
+    builder_.on_part_end(e);
+    presence_.on_part_end(e);
+  }
+
+ private:
+  profile_builder& builder_;
+  cost_presence& presence_;
+};
+
 int run_annotate(std::span<const std::string_view> raw_args) {
   // `--show-percs` alone means yes (callgrind_annotate's usage says --show-percs=yes|no).
   std::vector<std::string> owned;
@@ -226,9 +254,16 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     if (stat(input.c_str(), &st) == 0) o.input_mtime = static_cast<std::int64_t>(st.st_mtime);
   }
 
-  // Stream the input into the model, with the "." bookkeeping beside it.
+  // Stream the input into the model, with the "." bookkeeping beside it. The report works by
+  // source line: instruction addresses and jumps are not kept, so an instruction-level profile
+  // merges into one row per line. When no source file will be annotated (--auto=no and no
+  // files named), no position is kept at all: one self row per function and source file, one
+  // call row per caller and callee. Lines are kept with --part (the "." columns of calls
+  // depend on the lines of the part chosen) and --raw (a calls=0 line counts as self cost, so
+  // it must not merge with the counted calls of its pair).
+  const bool by_line = o.auto_annotate || !o.user_files.empty() || o.part || o.raw;
   profile p;
-  cost_presence presence;
+  cost_presence presence(by_line);
   stderr_counter diags;
   {
     auto in = open_input(input);
@@ -243,14 +278,12 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     ro.threads = *threads;
     progress_line progress(ro.display_name);
     progress.attach(ro);
-    // The report works by source line: instruction addresses and jumps are not kept, so an
-    // instruction-level profile merges into one row per line.
     builder_options bo;
-    bo.keep_positions = pos_line;
+    bo.keep_positions = by_line ? pos_line : 0;
     bo.keep_jumps = false;
     profile_builder builder(p, &diags, ro.display_name, bo);
-    tee_sink tee({&builder, &presence});
-    auto stats = read_callgrind(**in, p.strings, tee, diags, ro);
+    annotate_sink sink(builder, presence);
+    auto stats = read_callgrind(**in, p.strings, sink, diags, ro);
     progress.finish();
     if (!stats) {
       std::fprintf(stderr, "calltree annotate: %s\n", stats.error().message.c_str());

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <unordered_map>
 
 namespace calltree {
 
@@ -37,19 +38,34 @@ void cost_presence::on_part_begin(const part_header& h) {
 }
 
 void cost_presence::on_cost(const cost_record& r) {
-  if (!tracking_ || part_events.empty() || part_events.back() <= 1) return;
-  std::uint32_t g = given_of(r);
-  auto bump = [g](std::uint32_t& v) { v = std::max(v, g); };
-  bump(functions[{r.ctx.source_file, r.ctx.function}]);
-  bump(lines[{r.ctx.source_file, r.pos.line}]);
+  if (!tracking_ || part_events.back() <= 1) return;
+  const std::uint32_t g = given_of(r);
+  // Map entries stay where they are when the map grows, so the last ones can be kept.
+  const fn_key fk{r.ctx.source_file, r.ctx.function};
+  if (!last_fn_value_ || !(fk == last_fn_)) {
+    last_fn_ = fk;
+    last_fn_value_ = &functions[fk];
+  }
+  *last_fn_value_ = std::max(*last_fn_value_, g);
+  if (!by_line_) return;
+  const line_key lk{r.ctx.source_file, r.pos.line};
+  if (!last_line_value_ || !(lk == last_line_)) {
+    last_line_ = lk;
+    last_line_value_ = &lines[lk];
+  }
+  *last_line_value_ = std::max(*last_line_value_, g);
 }
 
 void cost_presence::on_call(const call_record& r) {
-  if (!tracking_ || part_events.empty() || part_events.back() <= 1) return;
-  std::uint32_t g = given_of(r);
-  auto& v =
-      calls[{r.ctx.source_file, r.ctx.function, r.callee_file, r.callee_function, r.site.line}];
-  v = std::max(v, g);
+  if (!tracking_ || part_events.back() <= 1) return;
+  const std::uint32_t g = given_of(r);
+  const call_key ck{r.ctx.source_file, r.ctx.function, r.callee_file, r.callee_function,
+                    by_line_ ? r.site.line : 0};
+  if (!last_call_value_ || !(ck == last_call_)) {
+    last_call_ = ck;
+    last_call_value_ = &calls[ck];
+  }
+  *last_call_value_ = std::max(*last_call_value_, g);
 }
 
 namespace detail {
@@ -68,6 +84,77 @@ std::string commify(std::uint64_t v) {
   return out;
 }
 
+void index_lists::build(std::size_t n, const std::vector<std::uint32_t>& owner,
+                        const std::vector<std::uint32_t>& item) {
+  start.assign(n + 1, 0);
+  for (std::uint32_t o : owner) ++start[o + 1];
+  for (std::size_t i = 0; i < n; ++i) start[i + 1] += start[i];
+  items.resize(item.size());
+  std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+  for (std::size_t i = 0; i < owner.size(); ++i) items[fill[owner[i]]++] = item[i];
+}
+
+namespace {
+
+std::uint64_t hash_site(std::uint32_t file, std::uint64_t line) { return mix(mix(1, file), line); }
+std::uint64_t hash_call_line(std::uint32_t caller, std::uint32_t callee, std::uint64_t line) {
+  return mix(mix(mix(2, caller), callee), line);
+}
+
+}  // namespace
+
+const ann_site* annotate_data::find_site(std::uint32_t file, std::uint64_t line) const {
+  std::size_t slot;
+  auto r = site_index.find(
+      hash_site(file, line),
+      [&](std::uint32_t i) { return sites[i].file == file && sites[i].line == line; }, slot);
+  return r == row_index::empty ? nullptr : &sites[r];
+}
+
+std::uint32_t annotate_data::find_call_line(std::uint32_t caller, std::uint32_t callee,
+                                            std::uint64_t line) const {
+  std::size_t slot;
+  auto r = call_line_index.find(
+      hash_call_line(caller, callee, line),
+      [&](std::uint32_t i) {
+        const ann_call_line& c = call_lines[i];
+        return c.caller == caller && c.callee == callee && c.line == line;
+      },
+      slot);
+  return r == row_index::empty ? UINT32_MAX : r;
+}
+
+std::string annotate_data::key_name(std::uint32_t k) const {
+  std::string s;
+  append_key_name(s, k);
+  return s;
+}
+
+void annotate_data::append_key_name(std::string& out, std::uint32_t k) const {
+  const std::string& f = files[key_file[k]];
+  out.reserve(out.size() + f.size() + 1 + key_function[k].size());
+  out.append(f).append(1, ':').append(key_function[k]);
+}
+
+int annotate_data::compare_key_names(std::uint32_t a, std::uint32_t b) const {
+  if (key_file[a] == key_file[b]) return key_function[a].compare(key_function[b]);
+  // Compare "fa:na" with "fb:nb" piece by piece.
+  std::string_view pa[3] = {files[key_file[a]], ":", key_function[a]};
+  std::string_view pb[3] = {files[key_file[b]], ":", key_function[b]};
+  std::size_t ia = 0, ib = 0;
+  std::string_view ra = pa[0], rb = pb[0];
+  while (true) {
+    while (ra.empty() && ia < 2) ra = pa[++ia];
+    while (rb.empty() && ib < 2) rb = pb[++ib];
+    if (ra.empty() || rb.empty()) return ra.empty() ? (rb.empty() ? 0 : -1) : 1;
+    const std::size_t n = std::min(ra.size(), rb.size());
+    const int c = ra.substr(0, n).compare(rb.substr(0, n));
+    if (c != 0) return c;
+    ra.remove_prefix(n);
+    rb.remove_prefix(n);
+  }
+}
+
 namespace {
 
 struct builder {
@@ -81,8 +168,23 @@ struct builder {
   std::vector<std::vector<int>> part_index;  // part -> recorded column -> index in part events
   std::vector<std::uint32_t> file_of_sid;    // string id -> display file index (+1; 0 = unset)
   std::unordered_map<std::string, std::uint32_t> file_index;
-  std::unordered_map<std::uint64_t, std::uint32_t> key_index;   // (file<<32 | fn sid)
-  std::unordered_map<std::uint64_t, std::uint32_t> call_index;  // (caller<<32 | callee)
+  std::vector<string_id> key_fn;       // per key: the function name's string id
+  row_index key_index;                 // (display file, name) -> key
+  std::vector<std::uint32_t> own_key;  // per model function: key of its own file (+1)
+  row_index call_index;                // (caller key, callee key) -> d.calls
+  // Callees of each site, each once: (site, callee) pairs in order of addition.
+  std::vector<std::uint32_t> site_of_pair, callee_of_pair;
+  row_index site_callee_index;
+
+  builder(const profile& prof, const annotate_options& opts, const cost_presence* pres,
+          annotate_data& data)
+      : p(prof), o(opts), presence(pres), d(data), own_key(prof.functions.size(), 0) {
+    // At most one call per model call row; about one key per function. (Reserving more than
+    // is used costs no memory: untouched pages are never mapped in.)
+    call_index.reserve(prof.calls.size());
+    key_index.reserve(prof.functions.size());
+    d.calls.reserve(prof.calls.size());
+  }
 
   bool selected(part_id part) const { return !o.part || *o.part == part; }
 
@@ -99,30 +201,37 @@ struct builder {
     auto [it, fresh] = file_index.emplace(name, static_cast<std::uint32_t>(d.files.size()));
     if (fresh) {
       d.files.push_back(name);
-      d.file_lines.emplace_back();
+      if (d.lines) d.file_lines.emplace_back();
     }
     file_of_sid[sid] = it->second + 1;
     return it->second;
   }
 
   std::uint32_t key_of(string_id file_sid, string_id fn_sid) {
-    std::uint32_t f = file_of(file_sid);
-    std::uint64_t k = (static_cast<std::uint64_t>(f) << 32) | fn_sid;
-    auto [it, fresh] = key_index.emplace(k, static_cast<std::uint32_t>(d.key_names.size()));
-    if (fresh) {
-      std::string_view fn = p.strings.view(fn_sid);
-      d.key_names.push_back(d.files[f] + ":" + std::string(fn));
-      d.key_function.emplace_back(fn);
-      d.key_file.push_back(f);
-      d.key_object.emplace_back();
-      d.key_has_object.push_back(0);
-      d.key_seen.push_back(0);
-      d.key_called.push_back(0);
-      d.self.add_row();
-      d.callers_of.emplace_back();
-      d.callees_of.emplace_back();
-    }
-    return it->second;
+    const std::uint32_t f = file_of(file_sid);
+    const std::uint64_t h = mix(mix(3, f), fn_sid);
+    std::size_t slot;
+    auto k = key_index.find(
+        h, [&](std::uint32_t i) { return d.key_file[i] == f && key_fn[i] == fn_sid; }, slot);
+    if (k != row_index::empty) return k;
+    k = static_cast<std::uint32_t>(d.key_file.size());
+    key_index.insert(h, k, slot);
+    d.key_function.push_back(p.strings.view(fn_sid));
+    d.key_file.push_back(f);
+    key_fn.push_back(fn_sid);
+    d.key_object.emplace_back();
+    d.key_has_object.push_back(0);
+    d.key_seen.push_back(0);
+    d.key_called.push_back(0);
+    d.self.add_row();
+    return k;
+  }
+  // The key of model function `f` in source file `src` (its own file or an inlined one).
+  std::uint32_t key_of_function(function_id f, file_id src) {
+    const function& fn = p.functions[f];
+    if (src != fn.file) return key_of(p.files[src].name, fn.name);
+    if (!own_key[f]) own_key[f] = key_of(p.files[fn.file].name, fn.name) + 1;
+    return own_key[f] - 1;
   }
 
   // Adds a model cost row (profile event order) into `t` row `r`, with definedness from the
@@ -155,7 +264,8 @@ struct builder {
     const function& caller = p.functions[c.caller];
     const function& callee = p.functions[c.callee];
     auto it = presence->calls.find({p.files[c.caller_source_file].name, caller.name,
-                                    p.files[callee.file].name, callee.name, c.site.line});
+                                    p.files[callee.file].name, callee.name,
+                                    presence->by_line() ? c.site.line : 0});
     return it == presence->calls.end() ? UINT32_MAX : it->second;
   }
 
@@ -163,6 +273,59 @@ struct builder {
     auto [it, fresh] = d.file_lines[file].emplace(line, 0);
     if (fresh) it->second = static_cast<std::uint32_t>(d.line_cc.add_row());
     return it->second;
+  }
+
+  // The (caller key, callee key) call; a new one is added with `count` 0.
+  std::uint32_t call_of(std::uint32_t ck, std::uint32_t ek) {
+    const std::uint64_t h = mix(mix(4, ck), ek);
+    std::size_t slot;
+    auto r = call_index.find(
+        h, [&](std::uint32_t i) { return d.calls[i].caller == ck && d.calls[i].callee == ek; },
+        slot);
+    if (r != row_index::empty) return r;
+    r = static_cast<std::uint32_t>(d.calls.size());
+    call_index.insert(h, r, slot);
+    d.calls.push_back({ck, ek, 0, false});
+    d.call_cc.add_row();
+    return r;
+  }
+
+  // Notes a call from `ck` to `ek` at `line` of ck's file (the source-line tables).
+  std::uint32_t site_call(std::uint32_t ck, std::uint32_t ek, std::uint64_t line) {
+    const std::uint32_t file = d.key_file[ck];
+    const std::uint64_t sh = hash_site(file, line);
+    std::size_t slot;
+    auto site = d.site_index.find(
+        sh, [&](std::uint32_t i) { return d.sites[i].file == file && d.sites[i].line == line; },
+        slot);
+    if (site == row_index::empty) {
+      site = static_cast<std::uint32_t>(d.sites.size());
+      d.site_index.insert(sh, site, slot);
+      d.sites.push_back({file, line, ck});
+    }
+    const std::uint64_t ph = mix(mix(5, site), ek);
+    if (site_callee_index.find(
+            ph, [&](std::uint32_t i) { return site_of_pair[i] == site && callee_of_pair[i] == ek; },
+            slot) == row_index::empty) {
+      site_callee_index.insert(ph, static_cast<std::uint32_t>(site_of_pair.size()), slot);
+      site_of_pair.push_back(site);
+      callee_of_pair.push_back(ek);
+    }
+    const std::uint64_t lh = hash_call_line(ck, ek, line);
+    auto li = d.call_line_index.find(
+        lh,
+        [&](std::uint32_t i) {
+          const ann_call_line& c = d.call_lines[i];
+          return c.caller == ck && c.callee == ek && c.line == line;
+        },
+        slot);
+    if (li == row_index::empty) {
+      li = static_cast<std::uint32_t>(d.call_lines.size());
+      d.call_line_index.insert(lh, li, slot);
+      d.call_lines.push_back({ck, ek, line, 0});
+      d.call_line_cc.add_row();
+    }
+    return li;
   }
 };
 
@@ -172,7 +335,8 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
                                           const cost_presence* presence,
                                           std::vector<std::string>* warnings) {
   annotate_data d;
-  builder b{p, o, presence, d, 0, {}, {}, {}, {}, {}, {}};
+  d.lines = o.auto_annotate || !o.user_files.empty();
+  builder b(p, o, presence, d);
 
   // Columns.
   d.recorded = recorded_event_names(p);
@@ -222,6 +386,8 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
   d.totals = cc_table(ncol);
   d.inclusive = cc_table(ncol);
   d.cycle_cc = cc_table(ncol);
+  d.call_cc.reserve(p.calls.size());
+  d.self.reserve(p.functions.size());
 
   b.part_index.resize(p.parts.size());
   for (std::size_t part = 0; part < p.parts.size(); ++part) {
@@ -253,9 +419,9 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
             [&](function_id a, function_id c) { return first_row[a] < first_row[c]; });
   for (function_id f : order) {
     const function& fn = p.functions[f];
-    std::uint32_t k = b.key_of(p.files[fn.file].name, fn.name);
+    std::uint32_t k = b.key_of_function(f, fn.file);
     d.key_seen[k] = 1;
-    d.key_object[k] = std::string(p.object_name(fn.object));
+    d.key_object[k] = p.object_name(fn.object);
     d.key_has_object[k] = 1;
   }
 
@@ -265,6 +431,7 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
   std::uint32_t last_key = 0, last_given = 0, last_line_row = 0;
   std::uint64_t last_line = UINT64_MAX;
   const bool raw = o.raw;
+  std::vector<std::uint32_t> self_key(o.inclusive ? p.self_rows.size() : 0);
   for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
     const self_row& row = p.self_rows[i];
     if (!b.selected(row.part)) continue;
@@ -274,14 +441,16 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
     if (row.function != last_fn || row.source_file != last_src) {
       last_fn = row.function;
       last_src = row.source_file;
-      last_key = b.key_of(fsid, fn.name);
+      last_key = b.key_of_function(row.function, row.source_file);
       last_given = b.given_fn(fsid, fn.name);
       last_line = UINT64_MAX;
       d.key_seen[last_key] = 1;
     }
     const std::uint32_t k = last_key;
+    if (o.inclusive) self_key[i] = k;
     auto costs = p.self_costs.row(i);
     b.add(d.self, k, costs, row.part, last_given);
+    if (!d.lines) continue;
     if (row.pos.line != last_line) {
       last_line = row.pos.line;
       last_line_row = b.line_row(d.key_file[k], row.pos.line);
@@ -294,10 +463,8 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
   for (std::size_t i = 0; i < p.calls.size(); ++i) {
     const call_row& c = p.calls[i];
     if (!b.selected(c.part)) continue;
-    const function& caller = p.functions[c.caller];
-    const function& callee = p.functions[c.callee];
-    std::uint32_t ck = b.key_of(p.files[c.caller_source_file].name, caller.name);
-    std::uint32_t ek = b.key_of(p.files[callee.file].name, callee.name);
+    std::uint32_t ck = b.key_of_function(c.caller, c.caller_source_file);
+    std::uint32_t ek = b.key_of_function(c.callee, p.functions[c.callee].file);
     call_caller[i] = ck;
     call_callee[i] = ek;
     d.key_seen[ck] = 1;
@@ -306,56 +473,35 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
     if (raw && c.count == 0) {
       // callgrind_annotate: a calls=0 cost line is self cost of the caller.
       b.add(d.self, ck, costs, c.part, given);
-      std::uint32_t lr = b.line_row(d.key_file[ck], c.site.line);
-      b.add(d.line_cc, lr, costs, c.part, given);
+      if (d.lines) {
+        std::uint32_t lr = b.line_row(d.key_file[ck], c.site.line);
+        b.add(d.line_cc, lr, costs, c.part, given);
+      }
       continue;
     }
     if (!raw || c.count > 0) d.key_called[ek] = 1;
-    std::uint64_t pk = (static_cast<std::uint64_t>(ck) << 32) | ek;
-    auto [it, fresh] = b.call_index.emplace(pk, static_cast<std::uint32_t>(d.calls.size()));
-    if (fresh) {
-      d.calls.push_back({ck, ek, 0, false});
-      d.call_cc.add_row();
-      d.callers_of[ek].push_back(it->second);
-      d.callees_of[ck].push_back(it->second);
-    }
-    ann_call& ac = d.calls[it->second];
+    const std::uint32_t ci = b.call_of(ck, ek);
+    ann_call& ac = d.calls[ci];
     ac.count += c.count;
     ac.counted = ac.counted || c.count > 0 || !raw;
-    b.add(d.call_cc, it->second, costs, c.part, given);
+    b.add(d.call_cc, ci, costs, c.part, given);
+    if (!d.lines) continue;
     // Per call site line.
-    std::uint64_t line = c.site.line;
-    ann_site& site = d.sites[{d.key_file[ck], line}];
-    if (site.callees.empty()) site.func = ck;
-    if (d.site_callees.emplace(d.key_file[ck], line, ek).second) site.callees.push_back(ek);
-    // (caller, callee, line) rows: find by scanning this pair's line list.
-    std::uint64_t lk = (pk * 0x9e3779b97f4a7c15ull) ^ line;
-    auto [lit, lfresh] = d.call_line_index.emplace(lk, 0);
-    std::uint32_t li;
-    if (lfresh) {
-      li = static_cast<std::uint32_t>(d.call_lines.size());
-      lit->second = li;
-      d.call_lines.push_back({ck, ek, line, 0});
-      d.call_line_cc.add_row();
-    } else {
-      li = lit->second;
-      if (d.call_lines[li].caller != ck || d.call_lines[li].callee != ek ||
-          d.call_lines[li].line != line) {
-        // Hash collision: fall back to a linear search (rare).
-        li = UINT32_MAX;
-        for (std::size_t j = 0; j < d.call_lines.size(); ++j)
-          if (d.call_lines[j].caller == ck && d.call_lines[j].callee == ek &&
-              d.call_lines[j].line == line)
-            li = static_cast<std::uint32_t>(j);
-        if (li == UINT32_MAX) {
-          li = static_cast<std::uint32_t>(d.call_lines.size());
-          d.call_lines.push_back({ck, ek, line, 0});
-          d.call_line_cc.add_row();
-        }
-      }
-    }
+    const std::uint32_t li = b.site_call(ck, ek, c.site.line);
     d.call_lines[li].count += c.count;
     b.add(d.call_line_cc, li, costs, c.part, given);
+  }
+  {
+    // Callers and callees of each key, in order of first call.
+    std::vector<std::uint32_t> owner(d.calls.size()), item(d.calls.size());
+    for (std::uint32_t ci = 0; ci < d.calls.size(); ++ci) {
+      owner[ci] = d.calls[ci].callee;
+      item[ci] = ci;
+    }
+    d.callers_of.build(d.keys(), owner, item);
+    for (std::uint32_t ci = 0; ci < d.calls.size(); ++ci) owner[ci] = d.calls[ci].caller;
+    d.callees_of.build(d.keys(), owner, item);
+    d.site_callees.build(d.sites.size(), b.site_of_pair, b.callee_of_pair);
   }
 
   // Totals, per selected part as callgrind_annotate takes them: the `summary:` line, else the
@@ -408,7 +554,7 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
     }
   }
   if (!stated) {
-    for (std::size_t k = 0; k < d.key_names.size(); ++k)
+    for (std::size_t k = 0; k < d.keys(); ++k)
       for (std::size_t c = 0; c < nrec; ++c)
         if (d.self.defined(k)[c]) d.totals.defined(0)[c] = 1;
   }
@@ -416,13 +562,13 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
 
   // Inclusive costs over the keys.
   if (o.inclusive) {
-    const std::size_t nk = d.key_names.size();
+    const std::size_t nk = d.keys();
     inclusive_solver s(nk, nrec);
     std::vector<std::uint64_t> tmp(nrec);
     for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
       const self_row& row = p.self_rows[i];
       if (!b.selected(row.part)) continue;
-      std::uint32_t k = b.key_of(p.files[row.source_file].name, p.functions[row.function].name);
+      const std::uint32_t k = self_key[i];
       auto costs = p.self_costs.row(i);
       const auto& idx = b.part_index[row.part];
       for (std::size_t c = 0; c < nrec; ++c) tmp[c] = idx[c] >= 0 ? costs[b.rec_ids[c]] : 0;
@@ -484,7 +630,7 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
     std::uint64_t* tv = d.totals.values(0);
     char* td = d.totals.defined(0);
     std::fill(tv, tv + nrec, 0);
-    for (std::size_t k = 0; k < d.key_names.size(); ++k) {
+    for (std::size_t k = 0; k < d.keys(); ++k) {
       if (!(d.key_seen[k] || (o.inclusive && d.key_called[k]))) continue;
       for (std::size_t c = 0; c < nrec; ++c)
         if (t.defined(k)[c]) {

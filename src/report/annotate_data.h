@@ -9,10 +9,9 @@
 
 #include <cstdint>
 #include <map>
-#include <set>
+#include <span>
 #include <string>
-#include <tuple>
-#include <unordered_map>
+#include <string_view>
 #include <vector>
 
 #include "calltree/analysis/derived_events.h"
@@ -20,6 +19,7 @@
 #include "calltree/profile.h"
 #include "calltree/report/annotate.h"
 #include "calltree/result.h"
+#include "model/row_index.h"
 
 namespace calltree::detail {
 
@@ -29,6 +29,10 @@ class cc_table {
   explicit cc_table(std::size_t cols = 0) : cols_(cols) {}
   std::size_t cols() const { return cols_; }
   std::size_t rows() const { return cols_ ? v_.size() / cols_ : 0; }
+  void reserve(std::size_t rows) {
+    v_.reserve(rows * cols_);
+    d_.reserve(rows * cols_);
+  }
   std::size_t add_row() {
     v_.resize(v_.size() + cols_, 0);
     d_.resize(d_.size() + cols_, 0);
@@ -56,9 +60,24 @@ struct ann_call_line {
   std::uint64_t line = 0, count = 0;
 };
 
+// Index lists per key (or per site), built once all entries are known: `of(i)` is the
+// entries of i in the order they were added.
+struct index_lists {
+  std::vector<std::uint32_t> start;  // size n + 1
+  std::vector<std::uint32_t> items;
+  std::span<const std::uint32_t> operator[](std::size_t i) const {
+    return {items.data() + start[i], items.data() + start[i + 1]};
+  }
+  // From (owner, item) pairs in order of addition; n owners.
+  void build(std::size_t n, const std::vector<std::uint32_t>& owner,
+             const std::vector<std::uint32_t>& item);
+};
+
+// A call site: a (file, line) where some caller calls something.
 struct ann_site {
-  std::uint32_t func = 0;              // the first caller seen at this file:line
-  std::vector<std::uint32_t> callees;  // every callee called from this file:line
+  std::uint32_t file = 0;
+  std::uint64_t line = 0;
+  std::uint32_t func = 0;  // the first caller seen at this file:line
 };
 
 struct annotate_data {
@@ -67,12 +86,18 @@ struct annotate_data {
   std::vector<std::string> columns;
   std::vector<linear_event> derived;  // column recorded.size() + i
 
-  std::vector<std::string> files;         // display names (cwd stripped)
-  std::vector<std::string> key_names;     // "file:name"
-  std::vector<std::string> key_function;  // name alone
+  std::vector<std::string> files;  // display names (cwd stripped)
+  // Per key: its file, its name alone and its object (views into the profile's names, which
+  // outlive this); the key's name "file:name" is made when needed (key_name and the rest).
   std::vector<std::uint32_t> key_file;
-  std::vector<std::string> key_object;
+  std::vector<std::string_view> key_function;
+  std::vector<std::string_view> key_object;
   std::vector<char> key_has_object, key_seen, key_called;
+  std::size_t keys() const { return key_file.size(); }
+  std::string key_name(std::uint32_t k) const;
+  void append_key_name(std::string& out, std::uint32_t k) const;
+  // key_name(a) compared with key_name(b) (as std::string::compare), without making them.
+  int compare_key_names(std::uint32_t a, std::uint32_t b) const;
 
   cc_table self;                                   // per key
   cc_table inclusive;                              // per key (filled when options.inclusive)
@@ -82,20 +107,31 @@ struct annotate_data {
 
   std::vector<ann_call> calls;
   cc_table call_cc;
-  std::vector<std::vector<std::uint32_t>> callers_of, callees_of;  // key -> call indices
+  index_lists callers_of, callees_of;  // key -> call indices
+
+  // The source-line tables, built only when source files are annotated (options.auto_annotate
+  // or user files), as `lines` says.
+  bool lines = false;
   std::vector<ann_call_line> call_lines;
   cc_table call_line_cc;
-  std::map<std::pair<std::uint32_t, std::uint64_t>, ann_site> sites;  // (file, line)
-  std::unordered_map<std::uint64_t, std::uint32_t> call_line_index;   // internal
-  // (file, line, callee) already listed in `sites`: a site at line 0 of an unknown file can
-  // gather thousands of callees, so membership is not found by scanning its list.
-  std::set<std::tuple<std::uint32_t, std::uint64_t, std::uint32_t>> site_callees;  // internal
+  // Call sites in order of first appearance, and every callee called from each (each once).
+  std::vector<ann_site> sites;
+  index_lists site_callees;
   // Self cost per (file, line), for source annotation.
   std::vector<std::map<std::uint64_t, std::uint32_t>> file_lines;  // file -> line -> row
   cc_table line_cc;
 
   cc_table totals;  // one row
   bool totals_calculated = false;
+
+  // The site at (file, line), or nullptr.
+  const ann_site* find_site(std::uint32_t file, std::uint64_t line) const;
+  // The call_lines row of (caller, callee, line), or UINT32_MAX.
+  std::uint32_t find_call_line(std::uint32_t caller, std::uint32_t callee,
+                               std::uint64_t line) const;
+
+  // Internal: the indexes behind find_site and find_call_line.
+  row_index site_index, call_line_index;
 };
 
 // Builds the tables; an error for an unknown --show/--sort event.

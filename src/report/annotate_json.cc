@@ -43,14 +43,14 @@ result<std::string> annotate_json(const profile& p, const annotate_options& opti
                                                  d.columns.begin()));
   const detail::cc_table& order_table = options.inclusive ? d.inclusive : d.self;
   std::vector<std::uint32_t> keys;
-  for (std::uint32_t k = 0; k < d.key_names.size(); ++k)
+  for (std::uint32_t k = 0; k < d.keys(); ++k)
     if (d.key_seen[k] || d.key_called[k]) keys.push_back(k);
   std::sort(keys.begin(), keys.end(), [&](std::uint32_t a, std::uint32_t b) {
     for (std::size_t c : sort_cols) {
       std::uint64_t x = order_table.values(a)[c], y = order_table.values(b)[c];
       if (x != y) return x > y;
     }
-    return d.key_names[a] < d.key_names[b];
+    return d.compare_key_names(a, b) < 0;
   });
 
   json_writer j;
@@ -88,7 +88,7 @@ result<std::string> annotate_json(const profile& p, const annotate_options& opti
   j.key("functions").begin_array();
   for (std::uint32_t k : keys) {
     j.begin_object();
-    j.key("key").value(d.key_names[k]);
+    j.key("key").value(d.key_name(k));
     j.key("file").value(d.files[d.key_file[k]]);
     j.key("name").value(d.key_function[k]);
     j.key("object");
@@ -111,7 +111,7 @@ result<std::string> annotate_json(const profile& p, const annotate_options& opti
       for (std::uint32_t ci : list) {
         const auto& c = d.calls[ci];
         j.begin_object();
-        j.key("function").value(d.key_names[side == 0 ? c.caller : c.callee]);
+        j.key("function").value(d.key_name(side == 0 ? c.caller : c.callee));
         j.key("count").value(c.count);
         j.key("cost");
         costs(j, d, d.call_cc, ci);
@@ -129,7 +129,7 @@ result<std::string> annotate_json(const profile& p, const annotate_options& opti
       j.begin_object();
       j.key("id").value(static_cast<std::uint64_t>(c + 1));
       j.key("members").begin_array();
-      for (std::uint32_t m : d.cycles[c]) j.value(d.key_names[m]);
+      for (std::uint32_t m : d.cycles[c]) j.value(d.key_name(m));
       j.end_array();
       j.key("inclusive");
       costs(j, d, d.cycle_cc, c);
@@ -143,12 +143,12 @@ result<std::string> annotate_json(const profile& p, const annotate_options& opti
   j.key("source").begin_array();
   std::set<std::string> chosen(o.user_files.begin(), o.user_files.end());
   if (o.auto_annotate)
-    for (std::uint32_t k : keys) chosen.insert(file_of_key(d.key_names[k]));
+    for (std::uint32_t k : keys) chosen.insert(file_of_key(d.key_name(k)));
   chosen.erase("???");
   std::map<std::pair<std::uint32_t, std::uint64_t>, std::vector<std::size_t>> line_calls;
   for (std::size_t ci = 0; ci < d.call_lines.size(); ++ci)
     line_calls[{d.key_file[d.call_lines[ci].caller], d.call_lines[ci].line}].push_back(ci);
-  for (std::uint32_t f = 0; f < d.files.size(); ++f) {
+  for (std::uint32_t f = 0; d.lines && f < d.files.size(); ++f) {
     if (!chosen.count(d.files[f]) || d.file_lines[f].empty()) continue;
     j.begin_object();
     j.key("file").value(d.files[f]);
@@ -164,8 +164,8 @@ result<std::string> annotate_json(const profile& p, const annotate_options& opti
         for (std::size_t ci : site->second) {
           const auto& cl = d.call_lines[ci];
           j.begin_object();
-          j.key("caller").value(d.key_names[cl.caller]);
-          j.key("callee").value(d.key_names[cl.callee]);
+          j.key("caller").value(d.key_name(cl.caller));
+          j.key("callee").value(d.key_name(cl.callee));
           j.key("count").value(cl.count);
           j.key("cost");
           costs(j, d, d.call_line_cc, ci);

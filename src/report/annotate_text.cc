@@ -8,11 +8,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
-#include <tuple>
+#include <unordered_map>
 
 #include "annotate_data.h"
 #include "calltree/report/annotate.h"
@@ -37,6 +38,22 @@ std::size_t digits(std::uint64_t v) {
   while (v >= 10) {
     v /= 10;
     ++n;
+  }
+  return n;
+}
+
+// commify() into `buf` (at least 27 bytes); returns the length.
+std::size_t commify_to(char* buf, std::uint64_t v) {
+  char digits[20];
+  std::size_t nd = 0;
+  do {
+    digits[nd++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v);
+  std::size_t n = 0;
+  for (std::size_t i = nd; i-- > 0;) {
+    buf[n++] = digits[i];
+    if (i && i % 3 == 0) buf[n++] = ',';
   }
   return n;
 }
@@ -80,22 +97,29 @@ struct printer {
   void print_cc(cc_view cc, const std::vector<std::size_t>& w) {
     for (std::size_t i : show_order) {
       bool def = cc.v && cc.d[i];
-      std::string text = def ? commify(cc.v[i]) : ".";
+      char text[128];
+      std::size_t n = 0;
+      if (def) {
+        n = commify_to(text, cc.v[i]);
+      } else {
+        text[n++] = '.';
+      }
       if (o.show_percs) {
         if (def && cc.v[i] != 0) {
           double perc = percent(cc.v[i], summary_d[i] ? summary_v[i] : 0);
-          char buf[64];
+          int k;
           if (-9.995 < perc && perc < 99.995)
-            std::snprintf(buf, sizeof buf, " (%5.2f%%)", perc);
+            k = std::snprintf(text + n, sizeof text - n, " (%5.2f%%)", perc);
           else
-            std::snprintf(buf, sizeof buf, " (%5.1f%%)", perc);
-          text += buf;
+            k = std::snprintf(text + n, sizeof text - n, " (%5.1f%%)", perc);
+          n += std::min(static_cast<std::size_t>(k > 0 ? k : 0), sizeof text - n - 1);
         } else {
-          text += "         ";
+          std::memcpy(text + n, "         ", 9);
+          n += 9;
         }
       }
-      if (w[i] > text.size()) out.append(w[i] - text.size(), ' ');
-      out += text;
+      if (w[i] > n) out.append(w[i] - n, ' ');
+      out.append(text, n);
       out += ' ';
     }
   }
@@ -123,7 +147,7 @@ struct printer {
 cc_view view(const cc_table& t, std::size_t r) { return {t.values(r), t.defined(r)}; }
 
 // The file part of a "file:function" key as callgrind_annotate takes it: s/:.+$//.
-std::string threshold_file(const std::string& key) {
+std::string_view threshold_file(std::string_view key) {
   for (std::size_t i = 0; i < key.size(); ++i)
     if (key[i] == ':' && i + 1 < key.size() && key[i + 1] != '\n') return key.substr(0, i);
   return key;
@@ -245,22 +269,27 @@ result<std::string> annotate_text(const profile& p, const annotate_options& o,
 
   // ---- print_summary_and_fn_totals
   struct row {
-    std::string name;  // key or "<cycle N>"
+    std::string_view name;  // "<cycle N>" for a cycle row (a key's name is made when printed)
     std::uint32_t key = UINT32_MAX;
     std::uint32_t cycle = 0;  // 1-based for a cycle row
     cc_view cc;
   };
   std::vector<row> rows;
   const cc_table& fn_table = o.inclusive ? d.inclusive : d.self;
-  for (std::uint32_t k = 0; k < d.key_names.size(); ++k) {
+  rows.reserve(d.keys() + d.cycles.size());
+  for (std::uint32_t k = 0; k < d.keys(); ++k) {
     if (!(d.key_seen[k] || (o.inclusive && d.key_called[k]))) continue;
-    rows.push_back({d.key_names[k], k, 0, view(fn_table, k)});
+    rows.push_back({{}, k, 0, view(fn_table, k)});
   }
-  if (o.inclusive && !o.raw)
+  std::vector<std::string> cycle_names;
+  if (o.inclusive && !o.raw) {
     for (std::uint32_t c = 0; c < d.cycles.size(); ++c)
-      rows.push_back(
-          {"<cycle " + std::to_string(c + 1) + ">", UINT32_MAX, c + 1, view(d.cycle_cc, c)});
+      cycle_names.push_back("<cycle " + std::to_string(c + 1) + ">");
+    for (std::uint32_t c = 0; c < d.cycles.size(); ++c)
+      rows.push_back({cycle_names[c], UINT32_MAX, c + 1, view(d.cycle_cc, c)});
+  }
   std::vector<cc_view> all_fn;
+  all_fn.reserve(rows.size());
   for (const auto& r : rows) all_fn.push_back(r.cc);
   auto summary_w = pr.widths({cc_view{pr.summary_v.data(), pr.summary_d.data()}});
   auto fn_w = pr.widths(all_fn);
@@ -282,7 +311,9 @@ result<std::string> annotate_text(const profile& p, const annotate_options& o,
   std::sort(rows.begin(), rows.end(), [&](const row& a, const row& b) {
     int c = pr.cmp(a.cc, b.cc);
     if (c != 0) return c < 0;
-    return a.name < b.name;
+    if (a.key != UINT32_MAX && b.key != UINT32_MAX) return d.compare_key_names(a.key, b.key) < 0;
+    return (a.key != UINT32_MAX ? std::string_view(d.key_name(a.key)) : a.name) <
+           (b.key != UINT32_MAX ? std::string_view(d.key_name(b.key)) : b.name);
   });
 
   std::vector<std::string> threshold_files;  // in order of first use
@@ -294,15 +325,15 @@ result<std::string> annotate_text(const profile& p, const annotate_options& o,
   auto object_suffix = [&](std::uint32_t k, bool only_nonempty) -> std::string {
     if (k == UINT32_MAX || !d.key_has_object[k]) return {};
     if (only_nonempty && d.key_object[k].empty()) return {};
-    return " [" + d.key_object[k] + "]";
+    return " [" + std::string(d.key_object[k]) + "]";
   };
-  auto call_sort = [&](std::vector<std::uint32_t> idx, bool by_caller) {
+  auto call_sort = [&](std::span<const std::uint32_t> list, bool by_caller) {
+    std::vector<std::uint32_t> idx(list.begin(), list.end());
     std::sort(idx.begin(), idx.end(), [&](std::uint32_t a, std::uint32_t b) {
       int c = pr.cmp(view(d.call_cc, a), view(d.call_cc, b));
       if (c != 0) return c < 0;
-      const auto& na = d.key_names[by_caller ? d.calls[a].caller : d.calls[a].callee];
-      const auto& nb = d.key_names[by_caller ? d.calls[b].caller : d.calls[b].callee];
-      return na < nb;
+      return d.compare_key_names(by_caller ? d.calls[a].caller : d.calls[a].callee,
+                                 by_caller ? d.calls[b].caller : d.calls[b].callee) < 0;
     });
     return idx;
   };
@@ -320,19 +351,24 @@ result<std::string> annotate_text(const profile& p, const annotate_options& o,
       if (reached) break;
     }
     if (tree) out += "\n";
-    const bool unknown = r.name == "???:???";
+    const bool unknown = r.key != UINT32_MAX && d.key_function[r.key] == "???" &&
+                         d.files[d.key_file[r.key]] == "???";
     if (o.tree_caller && !unknown && r.key != UINT32_MAX) {
       for (std::uint32_t ci : call_sort(d.callers_of[r.key], true)) {
         const auto& c = d.calls[ci];
         if (!c.counted) continue;
         pr.print_cc(view(d.call_cc, ci), fn_w);
-        out += " < " + d.key_names[c.caller] + " (" + commify(c.count) + "x)" +
+        out += " < " + d.key_name(c.caller) + " (" + commify(c.count) + "x)" +
                object_suffix(c.caller, false) + "\n";
       }
     }
     pr.print_cc(r.cc, fn_w);
     if (tree) out += " * ";
-    out += " " + r.name;
+    out += ' ';
+    if (r.key != UINT32_MAX)
+      d.append_key_name(out, r.key);
+    else
+      out += r.name;
     if (r.key != UINT32_MAX && d.cycle_of.size() > r.key && d.cycle_of[r.key] && !o.raw)
       out += " <cycle " + std::to_string(d.cycle_of[r.key]) + ">";
     out += object_suffix(r.key, true);
@@ -342,12 +378,13 @@ result<std::string> annotate_text(const profile& p, const annotate_options& o,
         const auto& c = d.calls[ci];
         if (!c.counted) continue;
         pr.print_cc(view(d.call_cc, ci), fn_w);
-        out += " >   " + d.key_names[c.callee] + " (" + commify(c.count) + "x)" +
+        out += " >   " + d.key_name(c.callee) + " (" + commify(c.count) + "x)" +
                object_suffix(c.callee, false) + "\n";
       }
     }
-    if (r.key != UINT32_MAX) {
-      std::string f = threshold_file(r.name);
+    if (o.auto_annotate && r.key != UINT32_MAX) {
+      const std::string name = d.key_name(r.key);
+      std::string f(threshold_file(name));
       if (threshold_seen.insert(f).second) threshold_files.push_back(f);
     }
     for (std::size_t i = 0; i < pr.sort_order.size(); ++i) {
@@ -377,11 +414,8 @@ result<std::string> annotate_text(const profile& p, const annotate_options& o,
   std::vector<char> printed_d(d.columns.size(), 0);
   bool did_annotations = false;
   std::unordered_map<std::string, std::uint32_t> file_index;
-  for (std::uint32_t i = 0; i < d.files.size(); ++i) file_index.emplace(d.files[i], i);
-  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, std::size_t> call_line_of;
-  for (std::size_t j = 0; j < d.call_lines.size(); ++j)
-    call_line_of.emplace(
-        std::make_tuple(d.call_lines[j].caller, d.call_lines[j].callee, d.call_lines[j].line), j);
+  if (!files.empty())
+    for (std::uint32_t i = 0; i < d.files.size(); ++i) file_index.emplace(d.files[i], i);
 
   for (const std::string& src : files) {
     std::string opened, full;
@@ -496,10 +530,10 @@ result<std::string> annotate_text(const profile& p, const annotate_options& o,
           pr.print_cc({}, w);
         }
         out += " " + src_line;
-        auto sit = d.sites.find({fit->second, ln});
-        if (sit != d.sites.end()) {
-          const std::uint32_t func = sit->second.func;
-          std::vector<std::uint32_t> calleds = sit->second.callees;
+        if (const detail::ann_site* site = d.find_site(fit->second, ln)) {
+          const std::uint32_t func = site->func;
+          auto site_list = d.site_callees[static_cast<std::size_t>(site - d.sites.data())];
+          std::vector<std::uint32_t> calleds(site_list.begin(), site_list.end());
           auto pair_cc = [&](std::uint32_t callee) -> cc_view {
             for (std::uint32_t ci : d.callees_of[func])
               if (d.calls[ci].callee == callee) return view(d.call_cc, ci);
@@ -508,14 +542,14 @@ result<std::string> annotate_text(const profile& p, const annotate_options& o,
           std::stable_sort(calleds.begin(), calleds.end(), [&](std::uint32_t a, std::uint32_t b) {
             int c = pr.cmp(pair_cc(a), pair_cc(b));
             if (c != 0) return c < 0;
-            return d.key_names[a] < d.key_names[b];
+            return d.compare_key_names(a, b) < 0;
           });
           for (std::uint32_t callee : calleds) {
-            auto cit = call_line_of.find({func, callee, ln});
-            if (cit == call_line_of.end()) continue;
-            const auto& cl = d.call_lines[cit->second];
-            pr.print_cc(view(d.call_line_cc, cit->second), w);
-            out += " => " + d.key_names[callee] + " (" + commify(cl.count) + "x)\n";
+            const std::uint32_t cli = d.find_call_line(func, callee, ln);
+            if (cli == UINT32_MAX) continue;
+            const auto& cl = d.call_lines[cli];
+            pr.print_cc(view(d.call_line_cc, cli), w);
+            out += " => " + d.key_name(callee) + " (" + commify(cl.count) + "x)\n";
           }
         }
         got = got && !src_line.empty() && src_line != "0";

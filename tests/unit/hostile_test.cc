@@ -438,12 +438,19 @@ TEST(hostile, max_memory_stops_a_model_that_would_not_fit) {
     w << "\nfl=a.c\nfn=main\n";
     for (int l = 0; l < 20000; ++l) w << static_cast<std::uint64_t>(l + 1) << " 1\n";
   }
-  // The builder stops keeping rows at 64 MiB: peak RSS stays near it, not at 3.2 GB.
+  // The builder stops keeping rows at 64 MiB: peak RSS stays near it, not at 3.2 GB. (With
+  // source annotation on, annotate keeps a row per line.)
   auto r = run_bounded("wide rows --max-memory=64M",
-                       {"annotate", "--max-memory=64M", "--auto=no", "--show=e0", path.string()},
+                       {"annotate", "--max-memory=64M", "--auto=yes", "--show=e0", path.string()},
                        dir, 200);
   EXPECT_EQ(r.exit_code, 0) << r.err;  // annotate reports what it kept, and says it had errors
   EXPECT_TRUE(contains(r.err, "1 errors")) << r.err;
+  // Without source annotation no line is kept: the 20,000 lines are one row, within the limit.
+  auto one = run_bounded("wide rows --auto=no --max-memory=64M",
+                         {"annotate", "--max-memory=64M", "--auto=no", "--show=e0", path.string()},
+                         dir, 200);
+  EXPECT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_FALSE(contains(one.err, "errors")) << one.err;
 
   // The reader side: names alone past the limit stop `check` (which builds no model).
   const auto names = dir / "names.callgrind";

@@ -32,6 +32,11 @@ namespace calltree {
 // number of cost values given on one line.
 class cost_presence final : public record_sink {
  public:
+  // `by_line = false` when no source line will be annotated: `lines` is not kept and calls are
+  // keyed by line 0 (the largest count over every line of the pair), to match a profile built
+  // with no position columns (builder_options::keep_positions = 0).
+  explicit cost_presence(bool by_line = true) : by_line_(by_line) {}
+
   void on_part_begin(const part_header& h) override;
   void on_cost(const cost_record& r) override;
   void on_call(const call_record& r) override;
@@ -64,9 +69,19 @@ class cost_presence final : public record_sink {
   std::unordered_map<line_key, std::uint32_t, hash> lines;
   std::vector<std::uint32_t> part_events;  // event count of each part seen
   bool tracking() const { return tracking_; }
+  bool by_line() const { return by_line_; }
 
  private:
   bool tracking_ = false;
+  bool by_line_ = true;
+  // The entries the last records went to: records come in runs of one function.
+  fn_key last_fn_{string_pool::npos, string_pool::npos};
+  std::uint32_t* last_fn_value_ = nullptr;
+  line_key last_line_{string_pool::npos, 0};
+  std::uint32_t* last_line_value_ = nullptr;
+  call_key last_call_{string_pool::npos, string_pool::npos, string_pool::npos, string_pool::npos,
+                      0};
+  std::uint32_t* last_call_value_ = nullptr;
 };
 
 struct annotate_options {
