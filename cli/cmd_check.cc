@@ -162,7 +162,7 @@ int run_check(std::span<const std::string_view> argv) {
     ropt.display_name = name;
     diagnostic_collector diags(keep);
     checker chk;
-    string_pool names;
+    string_pool names(string_pool::mode::digest);  // check needs no name text
     progress_line progress(name);
     progress.attach(ropt);
     auto stats = read_callgrind(**in, names, chk, diags, ropt);

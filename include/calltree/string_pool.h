@@ -18,7 +18,15 @@ using string_id = std::uint32_t;
 
 class string_pool {
  public:
-  string_pool();
+  // full: every name's bytes are kept. digest: a name is known by a 128-bit hash of its bytes
+  // and only its first `digest_prefix` bytes are kept (view() gives those): for a reader whose
+  // sinks need names' identity and not their text (`calltree check`), in a fraction of the
+  // memory. Two different names with one digest would be taken for one name; with 128 bits
+  // that takes on the order of 2^64 names.
+  enum class mode : std::uint8_t { full, digest };
+  static constexpr std::size_t digest_prefix = 40;
+
+  explicit string_pool(mode m = mode::full);
   string_pool(const string_pool&) = delete;
   string_pool& operator=(const string_pool&) = delete;
   string_pool(string_pool&&) noexcept;
@@ -31,12 +39,16 @@ class string_pool {
   std::string_view view(string_id id) const { return views_[id]; }
   std::size_t size() const { return views_.size(); }
   std::size_t bytes() const { return bytes_; }
+  mode kind() const { return mode_; }
 
   static constexpr string_id empty = 0;
   static constexpr string_id npos = 0xffffffffu;
 
  private:
   void grow();
+  bool same(string_id id, std::string_view s, std::uint64_t h, std::uint64_t h2) const;
+  mode mode_;
+  std::vector<std::uint64_t> digests_;  // digest mode: two 64-bit hashes per name
   std::vector<std::unique_ptr<char[]>> blocks_;
   std::size_t block_used_ = 0, block_size_ = 0;
   std::vector<std::string_view> views_;

@@ -35,10 +35,10 @@ inline std::uint64_t load32(const char* p) {
 constexpr std::uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull,
                         k2 = 0x8ebc6af09c88c6e3ull;
 
-std::uint64_t hash_name(std::string_view s) {
+std::uint64_t hash_name(std::string_view s, std::uint64_t seed = 0) {
   const char* p = s.data();
   std::size_t n = s.size();
-  std::uint64_t h = k0 ^ (n * k2);
+  std::uint64_t h = k0 ^ (n * k2) ^ seed;
   for (; n > 16; n -= 16, p += 16) h = fold_mul(load64(p) ^ k1, load64(p + 8) ^ h);
   std::uint64_t a = 0, b = 0;
   if (n >= 8) {
@@ -58,7 +58,15 @@ std::uint64_t hash_name(std::string_view s) {
 
 }  // namespace
 
-string_pool::string_pool() { intern(std::string_view()); }
+// The second hash of digest mode: with the first, a 128-bit digest.
+constexpr std::uint64_t second_seed = 0x589965cc75374cc3ull;
+
+string_pool::string_pool(mode m) : mode_(m) { intern(std::string_view()); }
+
+bool string_pool::same(string_id id, std::string_view s, std::uint64_t h, std::uint64_t h2) const {
+  return mode_ == mode::full ? views_[id] == s
+                             : digests_[2 * id] == h && digests_[2 * id + 1] == h2;
+}
 string_pool::string_pool(string_pool&&) noexcept = default;
 string_pool& string_pool::operator=(string_pool&&) noexcept = default;
 string_pool::~string_pool() = default;
@@ -77,7 +85,10 @@ void string_pool::grow() {
 
 string_id string_pool::intern(std::string_view s) {
   if ((views_.size() + 1) * 4 > slots_.size() * 3) grow();
-  const auto tag = static_cast<std::uint32_t>(hash_name(s));
+  const std::uint64_t h = hash_name(s);
+  const auto tag = static_cast<std::uint32_t>(h);
+  // Digest mode: both hashes, 128 bits.
+  const std::uint64_t h2 = mode_ == mode::digest ? hash_name(s, second_seed) : 0;
   const std::size_t mask = slots_.size() - 1;
   std::size_t i = tag & mask;
   for (;; i = (i + 1) & mask) {
@@ -85,8 +96,13 @@ string_id string_pool::intern(std::string_view s) {
     if (!e) break;
     if (static_cast<std::uint32_t>(e >> 32) == tag) {
       const auto id = static_cast<string_id>((e & 0xffffffffu) - 1);
-      if (views_[id] == s) return id;
+      if (same(id, s, h, h2)) return id;
     }
+  }
+  if (mode_ == mode::digest) {
+    digests_.push_back(h);
+    digests_.push_back(h2);
+    s = s.substr(0, digest_prefix);
   }
   const char* stored = "";
   if (!s.empty()) {
@@ -104,20 +120,22 @@ string_id string_pool::intern(std::string_view s) {
   auto id = static_cast<string_id>(views_.size());
   views_.emplace_back(stored, s.size());
   slots_[i] = (static_cast<std::uint64_t>(tag) << 32) | (static_cast<std::uint64_t>(id) + 1);
-  bytes_ += s.size() + sizeof(std::string_view) * 2 + 16;
+  bytes_ += s.size() + sizeof(std::string_view) * 2 + 16 + (mode_ == mode::digest ? 16 : 0);
   return id;
 }
 
 string_id string_pool::find(std::string_view s) const {
   if (slots_.empty()) return npos;
-  const auto tag = static_cast<std::uint32_t>(hash_name(s));
+  const std::uint64_t h = hash_name(s);
+  const auto tag = static_cast<std::uint32_t>(h);
+  const std::uint64_t h2 = mode_ == mode::digest ? hash_name(s, second_seed) : 0;
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t i = tag & mask;; i = (i + 1) & mask) {
     const std::uint64_t e = slots_[i];
     if (!e) return npos;
     if (static_cast<std::uint32_t>(e >> 32) == tag) {
       const auto id = static_cast<string_id>((e & 0xffffffffu) - 1);
-      if (views_[id] == s) return id;
+      if (same(id, s, h, h2)) return id;
     }
   }
 }

@@ -50,7 +50,7 @@ class raw_source {
 // reader copies nothing it needs beyond the current block.
 class mapped_file final : public raw_source {
  public:
-  static constexpr std::size_t window = 16u << 20;
+  static constexpr std::size_t window = 1u << 20;
   mapped_file(const char* data, std::size_t size) : data_(data), size_(size) {}
   ~mapped_file() override {
     if (size_) munmap(const_cast<char*>(data_), size_);
@@ -163,7 +163,7 @@ class decoding_input : public input {
   explicit decoding_input(std::unique_ptr<raw_source> src) : src_(std::move(src)) {
     out_.resize(block_size);
   }
-  // What the decoder has taken, not all that was mapped or read for it (a 16 MiB window of a
+  // What the decoder has taken, not all that was mapped or read for it (a 1 MiB window of a
   // compressed file is a lot of output): progress displays move smoothly.
   std::uint64_t raw_consumed() const override { return src_->consumed - in_.size(); }
   std::uint64_t raw_size() const override { return src_->size(); }

@@ -36,6 +36,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -128,7 +129,10 @@ num_status parse_u64(std::string_view t, std::uint64_t& out, bool* was_hex = nul
 
 enum class name_class { object, file, function };
 
-// One of the three shared `(id)` tables.
+// One of the three shared `(id)` tables. Ids below 2^20 (what producers write: callgrind
+// numbers them from 1, up to a million on big profiles) are looked up in pages of 4096
+// entries allocated as they are first used, so the table never copies itself to grow; larger
+// ids go to a hash map.
 class id_table {
  public:
   struct entry {
@@ -136,20 +140,29 @@ class id_table {
     std::uint32_t part = 0;
   };
   entry* find(std::uint64_t id) {
-    if (id < dense_.size()) return dense_[id].name == string_pool::npos ? nullptr : &dense_[id];
+    if (id < dense_id_limit) {
+      const auto page = static_cast<std::size_t>(id >> page_bits);
+      if (page >= pages_.size() || !pages_[page]) return nullptr;
+      entry& e = pages_[page][id & page_mask];
+      return e.name == string_pool::npos ? nullptr : &e;
+    }
     auto it = sparse_.find(id);
     return it == sparse_.end() ? nullptr : &it->second;
   }
   entry& slot(std::uint64_t id) {
     if (id < dense_id_limit) {
-      if (id >= dense_.size()) dense_.resize(std::max<std::size_t>(id + 1, dense_.size() * 2));
-      return dense_[id];
+      const auto page = static_cast<std::size_t>(id >> page_bits);
+      if (page >= pages_.size()) pages_.resize(page + 1);
+      if (!pages_[page]) pages_[page] = std::make_unique<entry[]>(page_mask + 1);
+      return pages_[page][id & page_mask];
     }
     return sparse_[id];
   }
 
  private:
-  std::vector<entry> dense_;
+  static constexpr unsigned page_bits = 12;
+  static constexpr std::uint64_t page_mask = (1u << page_bits) - 1;
+  std::vector<std::unique_ptr<entry[]>> pages_;
   std::unordered_map<std::uint64_t, entry> sparse_;
 };
 
@@ -801,8 +814,8 @@ bool reader_impl::parse_name(std::string_view value, name_class c, string_id& ou
     if (e.name != string_pool::npos && e.name != sid && e.part == current_part_ && part_open_) {
       report(severity::warning, diag_code::redefined_name, col_of(value), close + 1,
              "id (" + std::to_string(id) + ") redefined from '" +
-                 std::string(names_.view(e.name).substr(0, 60)) + "' to '" +
-                 std::string(rest.substr(0, 60)) + "'");
+                 std::string(names_.view(e.name).substr(0, string_pool::digest_prefix)) + "' to '" +
+                 std::string(rest.substr(0, string_pool::digest_prefix)) + "'");
     }
     e.name = sid;
     e.part = current_part_;

@@ -240,3 +240,43 @@ TEST(Corpus, XdebugBlocksPerCallAreAggregated) {
   EXPECT_LT(l->p.self_rows.size(), 200u);
   EXPECT_GT(l->stats.cost_lines, 10000u);
 }
+
+// `calltree check` keeps names as 128-bit digests (string_pool::mode::digest): on every corpus
+// file it must count exactly what it counts with the names' full text, and what the model has.
+TEST(Corpus, NameDigestsCountWhatFullNamesCount) {
+  for (const auto& f : corpus_profiles()) {
+    SCOPED_TRACE(f.filename().string());
+    check_result r[2];
+    for (int m = 0; m < 2; ++m) {
+      auto in = open_input(f.string());
+      ASSERT_TRUE(in);
+      string_pool names(m ? string_pool::mode::digest : string_pool::mode::full);
+      checker chk;
+      diagnostic_collector diags;
+      ASSERT_TRUE(read_callgrind(**in, names, chk, diags));
+      r[m] = chk.result();
+    }
+    EXPECT_EQ(r[0].functions, r[1].functions);
+    EXPECT_EQ(r[0].calls, r[1].calls);
+    EXPECT_EQ(r[0].cost_lines, r[1].cost_lines);
+    EXPECT_EQ(r[0].totals, r[1].totals);
+    EXPECT_EQ(r[1].functions, load(f)->p.functions.size());
+  }
+}
+
+TEST(StringPool, DigestModeKeepsIdentityAndAPrefix) {
+  string_pool full, digest(string_pool::mode::digest);
+  const std::string long_name(300, 'x');
+  const std::string other = long_name + "y";
+  for (auto* pool : {&full, &digest}) {
+    const auto a = pool->intern(long_name), b = pool->intern(other);
+    EXPECT_NE(a, b);
+    EXPECT_EQ(pool->intern(long_name), a);
+    EXPECT_EQ(pool->find(other), b);
+    EXPECT_EQ(pool->find("absent"), string_pool::npos);
+    EXPECT_EQ(pool->view(string_pool::empty), "");
+  }
+  EXPECT_EQ(full.view(full.find(long_name)), long_name);
+  EXPECT_EQ(digest.view(digest.find(long_name)), long_name.substr(0, string_pool::digest_prefix));
+  EXPECT_LT(digest.bytes(), full.bytes());
+}
