@@ -42,10 +42,14 @@ struct profile_builder::impl {
   bool limit_in_part = false;  // it happened in the part being read: recompute its totals
   bool skip_part = false;      // a part that began after the limit: dropped whole
 
+  // All ones for the position columns kept, zero for the others.
+  const std::uint64_t mask_instr = opt.keep_positions & pos_instr ? ~0ull : 0;
+  const std::uint64_t mask_bb = opt.keep_positions & pos_bb ? ~0ull : 0;
+  const std::uint64_t mask_line = opt.keep_positions & pos_line ? ~0ull : 0;
   position keep(position pos) const {
-    if (!(opt.keep_positions & pos_instr)) pos.instr = 0;
-    if (!(opt.keep_positions & pos_bb)) pos.bb = 0;
-    if (!(opt.keep_positions & pos_line)) pos.line = 0;
+    pos.instr &= mask_instr;
+    pos.bb &= mask_bb;
+    pos.line &= mask_line;
     return pos;
   }
 
@@ -53,6 +57,45 @@ struct profile_builder::impl {
   // (row_index::empty: none).
   std::uint32_t last_self = row_index::empty;
   std::uint32_t last_call = row_index::empty;
+  // The position (as kept) of last_self, which belongs to last_ctx (it is forgotten when the
+  // context changes): a cost line in the same context at this position goes to it at once.
+  position last_self_pos;
+
+  // Adds a record's costs (part order) into a model row (profile order).
+  void add_costs(std::span<std::uint64_t> dst, std::span<const std::uint64_t> costs,
+                 std::uint64_t line) {
+    const std::size_t n = std::min(costs.size(), event_map.size());
+    const event_id* map = event_map.data();
+    for (std::size_t i = 0; i < n; ++i)
+      if (costs[i] && !add_saturating(dst[map[i]], costs[i])) overflow(line);
+  }
+
+  // on_cost when the record does not go to the row of the line before.
+  __attribute__((noinline)) void cost_slow(const cost_record& r) {
+    if (limit_hit) return;
+    self_row row;
+    row.part = part;
+    resolve_context(r.ctx, row.function, row.source_file);
+    row.pos = keep(r.pos);
+    auto same = [&](const self_row& o) {
+      return o.function == row.function && o.source_file == row.source_file && o.pos == row.pos &&
+             o.part == row.part;
+    };
+    auto h = hash_self(row);
+    std::size_t slot;
+    std::uint32_t found = self_index.find(
+        h, [&](std::uint32_t i) { return same(p.self_rows[i]); }, slot);
+    if (found == row_index::empty) {
+      if (!room_for_row(p.self_rows, &p.self_costs, r.line)) return;
+      found = static_cast<std::uint32_t>(p.self_rows.size());
+      p.self_rows.push_back(row);
+      p.self_costs.add_row();
+      self_index.insert(h, found, slot);
+    }
+    last_self = found;
+    last_self_pos = row.pos;
+    add_costs(p.self_costs.row(found), r.costs, r.line);
+  }
 
   // The last context seen, to skip the lookups on runs of lines of one function.
   context last_ctx{};
@@ -108,6 +151,7 @@ struct profile_builder::impl {
     if (limit_hit) return false;
     if (!opt.max_memory || model_bytes() + extra <= opt.max_memory) return true;
     limit_hit = limit_in_part = true;
+    last_self = last_call = row_index::empty;  // no more fast paths
     if (diags) {
       diagnostic d;
       d.severity = severity::error;
@@ -228,6 +272,7 @@ struct profile_builder::impl {
     }
     fn = function_for(c.object, c.file, c.function);
     src = file_for(c.source_file);
+    last_self = row_index::empty;
     last_ctx = c;
     last_function = fn;
     last_source_file = src;
@@ -346,6 +391,7 @@ struct profile_builder::impl {
     widen();
     scratch.assign(p.events.size(), 0);
     have_last = false;
+    last_self = row_index::empty;
     in_part = true;
   }
 
@@ -399,39 +445,20 @@ void profile_builder::on_part_begin(const part_header& h) {
 
 void profile_builder::on_cost(const cost_record& r) {
   auto& m = *impl_;
-  if (m.limit_hit) return;
-  self_row row;
-  row.part = m.part;
-  m.resolve_context(r.ctx, row.function, row.source_file);
-  row.pos = m.keep(r.pos);
-  auto& p = m.p;
-  auto same = [&](const self_row& o) {
-    return o.function == row.function && o.source_file == row.source_file && o.pos == row.pos &&
-           o.part == row.part;
-  };
-  std::uint32_t found;
-  if (m.last_self != row_index::empty && same(p.self_rows[m.last_self])) {
-    // The row of the line before: consecutive instructions of one source line, when only
-    // lines are kept (annotate), or a line written twice.
-    found = m.last_self;
-  } else {
-    auto h = impl::hash_self(row);
-    std::size_t slot;
-    found = m.self_index.find(
-        h, [&](std::uint32_t i) { return same(p.self_rows[i]); }, slot);
-    if (found == row_index::empty) {
-      if (!m.room_for_row(p.self_rows, &p.self_costs, r.line)) return;
-      found = static_cast<std::uint32_t>(p.self_rows.size());
-      p.self_rows.push_back(row);
-      p.self_costs.add_row();
-      m.self_index.insert(h, found, slot);
-    }
-    m.last_self = found;
+  // The row of the line before (in the same context, at the same kept position): consecutive
+  // instructions of one source line when only lines are kept (annotate), every line of a
+  // function when no position is, or a line written twice. Anything else, and the memory
+  // limit, takes the slow path.
+  if (m.last_self != row_index::empty &&
+      (((r.pos.line & m.mask_line) ^ m.last_self_pos.line) |
+       ((r.pos.instr & m.mask_instr) ^ m.last_self_pos.instr) |
+       ((r.pos.bb & m.mask_bb) ^ m.last_self_pos.bb)) == 0 &&
+      r.ctx.function == m.last_ctx.function && r.ctx.source_file == m.last_ctx.source_file &&
+      r.ctx.file == m.last_ctx.file && r.ctx.object == m.last_ctx.object) {
+    m.add_costs(m.p.self_costs.row(m.last_self), r.costs, r.line);
+    return;
   }
-  auto dst = p.self_costs.row(found);
-  const auto& map = m.event_map;
-  for (std::size_t i = 0; i < r.costs.size() && i < map.size(); ++i)
-    if (r.costs[i] && !add_saturating(dst[map[i]], r.costs[i])) m.overflow(r.line);
+  m.cost_slow(r);
 }
 
 void profile_builder::on_call(const call_record& r) {
