@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -79,9 +80,15 @@ struct printer {
   std::string out;
 
   std::vector<std::size_t> widths(const std::vector<cc_view>& ccs) const {
+    return widths(ccs, [](const cc_view& c) { return c; });
+  }
+  // Column widths for the cost arrays get(x) of the items x of `items`.
+  template <typename Items, typename Get>
+  std::vector<std::size_t> widths(const Items& items, Get get) const {
     std::vector<std::size_t> w;
     for (const auto& c : d.columns) w.push_back(c.size());
-    for (const auto& cc : ccs) {
+    for (const auto& item : items) {
+      const cc_view cc = get(item);
       if (!cc.v) continue;
       for (std::size_t i = 0; i < w.size(); ++i) {
         if (!cc.d[i]) continue;
@@ -181,13 +188,26 @@ bool readable(const std::string& path) {
 
 }  // namespace
 
-result<std::string> annotate_text(const profile& p, const annotate_options& o,
-                                  const cost_presence* presence,
-                                  std::vector<std::string>* warnings) {
+namespace {
+
+// The report into `out`; with `write`, what is made is handed to it in pieces of about 1 MB on
+// the way (only when no user file is named: the one error that can come after printing has
+// begun is a user file that cannot be opened, and then nothing must have been written).
+status make_annotate_text(const profile& p, const annotate_options& o,
+                          const cost_presence* presence, std::vector<std::string>* warnings,
+                          const std::function<void(std::string_view)>* write,
+                          std::string& result_out) {
   auto built = detail::build_annotate_data(p, o, presence, warnings);
   if (!built) return built.error();
   const annotate_data& d = *built;
   printer pr{d, o, {}, {}, {}, {}, {}, {}, {}};
+  const bool stream = write && o.user_files.empty();
+  auto hand_out = [&] {
+    if (stream && pr.out.size() >= (std::size_t{1} << 20)) {
+      (*write)(pr.out);
+      pr.out.clear();
+    }
+  };
 
   auto column = [&](const std::string& n) -> std::size_t {
     return static_cast<std::size_t>(std::find(d.columns.begin(), d.columns.end(), n) -
@@ -269,9 +289,8 @@ result<std::string> annotate_text(const profile& p, const annotate_options& o,
 
   // ---- print_summary_and_fn_totals
   struct row {
-    std::string_view name;  // "<cycle N>" for a cycle row (a key's name is made when printed)
-    std::uint32_t key = UINT32_MAX;
-    std::uint32_t cycle = 0;  // 1-based for a cycle row
+    std::uint32_t key = UINT32_MAX;  // (a key's name is made when printed)
+    std::uint32_t cycle = 0;         // 1-based for a cycle row
     cc_view cc;
   };
   std::vector<row> rows;
@@ -279,20 +298,17 @@ result<std::string> annotate_text(const profile& p, const annotate_options& o,
   rows.reserve(d.keys() + d.cycles.size());
   for (std::uint32_t k = 0; k < d.keys(); ++k) {
     if (!(d.key_seen[k] || (o.inclusive && d.key_called[k]))) continue;
-    rows.push_back({{}, k, 0, view(fn_table, k)});
+    rows.push_back({k, 0, view(fn_table, k)});
   }
   std::vector<std::string> cycle_names;
   if (o.inclusive && !o.raw) {
     for (std::uint32_t c = 0; c < d.cycles.size(); ++c)
       cycle_names.push_back("<cycle " + std::to_string(c + 1) + ">");
     for (std::uint32_t c = 0; c < d.cycles.size(); ++c)
-      rows.push_back({cycle_names[c], UINT32_MAX, c + 1, view(d.cycle_cc, c)});
+      rows.push_back({UINT32_MAX, c + 1, view(d.cycle_cc, c)});
   }
-  std::vector<cc_view> all_fn;
-  all_fn.reserve(rows.size());
-  for (const auto& r : rows) all_fn.push_back(r.cc);
   auto summary_w = pr.widths({cc_view{pr.summary_v.data(), pr.summary_d.data()}});
-  auto fn_w = pr.widths(all_fn);
+  auto fn_w = pr.widths(rows, [](const row& r) { return r.cc; });
   pr.summary = {pr.summary_v.data(), pr.summary_d.data()};
 
   out += fancy;
@@ -312,8 +328,8 @@ result<std::string> annotate_text(const profile& p, const annotate_options& o,
     int c = pr.cmp(a.cc, b.cc);
     if (c != 0) return c < 0;
     if (a.key != UINT32_MAX && b.key != UINT32_MAX) return d.compare_key_names(a.key, b.key) < 0;
-    return (a.key != UINT32_MAX ? std::string_view(d.key_name(a.key)) : a.name) <
-           (b.key != UINT32_MAX ? std::string_view(d.key_name(b.key)) : b.name);
+    return (a.key != UINT32_MAX ? d.key_name(a.key) : cycle_names[a.cycle - 1]) <
+           (b.key != UINT32_MAX ? d.key_name(b.key) : cycle_names[b.cycle - 1]);
   });
 
   std::vector<std::string> threshold_files;  // in order of first use
@@ -339,6 +355,7 @@ result<std::string> annotate_text(const profile& p, const annotate_options& o,
   };
 
   for (const row& r : rows) {
+    hand_out();
     if (single_threshold < 100) {
       bool reached = true;
       for (std::size_t i = 0; i < th.size() && i < pr.sort_order.size(); ++i) {
@@ -368,7 +385,7 @@ result<std::string> annotate_text(const profile& p, const annotate_options& o,
     if (r.key != UINT32_MAX)
       d.append_key_name(out, r.key);
     else
-      out += r.name;
+      out += cycle_names[r.cycle - 1];
     if (r.key != UINT32_MAX && d.cycle_of.size() > r.key && d.cycle_of[r.key] && !o.raw)
       out += " <cycle " + std::to_string(d.cycle_of[r.key]) + ">";
     out += object_suffix(r.key, true);
@@ -628,7 +645,29 @@ result<std::string> annotate_text(const profile& p, const annotate_options& o,
     pr.print_cc(printed, w);
     out += " events annotated\n\n";
   }
-  return std::move(pr.out);
+  result_out = std::move(pr.out);
+  return ok();
+}
+
+}  // namespace
+
+result<std::string> annotate_text(const profile& p, const annotate_options& o,
+                                  const cost_presence* presence,
+                                  std::vector<std::string>* warnings) {
+  std::string out;
+  auto s = make_annotate_text(p, o, presence, warnings, nullptr, out);
+  if (!s) return s.error();
+  return out;
+}
+
+status annotate_text_to(const profile& p, const annotate_options& o,
+                        const std::function<void(std::string_view)>& write,
+                        const cost_presence* presence, std::vector<std::string>* warnings) {
+  std::string out;
+  auto s = make_annotate_text(p, o, presence, warnings, &write, out);
+  if (!s) return s;
+  if (!out.empty()) write(out);
+  return ok();
 }
 
 }  // namespace calltree

@@ -12,9 +12,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -114,6 +116,14 @@ struct annotate_options {
 result<std::string> annotate_text(const profile& p, const annotate_options& options,
                                   const cost_presence* presence = nullptr,
                                   std::vector<std::string>* warnings = nullptr);
+
+// The same text handed to `write` in pieces as it is made (about 1 MB each), so a large report
+// (28 MB for a 260 MB profile) is never held whole. The errors are annotate_text's; when one
+// is returned nothing has been written.
+status annotate_text_to(const profile& p, const annotate_options& options,
+                        const std::function<void(std::string_view)>& write,
+                        const cost_presence* presence = nullptr,
+                        std::vector<std::string>* warnings = nullptr);
 
 // The same report as JSON (schema "calltree-annotate", version 1, docs/json.md).
 result<std::string> annotate_json(const profile& p, const annotate_options& options,
