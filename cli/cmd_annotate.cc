@@ -114,13 +114,14 @@ class annotate_sink final : public record_sink {
     builder_.on_part_begin(h);
     presence_.on_part_begin(h);
   }
+  // (The builder last: a tail call.)
   void on_cost(const cost_record& r) override {
-    builder_.on_cost(r);
     if (presence_.tracking()) presence_.on_cost(r);
+    builder_.on_cost(r);
   }
   void on_call(const call_record& r) override {
-    builder_.on_call(r);
     if (presence_.tracking()) presence_.on_call(r);
+    builder_.on_call(r);
   }
   void on_part_end(const part_end& e) override {
     builder_.on_part_end(e);

@@ -34,8 +34,11 @@ class cc_table {
     d_.reserve(rows * cols_);
   }
   std::size_t add_row() {
-    v_.resize(v_.size() + cols_, 0);
-    d_.resize(d_.size() + cols_, 0);
+    // (push_back: resize() by a few elements takes the general fill-insert path.)
+    for (std::size_t c = 0; c < cols_; ++c) {
+      v_.push_back(0);
+      d_.push_back(0);
+    }
     return rows() - 1;
   }
   std::uint64_t* values(std::size_t r) { return v_.data() + r * cols_; }
