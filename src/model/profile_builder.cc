@@ -61,6 +61,10 @@ struct profile_builder::impl {
   // context changes): a cost line in the same context at this position goes to it at once.
   position last_self_pos;
 
+  // The profile column of a part with one event (the common case, on_cost's fast path).
+  static constexpr std::size_t no_column = ~std::size_t{0};
+  std::size_t single_column = no_column;
+
   // Adds a record's costs (part order) into a model row (profile order).
   void add_costs(std::span<std::uint64_t> dst, std::span<const std::uint64_t> costs,
                  std::uint64_t line) {
@@ -68,6 +72,11 @@ struct profile_builder::impl {
     const event_id* map = event_map.data();
     for (std::size_t i = 0; i < n; ++i)
       if (costs[i] && !add_saturating(dst[map[i]], costs[i])) overflow(line);
+  }
+
+  // on_cost into the row of the line before, in general (several events, an overflow).
+  __attribute__((noinline)) void add_last(const cost_record& r) {
+    add_costs(p.self_costs.row(last_self), r.costs, r.line);
   }
 
   // on_cost when the record does not go to the row of the line before.
@@ -370,6 +379,7 @@ struct profile_builder::impl {
     }
     event_map.clear();
     for (const auto& name : h.events) event_map.push_back(event_for(name));
+    single_column = event_map.size() == 1 ? event_map[0] : no_column;
     if (opt.sum_parts && !p.parts.empty()) {
       part = 0;
     } else {
@@ -455,7 +465,15 @@ void profile_builder::on_cost(const cost_record& r) {
        ((r.pos.bb & m.mask_bb) ^ m.last_self_pos.bb)) == 0 &&
       r.ctx.function == m.last_ctx.function && r.ctx.source_file == m.last_ctx.source_file &&
       r.ctx.file == m.last_ctx.file && r.ctx.object == m.last_ctx.object) {
-    m.add_costs(m.p.self_costs.row(m.last_self), r.costs, r.line);
+    if (m.single_column != impl::no_column && r.costs.size() == 1) {
+      std::uint64_t& dst = m.p.self_costs.row(m.last_self)[m.single_column];
+      std::uint64_t sum;
+      if (!__builtin_add_overflow(dst, r.costs[0], &sum)) {
+        dst = sum;
+        return;
+      }
+    }
+    m.add_last(r);
     return;
   }
   m.cost_slow(r);
