@@ -28,6 +28,19 @@ namespace fast {
   return p != s && p - s <= 19;
 }
 
+// The value of each byte as a hex digit, 16 for anything else.
+inline constexpr struct hex_table {
+  unsigned char v[256];
+  constexpr hex_table() : v() {
+    for (unsigned i = 0; i < 256; ++i)
+      v[i] = static_cast<unsigned char>(i - '0' < 10  ? i - '0'
+                                        : i - 'a' < 6 ? i - 'a' + 10
+                                        : i - 'A' < 6 ? i - 'A' + 10
+                                                      : 16);
+  }
+  constexpr unsigned operator[](unsigned char c) const { return v[c]; }
+} hex_digit;
+
 // How a position token is written; its value is against the same column of the last line.
 enum class tok : std::uint8_t { dec = 0, hex = 1, plus = 2, minus = 3, star = 4 };
 
@@ -46,17 +59,10 @@ enum class tok : std::uint8_t { dec = 0, hex = 1, plus = 2, minus = 3, star = 4 
     p += 2;
     const char* s = p;
     v = 0;
-    for (; p < end; ++p) {
-      const unsigned h = static_cast<unsigned char>(*p);
-      unsigned d;
-      if (h - 48u < 10u)
-        d = h - 48u;
-      else if ((h | 0x20u) - 97u < 6u)
-        d = (h | 0x20u) - 87u;
-      else
-        break;
+    // A table, not comparisons: hex digits of addresses are random, and a branch on "digit
+    // or letter" was mispredicted about every other character.
+    for (unsigned d; p < end && (d = hex_digit[static_cast<unsigned char>(*p)]) < 16u; ++p)
       v = (v << 4) | d;
-    }
     k = tok::hex;
     return p != s && p - s <= 16;
   }
