@@ -402,21 +402,24 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
   // "fl-file:name" key, so the function block that comes last in the file wins. The model's
   // rows are in order of first appearance: order functions by their first self row (callers
   // without self cost by their first call) and let the later ones win.
-  std::vector<std::size_t> first_row(p.functions.size(), SIZE_MAX);
-  for (std::size_t i = 0; i < p.calls.size(); ++i)
-    if (b.selected(p.calls[i].part) && first_row[p.calls[i].caller] == SIZE_MAX)
-      first_row[p.calls[i].caller] = i;
-  for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
-    const self_row& row = p.self_rows[i];
-    if (!b.selected(row.part)) continue;
-    std::size_t& fr = first_row[row.function];
-    if (fr == SIZE_MAX || fr < (std::size_t{1} << 62)) fr = (std::size_t{1} << 62) + i;
-  }
   std::vector<function_id> order;
-  for (function_id f = 0; f < p.functions.size(); ++f)
-    if (first_row[f] != SIZE_MAX) order.push_back(f);
-  std::sort(order.begin(), order.end(),
-            [&](function_id a, function_id c) { return first_row[a] < first_row[c]; });
+  {
+    // Callers without self cost by their first call, then the others by their first self row
+    // (one pass each, in row order).
+    std::vector<char> has_self(p.functions.size(), 0), placed(p.functions.size(), 0);
+    for (const self_row& row : p.self_rows)
+      if (b.selected(row.part)) has_self[row.function] = 1;
+    for (const call_row& c : p.calls)
+      if (b.selected(c.part) && !has_self[c.caller] && !placed[c.caller]) {
+        placed[c.caller] = 1;
+        order.push_back(c.caller);
+      }
+    for (const self_row& row : p.self_rows)
+      if (b.selected(row.part) && !placed[row.function]) {
+        placed[row.function] = 1;
+        order.push_back(row.function);
+      }
+  }
   for (function_id f : order) {
     const function& fn = p.functions[f];
     std::uint32_t k = b.key_of_function(f, fn.file);
@@ -459,14 +462,18 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
   }
 
   // Calls.
-  std::vector<std::uint32_t> call_caller(p.calls.size()), call_callee(p.calls.size());
+  // The keys of each model call, for the inclusive costs.
+  std::vector<std::uint32_t> call_caller(o.inclusive ? p.calls.size() : 0),
+      call_callee(o.inclusive ? p.calls.size() : 0);
   for (std::size_t i = 0; i < p.calls.size(); ++i) {
     const call_row& c = p.calls[i];
     if (!b.selected(c.part)) continue;
     std::uint32_t ck = b.key_of_function(c.caller, c.caller_source_file);
     std::uint32_t ek = b.key_of_function(c.callee, p.functions[c.callee].file);
-    call_caller[i] = ck;
-    call_callee[i] = ek;
+    if (o.inclusive) {
+      call_caller[i] = ck;
+      call_callee[i] = ek;
+    }
     d.key_seen[ck] = 1;
     auto costs = p.call_costs.row(i);
     std::uint32_t given = b.given_call(c);
