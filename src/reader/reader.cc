@@ -1357,7 +1357,7 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
     pending_jump_ = true;
     return true;
   }
-  // KEY=(ID): a reference to a defined name.
+  // KEY=(ID): a reference to a defined name; KEY=(ID) NAME: a definition.
   enum class k { fn, fl, fi, ob, cfn, cfi, cob, jfi, jfn } which;
   name_class c;
   if (key("fn=("))
@@ -1380,15 +1380,37 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
     which = k::jfn, c = name_class::function;
   else
     return false;
-  if (!fast::decimal(p, end, a) || p == end || *p != ')' || !fast::at_line_end(++p, end) ||
-      !fits(p))
+  if (!fast::decimal(p, end, a) || p == end || *p != ')' || ++p == end) return false;
+  // What the general path would warn about: an inlined file before any function, a callee
+  // object or file after the callee's name.
+  if ((which == k::fi && !have_function_) || ((which == k::cfi || which == k::cob) && have_cfn_))
     return false;
-  const auto* e = table(c).find(a);
-  if (!e) return false;
-  const string_id id = e->name;
+  auto& table_c = table(c);
+  auto* e = table_c.find(a);
+  string_id id;
+  if (*p == '\n') {  // a reference
+    if (!fits(p) || !e || (which == k::fn && e->name == string_pool::empty)) return false;
+    id = e->name;
+  } else {  // a definition, in callgrind's form: one space, a name with nothing to trim
+    if (*p != ' ') return false;
+    const char* name_at = ++p;
+    p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+    if (!p || !fits(p) || p == name_at) return false;
+    const std::string_view name(name_at, static_cast<std::size_t>(p - name_at));
+    if (is_blank_or_cr(name.front()) || is_blank_or_cr(name.back()) ||
+        std::memchr(name.data(), 0, name.size()))
+      return false;
+    // The general path reports a name limit reached and a redefinition in this part.
+    if (opt_.max_name_bytes && names_.bytes() + name.size() + 256 > opt_.max_name_bytes)
+      return false;
+    if (e && e->part == current_part_ && names_.find(name) != e->name) return false;
+    id = names_.intern(name);
+    auto& slot = e ? *e : table_c.slot(a);
+    slot.name = id;
+    slot.part = current_part_;
+  }
   switch (which) {
     case k::fn:
-      if (id == string_pool::empty) return false;
       ctx_.function = id;
       ctx_.source_file = ctx_.file;
       have_function_ = true;
@@ -1399,7 +1421,6 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
       ctx_.file = ctx_.source_file = id;
       break;
     case k::fi:
-      if (!have_function_) return false;
       ctx_.source_file = id;
       break;
     case k::ob:
@@ -1410,12 +1431,10 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
       have_cfn_ = have_any_cfn_ = true;
       break;
     case k::cfi:
-      if (have_cfn_) return false;
       callee_file_ = id;
       callee_file_set_ = true;
       break;
     case k::cob:
-      if (have_cfn_) return false;
       callee_object_ = id;
       callee_object_set_ = true;
       break;
@@ -1556,6 +1575,13 @@ bool reader_impl::binary_input(std::span<const char> b) {
 // The lines of [p, end). The last one may go on in the next call (it is carried over).
 void reader_impl::process_block(const char* p, const char* end) {
   while (p < end) {
+    if (*p == '\n' && !skipping_ && carry_.empty()) {  // a blank line: what process_line does
+      ++line_no_;
+      ++stats_.lines;
+      raw_line_ = std::string_view(p, 0);
+      ++p;
+      continue;
+    }
     if (part_open_ && !skipping_ && carry_.empty() && !drop_call_cost_) {
       const char c0 = *p;
       if ((is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') ? fast_cost_line(p, end, max_len_)
