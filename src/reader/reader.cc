@@ -1583,10 +1583,22 @@ void reader_impl::process_block(const char* p, const char* end) {
       continue;
     }
     if (part_open_ && !skipping_ && carry_.empty() && !drop_call_cost_) {
-      const char c0 = *p;
-      if ((is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') ? fast_cost_line(p, end, max_len_)
-                                                                : fast_key_line(p, end, max_len_))
-        continue;
+      // The fast paths change none of these conditions: stay with them while they take lines.
+      while (p < end) {
+        const char c0 = *p;
+        if (c0 == '\n') {
+          ++line_no_;
+          ++stats_.lines;
+          raw_line_ = std::string_view(p, 0);
+          ++p;
+          continue;
+        }
+        if (!((is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*')
+                  ? fast_cost_line(p, end, max_len_)
+                  : fast_key_line(p, end, max_len_)))
+          break;
+      }
+      if (p == end) return;
     }
     const char* nl =
         static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
