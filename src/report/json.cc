@@ -26,6 +26,18 @@ std::size_t utf8_len(std::string_view s, std::size_t i) {
 void append_json_string(std::string& out, std::string_view s) {
   out += '"';
   for (std::size_t i = 0; i < s.size();) {
+    // A run of characters written as they are, appended at once.
+    std::size_t j = i;
+    while (j < s.size()) {
+      const auto p = static_cast<unsigned char>(s[j]);
+      if (p < 0x20 || p >= 0x7f || p == '"' || p == '\\') break;
+      ++j;
+    }
+    if (j > i) {
+      out.append(s.data() + i, j - i);
+      i = j;
+      continue;
+    }
     auto c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
       switch (c) {
