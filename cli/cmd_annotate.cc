@@ -285,6 +285,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     auto threads = parse_threads(parsed->get("threads"));
     if (!threads) return usage_error("--threads needs a number from 1 to 64");
     ro.threads = *threads;
+    ro.sum_cost_runs = !by_line;  // no positions kept: a run of lines is one row anyway
     progress_line progress(ro.display_name);
     progress.attach(ro);
     builder_options bo;

@@ -38,6 +38,11 @@ struct reader_options {
   // input is decoded on a thread of its own, ahead of the parsing. Records, diagnostics and
   // read_stats are the same whatever the number (tests/unit/reader_threads_test.cc).
   unsigned threads = 1;
+  // For sinks that ignore positions (annotate with no source to show): consecutive self-cost
+  // lines of one context (object, file, source file, function) may arrive as one cost record,
+  // costs summed (saturating), `given` the largest, `line` and `pos` those of the first line.
+  // Every other record, every diagnostic and read_stats are as without it.
+  bool sum_cost_runs = false;
   // Called on the calling thread after each block of input (every few MB), if set. The library
   // never prints: a command-line tool shows this on a terminal.
   std::function<void(const read_progress&)> progress;

@@ -343,6 +343,17 @@ class reader_impl {
   jump_record jump_;
 
   std::vector<std::uint64_t> costs_;
+
+  // reader_options::sum_cost_runs: the run of self-cost lines of one context not yet sent.
+  void flush_run() {
+    if (!run_open_) return;
+    run_open_ = false;
+    run_.costs = std::span<const std::uint64_t>(run_costs_.data(), run_costs_.size());
+    sink_.on_cost(run_);
+  }
+  bool run_open_ = false;
+  cost_record run_;
+  std::vector<std::uint64_t> run_costs_;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -411,6 +422,7 @@ void reader_impl::begin_body() {
   jump_file_set_ = jump_function_set_ = false;
   part_open_ = true;
   ++stats_.parts;
+  flush_run();
   sink_.on_part_begin(header_);
 }
 
@@ -447,6 +459,7 @@ void reader_impl::end_part() {
     }
   }
   end_.line = line_no_;
+  flush_run();
   sink_.on_part_end(end_);
   part_open_ = false;
   reset_header(false);
@@ -472,6 +485,7 @@ void reader_impl::finish_pending(bool at_eof) {
     report(severity::warning, diag_code::jump_without_source, 0, 0,
            "jump not followed by its source position line; the last position is used");
     jump_.source = base_;
+    flush_run();
     sink_.on_jump(jump_);
     ++stats_.jump_lines;
     jump_file_set_ = jump_function_set_ = false;
@@ -1478,6 +1492,7 @@ inline void reader_impl::finish_cost_line(std::uint64_t instr, std::uint64_t bb,
     call_.costs = cost_span;
     call_.given = static_cast<std::uint32_t>(ncost);
     ++stats_.call_lines;
+    flush_run();
     sink_.on_call(call_);
     have_cfn_ = callee_object_set_ = callee_file_set_ = false;
     return;
@@ -1486,6 +1501,7 @@ inline void reader_impl::finish_cost_line(std::uint64_t instr, std::uint64_t bb,
     pending_jump_ = false;
     set(jump_.source);
     ++stats_.jump_lines;
+    flush_run();
     sink_.on_jump(jump_);
     jump_file_set_ = jump_function_set_ = false;
     if (ncost == 0) return;
@@ -1498,6 +1514,24 @@ inline void reader_impl::finish_cost_line(std::uint64_t instr, std::uint64_t bb,
     cost_line_problems(ncost);
   ++stats_.cost_lines;
   any_cost_ = true;
+  if (opt_.sum_cost_runs) {
+    const bool same = run_open_ && run_.ctx.function == ctx_.function &&
+                      run_.ctx.source_file == ctx_.source_file && run_.ctx.file == ctx_.file &&
+                      run_.ctx.object == ctx_.object;
+    if (same) {
+      for (std::size_t k = 0; k < ncost; ++k) add_saturating(run_costs_[k], costs[k]);
+      run_.given = std::max(run_.given, static_cast<std::uint32_t>(ncost));
+      return;
+    }
+    flush_run();
+    run_open_ = true;
+    run_.line = line_no_;
+    run_.ctx = ctx_;
+    set(run_.pos);
+    run_costs_.assign(costs, costs + n_events_);
+    run_.given = static_cast<std::uint32_t>(ncost);
+    return;
+  }
   cost_record r;
   r.line = line_no_;
   r.ctx = ctx_;
@@ -1694,6 +1728,7 @@ result<read_stats> reader_impl::run() {
                                          : "; everything before this point was read"));
   }
   finish_pending(true);
+  flush_run();
   if (part_open_ || header_has_content()) end_part();
   raw_line_ = {};
   if (!any_events_ && stats_.errors == 0) {
