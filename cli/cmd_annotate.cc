@@ -286,6 +286,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     if (!threads) return usage_error("--threads needs a number from 1 to 64");
     ro.threads = *threads;
     ro.sum_cost_runs = !by_line;  // no positions kept: a run of lines is one row anyway
+    ro.skip_jump_records = true;  // the report shows no jumps (bo.keep_jumps below)
     progress_line progress(ro.display_name);
     progress.attach(ro);
     builder_options bo;

@@ -28,6 +28,12 @@ class input {
   virtual std::uint64_t raw_consumed() const = 0;
   virtual std::uint64_t raw_size() const = 0;
   bool truncated() const { return truncated_; }
+  // A plain file (or memory buffer) whose bytes are all in memory already, for a reader that
+  // cuts it up itself instead of calling next(): all of them; empty for anything else, and
+  // once next() has been called.
+  virtual std::span<const char> mapped() const { return {}; }
+  // The reader of mapped() is done with its first `bytes`: their pages may be given back.
+  virtual void release(std::uint64_t bytes) { (void)bytes; }
 
  protected:
   bool truncated_ = false;

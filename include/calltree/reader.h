@@ -35,14 +35,23 @@ struct reader_options {
   // Starts at the process's memory limit (memory_limit.h: --max-memory, else 3/4 of memory).
   std::uint64_t max_name_bytes = default_memory_limit();
   // Threads reading may use. 1: everything on the calling thread. 2 or more: a compressed
-  // input is decoded on a thread of its own, ahead of the parsing. Records, diagnostics and
-  // read_stats are the same whatever the number (tests/unit/reader_threads_test.cc).
+  // input is decoded on a thread of its own, ahead of the parsing; a plain file (memory-mapped)
+  // read with sum_cost_runs is cut into chunks at function boundaries that the other threads
+  // read ahead on speculation (see reader.cc, "The parallel path"). Records, diagnostics, names
+  // and read_stats are the same whatever the number, except that runs of sum_cost_runs may be
+  // cut in other places (the sums per context are the same): tests/unit/reader_parallel_test.cc,
+  // tests/cli/threads.sh.
   unsigned threads = 1;
   // For sinks that ignore positions (annotate with no source to show): consecutive self-cost
   // lines of one context (object, file, source file, function) may arrive as one cost record,
   // costs summed (saturating), `given` the largest, `line` and `pos` those of the first line.
   // Every other record, every diagnostic and read_stats are as without it.
   bool sum_cost_runs = false;
+  // For sinks that keep no jumps: jump lines are read and checked as ever, and counted in
+  // read_stats, but no jump records are sent.
+  bool skip_jump_records = false;
+  // The chunk size of the parallel path (0: the default, 512 KiB). Tests make it small.
+  std::size_t chunk_bytes = 0;
   // Called on the calling thread after each block of input (every few MB), if set. The library
   // never prints: a command-line tool shows this on a terminal.
   std::function<void(const read_progress&)> progress;
@@ -56,6 +65,9 @@ struct read_stats {
   std::uint64_t cost_lines = 0, call_lines = 0, jump_lines = 0;
   std::uint64_t errors = 0, warnings = 0;
   bool complete = true;  // false if reading stopped early (I/O error, truncation, limit)
+  // Chunks of the parallel path whose speculative reading was used (0 on the serial path).
+  // Not a fact of the input: tests look at it, outputs do not show it.
+  std::uint64_t speculated_chunks = 0;
 };
 
 // Reads all of `in`. Names are interned into `names` (the caller's pool, so a profile builder

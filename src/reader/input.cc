@@ -42,6 +42,10 @@ class raw_source {
   virtual ~raw_source() = default;
   virtual result<std::span<const char>> next() = 0;
   virtual std::uint64_t size() const = 0;
+  // All the bytes, if they are in memory (see input::mapped); then release() may give back
+  // the pages of the first `bytes`.
+  virtual std::span<const char> whole() const { return {}; }
+  virtual void release(std::uint64_t bytes) { (void)bytes; }
   std::uint64_t consumed = 0;
 };
 
@@ -72,6 +76,15 @@ class mapped_file final : public raw_source {
     return out;
   }
   std::uint64_t size() const override { return size_; }
+  std::span<const char> whole() const override { return {data_, size_}; }
+  void release(std::uint64_t bytes) override {
+    std::size_t done = static_cast<std::size_t>(std::min<std::uint64_t>(bytes, size_));
+    done -= done % static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    if (done > released_) {
+      ::madvise(const_cast<char*>(data_) + released_, done - released_, MADV_DONTNEED);
+      released_ = done;
+    }
+  }
 
  private:
   const char* data_;
@@ -114,6 +127,7 @@ class memory_source final : public raw_source {
     return std::span<const char>(bytes_.data(), bytes_.size());
   }
   std::uint64_t size() const override { return bytes_.size(); }
+  std::span<const char> whole() const override { return {bytes_.data(), bytes_.size()}; }
 
  private:
   std::string bytes_;
@@ -152,6 +166,10 @@ class plain_input final : public input {
   compression kind() const override { return compression::none; }
   std::uint64_t raw_consumed() const override { return src_->consumed; }
   std::uint64_t raw_size() const override { return src_->size(); }
+  std::span<const char> mapped() const override {
+    return src_->consumed ? std::span<const char>() : src_->whole();
+  }
+  void release(std::uint64_t bytes) override { src_->release(bytes); }
 
  private:
   std::unique_ptr<raw_source> src_;

@@ -43,5 +43,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     CALLTREE_FUZZ_CHECK(records2.costs == records.costs && records2.calls == records.calls);
     CALLTREE_FUZZ_CHECK(names2.size() == names.size());
   }
+  // A plain input is read again on the parallel path (chunks of 64 bytes read ahead on
+  // speculation, with the options that allow it) and with the same options on one thread:
+  // statistics, diagnostics and names must be the same.
+  if (!compressed) {
+    auto once = [&](unsigned threads, string_pool& pool, fuzz::checking_diagnostics& d) {
+      fuzz::checking_sink sink(pool);
+      auto options = fuzz::fuzz_reader_options();
+      options.threads = threads;
+      options.chunk_bytes = 64;
+      options.sum_cost_runs = true;
+      options.skip_jump_records = true;
+      auto in3 = memory_input(std::string(bytes));
+      return read_callgrind(*in3, pool, sink, d, options);
+    };
+    string_pool n1, n2;
+    fuzz::checking_diagnostics d1, d2;
+    auto s1 = once(1, n1, d1);
+    auto s2 = once(2, n2, d2);
+    CALLTREE_FUZZ_CHECK(s1.has_value() && s2.has_value());
+    CALLTREE_FUZZ_CHECK(s1->lines == s2->lines && s1->cost_lines == s2->cost_lines);
+    CALLTREE_FUZZ_CHECK(s1->call_lines == s2->call_lines && s1->skipped_lines == s2->skipped_lines);
+    CALLTREE_FUZZ_CHECK(s1->errors == s2->errors && s1->warnings == s2->warnings);
+    CALLTREE_FUZZ_CHECK(d1.total == d2.total && n1.size() == n2.size());
+    for (string_id i = 0; i < n1.size(); ++i) CALLTREE_FUZZ_CHECK(n1.view(i) == n2.view(i));
+  }
   return 0;
 }
