@@ -1951,9 +1951,11 @@ bool reader_impl::adopt(speculation& s) {
 void reader_impl::run_chunked(std::span<const char> all) {
   const std::size_t chunk = opt_.chunk_bytes ? opt_.chunk_bytes : std::size_t{512} << 10;
   // Chunks end just before a line that starts with "fn=", the first at or after each step.
+  // The first chunk is the header and the first function only: the other threads need the
+  // part's header before they can start, so this thread reads that much alone.
   std::vector<std::size_t> bounds{0};
   for (;;) {
-    const std::size_t at = bounds.back() + chunk;
+    const std::size_t at = bounds.size() == 1 ? 1 : bounds.back() + chunk;
     if (at >= all.size()) break;
     const void* hit = ::memmem(all.data() + at - 1, all.size() - (at - 1), "\nfn=", 4);
     if (!hit) break;
