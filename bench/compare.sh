@@ -17,7 +17,7 @@
 # takes minutes), and a ~1 GB synthetic file made from the real one by `gen_profile repeat`
 # (+ .zst; + .gz with GZ_1G=1).
 #
-# Environment: REPS (default 3), DATA, CALLTREE_FLAGS (extra flags for both calltree runs,
+# Environment: REPS (default 5; the machine is shared and noisy), DATA, CALLTREE_FLAGS (extra flags for both calltree runs,
 # e.g. --threads=1), ANNOTATE_MAX_MB (default 300: callgrind_annotate is skipped on bigger files,
 # it takes minutes; CG_ANNOTATE=always runs it anyway), CG_ANNOTATE=never skips it everywhere.
 set -uo pipefail
@@ -30,7 +30,7 @@ bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 DATA=${DATA:-$here/data}
-REPS=${REPS:-3}
+REPS=${REPS:-5}
 ANNOTATE_MAX_MB=${ANNOTATE_MAX_MB:-300}
 CG_ANNOTATE=${CG_ANNOTATE:-auto}
 CORPUS=${CALLTREE_CORPUS_DIR:-$(cd "$here/../.." && pwd)/shared/corpus}
