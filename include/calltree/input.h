@@ -1,8 +1,9 @@
 // input.h — bytes from a file, stdin, or a gzip/zstd/xz/bzip2 stream, in blocks.
 //
 // What it is: the bottom layer. `open_input` looks at the first bytes (not the name) to pick a
-// decoder; a plain file is memory-mapped and handed over as one block. What it is not: a line
-// splitter (see the reader) or anything that knows the format.
+// decoder; a plain file is memory-mapped and handed over in 1 MiB windows, each given back
+// once the next is asked for (or whole, see mapped()). What it is not: a line splitter (see
+// the reader) or anything that knows the format.
 #pragma once
 
 #include <cstdint>
