@@ -52,6 +52,10 @@ struct reader_options {
   bool skip_jump_records = false;
   // The chunk size of the parallel path (0: the default, 512 KiB). Tests make it small.
   std::size_t chunk_bytes = 0;
+  // Tests: on the parallel path, every chunk after the first is read on speculation (then
+  // adopted if it holds), none directly while a speculation could have been, whatever the
+  // threads' timing; so which chunks are adopted depends on the input only.
+  bool speculate_every_chunk = false;
   // Called on the calling thread after each block of input (every few MB), if set. The library
   // never prints: a command-line tool shows this on a terminal.
   std::function<void(const read_progress&)> progress;

@@ -2034,6 +2034,11 @@ void reader_impl::run_chunked(std::span<const char> all) {
     current.store(k, std::memory_order_release);
     current.notify_all();
     std::uint8_t expect = free_chunk;
+    if (opt_.speculate_every_chunk &&
+        state[k].compare_exchange_strong(expect, reading, std::memory_order_acq_rel)) {
+      speculate(k);  // tests: this chunk too on speculation, so every chunk is
+    }
+    expect = free_chunk;
     if (state[k].compare_exchange_strong(expect, taken, std::memory_order_acq_rel)) {
       direct(k);
     } else {

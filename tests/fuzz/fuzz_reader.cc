@@ -54,6 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       options.chunk_bytes = 64;
       options.sum_cost_runs = true;
       options.skip_jump_records = true;
+      options.speculate_every_chunk = true;
       auto in3 = memory_input(std::string(bytes));
       return read_callgrind(*in3, pool, sink, d, options);
     };

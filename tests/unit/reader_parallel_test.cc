@@ -86,6 +86,7 @@ reading read_text(const std::string& text, unsigned threads, std::size_t chunk) 
   opt.chunk_bytes = chunk;
   opt.sum_cost_runs = true;
   opt.skip_jump_records = true;
+  opt.speculate_every_chunk = true;
   auto st = read_callgrind(*in, names, c, c, opt);
   reading r;
   r.sums = std::move(c.sums);
@@ -142,6 +143,7 @@ TEST(ReaderParallel, SameAsOneThreadOnEveryFileAndChunkSize) {
       speculated += b.speculated;
     }
   }
-  // The speculations must have been taken, not only tried.
-  EXPECT_GT(speculated, 1000u);
+  // The speculations must have been taken, not only tried (speculate_every_chunk makes the
+  // number depend on the inputs only: 121,244 with the corpus of 2026-11-22).
+  EXPECT_GT(speculated, 100000u);
 }
