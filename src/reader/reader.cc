@@ -38,6 +38,7 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <set>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -285,6 +286,13 @@ class reader_impl {
   void too_long(std::size_t len);
   bool binary_input(std::span<const char> b);
   void process_block(const char* p, const char* end);
+  // A blank line: what process_line does with one, without finding its end.
+  void blank_line(const char*& p) {
+    ++line_no_;
+    ++stats_.lines;
+    raw_line_ = std::string_view(p, 0);
+    ++p;
+  }
   void run_chunked(std::span<const char> all);
 
   // ---- the parallel path: speculative readings of chunks ------------------------------
@@ -1675,11 +1683,8 @@ void reader_impl::process_block(const char* p, const char* end) {
       }
       guarded = p;
     }
-    if (*p == '\n' && !skipping_ && carry_.empty()) {  // a blank line: what process_line does
-      ++line_no_;
-      ++stats_.lines;
-      raw_line_ = std::string_view(p, 0);
-      ++p;
+    if (*p == '\n' && !skipping_ && carry_.empty()) {
+      blank_line(p);
       continue;
     }
     if (part_open_ && !skipping_ && carry_.empty() && !drop_call_cost_) {
@@ -1689,10 +1694,7 @@ void reader_impl::process_block(const char* p, const char* end) {
         if (spec_unknown_ && p != guarded) [[unlikely]]
           break;  // the outer loop guards the line
         if (c0 == '\n') {
-          ++line_no_;
-          ++stats_.lines;
-          raw_line_ = std::string_view(p, 0);
-          ++p;
+          blank_line(p);
           continue;
         }
         if (!((is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*')
@@ -1895,11 +1897,9 @@ bool reader_impl::adopt(speculation& s) {
     map[sid] = e->name;
   }
   // A name the chunk defines first for an id that this part already defined otherwise.
-  std::vector<std::pair<int, std::uint64_t>> seen;
+  std::set<std::pair<int, std::uint64_t>> seen;  // a chunk may define 50,000 names
   for (const auto& d : w.spec_defs_) {
-    std::pair<int, std::uint64_t> key{static_cast<int>(d.c), d.id};
-    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
-    seen.push_back(key);
+    if (!seen.emplace(static_cast<int>(d.c), d.id).second) continue;
     const auto* e = table(d.c).find(d.id);
     if (e && e->part == current_part_ && names_.find(s.names.view(d.sid)) != e->name) return false;
   }
