@@ -1,0 +1,114 @@
+// context_sums.h — (tests) a reading reduced to what does not depend on how cost lines are
+// grouped into records: per part and context the summed costs and the largest `given`; every
+// other record and diagnostic as text, in order; the names in pool order; the statistics.
+// reader_runs_test (sum_cost_runs) and reader_parallel_test (the parallel path) compare two
+// readings of the same input this way.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "calltree/cost_matrix.h"
+#include "calltree/reader.h"
+
+namespace calltree::test {
+
+struct summed_reading {
+  std::map<std::string, std::vector<std::uint64_t>> sums;  // per part and context
+  std::map<std::string, std::uint32_t> given;
+  std::vector<std::string> others;  // calls, jumps, parts, diagnostics, in order
+  std::vector<std::string> names;   // the pool, in id order
+  std::string stats;
+  std::size_t cost_records = 0;
+  std::uint64_t speculated = 0;  // read_stats::speculated_chunks
+};
+
+class context_sums final : public record_sink, public diagnostic_sink {
+ public:
+  context_sums(const string_pool& names, summed_reading& out) : names_(names), out_(out) {}
+
+  void on_part_begin(const part_header& h) override {
+    part_ = h.index;
+    out_.others.push_back("part " + std::to_string(h.index) + " " + std::to_string(h.line));
+  }
+  void on_cost(const cost_record& r) override {
+    ++out_.cost_records;
+    const std::string key = ctx(r.ctx);
+    auto& s = out_.sums[key];
+    if (s.size() < r.costs.size()) s.resize(r.costs.size(), 0);
+    for (std::size_t k = 0; k < r.costs.size(); ++k) add_saturating(s[k], r.costs[k]);
+    auto& g = out_.given[key];
+    g = std::max(g, r.given);
+  }
+  void on_call(const call_record& r) override {
+    std::string s = "call " + std::to_string(r.line) + ctx(r.ctx) + " -> " + name(r.callee_object) +
+                    "|" + name(r.callee_file) + "|" + name(r.callee_function) + " n" +
+                    std::to_string(r.count) + " @" + std::to_string(r.site.instr) + "," +
+                    std::to_string(r.site.line) + " -> " + std::to_string(r.target.instr) + "," +
+                    std::to_string(r.target.line) + " g" + std::to_string(r.given);
+    for (auto c : r.costs) s += " " + std::to_string(c);
+    out_.others.push_back(s);
+  }
+  void on_jump(const jump_record& r) override {
+    out_.others.push_back("jump " + std::to_string(r.line) + ctx(r.ctx) + " " +
+                          std::to_string(r.executed) + "/" + std::to_string(r.followed));
+  }
+  void on_part_end(const part_end& e) override {
+    std::string s = "end " + std::to_string(e.line);
+    for (auto v : e.computed) s += " " + std::to_string(v);
+    out_.others.push_back(s);
+  }
+  void report(diagnostic d) override { out_.others.push_back(format_diagnostic(d)); }
+
+ private:
+  std::string name(string_id id) const { return std::string(names_.view(id)); }
+  std::string ctx(const context& c) const {
+    return std::to_string(part_) + "|" + name(c.object) + "|" + name(c.file) + "|" +
+           name(c.source_file) + "|" + name(c.function);
+  }
+  const string_pool& names_;
+  summed_reading& out_;
+  std::uint32_t part_ = 0;
+};
+
+// Reads `in` with `options` into a summed_reading.
+inline summed_reading read_summed(input& in, const reader_options& options) {
+  string_pool names;
+  summed_reading r;
+  context_sums sink(names, r);
+  auto st = read_callgrind(in, names, sink, sink, options);
+  for (string_id i = 0; i < names.size(); ++i) r.names.emplace_back(names.view(i));
+  if (st) {
+    r.stats = std::to_string(st->lines) + " " + std::to_string(st->skipped_lines) + " " +
+              std::to_string(st->bytes) + " " + std::to_string(st->parts) + " " +
+              std::to_string(st->cost_lines) + " " + std::to_string(st->call_lines) + " " +
+              std::to_string(st->jump_lines) + " " + std::to_string(st->errors) + " " +
+              std::to_string(st->warnings) + " " + std::to_string(st->complete);
+    r.speculated = st->speculated_chunks;
+  } else {
+    r.stats = "error: " + st.error().message;
+  }
+  return r;
+}
+
+// Every profile of the corpus, the golden cases and the malformed cases (`gz`: with the
+// corpus's gzip files).
+inline std::vector<std::filesystem::path> every_profile(bool gz) {
+  namespace fs = std::filesystem;
+  const fs::path src = CALLTREE_SOURCE_DIR;
+  std::vector<fs::path> files;
+  for (const auto& dir :
+       {fs::path(CALLTREE_CORPUS_DIR), src / "tests/golden", src / "tests/malformed"})
+    for (const auto& e : fs::directory_iterator(dir)) {
+      const auto n = e.path().filename().string();
+      if (n.ends_with(".callgrind") || n.ends_with(".cachegrind") ||
+          (gz && n.ends_with(".callgrind.gz")))
+        files.push_back(e.path());
+    }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace calltree::test
