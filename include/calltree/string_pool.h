@@ -5,10 +5,29 @@
 // empty string ("unknown"). What it is not: the format's `(id)` name compression: those ids are
 // aliases chosen by the producer and live in the reader's tables; several of them may map to
 // one pool id.
+//
+// Three modes (docs/performance.md, "Memory"):
+// * full: every name's bytes are kept in memory; view() is the name.
+// * digest: a name is known by a 128-bit hash of its bytes and only its first `digest_prefix`
+//   bytes are kept (view() and text() give those): for a reader whose sinks need names'
+//   identity and not their text (`calltree check`), in a fraction of the memory.
+// * spill: known by the same 128-bit hash as in digest mode, with the first `digest_prefix`
+//   bytes in memory (view()), and the whole text of longer names written to an unlinked
+//   temporary file; text() reads a name back (pread) when a sink needs it: the writer once per
+//   part, annotate for the functions it prints. For sinks that need the text of few names at a
+//   time (`calltree convert`, `calltree annotate`). If no temporary file can be made, or a write
+//   to it fails, the names from then on (and those still in its write buffer) are kept in
+//   memory instead: text() gives the same bytes either way.
+// In digest and spill modes two different names with one digest would be taken for one name;
+// with 128 bits that takes on the order of 2^64 names.
+//
+// Threads: const members may be called from several threads at once (text() only reads the
+// spill file, with pread); intern() needs the pool to itself.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -18,15 +37,11 @@ using string_id = std::uint32_t;
 
 class string_pool {
  public:
-  // full: every name's bytes are kept. digest: a name is known by a 128-bit hash of its bytes
-  // and only its first `digest_prefix` bytes are kept (view() gives those): for a reader whose
-  // sinks need names' identity and not their text (`calltree check`), in a fraction of the
-  // memory. Two different names with one digest would be taken for one name; with 128 bits
-  // that takes on the order of 2^64 names.
-  enum class mode : std::uint8_t { full, digest };
+  enum class mode : std::uint8_t { full, digest, spill };
   static constexpr std::size_t digest_prefix = 40;
 
-  explicit string_pool(mode m = mode::full);
+  // `spill_dir`: where spill mode makes its temporary file (empty: $TMPDIR, else /tmp).
+  explicit string_pool(mode m = mode::full, std::string spill_dir = {});
   string_pool(const string_pool&) = delete;
   string_pool& operator=(const string_pool&) = delete;
   string_pool(string_pool&&) noexcept;
@@ -36,19 +51,53 @@ class string_pool {
   string_id intern(std::string_view s);
   // The id of `s` if it was interned, else -1 cast to string_id.
   string_id find(std::string_view s) const;
+  // The name as kept in memory: the whole name in full mode; in digest mode its first
+  // digest_prefix bytes; in spill mode at least those (the whole name when it is in memory).
+  // Valid as long as the pool.
   std::string_view view(string_id id) const { return views_[id]; }
+  // The whole name (digest mode: what view() gives). A name in memory is returned as view()
+  // returns it; a spilled one is read into `scratch` and the view is of `scratch` (valid until
+  // it changes). If reading the spill file fails, view() is returned and read_failed() is set.
+  std::string_view text(string_id id, std::string& scratch) const {
+    if (!spill_ || !spilled(id)) return views_[id];
+    return read_back(id, scratch);
+  }
+  std::string text(string_id id) const {
+    std::string s;
+    std::string_view v = text(id, s);
+    if (v.data() != s.data()) s.assign(v);
+    return s;
+  }
   std::size_t size() const { return views_.size(); }
+  // The names' bytes as counted for limits (reader_options::max_name_bytes, the builder's
+  // max_memory): text, index and views. Spill mode counts as full mode does, so a limit stops
+  // at the same name whichever of the two is used; digest mode counts what it keeps.
   std::size_t bytes() const { return bytes_; }
   mode kind() const { return mode_; }
+
+  // Spill mode: true while names go to the spill file (made at the first name longer than
+  // digest_prefix; false before, when none could be made, or after a write to it failed); the
+  // bytes of the names in it.
+  bool spilling() const;
+  std::uint64_t spilled_bytes() const;
+  // Spill mode: a read of the spill file failed, so some text() gave only the prefix.
+  bool read_failed() const;
 
   static constexpr string_id empty = 0;
   static constexpr string_id npos = 0xffffffffu;
 
  private:
+  struct spill_file;
   void grow();
   bool same(string_id id, std::string_view s, std::uint64_t h, std::uint64_t h2) const;
+  const char* store(std::string_view s);
+  bool spilled(string_id id) const;
+  std::string_view read_back(string_id id, std::string& scratch) const;
+  bool spill(std::string_view s);
+  void keep_buffered_in_memory();
+
   mode mode_;
-  std::vector<std::uint64_t> digests_;  // digest mode: two 64-bit hashes per name
+  std::vector<std::uint64_t> digests_;  // digest and spill modes: two 64-bit hashes per name
   std::vector<std::unique_ptr<char[]>> blocks_;
   std::size_t block_used_ = 0, block_size_ = 0;
   std::vector<std::string_view> views_;
@@ -56,6 +105,7 @@ class string_pool {
   // 0 when empty. The hash bits place the slot, so growing needs no rehashing of names.
   std::vector<std::uint64_t> slots_;
   std::size_t bytes_ = 0;
+  std::unique_ptr<spill_file> spill_;  // spill mode only
 };
 
 }  // namespace calltree

@@ -1,11 +1,24 @@
-// string_pool.cc — interned names: bytes in 64 KB blocks, an open-addressing index.
+// string_pool.cc — interned names: bytes in 64 KB blocks, an open-addressing index, and in
+// spill mode a temporary file for the text of long names.
 //
 // Names are hashed once per definition line, but a big instr-level profile defines hundreds of
 // thousands of them, often hundreds of bytes long (C++ names with `--separate-callers` chains:
 // 80 MB of the 260 MB benchmark file), so the hash takes 16 bytes per multiply and the index
 // keeps enough hash bits to grow without hashing any name again.
+//
+// Spill mode: a name longer than digest_prefix goes whole, in id order, through a write buffer
+// into an unlinked temporary file; per name the pool keeps the end offset of its text there
+// (a name's text is [end of the name before, its end): equal ends mean "in memory"). A failed
+// write turns spilling off for good: the names still in the buffer are copied into memory and
+// their ends set back to what the file holds, and every later name stays in memory.
 #include "calltree/string_pool.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 namespace calltree {
@@ -61,7 +74,74 @@ std::uint64_t hash_name(std::string_view s, std::uint64_t seed = 0) {
 // The second hash of digest mode: with the first, a 128-bit digest.
 constexpr std::uint64_t second_seed = 0x589965cc75374cc3ull;
 
-string_pool::string_pool(mode m) : mode_(m) { intern(std::string_view()); }
+// Spill mode's temporary file and write buffer.
+struct string_pool::spill_file {
+  static constexpr std::size_t buffer_size = 1u << 17;
+
+  std::string dir;
+  int fd = -1;
+  bool broken = false;        // no file could be made, or a write failed: names stay in memory
+  std::uint64_t flushed = 0;  // bytes written to the file
+  std::vector<char> buffer;   // the bytes [flushed, flushed + buffer.size())
+  // Per name: the end offset of its text in the file (see the top of this file).
+  std::vector<std::uint64_t> ends;
+  mutable std::atomic<bool> read_failed{false};
+
+  explicit spill_file(std::string d) : dir(std::move(d)) {}
+  spill_file(const spill_file&) = delete;
+  spill_file& operator=(const spill_file&) = delete;
+  ~spill_file() {
+    if (fd >= 0) ::close(fd);
+  }
+
+  // An unlinked file in `dir` (else $TMPDIR, else /tmp); false if none can be made.
+  bool open() {
+    std::string d = dir;
+    if (d.empty()) {
+      const char* t = std::getenv("TMPDIR");
+      d = t && *t ? t : "/tmp";
+    }
+#ifdef O_TMPFILE
+    fd = ::open(d.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+    if (fd < 0) {
+      // A file system without O_TMPFILE: a named file, unlinked at once.
+      std::string name = d + "/calltree-names-XXXXXX";
+      fd = ::mkostemp(name.data(), O_CLOEXEC);
+      if (fd >= 0) ::unlink(name.c_str());
+    }
+    return fd >= 0;
+  }
+
+  bool write_at(const char* p, std::size_t n, std::uint64_t offset) const {
+    while (n > 0) {
+      const ssize_t w = ::pwrite(fd, p, n, static_cast<off_t>(offset));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return false;
+      p += w;
+      n -= static_cast<std::size_t>(w);
+      offset += static_cast<std::uint64_t>(w);
+    }
+    return true;
+  }
+
+  bool read_at(char* p, std::size_t n, std::uint64_t offset) const {
+    while (n > 0) {
+      const ssize_t r = ::pread(fd, p, n, static_cast<off_t>(offset));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) return false;
+      p += r;
+      n -= static_cast<std::size_t>(r);
+      offset += static_cast<std::uint64_t>(r);
+    }
+    return true;
+  }
+};
+
+string_pool::string_pool(mode m, std::string spill_dir) : mode_(m) {
+  if (mode_ == mode::spill) spill_ = std::make_unique<spill_file>(std::move(spill_dir));
+  intern(std::string_view());
+}
 
 bool string_pool::same(string_id id, std::string_view s, std::uint64_t h, std::uint64_t h2) const {
   return mode_ == mode::full ? views_[id] == s
@@ -83,12 +163,106 @@ void string_pool::grow() {
   }
 }
 
+// Copies `s` into the blocks; the copy's address ("" for an empty s).
+const char* string_pool::store(std::string_view s) {
+  if (s.empty()) return "";
+  if (block_size_ - block_used_ < s.size()) {
+    std::size_t size = s.size() > (1u << 15) ? s.size() : (1u << 16);
+    blocks_.push_back(std::make_unique<char[]>(size));
+    block_size_ = size;
+    block_used_ = 0;
+  }
+  char* dst = blocks_.back().get() + block_used_;
+  std::memcpy(dst, s.data(), s.size());
+  block_used_ += s.size();
+  return dst;
+}
+
+bool string_pool::spilled(string_id id) const {
+  const auto& ends = spill_->ends;
+  return id > 0 && ends[id] != ends[id - 1];
+}
+
+std::string_view string_pool::read_back(string_id id, std::string& scratch) const {
+  const spill_file& f = *spill_;
+  const std::uint64_t start = f.ends[id - 1], n = f.ends[id] - start;
+  scratch.resize(static_cast<std::size_t>(n));
+  if (start >= f.flushed) {
+    std::memcpy(scratch.data(), f.buffer.data() + (start - f.flushed), scratch.size());
+  } else if (!f.read_at(scratch.data(), scratch.size(), start)) {
+    f.read_failed.store(true, std::memory_order_relaxed);
+    return views_[id];
+  }
+  return scratch;
+}
+
+// After a failed write: the names whose text is in the write buffer are copied into memory,
+// and their ends set back to the end of what the file holds.
+void string_pool::keep_buffered_in_memory() {
+  spill_file& f = *spill_;
+  auto& ends = f.ends;
+  std::size_t first = ends.size();
+  while (first > 1 && ends[first - 1] > f.flushed) --first;
+  std::uint64_t prev = ends[first - 1];
+  for (std::size_t id = first; id < ends.size(); ++id) {
+    const std::uint64_t end = ends[id];
+    if (end != prev) {
+      std::string_view text(f.buffer.data() + (prev - f.flushed), end - prev);
+      views_[id] = std::string_view(store(text), text.size());
+    }
+    prev = end;
+    ends[id] = f.flushed;
+  }
+  f.buffer.clear();
+  f.buffer.shrink_to_fit();
+}
+
+// Appends `s` to the spill file (through the buffer); false if it is not there (no file, or a
+// write failed: then spilling is off for good).
+bool string_pool::spill(std::string_view s) {
+  spill_file& f = *spill_;
+  if (f.broken) return false;
+  if (f.fd < 0) {
+    if (!f.open()) {
+      f.broken = true;
+      return false;
+    }
+    f.buffer.reserve(spill_file::buffer_size);
+  }
+  if (f.buffer.size() + s.size() > spill_file::buffer_size) {
+    if (!f.buffer.empty() && !f.write_at(f.buffer.data(), f.buffer.size(), f.flushed)) {
+      keep_buffered_in_memory();
+      f.broken = true;
+      return false;
+    }
+    f.flushed += f.buffer.size();
+    f.buffer.clear();
+    if (s.size() > spill_file::buffer_size) {
+      // A name bigger than the buffer is written at once.
+      if (!f.write_at(s.data(), s.size(), f.flushed)) {
+        f.broken = true;
+        return false;
+      }
+      f.flushed += s.size();
+      return true;
+    }
+  }
+  f.buffer.insert(f.buffer.end(), s.begin(), s.end());
+  return true;
+}
+
+bool string_pool::spilling() const { return spill_ && spill_->fd >= 0 && !spill_->broken; }
+std::uint64_t string_pool::spilled_bytes() const { return spill_ ? spill_->ends.back() : 0; }
+bool string_pool::read_failed() const {
+  return spill_ && spill_->read_failed.load(std::memory_order_relaxed);
+}
+
 string_id string_pool::intern(std::string_view s) {
   if ((views_.size() + 1) * 4 > slots_.size() * 3) grow();
   const std::uint64_t h = hash_name(s);
   const auto tag = static_cast<std::uint32_t>(h);
-  // Digest mode: both hashes, 128 bits.
-  const std::uint64_t h2 = mode_ == mode::digest ? hash_name(s, second_seed) : 0;
+  // Digest and spill modes: both hashes, 128 bits.
+  const std::uint64_t h2 = mode_ != mode::full ? hash_name(s, second_seed) : 0;
   const std::size_t mask = slots_.size() - 1;
   std::size_t i = tag & mask;
   for (;; i = (i + 1) & mask) {
@@ -99,28 +273,30 @@ string_id string_pool::intern(std::string_view s) {
       if (same(id, s, h, h2)) return id;
     }
   }
-  if (mode_ == mode::digest) {
+  auto id = static_cast<string_id>(views_.size());
+  std::size_t kept = s.size();  // the bytes counted (bytes())
+  if (mode_ != mode::full) {
     digests_.push_back(h);
     digests_.push_back(h2);
+  }
+  if (mode_ == mode::digest) {
     s = s.substr(0, digest_prefix);
-  }
-  const char* stored = "";
-  if (!s.empty()) {
-    if (block_size_ - block_used_ < s.size()) {
-      std::size_t size = s.size() > (1u << 15) ? s.size() : (1u << 16);
-      blocks_.push_back(std::make_unique<char[]>(size));
-      block_size_ = size;
-      block_used_ = 0;
+    kept = s.size() + 16;
+  } else if (mode_ == mode::spill) {
+    // A long name goes to the file and its prefix stays; a short one (or any, once spilling is
+    // off) stays whole. Its end offset says which.
+    // (The file's end is ends.back(), also after a failed write.)
+    auto& ends = spill_->ends;
+    if (s.size() > digest_prefix && spill(s)) {
+      ends.push_back(ends.back() + s.size());
+      s = s.substr(0, digest_prefix);
+    } else {
+      ends.push_back(ends.empty() ? 0 : ends.back());
     }
-    char* dst = blocks_.back().get() + block_used_;
-    std::memcpy(dst, s.data(), s.size());
-    block_used_ += s.size();
-    stored = dst;
   }
-  auto id = static_cast<string_id>(views_.size());
-  views_.emplace_back(stored, s.size());
+  views_.emplace_back(store(s), s.size());
   slots_[i] = (static_cast<std::uint64_t>(tag) << 32) | (static_cast<std::uint64_t>(id) + 1);
-  bytes_ += s.size() + sizeof(std::string_view) * 2 + 16 + (mode_ == mode::digest ? 16 : 0);
+  bytes_ += kept + sizeof(std::string_view) * 2 + 16;
   return id;
 }
 
@@ -128,7 +304,7 @@ string_id string_pool::find(std::string_view s) const {
   if (slots_.empty()) return npos;
   const std::uint64_t h = hash_name(s);
   const auto tag = static_cast<std::uint32_t>(h);
-  const std::uint64_t h2 = mode_ == mode::digest ? hash_name(s, second_seed) : 0;
+  const std::uint64_t h2 = mode_ != mode::full ? hash_name(s, second_seed) : 0;
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t i = tag & mask;; i = (i + 1) & mask) {
     const std::uint64_t e = slots_[i];

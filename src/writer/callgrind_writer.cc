@@ -32,8 +32,10 @@
 //   written in the part, with every event.
 // * Text: single spaces between tokens, LF line ends, a final newline, no trailing spaces.
 //
-// Memory: the id tables of the current part, the part's running totals and an output buffer
-// of bounded size; never the profile.
+// Memory: the id tables of the current part (4 bytes per pool id per name class), the part's
+// running totals and an output buffer of bounded size; never the profile. A name's text is
+// asked of the pool only where it is written out (string_pool::text), so a pool that spills
+// names to a file (`calltree convert`) reads each back once per part.
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -43,7 +45,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "calltree/cost_matrix.h"
@@ -119,8 +120,12 @@ struct callgrind_writer::impl {
   std::uint8_t inherited_positions = pos_line;
   std::size_t event_count = 0;
   std::vector<std::uint64_t> totals;
-  std::array<std::unordered_map<string_id, std::uint64_t>, 3> ids;
-  std::array<std::uint64_t, 3> next_id{};
+  // Per name class, the id written for each pool id in this part (0: none yet), and the pool
+  // ids given one, to clear them at the next part.
+  std::array<std::vector<std::uint32_t>, 3> ids;
+  std::array<std::vector<string_id>, 3> defined;
+  std::array<std::uint32_t, 3> next_id{};
+  std::string scratch;  // a spilled name read back (string_pool::text)
 
   // Format state as a reader of our output will have it.
   bool have_function = false;
@@ -142,22 +147,29 @@ struct callgrind_writer::impl {
     if (!out) failed = true;
   }
 
+  // The name's text is needed where it is defined (or always, uncompressed): with a spilling
+  // pool, view() holds only its first bytes, enough to tell an empty name and an id look-alike.
   void write_name(std::string_view key, name_class cls, string_id id) {
-    std::string_view name = names.view(id);
+    std::string_view head = names.view(id);
     buf += key;
     buf += '=';
-    if (!name.empty() && (options.compress_names || looks_like_id(name))) {
-      auto [it, inserted] = ids[cls].try_emplace(id, next_id[cls] + 1);
+    if (!head.empty() && (options.compress_names || looks_like_id(head))) {
+      auto& table = ids[cls];
+      if (id >= table.size()) table.resize(std::size_t{id} + 1, 0);
+      const bool inserted = table[id] == 0;
+      if (inserted) {
+        table[id] = ++next_id[cls];
+        defined[cls].push_back(id);
+      }
       buf += '(';
-      append_u64(buf, it->second);
+      append_u64(buf, table[id]);
       buf += ')';
       if (inserted) {
-        ++next_id[cls];
         buf += ' ';
-        buf += name;
+        buf += names.text(id, scratch);
       }
     } else {
-      buf += name;
+      buf += names.text(id, scratch);
     }
     buf += '\n';
   }
@@ -247,7 +259,10 @@ struct callgrind_writer::impl {
     positions = h.positions ? h.positions : static_cast<std::uint8_t>(pos_line);
     event_count = h.events.size();
     totals.assign(event_count, 0);
-    for (auto& t : ids) t.clear();
+    for (std::size_t c = 0; c < ids.size(); ++c) {
+      for (string_id id : defined[c]) ids[c][id] = 0;
+      defined[c].clear();
+    }
     next_id.fill(0);
     have_function = false;
     cur_object = cur_file = cur_source = cur_function = string_pool::empty;

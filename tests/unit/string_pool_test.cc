@@ -1,0 +1,217 @@
+// string_pool_test.cc — the pool's three modes: same ids, same text, same output.
+//
+// Spill mode keeps long names' text in a temporary file and reads it back on demand; it must
+// give every name's exact text (from the file, from its write buffer, or from memory after a
+// fallback), the ids full mode gives, and the writer must write the same bytes with it as with
+// a full pool on every corpus file: with a working spill file, with none (a directory that
+// does not exist), and when writes to it start failing half-way (RLIMIT_FSIZE).
+#include "calltree/string_pool.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "calltree/diagnostic.h"
+#include "calltree/input.h"
+#include "calltree/reader.h"
+#include "calltree/writer.h"
+
+namespace calltree {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> corpus_files() {
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(CALLTREE_CORPUS_DIR)) {
+    const std::string n = e.path().filename().string();
+    auto ends = [&](std::string_view suffix) {
+      return n.size() > suffix.size() &&
+             n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    if (ends(".callgrind") || ends(".cachegrind") || ends(".callgrind.gz"))
+      files.push_back(e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+const std::string big_file =
+    std::string(CALLTREE_CORPUS_DIR) + "/vg-gxx-big-instr-jumps.cc1plus.callgrind.gz";
+
+// Names of every length that matters: empty, short, exactly the prefix, one more, long, longer
+// than the spill file's write buffer, and many of them (several buffers' worth).
+std::vector<std::string> sample_names() {
+  std::vector<std::string> v{"", "main", std::string(string_pool::digest_prefix, 'p'),
+                             std::string(string_pool::digest_prefix + 1, 'q'),
+                             std::string(300000, 'x') + "end"};
+  for (int i = 0; i < 20000; ++i)
+    v.push_back("ns::function_" + std::to_string(i) + "'caller_" + std::to_string(i * 7) +
+                std::string(static_cast<std::size_t>(i % 97), 'z'));
+  v.push_back(std::string(200000, 'y'));
+  v.push_back("main");  // again: the same id
+  return v;
+}
+
+void expect_same_names(const string_pool& full, const string_pool& other) {
+  ASSERT_EQ(full.size(), other.size());
+  EXPECT_EQ(full.bytes(), other.bytes());
+  std::string scratch;
+  for (string_id id = 0; id < full.size(); ++id) {
+    ASSERT_EQ(full.view(id), other.text(id, scratch)) << "id " << id;
+    ASSERT_EQ(full.view(id).substr(0, string_pool::digest_prefix),
+              other.view(id).substr(0, string_pool::digest_prefix))
+        << "id " << id;
+  }
+}
+
+TEST(string_pool, spill_gives_the_text_and_ids_of_full_mode) {
+  string_pool full, spill(string_pool::mode::spill);
+  for (const auto& n : sample_names()) {
+    const string_id a = full.intern(n), b = spill.intern(n);
+    ASSERT_EQ(a, b);
+    // Each name's text at once, while it may still be in the write buffer.
+    ASSERT_EQ(spill.text(b), n);
+  }
+  EXPECT_TRUE(spill.spilling());
+  EXPECT_GT(spill.spilled_bytes(), 500000u);
+  expect_same_names(full, spill);
+  for (const auto& n : sample_names()) EXPECT_EQ(spill.find(n), full.find(n));
+  EXPECT_EQ(spill.find("not interned"), string_pool::npos);
+  // view() holds the prefix of a long name, the whole of a short one.
+  const string_id l = spill.find(std::string(300000, 'x') + "end");
+  EXPECT_EQ(spill.view(l), std::string(string_pool::digest_prefix, 'x'));
+  EXPECT_EQ(spill.view(spill.find("main")), "main");
+  EXPECT_FALSE(spill.read_failed());
+
+  // Moved, it still reads its file.
+  string_pool moved = std::move(spill);
+  EXPECT_EQ(moved.text(l), std::string(300000, 'x') + "end");
+}
+
+TEST(string_pool, digest_text_is_the_prefix) {
+  string_pool d(string_pool::mode::digest);
+  const string_id id = d.intern(std::string(100, 'd'));
+  EXPECT_EQ(d.text(id), std::string(string_pool::digest_prefix, 'd'));
+  EXPECT_FALSE(d.spilling());
+  EXPECT_EQ(d.spilled_bytes(), 0u);
+}
+
+TEST(string_pool, no_spill_file_keeps_names_in_memory) {
+  string_pool full, spill(string_pool::mode::spill, "/nonexistent/calltree-test-dir");
+  for (const auto& n : sample_names()) ASSERT_EQ(full.intern(n), spill.intern(n));
+  EXPECT_FALSE(spill.spilling());
+  EXPECT_EQ(spill.spilled_bytes(), 0u);
+  expect_same_names(full, spill);
+}
+
+// RLIMIT_FSIZE for this process while it lives: writes beyond `bytes` fail with EFBIG (SIGXFSZ
+// ignored) instead of killing the process.
+class file_size_limit {
+ public:
+  explicit file_size_limit(rlim_t bytes) {
+    getrlimit(RLIMIT_FSIZE, &old_);
+    old_handler_ = signal(SIGXFSZ, SIG_IGN);
+    rlimit r = old_;
+    r.rlim_cur = bytes;
+    ok_ = setrlimit(RLIMIT_FSIZE, &r) == 0;
+  }
+  ~file_size_limit() {
+    setrlimit(RLIMIT_FSIZE, &old_);
+    signal(SIGXFSZ, old_handler_);
+  }
+  bool ok() const { return ok_; }
+
+ private:
+  rlimit old_{};
+  sighandler_t old_handler_{};
+  bool ok_ = false;
+};
+
+TEST(string_pool, failed_write_moves_the_buffer_to_memory) {
+  string_pool full;
+  std::vector<std::string> names = sample_names();
+  for (const auto& n : names) full.intern(n);
+  string_pool spill(string_pool::mode::spill);
+  {
+    file_size_limit limit(400000);  // the long name and about one buffer
+    ASSERT_TRUE(limit.ok());
+    for (const auto& n : names) spill.intern(n);
+  }
+  EXPECT_FALSE(spill.spilling());
+  EXPECT_GT(spill.spilled_bytes(), 0u);
+  EXPECT_LE(spill.spilled_bytes(), 400000u);
+  expect_same_names(full, spill);
+}
+
+// ---- the same output from the writer ----------------------------------------------------
+
+struct converted {
+  std::string text, diagnostics;
+  std::size_t names = 0;
+};
+
+converted convert(const std::string& path, string_pool& names) {
+  converted c;
+  auto in = open_input(path);
+  EXPECT_TRUE(in.has_value()) << path;
+  if (!in) return c;
+  std::ostringstream out;
+  callgrind_writer w(out, names);
+  diagnostic_collector diags;
+  reader_options o;
+  o.display_name = path;
+  auto st = read_callgrind(**in, names, w, diags, o);
+  EXPECT_TRUE(st.has_value()) << path;
+  EXPECT_TRUE(w.finish()) << path;
+  c.text = out.str();
+  for (const auto& d : diags.kept()) c.diagnostics += format_diagnostic(d, false);
+  c.names = names.size();
+  EXPECT_FALSE(names.read_failed()) << path;
+  return c;
+}
+
+void expect_same(const converted& a, const converted& b, const std::string& path) {
+  EXPECT_EQ(a.names, b.names) << path;
+  EXPECT_EQ(a.diagnostics, b.diagnostics) << path;
+  EXPECT_TRUE(a.text == b.text) << path << ": the outputs differ (sizes " << a.text.size() << ", "
+                                << b.text.size() << ")";
+}
+
+TEST(string_pool, writer_output_is_the_same_in_spill_mode_on_every_corpus_file) {
+  std::size_t spilled = 0;
+  for (const auto& path : corpus_files()) {
+    string_pool full, spill(string_pool::mode::spill),
+        no_file(string_pool::mode::spill, "/nonexistent/calltree-test-dir");
+    const converted a = convert(path, full);
+    expect_same(a, convert(path, spill), path);
+    expect_same(a, convert(path, no_file), path);
+    EXPECT_FALSE(no_file.spilling());
+    spilled += spill.spilled_bytes();
+  }
+  EXPECT_GT(spilled, 500000u);  // the corpus has long C++ names
+}
+
+TEST(string_pool, writer_output_is_the_same_when_spilling_fails_half_way) {
+  string_pool full, spill(string_pool::mode::spill);
+  const converted a = convert(big_file, full);
+  converted b;
+  {
+    file_size_limit limit(150000);  // one write buffer, and part of a second
+    ASSERT_TRUE(limit.ok());
+    b = convert(big_file, spill);
+  }
+  EXPECT_FALSE(spill.spilling());
+  EXPECT_GT(spill.spilled_bytes(), 0u);
+  EXPECT_LE(spill.spilled_bytes(), 150000u);
+  expect_same(a, b, big_file);
+}
+
+}  // namespace
+}  // namespace calltree
