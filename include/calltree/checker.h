@@ -4,6 +4,8 @@
 // of all self costs, per event, over all parts: what a `totals:` line states), the stated
 // `summary:` values beside them, distinct functions (object + file + name) and distinct call
 // arcs (caller -> callee). Memory is the distinct functions and arcs, never the cost lines.
+// Records may come summed (reader_options::sum_by_context): nothing here counts records; the
+// lines of each kind are the reader's read_stats.
 // What it is not: a validator by itself: the reader finds the problems and reports them.
 #pragma once
 
@@ -27,7 +29,6 @@ struct check_result {
   std::optional<std::vector<std::uint64_t>> summary;
   std::uint64_t functions = 0;  // distinct (object, file, name)
   std::uint64_t calls = 0;      // distinct (caller, callee) arcs
-  std::uint64_t cost_lines = 0, call_lines = 0, jump_lines = 0;
 };
 
 class checker final : public record_sink {

@@ -39,14 +39,22 @@ struct reader_options {
   // read with sum_cost_runs is cut into chunks at function boundaries that the other threads
   // read ahead on speculation (see reader.cc, "The parallel path"). Records, diagnostics, names
   // and read_stats are the same whatever the number, except that runs of sum_cost_runs may be
-  // cut in other places (the sums per context are the same): tests/unit/reader_parallel_test.cc,
-  // tests/cli/threads.sh.
+  // cut in other places, and sums of sum_by_context grouped otherwise (the sums per key are the
+  // same): tests/unit/reader_parallel_test.cc, tests/cli/threads.sh.
   unsigned threads = 1;
   // For sinks that ignore positions (annotate with no source to show): consecutive self-cost
   // lines of one context (object, file, source file, function) may arrive as one cost record,
   // costs summed (saturating), `given` the largest, `line` and `pos` those of the first line.
   // Every other record, every diagnostic and read_stats are as without it.
   bool sum_cost_runs = false;
+  // For sinks that take sums and look at no position (annotate with no source to show, check):
+  // records may also arrive summed beyond runs, each sum at the place of its key's first
+  // record, with that record's line and positions and the largest `given`: self costs per
+  // context; calls per context, callee (object, file, function) and has_target, counts
+  // summed too; jumps per context, conditional and target file and function, both counts
+  // summed. (The parallel path sums each chunk so, to hand the other thread fewer records.)
+  // Implies sum_cost_runs. Every diagnostic and read_stats are as without it.
+  bool sum_by_context = false;
   // For sinks that keep no jumps: jump lines are read and checked as ever, and counted in
   // read_stats, but no jump records are sent.
   bool skip_jump_records = false;

@@ -106,23 +106,18 @@ void checker::on_part_begin(const part_header& h) {
 }
 
 void checker::on_cost(const cost_record& r) {
-  auto& m = *impl_;
-  ++m.r.cost_lines;
-  m.function(r.ctx.object, r.ctx.file, r.ctx.function);
+  impl_->function(r.ctx.object, r.ctx.file, r.ctx.function);
 }
 
 void checker::on_call(const call_record& r) {
   auto& m = *impl_;
-  ++m.r.call_lines;
   auto caller = m.function(r.ctx.object, r.ctx.file, r.ctx.function);
   auto callee = m.callee(r.callee_object, r.callee_file, r.callee_function);
   m.arc(caller, callee);
 }
 
 void checker::on_jump(const jump_record& r) {
-  auto& m = *impl_;
-  ++m.r.jump_lines;
-  m.function(r.ctx.object, r.ctx.file, r.ctx.function);
+  impl_->function(r.ctx.object, r.ctx.file, r.ctx.function);
 }
 
 void checker::on_part_end(const part_end& e) {

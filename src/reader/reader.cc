@@ -38,7 +38,6 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
-#include <set>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -161,6 +160,15 @@ class id_table {
       return pages_[page][id & page_mask];
     }
     return sparse_[id];
+  }
+  // Forgets `id` (a speculative reading's tables are cleared so, entry by entry, for the next).
+  void erase(std::uint64_t id) {
+    if (id >= dense_id_limit) {
+      sparse_.erase(id);
+      return;
+    }
+    const auto page = static_cast<std::size_t>(id >> page_bits);
+    if (page < pages_.size() && pages_[page]) pages_[page][id & page_mask] = entry{};
   }
 
  private:
@@ -319,12 +327,21 @@ class reader_impl {
     name_class c;
     std::uint64_t id;
     string_id sid;
+    bool first;  // the chunk's first definition of this id
   };
+  struct spec_ref {  // a placeholder: the name of an id the chunk uses without defining it
+    string_id sid;
+    name_class c;
+    std::uint64_t id;
+  };
+  // The tables of an earlier speculative reading, emptied of what it put in them (what its
+  // spec_defs_ and spec_refs_ list): reused, rather than allocated and zeroed again per chunk.
+  void reuse_tables(reader_impl& old);
   bool spec_ = false;                // this reader reads a chunk ahead, on speculation
   bool spec_failed_ = false;         // ... and met something only the real state can read
   std::uint8_t spec_unknown_ = 0;    // fields (1 instr, 2 bb, 4 line) whose base is unknown yet
   std::vector<spec_def> spec_defs_;  // names the chunk defines, in order
-  std::unordered_map<string_id, std::pair<name_class, std::uint64_t>> spec_refs_;  // placeholders
+  std::vector<spec_ref> spec_refs_;  // placeholders, in the order they were made
   string_id spec_object_ = 0, spec_file_ = 0;  // placeholders for the ob= and fl= in force
 
   std::size_t max_len_ = SIZE_MAX;
@@ -887,6 +904,7 @@ bool reader_impl::parse_name(std::string_view value, name_class c, string_id& ou
     }
     string_id sid = names_.intern(rest);
     auto& e = tab.slot(id);
+    const bool first = e.name == string_pool::npos || e.part != current_part_;
     if (e.name != string_pool::npos && e.name != sid && e.part == current_part_ && part_open_) {
       report(severity::warning, diag_code::redefined_name, col_of(value), close + 1,
              "id (" + std::to_string(id) + ") redefined from '" +
@@ -895,7 +913,7 @@ bool reader_impl::parse_name(std::string_view value, name_class c, string_id& ou
     }
     e.name = sid;
     e.part = current_part_;
-    if (spec_) spec_defs_.push_back({c, id, sid});
+    if (spec_) spec_defs_.push_back({c, id, sid, first});
     if (opt_.max_name_bytes && names_.bytes() > opt_.max_name_bytes) {
       limit_hit_ = true;
     }
@@ -1391,9 +1409,11 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
   auto fits = [&](const char* nl) { return static_cast<std::size_t>(nl - p_io) <= max_len; };
   std::uint64_t a = 0, b = 0;
   if (key("calls=")) {
-    position target;
+    // The target goes straight into the record (the general path rewrites it if we give up):
+    // a copy from a local, which fast_target wrote field by field, would be one wide load
+    // waiting for three stores to reach the cache (store forwarding fails), on every call.
     if (!have_function_ || !have_cfn_ || !fast::decimal(p, end, a) || a == 0 || p == end ||
-        *p != ' ' || !fast_target(++p, end, target) || !fits(p))
+        *p != ' ' || !fast_target(++p, end, call_.target) || !fits(p))
       return false;
     fast_commit(p_io, p);
     // Every field, as call_record{} and then these would (site, costs and given are set again
@@ -1403,7 +1423,6 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
     call_.given = UINT32_MAX;
     call_.line = line_no_;
     call_.count = a;
-    call_.target = target;
     call_.has_target = true;
     call_.ctx = ctx_;
     call_.callee_object = callee_object_set_ ? callee_object_ : ctx_.object;
@@ -1417,17 +1436,15 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
   const bool jcnd = key("jcnd=");
   if (jcnd || key("jump=")) {
     // jcnd=FOLLOWED/EXECUTED TARGET, jump=COUNT TARGET
-    position target;
     if (!have_function_ || !fast::decimal(p, end, a)) return false;
     if (jcnd && (p == end || *p != '/' || !fast::decimal(++p, end, b) || a > b)) return false;
-    if (p == end || *p != ' ' || !fast_target(++p, end, target) || !fits(p)) return false;
+    if (p == end || *p != ' ' || !fast_target(++p, end, jump_.target) || !fits(p)) return false;
     fast_commit(p_io, p);
     jump_.source = position{};  // every other field is set below
     jump_.line = line_no_;
     jump_.conditional = jcnd;
     jump_.executed = jcnd ? b : a;
     jump_.followed = a;
-    jump_.target = target;
     jump_.ctx = ctx_;
     jump_.target_file = jump_file_set_ ? jump_file_ : ctx_.source_file;
     jump_.target_function = jump_function_set_ ? jump_function_ : ctx_.function;
@@ -1466,8 +1483,15 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
   auto* e = table_c.find(a);
   string_id id;
   if (*p == '\n') {  // a reference
-    if (!fits(p) || !e || (which == k::fn && e->name == string_pool::empty)) return false;
-    id = e->name;
+    if (!fits(p)) return false;
+    if (e) {
+      if (which == k::fn && e->name == string_pool::empty) return false;
+      id = e->name;
+    } else {
+      if (!spec_) return false;  // used before it was defined: the general path says so
+      id = placeholder(c, a);    // defined before the chunk, we hope (as in parse_name)
+      table_c.slot(a) = id_table::entry{id, UINT32_MAX};
+    }
   } else {  // a definition, in callgrind's form: one space, a name with nothing to trim
     if (*p != ' ') return false;
     const char* name_at = ++p;
@@ -1482,10 +1506,11 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
       return false;
     if (e && e->part == current_part_ && names_.find(name) != e->name) return false;
     id = names_.intern(name);
+    const bool first = !e || e->part != current_part_;
     auto& slot = e ? *e : table_c.slot(a);
     slot.name = id;
     slot.part = current_part_;
-    if (spec_) spec_defs_.push_back({c, a, id});
+    if (spec_) spec_defs_.push_back({c, a, id, first});
   }
   switch (which) {
     case k::fn:
@@ -1785,14 +1810,24 @@ void reader_impl::process_block(const char* p, const char* end) {
 //
 // When it pays. Handing a record from one core to the other (copying it, and the other core
 // reading memory it did not write) costs about what reading its line costs, so with a record
-// per line (check, convert, a report by source line) the two cores together do twice the work
-// and finish no sooner: measured, 40 -> 84 ms of CPU for check on the 24 MB corpus file, and
-// 41 -> 49 ms of wall time. Only when the sinks take few records per line does it pay: with
-// reader_options::sum_cost_runs and skip_jump_records (annotate with no source lines: a run of
-// cost lines of one function is one record, jump lines give none) the same file takes 52 ms
-// of CPU on one thread and 76 ms on two, in 45 instead of 55 ms. So the path is taken only
-// then. The runs' split differs (a run never crosses a chunk's start), which sum_cost_runs
-// allows: sums per context are the same.
+// per line (convert, a report by source line) the two cores together do twice the work and
+// finish no sooner: measured, 40 -> 84 ms of CPU for check on the 24 MB corpus file, and
+// 41 -> 49 ms of wall time, when check took a record per line. Only when the sinks take few
+// records per line does it pay: with reader_options::sum_cost_runs (a run of cost lines of one
+// context is one record) the path is taken. With sum_by_context as well (annotate with no
+// source lines, check), a chunk hands over one record per key, not per line or run: per
+// context for self costs, per context and callee for calls, per context and target for jumps
+// (record_batch.h), each where its key first appeared, so the sink creates its rows in the
+// order a direct reading would. On the 24 MB file that is 67k records instead of 190k for
+// annotate; the two threads then execute 5-12 % more instructions than one (check and
+// annotate, 24 MB and 260 MB files). The runs' split and the sums' grouping differ from a
+// direct reading's, which those options allow: sums per key are the same
+// (tests/unit/reader_parallel_test.cc).
+//
+// A speculative reading's tables are not allocated afresh for each chunk: the next one in the
+// same slot takes them, emptied entry by entry of what the chunk defined or made placeholders
+// for (a chunk uses ids spread over a range of a hundred thousand: pages of them were
+// allocated and zeroed per chunk).
 
 struct reader_impl::speculation {
   string_pool names;  // full text always: the names are interned again in the real pool
@@ -1837,10 +1872,29 @@ void reader_impl::begin_speculation(const part_state& ps) {
 }
 
 string_id reader_impl::placeholder(name_class c, std::uint64_t id) {
+  // "\n<class>:<id>": no name holds a newline. Written by hand: a chunk makes thousands.
+  char buf[32];
+  char* e = buf + sizeof buf;
+  std::uint64_t v = id;
+  do {
+    *--e = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v);
+  *--e = ':';
+  *--e = static_cast<char>('0' + static_cast<int>(c));
+  *--e = '\n';
   const string_id sid =
-      names_.intern("\n" + std::to_string(static_cast<int>(c)) + ":" + std::to_string(id));
-  spec_refs_.emplace(sid, std::make_pair(c, id));
+      names_.intern(std::string_view(e, static_cast<std::size_t>(buf + sizeof buf - e)));
+  spec_refs_.push_back({sid, c, id});
   return sid;
+}
+
+void reader_impl::reuse_tables(reader_impl& old) {
+  for (const auto& d : old.spec_defs_) old.table(d.c).erase(d.id);
+  for (const auto& r : old.spec_refs_) old.table(r.c).erase(r.id);
+  objects_ = std::move(old.objects_);
+  files_ = std::move(old.files_);
+  functions_ = std::move(old.functions_);
 }
 
 bool reader_impl::spec_ok() const {
@@ -1880,7 +1934,7 @@ bool reader_impl::spec_guard(const char* p, const char* end) {
 
 bool reader_impl::adopt(speculation& s) {
   reader_impl& w = *s.reader;
-  if (!s.ok || s.records.part_records()) return false;
+  if (!s.ok || s.records.part_records() || s.records.overflowed()) return false;
   if (!part_open_ || current_part_ != w.current_part_ || pending_call_ || pending_jump_ ||
       drop_call_cost_ || !carry_.empty() || skipping_ || stop_ || limit_hit_ ||
       n_events_ != w.n_events_ || columns_ != w.columns_)
@@ -1891,15 +1945,14 @@ bool reader_impl::adopt(speculation& s) {
   map[string_pool::empty] = string_pool::empty;
   map[w.spec_object_] = ctx_.object;
   map[w.spec_file_] = ctx_.file;
-  for (const auto& [sid, ref] : w.spec_refs_) {
-    const auto* e = table(ref.first).find(ref.second);
+  for (const auto& ref : w.spec_refs_) {
+    const auto* e = table(ref.c).find(ref.id);
     if (!e) return false;  // used before it was defined: the direct reading says so
-    map[sid] = e->name;
+    map[ref.sid] = e->name;
   }
   // A name the chunk defines first for an id that this part already defined otherwise.
-  std::set<std::pair<int, std::uint64_t>> seen;  // a chunk may define 50,000 names
   for (const auto& d : w.spec_defs_) {
-    if (!seen.emplace(static_cast<int>(d.c), d.id).second) continue;
+    if (!d.first) continue;
     const auto* e = table(d.c).find(d.id);
     if (e && e->part == current_part_ && names_.find(s.names.view(d.sid)) != e->name) return false;
   }
@@ -1999,8 +2052,10 @@ void reader_impl::run_chunked(std::span<const char> all) {
   auto speculate = [&](std::size_t k) {
     speculation& s = slots[k % ring];
     s.names = string_pool();
-    s.records.clear();
-    s.reader = std::make_unique<reader_impl>(in_, s.names, s.records, s.diagnostics, opt_);
+    s.records.clear(opt_.sum_by_context);
+    auto fresh = std::make_unique<reader_impl>(in_, s.names, s.records, s.diagnostics, opt_);
+    if (s.reader) fresh->reuse_tables(*s.reader);
+    s.reader = std::move(fresh);
     s.reader->max_len_ = max_len_;
     s.reader->begin_speculation(ps);
     s.reader->process_block(all.data() + bounds[k], all.data() + bounds[k + 1]);
@@ -2140,7 +2195,14 @@ result<read_stats> reader_impl::run() {
 }  // namespace
 
 result<read_stats> read_callgrind(input& in, string_pool& names, record_sink& records,
-                                  diagnostic_sink& diagnostics, const reader_options& options) {
+                                  diagnostic_sink& diagnostics, const reader_options& given) {
+  // sum_by_context sums more than sum_cost_runs does: it allows it.
+  std::optional<reader_options> more;
+  if (given.sum_by_context && !given.sum_cost_runs) {
+    more = given;
+    more->sum_cost_runs = true;
+  }
+  const reader_options& options = more ? *more : given;
   if (options.threads > 1 && in.kind() != compression::none) {
     auto ahead = detail::decode_ahead(in);
     reader_impl r(*ahead, names, records, diagnostics, options);

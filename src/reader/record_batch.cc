@@ -1,6 +1,8 @@
 // record_batch.cc — records copied field by field, replayed with their names mapped.
 #include "reader/record_batch.h"
 
+#include <algorithm>
+
 namespace calltree::detail {
 
 namespace {
@@ -38,18 +40,54 @@ void map_context(context& c, const std::vector<string_id>& map) {
   c.function = map[c.function];
 }
 
+bool same_context(const context& a, const context& b) {
+  return a.function == b.function && a.source_file == b.source_file && a.file == b.file &&
+         a.object == b.object;
+}
+
+std::uint64_t hash_context(const context& c) {
+  return mix(mix(mix(mix(0, c.object), c.file), c.source_file), c.function);
+}
+
 }  // namespace
 
-void record_batch::clear() {
+void record_batch::clear(bool summing) {
   order_.clear();
   costs_.clear();
   calls_.clear();
   jumps_.clear();
   values_.clear();
+  cost_at_.clear();
+  call_at_.clear();
+  cost_index_.reset();
+  call_index_.reset();
+  jump_index_.reset();
+  summing_ = summing;
   part_records_ = false;
+  overflowed_ = false;
+}
+
+void record_batch::add(std::size_t at, std::span<const std::uint64_t> v) {
+  for (std::size_t k = 0; k < v.size(); ++k)
+    overflowed_ |= __builtin_add_overflow(values_[at + k], v[k], &values_[at + k]);
 }
 
 void record_batch::on_cost(const cost_record& r) {
+  if (summing_) {
+    const std::uint64_t h = hash_context(r.ctx);
+    std::size_t slot;
+    const std::uint32_t i = cost_index_.find(
+        h, [&](std::uint32_t j) { return same_context(costs_[j].ctx, r.ctx); }, slot);
+    if (i != row_index::empty) {
+      cost_record& d = costs_[i];
+      overflowed_ |= d.costs.size() != r.costs.size();  // one part: never
+      if (!overflowed_) add(cost_at_[i], r.costs);
+      d.given = std::max(d.given, r.given);
+      return;
+    }
+    cost_index_.insert(h, static_cast<std::uint32_t>(costs_.size()), slot);
+    cost_at_.push_back(values_.size());
+  }
   order_.push_back(item::cost);
   cost_record& d = costs_.emplace_back();
   d.line = r.line;
@@ -60,6 +98,31 @@ void record_batch::on_cost(const cost_record& r) {
 }
 
 void record_batch::on_call(const call_record& r) {
+  if (summing_) {
+    const std::uint64_t h =
+        mix(mix(mix(mix(hash_context(r.ctx), r.callee_object), r.callee_file), r.callee_function),
+            r.has_target);
+    std::size_t slot;
+    const std::uint32_t i = call_index_.find(
+        h,
+        [&](std::uint32_t j) {
+          const call_record& o = calls_[j];
+          return o.callee_function == r.callee_function && same_context(o.ctx, r.ctx) &&
+                 o.callee_file == r.callee_file && o.callee_object == r.callee_object &&
+                 o.has_target == r.has_target;
+        },
+        slot);
+    if (i != row_index::empty) {
+      call_record& d = calls_[i];
+      overflowed_ |= __builtin_add_overflow(d.count, r.count, &d.count);
+      overflowed_ |= d.costs.size() != r.costs.size();
+      if (!overflowed_) add(call_at_[i], r.costs);
+      d.given = std::max(d.given, r.given);
+      return;
+    }
+    call_index_.insert(h, static_cast<std::uint32_t>(calls_.size()), slot);
+    call_at_.push_back(values_.size());
+  }
   order_.push_back(item::call);
   call_record& d = calls_.emplace_back();
   d.line = r.line;
@@ -76,6 +139,26 @@ void record_batch::on_call(const call_record& r) {
 }
 
 void record_batch::on_jump(const jump_record& r) {
+  if (summing_) {
+    const std::uint64_t h =
+        mix(mix(mix(hash_context(r.ctx), r.target_file), r.target_function), r.conditional);
+    std::size_t slot;
+    const std::uint32_t i = jump_index_.find(
+        h,
+        [&](std::uint32_t j) {
+          const jump_record& o = jumps_[j];
+          return o.target_function == r.target_function && same_context(o.ctx, r.ctx) &&
+                 o.target_file == r.target_file && o.conditional == r.conditional;
+        },
+        slot);
+    if (i != row_index::empty) {
+      jump_record& d = jumps_[i];
+      overflowed_ |= __builtin_add_overflow(d.executed, r.executed, &d.executed);
+      overflowed_ |= __builtin_add_overflow(d.followed, r.followed, &d.followed);
+      return;
+    }
+    jump_index_.insert(h, static_cast<std::uint32_t>(jumps_.size()), slot);
+  }
   order_.push_back(item::jump);
   jump_record& d = jumps_.emplace_back();
   d.line = r.line;

@@ -3,6 +3,10 @@
 // What it is: the output of a speculative reading of one chunk (reader.cc, "The parallel
 // path"): a record sink that copies each record (its costs into one array), and a replay that
 // sends them, in order, to another sink once the chunk's names are known in the real pool.
+// Summing (reader_options::sum_by_context), it keeps one record per key instead: self costs
+// per context, calls per context, callee and has_target, jumps per context, kind and target
+// names; each sum stays where its key first appeared, and keeps that record's line and
+// positions.
 // What it is not: a queue between threads (one thread fills it, then another replays it).
 #pragma once
 
@@ -11,6 +15,7 @@
 
 #include "calltree/diagnostic.h"
 #include "calltree/records.h"
+#include "model/row_index.h"
 
 namespace calltree::detail {
 
@@ -30,7 +35,10 @@ class record_batch final : public record_sink {
 
   // A part began or ended: the speculation cannot stand (the reader stops it before).
   bool part_records() const { return part_records_; }
-  void clear();
+  // A sum went above 2^64-1 (summing only): the speculation cannot stand, the chunk is read
+  // directly, where the builder reports it where it happens.
+  bool overflowed() const { return overflowed_; }
+  void clear(bool summing = false);
 
   // Sends every record to `sink`, with each string id `s` replaced by map[s] and `line_base`
   // added to each line number.
@@ -43,7 +51,13 @@ class record_batch final : public record_sink {
   std::vector<call_record> calls_;
   std::vector<jump_record> jumps_;
   std::vector<std::uint64_t> values_;
+  // Summing: where each record's costs start in values_, and the index of records by key.
+  std::vector<std::size_t> cost_at_, call_at_;
+  row_index cost_index_, call_index_, jump_index_;
+  bool summing_ = false;
   bool part_records_ = false;
+  bool overflowed_ = false;
+  void add(std::size_t at, std::span<const std::uint64_t> v);
 };
 
 }  // namespace calltree::detail

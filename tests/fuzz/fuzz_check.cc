@@ -3,7 +3,8 @@
 // One reading feeds both the checker (which never holds a model) and the builder; they must
 // agree on parts and on the program totals of every event, and the checker's result must be
 // well formed (one total per event). `calltree check` reads with its names as digests
-// (string_pool::mode::digest): a second reading that way must count the same.
+// (string_pool::mode::digest), summed by context on two threads: a second reading that way
+// must count the same.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -37,10 +38,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   checker check2;
   fuzz::checking_diagnostics diagnostics2;
   auto in2 = memory_input(std::string(bytes));
-  CALLTREE_FUZZ_CHECK(
-      read_callgrind(*in2, digests, check2, diagnostics2, fuzz::fuzz_reader_options()).has_value());
+  // ... and summed by context on two threads, in small chunks, as `calltree check` reads.
+  auto opt2 = fuzz::fuzz_reader_options();
+  opt2.sum_by_context = true;
+  opt2.threads = 2;
+  opt2.chunk_bytes = 64;
+  CALLTREE_FUZZ_CHECK(read_callgrind(*in2, digests, check2, diagnostics2, opt2).has_value());
   const check_result r2 = check2.result();
   CALLTREE_FUZZ_CHECK(r2.functions == r.functions && r2.calls == r.calls);
-  CALLTREE_FUZZ_CHECK(r2.totals == r.totals && r2.cost_lines == r.cost_lines);
+  CALLTREE_FUZZ_CHECK(r2.totals == r.totals && r2.parts == r.parts);
   return 0;
 }

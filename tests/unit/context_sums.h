@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,14 @@ class context_sums final : public record_sink, public diagnostic_sink {
   std::uint32_t part_ = 0;
 };
 
+inline std::string stats_text(const read_stats& st) {
+  return std::to_string(st.lines) + " " + std::to_string(st.skipped_lines) + " " +
+         std::to_string(st.bytes) + " " + std::to_string(st.parts) + " " +
+         std::to_string(st.cost_lines) + " " + std::to_string(st.call_lines) + " " +
+         std::to_string(st.jump_lines) + " " + std::to_string(st.errors) + " " +
+         std::to_string(st.warnings) + " " + std::to_string(st.complete);
+}
+
 // Reads `in` with `options` into a summed_reading.
 inline summed_reading read_summed(input& in, const reader_options& options) {
   string_pool names;
@@ -81,15 +90,90 @@ inline summed_reading read_summed(input& in, const reader_options& options) {
   auto st = read_callgrind(in, names, sink, sink, options);
   for (string_id i = 0; i < names.size(); ++i) r.names.emplace_back(names.view(i));
   if (st) {
-    r.stats = std::to_string(st->lines) + " " + std::to_string(st->skipped_lines) + " " +
-              std::to_string(st->bytes) + " " + std::to_string(st->parts) + " " +
-              std::to_string(st->cost_lines) + " " + std::to_string(st->call_lines) + " " +
-              std::to_string(st->jump_lines) + " " + std::to_string(st->errors) + " " +
-              std::to_string(st->warnings) + " " + std::to_string(st->complete);
+    r.stats = stats_text(*st);
     r.speculated = st->speculated_chunks;
   } else {
     r.stats = "error: " + st.error().message;
   }
+  return r;
+}
+
+// A reading reduced to what reader_options::sum_by_context keeps: per key (self cost: part and
+// context; call: and the callee and has_target; jump: and the kind and the target's names) the
+// summed values and the largest `given`, and the keys in the order they first appear (each
+// with the line and positions of its first record) among the part records; the diagnostics.
+struct keyed_reading {
+  std::map<std::string, std::vector<std::uint64_t>> sums;
+  std::vector<std::string> order;
+  std::vector<std::string> diagnostics;  // in order (a run of lines is sent at its end, so
+                                         // after the diagnostics of its later lines)
+  std::vector<std::string> names;
+  std::string stats;
+  std::uint64_t speculated = 0;
+};
+
+class key_sums final : public record_sink, public diagnostic_sink {
+ public:
+  key_sums(const string_pool& names, keyed_reading& out) : names_(names), out_(out) {}
+
+  void on_part_begin(const part_header& h) override {
+    part_ = h.index;
+    out_.order.push_back("part " + std::to_string(h.index) + " " + std::to_string(h.line));
+  }
+  void on_cost(const cost_record& r) override {
+    add("cost " + ctx(r.ctx), r.line, r.pos, r.given, r.costs, {});
+  }
+  void on_call(const call_record& r) override {
+    add("call " + ctx(r.ctx) + " -> " + name(r.callee_object) + "|" + name(r.callee_file) + "|" +
+            name(r.callee_function) + (r.has_target ? " t" : ""),
+        r.line, r.site, r.given, r.costs, {r.count});
+  }
+  void on_jump(const jump_record& r) override {
+    add("jump " + ctx(r.ctx) + (r.conditional ? " c " : " j ") + name(r.target_file) + "|" +
+            name(r.target_function),
+        r.line, r.source, 0, {}, {r.executed, r.followed});
+  }
+  void on_part_end(const part_end& e) override {
+    std::string s = "end " + std::to_string(e.line);
+    for (auto v : e.computed) s += " " + std::to_string(v);
+    out_.order.push_back(s);
+  }
+  void report(diagnostic d) override { out_.diagnostics.push_back(format_diagnostic(d)); }
+
+ private:
+  void add(const std::string& key, std::uint64_t line, const position& p, std::uint32_t given,
+           std::span<const std::uint64_t> costs, std::vector<std::uint64_t> counts) {
+    auto [it, fresh] = out_.sums.try_emplace(key);
+    auto& s = it->second;
+    if (fresh) {
+      out_.order.push_back(key + " @" + std::to_string(line) + ":" + std::to_string(p.instr) + "," +
+                           std::to_string(p.bb) + "," + std::to_string(p.line));
+      s.assign(1 + counts.size() + costs.size(), 0);
+    }
+    s[0] = std::max<std::uint64_t>(s[0], given);
+    for (std::size_t k = 0; k < counts.size(); ++k) add_saturating(s[1 + k], counts[k]);
+    for (std::size_t k = 0; k < costs.size() && 1 + counts.size() + k < s.size(); ++k)
+      add_saturating(s[1 + counts.size() + k], costs[k]);
+  }
+  std::string name(string_id id) const { return std::string(names_.view(id)); }
+  std::string ctx(const context& c) const {
+    return std::to_string(part_) + "|" + name(c.object) + "|" + name(c.file) + "|" +
+           name(c.source_file) + "|" + name(c.function);
+  }
+  const string_pool& names_;
+  keyed_reading& out_;
+  std::uint32_t part_ = 0;
+};
+
+// Reads `in` with `options` into a keyed_reading.
+inline keyed_reading read_keyed(input& in, const reader_options& options) {
+  string_pool names;
+  keyed_reading r;
+  key_sums sink(names, r);
+  auto st = read_callgrind(in, names, sink, sink, options);
+  for (string_id i = 0; i < names.size(); ++i) r.names.emplace_back(names.view(i));
+  r.stats = st ? stats_text(*st) : "error: " + st.error().message;
+  if (st) r.speculated = st->speculated_chunks;
   return r;
 }
 

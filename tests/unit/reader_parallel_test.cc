@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "calltree/checker.h"
 #include "context_sums.h"
 
 using namespace calltree;
@@ -36,16 +37,39 @@ std::string slurp(const std::filesystem::path& f) {
 
 }  // namespace
 
+// Every corpus, golden and malformed file (name, bytes), and the corpus files concatenated.
+const std::vector<std::pair<std::string, std::string>>& every_text() {
+  static const auto texts = [] {
+    std::vector<std::pair<std::string, std::string>> t;
+    std::string all;
+    const std::filesystem::path corpus = CALLTREE_CORPUS_DIR;
+    for (const auto& f : test::every_profile(false)) {
+      t.emplace_back(f.string(), slurp(f));
+      if (f.parent_path() == corpus && all.size() < (4u << 20)) all += t.back().second;
+    }
+    t.emplace_back("corpus files concatenated", all);
+    // Records of one function that differ in one field of their key only, each twice: a
+    // chunk that sums them must keep them apart.
+    std::string keys = "events: Ir\npositions: line\nfl=(1) a.c\nfn=(1) f\n1 1\n";
+    for (int f = 2; f < 6; ++f) {
+      // (fl=(1) in the chunk: the file of fe=(1) is then the chunk's own, as it is known.)
+      std::string fn = "fn=(" + std::to_string(f) + ") f" + std::to_string(f) + "\nfl=(1)\n";
+      std::string block =
+          "jump=1 2\n2 1\njfn=(1)\njump=1 3\n3 1\njfi=(2) b.c\njump=1 3\n"
+          "3 1\njcnd=1/2 4\n4 1\ncfn=(1)\ncalls=1 9\n5 3\ncfi=(2)\ncfn=(1)\n"
+          "calls=1 9\n6 3\ncob=(1) o\ncfn=(1)\ncalls=1 9\n7 3\nfi=(2)\n8 1\n"
+          "fe=(1)\n9 1\n";
+      keys += fn + block + block;
+    }
+    t.emplace_back("keys that differ in one field", keys);
+    return t;
+  }();
+  return texts;
+}
+
 TEST(ReaderParallel, SameAsOneThreadOnEveryFileAndChunkSize) {
-  std::vector<std::pair<std::string, std::string>> texts;  // name, bytes
-  std::string all;
-  const std::filesystem::path corpus = CALLTREE_CORPUS_DIR;
-  for (const auto& f : test::every_profile(false)) {
-    texts.emplace_back(f.string(), slurp(f));
-    if (f.parent_path() == corpus && all.size() < (4u << 20)) all += texts.back().second;
-  }
+  const auto& texts = every_text();
   ASSERT_GT(texts.size(), 60u);
-  texts.emplace_back("corpus files concatenated", all);
   std::uint64_t speculated = 0;
   for (const auto& [name, text] : texts) {
     for (std::size_t chunk : {std::size_t{1}, std::size_t{97}, std::size_t{4096}}) {
@@ -64,4 +88,69 @@ TEST(ReaderParallel, SameAsOneThreadOnEveryFileAndChunkSize) {
   // The speculations must have been taken, not only tried (speculate_every_chunk makes the
   // number depend on the inputs only: 121,244 with the corpus of 2026-11-22).
   EXPECT_GT(speculated, 100000u);
+}
+
+// reader_options::sum_by_context: chunks read ahead hand over one record per key (reader.cc,
+// "The parallel path"). Against a plain reading on one thread: every key's sums, the keys in
+// the order they first appear (with the line and positions of their first record) among the
+// parts, the diagnostics, the names and the statistics.
+TEST(ReaderParallel, SummedByContextKeepsEveryKeysSumsAndOrder) {
+  const auto& texts = every_text();
+  ASSERT_GT(texts.size(), 60u);
+  std::uint64_t speculated = 0;
+  for (const auto& [name, text] : texts) {
+    auto plain_in = memory_input(text);
+    reader_options plain;
+    plain.display_name = "t";
+    const auto a = test::read_keyed(*plain_in, plain);
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{97}, std::size_t{4096}}) {
+      SCOPED_TRACE(name + ", chunks of " + std::to_string(chunk));
+      auto in = memory_input(text);
+      reader_options opt = plain;
+      opt.threads = 2;
+      opt.chunk_bytes = chunk;
+      opt.sum_by_context = true;
+      opt.speculate_every_chunk = true;
+      const auto b = test::read_keyed(*in, opt);
+      EXPECT_EQ(a.stats, b.stats);
+      EXPECT_EQ(a.names, b.names);
+      EXPECT_EQ(a.sums, b.sums);
+      EXPECT_EQ(a.diagnostics, b.diagnostics);
+      ASSERT_EQ(a.order.size(), b.order.size());
+      for (std::size_t i = 0; i < a.order.size(); ++i) ASSERT_EQ(a.order[i], b.order[i]) << i;
+      speculated += b.speculated;
+    }
+  }
+  EXPECT_GT(speculated, 100000u);
+}
+
+// `calltree check` reads so (and its names as digests): the same result as a plain reading.
+TEST(ReaderParallel, CheckerCountsTheSameSummedOnTwoThreads) {
+  for (const auto& [name, text] : every_text()) {
+    SCOPED_TRACE(name);
+    check_result r[2];
+    std::string stats[2];
+    for (int m = 0; m < 2; ++m) {
+      auto in = memory_input(text);
+      string_pool names(m ? string_pool::mode::digest : string_pool::mode::full);
+      checker chk;
+      diagnostic_collector diags;
+      reader_options opt;
+      opt.threads = m ? 2 : 1;
+      opt.sum_by_context = m == 1;
+      opt.chunk_bytes = 97;
+      opt.speculate_every_chunk = true;
+      auto st = read_callgrind(*in, names, chk, diags, opt);
+      ASSERT_TRUE(st);
+      stats[m] = test::stats_text(*st);
+      r[m] = chk.result();
+    }
+    EXPECT_EQ(stats[0], stats[1]);
+    EXPECT_EQ(r[0].parts, r[1].parts);
+    EXPECT_EQ(r[0].events, r[1].events);
+    EXPECT_EQ(r[0].totals, r[1].totals);
+    EXPECT_EQ(r[0].summary, r[1].summary);
+    EXPECT_EQ(r[0].functions, r[1].functions);
+    EXPECT_EQ(r[0].calls, r[1].calls);
+  }
 }
