@@ -31,6 +31,8 @@
 #include <string_view>
 #include <vector>
 
+#include "calltree/paged_array.h"
+
 namespace calltree {
 
 using string_id = std::uint32_t;
@@ -96,11 +98,15 @@ class string_pool {
   bool spill(std::string_view s);
   void keep_buffered_in_memory();
 
+  struct digest {
+    std::uint64_t h = 0, h2 = 0;
+  };
   mode mode_;
-  std::vector<std::uint64_t> digests_;  // digest and spill modes: two 64-bit hashes per name
+  // The per-name tables are paged: they never copy themselves to grow (paged_array.h).
+  paged_array<digest> digests_;  // digest and spill modes: the 128-bit hash of each name
   std::vector<std::unique_ptr<char[]>> blocks_;
   std::size_t block_used_ = 0, block_size_ = 0;
-  std::vector<std::string_view> views_;
+  paged_array<std::string_view> views_;
   // Open addressing, linear probing: each slot is (32 bits of the name's hash << 32) | (id + 1),
   // 0 when empty. The hash bits place the slot, so growing needs no rehashing of names.
   std::vector<std::uint64_t> slots_;

@@ -84,7 +84,7 @@ struct string_pool::spill_file {
   std::uint64_t flushed = 0;  // bytes written to the file
   std::vector<char> buffer;   // the bytes [flushed, flushed + buffer.size())
   // Per name: the end offset of its text in the file (see the top of this file).
-  std::vector<std::uint64_t> ends;
+  paged_array<std::uint64_t> ends;
   mutable std::atomic<bool> read_failed{false};
 
   explicit spill_file(std::string d) : dir(std::move(d)) {}
@@ -144,8 +144,7 @@ string_pool::string_pool(mode m, std::string spill_dir) : mode_(m) {
 }
 
 bool string_pool::same(string_id id, std::string_view s, std::uint64_t h, std::uint64_t h2) const {
-  return mode_ == mode::full ? views_[id] == s
-                             : digests_[2 * id] == h && digests_[2 * id + 1] == h2;
+  return mode_ == mode::full ? views_[id] == s : digests_[id].h == h && digests_[id].h2 == h2;
 }
 string_pool::string_pool(string_pool&&) noexcept = default;
 string_pool& string_pool::operator=(string_pool&&) noexcept = default;
@@ -276,8 +275,7 @@ string_id string_pool::intern(std::string_view s) {
   auto id = static_cast<string_id>(views_.size());
   std::size_t kept = s.size();  // the bytes counted (bytes())
   if (mode_ != mode::full) {
-    digests_.push_back(h);
-    digests_.push_back(h2);
+    digests_.push_back({h, h2});
   }
   if (mode_ == mode::digest) {
     s = s.substr(0, digest_prefix);
@@ -294,7 +292,7 @@ string_id string_pool::intern(std::string_view s) {
       ends.push_back(ends.empty() ? 0 : ends.back());
     }
   }
-  views_.emplace_back(store(s), s.size());
+  views_.push_back(std::string_view(store(s), s.size()));
   slots_[i] = (static_cast<std::uint64_t>(tag) << 32) | (static_cast<std::uint64_t>(id) + 1);
   bytes_ += kept + sizeof(std::string_view) * 2 + 16;
   return id;
