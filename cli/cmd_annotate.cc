@@ -272,6 +272,9 @@ int run_annotate(std::span<const std::string_view> raw_args) {
   // it must not merge with the counted calls of its pair).
   const bool by_line = o.auto_annotate || !o.user_files.empty() || o.part || o.raw;
   profile p;
+  // The text report needs the text of the names it prints (a fraction of them): the others
+  // wait in a temporary file (string_pool::mode::spill). JSON lists every function.
+  if (!json) p.strings = string_pool(string_pool::mode::spill);
   cost_presence presence(by_line);
   stderr_counter diags;
   {
@@ -336,7 +339,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
   // the "Reading data" line come before its first piece, as when it was written at once.
   bool started = false;
   auto status = annotate_text_to(
-      p, o,
+      std::move(p), o,
       [&](std::string_view piece) {
         if (!started) {
           started = true;

@@ -130,17 +130,38 @@ std::string annotate_data::key_name(std::uint32_t k) const {
   return s;
 }
 
+std::string_view annotate_data::function_name(std::uint32_t k) const {
+  const string_id sid = key_function[k];
+  if (names->kind() != string_pool::mode::spill) return names->view(sid);
+  if (auto it = read_names_.find(sid); it != read_names_.end()) return it->second;
+  std::string_view v = names->text(sid, scratch_);
+  if (v.data() != scratch_.data()) return v;  // in the pool's memory
+  // (A node's string stays where it is when the map grows.)
+  return read_names_.emplace(sid, std::move(scratch_)).first->second;
+}
+
+void annotate_data::forget_names() const {
+  if (read_names_.empty()) return;
+  // clear() would keep (and sweep at every call) the buckets of the largest set held.
+  if (read_names_.bucket_count() > 1024)
+    read_names_ = {};
+  else
+    read_names_.clear();
+}
+
 void annotate_data::append_key_name(std::string& out, std::uint32_t k) const {
   const std::string& f = files[key_file[k]];
-  out.reserve(out.size() + f.size() + 1 + key_function[k].size());
-  out.append(f).append(1, ':').append(key_function[k]);
+  const std::string_view name = function_name(k);
+  out.reserve(out.size() + f.size() + 1 + name.size());
+  out.append(f).append(1, ':').append(name);
 }
 
 int annotate_data::compare_key_names(std::uint32_t a, std::uint32_t b) const {
-  if (key_file[a] == key_file[b]) return key_function[a].compare(key_function[b]);
+  const std::string_view na = function_name(a), nb = function_name(b);
+  if (key_file[a] == key_file[b]) return na.compare(nb);
   // Compare "fa:na" with "fb:nb" piece by piece.
-  std::string_view pa[3] = {files[key_file[a]], ":", key_function[a]};
-  std::string_view pb[3] = {files[key_file[b]], ":", key_function[b]};
+  std::string_view pa[3] = {files[key_file[a]], ":", na};
+  std::string_view pb[3] = {files[key_file[b]], ":", nb};
   std::size_t ia = 0, ib = 0;
   std::string_view ra = pa[0], rb = pb[0];
   while (true) {
@@ -168,7 +189,6 @@ struct builder {
   std::vector<std::vector<int>> part_index;  // part -> recorded column -> index in part events
   std::vector<std::uint32_t> file_of_sid;    // string id -> display file index (+1; 0 = unset)
   std::unordered_map<std::string, std::uint32_t> file_index;
-  std::vector<string_id> key_fn;       // per key: the function name's string id
   row_index key_index;                 // (display file, name) -> key
   std::vector<std::uint32_t> own_key;  // per model function: key of its own file (+1)
   row_index call_index;                // (caller key, callee key) -> d.calls
@@ -197,7 +217,7 @@ struct builder {
   std::uint32_t file_of(string_id sid) {
     if (sid >= file_of_sid.size()) file_of_sid.resize(sid + 1, 0);
     if (file_of_sid[sid]) return file_of_sid[sid] - 1;
-    std::string name(strip(p.strings.view(sid)));
+    std::string name(strip(p.strings.text(sid)));
     auto [it, fresh] = file_index.emplace(name, static_cast<std::uint32_t>(d.files.size()));
     if (fresh) {
       d.files.push_back(name);
@@ -212,14 +232,14 @@ struct builder {
     const std::uint64_t h = mix(mix(3, f), fn_sid);
     std::size_t slot;
     auto k = key_index.find(
-        h, [&](std::uint32_t i) { return d.key_file[i] == f && key_fn[i] == fn_sid; }, slot);
+        h, [&](std::uint32_t i) { return d.key_file[i] == f && d.key_function[i] == fn_sid; },
+        slot);
     if (k != row_index::empty) return k;
     k = static_cast<std::uint32_t>(d.key_file.size());
     key_index.insert(h, k, slot);
-    d.key_function.push_back(p.strings.view(fn_sid));
+    d.key_function.push_back(fn_sid);
     d.key_file.push_back(f);
-    key_fn.push_back(fn_sid);
-    d.key_object.emplace_back();
+    d.key_object.push_back(0);
     d.key_has_object.push_back(0);
     d.key_seen.push_back(0);
     d.key_called.push_back(0);
@@ -331,11 +351,28 @@ struct builder {
 
 }  // namespace
 
+namespace {
+
+void release_self_rows(profile& p) {
+  p.self_rows = {};
+  p.self_costs = cost_matrix(p.self_costs.columns());
+}
+void release_calls_and_jumps(profile& p) {
+  p.calls = {};
+  p.call_costs = cost_matrix(p.call_costs.columns());
+  p.jumps = {};
+}
+
+}  // namespace
+
 result<annotate_data> build_annotate_data(const profile& p, const annotate_options& o,
                                           const cost_presence* presence,
-                                          std::vector<std::string>* warnings) {
+                                          std::vector<std::string>* warnings, profile* release) {
   annotate_data d;
+  d.names = &p.strings;
   d.lines = o.auto_annotate || !o.user_files.empty();
+  d.objects.reserve(p.objects.size());
+  for (const object& ob : p.objects) d.objects.push_back(p.strings.text(ob.name));
   builder b(p, o, presence, d);
 
   // Columns.
@@ -424,7 +461,7 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
     const function& fn = p.functions[f];
     std::uint32_t k = b.key_of_function(f, fn.file);
     d.key_seen[k] = 1;
-    d.key_object[k] = p.object_name(fn.object);
+    d.key_object[k] = fn.object;
     d.key_has_object[k] = 1;
   }
 
@@ -460,6 +497,9 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
     }
     b.add(d.line_cc, last_line_row, costs, row.part, b.given_line(fsid, row.pos.line));
   }
+
+  // (The inclusive costs take the self rows again.)
+  if (release && !o.inclusive) release_self_rows(*release);
 
   // Calls.
   // The keys of each model call, for the inclusive costs.
@@ -498,6 +538,7 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
     d.call_lines[li].count += c.count;
     b.add(d.call_line_cc, li, costs, c.part, given);
   }
+  if (release && !o.inclusive) release_calls_and_jumps(*release);
   {
     // Callers and callees of each key, in order of first call.
     std::vector<std::uint32_t> owner(d.calls.size()), item(d.calls.size());
@@ -628,6 +669,10 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
       }
     }
     if (r.saturated && warnings) warnings->push_back("an inclusive cost exceeded 2^64-1");
+    if (release) {
+      release_self_rows(*release);
+      release_calls_and_jumps(*release);
+    }
   }
 
   if (raw && d.totals_calculated) {

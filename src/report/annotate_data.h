@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "calltree/analysis/derived_events.h"
@@ -89,18 +90,28 @@ struct annotate_data {
   std::vector<std::string> columns;
   std::vector<linear_event> derived;  // column recorded.size() + i
 
-  std::vector<std::string> files;  // display names (cwd stripped)
-  // Per key: its file, its name alone and its object (views into the profile's names, which
-  // outlive this); the key's name "file:name" is made when needed (key_name and the rest).
+  std::vector<std::string> files;    // display names (cwd stripped)
+  std::vector<std::string> objects;  // per model object: its name
+  // Per key: its file, its name alone (a string id of the profile's names, which outlive
+  // this) and its object (an index into `objects`); the key's name "file:name" is made when
+  // needed (key_name and the rest).
   std::vector<std::uint32_t> key_file;
-  std::vector<std::string_view> key_function;
-  std::vector<std::string_view> key_object;
+  std::vector<string_id> key_function;
+  std::vector<std::uint32_t> key_object;
   std::vector<char> key_has_object, key_seen, key_called;
   std::size_t keys() const { return key_file.size(); }
   std::string key_name(std::uint32_t k) const;
   void append_key_name(std::string& out, std::uint32_t k) const;
   // key_name(a) compared with key_name(b) (as std::string::compare), without making them.
   int compare_key_names(std::uint32_t a, std::uint32_t b) const;
+
+  // The name alone of key k. From a pool in memory, a view into it; from a spilling pool
+  // (string_pool::mode::spill), the text read back once and kept here until forget_names(),
+  // so a report reads only the names it prints or orders, and holds them only while it needs
+  // them. Views stay valid until forget_names().
+  std::string_view function_name(std::uint32_t k) const;
+  void forget_names() const;
+  const string_pool* names = nullptr;
 
   cc_table self;                                   // per key
   cc_table inclusive;                              // per key (filled when options.inclusive)
@@ -135,12 +146,20 @@ struct annotate_data {
 
   // Internal: the indexes behind find_site and find_call_line.
   row_index site_index, call_line_index;
+
+ private:
+  mutable std::unordered_map<string_id, std::string> read_names_;
+  mutable std::string scratch_;
 };
 
-// Builds the tables; an error for an unknown --show/--sort event.
+// Builds the tables; an error for an unknown --show/--sort event. With `release` (which must
+// be &p), the profile's self rows, call rows, jump rows and their costs are freed as soon as
+// no later step needs them, so the tables grow into the memory the model gave back; its names
+// and parts are kept.
 result<annotate_data> build_annotate_data(const profile& p, const annotate_options& options,
                                           const cost_presence* presence,
-                                          std::vector<std::string>* warnings);
+                                          std::vector<std::string>* warnings,
+                                          profile* release = nullptr);
 
 // "1,234,567".
 std::string commify(std::uint64_t v);

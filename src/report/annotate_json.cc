@@ -90,10 +90,10 @@ result<std::string> annotate_json(const profile& p, const annotate_options& opti
     j.begin_object();
     j.key("key").value(d.key_name(k));
     j.key("file").value(d.files[d.key_file[k]]);
-    j.key("name").value(d.key_function[k]);
+    j.key("name").value(d.function_name(k));
     j.key("object");
     if (d.key_has_object[k])
-      j.value(d.key_object[k]);
+      j.value(d.objects[d.key_object[k]]);
     else
       j.null();
     j.key("self");

@@ -196,8 +196,8 @@ namespace {
 status make_annotate_text(const profile& p, const annotate_options& o,
                           const cost_presence* presence, std::vector<std::string>* warnings,
                           const std::function<void(std::string_view)>* write,
-                          std::string& result_out) {
-  auto built = detail::build_annotate_data(p, o, presence, warnings);
+                          std::string& result_out, profile* release = nullptr) {
+  auto built = detail::build_annotate_data(p, o, presence, warnings, release);
   if (!built) return built.error();
   const annotate_data& d = *built;
   printer pr{d, o, {}, {}, {}, {}, {}, {}, {}};
@@ -291,24 +291,29 @@ status make_annotate_text(const profile& p, const annotate_options& o,
   struct row {
     std::uint32_t key = UINT32_MAX;  // (a key's name is made when printed)
     std::uint32_t cycle = 0;         // 1-based for a cycle row
-    cc_view cc;
   };
   std::vector<row> rows;
   const cc_table& fn_table = o.inclusive ? d.inclusive : d.self;
+  auto cc_of = [&](const row& r) {
+    return r.key != UINT32_MAX ? view(fn_table, r.key) : view(d.cycle_cc, r.cycle - 1);
+  };
   rows.reserve(d.keys() + d.cycles.size());
   for (std::uint32_t k = 0; k < d.keys(); ++k) {
     if (!(d.key_seen[k] || (o.inclusive && d.key_called[k]))) continue;
-    rows.push_back({k, 0, view(fn_table, k)});
+    rows.push_back({k, 0});
   }
   std::vector<std::string> cycle_names;
   if (o.inclusive && !o.raw) {
     for (std::uint32_t c = 0; c < d.cycles.size(); ++c)
       cycle_names.push_back("<cycle " + std::to_string(c + 1) + ">");
-    for (std::uint32_t c = 0; c < d.cycles.size(); ++c)
-      rows.push_back({UINT32_MAX, c + 1, view(d.cycle_cc, c)});
+    for (std::uint32_t c = 0; c < d.cycles.size(); ++c) rows.push_back({UINT32_MAX, c + 1});
   }
+  // Where rows are in `rows` now: keys in order, then cycles.
+  auto built_order = [&](const row& r) {
+    return r.key != UINT32_MAX ? std::uint64_t{r.key} : std::uint64_t{d.keys()} + r.cycle;
+  };
   auto summary_w = pr.widths({cc_view{pr.summary_v.data(), pr.summary_d.data()}});
-  auto fn_w = pr.widths(rows, [](const row& r) { return r.cc; });
+  auto fn_w = pr.widths(rows, cc_of);
   pr.summary = {pr.summary_v.data(), pr.summary_d.data()};
 
   out += fancy;
@@ -324,24 +329,80 @@ status make_annotate_text(const profile& p, const annotate_options& o,
   out += " file:function\n";
   out += fancy;
 
+  // callgrind_annotate's order: by cost, equal costs by name. The threshold cuts the list by
+  // cost alone (rows of equal cost add the same to the running sums), so rows are sorted by
+  // cost first and only the runs of equal cost that are printed are then put in name order:
+  // the names of the rows not printed are never needed (with a spilling pool, never read).
   std::sort(rows.begin(), rows.end(), [&](const row& a, const row& b) {
-    int c = pr.cmp(a.cc, b.cc);
+    int c = pr.cmp(cc_of(a), cc_of(b));
     if (c != 0) return c < 0;
-    if (a.key != UINT32_MAX && b.key != UINT32_MAX) return d.compare_key_names(a.key, b.key) < 0;
-    return (a.key != UINT32_MAX ? d.key_name(a.key) : cycle_names[a.cycle - 1]) <
-           (b.key != UINT32_MAX ? d.key_name(b.key) : cycle_names[b.cycle - 1]);
+    return built_order(a) < built_order(b);
   });
+
+  std::vector<double> th;
+  for (const auto& t : pr.thresholds) th.push_back(to_number(t));
+  // The running sums behind the threshold, and whether they reached it.
+  auto reached = [&](const std::vector<double>& curr) {
+    bool all = true;
+    for (std::size_t i = 0; i < th.size() && i < pr.sort_order.size(); ++i) {
+      std::size_t col = pr.sort_order[i];
+      double prop = curr[i] * 100;
+      if (pr.summary_d[col] && pr.summary_v[col] > 0)
+        prop /= static_cast<double>(pr.summary_v[col]);
+      all = all && prop >= th[i];
+    }
+    return all;
+  };
+  auto add_row = [&](std::vector<double>& curr, const row& r) {
+    const cc_view cc = cc_of(r);
+    for (std::size_t i = 0; i < pr.sort_order.size(); ++i) {
+      std::size_t col = pr.sort_order[i];
+      if (!(cc.v && cc.d[col])) continue;
+      if (o.inclusive)
+        curr[i] = static_cast<double>(static_cast<long double>(pr.summary_v[col]) -
+                                      static_cast<long double>(cc.v[col]));
+      else
+        curr[i] += static_cast<double>(cc.v[col]);
+    }
+  };
+  std::size_t shown = rows.size();
+  if (single_threshold < 100) {
+    std::vector<double> curr(pr.sort_order.size(), 0.0);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (reached(curr)) {
+        shown = i;
+        break;
+      }
+      add_row(curr, rows[i]);
+    }
+  }
+  {
+    // Name order within each run of equal cost up to the end of the run of the last row shown.
+    auto by_name = [&](const row& a, const row& b) {
+      if (a.key != UINT32_MAX && b.key != UINT32_MAX) return d.compare_key_names(a.key, b.key) < 0;
+      return (a.key != UINT32_MAX ? d.key_name(a.key) : cycle_names[a.cycle - 1]) <
+             (b.key != UINT32_MAX ? d.key_name(b.key) : cycle_names[b.cycle - 1]);
+    };
+    std::size_t end = shown;
+    while (end > 0 && end < rows.size() && pr.cmp(cc_of(rows[end - 1]), cc_of(rows[end])) == 0)
+      ++end;
+    for (std::size_t from = 0; from < end;) {
+      std::size_t to = from + 1;
+      while (to < end && pr.cmp(cc_of(rows[from]), cc_of(rows[to])) == 0) ++to;
+      if (to - from > 1) std::stable_sort(rows.begin() + from, rows.begin() + to, by_name);
+      d.forget_names();
+      from = to;
+    }
+  }
 
   std::vector<std::string> threshold_files;  // in order of first use
   std::set<std::string> threshold_seen;
-  std::vector<double> curr(pr.sort_order.size(), 0.0);
-  std::vector<double> th;
-  for (const auto& t : pr.thresholds) th.push_back(to_number(t));
   const bool tree = o.tree_caller || o.tree_calling;
   auto object_suffix = [&](std::uint32_t k, bool only_nonempty) -> std::string {
     if (k == UINT32_MAX || !d.key_has_object[k]) return {};
-    if (only_nonempty && d.key_object[k].empty()) return {};
-    return " [" + std::string(d.key_object[k]) + "]";
+    const std::string& object = d.objects[d.key_object[k]];
+    if (only_nonempty && object.empty()) return {};
+    return " [" + object + "]";
   };
   auto call_sort = [&](std::span<const std::uint32_t> list, bool by_caller) {
     std::vector<std::uint32_t> idx(list.begin(), list.end());
@@ -354,21 +415,12 @@ status make_annotate_text(const profile& p, const annotate_options& o,
     return idx;
   };
 
-  for (const row& r : rows) {
+  for (std::size_t ri = 0; ri < shown; ++ri) {
+    const row& r = rows[ri];
     hand_out();
-    if (single_threshold < 100) {
-      bool reached = true;
-      for (std::size_t i = 0; i < th.size() && i < pr.sort_order.size(); ++i) {
-        std::size_t col = pr.sort_order[i];
-        double prop = curr[i] * 100;
-        if (pr.summary_d[col] && pr.summary_v[col] > 0)
-          prop /= static_cast<double>(pr.summary_v[col]);
-        reached = reached && prop >= th[i];
-      }
-      if (reached) break;
-    }
+    d.forget_names();
     if (tree) out += "\n";
-    const bool unknown = r.key != UINT32_MAX && d.key_function[r.key] == "???" &&
+    const bool unknown = r.key != UINT32_MAX && d.function_name(r.key) == "???" &&
                          d.files[d.key_file[r.key]] == "???";
     if (o.tree_caller && !unknown && r.key != UINT32_MAX) {
       for (std::uint32_t ci : call_sort(d.callers_of[r.key], true)) {
@@ -379,7 +431,7 @@ status make_annotate_text(const profile& p, const annotate_options& o,
                object_suffix(c.caller, false) + "\n";
       }
     }
-    pr.print_cc(r.cc, fn_w);
+    pr.print_cc(cc_of(r), fn_w);
     if (tree) out += " * ";
     out += ' ';
     if (r.key != UINT32_MAX)
@@ -404,16 +456,8 @@ status make_annotate_text(const profile& p, const annotate_options& o,
       std::string f(threshold_file(name));
       if (threshold_seen.insert(f).second) threshold_files.push_back(f);
     }
-    for (std::size_t i = 0; i < pr.sort_order.size(); ++i) {
-      std::size_t col = pr.sort_order[i];
-      if (!(r.cc.v && r.cc.d[col])) continue;
-      if (o.inclusive)
-        curr[i] = static_cast<double>(static_cast<long double>(pr.summary_v[col]) -
-                                      static_cast<long double>(r.cc.v[col]));
-      else
-        curr[i] += static_cast<double>(r.cc.v[col]);
-    }
   }
+  d.forget_names();
   out += "\n";
 
   // ---- annotate_ann_files
@@ -568,6 +612,7 @@ status make_annotate_text(const profile& p, const annotate_options& o,
             pr.print_cc(view(d.call_line_cc, cli), w);
             out += " => " + d.key_name(callee) + " (" + commify(cl.count) + "x)\n";
           }
+          d.forget_names();
         }
         got = got && !src_line.empty() && src_line != "0";
       }
@@ -665,6 +710,16 @@ status annotate_text_to(const profile& p, const annotate_options& o,
                         const cost_presence* presence, std::vector<std::string>* warnings) {
   std::string out;
   auto s = make_annotate_text(p, o, presence, warnings, &write, out);
+  if (!s) return s;
+  if (!out.empty()) write(out);
+  return ok();
+}
+
+status annotate_text_to(profile&& p, const annotate_options& o,
+                        const std::function<void(std::string_view)>& write,
+                        const cost_presence* presence, std::vector<std::string>* warnings) {
+  std::string out;
+  auto s = make_annotate_text(p, o, presence, warnings, &write, out, &p);
   if (!s) return s;
   if (!out.empty()) write(out);
   return ok();

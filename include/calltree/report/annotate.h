@@ -125,6 +125,14 @@ status annotate_text_to(const profile& p, const annotate_options& options,
                         const cost_presence* presence = nullptr,
                         std::vector<std::string>* warnings = nullptr);
 
+// The same, for a caller done with the profile: its self, call and jump rows are freed as soon
+// as the report has taken from them what it needs (before it is printed, and while its own
+// tables grow), so the two are not held at once; its names and parts stay.
+status annotate_text_to(profile&& p, const annotate_options& options,
+                        const std::function<void(std::string_view)>& write,
+                        const cost_presence* presence = nullptr,
+                        std::vector<std::string>* warnings = nullptr);
+
 // The same report as JSON (schema "calltree-annotate", version 1, docs/json.md).
 result<std::string> annotate_json(const profile& p, const annotate_options& options,
                                   const cost_presence* presence = nullptr,

@@ -1,0 +1,209 @@
+// annotate_spill_test.cc — the annotate report is the same whatever holds the names.
+//
+// `calltree annotate` keeps names in a spilling pool (string_pool::mode::spill: long names'
+// text in a temporary file, read back only for the functions the report prints or orders by
+// name) and lets the report free the profile's rows as it goes (annotate_text_to(profile&&)).
+// On every corpus file and several option sets, the text (and the JSON) must be the same as
+// from a pool in memory and a profile kept whole. The report orders functions by cost and only
+// the runs of equal cost it prints by name: a profile of many equal costs checks that the rows
+// printed are, in order, the first rows of the full (cost, name) order, whatever the threshold.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "calltree/input.h"
+#include "calltree/profile_builder.h"
+#include "calltree/reader.h"
+#include "calltree/report/annotate.h"
+
+namespace calltree {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> corpus_files() {
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(CALLTREE_CORPUS_DIR)) {
+    const std::string n = e.path().filename().string();
+    auto ends = [&](std::string_view suffix) {
+      return n.size() > suffix.size() &&
+             n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    if (ends(".callgrind") || ends(".cachegrind") || ends(".callgrind.gz"))
+      files.push_back(e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+struct loaded {
+  profile p;
+  cost_presence presence;
+  explicit loaded(bool by_line) : presence(by_line) {}
+};
+
+// As `calltree annotate` reads: positions by line only when source lines are annotated.
+void load(loaded& l, std::unique_ptr<input> in, bool by_line) {
+  diagnostic_collector diags;
+  builder_options bo;
+  bo.keep_positions = by_line ? pos_line : 0;
+  bo.keep_jumps = false;
+  profile_builder b(l.p, &diags, "test", bo);
+  tee_sink tee({&b, &l.presence});
+  reader_options ro;
+  ro.sum_cost_runs = !by_line;
+  ro.skip_jump_records = true;
+  ASSERT_TRUE(read_callgrind(*in, l.p.strings, tee, diags, ro).has_value());
+}
+
+std::unique_ptr<loaded> load_file(const std::string& path, string_pool::mode m, bool by_line) {
+  auto l = std::make_unique<loaded>(by_line);
+  l->p.strings = string_pool(m);
+  auto in = open_input(path);
+  EXPECT_TRUE(in.has_value()) << path;
+  if (in) load(*l, std::move(*in), by_line);
+  return l;
+}
+
+std::string text_of(const profile& p, const annotate_options& o, const cost_presence& pr) {
+  auto r = annotate_text(p, o, &pr);
+  EXPECT_TRUE(r.has_value());
+  return r ? *r : std::string();
+}
+
+std::string text_released(profile& p, const annotate_options& o, const cost_presence& pr) {
+  std::string out;
+  auto s = annotate_text_to(
+      std::move(p), o, [&](std::string_view piece) { out.append(piece); }, &pr);
+  EXPECT_TRUE(s.has_value());
+  EXPECT_TRUE(p.self_rows.empty() && p.calls.empty());  // the rows were given back
+  return out;
+}
+
+std::vector<annotate_options> option_sets() {
+  std::vector<annotate_options> v;
+  annotate_options o;
+  o.input_name = "x";
+  o.auto_annotate = false;
+  v.push_back(o);  // the benchmark's --auto=no
+  o.threshold = "100";
+  o.inclusive = true;
+  o.tree_caller = o.tree_calling = true;
+  v.push_back(o);
+  o = {};
+  o.input_name = "x";
+  o.threshold = "90";
+  o.tree_calling = true;  // --auto=yes: sources, call sites ("=> name")
+  v.push_back(o);
+  return v;
+}
+
+TEST(annotate_spill, same_report_on_every_corpus_file) {
+  std::uint64_t spilled = 0;
+  for (const auto& path : corpus_files()) {
+    for (const annotate_options& o : option_sets()) {
+      const bool by_line = o.auto_annotate;
+      auto full = load_file(path, string_pool::mode::full, by_line);
+      auto spill = load_file(path, string_pool::mode::spill, by_line);
+      spilled += spill->p.strings.spilled_bytes();
+      const std::string want = text_of(full->p, o, full->presence);
+      EXPECT_TRUE(want == text_of(spill->p, o, spill->presence))
+          << path << " threshold " << o.threshold << " inclusive " << o.inclusive;
+      EXPECT_TRUE(want == text_released(spill->p, o, spill->presence))
+          << path << " threshold " << o.threshold << " inclusive " << o.inclusive;
+      EXPECT_FALSE(spill->p.strings.read_failed());
+    }
+    auto full = load_file(path, string_pool::mode::full, false);
+    auto spill = load_file(path, string_pool::mode::spill, false);
+    annotate_options o;
+    o.input_name = "x";
+    o.auto_annotate = false;
+    auto a = annotate_json(full->p, o, &full->presence);
+    auto b = annotate_json(spill->p, o, &spill->presence);
+    ASSERT_TRUE(a && b) << path;
+    EXPECT_TRUE(*a == *b) << path << ": JSON differs";
+  }
+  EXPECT_GT(spilled, 0u);
+}
+
+// The rows of the function table: "cost (pct)  file:name".
+std::vector<std::string> table_rows(const std::string& report) {
+  std::vector<std::string> rows;
+  std::istringstream in(report);
+  std::string line;
+  int dashes = 0;
+  bool in_table = false;
+  while (std::getline(in, line)) {
+    if (line.find("file:function") != std::string::npos) {
+      in_table = true;
+      dashes = 0;
+      continue;
+    }
+    if (!in_table) continue;
+    if (line.rfind("----", 0) == 0) {
+      ++dashes;
+      continue;
+    }
+    if (dashes == 0) continue;
+    if (line.empty()) break;
+    rows.push_back(line);
+  }
+  return rows;
+}
+
+TEST(annotate_spill, equal_costs_are_ordered_by_name_up_to_the_threshold) {
+  // 400 functions with long names that differ only after their first 40 bytes, in a scrambled
+  // order, with costs in runs of equal values (1..8).
+  const std::string prefix = "ns::a_long_common_prefix_of_more_than_forty_bytes::function_";
+  std::string text = "events: Ir\nfl=(1) a.c\n";
+  for (int i = 0; i < 400; ++i) {
+    const int n = (i * 263) % 400;
+    text += "fn=(" + std::to_string(i + 1) + ") " + prefix + std::to_string(n) + "\n";
+    text += "1 " + std::to_string(1 + n % 8) + "\n";
+  }
+  auto load_text = [&](string_pool::mode m) {
+    auto l = std::make_unique<loaded>(false);
+    l->p.strings = string_pool(m);
+    load(*l, memory_input(text), false);
+    return l;
+  };
+  auto full = load_text(string_pool::mode::full);
+  auto spill = load_text(string_pool::mode::spill);
+  EXPECT_GT(spill->p.strings.spilled_bytes(), 0u);
+
+  annotate_options o;
+  o.input_name = "x";
+  o.auto_annotate = false;
+  o.threshold = "100";
+  const std::vector<std::string> all = table_rows(text_of(full->p, o, full->presence));
+  ASSERT_EQ(all.size(), 400u);
+  // The full order: cost descending, then name ascending.
+  auto cost = [](const std::string& row) {
+    std::string digits;
+    for (char c : row.substr(0, row.find('(')))
+      if (c >= '0' && c <= '9') digits += c;
+    return std::stoull(digits);
+  };
+  auto name = [](const std::string& row) { return row.substr(row.find("a.c:")); };
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    const auto a = cost(all[i - 1]), b = cost(all[i]);
+    ASSERT_TRUE(a > b || (a == b && name(all[i - 1]) < name(all[i]))) << all[i - 1] << "\n"
+                                                                      << all[i];
+  }
+  // Any threshold shows a prefix of that order, whichever pool holds the names.
+  for (const char* th : {"0", "1", "13", "37.5", "50", "62", "87.3", "99", "99.9", "100"}) {
+    o.threshold = th;
+    const std::string a = text_of(full->p, o, full->presence);
+    const std::vector<std::string> shown = table_rows(a);
+    ASSERT_LE(shown.size(), all.size());
+    EXPECT_TRUE(std::equal(shown.begin(), shown.end(), all.begin())) << "threshold " << th;
+    EXPECT_EQ(a, text_of(spill->p, o, spill->presence)) << "threshold " << th;
+  }
+}
+
+}  // namespace
+}  // namespace calltree
