@@ -35,6 +35,13 @@ class input {
   virtual std::span<const char> mapped() const { return {}; }
   // The reader of mapped() is done with its first `bytes`: their pages may be given back.
   virtual void release(std::uint64_t bytes) { (void)bytes; }
+  // The reader of mapped() looked at [from, to) ahead of its time (the parallel path looks for
+  // chunk starts all over the file): those pages may be given back now, and are read again
+  // when it comes to them.
+  virtual void drop(std::uint64_t from, std::uint64_t to) {
+    (void)from;
+    (void)to;
+  }
 
  protected:
   bool truncated_ = false;

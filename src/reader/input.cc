@@ -46,6 +46,10 @@ class raw_source {
   // the pages of the first `bytes`.
   virtual std::span<const char> whole() const { return {}; }
   virtual void release(std::uint64_t bytes) { (void)bytes; }
+  virtual void drop(std::uint64_t from, std::uint64_t to) {
+    (void)from;
+    (void)to;
+  }
   std::uint64_t consumed = 0;
 };
 
@@ -77,6 +81,14 @@ class mapped_file final : public raw_source {
   }
   std::uint64_t size() const override { return size_; }
   std::span<const char> whole() const override { return {data_, size_}; }
+  void drop(std::uint64_t from, std::uint64_t to) override {
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    from = std::max<std::uint64_t>((from + page - 1) / page * page, released_);
+    to = std::min<std::uint64_t>(to, size_) / page * page;
+    if (from < to)
+      ::madvise(const_cast<char*>(data_) + from, static_cast<std::size_t>(to - from),
+                MADV_DONTNEED);
+  }
   void release(std::uint64_t bytes) override {
     std::size_t done = static_cast<std::size_t>(std::min<std::uint64_t>(bytes, size_));
     done -= done % static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
@@ -170,6 +182,7 @@ class plain_input final : public input {
     return src_->consumed ? std::span<const char>() : src_->whole();
   }
   void release(std::uint64_t bytes) override { src_->release(bytes); }
+  void drop(std::uint64_t from, std::uint64_t to) override { src_->drop(from, to); }
 
  private:
   std::unique_ptr<raw_source> src_;

@@ -142,7 +142,22 @@ class id_table {
     string_id name = string_pool::npos;
     std::uint32_t part = 0;
   };
+  // A speculative reading's tables (reader.cc, "The parallel path") hold the few thousand ids
+  // one chunk uses, and are emptied for the next chunk: open addressing, not pages (which a
+  // chunk touches all over an id range of a million, and would keep).
+  void use_hashing() { hashed_ = true; }
+  void clear() {
+    std::fill(hash_.begin(), hash_.end(), hashed{});
+    hash_count_ = 0;
+    pages_.clear();
+    sparse_.clear();
+  }
   entry* find(std::uint64_t id) {
+    if (hashed_ && id + 1 != 0) {  // (2^64-1 goes to sparse_)
+      if (hash_.empty()) return nullptr;
+      hashed& h = hash_[probe(id)];
+      return h.key == id + 1 ? &h.e : nullptr;
+    }
     if (id < dense_id_limit) {
       const auto page = static_cast<std::size_t>(id >> page_bits);
       if (page >= pages_.size() || !pages_[page]) return nullptr;
@@ -152,7 +167,18 @@ class id_table {
     auto it = sparse_.find(id);
     return it == sparse_.end() ? nullptr : &it->second;
   }
+  // The entry of `id`, made if new. (Hashed: valid until the next slot() call.)
   entry& slot(std::uint64_t id) {
+    if (hashed_ && id + 1 != 0) {
+      if ((hash_count_ + 1) * 2 > hash_.size()) grow();
+      hashed& h = hash_[probe(id)];
+      if (h.key != id + 1) {
+        h.key = id + 1;
+        h.e = entry{};
+        ++hash_count_;
+      }
+      return h.e;
+    }
     if (id < dense_id_limit) {
       const auto page = static_cast<std::size_t>(id >> page_bits);
       if (page >= pages_.size()) pages_.resize(page + 1);
@@ -161,21 +187,32 @@ class id_table {
     }
     return sparse_[id];
   }
-  // Forgets `id` (a speculative reading's tables are cleared so, entry by entry, for the next).
-  void erase(std::uint64_t id) {
-    if (id >= dense_id_limit) {
-      sparse_.erase(id);
-      return;
-    }
-    const auto page = static_cast<std::size_t>(id >> page_bits);
-    if (page < pages_.size() && pages_[page]) pages_[page][id & page_mask] = entry{};
-  }
 
  private:
+  struct hashed {
+    std::uint64_t key = 0;  // id + 1; 0: empty
+    entry e;
+  };
+  // The slot of `id`, or the empty one where it would go.
+  std::size_t probe(std::uint64_t id) const {
+    const std::size_t mask = hash_.size() - 1;
+    std::size_t i = static_cast<std::size_t>((id * 0x9e3779b97f4a7c15ull) >> 20) & mask;
+    while (hash_[i].key != 0 && hash_[i].key != id + 1) i = (i + 1) & mask;
+    return i;
+  }
+  void grow() {
+    std::vector<hashed> old = std::move(hash_);
+    hash_.assign(old.empty() ? 1024 : old.size() * 2, hashed{});
+    for (const hashed& h : old)
+      if (h.key != 0) hash_[probe(h.key - 1)] = h;
+  }
   static constexpr unsigned page_bits = 9;
   static constexpr std::uint64_t page_mask = (1u << page_bits) - 1;
   std::vector<std::unique_ptr<entry[]>> pages_;
   std::unordered_map<std::uint64_t, entry> sparse_;
+  bool hashed_ = false;
+  std::vector<hashed> hash_;
+  std::size_t hash_count_ = 0;
 };
 
 class reader_impl {
@@ -334,8 +371,8 @@ class reader_impl {
     name_class c;
     std::uint64_t id;
   };
-  // The tables of an earlier speculative reading, emptied of what it put in them (what its
-  // spec_defs_ and spec_refs_ list): reused, rather than allocated and zeroed again per chunk.
+  // The tables of an earlier speculative reading, emptied: reused, rather than allocated
+  // again per chunk.
   void reuse_tables(reader_impl& old);
   bool spec_ = false;                // this reader reads a chunk ahead, on speculation
   bool spec_failed_ = false;         // ... and met something only the real state can read
@@ -1851,6 +1888,9 @@ reader_impl::part_state reader_impl::snapshot() const {
 
 void reader_impl::begin_speculation(const part_state& ps) {
   spec_ = true;
+  objects_.use_hashing();
+  files_.use_hashing();
+  functions_.use_hashing();
   header_ = ps.header;
   n_events_ = ps.n_events;
   columns_ = ps.columns;
@@ -1890,8 +1930,9 @@ string_id reader_impl::placeholder(name_class c, std::uint64_t id) {
 }
 
 void reader_impl::reuse_tables(reader_impl& old) {
-  for (const auto& d : old.spec_defs_) old.table(d.c).erase(d.id);
-  for (const auto& r : old.spec_refs_) old.table(r.c).erase(r.id);
+  old.objects_.clear();
+  old.files_.clear();
+  old.functions_.clear();
   objects_ = std::move(old.objects_);
   files_ = std::move(old.files_);
   functions_ = std::move(old.functions_);
@@ -2006,15 +2047,23 @@ void reader_impl::run_chunked(std::span<const char> all) {
   // Chunks end just before a line that starts with "fn=", the first at or after each step.
   // The first chunk is the header and the first function only: the other threads need the
   // part's header before they can start, so this thread reads that much alone.
+  // Finding them touches a few pages every chunk all over the file (and the kernel maps more
+  // around each): those are given back as it goes, or a 1 GB file would hold 130 MB of them.
   std::vector<std::size_t> bounds{0};
+  std::size_t dropped = 0;
   for (;;) {
     const std::size_t at = bounds.size() == 1 ? 1 : bounds.back() + chunk;
     if (at >= all.size()) break;
     const void* hit = ::memmem(all.data() + at - 1, all.size() - (at - 1), "\nfn=", 4);
     if (!hit) break;
     bounds.push_back(static_cast<std::size_t>(static_cast<const char*>(hit) - all.data()) + 1);
+    if (bounds.back() - dropped >= (32u << 20)) {
+      in_.drop(dropped, bounds.back());
+      dropped = bounds.back();
+    }
   }
   bounds.push_back(all.size());
+  in_.drop(dropped, all.size());
   const std::size_t n = bounds.size() - 1;
   std::size_t released = 0;
   auto direct = [&](std::size_t k) {
