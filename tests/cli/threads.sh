@@ -4,7 +4,8 @@
 # For every corpus profile, as it is and compressed with gzip, zstd, xz and bzip2 (a compressed
 # input is what the second thread decodes), `check --json` and `annotate` (default options,
 # and --inclusive=yes --tree=both) must print the same bytes on stdout and stderr, with the
-# same exit status, for --threads=1 and 2 (and 4 on a few).
+# same exit status, for --threads=1 and 2 (and 4 on a few). Then the files big enough for the
+# parallel path of plain files, with the commands that take it.
 set -uo pipefail
 bin=$1
 corpus=$2
@@ -62,6 +63,25 @@ for f in "${files[@]}"; do
   done
   rm -f "$tmp/$name".*
 done
+
+# Plain files of 1 MiB and more are cut into chunks that the second thread reads ahead (the
+# parallel path of the reader) when the sinks take sums: check, and annotate with no source
+# lines. The corpus's big file unpacked, its other plain files of 1 MiB and more, and all its
+# plain files concatenated (parts of every dialect one after the other).
+gzip -dc "$corpus/vg-gxx-big-instr-jumps.cc1plus.callgrind.gz" >"$tmp/big.callgrind"
+cat "$corpus"/*.callgrind "$corpus"/*.cachegrind >"$tmp/all.callgrind"
+chunked=("$tmp/big.callgrind" "$tmp/all.callgrind")
+for f in "$corpus"/*.callgrind "$corpus"/*.cachegrind; do
+  [ "$(stat -c %s "$f")" -ge 1048576 ] && chunked+=("$f")
+done
+[ ${#chunked[@]} -ge 5 ] || { echo "FAIL: only ${#chunked[@]} files of 1 MiB or more"; exit 1; }
+for v in "${chunked[@]}"; do
+  same "check --json $(basename "$v") (chunks)" "$bin" check --json "$v"
+  same "annotate --auto=no $(basename "$v") (chunks)" "$bin" annotate --auto=no "$v"
+  same "annotate --auto=no --inclusive=yes --tree=both $(basename "$v") (chunks)" \
+    "$bin" annotate --auto=no --inclusive=yes --tree=both "$v"
+done
+rm -f "$tmp/big.callgrind" "$tmp/all.callgrind"
 
 # A compressed stream cut short: the same error, at the same place, either way.
 counts="1 2 4"
