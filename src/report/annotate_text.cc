@@ -330,14 +330,18 @@ status make_annotate_text(const profile& p, const annotate_options& o,
   out += fancy;
 
   // callgrind_annotate's order: by cost, equal costs by name. The threshold cuts the list by
-  // cost alone (rows of equal cost add the same to the running sums), so rows are sorted by
+  // cost alone (rows of equal cost add the same to the running sums), so rows are ordered by
   // cost first and only the runs of equal cost that are printed are then put in name order:
   // the names of the rows not printed are never needed (with a spilling pool, never read).
-  std::sort(rows.begin(), rows.end(), [&](const row& a, const row& b) {
+  // The order by cost is taken from a heap as far as the threshold goes: the rows not printed
+  // (200,000 of the real profile's 275,000 functions) are never sorted either.
+  auto before = [&](const row& a, const row& b) {
     int c = pr.cmp(cc_of(a), cc_of(b));
     if (c != 0) return c < 0;
     return built_order(a) < built_order(b);
-  });
+  };
+  auto after = [&](const row& a, const row& b) { return before(b, a); };
+  std::make_heap(rows.begin(), rows.end(), after);
 
   std::vector<double> th;
   for (const auto& t : pr.thresholds) th.push_back(to_number(t));
@@ -365,16 +369,25 @@ status make_annotate_text(const profile& p, const annotate_options& o,
         curr[i] += static_cast<double>(cc.v[col]);
     }
   };
-  std::size_t shown = rows.size();
-  if (single_threshold < 100) {
+  // Rows leave the heap in order until the threshold is reached, then those of the same cost
+  // as the last one shown (its run is put in name order as a whole).
+  std::size_t shown = SIZE_MAX;
+  {
+    std::vector<row> ordered;
     std::vector<double> curr(pr.sort_order.size(), 0.0);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      if (reached(curr)) {
-        shown = i;
+    auto heap_end = rows.end();
+    while (heap_end != rows.begin()) {
+      if (shown == SIZE_MAX && single_threshold < 100 && reached(curr)) shown = ordered.size();
+      if (shown != SIZE_MAX &&
+          (shown == 0 || pr.cmp(cc_of(ordered.back()), cc_of(rows.front())) != 0))
         break;
-      }
-      add_row(curr, rows[i]);
+      std::pop_heap(rows.begin(), heap_end, after);
+      --heap_end;
+      ordered.push_back(*heap_end);
+      if (shown == SIZE_MAX) add_row(curr, ordered.back());
     }
+    if (shown == SIZE_MAX) shown = ordered.size();
+    rows = std::move(ordered);
   }
   {
     // Name order within each run of equal cost up to the end of the run of the last row shown.
