@@ -2025,7 +2025,9 @@ bool reader_impl::adopt(speculation& s) {
   if (!(w.spec_unknown_ & 4)) base_.line = w.base_.line;
   callee_object_ = map[w.callee_object_];
   callee_file_ = map[w.callee_file_];
-  callee_function_ = map[w.callee_function_];
+  // The callee a `calls=` with no `cfn=` falls back to outlives function blocks: only a chunk
+  // that named one replaces it.
+  if (w.have_any_cfn_) callee_function_ = map[w.callee_function_];
   callee_object_set_ = w.callee_object_set_;
   callee_file_set_ = w.callee_file_set_;
   have_cfn_ = w.have_cfn_;

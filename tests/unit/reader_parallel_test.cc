@@ -62,6 +62,12 @@ const std::vector<std::pair<std::string, std::string>>& every_text() {
       keys += fn + block + block;
     }
     t.emplace_back("keys that differ in one field", keys);
+    // A chunk with no `cfn=` must leave the callee that a later `calls=` without one falls
+    // back to as it was (found by fuzz_check: the adopted chunk's unset callee replaced it).
+    t.emplace_back("the previous callee across chunks",
+                   "events: Time Memory\nfl=(2) a.c\nfn=(1) f1\nfn=(5) f5\nfn=(9) f9\ncfn=(8)\n"
+                   "calls=1 0 0\n20 97 16\nfn=(9)\n17 16 0\nfl=(2)\nfn=(5)\nfl=(2)\nfl=(2)\n"
+                   "fn=(1)\n6 11 0\nfl=(2)\nfn=(2)\ncalls=1 0 0\n12 11 0\n");
     return t;
   }();
   return texts;
