@@ -48,12 +48,9 @@ inline std::uint64_t load32(const char* p) {
 constexpr std::uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull,
                         k2 = 0x8ebc6af09c88c6e3ull;
 
-std::uint64_t hash_name(std::string_view s) {
-  const char* p = s.data();
-  std::size_t n = s.size();
-  std::uint64_t h = k0 ^ (n * k2);
-  for (; n > 16; n -= 16, p += 16) h = fold_mul(load64(p) ^ k1, load64(p + 8) ^ h);
-  std::uint64_t a = 0, b = 0;
+// The last 0 to 16 bytes of a name (p, n: what the 16-byte steps left) as two words.
+void last_bytes(const char* p, std::size_t n, std::uint64_t& a, std::uint64_t& b) {
+  a = b = 0;
   if (n >= 8) {
     a = load64(p);
     b = load64(p + n - 8);
@@ -65,6 +62,15 @@ std::uint64_t hash_name(std::string_view s) {
         (static_cast<std::uint64_t>(static_cast<unsigned char>(p[n / 2])) << 8) |
         static_cast<unsigned char>(p[n - 1]);
   }
+}
+
+std::uint64_t hash_name(std::string_view s) {
+  const char* p = s.data();
+  std::size_t n = s.size();
+  std::uint64_t h = k0 ^ (n * k2);
+  for (; n > 16; n -= 16, p += 16) h = fold_mul(load64(p) ^ k1, load64(p + 8) ^ h);
+  std::uint64_t a, b;
+  last_bytes(p, n, a, b);
   h = fold_mul(a ^ k1, b ^ h);
   return fold_mul(h ^ k2, s.size() ^ k1);
 }
@@ -85,18 +91,8 @@ void hash_name_twice(std::string_view s, std::uint64_t& h1, std::uint64_t& h2) {
     h1 = fold_mul(a, b ^ h1);
     h2 = fold_mul(a, b ^ h2);
   }
-  std::uint64_t a = 0, b = 0;
-  if (n >= 8) {
-    a = load64(p);
-    b = load64(p + n - 8);
-  } else if (n >= 4) {
-    a = load32(p);
-    b = load32(p + n - 4);
-  } else if (n > 0) {
-    a = (static_cast<std::uint64_t>(static_cast<unsigned char>(p[0])) << 16) |
-        (static_cast<std::uint64_t>(static_cast<unsigned char>(p[n / 2])) << 8) |
-        static_cast<unsigned char>(p[n - 1]);
-  }
+  std::uint64_t a, b;
+  last_bytes(p, n, a, b);
   h1 = fold_mul(fold_mul(a ^ k1, b ^ h1) ^ k2, s.size() ^ k1);
   h2 = fold_mul(fold_mul(a ^ k1, b ^ h2) ^ k2, s.size() ^ k1);
 }
