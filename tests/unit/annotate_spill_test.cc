@@ -19,26 +19,12 @@
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "calltree/report/annotate.h"
+#include "profile_files.h"
 
 namespace calltree {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<std::string> corpus_files() {
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(CALLTREE_CORPUS_DIR)) {
-    const std::string n = e.path().filename().string();
-    auto ends = [&](std::string_view suffix) {
-      return n.size() > suffix.size() &&
-             n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0;
-    };
-    if (ends(".callgrind") || ends(".cachegrind") || ends(".callgrind.gz"))
-      files.push_back(e.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 struct loaded {
   profile p;
@@ -104,7 +90,8 @@ std::vector<annotate_options> option_sets() {
 
 TEST(annotate_spill, same_report_on_every_corpus_file) {
   std::uint64_t spilled = 0;
-  for (const auto& path : corpus_files()) {
+  for (const auto& file : test::corpus_profiles(true)) {
+    const std::string path = file.string();
     for (const annotate_options& o : option_sets()) {
       const bool by_line = o.auto_annotate;
       auto full = load_file(path, string_pool::mode::full, by_line);

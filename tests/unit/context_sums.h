@@ -13,6 +13,7 @@
 
 #include "calltree/cost_matrix.h"
 #include "calltree/reader.h"
+#include "profile_files.h"
 
 namespace calltree::test {
 
@@ -26,14 +27,36 @@ struct summed_reading {
   std::uint64_t speculated = 0;  // read_stats::speculated_chunks
 };
 
-class context_sums final : public record_sink, public diagnostic_sink {
- public:
-  context_sums(const string_pool& names, summed_reading& out) : names_(names), out_(out) {}
-
-  void on_part_begin(const part_header& h) override {
-    part_ = h.index;
-    out_.others.push_back("part " + std::to_string(h.index) + " " + std::to_string(h.line));
+// What both sinks below write records with: names as text, a record's part and context as a
+// key, part records as text.
+class text_sink : public record_sink, public diagnostic_sink {
+ protected:
+  explicit text_sink(const string_pool& names) : names_(names) {}
+  std::string name(string_id id) const { return std::string(names_.view(id)); }
+  std::string ctx(const context& c) const {
+    return std::to_string(part_) + "|" + name(c.object) + "|" + name(c.file) + "|" +
+           name(c.source_file) + "|" + name(c.function);
   }
+  std::string begin_text(const part_header& h) {
+    part_ = h.index;
+    return "part " + std::to_string(h.index) + " " + std::to_string(h.line);
+  }
+  static std::string end_text(const part_end& e) {
+    std::string s = "end " + std::to_string(e.line);
+    for (auto v : e.computed) s += " " + std::to_string(v);
+    return s;
+  }
+
+ private:
+  const string_pool& names_;
+  std::uint32_t part_ = 0;
+};
+
+class context_sums final : public text_sink {
+ public:
+  context_sums(const string_pool& names, summed_reading& out) : text_sink(names), out_(out) {}
+
+  void on_part_begin(const part_header& h) override { out_.others.push_back(begin_text(h)); }
   void on_cost(const cost_record& r) override {
     ++out_.cost_records;
     const std::string key = ctx(r.ctx);
@@ -56,22 +79,11 @@ class context_sums final : public record_sink, public diagnostic_sink {
     out_.others.push_back("jump " + std::to_string(r.line) + ctx(r.ctx) + " " +
                           std::to_string(r.executed) + "/" + std::to_string(r.followed));
   }
-  void on_part_end(const part_end& e) override {
-    std::string s = "end " + std::to_string(e.line);
-    for (auto v : e.computed) s += " " + std::to_string(v);
-    out_.others.push_back(s);
-  }
+  void on_part_end(const part_end& e) override { out_.others.push_back(end_text(e)); }
   void report(diagnostic d) override { out_.others.push_back(format_diagnostic(d)); }
 
  private:
-  std::string name(string_id id) const { return std::string(names_.view(id)); }
-  std::string ctx(const context& c) const {
-    return std::to_string(part_) + "|" + name(c.object) + "|" + name(c.file) + "|" +
-           name(c.source_file) + "|" + name(c.function);
-  }
-  const string_pool& names_;
   summed_reading& out_;
-  std::uint32_t part_ = 0;
 };
 
 inline std::string stats_text(const read_stats& st) {
@@ -82,20 +94,22 @@ inline std::string stats_text(const read_stats& st) {
          std::to_string(st.warnings) + " " + std::to_string(st.complete);
 }
 
-// Reads `in` with `options` into a summed_reading.
-inline summed_reading read_summed(input& in, const reader_options& options) {
+// Reads `in` with `options` through a `Sink` into a `Reading` (with the pool's names and the
+// statistics).
+template <typename Sink, typename Reading>
+Reading read_with(input& in, const reader_options& options) {
   string_pool names;
-  summed_reading r;
-  context_sums sink(names, r);
+  Reading r;
+  Sink sink(names, r);
   auto st = read_callgrind(in, names, sink, sink, options);
   for (string_id i = 0; i < names.size(); ++i) r.names.emplace_back(names.view(i));
-  if (st) {
-    r.stats = stats_text(*st);
-    r.speculated = st->speculated_chunks;
-  } else {
-    r.stats = "error: " + st.error().message;
-  }
+  r.stats = st ? stats_text(*st) : "error: " + st.error().message;
+  if (st) r.speculated = st->speculated_chunks;
   return r;
+}
+
+inline summed_reading read_summed(input& in, const reader_options& options) {
+  return read_with<context_sums, summed_reading>(in, options);
 }
 
 // A reading reduced to what reader_options::sum_by_context keeps: per key (self cost: part and
@@ -112,14 +126,11 @@ struct keyed_reading {
   std::uint64_t speculated = 0;
 };
 
-class key_sums final : public record_sink, public diagnostic_sink {
+class key_sums final : public text_sink {
  public:
-  key_sums(const string_pool& names, keyed_reading& out) : names_(names), out_(out) {}
+  key_sums(const string_pool& names, keyed_reading& out) : text_sink(names), out_(out) {}
 
-  void on_part_begin(const part_header& h) override {
-    part_ = h.index;
-    out_.order.push_back("part " + std::to_string(h.index) + " " + std::to_string(h.line));
-  }
+  void on_part_begin(const part_header& h) override { out_.order.push_back(begin_text(h)); }
   void on_cost(const cost_record& r) override {
     add("cost " + ctx(r.ctx), r.line, r.pos, r.given, r.costs, {});
   }
@@ -133,11 +144,7 @@ class key_sums final : public record_sink, public diagnostic_sink {
             name(r.target_function),
         r.line, r.source, 0, {}, {r.executed, r.followed});
   }
-  void on_part_end(const part_end& e) override {
-    std::string s = "end " + std::to_string(e.line);
-    for (auto v : e.computed) s += " " + std::to_string(v);
-    out_.order.push_back(s);
-  }
+  void on_part_end(const part_end& e) override { out_.order.push_back(end_text(e)); }
   void report(diagnostic d) override { out_.diagnostics.push_back(format_diagnostic(d)); }
 
  private:
@@ -155,44 +162,11 @@ class key_sums final : public record_sink, public diagnostic_sink {
     for (std::size_t k = 0; k < costs.size() && 1 + counts.size() + k < s.size(); ++k)
       add_saturating(s[1 + counts.size() + k], costs[k]);
   }
-  std::string name(string_id id) const { return std::string(names_.view(id)); }
-  std::string ctx(const context& c) const {
-    return std::to_string(part_) + "|" + name(c.object) + "|" + name(c.file) + "|" +
-           name(c.source_file) + "|" + name(c.function);
-  }
-  const string_pool& names_;
   keyed_reading& out_;
-  std::uint32_t part_ = 0;
 };
 
-// Reads `in` with `options` into a keyed_reading.
 inline keyed_reading read_keyed(input& in, const reader_options& options) {
-  string_pool names;
-  keyed_reading r;
-  key_sums sink(names, r);
-  auto st = read_callgrind(in, names, sink, sink, options);
-  for (string_id i = 0; i < names.size(); ++i) r.names.emplace_back(names.view(i));
-  r.stats = st ? stats_text(*st) : "error: " + st.error().message;
-  if (st) r.speculated = st->speculated_chunks;
-  return r;
-}
-
-// Every profile of the corpus, the golden cases and the malformed cases (`gz`: with the
-// corpus's gzip files).
-inline std::vector<std::filesystem::path> every_profile(bool gz) {
-  namespace fs = std::filesystem;
-  const fs::path src = CALLTREE_SOURCE_DIR;
-  std::vector<fs::path> files;
-  for (const auto& dir :
-       {fs::path(CALLTREE_CORPUS_DIR), src / "tests/golden", src / "tests/malformed"})
-    for (const auto& e : fs::directory_iterator(dir)) {
-      const auto n = e.path().filename().string();
-      if (n.ends_with(".callgrind") || n.ends_with(".cachegrind") ||
-          (gz && n.ends_with(".callgrind.gz")))
-        files.push_back(e.path());
-    }
-  std::sort(files.begin(), files.end());
-  return files;
+  return read_with<key_sums, keyed_reading>(in, options);
 }
 
 }  // namespace calltree::test

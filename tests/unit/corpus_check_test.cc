@@ -11,6 +11,7 @@
 #include "calltree/checker.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "profile_files.h"
 
 namespace fs = std::filesystem;
 using namespace calltree;
@@ -18,18 +19,6 @@ using namespace calltree;
 namespace {
 
 const fs::path corpus = CALLTREE_CORPUS_DIR;
-
-std::vector<fs::path> corpus_profiles() {
-  std::vector<fs::path> out;
-  for (const auto& e : fs::directory_iterator(corpus)) {
-    auto name = e.path().filename().string();
-    if (name.ends_with(".callgrind") || name.ends_with(".cachegrind") ||
-        name.ends_with(".callgrind.gz"))
-      out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 // The numbers before "PROGRAM TOTALS" in callgrind_annotate's output ('.' = nullopt).
 std::vector<std::optional<std::uint64_t>> annotate_totals(const fs::path& profile,
@@ -119,7 +108,7 @@ oracle oracle_for(const std::string& name) {
 }  // namespace
 
 TEST(Corpus, EveryFileReadsWithoutErrorsAndMatchesCallgrindAnnotate) {
-  auto files = corpus_profiles();
+  auto files = test::corpus_profiles(true);
   ASSERT_GE(files.size(), 40u) << "corpus not found at " << corpus;
   for (const auto& f : files) {
     SCOPED_TRACE(f.filename().string());
@@ -244,7 +233,7 @@ TEST(Corpus, XdebugBlocksPerCallAreAggregated) {
 // `calltree check` keeps names as 128-bit digests (string_pool::mode::digest): on every corpus
 // file it must count exactly what it counts with the names' full text, and what the model has.
 TEST(Corpus, NameDigestsCountWhatFullNamesCount) {
-  for (const auto& f : corpus_profiles()) {
+  for (const auto& f : test::corpus_profiles(true)) {
     SCOPED_TRACE(f.filename().string());
     check_result r[2];
     std::uint64_t cost_lines[2] = {};

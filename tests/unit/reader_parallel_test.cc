@@ -35,8 +35,6 @@ std::string slurp(const std::filesystem::path& f) {
   return ss.str();
 }
 
-}  // namespace
-
 // Every corpus, golden and malformed file (name, bytes), and the corpus files concatenated.
 const std::vector<std::pair<std::string, std::string>>& every_text() {
   static const auto texts = [] {
@@ -73,6 +71,14 @@ const std::vector<std::pair<std::string, std::string>>& every_text() {
   return texts;
 }
 
+// Two lists of record or diagnostic texts, equal line by line (the first difference shown).
+void expect_same_lines(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_EQ(a[i], b[i]) << i;
+}
+
+}  // namespace
+
 TEST(ReaderParallel, SameAsOneThreadOnEveryFileAndChunkSize) {
   const auto& texts = every_text();
   ASSERT_GT(texts.size(), 60u);
@@ -85,8 +91,7 @@ TEST(ReaderParallel, SameAsOneThreadOnEveryFileAndChunkSize) {
       EXPECT_EQ(a.names, b.names);
       EXPECT_EQ(a.sums, b.sums);
       EXPECT_EQ(a.given, b.given);
-      ASSERT_EQ(a.others.size(), b.others.size());
-      for (std::size_t i = 0; i < a.others.size(); ++i) ASSERT_EQ(a.others[i], b.others[i]) << i;
+      expect_same_lines(a.others, b.others);
       EXPECT_EQ(a.speculated, 0u);
       speculated += b.speculated;
     }
@@ -122,8 +127,7 @@ TEST(ReaderParallel, SummedByContextKeepsEveryKeysSumsAndOrder) {
       EXPECT_EQ(a.names, b.names);
       EXPECT_EQ(a.sums, b.sums);
       EXPECT_EQ(a.diagnostics, b.diagnostics);
-      ASSERT_EQ(a.order.size(), b.order.size());
-      for (std::size_t i = 0; i < a.order.size(); ++i) ASSERT_EQ(a.order[i], b.order[i]) << i;
+      expect_same_lines(a.order, b.order);
       speculated += b.speculated;
     }
   }

@@ -21,26 +21,12 @@
 #include "calltree/input.h"
 #include "calltree/reader.h"
 #include "calltree/writer.h"
+#include "profile_files.h"
 
 namespace calltree {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<std::string> corpus_files() {
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(CALLTREE_CORPUS_DIR)) {
-    const std::string n = e.path().filename().string();
-    auto ends = [&](std::string_view suffix) {
-      return n.size() > suffix.size() &&
-             n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0;
-    };
-    if (ends(".callgrind") || ends(".cachegrind") || ends(".callgrind.gz"))
-      files.push_back(e.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 const std::string big_file =
     std::string(CALLTREE_CORPUS_DIR) + "/vg-gxx-big-instr-jumps.cc1plus.callgrind.gz";
@@ -186,7 +172,8 @@ void expect_same(const converted& a, const converted& b, const std::string& path
 
 TEST(string_pool, writer_output_is_the_same_in_spill_mode_on_every_corpus_file) {
   std::size_t spilled = 0;
-  for (const auto& path : corpus_files()) {
+  for (const auto& file : test::corpus_profiles(true)) {
+    const std::string path = file.string();
     string_pool full, spill(string_pool::mode::spill),
         no_file(string_pool::mode::spill, "/nonexistent/calltree-test-dir");
     const converted a = convert(path, full);
