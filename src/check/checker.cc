@@ -1,6 +1,7 @@
 #include "calltree/checker.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <unordered_map>
 
@@ -20,18 +21,108 @@ struct fn_key_hash {
         detail::mix(detail::mix(detail::mix(0, k.object), k.file), k.name));
   }
 };
+
+// The distinct functions, numbered from 0 in order of first appearance. A function is keyed by
+// its name's pool id first: a table indexed by that id holds the first function of each name
+// (its object, its file and its number), in pages made as ids are first used. A name met again
+// with another object or file (a `static` function in two files, one name in two libraries) is
+// a function of its own, found in a hash map beside. Lookups are one indexed read, and memory
+// is 12 bytes per name, with nothing copied to grow. (A pool id is below the pool's size: the
+// pages are as many as the names the reader interned.)
+class function_table {
+ public:
+  std::uint32_t find_or_add(const fn_key& k) {
+    entry& e = slot(k.name);
+    if (e.number == 0) {
+      e = {k.object, k.file, ++count_};
+      return e.number - 1;
+    }
+    if (e.object == k.object && e.file == k.file) return e.number - 1;
+    auto [it, fresh] = others_.try_emplace(k, count_);
+    if (fresh) ++count_;
+    return it->second;
+  }
+  std::uint32_t size() const { return count_; }
+
+ private:
+  struct entry {
+    string_id object = 0, file = 0;
+    std::uint32_t number = 0;  // the function's number + 1; 0: no function of this name yet
+  };
+  static constexpr unsigned page_bits = 12;
+  entry& slot(string_id name) {
+    const std::size_t page = name >> page_bits;
+    if (page >= pages_.size()) pages_.resize(page + 1);
+    if (!pages_[page]) pages_[page] = std::make_unique<entry[]>(std::size_t{1} << page_bits);
+    return pages_[page][name & ((1u << page_bits) - 1)];
+  }
+  std::vector<std::unique_ptr<entry[]>> pages_;
+  std::unordered_map<fn_key, std::uint32_t, fn_key_hash> others_;
+  std::uint32_t count_ = 0;
+};
+
+// The distinct call arcs, as a set of caller << 32 | callee. The set is 64 open-addressing
+// tables, picked by the key's hash, that each grow on their own: a table that doubles copies
+// 1/64 of the set, where one table would hold its old and new slots, 1.5 times the set, at
+// the moment it grows. The keys are the slots (8 bytes each, at most 3/4 full).
+class arc_set {
+ public:
+  // True if the arc is new.
+  bool insert(std::uint64_t arc) {
+    const std::uint64_t h = spread(arc);
+    shard& s = shards_[h >> (64 - shard_bits)];
+    if ((s.count + 1) * 4 > s.slots.size() * 3) grow(s);
+    const std::size_t mask = s.slots.size() - 1;
+    for (std::size_t i = static_cast<std::size_t>(h) & mask;; i = (i + 1) & mask) {
+      if (s.slots[i] == arc) return false;
+      if (s.slots[i] == unused) {
+        s.slots[i] = arc;
+        ++s.count;
+        ++size_;
+        return true;
+      }
+    }
+  }
+  std::uint64_t size() const { return size_; }
+
+ private:
+  // No arc is all ones: function numbers are below 2^32 - 1.
+  static constexpr std::uint64_t unused = ~std::uint64_t{0};
+  static constexpr unsigned shard_bits = 6;
+  struct shard {
+    std::vector<std::uint64_t> slots;
+    std::size_t count = 0;
+  };
+  // (MurmurHash3's finalizer: every bit of the arc moves the shard's bits and the slot's.)
+  static std::uint64_t spread(std::uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 33);
+  }
+  static void grow(shard& s) {
+    std::vector<std::uint64_t> old = std::move(s.slots);
+    s.slots.assign(old.empty() ? 64 : old.size() * 2, unused);
+    const std::size_t mask = s.slots.size() - 1;
+    for (std::uint64_t a : old) {
+      if (a == unused) continue;
+      std::size_t i = static_cast<std::size_t>(spread(a)) & mask;
+      while (s.slots[i] != unused) i = (i + 1) & mask;
+      s.slots[i] = a;
+    }
+  }
+  std::array<shard, std::size_t{1} << shard_bits> shards_;
+  std::uint64_t size_ = 0;
+};
 }  // namespace
 
 struct checker::impl {
   check_result r;
   std::vector<std::size_t> event_map;                        // part event -> r.events index
   std::unordered_map<std::string, std::size_t> event_index;  // r.events by name
-  // Distinct functions and arcs in flat tables (keys in a vector, an open-addressing index of
-  // row numbers): no node per entry, nothing to free one by one at the end.
-  std::vector<fn_key> functions;
-  detail::row_index function_index;
-  std::vector<std::uint64_t> arcs;  // caller << 32 | callee
-  detail::row_index arc_index;
+  function_table functions;
+  arc_set arcs;
   std::optional<std::vector<std::uint64_t>> header_summary;
   bool any_summary = false;
   std::vector<std::uint64_t> summary;
@@ -42,20 +133,7 @@ struct checker::impl {
   std::uint32_t last_id = 0, last_callee_id = 0;
   bool have_last = false, have_last_callee = false;
 
-  static std::uint64_t hash_of(const fn_key& k) {
-    return detail::mix(detail::mix(detail::mix(0, k.object), k.file), k.name);
-  }
-  std::uint32_t lookup(const fn_key& k) {
-    const std::uint64_t h = hash_of(k);
-    std::size_t slot;
-    auto row = function_index.find(
-        h, [&](std::uint32_t i) { return functions[i] == k; }, slot);
-    if (row != detail::row_index::empty) return row;
-    auto id = static_cast<std::uint32_t>(functions.size());
-    functions.push_back(k);
-    function_index.insert(h, id, slot);
-    return id;
-  }
+  std::uint32_t lookup(const fn_key& k) { return functions.find_or_add(k); }
   std::uint32_t function(string_id o, string_id f, string_id n) {
     fn_key k{o, f, n};
     if (have_last && k == last) return last_id;
@@ -73,14 +151,7 @@ struct checker::impl {
     return last_callee_id;
   }
   void arc(std::uint32_t caller, std::uint32_t to) {
-    const std::uint64_t a = (static_cast<std::uint64_t>(caller) << 32) | to;
-    const std::uint64_t h = detail::mix(0, a);
-    std::size_t slot;
-    auto row = arc_index.find(
-        h, [&](std::uint32_t i) { return arcs[i] == a; }, slot);
-    if (row != detail::row_index::empty) return;
-    arcs.push_back(a);
-    arc_index.insert(h, static_cast<std::uint32_t>(arcs.size() - 1), slot);
+    arcs.insert((static_cast<std::uint64_t>(caller) << 32) | to);
   }
 };
 

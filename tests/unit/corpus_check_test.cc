@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "calltree/checker.h"
@@ -254,6 +255,38 @@ TEST(Corpus, NameDigestsCountWhatFullNamesCount) {
     EXPECT_EQ(r[0].totals, r[1].totals);
     EXPECT_EQ(r[1].functions, load(f)->p.functions.size());
   }
+}
+
+// The checker's distinct functions (object, file, name) and call arcs (caller -> callee) are
+// the model's functions and its distinct (caller, callee) pairs, on every corpus file and on a
+// text where one name is several functions (two files, two objects; the checker keys functions
+// by name first and must still tell these apart).
+TEST(Corpus, CheckerCountsTheModelsFunctionsAndArcs) {
+  auto same = [](const loaded& l) {
+    std::set<std::pair<function_id, function_id>> arcs;
+    for (const call_row& c : l.p.calls) arcs.emplace(c.caller, c.callee);
+    EXPECT_EQ(l.check.functions, l.p.functions.size());
+    EXPECT_EQ(l.check.calls, arcs.size());
+  };
+  for (const auto& f : test::corpus_profiles(true)) {
+    SCOPED_TRACE(f.filename().string());
+    same(*load(f));
+  }
+  const fs::path crafted = fs::path(::testing::TempDir()) / "one-name-several-functions.cg";
+  {
+    std::ofstream out(crafted);
+    out << "events: Ir\n"
+           "ob=a\nfl=x\nfn=f\n1 1\ncfn=g\ncalls=1 1\n1 1\n"
+           "fl=y\nfn=f\n1 1\ncfl=x\ncfn=f\ncalls=1 1\n1 1\ncfn=f\ncalls=1 1\n1 1\n"
+           "ob=b\nfl=x\nfn=f\n1 1\nfn=g\n1 1\ncfn=f\ncalls=1 1\n1 1\n"
+           "ob=a\nfl=x\nfn=g\n1 1\ncfl=y\ncfn=f\ncalls=2 1\n1 1\n";
+  }
+  auto l = load(crafted);
+  same(*l);
+  // a:x:f, a:x:g, a:y:f, b:x:f, b:x:g; a:x:f->a:x:g, a:y:f->a:x:f, a:y:f->a:y:f,
+  // b:x:g->b:x:f, a:x:g->a:y:f.
+  EXPECT_EQ(l->check.functions, 5u);
+  EXPECT_EQ(l->check.calls, 5u);
 }
 
 TEST(StringPool, DigestModeKeepsIdentityAndAPrefix) {
