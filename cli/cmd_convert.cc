@@ -54,6 +54,10 @@ class warnings_and_errors final : public diagnostic_sink {
   void report(diagnostic d) override {
     if (d.severity != severity::note) next_.report(std::move(d));
   }
+  bool wants(diag_code code) const override { return next_.wants(code); }
+  void count_only(diag_code code, severity s) override {
+    if (s != severity::note) next_.count_only(code, s);
+  }
 
  private:
   diagnostic_sink& next_;

@@ -106,7 +106,21 @@ std::string format_diagnostic(const diagnostic& d, bool with_source_line) {
 }
 
 void diagnostic_collector::report(diagnostic d) {
-  switch (d.severity) {
+  if (!wants(d.code)) {
+    count_only(d.code, d.severity);
+    return;
+  }
+  tally(d.code, d.severity);
+  kept_.push_back(std::move(d));
+}
+
+void diagnostic_collector::count_only(diag_code c, calltree::severity s) {
+  tally(c, s);
+  ++suppressed_;
+}
+
+void diagnostic_collector::tally(diag_code c, calltree::severity s) {
+  switch (s) {
     case severity::error:
       ++errors_;
       break;
@@ -117,12 +131,7 @@ void diagnostic_collector::report(diagnostic d) {
       ++notes_;
       break;
   }
-  auto& n = by_code_[static_cast<std::size_t>(d.code)];
-  if (++n <= keep_per_code_) {
-    kept_.push_back(std::move(d));
-  } else {
-    ++suppressed_;
-  }
+  ++by_code_[static_cast<std::size_t>(c)];
 }
 
 }  // namespace calltree

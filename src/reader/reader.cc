@@ -228,23 +228,52 @@ class reader_impl {
 
  private:
   // ---- diagnostics -------------------------------------------------------------------
-  void report(severity s, diag_code code, std::size_t col, std::size_t len, std::string message) {
-    if (spec_) {  // a speculative reading stands only if it has nothing to say
-      spec_failed_ = true;
+  // (The message is a view: a literal costs nothing when the sink counts the diagnostic
+  // without its text, as it does after the first few of a code. A message put together from
+  // pieces is built only if `detailed(code)`.)
+  void report(severity s, diag_code code, std::size_t col, std::size_t len,
+              std::string_view message) {
+    if (spec_) {
+      // A speculative reading stands only if it has nothing to say, but for the notes that
+      // say something of one line alone: those it keeps, and the reading thread sends them on
+      // when it adopts the chunk (Xdebug writes one on every calls= line).
+      if (kept_on_speculation(s, code))
+        keep_spec_note(code, col, len, message);
+      else
+        spec_failed_ = true;
       return;
     }
     if (s == severity::error) ++stats_.errors;
     if (s == severity::warning) ++stats_.warnings;
+    deliver(s, code, line_no_, col, len, message,
+            line_no_ ? raw_line_.substr(0, max_line_text) : std::string_view());
+  }
+  void deliver(severity s, diag_code code, std::uint64_t line, std::size_t col, std::size_t len,
+               std::string_view message, std::string_view line_text) {
+    if (!diags_.wants(code)) {
+      diags_.count_only(code, s);
+      return;
+    }
     diagnostic d;
     d.severity = s;
     d.code = code;
     d.file = opt_.display_name;
-    d.line = line_no_;
+    d.line = line;
     d.column = col ? static_cast<std::uint32_t>(col) : 0;
     d.length = static_cast<std::uint32_t>(std::min<std::size_t>(len, 1u << 20));
-    d.message = std::move(message);
-    if (line_no_) d.line_text = std::string(raw_line_.substr(0, max_line_text));
+    d.message = std::string(message);
+    d.line_text = std::string(line_text);
     diags_.report(std::move(d));
+  }
+  // Notes about the tokens of their own line, whatever came before: a speculative reading
+  // keeps them (the others need the real state, or change it).
+  static bool kept_on_speculation(severity s, diag_code code) {
+    return s == severity::note &&
+           (code == diag_code::extra_call_target || code == diag_code::zero_call_count);
+  }
+  // Whether a diagnostic of `code` would reach the sink whole (its message is wanted).
+  bool detailed(diag_code code) const {
+    return spec_ ? kept_on_speculation(severity::note, code) : diags_.wants(code);
   }
   // Column (1-based) of a view into the current line.
   std::size_t col_of(std::string_view part) const {
@@ -265,7 +294,7 @@ class reader_impl {
   template <layout L>
   bool fast_cost_line_as(const char*& p, const char* end, std::size_t max_len);
   bool fast_key_line(const char*& p, const char* end, std::size_t max_len);
-  bool fast_target(const char*& p, const char* end, position& out);
+  bool fast_target(const char*& p, const char* end, position& out, const char** extra = nullptr);
   void fast_commit(const char*& p_io, const char* nl) {
     ++line_no_;
     ++stats_.lines;
@@ -379,6 +408,11 @@ class reader_impl {
   std::uint8_t spec_unknown_ = 0;    // fields (1 instr, 2 bb, 4 line) whose base is unknown yet
   std::vector<spec_def> spec_defs_;  // names the chunk defines, in order
   std::vector<spec_ref> spec_refs_;  // placeholders, in the order they were made
+  // The speculation's records, where it keeps its notes in their place among them.
+  detail::record_batch* spec_batch_ = nullptr;
+  void keep_spec_note(diag_code code, std::size_t col, std::size_t len, std::string_view message) {
+    spec_batch_->keep_note({code, line_no_, col, len, raw_line_.substr(0, max_line_text), message});
+  }
   string_id spec_object_ = 0, spec_file_ = 0;  // placeholders for the ob= and fl= in force
 
   std::size_t max_len_ = SIZE_MAX;
@@ -977,17 +1011,26 @@ bool reader_impl::parse_target(tokenizer& tk, position& out, bool& has_target,
     ++n;
   }
   has_target = n > 0;
+  // (Messages built only when wanted: Xdebug writes an extra token on every calls= line.)
   if (n == 0) {
-    report(severity::warning, diag_code::call_without_target, col_of(raw_line_.substr(key.size())),
-           0, "'" + std::string(key) + "=' without a target position");
+    const auto code = diag_code::call_without_target;
+    report(
+        severity::warning, code, col_of(raw_line_.substr(key.size())), 0,
+        detailed(code) ? "'" + std::string(key) + "=' without a target position" : std::string());
   } else if (n < columns_.size()) {
-    report(severity::warning, diag_code::missing_position, 0, 0,
-           "'" + std::string(key) + "=' target has " + std::to_string(n) + " of " +
-               std::to_string(columns_.size()) + " position columns; the rest are taken as '*'");
+    const auto code = diag_code::missing_position;
+    report(severity::warning, code, 0, 0,
+           detailed(code) ? "'" + std::string(key) + "=' target has " + std::to_string(n) + " of " +
+                                std::to_string(columns_.size()) +
+                                " position columns; the rest are taken as '*'"
+                          : std::string());
   }
   if (tk.next(tok, col)) {
-    report(severity::note, diag_code::extra_call_target, col_of(tok), tok.size(),
-           "'" + std::string(key) + "=' has more target tokens than position columns; ignored");
+    const auto code = diag_code::extra_call_target;
+    report(severity::note, code, col_of(tok), tok.size(),
+           detailed(code)
+               ? "'" + std::string(key) + "=' has more target tokens than position columns; ignored"
+               : std::string());
   }
   return true;
 }
@@ -1388,7 +1431,10 @@ bool reader_impl::fast_cost_line_as(const char*& p_io, const char* end, std::siz
 
 // A call or jump target: exactly one token per position column, relative to the base (which
 // it does not move), then the line end (one trailing space allowed).
-bool reader_impl::fast_target(const char*& p_io, const char* end, position& out) {
+// With `extra`, one more decimal token may follow (Xdebug's `calls=1 0 0`): it is skipped
+// and *extra points at it, for the note the general path gives.
+bool reader_impl::fast_target(const char*& p_io, const char* end, position& out,
+                              const char** extra) {
   const char* p = p_io;  // a local, so it stays in a register
   const std::size_t ncol = columns_.size();
   if (ncol == 0 || ncol > max_positions) return false;
@@ -1418,7 +1464,13 @@ bool reader_impl::fast_target(const char*& p_io, const char* end, position& out)
       line = val[2];
     }
   }
-  if (!fast::at_line_end(p, end)) return false;
+  if (!fast::at_line_end(p, end)) {
+    if (!extra) return false;
+    const char* token = p;
+    std::uint64_t ignored;
+    if (!fast::decimal(p, end, ignored) || !fast::at_line_end(p, end)) return false;
+    *extra = token;
+  }
   p_io = p;
   out.instr = instr;
   out.bb = bb;
@@ -1449,10 +1501,17 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
     // The target goes straight into the record (the general path rewrites it if we give up):
     // a copy from a local, which fast_target wrote field by field, would be one wide load
     // waiting for three stores to reach the cache (store forwarding fails), on every call.
+    const char* extra = nullptr;
     if (!have_function_ || !have_cfn_ || !fast::decimal(p, end, a) || a == 0 || p == end ||
-        *p != ' ' || !fast_target(++p, end, call_.target) || !fits(p))
+        *p != ' ' || !fast_target(++p, end, call_.target, &extra) || !fits(p))
       return false;
     fast_commit(p_io, p);
+    if (extra) {
+      const auto code = diag_code::extra_call_target;
+      report(severity::note, code, static_cast<std::size_t>(extra - raw_line_.data()) + 1,
+             static_cast<std::size_t>(p_io - 1 - extra),
+             "'calls=' has more target tokens than position columns; ignored");
+    }
     // Every field, as call_record{} and then these would (site, costs and given are set again
     // by the cost line that completes the call).
     call_.site = position{};
@@ -2006,7 +2065,10 @@ bool reader_impl::adopt(speculation& s) {
     if (map[sid] == string_pool::npos) map[sid] = names_.intern(s.names.view(sid));
   computed_ = std::move(sum);
   flush_run();
-  s.records.replay(sink_, map, line_no_);
+  const std::uint64_t line_base = line_no_;
+  s.records.replay(sink_, map, line_base, [&](const detail::record_batch::note& n) {
+    deliver(severity::note, n.code, line_base + n.line, n.col, n.len, n.message, n.line_text);
+  });
   line_no_ += w.line_no_;
   stats_.lines += w.stats_.lines;
   stats_.cost_lines += w.stats_.cost_lines;
@@ -2112,6 +2174,7 @@ void reader_impl::run_chunked(std::span<const char> all) {
     if (s.reader) fresh->reuse_tables(*s.reader);
     s.reader = std::move(fresh);
     s.reader->max_len_ = max_len_;
+    s.reader->spec_batch_ = &s.records;
     s.reader->begin_speculation(ps);
     s.reader->process_block(all.data() + bounds[k], all.data() + bounds[k + 1]);
     s.reader->flush_run();

@@ -53,6 +53,9 @@ std::uint64_t hash_context(const context& c) {
 
 void record_batch::clear(bool summing) {
   order_.clear();
+  notes_.clear();
+  note_message_.clear();
+  messages_.clear();
   costs_.clear();
   calls_.clear();
   jumps_.clear();
@@ -172,9 +175,21 @@ void record_batch::on_jump(const jump_record& r) {
   copy_position(d.target, r.target);
 }
 
+void record_batch::keep_note(const note& n) {
+  // (A deque would do, but the messages are few: one per wording, while it repeats. A string
+  // that moves when the vector grows would leave the notes' views dangling, so the views are
+  // made in replay().)
+  if (messages_.empty() || messages_.back() != n.message) messages_.emplace_back(n.message);
+  order_.push_back(item::note);
+  notes_.push_back(n);
+  notes_.back().message = {};  // replay() points it at messages_[...]
+  note_message_.push_back(static_cast<std::uint32_t>(messages_.size() - 1));
+}
+
 void record_batch::replay(record_sink& sink, const std::vector<string_id>& map,
-                          std::uint64_t line_base) {
-  std::size_t ic = 0, il = 0, ij = 0, iv = 0;
+                          std::uint64_t line_base,
+                          const std::function<void(const note&)>& on_note) {
+  std::size_t ic = 0, il = 0, ij = 0, iv = 0, in = 0;
   auto values = [&](std::span<const std::uint64_t> s) {
     std::span<const std::uint64_t> v(values_.data() + iv, s.size());
     iv += s.size();
@@ -208,6 +223,12 @@ void record_batch::replay(record_sink& sink, const std::vector<string_id>& map,
         r.target_file = map[r.target_file];
         r.target_function = map[r.target_function];
         sink.on_jump(r);
+        break;
+      }
+      case item::note: {
+        note& n = notes_[in];
+        n.message = messages_[note_message_[in++]];
+        on_note(n);
         break;
       }
     }

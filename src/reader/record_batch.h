@@ -11,6 +11,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "calltree/diagnostic.h"
@@ -23,6 +26,7 @@ namespace calltree::detail {
 class null_diagnostics final : public diagnostic_sink {
  public:
   void report(diagnostic) override {}
+  bool wants(diag_code) const override { return false; }
 };
 
 class record_batch final : public record_sink {
@@ -40,13 +44,30 @@ class record_batch final : public record_sink {
   bool overflowed() const { return overflowed_; }
   void clear(bool summing = false);
 
+  // A note the speculative reading kept (reader.cc: the notes about their own line's tokens),
+  // in its place among the records. `line_text` points into the input, which stays mapped;
+  // `message` is valid as long as the batch.
+  struct note {
+    diag_code code;
+    std::uint64_t line;
+    std::size_t col, len;
+    std::string_view line_text;
+    std::string_view message;
+  };
+  void keep_note(const note& n);
+
   // Sends every record to `sink`, with each string id `s` replaced by map[s] and `line_base`
-  // added to each line number.
-  void replay(record_sink& sink, const std::vector<string_id>& map, std::uint64_t line_base);
+  // added to each line number, and each note to `on_note` (its line as it was) in its place
+  // among them.
+  void replay(record_sink& sink, const std::vector<string_id>& map, std::uint64_t line_base,
+              const std::function<void(const note&)>& on_note);
 
  private:
-  enum class item : std::uint8_t { cost, call, jump };
+  enum class item : std::uint8_t { cost, call, jump, note };
   std::vector<item> order_;
+  std::vector<note> notes_;
+  std::vector<std::uint32_t> note_message_;  // per note, its message in messages_
+  std::vector<std::string> messages_;        // each once while it repeats (mostly one for all)
   std::vector<cost_record> costs_;
   std::vector<call_record> calls_;
   std::vector<jump_record> jumps_;

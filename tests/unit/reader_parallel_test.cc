@@ -134,6 +134,36 @@ TEST(ReaderParallel, SummedByContextKeepsEveryKeysSumsAndOrder) {
   EXPECT_GT(speculated, 100000u);
 }
 
+// Xdebug writes `calls=1 0 0` (one target token too many) on every call: a note on every
+// calls= line. A speculative reading keeps such notes (they say something of their own line
+// only) and the chunk is still adopted, the notes sent on in their place among the others.
+TEST(ReaderParallel, NotesOfOneLineDoNotStopASpeculation) {
+  std::string text = "version: 1\ncreator: xdebug 3.2.0\npositions: line\nevents: Time Memory\n";
+  for (int i = 0; i < 400; ++i) {
+    const std::string n = std::to_string(i % 7 + 2);
+    text += "\nfl=(1) a.php\nfn=(" + n + ") f" + n + "\n3 5 0\ncfl=(1)\ncfn=(1) php::strlen\n" +
+            "calls=1 0 0\n4 2 0\n" + (i % 5 == 0 ? "cfn=(1)\ncalls=0 0\n5 1 0\n" : "");
+  }
+  auto plain_in = memory_input(text);
+  reader_options plain;
+  plain.display_name = "t";
+  const auto a = test::read_keyed(*plain_in, plain);
+  auto in = memory_input(text);
+  reader_options opt = plain;
+  opt.threads = 2;
+  opt.chunk_bytes = 256;
+  opt.sum_by_context = true;
+  opt.speculate_every_chunk = true;
+  const auto b = test::read_keyed(*in, opt);
+  EXPECT_EQ(a.diagnostics, b.diagnostics);
+  EXPECT_EQ(a.sums, b.sums);
+  expect_same_lines(a.order, b.order);
+  // 400 extra-call-target notes and 80 zero-call-count ones, on both paths.
+  EXPECT_EQ(a.diagnostics.size(), 480u);
+  // Chunks were adopted (100 of the ~110; before notes were kept, none: each has a note).
+  EXPECT_GT(b.speculated, 50u);
+}
+
 // `calltree check` reads so (and its names as digests): the same result as a plain reading.
 TEST(ReaderParallel, CheckerCountsTheSameSummedOnTwoThreads) {
   for (const auto& [name, text] : every_text()) {
