@@ -1502,16 +1502,23 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
     // a copy from a local, which fast_target wrote field by field, would be one wide load
     // waiting for three stores to reach the cache (store forwarding fails), on every call.
     const char* extra = nullptr;
-    if (!have_function_ || !have_cfn_ || !fast::decimal(p, end, a) || a == 0 || p == end ||
-        *p != ' ' || !fast_target(++p, end, call_.target, &extra) || !fits(p))
+    const char* count = p;
+    if (!have_function_ || !have_cfn_ || !fast::decimal(p, end, a) || p == end || *p != ' ')
       return false;
+    const auto count_len = static_cast<std::size_t>(p - count);
+    if (!fast_target(++p, end, call_.target, &extra) || !fits(p)) return false;
     fast_commit(p_io, p);
+    // The general path's notes, in its order.
     if (extra) {
       const auto code = diag_code::extra_call_target;
       report(severity::note, code, static_cast<std::size_t>(extra - raw_line_.data()) + 1,
              static_cast<std::size_t>(p_io - 1 - extra),
              "'calls=' has more target tokens than position columns; ignored");
     }
+    if (a == 0)
+      report(severity::note, diag_code::zero_call_count, 7, count_len,
+             "call count 0 (a call begun before this dump, or a sampling profile); its cost is "
+             "inclusive cost of the call, not self cost");
     // Every field, as call_record{} and then these would (site, costs and given are set again
     // by the cost line that completes the call).
     call_.site = position{};
