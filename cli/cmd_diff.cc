@@ -10,8 +10,10 @@
 #include "calltree/analysis/diff.h"
 #include "calltree/diagnostic.h"
 #include "calltree/profile_builder.h"
+#include "calltree/reader.h"
 #include "calltree/report/diff.h"
 #include "command.h"
+#include "progress.h"
 
 namespace calltree::cli {
 namespace {
@@ -40,6 +42,11 @@ constexpr flag diff_flags[] = {
      "than PCT %",
      "PCT[:EVENT]"},
     {"per-function", 0, false, "apply --fail-above to each listed function as well"},
+    {"threads", 0, true,
+     "threads to read with; 2 or more decode a compressed file on a thread of its own, and "
+     "read a plain file's chunks ahead on the others (the results are the same) [number of "
+     "cores]",
+     "N"},
     {"help", 'h', false, "show this help"},
 };
 
@@ -81,11 +88,17 @@ bool parse_count(std::string_view s, std::uint64_t& out) {
 }
 
 // Loads one input; prints its errors (a warning count only) and returns false on a fatal error.
-// Positions are kept only for --function (the function table needs none), jumps never.
-bool load(const std::string& path, profile& p, bool keep_positions) {
+// Positions are kept only for --function (the function table needs none), jumps never. With
+// no positions the reader may hand over sums (per run of lines, per context in a chunk read
+// ahead on another core): the model has one row per function and file, and per caller and
+// callee, whichever way its records came.
+bool load(const std::string& path, profile& p, bool keep_positions, unsigned threads) {
   diagnostic_collector diags(5);
   reader_options ro;
   ro.display_name = path;
+  ro.threads = threads;
+  ro.sum_cost_runs = ro.sum_by_context = !keep_positions;
+  ro.skip_jump_records = true;
   builder_options bo;
   bo.keep_jumps = false;
   bo.keep_positions = keep_positions ? static_cast<std::uint8_t>(pos_instr | pos_line) : 0;
@@ -159,10 +172,13 @@ int run_diff(std::span<const std::string_view> args) {
   if (a.has("per-function") && !a.has("fail-above"))
     return usage_error("--per-function needs --fail-above");
 
+  auto threads = parse_threads(a.get("threads"));
+  if (!threads) return usage_error("--threads needs a number from 1 to 64");
+
   profile old_profile, new_profile;
   const bool positions = a.has("function");
-  if (!load(a.positional[0], old_profile, positions) ||
-      !load(a.positional[1], new_profile, positions))
+  if (!load(a.positional[0], old_profile, positions, *threads) ||
+      !load(a.positional[1], new_profile, positions, *threads))
     return exit_usage;
 
   auto diffed = diff_profiles(old_profile, new_profile, options);

@@ -5,7 +5,7 @@
 # input is what the second thread decodes), `check --json` and `annotate` (default options,
 # and --inclusive=yes --tree=both) must print the same bytes on stdout and stderr, with the
 # same exit status, for --threads=1 and 2 (and 4 on a few). Then the files big enough for the
-# parallel path of plain files, with the commands that take it.
+# parallel path of plain files, with the commands that take it (check, annotate, diff).
 set -uo pipefail
 bin=$1
 corpus=$2
@@ -65,9 +65,10 @@ for f in "${files[@]}"; do
 done
 
 # Plain files of 1 MiB and more are cut into chunks that the second thread reads ahead (the
-# parallel path of the reader) when the sinks take sums: check, and annotate with no source
-# lines. The corpus's big file unpacked, its other plain files of 1 MiB and more, and all its
-# plain files concatenated (parts of every dialect one after the other).
+# parallel path of the reader) when the sinks take sums: check, annotate with no source
+# lines, and diff (against the big file). The corpus's big file unpacked, its other plain
+# files of 1 MiB and more, and all its plain files concatenated (parts of every dialect one
+# after the other).
 gzip -dc "$corpus/vg-gxx-big-instr-jumps.cc1plus.callgrind.gz" >"$tmp/big.callgrind"
 cat "$corpus"/*.callgrind "$corpus"/*.cachegrind >"$tmp/all.callgrind"
 chunked=("$tmp/big.callgrind" "$tmp/all.callgrind")
@@ -80,6 +81,8 @@ for v in "${chunked[@]}"; do
   same "annotate --auto=no $(basename "$v") (chunks)" "$bin" annotate --auto=no "$v"
   same "annotate --auto=no --inclusive=yes --tree=both $(basename "$v") (chunks)" \
     "$bin" annotate --auto=no --inclusive=yes --tree=both "$v"
+  same "diff --json --inclusive=yes $(basename "$v") big.callgrind (chunks)" \
+    "$bin" diff --json --inclusive=yes "$v" "$tmp/big.callgrind"
 done
 rm -f "$tmp/big.callgrind" "$tmp/all.callgrind"
 
