@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "calltree/analysis/inclusive.h"
+#include "model/row_index.h"
 
 namespace calltree {
 
@@ -46,33 +47,31 @@ std::optional<double> percent_change(std::uint64_t old_value, std::uint64_t new_
 
 namespace {
 
-// One string per function key for hashing; names may contain any byte, so object and file are
-// prefixed with their lengths.
-std::string joined_key(const std::string& o, const std::string& f, const std::string& n) {
-  std::string k;
-  k.reserve(o.size() + f.size() + n.size() + 24);
-  k += std::to_string(o.size());
-  k += ':';
-  k += o;
-  k += std::to_string(f.size());
-  k += ':';
-  k += f;
-  k += n;
-  return k;
-}
-
+// The matched functions of both sides, each (object, file, name) once, found by a hash of the
+// three names (an index of row numbers: no joined copy of the names per key).
 class key_table {
  public:
-  std::uint32_t intern(const std::string& o, const std::string& f, const std::string& n) {
-    auto [it, inserted] =
-        index_.try_emplace(joined_key(o, f, n), static_cast<std::uint32_t>(keys_.size()));
-    if (inserted) keys_.push_back(function_key{o, f, n});
-    return it->second;
+  std::uint32_t intern(std::string_view o, std::string_view f, std::string_view n) {
+    const std::uint64_t h = detail::mix(detail::mix(detail::mix(0, hash_(o)), hash_(f)), hash_(n));
+    std::size_t slot;
+    std::uint32_t row = index_.find(
+        h,
+        [&](std::uint32_t i) {
+          const function_key& k = keys_[i];
+          return k.name == n && k.file == f && k.object == o;
+        },
+        slot);
+    if (row != detail::row_index::empty) return row;
+    row = static_cast<std::uint32_t>(keys_.size());
+    keys_.push_back(function_key{std::string(o), std::string(f), std::string(n)});
+    index_.insert(h, row, slot);
+    return row;
   }
   const std::vector<function_key>& keys() const { return keys_; }
 
  private:
-  std::unordered_map<std::string, std::uint32_t> index_;
+  std::hash<std::string_view> hash_;
+  detail::row_index index_;
   std::vector<function_key> keys_;
 };
 
@@ -95,7 +94,7 @@ class side {
     }
     return node_of_[f];
   }
-  const std::string& file_name(file_id f) { return names_.file(p_.files[f].name); }
+  std::string_view file_name(file_id f) { return names_.file(p_.files[f].name); }
 
  private:
   static constexpr std::uint32_t unset = 0xffffffffu;
@@ -377,7 +376,7 @@ std::vector<function_detail> diff_function(const profile& old_profile, const pro
       if (it == detail_of.end()) continue;
       const std::uint64_t pos = out[it->second].by_instr ? row.pos.instr : row.pos.line;
       auto [ld, inserted] =
-          lines[it->second].try_emplace(line_key{sd.file_name(row.source_file), pos});
+          lines[it->second].try_emplace(line_key{std::string(sd.file_name(row.source_file)), pos});
       if (inserted) {
         ld->second.file = sd.file_name(row.source_file);
         ld->second.pos = pos;
@@ -394,7 +393,7 @@ std::vector<function_detail> diff_function(const profile& old_profile, const pro
       const std::uint64_t pos = out[it->second].by_instr ? row.site.instr : row.site.line;
       const std::uint32_t callee = sd.node(row.callee, keys);
       auto [cd, inserted] = calls[it->second].try_emplace(
-          call_key{sd.file_name(row.caller_source_file), pos, callee});
+          call_key{std::string(sd.file_name(row.caller_source_file)), pos, callee});
       if (inserted) {
         cd->second.file = sd.file_name(row.caller_source_file);
         cd->second.pos = pos;

@@ -157,7 +157,12 @@ std::string strip_recursion_suffixes(std::string_view name) {
 name_rewriter::name_rewriter(const string_pool& names, const match_options& options)
     : names_(names), options_(options) {}
 
-const std::string& name_rewriter::translate(string_id id, int kind) {
+std::string_view name_rewriter::translate(string_id id, int kind) {
+  // The names no rule of their kind rewrites.
+  if (kind == 0 && !options_.ignore_object) return names_.view(id);
+  if (kind == 1 && options_.file_rewrites.empty()) return names_.view(id);
+  if (kind == 2 && !options_.strip_recursion && options_.function_rewrites.empty())
+    return names_.view(id);
   auto& memo = memo_[kind];
   if (auto it = memo.find(id); it != memo.end()) return it->second;
   std::string s;

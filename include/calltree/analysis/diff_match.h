@@ -70,17 +70,19 @@ struct match_options {
 // the `'caller` context of --separate-callers is kept).
 std::string strip_recursion_suffixes(std::string_view name);
 
-// Rewrites the names of one profile's pool, remembering every answer, so each distinct name is
-// rewritten once however many rows carry it.
+// Rewrites the names of one profile's pool (a pool in full mode: view() is the whole name),
+// remembering every answer, so each distinct name is rewritten once however many rows carry
+// it. A name no rule changes is the pool's own view, not a copy. Views are valid as long as
+// the rewriter and the pool.
 class name_rewriter {
  public:
   name_rewriter(const string_pool& names, const match_options& options);
-  const std::string& object(string_id id) { return translate(id, 0); }
-  const std::string& file(string_id id) { return translate(id, 1); }
-  const std::string& function(string_id id) { return translate(id, 2); }
+  std::string_view object(string_id id) { return translate(id, 0); }
+  std::string_view file(string_id id) { return translate(id, 1); }
+  std::string_view function(string_id id) { return translate(id, 2); }
 
  private:
-  const std::string& translate(string_id id, int kind);
+  std::string_view translate(string_id id, int kind);
   const string_pool& names_;
   const match_options& options_;
   std::unordered_map<string_id, std::string> memo_[3];
