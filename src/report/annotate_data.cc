@@ -40,7 +40,7 @@ void cost_presence::on_part_begin(const part_header& h) {
 void cost_presence::on_cost(const cost_record& r) {
   if (!tracking_ || part_events.back() <= 1) return;
   const std::uint32_t g = given_of(r);
-  // Map entries stay where they are when the map grows, so the last ones can be kept.
+  // The last entries, while their tables do not grow (only their own operator[] grows them).
   const fn_key fk{r.ctx.source_file, r.ctx.function};
   if (!last_fn_value_ || !(fk == last_fn_)) {
     last_fn_ = fk;

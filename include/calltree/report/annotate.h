@@ -27,6 +27,64 @@
 
 namespace calltree {
 
+// A key -> count table for cost_presence: open addressing with the keys in the slots (no
+// node per entry: a profile has millions of call keys), find() as a map's (an entry, or end()).
+// References from operator[] stay valid until the next operator[].
+template <typename Key, typename Hash>
+class count_table {
+ public:
+  struct entry {
+    Key first{};
+    std::uint32_t second = 0;
+  };
+  const entry* find(const Key& k) const {
+    if (slots_.empty()) return nullptr;
+    for (std::size_t i = home(k);; i = (i + 1) & (slots_.size() - 1)) {
+      if (!used_[i]) return nullptr;
+      if (slots_[i].first == k) return &slots_[i];
+    }
+  }
+  const entry* end() const { return nullptr; }
+  // The count of `k`, 0 when new.
+  std::uint32_t& operator[](const Key& k) {
+    if ((count_ + 1) * 4 > slots_.size() * 3) grow();
+    std::size_t i = home(k);
+    for (; used_[i]; i = (i + 1) & (slots_.size() - 1))
+      if (slots_[i].first == k) return slots_[i].second;
+    used_[i] = 1;
+    slots_[i] = entry{k, 0};
+    ++count_;
+    return slots_[i].second;
+  }
+  std::size_t size() const { return count_; }
+
+ private:
+  std::size_t home(const Key& k) const {
+    // Fibonacci hashing: the top bits of the key's hash times 2^64/phi.
+    const std::uint64_t h = static_cast<std::uint64_t>(Hash{}(k)) * 0x9e3779b97f4a7c15ull;
+    return static_cast<std::size_t>(h >> shift_);
+  }
+  void grow() {
+    std::vector<entry> old = std::move(slots_);
+    std::vector<std::uint8_t> old_used = std::move(used_);
+    const std::size_t n = old.empty() ? 64 : old.size() * 2;
+    slots_.assign(n, entry{});
+    used_.assign(n, 0);
+    shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(n));
+    for (std::size_t j = 0; j < old.size(); ++j) {
+      if (!old_used[j]) continue;
+      std::size_t i = home(old[j].first);
+      while (used_[i]) i = (i + 1) & (n - 1);
+      used_[i] = 1;
+      slots_[i] = old[j];
+    }
+  }
+  std::vector<entry> slots_;
+  std::vector<std::uint8_t> used_;
+  std::size_t count_ = 0;
+  unsigned shift_ = 64;
+};
+
 // Which cost columns a file actually wrote. callgrind_annotate prints "." for a column no cost
 // line of a function ever gave a value for (callgrind omits trailing zero costs) and "0" for
 // one given as 0; the model pads missing costs with 0, so this sink, teed beside the profile
@@ -66,9 +124,9 @@ class cost_presence final : public record_sink {
   };
   // Only parts with more than one event are tracked (with one event "." needs a line with no
   // cost at all, which no producer writes).
-  std::unordered_map<fn_key, std::uint32_t, hash> functions;
-  std::unordered_map<call_key, std::uint32_t, hash> calls;
-  std::unordered_map<line_key, std::uint32_t, hash> lines;
+  count_table<fn_key, hash> functions;
+  count_table<call_key, hash> calls;
+  count_table<line_key, hash> lines;
   std::vector<std::uint32_t> part_events;  // event count of each part seen
   bool tracking() const { return tracking_; }
   bool by_line() const { return by_line_; }
