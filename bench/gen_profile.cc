@@ -553,6 +553,28 @@ int gen_xdebug(std::uint64_t size, std::uint64_t seed) {
   }
   std::vector<std::uint8_t> file_def(files.size()), fn_def(fns.size());
 
+  // Each function calls a few others, always the same ones at the same lines, as code does:
+  // its call sites ({main} has more). Distinct arcs are then a few per function (~20 k), as
+  // in a real program, not a random pair per call.
+  struct call_site {
+    std::uint32_t callee;
+    std::uint64_t line;
+  };
+  std::vector<std::vector<call_site>> sites(fns.size());
+  for (std::size_t f = 0; f < fns.size(); ++f) {
+    if (fns[f].internal) continue;
+    const std::size_t n = f == 0 ? 40 : 3 + r.below(8);
+    for (std::size_t k = 0; k < n; ++k) {
+      std::uint32_t callee;
+      if (r.chance(350))
+        callee = 1 + static_cast<std::uint32_t>(r.below(std::size(builtins)));
+      else
+        callee = 1 + static_cast<std::uint32_t>(std::size(builtins) +
+                                                r.below(fns.size() - 1 - std::size(builtins)));
+      sites[f].push_back({callee, fns[f].line + 1 + r.below(60)});
+    }
+  }
+
   out << "version: 1\ncreator: xdebug 3.2.0 (PHP 8.2.36)\ncmd: /var/www/app/public/index.php\n"
          "part: 1\npositions: line\n\nevents: Time_(10ns) Memory_(bytes)\n\n";
 
@@ -571,7 +593,8 @@ int gen_xdebug(std::uint64_t size, std::uint64_t seed) {
   struct frame {
     std::uint32_t fn;
     std::uint64_t self_time, self_mem;
-    int budget;  // children still to call
+    int budget;               // children still to call
+    std::uint64_t site_line;  // where the caller calls it
     std::vector<child> children;
   };
   std::vector<frame> stack;
@@ -602,18 +625,15 @@ int gen_xdebug(std::uint64_t size, std::uint64_t seed) {
 
   // {main} calls top-level work until the file is big enough; every other call has a few
   // children, fewer the deeper it is, so each top-level subtree stays small.
-  stack.push_back({0, 4000 + r.below(1000), 64, 1 << 30, {}});
+  stack.push_back({0, 4000 + r.below(1000), 64, 1 << 30, 0, {}});
   while (!stack.empty()) {
     frame& top = stack.back();
     const bool room = stack.size() == 1 ? out.bytes() < size : top.budget > 0;
     if (room && stack.size() < 60) {
       --top.budget;
-      std::uint32_t callee;
-      if (r.chance(350))
-        callee = 1 + static_cast<std::uint32_t>(r.below(std::size(builtins)));
-      else
-        callee = 1 + static_cast<std::uint32_t>(std::size(builtins) +
-                                                r.below(fns.size() - 1 - std::size(builtins)));
+      const auto& own = sites[top.fn];
+      const call_site site = own[r.below(own.size())];
+      const std::uint32_t callee = site.callee;
       const bool internal = fns[callee].internal;
       const int depth = static_cast<int>(stack.size());
       const int budget = internal ? 0 : static_cast<int>(r.below(depth < 4 ? 12 : 30 / depth + 2));
@@ -621,12 +641,14 @@ int gen_xdebug(std::uint64_t size, std::uint64_t seed) {
                        internal ? 1 + r.below(40) : 5 + r.log_uniform(3),
                        r.chance(300) ? r.below(4096) : 0,
                        budget,
+                       site.line,
                        {}});
       continue;
     }
     std::uint64_t t = 0, m = 0;
     emit(top, t, m);
     const std::uint32_t fn = top.fn;
+    const std::uint64_t site_line = top.site_line;
     stack.pop_back();
     if (stack.empty()) {
       total_time = t;
@@ -634,8 +656,7 @@ int gen_xdebug(std::uint64_t size, std::uint64_t seed) {
       break;
     }
     peak_mem = std::max(peak_mem, m);
-    const xd_function& caller = fns[stack.back().fn];
-    stack.back().children.push_back({fn, caller.line + r.below(60), t, m});
+    stack.back().children.push_back({fn, site_line, t, m});
   }
   out << "summary: ";
   out.num(total_time) << ' ';
