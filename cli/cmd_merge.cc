@@ -13,6 +13,7 @@
 #include "calltree/analysis/merge.h"
 #include "calltree/diagnostic.h"
 #include "command.h"
+#include "progress.h"
 
 namespace calltree::cli {
 namespace {
@@ -23,6 +24,10 @@ constexpr flag merge_flags[] = {
      "sum: fold every part of every input into one part (default); keep: one part per input part",
      "sum|keep"},
     {"compress", 0, true, "name and position compression in the output (default yes)", "yes|no"},
+    {"threads", 0, true,
+     "threads to read with; 2 or more decode a compressed input on a thread of its own (the "
+     "result is the same) [number of cores]",
+     "N"},
     {"help", 'h', false, "show this help"},
 };
 
@@ -67,6 +72,9 @@ int run_merge(std::span<const std::string_view> args) {
     if (!b) return usage_error("--compress needs yes or no");
     wo.compress_names = wo.compress_positions = *b;
   }
+  auto threads = parse_threads(a.get("threads"));
+  if (!threads) return usage_error("--threads needs a number from 1 to 64");
+  options.threads = *threads;
   std::size_t stdin_inputs = 0;
   for (const auto& p : a.positional) stdin_inputs += p == "-";
   if (stdin_inputs > 1) return usage_error("standard input ('-') can be read only once");

@@ -109,6 +109,7 @@ result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& ou
     reader_options ro;
     ro.display_name = path == "-" ? "<stdin>" : path;
     ro.max_line_length = options.max_line_length;
+    ro.threads = options.threads;
     profile_builder builder(out, &diagnostics, ro.display_name, build);
     watch.set_next(&builder);
     auto read = read_callgrind(**in, out.strings, watch, diagnostics, ro);

@@ -93,6 +93,10 @@ same "check --json on a truncated gzip file" "$bin" check --json "$tmp/cut.gz"
 zstd -q -c "$corpus/vg-recurse-default.callgrind" | head -c 20000 >"$tmp/cut.zst"
 same "annotate on a truncated zstd file" "$bin" annotate "$tmp/cut.zst"
 same "check --json on the big file" "$bin" check --json "$corpus/vg-gxx-big-instr-jumps.cc1plus.callgrind.gz"
+# merge decodes each compressed input on a thread of its own.
+zstd -q -c "$corpus/vg-gxx-small-default.cc1plus.callgrind" >"$tmp/small.zst"
+same "merge -o - of a gzip and a zstd file" "$bin" merge -o - \
+  "$corpus/vg-gxx-big-instr-jumps.cc1plus.callgrind.gz" "$tmp/small.zst"
 
 echo "$checked comparisons"
 if [ $fail -ne 0 ]; then exit 1; fi

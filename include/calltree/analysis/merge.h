@@ -47,6 +47,7 @@ enum class parts_mode : std::uint8_t { sum, keep };
 struct merge_options {
   parts_mode parts = parts_mode::sum;
   std::size_t max_line_length = 64u << 20;  // as reader_options
+  unsigned threads = 1;                     // as reader_options (a compressed input decoded ahead)
 };
 
 struct merge_stats {
