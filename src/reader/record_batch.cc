@@ -176,9 +176,9 @@ void record_batch::on_jump(const jump_record& r) {
 }
 
 void record_batch::keep_note(const note& n) {
-  // (A deque would do, but the messages are few: one per wording, while it repeats. A string
-  // that moves when the vector grows would leave the notes' views dangling, so the views are
-  // made in replay().)
+  // A message is kept once while the notes repeat it (mostly one for all of them). A note
+  // holds its index: messages_ may move its strings as it grows, so the view is made again in
+  // replay().
   if (messages_.empty() || messages_.back() != n.message) messages_.emplace_back(n.message);
   order_.push_back(item::note);
   notes_.push_back(n);

@@ -1,8 +1,9 @@
 // record_batch.h — (internal) records kept in memory in order, to be sent on later.
 //
 // What it is: the output of a speculative reading of one chunk (reader.cc, "The parallel
-// path"): a record sink that copies each record (its costs into one array), and a replay that
-// sends them, in order, to another sink once the chunk's names are known in the real pool.
+// path"): a record sink that copies each record (its costs into one array) and the notes the
+// reading kept, and a replay that sends them, in order, to another sink once the chunk's names
+// are known in the real pool.
 // Summing (reader_options::sum_by_context), it keeps one record per key instead: self costs
 // per context, calls per context, callee and has_target, jumps per context, kind and target
 // names; each sum stays where its key first appeared, and keeps that record's line and
@@ -45,8 +46,8 @@ class record_batch final : public record_sink {
   void clear(bool summing = false);
 
   // A note the speculative reading kept (reader.cc: the notes about their own line's tokens),
-  // in its place among the records. `line_text` points into the input, which stays mapped;
-  // `message` is valid as long as the batch.
+  // in its place among the records. `line_text` points into the input, which stays mapped.
+  // keep_note() copies the message; replay() gives a view of the copy.
   struct note {
     diag_code code;
     std::uint64_t line;
