@@ -1896,9 +1896,11 @@ void reader_impl::process_block(const char* p, const char* end) {
 // part's header as the first chunk left it, its own name pool, and placeholders for what it
 // cannot know: the `ob=` and `fl=` in force at the chunk's start, and every `(id)` the chunk
 // uses without defining. Its records are kept (record_batch.h). The first thing it meets that
-// only the real state could read makes the speculation fail: any diagnostic at all, a header
-// line (a part ends or begins), a relative position (`+N`, `-N`, `*`) before the chunk has
-// given that column an absolute value, a `calls=` or `jump=` left open at the chunk's end.
+// only the real state could read makes the speculation fail: any diagnostic (but the notes
+// about their own line's tokens alone, `extra-call-target` and `zero-call-count`, which it keeps
+// in their place among its records: Xdebug writes one on every `calls=` line), a header line
+// (a part ends or begins), a relative position (`+N`, `-N`, `*`) before the chunk has given
+// that column an absolute value, a `calls=` or `jump=` left open at the chunk's end.
 //
 // This thread takes the chunks in file order. A chunk no one has started it reads itself,
 // directly; a speculated one it adopts only if the speculation holds against the real state
