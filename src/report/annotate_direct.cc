@@ -48,6 +48,10 @@
 #include <cstdint>
 #include <unordered_map>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "annotate_data.h"
 #include "calltree/memory_limit.h"
 #include "calltree/paged_array.h"
@@ -68,12 +72,15 @@ struct key_entry {
   string_id function = 0;
   std::uint32_t self_rank = none;  // rank of its first self record
   std::uint32_t call_rank = none;  // rank of its first appearance in a call record
+  std::uint32_t functions = none;  // the first function whose own key this is
   bool seen = false, called = false, has_self = false;
 };
 
-// A function as the model knows it: (object, fl= file, name).
+// A function as the model knows it: (object, fl= file, name), the name being its own key's.
+// A key knows the first function whose own key it is (nearly always the only one); the others
+// are found by a hash of (own key, object, file).
 struct function_entry {
-  string_id object = 0, file = 0, name = 0;
+  string_id object = 0, file = 0;
   std::uint32_t own_key = 0;
   std::uint32_t first_self = none;  // rank among the functions' first self records
   std::uint32_t first_call = none;  // rank among the functions' first calls
@@ -91,6 +98,15 @@ struct part_call {
   std::uint32_t part = 0, caller = 0, callee = 0;
   std::uint64_t count = 0;
 };
+
+// Hands the heap's free pages back to the system (glibc). The tables of the reading (and the
+// reader's own, freed by now) leave holes that the report's tables, made in other sizes,
+// reuse only in part: without this the report's peak was 7-8 MB above the reading's.
+void give_back_freed_memory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
 
 std::uint32_t given_of(std::uint32_t given, std::size_t costs) {
   return static_cast<std::uint32_t>(std::min<std::size_t>(given, costs));
@@ -118,7 +134,7 @@ struct annotate_direct::impl {
   std::uint32_t key_self_ranks = 0, key_call_ranks = 0;
 
   paged_array<function_entry> functions;
-  row_index function_index;
+  row_index other_functions;  // the functions that are not the first of their own key
   std::uint32_t function_self_ranks = 0, function_call_ranks = 0;
 
   paged_array<call_entry> calls;
@@ -149,7 +165,7 @@ struct annotate_direct::impl {
   // The last context and callee resolved.
   context last_ctx{};
   bool have_last = false;
-  std::uint32_t last_function = 0, last_key = 0;
+  std::uint32_t last_function = 0, last_key = 0, last_own_key = 0;
   string_id last_callee_file = string_pool::npos, last_callee_function = string_pool::npos;
   std::uint32_t last_callee_key = 0;
   std::uint32_t last_call = none;
@@ -190,7 +206,7 @@ struct annotate_direct::impl {
     const std::uint64_t cols = p.events.size() * sizeof(std::uint64_t);
     std::uint64_t b = p.strings.bytes() + p.strings.size() * per_name;
     b += keys.size() * (sizeof(key_entry) + cols + per_index_entry + 16);
-    b += functions.size() * (sizeof(function_entry) + per_index_entry);
+    b += functions.size() * (sizeof(function_entry) + 4);
     b += calls.size() * (sizeof(call_entry) + cols + per_index_entry + 12);
     b += part_selfs.size() * (sizeof(part_key) + cols + per_index_entry);
     b += part_calls.size() * (sizeof(part_call) + cols + per_index_entry);
@@ -243,27 +259,31 @@ struct annotate_direct::impl {
     return k;
   }
 
-  std::uint32_t function_of(const context& c, std::uint64_t line) {
-    const std::uint64_t h = mix(mix(mix(0, c.object), c.file), c.function);
-    std::size_t slot;
-    std::uint32_t i = function_index.find(
-        h,
-        [&](std::uint32_t j) {
-          const function_entry& e = functions[j];
-          return e.object == c.object && e.file == c.file && e.name == c.function;
-        },
-        slot);
-    if (i != row_index::empty) return i;
-    const std::uint32_t own = key_of(c.file, c.function, line);
-    if (own == none || !room(line)) return none;
-    i = static_cast<std::uint32_t>(functions.size());
-    function_index.insert(h, i, slot);
+  // The function of context `c`, whose own key is `own`.
+  std::uint32_t function_of(const context& c, std::uint32_t own, std::uint64_t line) {
+    auto same = [&](std::uint32_t i) {
+      const function_entry& e = functions[i];
+      return e.own_key == own && e.object == c.object && e.file == c.file;
+    };
+    const std::uint32_t first = keys[own].functions;
+    if (first != none && same(first)) return first;
+    const std::uint64_t h = mix(mix(mix(5, own), c.object), c.file);
+    std::size_t slot = 0;
+    if (first != none) {
+      const std::uint32_t i = other_functions.find(h, same, slot);
+      if (i != row_index::empty) return i;
+    }
+    if (!room(line)) return none;
+    const auto i = static_cast<std::uint32_t>(functions.size());
     function_entry e;
     e.object = c.object;
     e.file = c.file;
-    e.name = c.function;
     e.own_key = own;
     functions.push_back(e);
+    if (first == none)
+      keys[own].functions = i;
+    else
+      other_functions.insert(h, i, slot);
     return i;
   }
 
@@ -272,13 +292,15 @@ struct annotate_direct::impl {
     if (have_last && c.function == last_ctx.function && c.source_file == last_ctx.source_file &&
         c.file == last_ctx.file && c.object == last_ctx.object)
       return true;
-    const std::uint32_t f = function_of(c, line);
+    const std::uint32_t own = key_of(c.file, c.function, line);
+    if (own == none) return false;
+    const std::uint32_t f = function_of(c, own, line);
     if (f == none) return false;
-    const std::uint32_t k =
-        c.source_file == c.file ? functions[f].own_key : key_of(c.source_file, c.function, line);
+    const std::uint32_t k = c.source_file == c.file ? own : key_of(c.source_file, c.function, line);
     if (k == none) return false;
     last_ctx = c;
     last_function = f;
+    last_own_key = own;
     last_key = k;
     have_last = true;
     return true;
@@ -378,7 +400,7 @@ struct annotate_direct::impl {
     if (f.first_self == none) f.first_self = function_self_ranks++;
     if (ke.self_rank == none) ke.self_rank = key_self_ranks++;
     ke.seen = ke.has_self = true;
-    keys[f.own_key].seen = true;
+    keys[last_own_key].seen = true;
     add(key_costs.row(k), r.costs, r.line);
     if (tracked) note_given(key_given, k, given_of(r.given, r.costs.size()));
     if (!key_layouts.empty()) key_layouts[k] |= layout_bit;
@@ -391,7 +413,7 @@ struct annotate_direct::impl {
     const std::uint32_t ck = last_key;
     if (f.first_call == none) f.first_call = function_call_ranks++;
     keys[ck].seen = true;
-    keys[f.own_key].seen = true;
+    keys[last_own_key].seen = true;
     if (r.callee_file != last_callee_file || r.callee_function != last_callee_function) {
       const std::uint32_t ek = key_of(r.callee_file, r.callee_function, r.line);
       if (ek == none) return;
@@ -463,11 +485,20 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
   // The keys' numbers (see the top of this file): the own keys of the functions in `order`,
   // by the first place of their functions, and the object of the last one; then the keys met
   // first in self records; then those met first in calls.
+  // Reading is over: the indexes can go before the report's tables come.
+  key_index = row_index();
+  other_functions = row_index();
+  call_index = row_index();
+  part_self_index = row_index();
+  part_call_index = row_index();
+  file_of_sid = {};
+  file_index = {};
   constexpr std::uint64_t unranked = UINT64_MAX;
   std::vector<std::uint64_t> rank(nk, unranked), last(nk, 0);
   std::vector<string_id> object_of(nk, string_pool::npos);
   for (std::size_t i = 0; i < functions.size(); ++i) {
     const function_entry& f = functions[i];
+    const std::uint32_t k = f.own_key;
     std::uint64_t place;
     if (f.first_self != none)
       place = (std::uint64_t{1} << 32) | f.first_self;  // by its first self record
@@ -475,12 +506,14 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
       place = f.first_call;  // a caller with no self cost: by its first call, before the others
     else
       continue;
-    rank[f.own_key] = std::min(rank[f.own_key], place);
-    if (object_of[f.own_key] == string_pool::npos || place >= last[f.own_key]) {
-      last[f.own_key] = place;
-      object_of[f.own_key] = f.object;
+    rank[k] = std::min(rank[k], place);
+    if (object_of[k] == string_pool::npos || place >= last[k]) {
+      last[k] = place;
+      object_of[k] = f.object;
     }
   }
+  functions = {};
+  give_back_freed_memory();
   for (std::size_t k = 0; k < nk; ++k) {
     if (rank[k] != unranked) continue;
     rank[k] = keys[k].self_rank != none ? (std::uint64_t{2} << 32) | keys[k].self_rank
@@ -527,6 +560,7 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
   d.key_seen.resize(nk);
   d.key_called.resize(nk);
   d.self.reserve(nk);
+  std::vector<bool> has_self(nk);  // (by the new numbers)
   for (std::uint32_t n = 0; n < nk; ++n) {
     const std::uint32_t k = order[n];
     const key_entry& e = keys[k];
@@ -542,17 +576,17 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
       d.key_has_object[n] = 1;
     }
     d.self.add_row();
+    has_self[n] = e.has_self;
     if (e.has_self)
       fill(d.self, n, key_costs.row(k), key_layouts.empty() ? 1 : key_layouts[k],
            key_given.empty() ? 0 : key_given[k]);
   }
   object_of = {};
+  order = {};
+  keys = {};
   key_costs = cost_matrix();
   key_given = {};
   key_layouts = {};
-  key_index.clear();
-  function_index.clear();
-  functions = {};
 
   // Calls, in order of first appearance.
   d.calls.reserve(calls.size());
@@ -565,8 +599,8 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
          call_given.empty() ? 0 : call_given[ci]);
   }
   calls = {};
-  call_index.clear();
   call_costs = cost_matrix();
+  give_back_freed_memory();
   call_given = {};
   call_layouts = {};
 
@@ -576,7 +610,7 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
     inclusive_solver& s = solver.emplace(nk, nrec);
     if (!per_part) {
       for (std::uint32_t k = 0; k < nk; ++k)
-        if (keys[order[k]].has_self) s.add_self(0, k, {d.self.values(k), nrec});
+        if (has_self[k]) s.add_self(0, k, {d.self.values(k), nrec});
       for (std::uint32_t ci = 0; ci < d.calls.size(); ++ci)
         s.add_call(0, d.calls[ci].caller, d.calls[ci].callee, d.calls[ci].count,
                    {d.call_cc.values(ci), nrec});
@@ -597,12 +631,10 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
       }
     }
   }
-  keys = {};
   part_selfs = {};
   part_self_costs = cost_matrix();
   part_calls = {};
   part_call_costs = cost_matrix();
-  order = {};
   new_of = {};
 
   d.names = &p.strings;
