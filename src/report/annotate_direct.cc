@@ -42,6 +42,14 @@
 //
 // Everything else (totals, the inclusive definedness and cycles, derived columns, printing)
 // is the model path's own code: finish_annotate_data and print_annotate_text.
+//
+// Where the two could differ (no file of the corpus, and no producer we know, does any of
+// this): two file names that are one display name (one with the current directory in front)
+// in parts of different `events:` lists; a function whose every line in the parts with
+// several events gives no value at all, with cost in a part of one event; more than 64 different
+// `events:` lists (layouts from the 64th on share one bit); a key's sum that saturates where no
+// model row's would (one error more); and the memory limit, estimated here from these tables, stops
+// at another record than the builder's does (both report limit_exceeded and keep what came before).
 #include "calltree/report/annotate_direct.h"
 
 #include <algorithm>
