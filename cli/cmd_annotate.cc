@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "calltree/report/annotate.h"
+#include "calltree/report/annotate_direct.h"
 #include "command.h"
 #include "progress.h"
 
@@ -280,6 +282,10 @@ int run_annotate(std::span<const std::string_view> raw_args) {
   // wait in a temporary file (string_pool::mode::spill). JSON lists every function.
   if (!json) p.strings = string_pool(string_pool::mode::spill);
   cost_presence presence(by_line);
+  // With no source lines, no --part and no --raw, the text report's tables are summed from the
+  // records as they come (annotate_direct.h): no model is built.
+  const bool use_direct = !json && annotate_direct::serves(o);
+  std::optional<annotate_direct> direct;
   stderr_counter diags;
   {
     auto in = open_input(input);
@@ -302,9 +308,17 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     builder_options bo;
     bo.keep_positions = by_line ? pos_line : 0;
     bo.keep_jumps = false;
-    profile_builder builder(p, &diags, ro.display_name, bo);
-    annotate_sink sink(builder, presence);
-    auto stats = read_callgrind(**in, p.strings, sink, diags, ro);
+    std::optional<profile_builder> builder;
+    std::optional<annotate_sink> model_sink;
+    record_sink* sink;
+    if (use_direct) {
+      direct.emplace(p, o, &diags, ro.display_name);
+      sink = &*direct;
+    } else {
+      builder.emplace(p, &diags, ro.display_name, bo);
+      sink = &model_sink.emplace(*builder, presence);
+    }
+    auto stats = read_callgrind(**in, p.strings, *sink, diags, ro);
     progress.finish();
     if (!stats) {
       std::fprintf(stderr, "calltree annotate: %s\n", stats.error().message.c_str());
@@ -342,17 +356,16 @@ int run_annotate(std::span<const std::string_view> raw_args) {
   // The text is written as it is made (a large report is never held whole); the warnings and
   // the "Reading data" line come before its first piece, as when it was written at once.
   bool started = false;
-  auto status = annotate_text_to(
-      std::move(p), o,
-      [&](std::string_view piece) {
-        if (!started) {
-          started = true;
-          warn();
-          if (defaulted) std::printf("Reading data from '%s'...\n", input.c_str());
-        }
-        std::fwrite(piece.data(), 1, piece.size(), stdout);
-      },
-      &presence, &warnings);
+  auto write = [&](std::string_view piece) {
+    if (!started) {
+      started = true;
+      warn();
+      if (defaulted) std::printf("Reading data from '%s'...\n", input.c_str());
+    }
+    std::fwrite(piece.data(), 1, piece.size(), stdout);
+  };
+  auto status = direct ? direct->write_text(write, &warnings)
+                       : annotate_text_to(std::move(p), o, write, &presence, &warnings);
   warn();
   if (!status) {
     std::fprintf(stderr, "%s\n", status.error().message.c_str());

@@ -2,6 +2,7 @@
 #include "annotate_data.h"
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 
@@ -365,20 +366,16 @@ void release_calls_and_jumps(profile& p) {
 
 }  // namespace
 
-result<annotate_data> build_annotate_data(const profile& p, const annotate_options& o,
-                                          const cost_presence* presence,
-                                          std::vector<std::string>* warnings, profile* release) {
-  annotate_data d;
+result<annotate_columns> start_annotate_data(const profile& p, const annotate_options& o,
+                                             annotate_data& d, std::vector<std::string>* warnings) {
+  annotate_columns cols;
   d.names = &p.strings;
   d.lines = o.auto_annotate || !o.user_files.empty();
-  d.objects.reserve(p.objects.size());
-  for (const object& ob : p.objects) d.objects.push_back(p.strings.text(ob.name));
-  builder b(p, o, presence, d);
 
   // Columns.
   d.recorded = recorded_event_names(p);
-  b.nrec = d.recorded.size();
-  for (const auto& n : d.recorded) b.rec_ids.push_back(p.find_event(n));
+  cols.nrec = d.recorded.size();
+  for (const auto& n : d.recorded) cols.rec_ids.push_back(p.find_event(n));
   d.columns = d.recorded;
   std::vector<std::string> wanted;
   for (const auto* list : {&o.show, &o.sort})
@@ -407,15 +404,14 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
       // Recorded-event ids -> recorded column indices.
       linear_event le{e.name, {}};
       for (auto [id, f] : e.terms) {
-        auto it = std::find(b.rec_ids.begin(), b.rec_ids.end(), id);
-        if (it != b.rec_ids.end())
-          le.terms.emplace_back(static_cast<event_id>(it - b.rec_ids.begin()), f);
+        auto it = std::find(cols.rec_ids.begin(), cols.rec_ids.end(), id);
+        if (it != cols.rec_ids.end())
+          le.terms.emplace_back(static_cast<event_id>(it - cols.rec_ids.begin()), f);
       }
       d.derived.push_back(std::move(le));
     }
   }
   const std::size_t ncol = d.columns.size();
-  const std::size_t nrec = b.nrec;
   d.self = cc_table(ncol);
   d.call_cc = cc_table(ncol);
   d.call_line_cc = cc_table(ncol);
@@ -423,17 +419,35 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
   d.totals = cc_table(ncol);
   d.inclusive = cc_table(ncol);
   d.cycle_cc = cc_table(ncol);
-  d.call_cc.reserve(p.calls.size());
-  d.self.reserve(p.functions.size());
 
-  b.part_index.resize(p.parts.size());
+  cols.part_index.resize(p.parts.size());
   for (std::size_t part = 0; part < p.parts.size(); ++part) {
     const auto& names = p.parts[part].header.events;
-    for (std::size_t c = 0; c < nrec; ++c) {
+    for (std::size_t c = 0; c < cols.nrec; ++c) {
       auto it = std::find(names.begin(), names.end(), d.recorded[c]);
-      b.part_index[part].push_back(it == names.end() ? -1 : static_cast<int>(it - names.begin()));
+      cols.part_index[part].push_back(it == names.end() ? -1
+                                                        : static_cast<int>(it - names.begin()));
     }
   }
+  return cols;
+}
+
+result<annotate_data> build_annotate_data(const profile& p, const annotate_options& o,
+                                          const cost_presence* presence,
+                                          std::vector<std::string>* warnings, profile* release) {
+  annotate_data d;
+  d.objects.reserve(p.objects.size());
+  for (const object& ob : p.objects) d.objects.push_back(p.strings.text(ob.name));
+  auto started = start_annotate_data(p, o, d, warnings);
+  if (!started) return started.error();
+  const annotate_columns& cols = *started;
+  builder b(p, o, presence, d);
+  b.nrec = cols.nrec;
+  b.rec_ids = cols.rec_ids;
+  b.part_index = cols.part_index;
+  const std::size_t nrec = b.nrec;
+  d.call_cc.reserve(p.calls.size());
+  d.self.reserve(p.functions.size());
 
   // Objects: callgrind_annotate records a function's object at each fn= line under its
   // "fl-file:name" key, so the function block that comes last in the file wins. The model's
@@ -539,6 +553,45 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
     b.add(d.call_line_cc, li, costs, c.part, given);
   }
   if (release && !o.inclusive) release_calls_and_jumps(*release);
+  d.site_callees.build(d.sites.size(), b.site_of_pair, b.callee_of_pair);
+
+  // Inclusive costs over the keys: the solver takes the model's rows, part by part.
+  std::optional<inclusive_solver> solver;
+  if (o.inclusive) {
+    inclusive_solver& s = solver.emplace(d.keys(), nrec);
+    std::vector<std::uint64_t> tmp(nrec);
+    for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
+      const self_row& row = p.self_rows[i];
+      if (!b.selected(row.part)) continue;
+      const std::uint32_t k = self_key[i];
+      auto costs = p.self_costs.row(i);
+      const auto& idx = b.part_index[row.part];
+      for (std::size_t c = 0; c < nrec; ++c) tmp[c] = idx[c] >= 0 ? costs[b.rec_ids[c]] : 0;
+      s.add_self(row.part, k, tmp);
+    }
+    for (std::size_t i = 0; i < p.calls.size(); ++i) {
+      const call_row& c = p.calls[i];
+      if (!b.selected(c.part)) continue;
+      auto costs = p.call_costs.row(i);
+      const auto& idx = b.part_index[c.part];
+      for (std::size_t e = 0; e < nrec; ++e) tmp[e] = idx[e] >= 0 ? costs[b.rec_ids[e]] : 0;
+      s.add_call(c.part, call_caller[i], call_callee[i], c.count, tmp);
+    }
+    if (release) {
+      release_self_rows(*release);
+      release_calls_and_jumps(*release);
+    }
+  }
+  finish_annotate_data(p, o, cols, d, solver ? &*solver : nullptr, warnings);
+  return d;
+}
+
+void finish_annotate_data(const profile& p, const annotate_options& o, const annotate_columns& cols,
+                          annotate_data& d, const inclusive_solver* solver,
+                          std::vector<std::string>* warnings) {
+  const std::size_t nrec = cols.nrec;
+  const bool raw = o.raw;
+  auto selected = [&](std::size_t part) { return !o.part || *o.part == part; };
   {
     // Callers and callees of each key, in order of first call.
     std::vector<std::uint32_t> owner(d.calls.size()), item(d.calls.size());
@@ -549,7 +602,6 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
     d.callers_of.build(d.keys(), owner, item);
     for (std::uint32_t ci = 0; ci < d.calls.size(); ++ci) owner[ci] = d.calls[ci].caller;
     d.callees_of.build(d.keys(), owner, item);
-    d.site_callees.build(d.sites.size(), b.site_of_pair, b.callee_of_pair);
   }
 
   // Totals, per selected part as callgrind_annotate takes them: the `summary:` line, else the
@@ -562,7 +614,7 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
   d.totals.add_row();
   bool stated = false;
   for (std::size_t part = 0; part < p.parts.size(); ++part) {
-    if (!b.selected(static_cast<part_id>(part))) continue;
+    if (!selected(part)) continue;
     const auto& pt = p.parts[part];
     auto plausible = [&](const std::optional<std::vector<std::uint64_t>>& line) {
       if (!line) return false;
@@ -594,10 +646,10 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
     }
     std::uint64_t* v = d.totals.values(0);
     char* def = d.totals.defined(0);
-    const auto& idx = b.part_index[part];
+    const auto& idx = cols.part_index[part];
     for (std::size_t c = 0; c < nrec; ++c) {
-      if (idx[c] < 0 || b.rec_ids[c] >= use->size()) continue;
-      add_saturating(v[c], (*use)[b.rec_ids[c]]);
+      if (idx[c] < 0 || cols.rec_ids[c] >= use->size()) continue;
+      add_saturating(v[c], (*use)[cols.rec_ids[c]]);
       if (stated) def[c] = 1;
     }
   }
@@ -608,28 +660,10 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
   }
   d.totals_calculated = !stated;
 
-  // Inclusive costs over the keys.
-  if (o.inclusive) {
+  // Inclusive costs over the keys, from the solver the front end filled.
+  if (solver) {
+    const inclusive_solver& s = *solver;
     const std::size_t nk = d.keys();
-    inclusive_solver s(nk, nrec);
-    std::vector<std::uint64_t> tmp(nrec);
-    for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
-      const self_row& row = p.self_rows[i];
-      if (!b.selected(row.part)) continue;
-      const std::uint32_t k = self_key[i];
-      auto costs = p.self_costs.row(i);
-      const auto& idx = b.part_index[row.part];
-      for (std::size_t c = 0; c < nrec; ++c) tmp[c] = idx[c] >= 0 ? costs[b.rec_ids[c]] : 0;
-      s.add_self(row.part, k, tmp);
-    }
-    for (std::size_t i = 0; i < p.calls.size(); ++i) {
-      const call_row& c = p.calls[i];
-      if (!b.selected(c.part)) continue;
-      auto costs = p.call_costs.row(i);
-      const auto& idx = b.part_index[c.part];
-      for (std::size_t e = 0; e < nrec; ++e) tmp[e] = idx[e] >= 0 ? costs[b.rec_ids[e]] : 0;
-      s.add_call(c.part, call_caller[i], call_callee[i], c.count, tmp);
-    }
     inclusive_result r = s.solve(raw);
     d.cycle_of = r.cycle_of;
     for (std::size_t k = 0; k < nk; ++k) {
@@ -669,10 +703,6 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
       }
     }
     if (r.saturated && warnings) warnings->push_back("an inclusive cost exceeded 2^64-1");
-    if (release) {
-      release_self_rows(*release);
-      release_calls_and_jumps(*release);
-    }
   }
 
   if (raw && d.totals_calculated) {
@@ -709,7 +739,6 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
       }
     }
   }
-  return d;
 }
 
 }  // namespace detail

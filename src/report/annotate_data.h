@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <span>
 #include <string>
@@ -151,6 +152,34 @@ struct annotate_data {
   mutable std::unordered_map<string_id, std::string> read_names_;
   mutable std::string scratch_;
 };
+
+// The two halves every front end shares (the model's build_annotate_data below, and
+// annotate_direct, which sums records straight into the tables while the file is read).
+//
+// start_annotate_data: the columns (recorded events in first-seen order, then the derived
+// events --show/--sort ask for; an error for an unknown one), empty tables of that width, and
+// where each recorded column sits in each part's events.
+struct annotate_columns {
+  std::size_t nrec = 0;                      // recorded columns
+  std::vector<event_id> rec_ids;             // profile event id per recorded column
+  std::vector<std::vector<int>> part_index;  // part -> recorded column -> index in its events
+};
+result<annotate_columns> start_annotate_data(const profile& p, const annotate_options& options,
+                                             annotate_data& d, std::vector<std::string>* warnings);
+// finish_annotate_data: once the front end has filled the keys (with their objects, seen and
+// called flags), the self table and the calls (recorded columns, values and definedness):
+// callers and callees of each key, the totals, the inclusive costs from `solver` (filled with
+// self costs per part and key and calls per part; nullptr without --inclusive) with their
+// definedness and cycles, --raw's calculated totals, and the derived columns.
+void finish_annotate_data(const profile& p, const annotate_options& options,
+                          const annotate_columns& cols, annotate_data& d,
+                          const inclusive_solver* solver, std::vector<std::string>* warnings);
+
+// The text report of `d` (p gives the parts' headers); with `write`, handed out in pieces of
+// about 1 MB as it is made (annotate_text.cc).
+status print_annotate_text(const profile& p, const annotate_data& d,
+                           const annotate_options& options,
+                           const std::function<void(std::string_view)>* write, std::string& out);
 
 // Builds the tables; an error for an unknown --show/--sort event. With `release` (which must
 // be &p), the profile's self rows, call rows, jump rows and their costs are freed as soon as

@@ -199,7 +199,15 @@ status make_annotate_text(const profile& p, const annotate_options& o,
                           std::string& result_out, profile* release = nullptr) {
   auto built = detail::build_annotate_data(p, o, presence, warnings, release);
   if (!built) return built.error();
-  const annotate_data& d = *built;
+  return detail::print_annotate_text(p, *built, o, write, result_out);
+}
+
+}  // namespace
+
+status detail::print_annotate_text(const profile& p, const annotate_data& d,
+                                   const annotate_options& o,
+                                   const std::function<void(std::string_view)>* write,
+                                   std::string& result_out) {
   printer pr{d, o, {}, {}, {}, {}, {}, {}, {}};
   const bool stream = write && o.user_files.empty();
   auto hand_out = [&] {
@@ -706,8 +714,6 @@ status make_annotate_text(const profile& p, const annotate_options& o,
   result_out = std::move(pr.out);
   return ok();
 }
-
-}  // namespace
 
 result<std::string> annotate_text(const profile& p, const annotate_options& o,
                                   const cost_presence* presence,

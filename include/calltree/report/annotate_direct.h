@@ -1,0 +1,62 @@
+// report/annotate_direct.h — the annotate text report summed while the file is read, no model.
+//
+// What it is: a record sink for `calltree annotate` when no source line is annotated (no
+// --auto=yes, no source files named, no --part, no --raw). It sums each record straight into
+// callgrind_annotate's tables (self cost per "file:name" key, calls per caller and callee key,
+// and, with --inclusive=yes on a file of several parts, the same per part for the solver), so
+// neither the profile's rows nor the builder's indexes are ever made: on the real 260 MB
+// profile of docs/performance.md the report takes a fraction of the model's memory. The text
+// is byte for byte that of annotate_text_to() on the model built from the same records
+// (tests/unit/annotate_direct_test.cc compares them on every corpus file and option set).
+// What it is not: a general profile (JSON, --part, --raw and source annotation need the
+// model) nor a reader (records come from read_callgrind, summed or not).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "calltree/diagnostic.h"
+#include "calltree/profile.h"
+#include "calltree/records.h"
+#include "calltree/report/annotate.h"
+#include "calltree/result.h"
+
+namespace calltree {
+
+class annotate_direct final : public record_sink {
+ public:
+  // Whether the report for `o` can be made so: no source lines, no --part, no --raw.
+  static bool serves(const annotate_options& o) {
+    return !o.auto_annotate && o.user_files.empty() && !o.part && !o.raw;
+  }
+
+  // `p` receives the parts and events (headers, summary:/totals: lines, totals), as the
+  // profile builder makes them, and no rows; `p.strings` must be the pool the reader interns
+  // into. `o` must be served (see serves()). Costs that saturate are reported to
+  // `diagnostics` once, as the builder reports them; past builder_options' default memory
+  // limit the records are no longer kept (one limit_exceeded error).
+  annotate_direct(profile& p, const annotate_options& o, diagnostic_sink* diagnostics = nullptr,
+                  std::string display_name = {});
+  ~annotate_direct() override;
+  annotate_direct(const annotate_direct&) = delete;
+  annotate_direct& operator=(const annotate_direct&) = delete;
+
+  void on_part_begin(const part_header& h) override;
+  void on_cost(const cost_record& r) override;
+  void on_call(const call_record& r) override;
+  void on_part_end(const part_end& e) override;
+
+  // The report, once every record is in, handed to `write` in pieces as annotate_text_to()
+  // does (the same errors). The sums are given up on the way: call it once.
+  status write_text(const std::function<void(std::string_view)>& write,
+                    std::vector<std::string>* warnings = nullptr);
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace calltree

@@ -1,0 +1,667 @@
+// annotate_direct.cc — annotate's tables summed from the records, without the model (see
+// report/annotate_direct.h).
+//
+// The model path (annotate_data.cc, build_annotate_data) keeps one self row per (part,
+// function, source file) and one call row per (part, caller, caller's source file, callee,
+// has_target) when no position is kept, then regroups them by callgrind_annotate's key
+// "display file:name". Here every record goes to its key at once. What must come out the
+// same, and how:
+//
+//  * Sums. A key's self cost is the sum of its rows, so the sum of its records; a call's
+//    (caller key, callee key) cost and count likewise. Sums saturate as the model's do; the
+//    "a summed cost goes above 2^64-1" error is reported once when a sum here saturates (a
+//    key sums several rows, so it can come where no single row of the model would).
+//
+//  * The order of the keys. Ties in the report are broken by name, but cycles are numbered by
+//    cost and then by their first member's key number, so keys are numbered as
+//    build_annotate_data numbers them: first the "own" keys (the fl= file's, not an inlined
+//    fi=/fe= file's) of the functions (object, fl= file, name) in `order` (callers with no
+//    self cost anywhere by their first call record, then the others by their first self
+//    record); then the keys met first in the self rows (inlined files) by their first self
+//    record; then those met first in calls (caller key, then callee key) by their first call.
+//    A model row's place is its first record's, so first records give every rank. Keys get a
+//    number in order of appearance while reading and are renumbered at the end.
+//
+//  * The object printed for a key: that of the last function in `order` whose own key it is.
+//    Whether a function is a "caller with no self cost" is known only at the end, so each
+//    function keeps the rank of its first self record and of its first call.
+//
+//  * Which columns are defined ("." against "0"). The model adds a row's costs only for the
+//    columns its part has, at an index below the number of values its lines gave (the largest
+//    over every line of that (source file, name), or of that call's (file, name, callee file,
+//    callee name), in parts with more than one event: cost_presence). A key here is one such
+//    (file, name) (unless two file names are one display name, the current directory being
+//    stripped from one), so it keeps the most values a line of a part with several events gave
+//    (none: all of them count) and the set of event layouts (`events:` lists) of its parts:
+//    a column is defined where some layout has it below that count. Both are kept only once
+//    a file needs them (a part with several events; a second layout).
+//
+//  * Inclusive costs are solved part by part. With one part the key tables are the solver's
+//    input; when a second part begins, the sums so far become part 0's and each later record
+//    also goes to a (part, key) or (part, caller key, callee key) table.
+//
+// Everything else (totals, the inclusive definedness and cycles, derived columns, printing)
+// is the model path's own code: finish_annotate_data and print_annotate_text.
+//
+// Where the two could differ (no file of the corpus, and no producer we know, does any of
+// this): two file names that are one display name (one with the current directory in front)
+// in parts of different `events:` lists; a function whose every line in the parts with
+// several events gives no value at all, with cost in a part of one event; more than 64 different
+// `events:` lists (layouts from the 64th on share one bit); a key's sum that saturates where no
+// model row's would (one error more); and the memory limit, estimated here from these tables, stops
+// at another record than the builder's does (both report limit_exceeded and keep what came before).
+#include "calltree/report/annotate_direct.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <unordered_map>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+#include "annotate_data.h"
+#include "calltree/memory_limit.h"
+#include "calltree/paged_array.h"
+#include "calltree/profile_builder.h"
+#include "model/row_index.h"
+
+namespace calltree {
+
+using detail::mix;
+using detail::row_index;
+
+namespace {
+
+constexpr std::uint32_t none = UINT32_MAX;
+
+struct key_entry {
+  std::uint32_t file = 0;  // display file
+  string_id function = 0;
+  std::uint32_t self_rank = none;  // rank of its first self record
+  std::uint32_t call_rank = none;  // rank of its first appearance in a call record
+  std::uint32_t functions = none;  // the first function whose own key this is
+  std::uint32_t calls = none;      // the first call it makes
+  bool seen = false, called = false, has_self = false;
+};
+
+// A function as the model knows it: (object, fl= file, name), the name being its own key's.
+// A key knows the first function whose own key it is (nearly always the only one); the others
+// are found by a hash of (own key, object, file).
+struct function_entry {
+  string_id object = 0, file = 0;
+  std::uint32_t own_key = 0;
+  std::uint32_t first_self = none;  // rank among the functions' first self records
+  std::uint32_t first_call = none;  // rank among the functions' first calls
+};
+
+struct call_entry {
+  std::uint32_t caller = 0, callee = 0;  // keys
+  std::uint64_t count = 0;
+};
+
+struct part_key {
+  std::uint32_t part = 0, key = 0;
+};
+struct part_call {
+  std::uint32_t part = 0, caller = 0, callee = 0;
+  std::uint64_t count = 0;
+};
+
+// Hands the heap's free pages back to the system (glibc). The tables of the reading (and the
+// reader's own, freed by now) leave holes that the report's tables, made in other sizes,
+// reuse only in part: without this the report's peak was 7-8 MB above the reading's.
+void give_back_freed_memory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
+std::uint32_t given_of(std::uint32_t given, std::size_t costs) {
+  return static_cast<std::uint32_t>(std::min<std::size_t>(given, costs));
+}
+
+}  // namespace
+
+struct annotate_direct::impl {
+  profile& p;
+  annotate_options o;
+  diagnostic_sink* diags;
+  std::string display_name;
+  profile_builder parts;  // part headers and ends only: p.events, p.parts
+
+  // Display files (the current directory stripped), by string id.
+  std::vector<std::uint32_t> file_of_sid;  // +1; 0 = not yet
+  std::vector<std::string> files;
+  std::unordered_map<std::string, std::uint32_t> file_index;
+
+  paged_array<key_entry> keys;
+  row_index key_index;
+  cost_matrix key_costs;                   // profile event order
+  std::vector<std::uint32_t> key_given;    // once tracking: 1 + most values given; 0 = none
+  std::vector<std::uint64_t> key_layouts;  // once several layouts: a bit per layout
+  std::uint32_t key_self_ranks = 0, key_call_ranks = 0;
+
+  paged_array<function_entry> functions;
+  row_index other_functions;  // the functions that are not the first of their own key
+  std::uint32_t function_self_ranks = 0, function_call_ranks = 0;
+
+  paged_array<call_entry> calls;
+  row_index other_calls;  // the calls that are not the first their caller makes
+  cost_matrix call_costs;
+  std::vector<std::uint32_t> call_given;
+  std::vector<std::uint64_t> call_layouts;
+
+  // Per part, for the inclusive solver (from the second part on, with --inclusive=yes).
+  bool per_part = false;
+  paged_array<part_key> part_selfs;
+  row_index part_self_index;
+  cost_matrix part_self_costs;
+  paged_array<part_call> part_calls;
+  row_index part_call_index;
+  cost_matrix part_call_costs;
+
+  // The part being read.
+  bool skip = false;  // the builder dropped it (memory limit)
+  std::uint32_t part = 0;
+  std::vector<event_id> event_map;  // part event index -> profile event id
+  bool tracked = false;             // this part has several events
+  bool tracking = false;            // some part had
+  std::uint64_t layout_bit = 1;
+  std::vector<std::vector<std::string>> layouts;
+  std::vector<std::uint32_t> layout_of_part;
+
+  // The last context and callee resolved.
+  context last_ctx{};
+  bool have_last = false;
+  std::uint32_t last_function = 0, last_key = 0, last_own_key = 0;
+  string_id last_callee_file = string_pool::npos, last_callee_function = string_pool::npos;
+  std::uint32_t last_callee_key = 0;
+  std::uint32_t last_call = none;
+
+  // Saturation and the memory guard, reported once each.
+  bool overflow_reported = false;
+  bool limit_hit = false;
+  std::uint64_t max_memory = default_memory_limit();
+
+  impl(profile& prof, const annotate_options& opts, diagnostic_sink* d, std::string name)
+      : p(prof), o(opts), diags(d), display_name(name), parts(prof, d, std::move(name)) {}
+
+  void report(diag_code code, std::uint64_t line, std::string message) {
+    if (!diags) return;
+    diagnostic dg;
+    dg.severity = severity::error;
+    dg.code = code;
+    dg.file = display_name;
+    dg.line = line;
+    dg.message = std::move(message);
+    diags->report(std::move(dg));
+  }
+  void overflow(std::uint64_t line) {
+    if (overflow_reported) return;
+    overflow_reported = true;
+    report(diag_code::cost_overflow, line, "a summed cost goes above 2^64-1; it is held at 2^64-1");
+  }
+  // Adds a record's costs (part order) into a row (profile order).
+  void add(std::span<std::uint64_t> dst, std::span<const std::uint64_t> costs, std::uint64_t line) {
+    const std::size_t n = std::min(costs.size(), event_map.size());
+    for (std::size_t i = 0; i < n; ++i)
+      if (costs[i] && !add_saturating(dst[event_map[i]], costs[i])) overflow(line);
+  }
+
+  // The memory guard: names as the builder counts them, and these tables.
+  std::uint64_t bytes() const {
+    constexpr std::uint64_t per_name = 64, per_index_entry = 16;
+    const std::uint64_t cols = p.events.size() * sizeof(std::uint64_t);
+    std::uint64_t b = p.strings.bytes() + p.strings.size() * per_name;
+    b += keys.size() * (sizeof(key_entry) + cols + per_index_entry + 16);
+    b += functions.size() * (sizeof(function_entry) + 4);
+    b += calls.size() * (sizeof(call_entry) + cols + per_index_entry + 12);
+    b += part_selfs.size() * (sizeof(part_key) + cols + per_index_entry);
+    b += part_calls.size() * (sizeof(part_call) + cols + per_index_entry);
+    return b;
+  }
+  // May one more entry be made? If not, the limit is reported (once) and no record is kept.
+  bool room(std::uint64_t line) {
+    if (limit_hit) return false;
+    if (!max_memory || bytes() <= max_memory) return true;
+    limit_hit = true;
+    const std::uint64_t mib = max_memory >> 20;
+    report(diag_code::limit_exceeded, line,
+           "the profile would take more than the memory limit (" +
+               (mib ? std::to_string(mib) + " MiB" : std::to_string(max_memory) + " bytes") +
+               ", see --max-memory); the records from here on are not kept");
+    return false;
+  }
+
+  std::uint32_t display_file(string_id sid) {
+    if (sid >= file_of_sid.size()) file_of_sid.resize(sid + 1, 0);
+    if (file_of_sid[sid]) return file_of_sid[sid] - 1;
+    std::string name = p.strings.text(sid);
+    if (!o.cwd.empty() && name.size() > o.cwd.size() && name.compare(0, o.cwd.size(), o.cwd) == 0)
+      name.erase(0, o.cwd.size());
+    auto [it, fresh] =
+        file_index.emplace(std::move(name), static_cast<std::uint32_t>(files.size()));
+    if (fresh) files.push_back(it->first);
+    file_of_sid[sid] = it->second + 1;
+    return it->second;
+  }
+
+  // The key of (file, name); none past the memory limit.
+  std::uint32_t key_of(string_id file_sid, string_id fn_sid, std::uint64_t line) {
+    const std::uint32_t f = display_file(file_sid);
+    const std::uint64_t h = mix(mix(3, f), fn_sid);
+    std::size_t slot;
+    std::uint32_t k = key_index.find(
+        h, [&](std::uint32_t i) { return keys[i].file == f && keys[i].function == fn_sid; }, slot);
+    if (k != row_index::empty) return k;
+    if (!room(line)) return none;
+    k = static_cast<std::uint32_t>(keys.size());
+    key_index.insert(h, k, slot);
+    key_entry e;
+    e.file = f;
+    e.function = fn_sid;
+    keys.push_back(e);
+    key_costs.add_row();
+    if (tracking) key_given.push_back(0);
+    if (layouts.size() > 1) key_layouts.push_back(0);
+    return k;
+  }
+
+  // The function of context `c`, whose own key is `own`.
+  std::uint32_t function_of(const context& c, std::uint32_t own, std::uint64_t line) {
+    auto same = [&](std::uint32_t i) {
+      const function_entry& e = functions[i];
+      return e.own_key == own && e.object == c.object && e.file == c.file;
+    };
+    const std::uint32_t first = keys[own].functions;
+    if (first != none && same(first)) return first;
+    const std::uint64_t h = mix(mix(mix(5, own), c.object), c.file);
+    std::size_t slot = 0;
+    if (first != none) {
+      const std::uint32_t i = other_functions.find(h, same, slot);
+      if (i != row_index::empty) return i;
+    }
+    if (!room(line)) return none;
+    const auto i = static_cast<std::uint32_t>(functions.size());
+    function_entry e;
+    e.object = c.object;
+    e.file = c.file;
+    e.own_key = own;
+    functions.push_back(e);
+    if (first == none)
+      keys[own].functions = i;
+    else
+      other_functions.insert(h, i, slot);
+    return i;
+  }
+
+  // The function and key of a record's context (last_function, last_key); false past the limit.
+  bool resolve(const context& c, std::uint64_t line) {
+    if (have_last && c.function == last_ctx.function && c.source_file == last_ctx.source_file &&
+        c.file == last_ctx.file && c.object == last_ctx.object)
+      return true;
+    const std::uint32_t own = key_of(c.file, c.function, line);
+    if (own == none) return false;
+    const std::uint32_t f = function_of(c, own, line);
+    if (f == none) return false;
+    const std::uint32_t k = c.source_file == c.file ? own : key_of(c.source_file, c.function, line);
+    if (k == none) return false;
+    last_ctx = c;
+    last_function = f;
+    last_own_key = own;
+    last_key = k;
+    have_last = true;
+    return true;
+  }
+
+  void note_given(std::vector<std::uint32_t>& given, std::uint32_t i, std::uint32_t g) {
+    if (tracked) given[i] = std::max(given[i], g + 1);
+  }
+
+  // (part, key) and (part, caller, callee) rows, from the second part on.
+  std::uint32_t part_self_of(std::uint32_t pt, std::uint32_t k) {
+    const std::uint64_t h = mix(mix(6, pt), k);
+    std::size_t slot;
+    std::uint32_t i = part_self_index.find(
+        h, [&](std::uint32_t j) { return part_selfs[j].part == pt && part_selfs[j].key == k; },
+        slot);
+    if (i != row_index::empty) return i;
+    i = static_cast<std::uint32_t>(part_selfs.size());
+    part_self_index.insert(h, i, slot);
+    part_selfs.push_back({pt, k});
+    part_self_costs.add_row();
+    return i;
+  }
+  std::uint32_t part_call_of(std::uint32_t pt, std::uint32_t ck, std::uint32_t ek) {
+    const std::uint64_t h = mix(mix(mix(7, pt), ck), ek);
+    std::size_t slot;
+    std::uint32_t i = part_call_index.find(
+        h,
+        [&](std::uint32_t j) {
+          const part_call& c = part_calls[j];
+          return c.part == pt && c.caller == ck && c.callee == ek;
+        },
+        slot);
+    if (i != row_index::empty) return i;
+    i = static_cast<std::uint32_t>(part_calls.size());
+    part_call_index.insert(h, i, slot);
+    part_calls.push_back({pt, ck, ek, 0});
+    part_call_costs.add_row();
+    return i;
+  }
+
+  void begin(const part_header& h) {
+    const std::size_t before = p.parts.size();
+    parts.on_part_begin(h);
+    skip = p.parts.size() == before;
+    if (skip) return;
+    part = static_cast<std::uint32_t>(p.parts.size() - 1);
+    event_map = p.parts.back().events;
+    const std::size_t cols = p.events.size();
+    for (cost_matrix* m : {&key_costs, &call_costs, &part_self_costs, &part_call_costs})
+      if (m->columns() != cols) m->set_columns(cols);
+    have_last = false;
+    last_call = none;
+
+    tracked = h.events.size() > 1;
+    if (tracked && !tracking) {
+      tracking = true;
+      key_given.assign(keys.size(), 0);
+      call_given.assign(calls.size(), 0);
+    }
+    auto l = std::find(layouts.begin(), layouts.end(), h.events);
+    if (l == layouts.end()) {
+      layouts.push_back(h.events);
+      l = layouts.end() - 1;
+      if (layouts.size() == 2) {
+        // Everything so far came from the first layout.
+        key_layouts.assign(keys.size(), 0);
+        for (std::size_t k = 0; k < keys.size(); ++k) key_layouts[k] = keys[k].has_self ? 1 : 0;
+        call_layouts.assign(calls.size(), 1);
+      }
+    }
+    const auto layout = static_cast<std::uint32_t>(l - layouts.begin());
+    layout_of_part.push_back(layout);
+    layout_bit = std::uint64_t{1} << std::min<std::uint32_t>(layout, 63);
+
+    if (o.inclusive && part > 0 && !per_part) {
+      // The sums so far are the first part's.
+      per_part = true;
+      for (std::uint32_t k = 0; k < keys.size(); ++k) {
+        if (!keys[k].has_self) continue;
+        const std::uint32_t i = part_self_of(0, k);
+        std::copy_n(key_costs.row(k).begin(), cols, part_self_costs.row(i).begin());
+      }
+      for (std::uint32_t c = 0; c < calls.size(); ++c) {
+        const std::uint32_t i = part_call_of(0, calls[c].caller, calls[c].callee);
+        part_calls[i].count = calls[c].count;
+        std::copy_n(call_costs.row(c).begin(), cols, part_call_costs.row(i).begin());
+      }
+    }
+  }
+
+  void cost(const cost_record& r) {
+    if (skip || limit_hit || !resolve(r.ctx, r.line)) return;
+    function_entry& f = functions[last_function];
+    const std::uint32_t k = last_key;
+    key_entry& ke = keys[k];
+    if (f.first_self == none) f.first_self = function_self_ranks++;
+    if (ke.self_rank == none) ke.self_rank = key_self_ranks++;
+    ke.seen = ke.has_self = true;
+    keys[last_own_key].seen = true;
+    add(key_costs.row(k), r.costs, r.line);
+    if (tracked) note_given(key_given, k, given_of(r.given, r.costs.size()));
+    if (!key_layouts.empty()) key_layouts[k] |= layout_bit;
+    if (per_part) add(part_self_costs.row(part_self_of(part, k)), r.costs, r.line);
+  }
+
+  void call(const call_record& r) {
+    if (skip || limit_hit || !resolve(r.ctx, r.line)) return;
+    function_entry& f = functions[last_function];
+    const std::uint32_t ck = last_key;
+    if (f.first_call == none) f.first_call = function_call_ranks++;
+    keys[ck].seen = true;
+    keys[last_own_key].seen = true;
+    if (r.callee_file != last_callee_file || r.callee_function != last_callee_function) {
+      const std::uint32_t ek = key_of(r.callee_file, r.callee_function, r.line);
+      if (ek == none) return;
+      last_callee_file = r.callee_file;
+      last_callee_function = r.callee_function;
+      last_callee_key = ek;
+    }
+    const std::uint32_t ek = last_callee_key;
+    keys[ek].called = true;
+    for (std::uint32_t k : {ck, ek})
+      if (keys[k].call_rank == none) keys[k].call_rank = key_call_ranks++;
+
+    std::uint32_t ci = last_call;
+    auto same = [&](std::uint32_t i) { return calls[i].caller == ck && calls[i].callee == ek; };
+    if (ci == none || !same(ci)) {
+      // The caller's first call, else a hash: an index of every call would take 8 MB for the
+      // real profile's 441 k calls, that of the others (a caller's second callee on) 2-4 MB.
+      const std::uint32_t first = keys[ck].calls;
+      const std::uint64_t h = mix(mix(4, ck), ek);
+      std::size_t slot = 0;
+      ci = first != none && same(first) ? first
+           : first != none              ? other_calls.find(h, same, slot)
+                                        : row_index::empty;
+      if (ci == row_index::empty) {
+        if (!room(r.line)) return;
+        ci = static_cast<std::uint32_t>(calls.size());
+        if (first == none)
+          keys[ck].calls = ci;
+        else
+          other_calls.insert(h, ci, slot);
+        calls.push_back({ck, ek, 0});
+        call_costs.add_row();
+        if (tracking) call_given.push_back(0);
+        if (layouts.size() > 1) call_layouts.push_back(0);
+      }
+      last_call = ci;
+    }
+    if (!add_saturating(calls[ci].count, r.count)) overflow(r.line);
+    add(call_costs.row(ci), r.costs, r.line);
+    if (tracked) note_given(call_given, ci, given_of(r.given, r.costs.size()));
+    if (!call_layouts.empty()) call_layouts[ci] |= layout_bit;
+    if (per_part) {
+      const std::uint32_t pi = part_call_of(part, ck, ek);
+      if (!add_saturating(part_calls[pi].count, r.count)) overflow(r.line);
+      add(part_call_costs.row(pi), r.costs, r.line);
+    }
+  }
+
+  status write_text(const std::function<void(std::string_view)>& write,
+                    std::vector<std::string>* warnings);
+};
+
+annotate_direct::annotate_direct(profile& p, const annotate_options& o,
+                                 diagnostic_sink* diagnostics, std::string display_name)
+    : impl_(std::make_unique<impl>(p, o, diagnostics, std::move(display_name))) {}
+annotate_direct::~annotate_direct() = default;
+
+void annotate_direct::on_part_begin(const part_header& h) { impl_->begin(h); }
+void annotate_direct::on_cost(const cost_record& r) { impl_->cost(r); }
+void annotate_direct::on_call(const call_record& r) { impl_->call(r); }
+void annotate_direct::on_part_end(const part_end& e) { impl_->parts.on_part_end(e); }
+
+status annotate_direct::write_text(const std::function<void(std::string_view)>& write,
+                                   std::vector<std::string>* warnings) {
+  return impl_->write_text(write, warnings);
+}
+
+status annotate_direct::impl::write_text(const std::function<void(std::string_view)>& write,
+                                         std::vector<std::string>* warnings) {
+  detail::annotate_data d;
+  auto started = detail::start_annotate_data(p, o, d, warnings);
+  if (!started) return started.error();
+  const detail::annotate_columns& cols = *started;
+  const std::size_t nrec = cols.nrec;
+  const std::size_t nk = keys.size();
+
+  // The keys' numbers (see the top of this file): the own keys of the functions in `order`,
+  // by the first place of their functions, and the object of the last one; then the keys met
+  // first in self records; then those met first in calls.
+  // Reading is over: the indexes can go before the report's tables come.
+  key_index = row_index();
+  other_functions = row_index();
+  other_calls = row_index();
+  part_self_index = row_index();
+  part_call_index = row_index();
+  file_of_sid = {};
+  file_index = {};
+  constexpr std::uint64_t unranked = UINT64_MAX;
+  std::vector<std::uint64_t> rank(nk, unranked), last(nk, 0);
+  std::vector<string_id> object_of(nk, string_pool::npos);
+  for (std::size_t i = 0; i < functions.size(); ++i) {
+    const function_entry& f = functions[i];
+    const std::uint32_t k = f.own_key;
+    std::uint64_t place;
+    if (f.first_self != none)
+      place = (std::uint64_t{1} << 32) | f.first_self;  // by its first self record
+    else if (f.first_call != none)
+      place = f.first_call;  // a caller with no self cost: by its first call, before the others
+    else
+      continue;
+    rank[k] = std::min(rank[k], place);
+    if (object_of[k] == string_pool::npos || place >= last[k]) {
+      last[k] = place;
+      object_of[k] = f.object;
+    }
+  }
+  functions = {};
+  give_back_freed_memory();
+  for (std::size_t k = 0; k < nk; ++k) {
+    if (rank[k] != unranked) continue;
+    rank[k] = keys[k].self_rank != none ? (std::uint64_t{2} << 32) | keys[k].self_rank
+                                        : (std::uint64_t{3} << 32) | keys[k].call_rank;
+  }
+  std::vector<std::uint32_t> order(nk), new_of(nk);
+  for (std::uint32_t k = 0; k < nk; ++k) order[k] = k;
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return rank[a] < rank[b]; });
+  for (std::uint32_t i = 0; i < nk; ++i) new_of[order[i]] = i;
+  rank = {};
+  last = {};
+
+  // Where each recorded column sits in each layout, and a row's defined columns.
+  std::vector<std::vector<int>> layout_index(layouts.size());
+  for (std::size_t l = 0; l < layouts.size(); ++l)
+    for (std::size_t c = 0; c < nrec; ++c) {
+      auto it = std::find(layouts[l].begin(), layouts[l].end(), d.recorded[c]);
+      layout_index[l].push_back(it == layouts[l].end() ? -1
+                                                       : static_cast<int>(it - layouts[l].begin()));
+    }
+  auto fill = [&](detail::cc_table& t, std::size_t row, std::span<const std::uint64_t> costs,
+                  std::uint64_t layout_bits, std::uint32_t given) {
+    std::uint64_t* v = t.values(row);
+    char* def = t.defined(row);
+    const std::uint32_t g = given == 0 ? UINT32_MAX : given - 1;
+    for (std::size_t c = 0; c < nrec; ++c) {
+      if (cols.rec_ids[c] < costs.size()) v[c] = costs[cols.rec_ids[c]];
+      for (std::size_t l = 0; l < layouts.size() && l < 64; ++l) {
+        if (!(layout_bits >> l & 1)) continue;
+        const int i = layout_index[l][c];
+        if (i >= 0 && static_cast<std::uint32_t>(i) < g) def[c] = 1;
+      }
+    }
+  };
+
+  // Keys, objects, self costs.
+  std::unordered_map<string_id, std::uint32_t> object_index;
+  d.files = std::move(files);
+  d.key_file.resize(nk);
+  d.key_function.resize(nk);
+  d.key_object.assign(nk, 0);
+  d.key_has_object.assign(nk, 0);
+  d.key_seen.resize(nk);
+  d.key_called.resize(nk);
+  d.self.reserve(nk);
+  std::vector<bool> has_self(nk);  // (by the new numbers)
+  for (std::uint32_t n = 0; n < nk; ++n) {
+    const std::uint32_t k = order[n];
+    const key_entry& e = keys[k];
+    d.key_file[n] = e.file;
+    d.key_function[n] = e.function;
+    d.key_seen[n] = e.seen;
+    d.key_called[n] = e.called;
+    if (object_of[k] != string_pool::npos) {
+      auto [it, fresh] =
+          object_index.emplace(object_of[k], static_cast<std::uint32_t>(d.objects.size()));
+      if (fresh) d.objects.push_back(p.strings.text(object_of[k]));
+      d.key_object[n] = it->second;
+      d.key_has_object[n] = 1;
+    }
+    d.self.add_row();
+    has_self[n] = e.has_self;
+    if (e.has_self)
+      fill(d.self, n, key_costs.row(k), key_layouts.empty() ? 1 : key_layouts[k],
+           key_given.empty() ? 0 : key_given[k]);
+  }
+  object_of = {};
+  order = {};
+  keys = {};
+  key_costs = cost_matrix();
+  key_given = {};
+  key_layouts = {};
+
+  // Calls, in order of first appearance.
+  d.calls.reserve(calls.size());
+  d.call_cc.reserve(calls.size());
+  for (std::uint32_t ci = 0; ci < calls.size(); ++ci) {
+    const call_entry& c = calls[ci];
+    d.calls.push_back({new_of[c.caller], new_of[c.callee], c.count, true});
+    d.call_cc.add_row();
+    fill(d.call_cc, ci, call_costs.row(ci), call_layouts.empty() ? 1 : call_layouts[ci],
+         call_given.empty() ? 0 : call_given[ci]);
+  }
+  calls = {};
+  call_costs = cost_matrix();
+  give_back_freed_memory();
+  call_given = {};
+  call_layouts = {};
+
+  // The inclusive solver's input: per part and key, per part and call.
+  std::optional<inclusive_solver> solver;
+  if (o.inclusive) {
+    inclusive_solver& s = solver.emplace(nk, nrec);
+    if (!per_part) {
+      for (std::uint32_t k = 0; k < nk; ++k)
+        if (has_self[k]) s.add_self(0, k, {d.self.values(k), nrec});
+      for (std::uint32_t ci = 0; ci < d.calls.size(); ++ci)
+        s.add_call(0, d.calls[ci].caller, d.calls[ci].callee, d.calls[ci].count,
+                   {d.call_cc.values(ci), nrec});
+    } else {
+      std::vector<std::uint64_t> tmp(nrec);
+      auto project = [&](std::uint32_t pt, std::span<const std::uint64_t> costs) {
+        const auto& idx = cols.part_index[pt];
+        for (std::size_t c = 0; c < nrec; ++c) tmp[c] = idx[c] >= 0 ? costs[cols.rec_ids[c]] : 0;
+        return std::span<const std::uint64_t>(tmp);
+      };
+      for (std::uint32_t i = 0; i < part_selfs.size(); ++i)
+        s.add_self(part_selfs[i].part, new_of[part_selfs[i].key],
+                   project(part_selfs[i].part, part_self_costs.row(i)));
+      for (std::uint32_t i = 0; i < part_calls.size(); ++i) {
+        const part_call& c = part_calls[i];
+        s.add_call(c.part, new_of[c.caller], new_of[c.callee], c.count,
+                   project(c.part, part_call_costs.row(i)));
+      }
+    }
+  }
+  part_selfs = {};
+  part_self_costs = cost_matrix();
+  part_calls = {};
+  part_call_costs = cost_matrix();
+  new_of = {};
+
+  d.names = &p.strings;
+  detail::finish_annotate_data(p, o, cols, d, solver ? &*solver : nullptr, warnings);
+  solver.reset();
+  std::string out;
+  auto s = detail::print_annotate_text(p, d, o, &write, out);
+  if (!s) return s;
+  if (!out.empty()) write(out);
+  return ok();
+}
+
+}  // namespace calltree

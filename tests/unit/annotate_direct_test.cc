@@ -1,0 +1,253 @@
+// annotate_direct_test.cc — the report summed from the records (annotate_direct) is the model's.
+//
+// `calltree annotate` with no source lines, no --part and no --raw sums the records straight
+// into the report's tables (report/annotate_direct.h) instead of building the profile model.
+// On every corpus, golden and malformed file and several option sets (inclusive costs, trees,
+// thresholds, derived events), its text and its diagnostics must be those of the model path
+// (profile_builder + cost_presence + annotate_text_to) reading the same file the same way; and
+// it must take the records as the reader hands them over in every mode: one per line, runs
+// summed, sums per context on one thread and on the parallel path (every chunk speculated).
+// Crafted profiles cover what the corpus has little of: parts with different `events:` lists
+// and omitted costs ("." columns), one function name in several objects and files, inlined
+// files, callers with no self cost, cycles across parts.
+#include "calltree/report/annotate_direct.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "calltree/input.h"
+#include "calltree/profile_builder.h"
+#include "calltree/reader.h"
+#include "calltree/report/annotate.h"
+#include "profile_files.h"
+
+namespace calltree {
+namespace {
+
+// How the reader hands records over.
+enum class mode { plain, summed, parallel };
+
+reader_options options_for(mode m) {
+  reader_options ro;
+  ro.skip_jump_records = true;
+  ro.sum_cost_runs = ro.sum_by_context = m != mode::plain;
+  if (m == mode::parallel) {
+    ro.threads = 2;
+    ro.chunk_bytes = 4096;
+    ro.speculate_every_chunk = true;
+  }
+  return ro;
+}
+
+struct report {
+  bool ok = false;
+  std::string text;  // the report, or the error
+  std::vector<std::string> warnings;
+  std::uint64_t errors = 0;  // diagnostics of severity error
+  std::size_t parts = 0;
+};
+
+struct error_counter final : diagnostic_sink {
+  void report(diagnostic d) override {
+    if (d.severity == severity::error) ++errors;
+  }
+  std::uint64_t errors = 0;
+};
+
+// The model path, as cmd_annotate.cc reads with no source lines.
+report model_report(std::unique_ptr<input> in, const annotate_options& o, mode m) {
+  report r;
+  profile p;
+  p.strings = string_pool(string_pool::mode::spill);
+  cost_presence presence(false);
+  error_counter diags;
+  builder_options bo;
+  bo.keep_positions = 0;
+  bo.keep_jumps = false;
+  profile_builder b(p, &diags, "test", bo);
+  tee_sink tee({&b, &presence});
+  EXPECT_TRUE(read_callgrind(*in, p.strings, tee, diags, options_for(m)).has_value());
+  r.errors = diags.errors;
+  r.parts = p.parts.size();
+  auto s = annotate_text_to(
+      std::move(p), o, [&](std::string_view piece) { r.text.append(piece); }, &presence,
+      &r.warnings);
+  r.ok = s.has_value();
+  if (!s) r.text = s.error().message;
+  return r;
+}
+
+report direct_report(std::unique_ptr<input> in, const annotate_options& o, mode m) {
+  report r;
+  profile p;
+  p.strings = string_pool(string_pool::mode::spill);
+  error_counter diags;
+  annotate_direct sink(p, o, &diags, "test");
+  EXPECT_TRUE(read_callgrind(*in, p.strings, sink, diags, options_for(m)).has_value());
+  r.errors = diags.errors;
+  r.parts = p.parts.size();
+  auto s = sink.write_text([&](std::string_view piece) { r.text.append(piece); }, &r.warnings);
+  r.ok = s.has_value();
+  if (!s) r.text = s.error().message;
+  return r;
+}
+
+std::unique_ptr<input> open_file(const std::string& path) {
+  auto in = open_input(path);
+  EXPECT_TRUE(in.has_value()) << path;
+  return in ? std::move(*in) : nullptr;
+}
+
+// The option sets, for a file whose first event is `first` (for a derived event of its own).
+std::vector<annotate_options> option_sets(const std::string& first) {
+  std::vector<annotate_options> v;
+  annotate_options o;
+  o.input_name = "x";
+  o.auto_annotate = false;
+  v.push_back(o);  // --auto=no
+  o.inclusive = true;
+  v.push_back(o);  // --inclusive=yes
+  o.inclusive = false;
+  o.tree_caller = o.tree_calling = true;
+  v.push_back(o);  // --tree=both
+  o.inclusive = true;
+  v.push_back(o);  // --inclusive=yes --tree=both
+  o.threshold = "100";
+  v.push_back(o);  // the same, every function
+  annotate_options t;
+  t.input_name = "x";
+  t.auto_annotate = false;
+  t.threshold = "0";
+  t.tree_caller = true;
+  v.push_back(t);  // --threshold=0 --tree=caller
+  if (!first.empty()) {
+    annotate_options d = t;
+    d.threshold = "100";
+    d.inclusive = true;
+    d.tree_calling = true;
+    d.event_definitions = {"Twice = 2 " + first + " + 1 Unknown"};
+    d.show = {first, "Twice", "CEst"};
+    d.sort = {"Twice"};
+    v.push_back(d);  // derived events (one from the file's event, KCachegrind's CEst)
+  }
+  return v;
+}
+
+std::string describe(const annotate_options& o) {
+  std::string s = "threshold " + o.threshold;
+  if (o.inclusive) s += " --inclusive=yes";
+  if (o.tree_caller || o.tree_calling)
+    s += std::string(" --tree=") + (o.tree_caller && o.tree_calling ? "both"
+                                    : o.tree_caller                 ? "caller"
+                                                                    : "calling");
+  for (const auto& e : o.show) s += " show:" + e;
+  return s;
+}
+
+void expect_same(const report& want, const report& got, const std::string& what) {
+  EXPECT_EQ(want.ok, got.ok) << what;
+  EXPECT_TRUE(want.text == got.text) << what << ": the reports differ";
+  EXPECT_EQ(want.warnings, got.warnings) << what;
+  EXPECT_EQ(want.errors, got.errors) << what;
+  EXPECT_EQ(want.parts, got.parts) << what;
+}
+
+// The first event of a file's first part ("" if none).
+std::string first_event(const std::string& path) {
+  profile p;
+  auto in = open_file(path);
+  if (!in) return {};
+  diagnostic_collector diags;
+  profile_builder b(p, &diags, "test");
+  EXPECT_TRUE(read_callgrind(*in, p.strings, b, diags, {}).has_value());
+  for (const auto& pt : p.parts)
+    if (!pt.header.events.empty()) return pt.header.events[0];
+  return {};
+}
+
+TEST(annotate_direct, serves_only_reports_without_source_lines_part_or_raw) {
+  annotate_options o;
+  EXPECT_FALSE(annotate_direct::serves(o));  // --auto=yes is the default
+  o.auto_annotate = false;
+  EXPECT_TRUE(annotate_direct::serves(o));
+  o.user_files = {"a.c"};
+  EXPECT_FALSE(annotate_direct::serves(o));
+  o.user_files.clear();
+  o.part = 0;
+  EXPECT_FALSE(annotate_direct::serves(o));
+  o.part.reset();
+  o.raw = true;
+  EXPECT_FALSE(annotate_direct::serves(o));
+}
+
+TEST(annotate_direct, same_report_as_the_model_on_every_file) {
+  std::size_t compared = 0;
+  for (const auto& file : test::every_profile(true)) {
+    const std::string path = file.string();
+    const auto sets = option_sets(first_event(path));
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+      const annotate_options& o = sets[i];
+      const report want = model_report(open_file(path), o, mode::summed);
+      expect_same(want, direct_report(open_file(path), o, mode::summed), path + " " + describe(o));
+      ++compared;
+      // Records one per line, and summed per chunk on the parallel path: the same report.
+      if (i == 0 || i == 3) {
+        expect_same(want, direct_report(open_file(path), o, mode::plain),
+                    path + " (plain records) " + describe(o));
+        expect_same(want, direct_report(open_file(path), o, mode::parallel),
+                    path + " (parallel) " + describe(o));
+      }
+    }
+  }
+  EXPECT_GT(compared, 300u);
+}
+
+void expect_same_on_text(const std::string& text, const std::string& what) {
+  for (const annotate_options& o : option_sets("Ir"))
+    for (mode m : {mode::plain, mode::summed}) {
+      const report want = model_report(memory_input(text), o, m);
+      EXPECT_TRUE(want.ok) << what;
+      expect_same(want, direct_report(memory_input(text), o, m), what + " " + describe(o));
+    }
+}
+
+TEST(annotate_direct, parts_with_other_events_and_omitted_costs) {
+  // Part 1 has Ir Dr, part 2 Dr Ir Bm, part 3 Ir alone; lines give fewer values than the part
+  // has events, so some columns print "." and some "0".
+  const std::string text =
+      "events: Ir Dr\n"
+      "fl=a.c\nfn=main\n1 5\n2 6 0\ncfn=f\ncalls=1 10\n3 20\n"
+      "fn=f\n10 20\ncfn=g\ncalls=2 30\n11 7\n"
+      "fn=g\n30 7\n"
+      "totals: 32 0\n"
+      "events: Dr Ir Bm\n"
+      "fl=a.c\nfn=f\n10 1 2\ncfn=h\ncalls=1 40\n12 3 4 5\n"
+      "fn=h\n40 3 4 5\n"
+      "fl=b.c\nfn=k\n1\n"
+      "events: Ir\n"
+      "fl=a.c\nfn=g\n30 9\nfn=main\ncfn=g\ncalls=1 30\n4 9\n";
+  expect_same_on_text(text, "three layouts");
+}
+
+TEST(annotate_direct, objects_files_inlining_and_order) {
+  // One name in two objects (the last function block wins the object), inlined files (a key of
+  // their own), a caller with no self cost, calls before self cost, a callee never defined, a
+  // cycle a -> b -> a, and costs given twice for one line.
+  const std::string text =
+      "events: Ir\n"
+      "ob=x.so\nfl=a.c\nfn=caller_only\ncfn=a\ncalls=1 1\n1 100\ncfn=nowhere\ncalls=3 1\n2 9\n"
+      "ob=y.so\nfl=a.c\nfn=a\ncfn=b\ncalls=1 1\n5 60\n1 10\nfi=inl.h\n7 3\nfe=a.c\n2 4\n"
+      "ob=x.so\nfl=a.c\nfn=b\n3 20\ncfn=a\ncalls=1 1\n4 30\nfi=inl.h\nfn=c\n9 2\n"
+      "ob=z.so\nfl=a.c\nfn=a\n8 5\n8 5\n"
+      "ob=x.so\nfl=c.c\nfn=a\n1 1\n"
+      "ob=x.so\nfl=a.c\nfn=main\n1 1\ncfn=caller_only\ncalls=1 1\n2 210\n";
+  expect_same_on_text(text, "objects and order");
+  // The same with several parts: cycles are solved part by part.
+  expect_same_on_text(text + text + "events: Ir Dr\nfl=a.c\nfn=b\n3 1 1\n" + text,
+                      "objects and order, four parts");
+}
+
+}  // namespace
+}  // namespace calltree
