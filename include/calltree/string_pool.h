@@ -11,13 +11,13 @@
 // * digest: a name is known by a 128-bit hash of its bytes and only its first `digest_prefix`
 //   bytes are kept (view() and text() give those): for a reader whose sinks need names'
 //   identity and not their text (`calltree check`), in a fraction of the memory.
-// * spill: known by the same 128-bit hash as in digest mode, with the first `digest_prefix`
-//   bytes in memory (view()), and the whole text of longer names written to an unlinked
-//   temporary file; text() reads a name back (pread) when a sink needs it: the writer once per
-//   part, annotate for the functions it prints. For sinks that need the text of few names at a
-//   time (`calltree convert`, `calltree annotate`). If no temporary file can be made, or a write
-//   to it fails, the names from then on (and those still in its write buffer) are kept in
-//   memory instead: text() gives the same bytes either way.
+// * spill: known by the same 128-bit hash as in digest mode; a name of up to `digest_prefix`
+//   bytes is kept whole in memory, a longer one is written whole to an unlinked temporary file
+//   and only its first `spill_prefix` bytes stay in memory (view()); text() reads a name back
+//   (pread) when a sink needs it: the writer once per part, annotate for the functions it prints.
+//   For sinks that need the text of few names at a time (`calltree convert`, `calltree annotate`).
+//   If no temporary file can be made, or a write to it fails, the names from then on (and those
+//   still in its write buffer) are kept in memory instead: text() gives the same bytes either way.
 // In digest and spill modes two different names with one digest would be taken for one name;
 // with 128 bits that takes on the order of 2^64 names.
 //
@@ -41,6 +41,9 @@ class string_pool {
  public:
   enum class mode : std::uint8_t { full, digest, spill };
   static constexpr std::size_t digest_prefix = 40;
+  // Spill mode: what view() keeps of a name written to the file (enough to tell an empty name
+  // and an `(id)` look-alike; text() gives the rest).
+  static constexpr std::size_t spill_prefix = 8;
 
   // `spill_dir`: where spill mode makes its temporary file (empty: $TMPDIR, else /tmp).
   explicit string_pool(mode m = mode::full, std::string spill_dir = {});
@@ -54,7 +57,8 @@ class string_pool {
   // The id of `s` if it was interned, else -1 cast to string_id.
   string_id find(std::string_view s) const;
   // The name as kept in memory: the whole name in full mode; in digest mode its first
-  // digest_prefix bytes; in spill mode at least those (the whole name when it is in memory).
+  // digest_prefix bytes; in spill mode the whole name when it is in memory, else its first
+  // spill_prefix bytes.
   // Valid as long as the pool.
   std::string_view view(string_id id) const { return views_[id]; }
   // The whole name (digest mode: what view() gives). A name in memory is returned as view()

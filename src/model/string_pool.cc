@@ -315,7 +315,7 @@ string_id string_pool::intern(std::string_view s) {
     auto& ends = spill_->ends;
     if (s.size() > digest_prefix && spill(s)) {
       ends.push_back(ends.back() + s.size());
-      s = s.substr(0, digest_prefix);
+      s = s.substr(0, spill_prefix);
     } else {
       ends.push_back(ends.empty() ? 0 : ends.back());
     }

@@ -977,9 +977,11 @@ bool reader_impl::parse_name(std::string_view value, name_class c, string_id& ou
     auto& e = tab.slot(id);
     const bool first = e.name == string_pool::npos || e.part != current_part_;
     if (e.name != string_pool::npos && e.name != sid && e.part == current_part_ && part_open_) {
+      std::string scratch;  // (a spilling pool reads the old name back)
+      const std::string_view old_name = names_.text(e.name, scratch);
       report(severity::warning, diag_code::redefined_name, col_of(value), close + 1,
              "id (" + std::to_string(id) + ") redefined from '" +
-                 std::string(names_.view(e.name).substr(0, string_pool::digest_prefix)) + "' to '" +
+                 std::string(old_name.substr(0, string_pool::digest_prefix)) + "' to '" +
                  std::string(rest.substr(0, string_pool::digest_prefix)) + "'");
     }
     e.name = sid;
