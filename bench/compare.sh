@@ -73,7 +73,7 @@ if [ ${#files[@]} -eq 0 ]; then
     files+=("$real" "$real.gz" "$real.zst")
     big=$DATA/synth-1g.callgrind
     if [ ! -f "$big" ]; then
-      size=$(stat -c %s "$real")
+      size=$(stat -L -c %s "$real")
       times=$(( (1000000000 + size / 2) / size ))
       [ "$times" -ge 2 ] || times=2
       log "making $big: the real file's body x$times"
@@ -127,7 +127,7 @@ run() {
 
 row() {  # row TOOL FILE SECONDS USIZE RSS_KB BASE NOTE
   local size
-  size=$(stat -c %s "$2")
+  size=$(stat -L -c %s "$2")
   rows+=("$(awk -v tool="$1" -v file="$(basename "$2")" -v s="$3" -v u="$4" -v rss="$5" \
       -v base="$6" -v note="$7" -v size="$size" 'BEGIN {
     secs = (s == "") ? "-" : sprintf("%.3f", s)
@@ -146,7 +146,7 @@ for f in "${files[@]}"; do
   case $kind in
     gz) usize=$(gzip -dc "$f" | wc -c) ;;
     zst) usize=$(zstd -dc "$f" | wc -c) ;;
-    *) usize=$(stat -c %s "$f") ;;
+    *) usize=$(stat -L -c %s "$f") ;;
   esac
   case $kind in
     plain) run "wc -l" "$f" "$usize" "" wc -l "$f" ;;
