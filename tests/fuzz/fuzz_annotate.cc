@@ -3,13 +3,16 @@
 // The profile is built with the cost_presence sink beside the builder, as the CLI does, then
 // reported with inclusive costs (cycles), caller and callee trees, raw sums, and per part.
 // Source files are never opened (auto-annotation off): names in the input are not paths to
-// read. An error result is fine (an unknown --show event); a crash, a hang or a sanitizer
-// report is not.
+// read. Then the same reports without the model (annotate_direct, what `annotate --auto=no`
+// runs), from records summed per context on two threads in 64-byte chunks, as the CLI reads.
+// An error result is fine (an unknown --show event); a crash, a hang or a sanitizer report is
+// not.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "calltree/report/annotate.h"
+#include "calltree/report/annotate_direct.h"
 #include "fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -42,5 +45,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   o.raw = false;
   o.part = static_cast<part_id>(p.parts.size() - 1);
   (void)annotate_json(p, o, nullptr, &warnings);
+
+  // Without the model: plain, then with inclusive costs and both trees.
+  for (int inclusive = 0; inclusive < 2; ++inclusive) {
+    annotate_options d;
+    d.auto_annotate = false;
+    d.threshold = inclusive ? "100" : "50";
+    d.input_name = "fuzz";
+    d.inclusive = d.tree_caller = d.tree_calling = inclusive == 1;
+    profile q;
+    q.strings = string_pool(string_pool::mode::spill);
+    fuzz::checking_diagnostics direct_diagnostics;
+    annotate_direct sink(q, d, &direct_diagnostics, "fuzz");
+    reader_options ro = fuzz::fuzz_reader_options();
+    ro.threads = 2;
+    ro.sum_by_context = true;
+    ro.skip_jump_records = true;
+    ro.chunk_bytes = 64;
+    auto in = memory_input(std::string(bytes));
+    if (!read_callgrind(*in, q.strings, sink, direct_diagnostics, ro)) return 0;
+    std::size_t written = 0;
+    (void)sink.write_text([&](std::string_view piece) { written += piece.size(); }, &warnings);
+  }
   return 0;
 }
