@@ -101,6 +101,19 @@ TEST(ReaderParallel, SameAsOneThreadOnEveryFileAndChunkSize) {
   EXPECT_GT(speculated, 100000u);
 }
 
+// `text` read as check and annotate read a plain file with two threads: summed per key, cut
+// into chunks of `chunk` bytes, every chunk after the first on speculation.
+test::keyed_reading read_summed_in_chunks(const std::string& text, const reader_options& plain,
+                                          std::size_t chunk) {
+  auto in = memory_input(text);
+  reader_options opt = plain;
+  opt.threads = 2;
+  opt.chunk_bytes = chunk;
+  opt.sum_by_context = true;
+  opt.speculate_every_chunk = true;
+  return test::read_keyed(*in, opt);
+}
+
 // reader_options::sum_by_context: chunks read ahead hand over one record per key (reader.cc,
 // "The parallel path"). Against a plain reading on one thread: every key's sums, the keys in
 // the order they first appear (with the line and positions of their first record) among the
@@ -116,13 +129,7 @@ TEST(ReaderParallel, SummedByContextKeepsEveryKeysSumsAndOrder) {
     const auto a = test::read_keyed(*plain_in, plain);
     for (std::size_t chunk : {std::size_t{1}, std::size_t{97}, std::size_t{4096}}) {
       SCOPED_TRACE(name + ", chunks of " + std::to_string(chunk));
-      auto in = memory_input(text);
-      reader_options opt = plain;
-      opt.threads = 2;
-      opt.chunk_bytes = chunk;
-      opt.sum_by_context = true;
-      opt.speculate_every_chunk = true;
-      const auto b = test::read_keyed(*in, opt);
+      const auto b = read_summed_in_chunks(text, plain, chunk);
       EXPECT_EQ(a.stats, b.stats);
       EXPECT_EQ(a.names, b.names);
       EXPECT_EQ(a.sums, b.sums);
@@ -148,13 +155,7 @@ TEST(ReaderParallel, NotesOfOneLineDoNotStopASpeculation) {
   reader_options plain;
   plain.display_name = "t";
   const auto a = test::read_keyed(*plain_in, plain);
-  auto in = memory_input(text);
-  reader_options opt = plain;
-  opt.threads = 2;
-  opt.chunk_bytes = 256;
-  opt.sum_by_context = true;
-  opt.speculate_every_chunk = true;
-  const auto b = test::read_keyed(*in, opt);
+  const auto b = read_summed_in_chunks(text, plain, 256);
   EXPECT_EQ(a.diagnostics, b.diagnostics);
   EXPECT_EQ(a.sums, b.sums);
   expect_same_lines(a.order, b.order);
