@@ -56,6 +56,21 @@ class string_pool {
   string_id intern(std::string_view s);
   // The id of `s` if it was interned, else -1 cast to string_id.
   string_id find(std::string_view s) const;
+
+  // A name's 128-bit hash, as digest and spill modes know names (full mode uses `h`).
+  struct name_digest {
+    std::uint64_t h = 0, h2 = 0;
+  };
+  static name_digest digest_of(std::string_view s);
+  // Full mode: keep each name's digest too (digest and spill modes always do), for a pool whose
+  // names go to another one (the parallel path's speculative readings: the reading thread
+  // interns their names without hashing them again).
+  void keep_digests();
+  // The digest of name `id` (digest and spill modes, or after keep_digests()).
+  name_digest digest(string_id id) const { return digests_[id]; }
+  // intern() and find() of a name whose digest_of() is `d`.
+  string_id intern(std::string_view s, const name_digest& d);
+  string_id find(std::string_view s, const name_digest& d) const;
   // The name as kept in memory: the whole name in full mode; in digest mode its first
   // digest_prefix bytes; in spill mode the whole name when it is in memory, else its first
   // spill_prefix bytes.
@@ -102,12 +117,10 @@ class string_pool {
   bool spill(std::string_view s);
   void keep_buffered_in_memory();
 
-  struct digest {
-    std::uint64_t h = 0, h2 = 0;
-  };
   mode mode_;
+  bool digests_kept_ = false;  // digests_ is filled (digest and spill modes, keep_digests())
   // The per-name tables are paged: they never copy themselves to grow (paged_array.h).
-  paged_array<digest> digests_;  // digest and spill modes: the 128-bit hash of each name
+  paged_array<name_digest> digests_;  // the 128-bit hash of each name, when digests_kept_
   std::vector<std::unique_ptr<char[]>> blocks_;
   std::size_t block_used_ = 0, block_size_ = 0;
   paged_array<std::string_view> views_;

@@ -163,7 +163,7 @@ struct string_pool::spill_file {
   }
 };
 
-string_pool::string_pool(mode m, std::string spill_dir) : mode_(m) {
+string_pool::string_pool(mode m, std::string spill_dir) : mode_(m), digests_kept_(m != mode::full) {
   if (mode_ == mode::spill) spill_ = std::make_unique<spill_file>(std::move(spill_dir));
   intern(std::string_view());
 }
@@ -281,14 +281,40 @@ bool string_pool::read_failed() const {
   return spill_ && spill_->read_failed.load(std::memory_order_relaxed);
 }
 
+string_pool::name_digest string_pool::digest_of(std::string_view s) {
+  name_digest d;
+  hash_name_twice(s, d.h, d.h2);
+  return d;
+}
+
+void string_pool::keep_digests() {
+  if (digests_kept_) return;
+  digests_kept_ = true;
+  for (string_id id = 0; id < views_.size(); ++id) digests_.push_back(digest_of(views_[id]));
+}
+
 string_id string_pool::intern(std::string_view s) {
-  if ((views_.size() + 1) * 4 > slots_.size() * 3) grow();
-  // Digest and spill modes: both hashes, 128 bits.
-  std::uint64_t h, h2 = 0;
-  if (mode_ == mode::full)
-    h = hash_name(s);
+  // Full mode needs one 64-bit hash; the others (and a pool that keeps digests) both.
+  name_digest d;
+  if (digests_kept_)
+    d = digest_of(s);
   else
-    hash_name_twice(s, h, h2);
+    d.h = hash_name(s);
+  return intern(s, d);
+}
+
+string_id string_pool::find(std::string_view s) const {
+  name_digest d;
+  if (digests_kept_)
+    d = digest_of(s);
+  else
+    d.h = hash_name(s);
+  return find(s, d);
+}
+
+string_id string_pool::intern(std::string_view s, const name_digest& d) {
+  if ((views_.size() + 1) * 4 > slots_.size() * 3) grow();
+  const std::uint64_t h = d.h, h2 = d.h2;
   const auto tag = static_cast<std::uint32_t>(h);
   const std::size_t mask = slots_.size() - 1;
   std::size_t i = tag & mask;
@@ -302,9 +328,7 @@ string_id string_pool::intern(std::string_view s) {
   }
   auto id = static_cast<string_id>(views_.size());
   std::size_t kept = s.size();  // the bytes counted (bytes())
-  if (mode_ != mode::full) {
-    digests_.push_back({h, h2});
-  }
+  if (digests_kept_) digests_.push_back({h, h2});
   if (mode_ == mode::digest) {
     s = s.substr(0, digest_prefix);
     kept = s.size() + 16;
@@ -326,13 +350,9 @@ string_id string_pool::intern(std::string_view s) {
   return id;
 }
 
-string_id string_pool::find(std::string_view s) const {
+string_id string_pool::find(std::string_view s, const name_digest& d) const {
   if (slots_.empty()) return npos;
-  std::uint64_t h, h2 = 0;
-  if (mode_ == mode::full)
-    h = hash_name(s);
-  else
-    hash_name_twice(s, h, h2);
+  const std::uint64_t h = d.h, h2 = d.h2;
   const auto tag = static_cast<std::uint32_t>(h);
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t i = tag & mask;; i = (i + 1) & mask) {

@@ -2065,7 +2065,9 @@ bool reader_impl::adopt(speculation& s) {
   for (const auto& d : w.spec_defs_) {
     if (!d.first) continue;
     const auto* e = table(d.c).find(d.id);
-    if (e && e->part == current_part_ && names_.find(s.names.view(d.sid)) != e->name) return false;
+    if (e && e->part == current_part_ &&
+        names_.find(s.names.view(d.sid), s.names.digest(d.sid)) != e->name)
+      return false;
   }
   std::vector<std::uint64_t> sum = computed_;
   for (std::size_t k = 0; k < sum.size() && k < w.computed_.size(); ++k)
@@ -2073,7 +2075,8 @@ bool reader_impl::adopt(speculation& s) {
 
   // Good: the chunk's names in the order it met them, its records, then its end state.
   for (string_id sid = 1; sid < s.names.size(); ++sid)
-    if (map[sid] == string_pool::npos) map[sid] = names_.intern(s.names.view(sid));
+    if (map[sid] == string_pool::npos)
+      map[sid] = names_.intern(s.names.view(sid), s.names.digest(sid));
   computed_ = std::move(sum);
   flush_run();
   const std::uint64_t line_base = line_no_;
@@ -2180,6 +2183,7 @@ void reader_impl::run_chunked(std::span<const char> all) {
   auto speculate = [&](std::size_t k) {
     speculation& s = slots[k % ring];
     s.names = string_pool();
+    s.names.keep_digests();  // hashed here, not again by the reading thread (adopt)
     s.records.clear(opt_.sum_by_context);
     auto fresh = std::make_unique<reader_impl>(in_, s.names, s.records, s.diagnostics, opt_);
     if (s.reader) fresh->reuse_tables(*s.reader);
