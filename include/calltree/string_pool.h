@@ -110,6 +110,7 @@ class string_pool {
  private:
   struct spill_file;
   void grow();
+  name_digest hashes_of(std::string_view s) const;  // what intern(s) and find(s) hash s into
   bool same(string_id id, std::string_view s, std::uint64_t h, std::uint64_t h2) const;
   const char* store(std::string_view s);
   bool spilled(string_id id) const;

@@ -293,24 +293,17 @@ void string_pool::keep_digests() {
   for (string_id id = 0; id < views_.size(); ++id) digests_.push_back(digest_of(views_[id]));
 }
 
-string_id string_pool::intern(std::string_view s) {
-  // Full mode needs one 64-bit hash; the others (and a pool that keeps digests) both.
+// Full mode needs one 64-bit hash; the others (and a pool that keeps digests) both.
+string_pool::name_digest string_pool::hashes_of(std::string_view s) const {
+  if (digests_kept_) return digest_of(s);
   name_digest d;
-  if (digests_kept_)
-    d = digest_of(s);
-  else
-    d.h = hash_name(s);
-  return intern(s, d);
+  d.h = hash_name(s);
+  return d;
 }
 
-string_id string_pool::find(std::string_view s) const {
-  name_digest d;
-  if (digests_kept_)
-    d = digest_of(s);
-  else
-    d.h = hash_name(s);
-  return find(s, d);
-}
+string_id string_pool::intern(std::string_view s) { return intern(s, hashes_of(s)); }
+
+string_id string_pool::find(std::string_view s) const { return find(s, hashes_of(s)); }
 
 string_id string_pool::intern(std::string_view s, const name_digest& d) {
   if ((views_.size() + 1) * 4 > slots_.size() * 3) grow();
