@@ -54,7 +54,6 @@ std::uint64_t hash_context(const context& c) {
 void record_batch::clear(bool summing) {
   order_.clear();
   notes_.clear();
-  note_message_.clear();
   messages_.clear();
   costs_.clear();
   calls_.clear();
@@ -176,14 +175,10 @@ void record_batch::on_jump(const jump_record& r) {
 }
 
 void record_batch::keep_note(const note& n) {
-  // A message is kept once while the notes repeat it (mostly one for all of them). A note
-  // holds its index: messages_ may move its strings as it grows, so the view is made again in
-  // replay().
   if (messages_.empty() || messages_.back() != n.message) messages_.emplace_back(n.message);
   order_.push_back(item::note);
   notes_.push_back(n);
-  notes_.back().message = {};  // replay() points it at messages_[...]
-  note_message_.push_back(static_cast<std::uint32_t>(messages_.size() - 1));
+  notes_.back().message = messages_.back();
 }
 
 void record_batch::replay(record_sink& sink, const std::vector<string_id>& map,
@@ -225,12 +220,9 @@ void record_batch::replay(record_sink& sink, const std::vector<string_id>& map,
         sink.on_jump(r);
         break;
       }
-      case item::note: {
-        note& n = notes_[in];
-        n.message = messages_[note_message_[in++]];
-        on_note(n);
+      case item::note:
+        on_note(notes_[in++]);
         break;
-      }
     }
   }
 }

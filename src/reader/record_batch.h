@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -47,7 +48,7 @@ class record_batch final : public record_sink {
 
   // A note the speculative reading kept (reader.cc: the notes about their own line's tokens),
   // in its place among the records. `line_text` points into the input, which stays mapped.
-  // keep_note() copies the message; replay() gives a view of the copy.
+  // keep_note() copies the message (a deque: the copies stay where they are as it grows).
   struct note {
     diag_code code;
     std::uint64_t line;
@@ -66,9 +67,8 @@ class record_batch final : public record_sink {
  private:
   enum class item : std::uint8_t { cost, call, jump, note };
   std::vector<item> order_;
-  std::vector<note> notes_;
-  std::vector<std::uint32_t> note_message_;  // per note, its message in messages_
-  std::vector<std::string> messages_;        // each once while it repeats (mostly one for all)
+  std::vector<note> notes_;           // each viewing its message in messages_
+  std::deque<std::string> messages_;  // each once while it repeats (mostly one for all)
   std::vector<cost_record> costs_;
   std::vector<call_record> calls_;
   std::vector<jump_record> jumps_;
