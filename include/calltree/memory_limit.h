@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace calltree {
 
@@ -21,5 +22,8 @@ std::uint64_t default_memory_limit();
 void set_default_memory_limit(std::uint64_t bytes);
 // Three quarters of min(physical memory, cgroup memory limit), as found on this machine.
 std::uint64_t machine_memory_limit();
+// The `limit_exceeded` message of a sink that stops keeping records at `limit` bytes (the
+// profile builder, annotate's tables).
+std::string records_limit_message(std::uint64_t limit);
 
 }  // namespace calltree

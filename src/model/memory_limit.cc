@@ -50,4 +50,11 @@ void set_default_memory_limit(std::uint64_t bytes) {
   user_limit.store(bytes, std::memory_order_relaxed);
 }
 
+std::string records_limit_message(std::uint64_t limit) {
+  const std::uint64_t mib = limit >> 20;
+  return "the profile would take more than the memory limit (" +
+         (mib ? std::to_string(mib) + " MiB" : std::to_string(limit) + " bytes") +
+         ", see --max-memory); the records from here on are not kept";
+}
+
 }  // namespace calltree

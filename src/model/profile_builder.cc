@@ -167,10 +167,7 @@ struct profile_builder::impl {
       d.code = diag_code::limit_exceeded;
       d.file = display_name;
       d.line = line;
-      std::uint64_t mib = opt.max_memory >> 20;
-      d.message = "the profile would take more than the memory limit (" +
-                  (mib ? std::to_string(mib) + " MiB" : std::to_string(opt.max_memory) + " bytes") +
-                  ", see --max-memory); the records from here on are not kept";
+      d.message = records_limit_message(opt.max_memory);
       diags->report(std::move(d));
     }
     return false;

@@ -85,6 +85,21 @@ std::string commify(std::uint64_t v) {
   return out;
 }
 
+std::uint32_t display_files::of(const string_pool& names, string_id sid, std::string_view cwd,
+                                std::vector<std::string>& files, bool* fresh) {
+  if (sid >= of_sid_.size()) of_sid_.resize(sid + 1, 0);
+  if (fresh) *fresh = false;
+  if (of_sid_[sid]) return of_sid_[sid] - 1;
+  std::string name = names.text(sid);
+  if (!cwd.empty() && name.size() > cwd.size() && name.compare(0, cwd.size(), cwd) == 0)
+    name.erase(0, cwd.size());
+  auto [it, added] = index_.emplace(std::move(name), static_cast<std::uint32_t>(files.size()));
+  if (added) files.push_back(it->first);
+  if (fresh) *fresh = added;
+  of_sid_[sid] = it->second + 1;
+  return it->second;
+}
+
 void index_lists::build(std::size_t n, const std::vector<std::uint32_t>& owner,
                         const std::vector<std::uint32_t>& item) {
   start.assign(n + 1, 0);
@@ -188,8 +203,7 @@ struct builder {
   std::size_t nrec = 0;                      // recorded columns
   std::vector<event_id> rec_ids;             // profile event id per recorded column
   std::vector<std::vector<int>> part_index;  // part -> recorded column -> index in part events
-  std::vector<std::uint32_t> file_of_sid;    // string id -> display file index (+1; 0 = unset)
-  std::unordered_map<std::string, std::uint32_t> file_index;
+  display_files files;
   row_index key_index;                 // (display file, name) -> key
   std::vector<std::uint32_t> own_key;  // per model function: key of its own file (+1)
   row_index call_index;                // (caller key, callee key) -> d.calls
@@ -209,23 +223,11 @@ struct builder {
 
   bool selected(part_id part) const { return !o.part || *o.part == part; }
 
-  std::string_view strip(std::string_view f) const {
-    if (!o.cwd.empty() && f.size() > o.cwd.size() && f.substr(0, o.cwd.size()) == o.cwd)
-      return f.substr(o.cwd.size());
-    return f;
-  }
-
   std::uint32_t file_of(string_id sid) {
-    if (sid >= file_of_sid.size()) file_of_sid.resize(sid + 1, 0);
-    if (file_of_sid[sid]) return file_of_sid[sid] - 1;
-    std::string name(strip(p.strings.text(sid)));
-    auto [it, fresh] = file_index.emplace(name, static_cast<std::uint32_t>(d.files.size()));
-    if (fresh) {
-      d.files.push_back(name);
-      if (d.lines) d.file_lines.emplace_back();
-    }
-    file_of_sid[sid] = it->second + 1;
-    return it->second;
+    bool fresh;
+    const std::uint32_t f = files.of(p.strings, sid, o.cwd, d.files, &fresh);
+    if (fresh && d.lines) d.file_lines.emplace_back();
+    return f;
   }
 
   std::uint32_t key_of(string_id file_sid, string_id fn_sid) {

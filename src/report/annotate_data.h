@@ -190,6 +190,20 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
                                           std::vector<std::string>* warnings,
                                           profile* release = nullptr);
 
+// The report's file names, as callgrind_annotate shows them (the current directory `cwd`
+// stripped from the front), each once, found by the pool's string id: a key is "display
+// file:name", so two ids may share one display file.
+class display_files {
+ public:
+  // The index in `files` of `sid`'s display name, appended if new (`*fresh` then true).
+  std::uint32_t of(const string_pool& names, string_id sid, std::string_view cwd,
+                   std::vector<std::string>& files, bool* fresh = nullptr);
+
+ private:
+  std::vector<std::uint32_t> of_sid_;  // +1; 0 = not yet
+  std::unordered_map<std::string, std::uint32_t> index_;
+};
+
 // "1,234,567".
 std::string commify(std::uint64_t v);
 

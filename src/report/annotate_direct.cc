@@ -130,10 +130,8 @@ struct annotate_direct::impl {
   std::string display_name;
   profile_builder parts;  // part headers and ends only: p.events, p.parts
 
-  // Display files (the current directory stripped), by string id.
-  std::vector<std::uint32_t> file_of_sid;  // +1; 0 = not yet
-  std::vector<std::string> files;
-  std::unordered_map<std::string, std::uint32_t> file_index;
+  detail::display_files display;
+  std::vector<std::string> files;  // the display files
 
   paged_array<key_entry> keys;
   row_index key_index;
@@ -226,26 +224,11 @@ struct annotate_direct::impl {
     if (limit_hit) return false;
     if (!max_memory || bytes() <= max_memory) return true;
     limit_hit = true;
-    const std::uint64_t mib = max_memory >> 20;
-    report(diag_code::limit_exceeded, line,
-           "the profile would take more than the memory limit (" +
-               (mib ? std::to_string(mib) + " MiB" : std::to_string(max_memory) + " bytes") +
-               ", see --max-memory); the records from here on are not kept");
+    report(diag_code::limit_exceeded, line, records_limit_message(max_memory));
     return false;
   }
 
-  std::uint32_t display_file(string_id sid) {
-    if (sid >= file_of_sid.size()) file_of_sid.resize(sid + 1, 0);
-    if (file_of_sid[sid]) return file_of_sid[sid] - 1;
-    std::string name = p.strings.text(sid);
-    if (!o.cwd.empty() && name.size() > o.cwd.size() && name.compare(0, o.cwd.size(), o.cwd) == 0)
-      name.erase(0, o.cwd.size());
-    auto [it, fresh] =
-        file_index.emplace(std::move(name), static_cast<std::uint32_t>(files.size()));
-    if (fresh) files.push_back(it->first);
-    file_of_sid[sid] = it->second + 1;
-    return it->second;
-  }
+  std::uint32_t display_file(string_id sid) { return display.of(p.strings, sid, o.cwd, files); }
 
   // The key of (file, name); none past the memory limit.
   std::uint32_t key_of(string_id file_sid, string_id fn_sid, std::uint64_t line) {
@@ -508,8 +491,7 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
   other_calls = row_index();
   part_self_index = row_index();
   part_call_index = row_index();
-  file_of_sid = {};
-  file_index = {};
+  display = {};
   constexpr std::uint64_t unranked = UINT64_MAX;
   std::vector<std::uint64_t> rank(nk, unranked), last(nk, 0);
   std::vector<string_id> object_of(nk, string_pool::npos);
