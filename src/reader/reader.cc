@@ -136,12 +136,21 @@ enum class name_class { object, file, function };
 // numbers them from 1, up to a million on big profiles) are looked up in pages of 512
 // entries allocated as they are first used, so the table never copies itself to grow; larger
 // ids go to a hash map.
+//
+// An entry is a name and the part that defined it (a redefinition within one part is a
+// warning, across parts it is not). A page keeps the names, and which of them the last part
+// to define one of them defined: 4 bytes and a bit per id rather than 8 bytes (the real
+// profile's million function ids took 8 MB).
 class id_table {
  public:
   struct entry {
-    string_id name = string_pool::npos;
-    std::uint32_t part = 0;
+    string_id name = string_pool::npos;  // npos: not defined
+    // The defining part; other_part (never a part's index) for an earlier part (pages keep
+    // only whether it was the last part to define a name in the page) or a placeholder.
+    std::uint32_t part = other_part;
+    bool defined() const { return name != string_pool::npos; }
   };
+  static constexpr std::uint32_t other_part = UINT32_MAX;
   // A speculative reading's tables (reader.cc, "The parallel path") hold the few thousand ids
   // one chunk uses, and are emptied for the next chunk: open addressing, not pages (which a
   // chunk touches all over an id range of a million, and would keep).
@@ -152,43 +161,69 @@ class id_table {
     pages_.clear();
     sparse_.clear();
   }
-  entry* find(std::uint64_t id) {
+  // The entry of `id` (not defined() if there is none).
+  entry get(std::uint64_t id) const {
     if (hashed_ && id + 1 != 0) {  // (2^64-1 goes to sparse_)
-      if (hash_.empty()) return nullptr;
-      hashed& h = hash_[probe(id)];
-      return h.key == id + 1 ? &h.e : nullptr;
+      if (hash_.empty()) return {};
+      const hashed& h = hash_[probe(id)];
+      return h.key == id + 1 ? h.e : entry{};
     }
     if (id < dense_id_limit) {
-      const auto page = static_cast<std::size_t>(id >> page_bits);
-      if (page >= pages_.size() || !pages_[page]) return nullptr;
-      entry& e = pages_[page][id & page_mask];
-      return e.name == string_pool::npos ? nullptr : &e;
+      const auto pg = static_cast<std::size_t>(id >> page_bits);
+      if (pg >= pages_.size() || !pages_[pg]) return {};
+      return pages_[pg]->get(static_cast<std::size_t>(id & page_mask));
     }
     auto it = sparse_.find(id);
-    return it == sparse_.end() ? nullptr : &it->second;
+    return it == sparse_.end() ? entry{} : it->second;
   }
-  // The entry of `id`, made if new. (Hashed: valid until the next slot() call.)
-  entry& slot(std::uint64_t id) {
+  void set(std::uint64_t id, entry e) {
     if (hashed_ && id + 1 != 0) {
       if ((hash_count_ + 1) * 2 > hash_.size()) grow();
       hashed& h = hash_[probe(id)];
       if (h.key != id + 1) {
         h.key = id + 1;
-        h.e = entry{};
         ++hash_count_;
       }
-      return h.e;
+      h.e = e;
+      return;
     }
     if (id < dense_id_limit) {
-      const auto page = static_cast<std::size_t>(id >> page_bits);
-      if (page >= pages_.size()) pages_.resize(page + 1);
-      if (!pages_[page]) pages_[page] = std::make_unique<entry[]>(page_mask + 1);
-      return pages_[page][id & page_mask];
+      const auto pg = static_cast<std::size_t>(id >> page_bits);
+      if (pg >= pages_.size()) pages_.resize(pg + 1);
+      if (!pages_[pg]) pages_[pg] = std::make_unique<page>();
+      pages_[pg]->set(static_cast<std::size_t>(id & page_mask), e);
+      return;
     }
-    return sparse_[id];
+    sparse_[id] = e;
   }
 
  private:
+  static constexpr unsigned page_bits = 9;
+  static constexpr std::uint64_t page_mask = (1u << page_bits) - 1;
+  struct page {
+    string_id names[page_mask + 1];
+    std::uint32_t last_part = 0;                       // the last part to define a name here
+    std::uint64_t by_last[(page_mask + 1) / 64] = {};  // the names last_part defined
+    page() { std::fill(std::begin(names), std::end(names), string_pool::npos); }
+    entry get(std::size_t i) const {
+      if (names[i] == string_pool::npos) return {};
+      const bool last = (by_last[i / 64] >> (i % 64)) & 1;
+      return {names[i], last ? last_part : other_part};
+    }
+    void set(std::size_t i, entry e) {
+      names[i] = e.name;
+      const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+      if (e.part == other_part) {
+        by_last[i / 64] &= ~bit;
+        return;
+      }
+      if (e.part != last_part) {  // parts only go forward: the names of the last one are older
+        std::fill(std::begin(by_last), std::end(by_last), 0);
+        last_part = e.part;
+      }
+      by_last[i / 64] |= bit;
+    }
+  };
   struct hashed {
     std::uint64_t key = 0;  // id + 1; 0: empty
     entry e;
@@ -206,9 +241,7 @@ class id_table {
     for (const hashed& h : old)
       if (h.key != 0) hash_[probe(h.key - 1)] = h;
   }
-  static constexpr unsigned page_bits = 9;
-  static constexpr std::uint64_t page_mask = (1u << page_bits) - 1;
-  std::vector<std::unique_ptr<entry[]>> pages_;
+  std::vector<std::unique_ptr<page>> pages_;
   std::unordered_map<std::uint64_t, entry> sparse_;
   bool hashed_ = false;
   std::vector<hashed> hash_;
@@ -952,15 +985,15 @@ bool reader_impl::parse_name(std::string_view value, name_class c, string_id& ou
     std::string_view rest = trim(value.substr(close + 1));
     auto& tab = table(c);
     if (rest.empty()) {
-      if (auto* e = tab.find(id)) {
-        out = e->name;
+      if (const auto e = tab.get(id); e.defined()) {
+        out = e.name;
         return true;
       }
       if (spec_) {  // defined before the chunk, we hope: the real table will tell
         out = placeholder(c, id);
         // In the table, so the next references take the fast path; as if from another part,
         // so that a definition in the chunk replaces it without a word.
-        tab.slot(id) = id_table::entry{out, UINT32_MAX};
+        tab.set(id, {out, id_table::other_part});
         return true;
       }
       static constexpr std::string_view kinds[] = {"object", "file", "function"};
@@ -974,9 +1007,9 @@ bool reader_impl::parse_name(std::string_view value, name_class c, string_id& ou
       report(severity::error, diag_code::nul_byte, col_of(rest), rest.size(), "NUL byte in name");
     }
     string_id sid = names_.intern(rest);
-    auto& e = tab.slot(id);
-    const bool first = e.name == string_pool::npos || e.part != current_part_;
-    if (e.name != string_pool::npos && e.name != sid && e.part == current_part_ && part_open_) {
+    const auto e = tab.get(id);
+    const bool first = !e.defined() || e.part != current_part_;
+    if (e.defined() && e.name != sid && e.part == current_part_ && part_open_) {
       std::string scratch;  // (a spilling pool reads the old name back)
       const std::string_view old_name = names_.text(e.name, scratch);
       report(severity::warning, diag_code::redefined_name, col_of(value), close + 1,
@@ -984,8 +1017,7 @@ bool reader_impl::parse_name(std::string_view value, name_class c, string_id& ou
                  std::string(old_name.substr(0, string_pool::digest_prefix)) + "' to '" +
                  std::string(rest.substr(0, string_pool::digest_prefix)) + "'");
     }
-    e.name = sid;
-    e.part = current_part_;
+    tab.set(id, {sid, current_part_});
     if (spec_) spec_defs_.push_back({c, id, sid, first});
     if (opt_.max_name_bytes && names_.bytes() > opt_.max_name_bytes) {
       limit_hit_ = true;
@@ -1585,17 +1617,17 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
   if ((which == k::fi && !have_function_) || ((which == k::cfi || which == k::cob) && have_cfn_))
     return false;
   auto& table_c = table(c);
-  auto* e = table_c.find(a);
+  const auto e = table_c.get(a);
   string_id id;
   if (*p == '\n') {  // a reference
     if (!fits(p)) return false;
-    if (e) {
-      if (which == k::fn && e->name == string_pool::empty) return false;
-      id = e->name;
+    if (e.defined()) {
+      if (which == k::fn && e.name == string_pool::empty) return false;
+      id = e.name;
     } else {
       if (!spec_) return false;  // used before it was defined: the general path says so
       id = placeholder(c, a);    // defined before the chunk, we hope (as in parse_name)
-      table_c.slot(a) = id_table::entry{id, UINT32_MAX};
+      table_c.set(a, {id, id_table::other_part});
     }
   } else {  // a definition, in callgrind's form: one space, a name with nothing to trim
     if (*p != ' ') return false;
@@ -1609,12 +1641,10 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
     // The general path reports a name limit reached and a redefinition in this part.
     if (opt_.max_name_bytes && names_.bytes() + name.size() + 256 > opt_.max_name_bytes)
       return false;
-    if (e && e->part == current_part_ && names_.find(name) != e->name) return false;
+    if (e.defined() && e.part == current_part_ && names_.find(name) != e.name) return false;
     id = names_.intern(name);
-    const bool first = !e || e->part != current_part_;
-    auto& slot = e ? *e : table_c.slot(a);
-    slot.name = id;
-    slot.part = current_part_;
+    const bool first = !e.defined() || e.part != current_part_;
+    table_c.set(a, {id, current_part_});
     if (spec_) spec_defs_.push_back({c, a, id, first});
   }
   switch (which) {
@@ -2057,16 +2087,16 @@ bool reader_impl::adopt(speculation& s) {
   map[w.spec_object_] = ctx_.object;
   map[w.spec_file_] = ctx_.file;
   for (const auto& ref : w.spec_refs_) {
-    const auto* e = table(ref.c).find(ref.id);
-    if (!e) return false;  // used before it was defined: the direct reading says so
-    map[ref.sid] = e->name;
+    const auto e = table(ref.c).get(ref.id);
+    if (!e.defined()) return false;  // used before it was defined: the direct reading says so
+    map[ref.sid] = e.name;
   }
   // A name the chunk defines first for an id that this part already defined otherwise.
   for (const auto& d : w.spec_defs_) {
     if (!d.first) continue;
-    const auto* e = table(d.c).find(d.id);
-    if (e && e->part == current_part_ &&
-        names_.find(s.names.view(d.sid), s.names.digest(d.sid)) != e->name)
+    const auto e = table(d.c).get(d.id);
+    if (e.defined() && e.part == current_part_ &&
+        names_.find(s.names.view(d.sid), s.names.digest(d.sid)) != e.name)
       return false;
   }
   std::vector<std::uint64_t> sum = computed_;
@@ -2113,9 +2143,7 @@ bool reader_impl::adopt(speculation& s) {
   jump_file_set_ = w.jump_file_set_;
   jump_function_set_ = w.jump_function_set_;
   for (const auto& d : w.spec_defs_) {
-    auto& e = table(d.c).slot(d.id);
-    e.name = map[d.sid];
-    e.part = current_part_;
+    table(d.c).set(d.id, {map[d.sid], current_part_});
   }
   return true;
 }

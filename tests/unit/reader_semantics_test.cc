@@ -180,6 +180,30 @@ TEST(ReaderSemantics, T5_XdebugAppendFile) {
   EXPECT_EQ(p.total()[0], 206u);
 }
 
+// The id tables keep, per page of ids, which names the last part to define one there defined:
+// a redefinition warns only when this part defined the id before, also when another id of the
+// same page was defined in between, in this part or the one before.
+TEST(ReaderSemantics, RedefinitionWarnsOnlyWithinThePartThatDefinedTheId) {
+  const std::string head = "events: Ir\nfl=a.c\n";
+  std::string text = head + "fn=(1) one\n1 1\nfn=(2) two\n1 1\n";  // part 1
+  text += "part: 2\n" + head;
+  text += "fn=(2) second\n1 1\n";                        // another id of the page, in part 2
+  text += "fn=(1) first\n1 1\n";                         // (1) was part 1's: silent
+  text += "fn=(3) three\n1 1\n";                         // another id again
+  text += "fn=(1) first again\n1 1\n";                   // (1) is part 2's now: a warning
+  text += "fn=(600) far\n1 1\nfn=(600) farther\n1 1\n";  // another page: a warning
+  text += "fn=(2)\n1 1\n";                               // a reference: part 2's name
+  auto l = read_text(text);
+  EXPECT_EQ(l->diags.errors(), 0u);
+  EXPECT_EQ(l->diags.count(diag_code::redefined_name), 2u);
+  const auto& p = l->p;
+  ASSERT_EQ(p.parts.size(), 2u);
+  int seconds = 0;
+  for (function_id f = 0; f < p.functions.size(); ++f)
+    if (p.function_name(f) == "second") ++seconds;
+  EXPECT_EQ(seconds, 1);
+}
+
 TEST(ReaderSemantics, T6_DirectRecursionIsReadAsWritten) {
   auto l = read_text(
       "events: Ir\nfl=r.c\nfn=main\n1 1\ncfn=f\ncalls=1 10\n1 100\nfn=f\n10 70\ncfn=f\n"
