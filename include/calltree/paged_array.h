@@ -14,7 +14,7 @@
 
 namespace calltree {
 
-template <typename T, unsigned PageBits = 14>
+template <typename T, unsigned PageBits = 11>
 class paged_array {
  public:
   static constexpr std::size_t page_size = std::size_t{1} << PageBits;
