@@ -55,7 +55,13 @@ class string_pool {
 
   string_id intern(std::string_view s);
   // The id of `s` if it was interned, else -1 cast to string_id.
-  string_id find(std::string_view s) const;
+  string_id find(std::string_view s);
+
+  // Frees what intern() and find() need and view(), text() do not: the index, and in spill
+  // mode the names' digests (8 and 16 bytes a name), for a sink that reports once reading is
+  // over (annotate). A later intern() or find() makes them again, hashing every name (a
+  // spilled one read back from the file): correct, and as slow as that sounds.
+  void release_index();
 
   // A name's 128-bit hash, as digest and spill modes know names (full mode uses `h`).
   struct name_digest {
@@ -67,10 +73,14 @@ class string_pool {
   // interns their names without hashing them again).
   void keep_digests();
   // The digest of name `id` (digest and spill modes, or after keep_digests()).
-  name_digest digest(string_id id) const { return digests_[id]; }
+  name_digest digest(string_id id) const {
+    if (id < digests_.size()) return digests_[id];
+    std::string scratch;  // (after release_index())
+    return digest_of(text(id, scratch));
+  }
   // intern() and find() of a name whose digest_of() is `d`.
   string_id intern(std::string_view s, const name_digest& d);
-  string_id find(std::string_view s, const name_digest& d) const;
+  string_id find(std::string_view s, const name_digest& d);
   // The name as kept in memory: the whole name in full mode; in digest mode its first
   // digest_prefix bytes; in spill mode the whole name when it is in memory, else its first
   // spill_prefix bytes.
@@ -110,6 +120,7 @@ class string_pool {
  private:
   struct spill_file;
   void grow();
+  void rebuild_index();                             // after release_index()
   name_digest hashes_of(std::string_view s) const;  // what intern(s) and find(s) hash s into
   bool same(string_id id, std::string_view s, std::uint64_t h, std::uint64_t h2) const;
   const char* store(std::string_view s);
@@ -129,6 +140,7 @@ class string_pool {
   // 0 when empty. The hash bits place the slot, so growing needs no rehashing of names.
   std::vector<std::uint64_t> slots_;
   std::size_t bytes_ = 0;
+  bool released_ = false;              // release_index() freed slots_ (and in spill mode digests_)
   std::unique_ptr<spill_file> spill_;  // spill mode only
 };
 

@@ -303,9 +303,36 @@ string_pool::name_digest string_pool::hashes_of(std::string_view s) const {
 
 string_id string_pool::intern(std::string_view s) { return intern(s, hashes_of(s)); }
 
-string_id string_pool::find(std::string_view s) const { return find(s, hashes_of(s)); }
+string_id string_pool::find(std::string_view s) { return find(s, hashes_of(s)); }
+
+void string_pool::release_index() {
+  released_ = true;
+  slots_ = {};
+  if (mode_ == mode::spill) digests_ = {};  // (digest mode's cannot be made again)
+}
+
+void string_pool::rebuild_index() {
+  released_ = false;
+  if (digests_kept_ && digests_.size() < views_.size()) {
+    std::string scratch;
+    for (auto id = static_cast<string_id>(digests_.size()); id < views_.size(); ++id)
+      digests_.push_back(digest_of(text(id, scratch)));
+  }
+  std::size_t n = 1024;
+  while (views_.size() * 4 > n * 3) n *= 2;
+  slots_.assign(n, 0);
+  const std::size_t mask = n - 1;
+  for (string_id id = 0; id < views_.size(); ++id) {
+    const auto tag =
+        static_cast<std::uint32_t>(digests_kept_ ? digests_[id].h : hash_name(views_[id]));
+    std::size_t i = tag & mask;
+    while (slots_[i]) i = (i + 1) & mask;
+    slots_[i] = (static_cast<std::uint64_t>(tag) << 32) | (static_cast<std::uint64_t>(id) + 1);
+  }
+}
 
 string_id string_pool::intern(std::string_view s, const name_digest& d) {
+  if (released_) rebuild_index();
   if ((views_.size() + 1) * 4 > slots_.size() * 3) grow();
   const std::uint64_t h = d.h, h2 = d.h2;
   const auto tag = static_cast<std::uint32_t>(h);
@@ -343,7 +370,8 @@ string_id string_pool::intern(std::string_view s, const name_digest& d) {
   return id;
 }
 
-string_id string_pool::find(std::string_view s, const name_digest& d) const {
+string_id string_pool::find(std::string_view s, const name_digest& d) {
+  if (released_) rebuild_index();
   if (slots_.empty()) return npos;
   const std::uint64_t h = d.h, h2 = d.h2;
   const auto tag = static_cast<std::uint32_t>(h);

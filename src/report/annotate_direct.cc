@@ -492,6 +492,7 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
   part_self_index = row_index();
   part_call_index = row_index();
   display = {};
+  p.strings.release_index();
   constexpr std::uint64_t unranked = UINT64_MAX;
   std::vector<std::uint64_t> rank(nk, unranked), last(nk, 0);
   std::vector<string_id> object_of(nk, string_pool::npos);

@@ -86,6 +86,39 @@ TEST(string_pool, spill_gives_the_text_and_ids_of_full_mode) {
   EXPECT_EQ(moved.text(l), std::string(300000, 'x') + "end");
 }
 
+// release_index() frees the index (and spill mode's digests); a later intern() or find() makes
+// them again, so ids stay the same and new names get new ids, in every mode.
+TEST(string_pool, intern_and_find_work_after_release_index) {
+  const auto names = sample_names();
+  for (auto m : {string_pool::mode::full, string_pool::mode::digest, string_pool::mode::spill}) {
+    string_pool pool(m);
+    std::vector<string_id> ids;
+    for (const auto& n : names) ids.push_back(pool.intern(n));
+    const auto digest_before = pool.digest(ids[7]);
+    pool.release_index();
+    // The names are all still there.
+    std::string scratch;
+    if (m != string_pool::mode::digest) {
+      for (std::size_t i = 0; i < names.size(); ++i)
+        ASSERT_EQ(pool.text(ids[i], scratch), names[i]) << "mode " << static_cast<int>(m);
+    }
+    if (m != string_pool::mode::full) {
+      EXPECT_EQ(pool.digest(ids[7]).h, digest_before.h);  // made again from the text
+      EXPECT_EQ(pool.digest(ids[7]).h2, digest_before.h2);
+    }
+    const std::size_t size = pool.size();
+    EXPECT_EQ(pool.find(names[5]), ids[5]);  // rebuilds the index
+    EXPECT_EQ(pool.find("not a name"), string_pool::npos);
+    for (std::size_t i = 0; i < names.size(); ++i) ASSERT_EQ(pool.intern(names[i]), ids[i]);
+    EXPECT_EQ(pool.size(), size);
+    pool.release_index();
+    const string_id fresh = pool.intern("a new name that is longer than the prefix of forty bytes");
+    EXPECT_EQ(fresh, size);
+    EXPECT_EQ(pool.intern("a new name that is longer than the prefix of forty bytes"), fresh);
+    EXPECT_EQ(pool.intern(names[3]), ids[3]);
+  }
+}
+
 TEST(string_pool, digest_text_is_the_prefix) {
   string_pool d(string_pool::mode::digest);
   const string_id id = d.intern(std::string(100, 'd'));
