@@ -126,6 +126,9 @@ std::uint32_t given_of(std::uint32_t given, std::size_t costs) {
 struct annotate_direct::impl {
   profile& p;
   annotate_options o;
+  // Only inclusive costs and the call trees show calls' counts and costs: without them a call
+  // record marks its keys (called, seen, first-call order) and is not kept.
+  bool keep_calls = o.inclusive || o.tree_caller || o.tree_calling;
   diagnostic_sink* diags;
   std::string display_name;
   profile_builder parts;  // part headers and ends only: p.events, p.parts
@@ -417,6 +420,7 @@ struct annotate_direct::impl {
     keys[ek].called = true;
     for (std::uint32_t k : {ck, ek})
       if (keys[k].call_rank == none) keys[k].call_rank = key_call_ranks++;
+    if (!keep_calls) return;
 
     std::uint32_t ci = last_call;
     auto same = [&](std::uint32_t i) { return calls[i].caller == ck && calls[i].callee == ek; };

@@ -249,5 +249,24 @@ TEST(annotate_direct, objects_files_inlining_and_order) {
                       "objects and order, four parts");
 }
 
+// Without --inclusive or --tree nothing shows a call's count or cost, so calls are not kept:
+// the same report, and a sum of call costs above 2^64-1 is not summed, so not reported (as
+// `calltree check`, which does not sum calls either); with --inclusive it is summed and reported.
+TEST(annotate_direct, calls_are_summed_only_when_a_report_shows_them) {
+  const std::string text =
+      "events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=f\ncalls=1 1\n2 9223372036854775808\n"
+      "cfn=f\ncalls=1 1\n2 9223372036854775808\nfn=f\n1 3\n";
+  annotate_options plain;
+  const report light = direct_report(memory_input(text), plain, mode::plain);
+  EXPECT_TRUE(light.ok);
+  EXPECT_EQ(light.errors, 0u);
+  EXPECT_NE(light.text.find("5 (62.50%)  a.c:main"), std::string::npos) << light.text;
+  annotate_options inclusive;
+  inclusive.inclusive = true;
+  const report full = direct_report(memory_input(text), inclusive, mode::plain);
+  EXPECT_EQ(full.errors, 1u);  // cost-overflow
+  expect_same(model_report(memory_input(text), inclusive, mode::plain), full, "call overflow");
+}
+
 }  // namespace
 }  // namespace calltree
