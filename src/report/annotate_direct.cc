@@ -137,7 +137,16 @@ struct annotate_direct::impl {
   std::vector<std::string> files;  // the display files
 
   paged_array<key_entry> keys;
-  row_index key_index;
+  // A key is found by its name's pool id: the first key of each name (nearly always the only
+  // one: a name in one file), its display file beside it, in pages made as ids are met; the
+  // others by a hash of (file, name). (A hash of every key took 4 MB for the real profile's
+  // 290 k keys, and its probe and the key's fields were two cache misses per call record.)
+  struct first_key {
+    std::uint32_t file = none, key = none;
+  };
+  static constexpr unsigned name_page_bits = 12;
+  std::vector<std::unique_ptr<first_key[]>> first_key_pages;
+  row_index key_index;                     // the keys that are not the first of their name
   cost_matrix key_costs;                   // profile event order
   std::vector<std::uint32_t> key_given;    // once tracking: 1 + most values given; 0 = none
   std::vector<std::uint64_t> key_layouts;  // once several layouts: a bit per layout
@@ -236,14 +245,28 @@ struct annotate_direct::impl {
   // The key of (file, name); none past the memory limit.
   std::uint32_t key_of(string_id file_sid, string_id fn_sid, std::uint64_t line) {
     const std::uint32_t f = display_file(file_sid);
+    const std::size_t page = fn_sid >> name_page_bits;
+    if (page >= first_key_pages.size()) first_key_pages.resize(page + 1);
+    auto& pg = first_key_pages[page];
+    if (!pg) pg = std::make_unique<first_key[]>(std::size_t{1} << name_page_bits);
+    first_key& first = pg[fn_sid & ((1u << name_page_bits) - 1)];
+    if (first.key != none && first.file == f) return first.key;
     const std::uint64_t h = mix(mix(3, f), fn_sid);
-    std::size_t slot;
-    std::uint32_t k = key_index.find(
-        h, [&](std::uint32_t i) { return keys[i].file == f && keys[i].function == fn_sid; }, slot);
+    std::size_t slot = 0;
+    std::uint32_t k =
+        first.key == none
+            ? row_index::empty
+            : key_index.find(
+                  h,
+                  [&](std::uint32_t i) { return keys[i].file == f && keys[i].function == fn_sid; },
+                  slot);
     if (k != row_index::empty) return k;
     if (!room(line)) return none;
     k = static_cast<std::uint32_t>(keys.size());
-    key_index.insert(h, k, slot);
+    if (first.key == none)
+      first = {f, k};
+    else
+      key_index.insert(h, k, slot);
     key_entry e;
     e.file = f;
     e.function = fn_sid;
@@ -491,6 +514,7 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
   // first in self records; then those met first in calls.
   // Reading is over: the indexes can go before the report's tables come.
   key_index = row_index();
+  first_key_pages = decltype(first_key_pages)();
   other_functions = row_index();
   other_calls = row_index();
   part_self_index = row_index();
