@@ -343,13 +343,34 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
   // the names of the rows not printed are never needed (with a spilling pool, never read).
   // The order by cost is taken from a heap as far as the threshold goes: the rows not printed
   // (200,000 of the real profile's 275,000 functions) are never sorted either.
-  auto before = [&](const row& a, const row& b) {
-    int c = pr.cmp(cc_of(a), cc_of(b));
-    if (c != 0) return c < 0;
-    return built_order(a) < built_order(b);
+  // (The heap holds each row's first sort column beside it, so most comparisons look at no
+  // table: a pop compares some 36 pairs of rows, for 70,000 rows of the real profile.)
+  struct ranked {
+    std::uint64_t first = 0;  // ~cost (0 with no cost): smaller comes first
+    std::uint32_t index = 0;  // in `rows`
+    std::uint32_t undefined = 0;
   };
-  auto after = [&](const row& a, const row& b) { return before(b, a); };
-  std::make_heap(rows.begin(), rows.end(), after);
+  auto before = [&](const ranked& a, const ranked& b) {
+    if (a.undefined != b.undefined) return a.undefined < b.undefined;
+    if (a.first != b.first) return a.first < b.first;
+    const row& ra = rows[a.index];
+    const row& rb = rows[b.index];
+    int c = pr.cmp(cc_of(ra), cc_of(rb));
+    if (c != 0) return c < 0;
+    return built_order(ra) < built_order(rb);
+  };
+  auto after = [&](const ranked& a, const ranked& b) { return before(b, a); };
+  std::vector<ranked> heap(rows.size());
+  for (std::uint32_t i = 0; i < rows.size(); ++i) {
+    heap[i].index = i;
+    if (pr.sort_order.empty()) continue;
+    const cc_view cc = cc_of(rows[i]);
+    const std::size_t col = pr.sort_order[0];
+    const bool defined = cc.v && cc.d[col];
+    heap[i].undefined = defined ? 0 : 1;
+    heap[i].first = defined ? ~cc.v[col] : 0;
+  }
+  std::make_heap(heap.begin(), heap.end(), after);
 
   std::vector<double> th;
   for (const auto& t : pr.thresholds) th.push_back(to_number(t));
@@ -383,18 +404,19 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
   {
     std::vector<row> ordered;
     std::vector<double> curr(pr.sort_order.size(), 0.0);
-    auto heap_end = rows.end();
-    while (heap_end != rows.begin()) {
+    auto heap_end = heap.end();
+    while (heap_end != heap.begin()) {
       if (shown == SIZE_MAX && single_threshold < 100 && reached(curr)) shown = ordered.size();
       if (shown != SIZE_MAX &&
-          (shown == 0 || pr.cmp(cc_of(ordered.back()), cc_of(rows.front())) != 0))
+          (shown == 0 || pr.cmp(cc_of(ordered.back()), cc_of(rows[heap.front().index])) != 0))
         break;
-      std::pop_heap(rows.begin(), heap_end, after);
+      std::pop_heap(heap.begin(), heap_end, after);
       --heap_end;
-      ordered.push_back(*heap_end);
+      ordered.push_back(rows[heap_end->index]);
       if (shown == SIZE_MAX) add_row(curr, ordered.back());
     }
     if (shown == SIZE_MAX) shown = ordered.size();
+    heap = {};
     rows = std::move(ordered);
   }
   {
