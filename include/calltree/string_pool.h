@@ -74,9 +74,7 @@ class string_pool {
   void keep_digests();
   // The digest of name `id` (digest and spill modes, or after keep_digests()).
   name_digest digest(string_id id) const {
-    if (id < digests_.size()) return digests_[id];
-    std::string scratch;  // (after release_index())
-    return digest_of(text(id, scratch));
+    return id < digests_.size() ? digests_[id] : digest_of_text(id);
   }
   // intern() and find() of a name whose digest_of() is `d`.
   string_id intern(std::string_view s, const name_digest& d);
@@ -121,6 +119,7 @@ class string_pool {
   struct spill_file;
   void grow();
   void rebuild_index();                             // after release_index()
+  name_digest digest_of_text(string_id id) const;   // digest() after release_index()
   name_digest hashes_of(std::string_view s) const;  // what intern(s) and find(s) hash s into
   bool same(string_id id, std::string_view s, std::uint64_t h, std::uint64_t h2) const;
   const char* store(std::string_view s);

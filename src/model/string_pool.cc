@@ -311,6 +311,11 @@ void string_pool::release_index() {
   if (mode_ == mode::spill) digests_ = {};  // (digest mode's cannot be made again)
 }
 
+string_pool::name_digest string_pool::digest_of_text(string_id id) const {
+  std::string scratch;
+  return digest_of(text(id, scratch));
+}
+
 void string_pool::rebuild_index() {
   released_ = false;
   if (digests_kept_ && digests_.size() < views_.size()) {
