@@ -419,20 +419,33 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
     heap = {};
     rows = std::move(ordered);
   }
-  {
-    // Name order within each run of equal cost up to the end of the run of the last row shown.
-    auto by_name = [&](const row& a, const row& b) {
-      if (a.key != UINT32_MAX && b.key != UINT32_MAX) return d.compare_key_names(a.key, b.key) < 0;
-      return (a.key != UINT32_MAX ? d.key_name(a.key) : cycle_names[a.cycle - 1]) <
-             (b.key != UINT32_MAX ? d.key_name(b.key) : cycle_names[b.cycle - 1]);
-    };
-    std::size_t end = shown;
-    while (end > 0 && end < rows.size() && pr.cmp(cc_of(rows[end - 1]), cc_of(rows[end])) == 0)
-      ++end;
+  // Name order within each run of equal cost up to the end of the run of the last row shown.
+  auto by_name = [&](const row& a, const row& b) {
+    if (a.key != UINT32_MAX && b.key != UINT32_MAX) return d.compare_key_names(a.key, b.key) < 0;
+    return (a.key != UINT32_MAX ? d.key_name(a.key) : cycle_names[a.cycle - 1]) <
+           (b.key != UINT32_MAX ? d.key_name(b.key) : cycle_names[b.cycle - 1]);
+  };
+  std::size_t end = shown;
+  while (end > 0 && end < rows.size() && pr.cmp(cc_of(rows[end - 1]), cc_of(rows[end])) == 0) ++end;
+  // The end of the run of equal cost that starts at `from`, and that run in name order.
+  auto run_to = [&](std::size_t from) {
+    std::size_t to = from + 1;
+    while (to < end && pr.cmp(cc_of(rows[from]), cc_of(rows[to])) == 0) ++to;
+    return to;
+  };
+  auto sort_run = [&](std::size_t from, std::size_t to) {
+    if (to - from > 1) std::stable_sort(rows.begin() + from, rows.begin() + to, by_name);
+  };
+  // Without trees a run is put in name order when its first row is printed, and the names
+  // read for that are kept until its last: each name is read once (a spilling pool reads it
+  // back from its file; on the real profile 30 k of the 73 k rows printed are in runs). With
+  // trees every row reads the names of its callers and callees too: the runs are ordered
+  // first and the names forgotten after each row, so they never pile up.
+  const bool tree = o.tree_caller || o.tree_calling;
+  if (tree) {
     for (std::size_t from = 0; from < end;) {
-      std::size_t to = from + 1;
-      while (to < end && pr.cmp(cc_of(rows[from]), cc_of(rows[to])) == 0) ++to;
-      if (to - from > 1) std::stable_sort(rows.begin() + from, rows.begin() + to, by_name);
+      const std::size_t to = run_to(from);
+      sort_run(from, to);
       d.forget_names();
       from = to;
     }
@@ -440,7 +453,6 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
 
   std::vector<std::string> threshold_files;  // in order of first use
   std::set<std::string> threshold_seen;
-  const bool tree = o.tree_caller || o.tree_calling;
   auto object_suffix = [&](std::uint32_t k, bool only_nonempty) -> std::string {
     if (k == UINT32_MAX || !d.key_has_object[k]) return {};
     const std::string& object = d.objects[d.key_object[k]];
@@ -458,10 +470,17 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
     return idx;
   };
 
+  std::size_t run_end = 0;  // (without trees) the end of the run being printed
   for (std::size_t ri = 0; ri < shown; ++ri) {
-    const row& r = rows[ri];
     hand_out();
-    d.forget_names();
+    if (tree) {
+      d.forget_names();
+    } else if (ri == run_end) {
+      d.forget_names();
+      run_end = run_to(ri);
+      sort_run(ri, run_end);
+    }
+    const row& r = rows[ri];
     if (tree) out += "\n";
     const bool unknown = r.key != UINT32_MAX && d.function_name(r.key) == "???" &&
                          d.files[d.key_file[r.key]] == "???";
