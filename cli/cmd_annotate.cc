@@ -282,8 +282,8 @@ int run_annotate(std::span<const std::string_view> raw_args) {
   // wait in a temporary file (string_pool::mode::spill). JSON lists every function.
   if (!json) p.strings = string_pool(string_pool::mode::spill);
   cost_presence presence(by_line);
-  // With no source lines, no --part and no --raw, the text report's tables are summed from the
-  // records as they come (annotate_direct.h): no model is built.
+  // Without --part and --raw, the text report's tables are summed from the records as they
+  // come (annotate_direct.h): no model is built.
   const bool use_direct = !json && annotate_direct::serves(o);
   std::optional<annotate_direct> direct;
   stderr_counter diags;

@@ -119,6 +119,32 @@ std::uint64_t hash_call_line(std::uint32_t caller, std::uint32_t callee, std::ui
 
 }  // namespace
 
+void index_source_lines(annotate_data& d) {
+  d.site_index = row_index();
+  d.call_line_index = row_index();
+  std::size_t slot;
+  for (std::uint32_t i = 0; i < d.sites.size(); ++i) {
+    const ann_site& s = d.sites[i];
+    if (d.site_index.find(
+            hash_site(s.file, s.line),
+            [&](std::uint32_t j) { return d.sites[j].file == s.file && d.sites[j].line == s.line; },
+            slot) == row_index::empty)
+      d.site_index.insert(hash_site(s.file, s.line), i, slot);
+  }
+  for (std::uint32_t i = 0; i < d.call_lines.size(); ++i) {
+    const ann_call_line& c = d.call_lines[i];
+    const std::uint64_t h = hash_call_line(c.caller, c.callee, c.line);
+    if (d.call_line_index.find(
+            h,
+            [&](std::uint32_t j) {
+              const ann_call_line& o = d.call_lines[j];
+              return o.caller == c.caller && o.callee == c.callee && o.line == c.line;
+            },
+            slot) == row_index::empty)
+      d.call_line_index.insert(h, i, slot);
+  }
+}
+
 const ann_site* annotate_data::find_site(std::uint32_t file, std::uint64_t line) const {
   std::size_t slot;
   auto r = site_index.find(

@@ -204,6 +204,14 @@ class display_files {
   std::unordered_map<std::string, std::uint32_t> index_;
 };
 
+// Whether the text report finds source file `file` (a display name) to annotate: in the
+// current directory or an include directory, or under a --source-root rewrite.
+bool source_found(const std::string& file, const annotate_options& options);
+
+// Fills d.site_index and d.call_line_index (find_site, find_call_line) from d.sites and
+// d.call_lines, for a front end that makes those tables whole.
+void index_source_lines(annotate_data& d);
+
 // "1,234,567".
 std::string commify(std::uint64_t v);
 

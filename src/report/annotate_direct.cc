@@ -40,16 +40,26 @@
 //    input; when a second part begins, the sums so far become part 0's and each later record
 //    also goes to a (part, key) or (part, caller key, callee key) table.
 //
+//  * Source annotation. The model path's report sums the self rows per (display file, line)
+//    and the call rows per call site (file, line: the callees met there, in order of first
+//    appearance) and per (caller key, callee key, line); here each record goes to those at
+//    once, with the same "." bookkeeping as keys and calls. Only files the report will open
+//    (detail::source_found: the current directory, an include directory, a --source-root)
+//    get line tables: the others print no line. Calls are kept (for the order of a site's
+//    callees, by their pair's cost) when their caller's file is such a file, or when a report
+//    shows calls. Sums per line saturate quietly, as the model path's report tables do.
+//
 // Everything else (totals, the inclusive definedness and cycles, derived columns, printing)
 // is the model path's own code: finish_annotate_data and print_annotate_text.
 //
 // Where the two could differ (no file of the corpus, and no producer we know, does any of
-// this): two file names that are one display name (one with the current directory in front)
-// in parts of different `events:` lists; a function whose every line in the parts with
-// several events gives no value at all, with cost in a part of one event; more than 64 different
-// `events:` lists (layouts from the 64th on share one bit); a key's sum that saturates where no
-// model row's would (one error more); and the memory limit, estimated here from these tables, stops
-// at another record than the builder's does (both report limit_exceeded and keep what came before).
+// this; and a source file that appears or goes between the reading and the report): two file names
+// that are one display name (one with the current directory in front) in parts of different
+// `events:` lists; a function whose every line in the parts with several events gives no value at
+// all, with cost in a part of one event; more than 64 different `events:` lists (layouts from the
+// 64th on share one bit); a key's sum that saturates where no model row's would (one error more);
+// and the memory limit, estimated here from these tables, stops at another record than the
+// builder's does (both report limit_exceeded and keep what came before).
 #include "calltree/report/annotate_direct.h"
 
 #include <algorithm>
@@ -162,6 +172,32 @@ struct annotate_direct::impl {
   std::vector<std::uint32_t> call_given;
   std::vector<std::uint64_t> call_layouts;
 
+  // Source annotation (--auto=yes, or source files named): self cost per (display file, line),
+  // call sites and calls per (caller key, callee key, line), for the files the report can open
+  // (detail::source_found) only: the others print no line. Records must then come one per
+  // line (not summed: reader_options::sum_cost_runs off).
+  bool lines = o.auto_annotate || !o.user_files.empty();
+  std::vector<char> file_found;  // per display file, with `lines`
+  struct line_entry {
+    std::uint32_t file = 0;
+    std::uint64_t line = 0;
+  };
+  paged_array<line_entry> line_rows;
+  row_index line_index;
+  cost_matrix line_costs;
+  std::vector<std::uint32_t> line_given;
+  std::vector<std::uint64_t> line_layouts;
+  std::uint32_t last_line_row = none;
+  paged_array<detail::ann_site> sites;  // func: the caller key (numbers of the reading)
+  row_index site_index;
+  std::vector<std::uint32_t> site_of_pair, callee_of_pair;  // each callee of each site, once
+  row_index pair_index;
+  paged_array<detail::ann_call_line> call_lines;
+  row_index call_line_index;
+  cost_matrix call_line_costs;
+  std::vector<std::uint32_t> call_line_given;
+  std::vector<std::uint64_t> call_line_layouts;
+
   // Per part, for the inclusive solver (from the second part on, with --inclusive=yes).
   bool per_part = false;
   paged_array<part_key> part_selfs;
@@ -229,6 +265,10 @@ struct annotate_direct::impl {
     b += calls.size() * (sizeof(call_entry) + cols + per_index_entry + 12);
     b += part_selfs.size() * (sizeof(part_key) + cols + per_index_entry);
     b += part_calls.size() * (sizeof(part_call) + cols + per_index_entry);
+    b += line_rows.size() * (sizeof(line_entry) + cols + per_index_entry + 8);
+    b += sites.size() * (sizeof(detail::ann_site) + per_index_entry);
+    b += site_of_pair.size() * (8 + per_index_entry);
+    b += call_lines.size() * (sizeof(detail::ann_call_line) + cols + per_index_entry + 8);
     return b;
   }
   // May one more entry be made? If not, the limit is reported (once) and no record is kept.
@@ -240,7 +280,85 @@ struct annotate_direct::impl {
     return false;
   }
 
-  std::uint32_t display_file(string_id sid) { return display.of(p.strings, sid, o.cwd, files); }
+  std::uint32_t display_file(string_id sid) {
+    const std::uint32_t f = display.of(p.strings, sid, o.cwd, files);
+    if (lines && file_found.size() < files.size())
+      file_found.push_back(detail::source_found(files.back(), o) ? 1 : 0);
+    return f;
+  }
+  bool lines_of(std::uint32_t key) const { return lines && file_found[keys[key].file]; }
+
+  // The line row of (file, line), made if new; none past the memory limit.
+  std::uint32_t line_of(std::uint32_t file, std::uint64_t line, std::uint64_t at) {
+    if (last_line_row != none && line_rows[last_line_row].file == file &&
+        line_rows[last_line_row].line == line)
+      return last_line_row;
+    const std::uint64_t h = mix(mix(8, file), line);
+    std::size_t slot;
+    std::uint32_t i = line_index.find(
+        h, [&](std::uint32_t j) { return line_rows[j].file == file && line_rows[j].line == line; },
+        slot);
+    if (i == row_index::empty) {
+      if (!room(at)) return none;
+      i = static_cast<std::uint32_t>(line_rows.size());
+      line_index.insert(h, i, slot);
+      line_rows.push_back({file, line});
+      line_costs.add_row();
+      if (tracking) line_given.push_back(0);
+      if (layouts.size() > 1) line_layouts.push_back(0);
+    }
+    return last_line_row = i;
+  }
+
+  // The call line of (ck, ek, line) of the caller's file, its site and the site's callee noted;
+  // none past the memory limit.
+  std::uint32_t call_line_of(std::uint32_t ck, std::uint32_t ek, std::uint64_t line,
+                             std::uint64_t at) {
+    const std::uint32_t file = keys[ck].file;
+    const std::uint64_t sh = mix(mix(9, file), line);
+    std::size_t slot;
+    std::uint32_t site = site_index.find(
+        sh, [&](std::uint32_t i) { return sites[i].file == file && sites[i].line == line; }, slot);
+    if (site == row_index::empty) {
+      if (!room(at)) return none;
+      site = static_cast<std::uint32_t>(sites.size());
+      site_index.insert(sh, site, slot);
+      sites.push_back({file, line, ck});
+    }
+    const std::uint64_t ph = mix(mix(10, site), ek);
+    if (pair_index.find(
+            ph, [&](std::uint32_t i) { return site_of_pair[i] == site && callee_of_pair[i] == ek; },
+            slot) == row_index::empty) {
+      pair_index.insert(ph, static_cast<std::uint32_t>(site_of_pair.size()), slot);
+      site_of_pair.push_back(site);
+      callee_of_pair.push_back(ek);
+    }
+    const std::uint64_t lh = mix(mix(mix(11, ck), ek), line);
+    std::uint32_t li = call_line_index.find(
+        lh,
+        [&](std::uint32_t i) {
+          const detail::ann_call_line& c = call_lines[i];
+          return c.caller == ck && c.callee == ek && c.line == line;
+        },
+        slot);
+    if (li == row_index::empty) {
+      if (!room(at)) return none;
+      li = static_cast<std::uint32_t>(call_lines.size());
+      call_line_index.insert(lh, li, slot);
+      call_lines.push_back({ck, ek, line, 0});
+      call_line_costs.add_row();
+      if (tracking) call_line_given.push_back(0);
+      if (layouts.size() > 1) call_line_layouts.push_back(0);
+    }
+    return li;
+  }
+  // Line sums saturate without a word, as the model path's report tables do (the rows they
+  // sum, the keys' here, report theirs).
+  void add_quietly(std::span<std::uint64_t> dst, std::span<const std::uint64_t> costs) {
+    const std::size_t n = std::min(costs.size(), event_map.size());
+    for (std::size_t i = 0; i < n; ++i)
+      if (costs[i]) add_saturating(dst[event_map[i]], costs[i]);
+  }
 
   // The key of (file, name); none past the memory limit.
   std::uint32_t key_of(string_id file_sid, string_id fn_sid, std::uint64_t line) {
@@ -368,16 +486,20 @@ struct annotate_direct::impl {
     part = static_cast<std::uint32_t>(p.parts.size() - 1);
     event_map = p.parts.back().events;
     const std::size_t cols = p.events.size();
-    for (cost_matrix* m : {&key_costs, &call_costs, &part_self_costs, &part_call_costs})
+    for (cost_matrix* m : {&key_costs, &call_costs, &part_self_costs, &part_call_costs, &line_costs,
+                           &call_line_costs})
       if (m->columns() != cols) m->set_columns(cols);
     have_last = false;
     last_call = none;
+    last_line_row = none;
 
     tracked = h.events.size() > 1;
     if (tracked && !tracking) {
       tracking = true;
       key_given.assign(keys.size(), 0);
       call_given.assign(calls.size(), 0);
+      line_given.assign(line_rows.size(), 0);
+      call_line_given.assign(call_lines.size(), 0);
     }
     auto l = std::find(layouts.begin(), layouts.end(), h.events);
     if (l == layouts.end()) {
@@ -388,6 +510,8 @@ struct annotate_direct::impl {
         key_layouts.assign(keys.size(), 0);
         for (std::size_t k = 0; k < keys.size(); ++k) key_layouts[k] = keys[k].has_self ? 1 : 0;
         call_layouts.assign(calls.size(), 1);
+        line_layouts.assign(line_rows.size(), 1);
+        call_line_layouts.assign(call_lines.size(), 1);
       }
     }
     const auto layout = static_cast<std::uint32_t>(l - layouts.begin());
@@ -423,6 +547,13 @@ struct annotate_direct::impl {
     if (tracked) note_given(key_given, k, given_of(r.given, r.costs.size()));
     if (!key_layouts.empty()) key_layouts[k] |= layout_bit;
     if (per_part) add(part_self_costs.row(part_self_of(part, k)), r.costs, r.line);
+    if (lines_of(k)) {
+      const std::uint32_t lr = line_of(keys[k].file, r.pos.line, r.line);
+      if (lr == none) return;
+      add_quietly(line_costs.row(lr), r.costs);
+      if (tracked) note_given(line_given, lr, given_of(r.given, r.costs.size()));
+      if (!line_layouts.empty()) line_layouts[lr] |= layout_bit;
+    }
   }
 
   void call(const call_record& r) {
@@ -443,7 +574,8 @@ struct annotate_direct::impl {
     keys[ek].called = true;
     for (std::uint32_t k : {ck, ek})
       if (keys[k].call_rank == none) keys[k].call_rank = key_call_ranks++;
-    if (!keep_calls) return;
+    const bool with_lines = lines_of(ck);
+    if (!keep_calls && !with_lines) return;
 
     std::uint32_t ci = last_call;
     auto same = [&](std::uint32_t i) { return calls[i].caller == ck && calls[i].callee == ek; };
@@ -478,6 +610,14 @@ struct annotate_direct::impl {
       const std::uint32_t pi = part_call_of(part, ck, ek);
       if (!add_saturating(part_calls[pi].count, r.count)) overflow(r.line);
       add(part_call_costs.row(pi), r.costs, r.line);
+    }
+    if (with_lines) {
+      const std::uint32_t li = call_line_of(ck, ek, r.site.line, r.line);
+      if (li == none) return;
+      add_saturating(call_lines[li].count, r.count);
+      add_quietly(call_line_costs.row(li), r.costs);
+      if (tracked) note_given(call_line_given, li, given_of(r.given, r.costs.size()));
+      if (!call_line_layouts.empty()) call_line_layouts[li] |= layout_bit;
     }
   }
 
@@ -631,6 +771,44 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
   give_back_freed_memory();
   call_given = {};
   call_layouts = {};
+
+  // Source lines: the rows as the model path's report makes them, with the keys' new numbers.
+  if (lines) {
+    d.file_lines.resize(d.files.size());
+    line_index = row_index();
+    for (std::uint32_t i = 0; i < line_rows.size(); ++i) {
+      const line_entry& e = line_rows[i];
+      const auto row = static_cast<std::uint32_t>(d.line_cc.add_row());
+      d.file_lines[e.file].emplace(e.line, row);
+      fill(d.line_cc, row, line_costs.row(i), line_layouts.empty() ? 1 : line_layouts[i],
+           line_given.empty() ? 0 : line_given[i]);
+    }
+    line_rows = {};
+    line_costs = cost_matrix();
+    site_index = row_index();
+    pair_index = row_index();
+    call_line_index = row_index();
+    d.sites.reserve(sites.size());
+    for (std::uint32_t i = 0; i < sites.size(); ++i)
+      d.sites.push_back({sites[i].file, sites[i].line, new_of[sites[i].func]});
+    sites = {};
+    for (std::uint32_t& k : callee_of_pair) k = new_of[k];
+    d.site_callees.build(d.sites.size(), site_of_pair, callee_of_pair);
+    site_of_pair = {};
+    callee_of_pair = {};
+    d.call_lines.reserve(call_lines.size());
+    for (std::uint32_t i = 0; i < call_lines.size(); ++i) {
+      const detail::ann_call_line& c = call_lines[i];
+      d.call_lines.push_back({new_of[c.caller], new_of[c.callee], c.line, c.count});
+      d.call_line_cc.add_row();
+      fill(d.call_line_cc, i, call_line_costs.row(i),
+           call_line_layouts.empty() ? 1 : call_line_layouts[i],
+           call_line_given.empty() ? 0 : call_line_given[i]);
+    }
+    call_lines = {};
+    call_line_costs = cost_matrix();
+    detail::index_source_lines(d);
+  }
 
   // The inclusive solver's input: per part and key, per part and call.
   std::optional<inclusive_solver> solver;

@@ -188,6 +188,17 @@ bool readable(const std::string& path) {
 
 }  // namespace
 
+// (Where annotate_ann_files below looks, without reading the file.)
+bool detail::source_found(const std::string& file, const annotate_options& o) {
+  if (readable(file)) return true;
+  for (const auto& dir : o.include_dirs)
+    if (readable(dir + "/" + file)) return true;
+  for (const auto& [from, to] : o.source_roots)
+    if (file.compare(0, from.size(), from) == 0 && readable(to + file.substr(from.size())))
+      return true;
+  return false;
+}
+
 namespace {
 
 // The report into `out`; with `write`, what is made is handed to it in pieces of about 1 MB on

@@ -61,10 +61,11 @@ report model_report(std::unique_ptr<input> in, const annotate_options& o, mode m
   report r;
   profile p;
   p.strings = string_pool(string_pool::mode::spill);
-  cost_presence presence(false);
+  const bool by_line = o.auto_annotate || !o.user_files.empty();
+  cost_presence presence(by_line);
   error_counter diags;
   builder_options bo;
-  bo.keep_positions = 0;
+  bo.keep_positions = by_line ? pos_line : 0;
   bo.keep_jumps = false;
   profile_builder b(p, &diags, "test", bo);
   tee_sink tee({&b, &presence});
@@ -135,8 +136,32 @@ std::vector<annotate_options> option_sets(const std::string& first) {
   return v;
 }
 
+// Source annotation (read one record per line, as the command reads for it): the corpus's
+// sources are found through an include directory.
+std::vector<annotate_options> source_option_sets() {
+  std::vector<annotate_options> v;
+  annotate_options o;
+  o.input_name = "x";
+  o.include_dirs = {CALLTREE_CORPUS_DIR};
+  v.push_back(o);  // --auto=yes
+  o.inclusive = true;
+  o.tree_caller = o.tree_calling = true;
+  v.push_back(o);  // --inclusive=yes --tree=both
+  annotate_options u;
+  u.input_name = "x";
+  u.auto_annotate = false;
+  u.threshold = "100";
+  u.context = 1;
+  u.include_dirs = {CALLTREE_CORPUS_DIR};
+  u.user_files = {"src/c/recurse.c"};
+  v.push_back(u);  // --auto=no --threshold=100 --context=1 src/c/recurse.c
+  return v;
+}
+
 std::string describe(const annotate_options& o) {
   std::string s = "threshold " + o.threshold;
+  if (o.auto_annotate) s += " --auto=yes";
+  for (const auto& f : o.user_files) s += " " + f;
   if (o.inclusive) s += " --inclusive=yes";
   if (o.tree_caller || o.tree_calling)
     s += std::string(" --tree=") + (o.tree_caller && o.tree_calling ? "both"
@@ -167,13 +192,13 @@ std::string first_event(const std::string& path) {
   return {};
 }
 
-TEST(annotate_direct, serves_only_reports_without_source_lines_part_or_raw) {
+TEST(annotate_direct, serves_every_text_report_but_part_and_raw) {
   annotate_options o;
-  EXPECT_FALSE(annotate_direct::serves(o));  // --auto=yes is the default
+  EXPECT_TRUE(annotate_direct::serves(o));  // --auto=yes, the default
   o.auto_annotate = false;
   EXPECT_TRUE(annotate_direct::serves(o));
   o.user_files = {"a.c"};
-  EXPECT_FALSE(annotate_direct::serves(o));
+  EXPECT_TRUE(annotate_direct::serves(o));
   o.user_files.clear();
   o.part = 0;
   EXPECT_FALSE(annotate_direct::serves(o));
@@ -202,6 +227,21 @@ TEST(annotate_direct, same_report_as_the_model_on_every_file) {
     }
   }
   EXPECT_GT(compared, 300u);
+}
+
+TEST(annotate_direct, same_source_annotation_as_the_model_on_every_file) {
+  std::size_t compared = 0, annotated = 0;
+  for (const auto& file : test::every_profile(true)) {
+    const std::string path = file.string();
+    for (const annotate_options& o : source_option_sets()) {
+      const report want = model_report(open_file(path), o, mode::plain);
+      expect_same(want, direct_report(open_file(path), o, mode::plain), path + " " + describe(o));
+      ++compared;
+      if (want.text.find("-- Auto-annotated source:") != std::string::npos) ++annotated;
+    }
+  }
+  EXPECT_GT(compared, 200u);
+  EXPECT_GT(annotated, 20u);  // sources were found and annotated, not only listed as missing
 }
 
 void expect_same_on_text(const std::string& text, const std::string& what) {

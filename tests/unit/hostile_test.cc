@@ -438,10 +438,16 @@ TEST(hostile, max_memory_stops_a_model_that_would_not_fit) {
     w << "\nfl=a.c\nfn=main\n";
     for (int l = 0; l < 20000; ++l) w << static_cast<std::uint64_t>(l + 1) << " 1\n";
   }
-  // The builder stops keeping rows at 64 MiB: peak RSS stays near it, not at 3.2 GB. (With
-  // source annotation on, annotate keeps a row per line.)
+  {
+    // The source, found through --include, so that annotate keeps a row per line of it (it
+    // keeps none for a file it cannot open).
+    file_writer w(dir / "a.c");
+    for (int l = 0; l < 20000; ++l) w << "x;\n";
+  }
+  // The report stops keeping rows at 64 MiB: peak RSS stays near it, not at 3.2 GB.
   auto r = run_bounded("wide rows --max-memory=64M",
-                       {"annotate", "--max-memory=64M", "--auto=yes", "--show=e0", path.string()},
+                       {"annotate", "--max-memory=64M", "--auto=yes", "--show=e0",
+                        "--include=" + dir.path().string(), path.string()},
                        dir, 200);
   EXPECT_EQ(r.exit_code, 0) << r.err;  // annotate reports what it kept, and says it had errors
   EXPECT_TRUE(contains(r.err, "1 errors")) << r.err;

@@ -1,15 +1,18 @@
 // report/annotate_direct.h — the annotate text report summed while the file is read, no model.
 //
-// What it is: a record sink for `calltree annotate` when no source line is annotated (no
-// --auto=yes, no source files named, no --part, no --raw). It sums each record straight into
-// callgrind_annotate's tables (self cost per "file:name" key, calls per caller and callee key,
-// and, with --inclusive=yes on a file of several parts, the same per part for the solver), so
-// neither the profile's rows nor the builder's indexes are ever made: on the real 260 MB
-// profile of docs/performance.md the report takes a fraction of the model's memory. The text
-// is byte for byte that of annotate_text_to() on the model built from the same records
-// (tests/unit/annotate_direct_test.cc compares them on every corpus file and option set).
-// What it is not: a general profile (JSON, --part, --raw and source annotation need the
-// model) nor a reader (records come from read_callgrind, summed or not).
+// What it is: a record sink for `calltree annotate`'s text report (every one but --part and
+// --raw). It sums each record straight into callgrind_annotate's tables (self cost per
+// "file:name" key; calls per caller and callee key when a report shows them, with
+// --inclusive=yes or --tree; with --inclusive=yes on a file of several parts the same per
+// part for the solver; for source annotation, self cost per source line and calls per call
+// line, of the files the report can open), so neither the profile's rows nor the builder's
+// indexes are ever made: on the real 260 MB profile of docs/performance.md the report takes a
+// fraction of the model's memory. The text is byte for byte that of annotate_text_to() on the
+// model built from the same records (tests/unit/annotate_direct_test.cc compares them on every
+// corpus file and option set).
+// What it is not: a general profile (JSON, --part and --raw need the model) nor a reader
+// (records come from read_callgrind: summed or not without source annotation, one per line
+// with it).
 #pragma once
 
 #include <functional>
@@ -28,10 +31,8 @@ namespace calltree {
 
 class annotate_direct final : public record_sink {
  public:
-  // Whether the report for `o` can be made so: no source lines, no --part, no --raw.
-  static bool serves(const annotate_options& o) {
-    return !o.auto_annotate && o.user_files.empty() && !o.part && !o.raw;
-  }
+  // Whether the report for `o` can be made so: no --part, no --raw.
+  static bool serves(const annotate_options& o) { return !o.part && !o.raw; }
 
   // `p` receives the parts and events (headers, summary:/totals: lines, totals), as the
   // profile builder makes them, and no rows; `p.strings` must be the pool the reader interns
