@@ -119,6 +119,28 @@ std::uint64_t hash_call_line(std::uint32_t caller, std::uint32_t callee, std::ui
 
 }  // namespace
 
+void site_callee_pairs::note(std::uint32_t site, std::uint32_t callee) {
+  const std::uint64_t h = mix(mix(5, site), callee);
+  std::size_t slot;
+  if (index_.find(
+          h, [&](std::uint32_t i) { return site_[i] == site && callee_[i] == callee; }, slot) !=
+      row_index::empty)
+    return;
+  index_.insert(h, static_cast<std::uint32_t>(site_.size()), slot);
+  site_.push_back(site);
+  callee_.push_back(callee);
+}
+
+void site_callee_pairs::renumber_callees(const std::vector<std::uint32_t>& new_of) {
+  index_ = row_index();  // (its hashes are of the old numbers)
+  for (std::uint32_t& k : callee_) k = new_of[k];
+}
+
+void site_callee_pairs::build_into(index_lists& out, std::size_t sites) {
+  out.build(sites, site_, callee_);
+  *this = site_callee_pairs();
+}
+
 void index_source_lines(annotate_data& d) {
   d.site_index = row_index();
   d.call_line_index = row_index();
@@ -234,8 +256,7 @@ struct builder {
   std::vector<std::uint32_t> own_key;  // per model function: key of its own file (+1)
   row_index call_index;                // (caller key, callee key) -> d.calls
   // Callees of each site, each once: (site, callee) pairs in order of addition.
-  std::vector<std::uint32_t> site_of_pair, callee_of_pair;
-  row_index site_callee_index;
+  site_callee_pairs site_callees;
 
   builder(const profile& prof, const annotate_options& opts, const cost_presence* pres,
           annotate_data& data)
@@ -352,14 +373,7 @@ struct builder {
       d.site_index.insert(sh, site, slot);
       d.sites.push_back({file, line, ck});
     }
-    const std::uint64_t ph = mix(mix(5, site), ek);
-    if (site_callee_index.find(
-            ph, [&](std::uint32_t i) { return site_of_pair[i] == site && callee_of_pair[i] == ek; },
-            slot) == row_index::empty) {
-      site_callee_index.insert(ph, static_cast<std::uint32_t>(site_of_pair.size()), slot);
-      site_of_pair.push_back(site);
-      callee_of_pair.push_back(ek);
-    }
+    site_callees.note(site, ek);
     const std::uint64_t lh = hash_call_line(ck, ek, line);
     auto li = d.call_line_index.find(
         lh,
@@ -581,7 +595,7 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
     b.add(d.call_line_cc, li, costs, c.part, given);
   }
   if (release && !o.inclusive) release_calls_and_jumps(*release);
-  d.site_callees.build(d.sites.size(), b.site_of_pair, b.callee_of_pair);
+  b.site_callees.build_into(d.site_callees, d.sites.size());
 
   // Inclusive costs over the keys: the solver takes the model's rows, part by part.
   std::optional<inclusive_solver> solver;

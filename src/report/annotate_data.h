@@ -204,6 +204,22 @@ class display_files {
   std::unordered_map<std::string, std::uint32_t> index_;
 };
 
+// Each callee met at each call site, once, in order of first appearance: what becomes
+// annotate_data::site_callees, noted one call at a time by the front ends.
+class site_callee_pairs {
+ public:
+  void note(std::uint32_t site, std::uint32_t callee);
+  std::size_t size() const { return site_.size(); }
+  // The callees' keys renumbered (new_of[old]), for a front end that numbers keys at the end.
+  void renumber_callees(const std::vector<std::uint32_t>& new_of);
+  // The lists per site (of `sites`); the pairs are given up.
+  void build_into(index_lists& out, std::size_t sites);
+
+ private:
+  std::vector<std::uint32_t> site_, callee_;
+  row_index index_;
+};
+
 // Whether the text report finds source file `file` (a display name) to annotate: in the
 // current directory or an include directory, or under a --source-root rewrite.
 bool source_found(const std::string& file, const annotate_options& options);

@@ -190,8 +190,7 @@ struct annotate_direct::impl {
   std::uint32_t last_line_row = none;
   paged_array<detail::ann_site> sites;  // func: the caller key (numbers of the reading)
   row_index site_index;
-  std::vector<std::uint32_t> site_of_pair, callee_of_pair;  // each callee of each site, once
-  row_index pair_index;
+  detail::site_callee_pairs site_callees;
   paged_array<detail::ann_call_line> call_lines;
   row_index call_line_index;
   cost_matrix call_line_costs;
@@ -267,7 +266,7 @@ struct annotate_direct::impl {
     b += part_calls.size() * (sizeof(part_call) + cols + per_index_entry);
     b += line_rows.size() * (sizeof(line_entry) + cols + per_index_entry + 8);
     b += sites.size() * (sizeof(detail::ann_site) + per_index_entry);
-    b += site_of_pair.size() * (8 + per_index_entry);
+    b += site_callees.size() * (8 + per_index_entry);
     b += call_lines.size() * (sizeof(detail::ann_call_line) + cols + per_index_entry + 8);
     return b;
   }
@@ -325,14 +324,7 @@ struct annotate_direct::impl {
       site_index.insert(sh, site, slot);
       sites.push_back({file, line, ck});
     }
-    const std::uint64_t ph = mix(mix(10, site), ek);
-    if (pair_index.find(
-            ph, [&](std::uint32_t i) { return site_of_pair[i] == site && callee_of_pair[i] == ek; },
-            slot) == row_index::empty) {
-      pair_index.insert(ph, static_cast<std::uint32_t>(site_of_pair.size()), slot);
-      site_of_pair.push_back(site);
-      callee_of_pair.push_back(ek);
-    }
+    site_callees.note(site, ek);
     const std::uint64_t lh = mix(mix(mix(11, ck), ek), line);
     std::uint32_t li = call_line_index.find(
         lh,
@@ -786,16 +778,13 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
     line_rows = {};
     line_costs = cost_matrix();
     site_index = row_index();
-    pair_index = row_index();
     call_line_index = row_index();
     d.sites.reserve(sites.size());
     for (std::uint32_t i = 0; i < sites.size(); ++i)
       d.sites.push_back({sites[i].file, sites[i].line, new_of[sites[i].func]});
     sites = {};
-    for (std::uint32_t& k : callee_of_pair) k = new_of[k];
-    d.site_callees.build(d.sites.size(), site_of_pair, callee_of_pair);
-    site_of_pair = {};
-    callee_of_pair = {};
+    site_callees.renumber_callees(new_of);
+    site_callees.build_into(d.site_callees, d.sites.size());
     d.call_lines.reserve(call_lines.size());
     for (std::uint32_t i = 0; i < call_lines.size(); ++i) {
       const detail::ann_call_line& c = call_lines[i];
