@@ -298,10 +298,12 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     auto threads = parse_threads(parsed->get("threads"));
     if (!threads) return usage_error("--threads needs a number from 1 to 64");
     ro.threads = *threads;
-    // No positions kept: a run of lines is one row anyway, and so is every line of one
-    // context (the builder and the presence table sum them; a chunk read ahead on the other
-    // core hands over its sums, not its lines).
-    ro.sum_cost_runs = ro.sum_by_context = !by_line;
+    // Records summed: a run of lines is one row anyway, and so is every line of one context
+    // (a chunk read ahead on the other core hands over its sums, not its lines); for source
+    // annotation, per line. The model with lines (--part, --raw, --json with source
+    // annotation) takes every line: it keeps positions.
+    ro.sum_cost_runs = ro.sum_by_context = use_direct || !by_line;
+    ro.sum_per_line = use_direct && by_line;
     ro.skip_jump_records = true;  // the report shows no jumps (bo.keep_jumps below)
     progress_line progress(ro.display_name);
     progress.attach(ro);

@@ -55,6 +55,10 @@ struct reader_options {
   // summed. (The parallel path sums each chunk so, to hand the other thread fewer records.)
   // Implies sum_cost_runs. Every diagnostic and read_stats are as without it.
   bool sum_by_context = false;
+  // With sum_cost_runs or sum_by_context, for sinks that look at no position but the line
+  // (annotate's source annotation): a run ends where the `line` column changes, and sums are
+  // per key and line (a call's per key and call-site line), each with its records' line.
+  bool sum_per_line = false;
   // For sinks that keep no jumps: jump lines are read and checked as ever, and counted in
   // read_stats, but no jump records are sent.
   bool skip_jump_records = false;

@@ -1743,7 +1743,8 @@ inline void reader_impl::finish_cost_line(std::uint64_t instr, std::uint64_t bb,
   if (opt_.sum_cost_runs) {
     const bool same = run_open_ && run_.ctx.function == ctx_.function &&
                       run_.ctx.source_file == ctx_.source_file && run_.ctx.file == ctx_.file &&
-                      run_.ctx.object == ctx_.object;
+                      run_.ctx.object == ctx_.object &&
+                      (!opt_.sum_per_line || run_.pos.line == line);
     if (same) {
       for (std::size_t k = 0; k < ncost; ++k) add_saturating(run_costs_[k], costs[k]);
       run_.given = std::max(run_.given, static_cast<std::uint32_t>(ncost));
@@ -2212,7 +2213,7 @@ void reader_impl::run_chunked(std::span<const char> all) {
     speculation& s = slots[k % ring];
     s.names = string_pool();
     s.names.keep_digests();  // hashed here, not again by the reading thread (adopt)
-    s.records.clear(opt_.sum_by_context);
+    s.records.clear(opt_.sum_by_context, opt_.sum_per_line);
     auto fresh = std::make_unique<reader_impl>(in_, s.names, s.records, s.diagnostics, opt_);
     if (s.reader) fresh->reuse_tables(*s.reader);
     s.reader = std::move(fresh);

@@ -51,7 +51,7 @@ std::uint64_t hash_context(const context& c) {
 
 }  // namespace
 
-void record_batch::clear(bool summing) {
+void record_batch::clear(bool summing, bool per_line) {
   order_.clear();
   notes_.clear();
   messages_.clear();
@@ -65,6 +65,7 @@ void record_batch::clear(bool summing) {
   call_index_.reset();
   jump_index_.reset();
   summing_ = summing;
+  per_line_ = per_line;
   part_records_ = false;
   overflowed_ = false;
 }
@@ -76,10 +77,15 @@ void record_batch::add(std::size_t at, std::span<const std::uint64_t> v) {
 
 void record_batch::on_cost(const cost_record& r) {
   if (summing_) {
-    const std::uint64_t h = hash_context(r.ctx);
+    const std::uint64_t line = per_line_ ? r.pos.line : 0;
+    const std::uint64_t h = mix(hash_context(r.ctx), line);
     std::size_t slot;
     const std::uint32_t i = cost_index_.find(
-        h, [&](std::uint32_t j) { return same_context(costs_[j].ctx, r.ctx); }, slot);
+        h,
+        [&](std::uint32_t j) {
+          return same_context(costs_[j].ctx, r.ctx) && (!per_line_ || costs_[j].pos.line == line);
+        },
+        slot);
     if (i != row_index::empty) {
       cost_record& d = costs_[i];
       overflowed_ |= d.costs.size() != r.costs.size();  // one part: never
@@ -101,9 +107,11 @@ void record_batch::on_cost(const cost_record& r) {
 
 void record_batch::on_call(const call_record& r) {
   if (summing_) {
-    const std::uint64_t h =
+    const std::uint64_t line = per_line_ ? r.site.line : 0;
+    const std::uint64_t h = mix(
         mix(mix(mix(mix(hash_context(r.ctx), r.callee_object), r.callee_file), r.callee_function),
-            r.has_target);
+            r.has_target),
+        line);
     std::size_t slot;
     const std::uint32_t i = call_index_.find(
         h,
@@ -111,7 +119,7 @@ void record_batch::on_call(const call_record& r) {
           const call_record& o = calls_[j];
           return o.callee_function == r.callee_function && same_context(o.ctx, r.ctx) &&
                  o.callee_file == r.callee_file && o.callee_object == r.callee_object &&
-                 o.has_target == r.has_target;
+                 o.has_target == r.has_target && (!per_line_ || o.site.line == line);
         },
         slot);
     if (i != row_index::empty) {

@@ -44,7 +44,9 @@ class record_batch final : public record_sink {
   // A sum went above 2^64-1 (summing only): the speculation cannot stand, the chunk is read
   // directly, where the builder reports it where it happens.
   bool overflowed() const { return overflowed_; }
-  void clear(bool summing = false);
+  // `summing`: one record per key (reader_options::sum_by_context); `per_line` as well: per
+  // key and line position (self costs) or call-site line (calls).
+  void clear(bool summing = false, bool per_line = false);
 
   // A note the speculative reading kept (reader.cc: the notes about their own line's tokens),
   // in its place among the records. `line_text` points into the input, which stays mapped.
@@ -77,6 +79,7 @@ class record_batch final : public record_sink {
   std::vector<std::size_t> cost_at_, call_at_;
   row_index cost_index_, call_index_, jump_index_;
   bool summing_ = false;
+  bool per_line_ = false;
   bool part_records_ = false;
   bool overflowed_ = false;
   void add(std::size_t at, std::span<const std::uint64_t> v);

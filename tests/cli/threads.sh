@@ -65,8 +65,9 @@ for f in "${files[@]}"; do
 done
 
 # Plain files of 1 MiB and more are cut into chunks that the second thread reads ahead (the
-# parallel path of the reader) when the sinks take sums: check, annotate with no source
-# lines, and diff (against the big file). The corpus's big file unpacked, its other plain
+# parallel path of the reader) when the sinks take sums: check, annotate (with source lines,
+# sums per line; the corpus's sources found through --include), and diff (against the big
+# file). The corpus's big file unpacked, its other plain
 # files of 1 MiB and more, and all its plain files concatenated (parts of every dialect one
 # after the other).
 gzip -dc "$corpus/vg-gxx-big-instr-jumps.cc1plus.callgrind.gz" >"$tmp/big.callgrind"
@@ -79,6 +80,7 @@ done
 for v in "${chunked[@]}"; do
   same "check --json $(basename "$v") (chunks)" "$bin" check --json "$v"
   same "annotate --auto=no $(basename "$v") (chunks)" "$bin" annotate --auto=no "$v"
+  same "annotate --include $(basename "$v") (chunks)" "$bin" annotate --include="$corpus" "$v"
   same "annotate --auto=no --inclusive=yes --tree=both $(basename "$v") (chunks)" \
     "$bin" annotate --auto=no --inclusive=yes --tree=both "$v"
   same "diff --json --inclusive=yes $(basename "$v") big.callgrind (chunks)" \

@@ -29,10 +29,11 @@ namespace {
 // How the reader hands records over.
 enum class mode { plain, summed, parallel };
 
-reader_options options_for(mode m) {
+reader_options options_for(mode m, bool per_line = false) {
   reader_options ro;
   ro.skip_jump_records = true;
   ro.sum_cost_runs = ro.sum_by_context = m != mode::plain;
+  ro.sum_per_line = per_line;
   if (m == mode::parallel) {
     ro.threads = 2;
     ro.chunk_bytes = 4096;
@@ -80,13 +81,15 @@ report model_report(std::unique_ptr<input> in, const annotate_options& o, mode m
   return r;
 }
 
+// (With source annotation, summed per line: as the command reads for it.)
 report direct_report(std::unique_ptr<input> in, const annotate_options& o, mode m) {
   report r;
   profile p;
   p.strings = string_pool(string_pool::mode::spill);
   error_counter diags;
   annotate_direct sink(p, o, &diags, "test");
-  EXPECT_TRUE(read_callgrind(*in, p.strings, sink, diags, options_for(m)).has_value());
+  const bool by_line = o.auto_annotate || !o.user_files.empty();
+  EXPECT_TRUE(read_callgrind(*in, p.strings, sink, diags, options_for(m, by_line)).has_value());
   r.errors = diags.errors;
   r.parts = p.parts.size();
   auto s = sink.write_text([&](std::string_view piece) { r.text.append(piece); }, &r.warnings);
@@ -235,7 +238,10 @@ TEST(annotate_direct, same_source_annotation_as_the_model_on_every_file) {
     const std::string path = file.string();
     for (const annotate_options& o : source_option_sets()) {
       const report want = model_report(open_file(path), o, mode::plain);
-      expect_same(want, direct_report(open_file(path), o, mode::plain), path + " " + describe(o));
+      // Records one per line, summed per line, and summed per line and chunk on two threads.
+      for (mode m : {mode::plain, mode::summed, mode::parallel})
+        expect_same(want, direct_report(open_file(path), o, m),
+                    path + " (mode " + std::to_string(static_cast<int>(m)) + ") " + describe(o));
       ++compared;
       if (want.text.find("-- Auto-annotated source:") != std::string::npos) ++annotated;
     }
