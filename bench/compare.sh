@@ -2,9 +2,10 @@
 # compare.sh BINARY [FILE...] — calltree side by side with its peers, on the same files, in one run.
 #
 # For every file it runs, with the file in the page cache (read once before the runs):
-#   plain files:  calltree check, calltree annotate --auto=no, callgrind_annotate --auto=no, wc -l
-#   .gz (magic):  calltree check, calltree annotate --auto=no, gzip -dc
-#   .zst (magic): calltree check, calltree annotate --auto=no, zstd -dc
+#   plain files:  calltree check, calltree annotate --auto=no and --auto=yes (the default),
+#                 callgrind_annotate --auto=no, wc -l
+#   .gz (magic):  calltree check, calltree annotate --auto=no and --auto=yes, gzip -dc
+#   .zst (magic): calltree check, calltree annotate --auto=no and --auto=yes, zstd -dc
 # and prints one Markdown table: tool, file, size (on disk), seconds (best of $REPS wall-clock
 # runs), MB/s (uncompressed bytes / seconds, MB = 10^6 bytes), peak RSS (the largest of the
 # runs, from /usr/bin/time), ratio (seconds / seconds of the file's baseline: `wc -l` for plain
@@ -157,6 +158,8 @@ for f in "${files[@]}"; do
   run "calltree check" "$f" "$usize" "$base" "$bin" check "${extra[@]}" "$f"
   if [ $has_annotate = 1 ]; then
     run "calltree annotate" "$f" "$usize" "$base" "$bin" annotate --auto=no "${extra[@]}" "$f"
+    # The default: source annotation (of the files found from here; none for the bench files).
+    run "calltree annotate --auto=yes" "$f" "$usize" "$base" "$bin" annotate "${extra[@]}" "$f"
   else
     row "calltree annotate" "$f" "" "$usize" "" "" "no annotate subcommand in this binary"
   fi
