@@ -316,6 +316,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     if (use_direct) {
       direct.emplace(p, o, &diags, ro.display_name);
       sink = &*direct;
+      ro.lines_of = direct->lines_of();  // (per line only where a source will be shown)
     } else {
       builder.emplace(p, &diags, ro.display_name, bo);
       sink = &model_sink.emplace(*builder, presence);

@@ -59,6 +59,10 @@ struct reader_options {
   // (annotate's source annotation): a run ends where the `line` column changes, and sums are
   // per key and line (a call's per key and call-site line), each with its records' line.
   bool sum_per_line = false;
+  // With sum_per_line: whether the sink looks at the lines of this source file (a name as
+  // written); where not, sums are per key alone, as without sum_per_line. Called once per name
+  // and reading thread, from any of them. Empty: every file.
+  std::function<bool(std::string_view source_file)> lines_of;
   // For sinks that keep no jumps: jump lines are read and checked as ever, and counted in
   // read_stats, but no jump records are sent.
   bool skip_jump_records = false;

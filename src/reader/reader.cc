@@ -419,6 +419,31 @@ class reader_impl {
   part_state snapshot() const;
   void begin_speculation(const part_state& ps);
   bool spec_ok() const;
+
+ public:
+  // Whether sums of records of source file `sf` are per line (reader_options::sum_per_line).
+  bool lines_wanted(string_id sf) {
+    if (!opt_.sum_per_line) return false;
+    if (!opt_.lines_of) return true;
+    if (sf >= lines_known_.size()) lines_known_.resize(sf + 1, 0);
+    std::uint8_t& k = lines_known_[sf];
+    if (!k) {
+      std::string scratch;
+      const std::string_view name = names_.text(sf, scratch);
+      if (!name.empty() && name.front() == '\n') {
+        // A speculation's placeholder (no name has a newline): a file named before the chunk.
+        // Taken as one whose lines are not looked at; adopt() checks it against the real name
+        // and reads the chunk again if they are.
+        k = 1;
+        spec_no_lines_.push_back(sf);
+      } else {
+        k = opt_.lines_of(name) ? 2 : 1;
+      }
+    }
+    return k == 2;
+  }
+
+ private:
   bool spec_guard(const char* p, const char* end);
   string_id placeholder(name_class c, std::uint64_t id);
   bool adopt(speculation& s);
@@ -436,8 +461,12 @@ class reader_impl {
   // The tables of an earlier speculative reading, emptied: reused, rather than allocated
   // again per chunk.
   void reuse_tables(reader_impl& old);
-  bool spec_ = false;                // this reader reads a chunk ahead, on speculation
-  bool spec_failed_ = false;         // ... and met something only the real state can read
+  bool spec_ = false;  // this reader reads a chunk ahead, on speculation
+  // reader_options::sum_per_line and lines_of, per pool id of a source file: 0 not asked yet,
+  // 1 sums per key alone, 2 per key and line.
+  std::vector<std::uint8_t> lines_known_;
+  std::vector<string_id> spec_no_lines_;  // placeholders taken as files of no lines
+  bool spec_failed_ = false;              // ... and met something only the real state can read
   std::uint8_t spec_unknown_ = 0;    // fields (1 instr, 2 bb, 4 line) whose base is unknown yet
   std::vector<spec_def> spec_defs_;  // names the chunk defines, in order
   std::vector<spec_ref> spec_refs_;  // placeholders, in the order they were made
@@ -1744,7 +1773,7 @@ inline void reader_impl::finish_cost_line(std::uint64_t instr, std::uint64_t bb,
     const bool same = run_open_ && run_.ctx.function == ctx_.function &&
                       run_.ctx.source_file == ctx_.source_file && run_.ctx.file == ctx_.file &&
                       run_.ctx.object == ctx_.object &&
-                      (!opt_.sum_per_line || run_.pos.line == line);
+                      (run_.pos.line == line || !lines_wanted(ctx_.source_file));
     if (same) {
       for (std::size_t k = 0; k < ncost; ++k) add_saturating(run_costs_[k], costs[k]);
       run_.given = std::max(run_.given, static_cast<std::uint32_t>(ncost));
@@ -2100,6 +2129,9 @@ bool reader_impl::adopt(speculation& s) {
         names_.find(s.names.view(d.sid), s.names.digest(d.sid)) != e.name)
       return false;
   }
+  // A file named before the chunk, taken there as one whose lines are not looked at.
+  for (string_id sf : w.spec_no_lines_)
+    if (lines_wanted(map[sf])) return false;
   std::vector<std::uint64_t> sum = computed_;
   for (std::size_t k = 0; k < sum.size() && k < w.computed_.size(); ++k)
     if (__builtin_add_overflow(sum[k], w.computed_[k], &sum[k])) return false;
@@ -2213,12 +2245,16 @@ void reader_impl::run_chunked(std::span<const char> all) {
     speculation& s = slots[k % ring];
     s.names = string_pool();
     s.names.keep_digests();  // hashed here, not again by the reading thread (adopt)
-    s.records.clear(opt_.sum_by_context, opt_.sum_per_line);
+    s.records.clear(opt_.sum_by_context);
     auto fresh = std::make_unique<reader_impl>(in_, s.names, s.records, s.diagnostics, opt_);
     if (s.reader) fresh->reuse_tables(*s.reader);
     s.reader = std::move(fresh);
     s.reader->max_len_ = max_len_;
     s.reader->spec_batch_ = &s.records;
+    if (opt_.sum_per_line) {
+      reader_impl* r = s.reader.get();
+      s.records.sum_per_line([r](string_id sf) { return r->lines_wanted(sf); });
+    }
     s.reader->begin_speculation(ps);
     s.reader->process_block(all.data() + bounds[k], all.data() + bounds[k + 1]);
     s.reader->flush_run();

@@ -51,7 +51,7 @@ std::uint64_t hash_context(const context& c) {
 
 }  // namespace
 
-void record_batch::clear(bool summing, bool per_line) {
+void record_batch::clear(bool summing) {
   order_.clear();
   notes_.clear();
   messages_.clear();
@@ -65,7 +65,7 @@ void record_batch::clear(bool summing, bool per_line) {
   call_index_.reset();
   jump_index_.reset();
   summing_ = summing;
-  per_line_ = per_line;
+  per_line_ = nullptr;
   part_records_ = false;
   overflowed_ = false;
 }
@@ -77,13 +77,14 @@ void record_batch::add(std::size_t at, std::span<const std::uint64_t> v) {
 
 void record_batch::on_cost(const cost_record& r) {
   if (summing_) {
-    const std::uint64_t line = per_line_ ? r.pos.line : 0;
-    const std::uint64_t h = mix(hash_context(r.ctx), line);
+    const bool by_line = per_line(r.ctx.source_file);
+    const std::uint64_t h = mix(hash_context(r.ctx), by_line ? r.pos.line : 0);
     std::size_t slot;
     const std::uint32_t i = cost_index_.find(
         h,
         [&](std::uint32_t j) {
-          return same_context(costs_[j].ctx, r.ctx) && (!per_line_ || costs_[j].pos.line == line);
+          return same_context(costs_[j].ctx, r.ctx) &&
+                 (!by_line || costs_[j].pos.line == r.pos.line);
         },
         slot);
     if (i != row_index::empty) {
@@ -107,7 +108,8 @@ void record_batch::on_cost(const cost_record& r) {
 
 void record_batch::on_call(const call_record& r) {
   if (summing_) {
-    const std::uint64_t line = per_line_ ? r.site.line : 0;
+    const bool by_line = per_line(r.ctx.source_file);
+    const std::uint64_t line = by_line ? r.site.line : 0;
     const std::uint64_t h = mix(
         mix(mix(mix(mix(hash_context(r.ctx), r.callee_object), r.callee_file), r.callee_function),
             r.has_target),
@@ -119,7 +121,7 @@ void record_batch::on_call(const call_record& r) {
           const call_record& o = calls_[j];
           return o.callee_function == r.callee_function && same_context(o.ctx, r.ctx) &&
                  o.callee_file == r.callee_file && o.callee_object == r.callee_object &&
-                 o.has_target == r.has_target && (!per_line_ || o.site.line == line);
+                 o.has_target == r.has_target && (!by_line || o.site.line == line);
         },
         slot);
     if (i != row_index::empty) {

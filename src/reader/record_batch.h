@@ -44,9 +44,11 @@ class record_batch final : public record_sink {
   // A sum went above 2^64-1 (summing only): the speculation cannot stand, the chunk is read
   // directly, where the builder reports it where it happens.
   bool overflowed() const { return overflowed_; }
-  // `summing`: one record per key (reader_options::sum_by_context); `per_line` as well: per
-  // key and line position (self costs) or call-site line (calls).
-  void clear(bool summing = false, bool per_line = false);
+  // `summing`: one record per key (reader_options::sum_by_context).
+  void clear(bool summing = false);
+  // After clear(true): per key and line position (self costs) or call-site line (calls) for
+  // the records whose source file `per_line` says yes to (reader_options::sum_per_line).
+  void sum_per_line(std::function<bool(string_id)> per_line) { per_line_ = std::move(per_line); }
 
   // A note the speculative reading kept (reader.cc: the notes about their own line's tokens),
   // in its place among the records. `line_text` points into the input, which stays mapped.
@@ -79,7 +81,8 @@ class record_batch final : public record_sink {
   std::vector<std::size_t> cost_at_, call_at_;
   row_index cost_index_, call_index_, jump_index_;
   bool summing_ = false;
-  bool per_line_ = false;
+  std::function<bool(string_id)> per_line_;
+  bool per_line(string_id source_file) const { return per_line_ && per_line_(source_file); }
   bool part_records_ = false;
   bool overflowed_ = false;
   void add(std::size_t at, std::span<const std::uint64_t> v);

@@ -85,14 +85,18 @@ std::string commify(std::uint64_t v) {
   return out;
 }
 
+std::string display_name(std::string name, std::string_view cwd) {
+  if (!cwd.empty() && name.size() > cwd.size() && name.compare(0, cwd.size(), cwd) == 0)
+    name.erase(0, cwd.size());
+  return name;
+}
+
 std::uint32_t display_files::of(const string_pool& names, string_id sid, std::string_view cwd,
                                 std::vector<std::string>& files, bool* fresh) {
   if (sid >= of_sid_.size()) of_sid_.resize(sid + 1, 0);
   if (fresh) *fresh = false;
   if (of_sid_[sid]) return of_sid_[sid] - 1;
-  std::string name = names.text(sid);
-  if (!cwd.empty() && name.size() > cwd.size() && name.compare(0, cwd.size(), cwd) == 0)
-    name.erase(0, cwd.size());
+  std::string name = display_name(names.text(sid), cwd);
   auto [it, added] = index_.emplace(std::move(name), static_cast<std::uint32_t>(files.size()));
   if (added) files.push_back(it->first);
   if (fresh) *fresh = added;

@@ -190,6 +190,9 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
                                           std::vector<std::string>* warnings,
                                           profile* release = nullptr);
 
+// A file name as the report shows it: `cwd` stripped from the front.
+std::string display_name(std::string name, std::string_view cwd);
+
 // The report's file names, as callgrind_annotate shows them (the current directory `cwd`
 // stripped from the front), each once, found by the pool's string id: a key is "display
 // file:name", so two ids may share one display file.

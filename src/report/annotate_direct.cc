@@ -622,6 +622,12 @@ annotate_direct::annotate_direct(profile& p, const annotate_options& o,
     : impl_(std::make_unique<impl>(p, o, diagnostics, std::move(display_name))) {}
 annotate_direct::~annotate_direct() = default;
 
+std::function<bool(std::string_view)> annotate_direct::lines_of() const {
+  return [o = impl_->o](std::string_view name) {
+    return detail::source_found(detail::display_name(std::string(name), o.cwd), o);
+  };
+}
+
 void annotate_direct::on_part_begin(const part_header& h) { impl_->begin(h); }
 void annotate_direct::on_cost(const cost_record& r) { impl_->cost(r); }
 void annotate_direct::on_call(const call_record& r) { impl_->call(r); }

@@ -89,7 +89,9 @@ report direct_report(std::unique_ptr<input> in, const annotate_options& o, mode 
   error_counter diags;
   annotate_direct sink(p, o, &diags, "test");
   const bool by_line = o.auto_annotate || !o.user_files.empty();
-  EXPECT_TRUE(read_callgrind(*in, p.strings, sink, diags, options_for(m, by_line)).has_value());
+  reader_options ro = options_for(m, by_line);
+  if (by_line) ro.lines_of = sink.lines_of();
+  EXPECT_TRUE(read_callgrind(*in, p.strings, sink, diags, ro).has_value());
   r.errors = diags.errors;
   r.parts = p.parts.size();
   auto s = sink.write_text([&](std::string_view piece) { r.text.append(piece); }, &r.warnings);

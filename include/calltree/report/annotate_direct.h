@@ -45,6 +45,10 @@ class annotate_direct final : public record_sink {
   annotate_direct(const annotate_direct&) = delete;
   annotate_direct& operator=(const annotate_direct&) = delete;
 
+  // For reader_options::lines_of (with sum_per_line, for source annotation): the source files
+  // whose lines this report keeps, those it will open. May be called from any thread.
+  std::function<bool(std::string_view)> lines_of() const;
+
   void on_part_begin(const part_header& h) override;
   void on_cost(const cost_record& r) override;
   void on_call(const call_record& r) override;
