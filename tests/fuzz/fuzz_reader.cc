@@ -3,15 +3,70 @@
 // Every record the reader emits is checked against records.h (ids in range, one cost per
 // event, parts opened and closed in order) and every diagnostic must format. Compressed input
 // is found by magic bytes, so the seeds' gzip/zstd/xz/bzip2 streams fuzz the decoders too,
-// and each compressed input is read a second time with the decoder on its own thread.
+// and each compressed input is read a second time with the decoder on its own thread. A plain
+// input is read again on the parallel path, and once more summed per key and line
+// (reader_options::sum_per_line, lines_of) on one thread and on two: the same sums.
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string_view>
+#include <vector>
 
+#include "calltree/cost_matrix.h"
 #include "fuzz_common.h"
 
+namespace {
+
+using namespace calltree;
+
+// Sums per key as annotate's source annotation reads them (reader_options::sum_per_line):
+// self costs per part and context, calls per part, context and callee, each also per line
+// (call-site line) where the source file has lines that count (here: a name of odd length).
+class summing_sink final : public record_sink {
+ public:
+  explicit summing_sink(const string_pool& names) : check_(names), names_(names) {}
+  static bool lines_count(std::string_view source_file) { return source_file.size() % 2 == 1; }
+
+  void on_part_begin(const part_header& h) override {
+    check_.on_part_begin(h);
+    part_ = h.index;
+  }
+  void on_part_end(const part_end& e) override { check_.on_part_end(e); }
+  void on_cost(const cost_record& r) override {
+    check_.on_cost(r);
+    add({0, part_, r.ctx.object, r.ctx.file, r.ctx.source_file, r.ctx.function,
+         line_of(r.ctx.source_file, r.pos.line)},
+        0, r.costs);
+  }
+  void on_call(const call_record& r) override {
+    check_.on_call(r);
+    add({1, part_, r.ctx.object, r.ctx.file, r.ctx.source_file, r.ctx.function, r.callee_object,
+         r.callee_file, r.callee_function, r.has_target ? 1u : 0u,
+         line_of(r.ctx.source_file, r.site.line)},
+        r.count, r.costs);
+  }
+  std::map<std::vector<std::uint64_t>, std::vector<std::uint64_t>> sums;
+
+ private:
+  std::uint64_t line_of(string_id source_file, std::uint64_t line) const {
+    return lines_count(names_.view(source_file)) ? line : 0;
+  }
+  void add(std::vector<std::uint64_t> key, std::uint64_t count,
+           std::span<const std::uint64_t> costs) {
+    auto& v = sums[std::move(key)];
+    if (v.empty()) v.assign(costs.size() + 1, 0);
+    CALLTREE_FUZZ_CHECK(v.size() == costs.size() + 1);
+    add_saturating(v[0], count);
+    for (std::size_t k = 0; k < costs.size(); ++k) add_saturating(v[k + 1], costs[k]);
+  }
+  fuzz::checking_sink check_;
+  const string_pool& names_;
+  std::uint64_t part_ = 0;
+};
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace calltree;
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
   string_pool names;
   fuzz::checking_sink records(names);
@@ -68,6 +123,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     CALLTREE_FUZZ_CHECK(s1->errors == s2->errors && s1->warnings == s2->warnings);
     CALLTREE_FUZZ_CHECK(d1.total == d2.total && n1.size() == n2.size());
     for (string_id i = 0; i < n1.size(); ++i) CALLTREE_FUZZ_CHECK(n1.view(i) == n2.view(i));
+
+    // Summed per key (and per line where lines count, reader_options::sum_per_line and
+    // lines_of): the sums per key and line are the same on one thread and on the parallel
+    // path, where a speculation that took a file of counting lines for one whose lines do not
+    // count is read again.
+    auto summed = [&](unsigned threads, string_pool& pool) {
+      summing_sink sink(pool);
+      fuzz::checking_diagnostics d;
+      auto options = fuzz::fuzz_reader_options();
+      options.threads = threads;
+      options.chunk_bytes = 64;
+      options.sum_by_context = options.sum_cost_runs = options.sum_per_line = true;
+      options.lines_of = summing_sink::lines_count;
+      options.skip_jump_records = true;
+      options.speculate_every_chunk = true;
+      auto in4 = memory_input(std::string(bytes));
+      CALLTREE_FUZZ_CHECK(read_callgrind(*in4, pool, sink, d, options).has_value());
+      return sink.sums;
+    };
+    string_pool m1, m2;
+    const auto sums1 = summed(1, m1);
+    const auto sums2 = summed(2, m2);
+    CALLTREE_FUZZ_CHECK(m1.size() == m2.size());
+    CALLTREE_FUZZ_CHECK(sums1 == sums2);
   }
   return 0;
 }
