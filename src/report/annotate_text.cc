@@ -186,17 +186,27 @@ bool readable(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+// Where the report looks for source file `src`, in order, until `take(path, named)` says
+// yes: `src` itself, under each include directory, then under each --source-root whose OLD
+// begins it. `named` is how the report names the file it opened.
+template <typename Take>
+bool look_for_source(const std::string& src, const annotate_options& o, Take&& take) {
+  if (take(src, src)) return true;
+  for (const auto& dir : o.include_dirs)
+    if (take(dir + "/" + src, dir + "/ + " + src)) return true;
+  for (const auto& [from, to] : o.source_roots) {
+    if (src.compare(0, from.size(), from) != 0) continue;
+    const std::string path = to + src.substr(from.size());
+    if (take(path, path)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
-// (Where annotate_ann_files below looks, without reading the file.)
 bool detail::source_found(const std::string& file, const annotate_options& o) {
-  if (readable(file)) return true;
-  for (const auto& dir : o.include_dirs)
-    if (readable(dir + "/" + file)) return true;
-  for (const auto& [from, to] : o.source_roots)
-    if (file.compare(0, from.size(), from) == 0 && readable(to + file.substr(from.size())))
-      return true;
-  return false;
+  return look_for_source(
+      file, o, [](const std::string& path, const std::string&) { return readable(path); });
 }
 
 namespace {
@@ -554,26 +564,13 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
   for (const std::string& src : files) {
     std::string opened, full;
     std::vector<std::string> lines;
-    for (const auto& dir : dirs) {
-      std::string try_name = dir + src;
-      if (readable(try_name) && read_lines(try_name, lines)) {
-        opened = try_name;
-        full = dir.empty() ? src : dir + " + " + src;
-        break;
-      }
-    }
-    if (opened.empty()) {
-      for (const auto& [from, to] : o.source_roots) {
-        if (src.compare(0, from.size(), from) != 0) continue;
-        std::string try_name = to + src.substr(from.size());
-        lines.clear();
-        if (readable(try_name) && read_lines(try_name, lines)) {
-          opened = try_name;
-          full = try_name;
-          break;
-        }
-      }
-    }
+    look_for_source(src, o, [&](const std::string& path, const std::string& named) {
+      lines.clear();
+      if (!readable(path) || !read_lines(path, lines)) return false;
+      opened = path;
+      full = named;
+      return true;
+    });
     const bool is_user = user_set.count(src) > 0;
     if (opened.empty()) {
       if (is_user)
