@@ -419,8 +419,6 @@ class reader_impl {
   part_state snapshot() const;
   void begin_speculation(const part_state& ps);
   bool spec_ok() const;
-
- public:
   // Whether sums of records of source file `sf` are per line (reader_options::sum_per_line).
   bool lines_wanted(string_id sf) {
     if (!opt_.sum_per_line) return false;
@@ -442,8 +440,6 @@ class reader_impl {
     }
     return k == 2;
   }
-
- private:
   bool spec_guard(const char* p, const char* end);
   string_id placeholder(name_class c, std::uint64_t id);
   bool adopt(speculation& s);

@@ -174,8 +174,8 @@ struct annotate_direct::impl {
 
   // Source annotation (--auto=yes, or source files named): self cost per (display file, line),
   // call sites and calls per (caller key, callee key, line), for the files the report can open
-  // (detail::source_found) only: the others print no line. Records must then come one per
-  // line (not summed: reader_options::sum_cost_runs off).
+  // (detail::source_found) only: the others print no line. Records of those files must come
+  // one per line, or summed per line (reader_options::sum_per_line with lines_of()).
   bool lines = o.auto_annotate || !o.user_files.empty();
   std::vector<char> file_found;  // per display file, with `lines`
   struct line_entry {
@@ -802,6 +802,10 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
     }
     call_lines = {};
     call_line_costs = cost_matrix();
+    line_given = {};
+    line_layouts = {};
+    call_line_given = {};
+    call_line_layouts = {};
     detail::index_source_lines(d);
   }
 

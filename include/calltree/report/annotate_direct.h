@@ -11,8 +11,8 @@
 // model built from the same records (tests/unit/annotate_direct_test.cc compares them on every
 // corpus file and option set).
 // What it is not: a general profile (JSON, --part and --raw need the model) nor a reader
-// (records come from read_callgrind: summed or not without source annotation, one per line
-// with it).
+// (records come from read_callgrind: summed or not without source annotation; with it, one
+// per line or summed per line for the files of lines_of()).
 #pragma once
 
 #include <functional>
