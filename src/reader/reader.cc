@@ -327,6 +327,18 @@ class reader_impl {
   template <layout L>
   bool fast_cost_line_as(const char*& p, const char* end, std::size_t max_len);
   bool fast_key_line(const char*& p, const char* end, std::size_t max_len);
+  // The run loop: self-cost lines that continue the open run (reader_options::sum_cost_runs),
+  // summed in registers; returns at the first line it does not take, which it leaves unread.
+  static constexpr std::size_t run_loop_events = 16;
+  bool run_continues() const {
+    return opt_.sum_cost_runs && run_open_ && !pending_call_ && !pending_jump_ &&
+           !drop_call_cost_ && !spec_unknown_ && n_events_ <= run_loop_events &&
+           run_.ctx.function == ctx_.function && run_.ctx.source_file == ctx_.source_file &&
+           run_.ctx.file == ctx_.file && run_.ctx.object == ctx_.object;
+  }
+  void fast_cost_run(const char*& p, const char* end);
+  template <layout L, bool one_event>
+  void fast_cost_run_as(const char*& p, const char* end);
   bool fast_target(const char*& p, const char* end, position& out, const char** extra = nullptr);
   void fast_commit(const char*& p_io, const char* nl) {
     ++line_no_;
@@ -1714,6 +1726,111 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
   return true;
 }
 
+// The run loop. With sum_cost_runs a run of self-cost lines of one context is one record, and
+// most lines of an instr-level profile continue the run the line before opened: positions, one
+// or a few costs, nothing else. Reading them one by one through fast_cost_line and
+// finish_cost_line keeps every piece of state in the reader's fields (line numbers, base,
+// totals, the run's sums), stored and loaded again on every line; here they stay in registers
+// and are written back once, where the run ends. The lines taken are exactly those
+// finish_cost_line would add to the open run: cost lines with nothing to report (the fast
+// path's grammar), no part total going above 2^64-1, the same line where the sink wants sums
+// per line. Position-only lines move the base. Anything else ends the loop before that line,
+// which the per-line paths then read as before.
+void reader_impl::fast_cost_run(const char*& p, const char* end) {
+  const bool one = n_events_ == 1;
+  switch (layout_) {
+    case layout::line:
+      return one ? fast_cost_run_as<layout::line, true>(p, end)
+                 : fast_cost_run_as<layout::line, false>(p, end);
+    case layout::instr:
+      return one ? fast_cost_run_as<layout::instr, true>(p, end)
+                 : fast_cost_run_as<layout::instr, false>(p, end);
+    case layout::instr_line:
+      return one ? fast_cost_run_as<layout::instr_line, true>(p, end)
+                 : fast_cost_run_as<layout::instr_line, false>(p, end);
+    default:
+      return;
+  }
+}
+
+template <reader_impl::layout L, bool one_event>
+void reader_impl::fast_cost_run_as(const char*& p_io, const char* end) {
+  const char* p = p_io;
+  std::uint64_t instr = base_.instr, line = base_.line;
+  const std::uint64_t run_line = run_.pos.line;
+  const bool per_line = lines_wanted(ctx_.source_file);
+  const std::size_t n = n_events_;
+  const std::size_t max_len = max_len_;
+  std::uint64_t total1 = computed_[0], sum1 = run_costs_[0];
+  std::uint64_t lines = 0, cost_lines = 0;
+  std::uint32_t given = run_.given;
+  const char* last = nullptr;
+  std::uint64_t c[run_loop_events];
+  while (p != end) {
+    const char* q = p;
+    std::uint64_t i2 = instr, l2 = line;
+    auto pos = [&](std::uint64_t & v) __attribute__((always_inline)) {
+      return fast::position_token(q, end, v, v) && fast::separator(q, end);
+    };
+    if constexpr (L == layout::line) {
+      if (!pos(l2)) break;
+    } else if constexpr (L == layout::instr) {
+      if (!pos(i2)) break;
+    } else {
+      if (!pos(i2) || q == end || *q == '\n' || !pos(l2)) break;
+    }
+    std::size_t ncost = 0;
+    bool ok = true;
+    while (q != end && *q != '\n') {
+      if (ncost >= n || !fast::decimal(q, end, c[ncost]) || !fast::separator(q, end)) {
+        ok = false;
+        break;
+      }
+      ++ncost;
+    }
+    if (!ok || q == end || static_cast<std::size_t>(q - p) > max_len) break;
+    if (ncost) {
+      if (per_line && l2 != run_line) break;
+      if constexpr (one_event) {
+        std::uint64_t t;
+        if (__builtin_add_overflow(total1, c[0], &t)) break;  // per line: reported there
+        total1 = t;
+        add_saturating(sum1, c[0]);
+      } else {
+        bool overflow = false;
+        std::uint64_t t[run_loop_events];
+        for (std::size_t k = 0; k < ncost; ++k)
+          overflow |= __builtin_add_overflow(computed_[k], c[k], &t[k]);
+        if (overflow) break;
+        for (std::size_t k = 0; k < ncost; ++k) {
+          computed_[k] = t[k];
+          add_saturating(run_costs_[k], c[k]);
+        }
+      }
+      given = std::max(given, static_cast<std::uint32_t>(ncost));
+      ++cost_lines;
+    }
+    instr = i2;
+    line = l2;
+    ++lines;
+    last = p;
+    p = q + 1;
+  }
+  if (!lines) return;
+  if constexpr (one_event) {
+    computed_[0] = total1;
+    run_costs_[0] = sum1;
+  }
+  run_.given = given;
+  base_.instr = instr;
+  base_.line = line;
+  line_no_ += lines;
+  stats_.lines += lines;
+  stats_.cost_lines += cost_lines;
+  raw_line_ = std::string_view(last, static_cast<std::size_t>(p - 1 - last));
+  p_io = p;
+}
+
 // A cost line's positions and costs are read: the base moves, and the line is a call's cost,
 // a jump's source or a self cost.
 inline void reader_impl::finish_cost_line(std::uint64_t instr, std::uint64_t bb, std::uint64_t line,
@@ -1883,10 +2000,12 @@ void reader_impl::process_block(const char* p, const char* end) {
           blank_line(p);
           continue;
         }
-        if (!((is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*')
-                  ? fast_cost_line(p, end, max_len_)
-                  : fast_key_line(p, end, max_len_)))
+        if (is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
+          if (!fast_cost_line(p, end, max_len_)) break;
+          if (run_continues()) fast_cost_run(p, end);
+        } else if (!fast_key_line(p, end, max_len_)) {
           break;
+        }
       }
       if (p == end) return;
       if (spec_unknown_ && p != guarded) continue;

@@ -4,6 +4,10 @@
 // golden and malformed file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+
+#include "calltree/input.h"
 #include "context_sums.h"
 
 using namespace calltree;
@@ -32,4 +36,80 @@ TEST(ReaderRuns, SumsPerContextAndEverythingElseUnchanged) {
     fewer_somewhere |= b.cost_records * 2 < a.cost_records;
   }
   EXPECT_TRUE(fewer_somewhere) << "no file had runs to sum";
+}
+
+// The run loop (reader.cc, fast_cost_run) takes the lines that continue a run in registers and
+// must hand back, unread, the line whose cost takes a part total above 2^64-1: that line's
+// error is reported where it stands, and the total is held at 2^64-1, with one event and with
+// several.
+TEST(ReaderRuns, AnOverflowInsideARunIsReportedAsLineByLine) {
+  for (const std::string events : {"events: A\n", "events: A B\n"}) {
+    const bool two = events.size() > 10;
+    const std::string text = events + "fn=f\n1 1" + (two ? " 1" : "") +
+                             "\n2 18446744073709551614\n+1 1\n+1 5" + (two ? " 7" : "") +
+                             "\nfn=g\n4 2\n";
+    SCOPED_TRACE(text);
+    test::summed_reading r[2];
+    for (int runs = 0; runs < 2; ++runs) {
+      auto in = memory_input(text);
+      reader_options opt;
+      opt.sum_cost_runs = runs;
+      r[runs] = test::read_summed(*in, opt);
+    }
+    EXPECT_EQ(r[0].stats, r[1].stats);
+    EXPECT_EQ(r[0].others, r[1].others);
+    EXPECT_EQ(r[0].sums, r[1].sums);
+    EXPECT_EQ(r[0].given, r[1].given);
+    const bool reported = std::any_of(r[1].others.begin(), r[1].others.end(), [](const auto& s) {
+      return s.find("cost-overflow") != std::string::npos;
+    });
+    EXPECT_TRUE(reported);
+    EXPECT_LT(r[1].cost_records, r[0].cost_records);  // the lines were summed in runs
+  }
+}
+
+namespace {
+
+// Self costs per function and source line, and the largest `given` of each.
+struct line_sums final : record_sink {
+  std::map<std::pair<string_id, std::uint64_t>, std::vector<std::uint64_t>> sums;
+  std::map<std::pair<string_id, std::uint64_t>, std::uint32_t> given;
+  std::size_t records = 0;
+  void on_cost(const cost_record& r) override {
+    ++records;
+    auto& s = sums[{r.ctx.function, r.pos.line}];
+    s.resize(r.costs.size());
+    for (std::size_t k = 0; k < r.costs.size(); ++k) s[k] += r.costs[k];
+    auto& g = given[{r.ctx.function, r.pos.line}];
+    g = std::max(g, r.given);
+  }
+};
+
+}  // namespace
+
+// reader_options::sum_per_line: a run ends where the line changes, in the run loop as line by
+// line (relative and repeated lines, position-only lines, one event and several).
+TEST(ReaderRuns, SummedPerLineARunEndsWhereTheLineChanges) {
+  for (const std::string head : {"events: A\n", "events: A B\npositions: instr line\n"}) {
+    const bool instr = head.find("instr") != std::string::npos;
+    auto pos = [&](const std::string& line) { return (instr ? "+1 " : "") + line; };
+    std::string text = head + "fn=f\n";
+    for (const char* l : {"10 1", "10 2", "+1 4", "+0 8", "11", "* 16", "-1 32", "12 64", "* 1"})
+      text += pos(l) + "\n";
+    text += "fn=g\n" + pos("10 128") + "\n" + pos("10 256") + "\n";
+    SCOPED_TRACE(text);
+    line_sums s[2];
+    for (int runs = 0; runs < 2; ++runs) {
+      auto in = memory_input(text);
+      string_pool names;
+      reader_options opt;
+      opt.sum_cost_runs = opt.sum_per_line = runs;
+      diagnostic_collector diags;
+      ASSERT_TRUE(read_callgrind(*in, names, s[runs], diags, opt));
+    }
+    EXPECT_EQ(s[0].sums, s[1].sums);
+    EXPECT_EQ(s[0].given, s[1].given);
+    EXPECT_EQ(s[0].sums.size(), 4u);
+    EXPECT_LT(s[1].records, s[0].records);
+  }
 }
