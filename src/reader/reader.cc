@@ -336,7 +336,7 @@ class reader_impl {
            run_.ctx.function == ctx_.function && run_.ctx.source_file == ctx_.source_file &&
            run_.ctx.file == ctx_.file && run_.ctx.object == ctx_.object;
   }
-  void fast_cost_run(const char*& p, const char* end);
+  [[gnu::noinline]] void fast_cost_run(const char*& p, const char* end);
   template <layout L, bool one_event>
   void fast_cost_run_as(const char*& p, const char* end);
   bool fast_target(const char*& p, const char* end, position& out, const char** extra = nullptr);
