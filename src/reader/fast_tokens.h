@@ -7,7 +7,9 @@
 // and reports.
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 
 namespace calltree::detail {
 
@@ -26,6 +28,33 @@ namespace fast {
   v = 0;
   for (unsigned d; p < end && (d = digit(*p)) < 10u; ++p) v = v * 10 + d;
   return p != s && p - s <= 19;
+}
+
+// 1 to 19 decimal digits, as decimal(), without a branch on each digit when 8 bytes can be
+// read: a loop's exit is mispredicted whenever the count of digits differs from the last
+// number's (the costs of a run of lines), about 20 cycles each time. The 8 bytes at p are
+// loaded at once, the digits found by a mask, and up to 7 of them turned into their value by
+// three multiplications (8 or more digits, or fewer than 8 bytes left, go to the loop).
+[[gnu::always_inline]] inline bool decimal_wide(const char*& p, const char* end, std::uint64_t& v) {
+  if (end - p < 8) return decimal(p, end, v);
+  std::uint64_t x;
+  std::memcpy(&x, p, 8);
+  if constexpr (std::endian::native != std::endian::little) return decimal(p, end, v);
+  const std::uint64_t d = x ^ 0x3030303030303030u;  // a digit's byte is its value, 0 to 9
+  // The high bit of each byte that is no digit: its value, without the high bit, plus 0x76
+  // reaches 0x80 from 10 up and never carries into the next byte.
+  const std::uint64_t other =
+      (((d & 0x7f7f7f7f7f7f7f7fu) + 0x7676767676767676u) | d) & 0x8080808080808080u;
+  if (other == 0) return decimal(p, end, v);  // 8 digits or more
+  const unsigned n = static_cast<unsigned>(__builtin_ctzll(other)) >> 3;
+  if (n == 0) return false;
+  // The n digits moved to the end of the word, as if led by zeros, then pairs, fours, eights.
+  std::uint64_t w = d << (8 * (8 - n));
+  w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffu;
+  w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffu;
+  v = (w * 10000 + (w >> 32)) & 0xffffffffu;
+  p += n;
+  return true;
 }
 
 // The value of each byte as a hex digit, 16 for anything else.

@@ -1782,7 +1782,7 @@ void reader_impl::fast_cost_run_as(const char*& p_io, const char* end) {
     std::size_t ncost = 0;
     bool ok = true;
     while (q != end && *q != '\n') {
-      if (ncost >= n || !fast::decimal(q, end, c[ncost]) || !fast::separator(q, end)) {
+      if (ncost >= n || !fast::decimal_wide(q, end, c[ncost]) || !fast::separator(q, end)) {
         ok = false;
         break;
       }
