@@ -298,6 +298,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     auto threads = parse_threads(parsed->get("threads"));
     if (!threads) return usage_error("--threads needs a number from 1 to 64");
     ro.threads = *threads;
+    o.threads = *threads;
     // Records summed: a run of lines is one row anyway, and so is every line of one context
     // (a chunk read ahead on the other core hands over its sums, not its lines); for source
     // annotation, per line. The model with lines (--part, --raw, --json with source

@@ -2,8 +2,12 @@
 #include "annotate_data.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 #include <optional>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 
 namespace calltree {
@@ -216,6 +220,87 @@ void annotate_data::forget_names() const {
   else
     read_names_.clear();
 }
+
+// The names read ahead (read_names_ahead): a thread reads them in order into a queue holding
+// at most about 1 MB, the report takes them in order. (The pool is only read by then: text()
+// reads fixed tables and preads its file.)
+struct annotate_data::name_reader {
+  const string_pool* names = nullptr;
+  std::vector<string_id> ids;  // in the report's order; npos: no name
+  std::mutex m;
+  std::condition_variable cv;
+  std::deque<std::string> ready;  // the names of ids[taken ..), as read
+  std::size_t read = 0, taken = 0, bytes = 0;
+  bool stop = false;
+  std::thread thread;
+  static constexpr std::size_t most_bytes = std::size_t{1} << 20;
+
+  void run() {
+    std::string scratch;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      {
+        std::unique_lock lock(m);
+        cv.wait(lock, [&] { return stop || bytes < most_bytes; });
+        if (stop) return;
+      }
+      std::string text;
+      if (ids[i] != string_pool::npos) {
+        const std::string_view v = names->text(ids[i], scratch);
+        if (v.data() == scratch.data())
+          text = std::move(scratch);
+        else
+          text.assign(v);
+      }
+      std::lock_guard lock(m);
+      bytes += text.size();
+      ready.push_back(std::move(text));
+      ++read;
+      cv.notify_all();
+    }
+  }
+  ~name_reader() {
+    {
+      std::lock_guard lock(m);
+      stop = true;
+    }
+    cv.notify_all();
+    if (thread.joinable()) thread.join();
+  }
+};
+
+void annotate_data::read_names_ahead(std::vector<std::uint32_t> keys) const {
+  stop_reading_ahead();
+  if (!names || names->kind() != string_pool::mode::spill) return;
+  auto r = std::make_shared<name_reader>();
+  r->names = names;
+  r->ids.reserve(keys.size());
+  for (std::uint32_t k : keys)
+    r->ids.push_back(k == UINT32_MAX ? string_pool::npos : key_function[k]);
+  try {
+    r->thread = std::thread([p = r.get()] { p->run(); });
+  } catch (...) {
+    return;  // no thread: function_name() reads each name itself
+  }
+  ahead_ = std::move(r);
+}
+
+void annotate_data::take_names(std::size_t to) const {
+  if (!ahead_) return;
+  name_reader& r = *ahead_;
+  to = std::min(to, r.ids.size());
+  std::unique_lock lock(r.m);
+  while (r.taken < to) {
+    r.cv.wait(lock, [&] { return r.read > r.taken; });
+    std::string text = std::move(r.ready.front());
+    r.ready.pop_front();
+    r.bytes -= text.size();
+    const string_id sid = r.ids[r.taken++];
+    r.cv.notify_all();
+    if (sid != string_pool::npos) read_names_.try_emplace(sid, std::move(text));
+  }
+}
+
+void annotate_data::stop_reading_ahead() const { ahead_.reset(); }
 
 void annotate_data::append_key_name(std::string& out, std::uint32_t k) const {
   const std::string& f = files[key_file[k]];

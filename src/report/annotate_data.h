@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -112,6 +113,16 @@ struct annotate_data {
   // them. Views stay valid until forget_names().
   std::string_view function_name(std::uint32_t k) const;
   void forget_names() const;
+  // With a spilling pool, the names of `keys` (UINT32_MAX: none) are read back on a thread
+  // of their own, in that order and a little ahead of the report, which takes them with
+  // take_names(to): the names of keys[0..to), kept as function_name() keeps what it reads
+  // (until forget_names()). A report that prints rows in an order known beforehand then
+  // formats while the other core reads (73 k names of the real profile: one pread each).
+  // Without a spilling pool, or with no thread to be had, nothing is read ahead and
+  // function_name() reads as before. stop_reading_ahead() (also the destructor's) ends it.
+  void read_names_ahead(std::vector<std::uint32_t> keys) const;
+  void take_names(std::size_t to) const;
+  void stop_reading_ahead() const;
   const string_pool* names = nullptr;
 
   cc_table self;                                   // per key
@@ -151,6 +162,9 @@ struct annotate_data {
  private:
   mutable std::unordered_map<string_id, std::string> read_names_;
   mutable std::string scratch_;
+  struct name_reader;
+  // (shared: annotate_data stays copyable; only the report that started it reads from it)
+  mutable std::shared_ptr<name_reader> ahead_;
 };
 
 // The two halves every front end shares (the model's build_annotate_data below, and

@@ -491,6 +491,14 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
     return idx;
   };
 
+  // Without trees the names the rows need are known now, in order (each run's are together,
+  // whatever its name order): with two threads or more they are read ahead on another.
+  if (!tree && o.threads > 1) {
+    std::vector<std::uint32_t> keys;
+    keys.reserve(end);
+    for (std::size_t ri = 0; ri < end; ++ri) keys.push_back(rows[ri].key);
+    d.read_names_ahead(std::move(keys));
+  }
   std::size_t run_end = 0;  // (without trees) the end of the run being printed
   for (std::size_t ri = 0; ri < shown; ++ri) {
     hand_out();
@@ -499,6 +507,7 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
     } else if (ri == run_end) {
       d.forget_names();
       run_end = run_to(ri);
+      d.take_names(run_end);
       sort_run(ri, run_end);
     }
     const row& r = rows[ri];
@@ -540,6 +549,7 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
       if (threshold_seen.insert(f).second) threshold_files.push_back(f);
     }
   }
+  d.stop_reading_ahead();
   d.forget_names();
   out += "\n";
 

@@ -100,6 +100,10 @@ TEST(annotate_spill, same_report_on_every_corpus_file) {
       const std::string want = text_of(full->p, o, full->presence);
       EXPECT_TRUE(want == text_of(spill->p, o, spill->presence))
           << path << " threshold " << o.threshold << " inclusive " << o.inclusive;
+      annotate_options two = o;  // the names read ahead on a thread of their own
+      two.threads = 2;
+      EXPECT_TRUE(want == text_of(spill->p, two, spill->presence))
+          << path << " threshold " << o.threshold << " inclusive " << o.inclusive << " threads 2";
       EXPECT_TRUE(want == text_released(spill->p, o, spill->presence))
           << path << " threshold " << o.threshold << " inclusive " << o.inclusive;
       EXPECT_FALSE(spill->p.strings.read_failed());
@@ -189,7 +193,39 @@ TEST(annotate_spill, equal_costs_are_ordered_by_name_up_to_the_threshold) {
     ASSERT_LE(shown.size(), all.size());
     EXPECT_TRUE(std::equal(shown.begin(), shown.end(), all.begin())) << "threshold " << th;
     EXPECT_EQ(a, text_of(spill->p, o, spill->presence)) << "threshold " << th;
+    annotate_options two = o;  // read ahead: each run's names are taken before it is ordered
+    two.threads = 2;
+    EXPECT_EQ(a, text_of(spill->p, two, spill->presence)) << "threshold " << th << " threads 2";
   }
+}
+
+// The names read ahead come through a queue of about 1 MB: a run of equal cost far longer than
+// that (6,000 names of 300 bytes, all of one cost) is taken whole before it is put in name
+// order, as the queue drains into the report.
+TEST(annotate_spill, a_run_longer_than_the_read_ahead_queue) {
+  std::string text = "events: Ir\nfl=(1) a.c\n";
+  for (int i = 0; i < 6000; ++i) {
+    const int n = (i * 2609) % 6000;
+    text += "fn=(" + std::to_string(i + 1) + ") " + std::string(300, 'x') + std::to_string(n) +
+            "\n1 " + (i < 5990 ? "7" : "9") + "\n";
+  }
+  auto load_text = [&](string_pool::mode m) {
+    auto l = std::make_unique<loaded>(false);
+    l->p.strings = string_pool(m);
+    load(*l, memory_input(text), false);
+    return l;
+  };
+  auto full = load_text(string_pool::mode::full);
+  auto spill = load_text(string_pool::mode::spill);
+  EXPECT_GT(spill->p.strings.spilled_bytes(), std::size_t{1} << 20);
+  annotate_options o;
+  o.input_name = "x";
+  o.auto_annotate = false;
+  o.threshold = "100";
+  const std::string want = text_of(full->p, o, full->presence);
+  EXPECT_EQ(table_rows(want).size(), 6000u);
+  o.threads = 2;
+  EXPECT_EQ(want, text_of(spill->p, o, spill->presence));
 }
 
 }  // namespace

@@ -166,6 +166,9 @@ struct annotate_options {
   std::string cwd;              // stripped from the front of file names (with a '/')
   std::vector<std::pair<std::string, std::string>> source_roots;  // --source-root OLD=NEW
   std::vector<std::string> event_definitions;                     // --event "NAME = formula"
+  // Threads the report may use (--threads): with 2 or more, the names it prints are read back
+  // from a spilling pool on a thread of their own while it formats.
+  std::size_t threads = 1;
 };
 
 // The annotate report as text, byte for byte in callgrind_annotate's layout. An error for what
