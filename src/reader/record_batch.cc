@@ -65,6 +65,7 @@ void record_batch::clear(bool summing) {
   call_index_.reset();
   jump_index_.reset();
   summing_ = summing;
+  last_cost_ = last_jump_ = row_index::empty;
   per_line_ = nullptr;
   part_records_ = false;
   overflowed_ = false;
@@ -77,7 +78,19 @@ void record_batch::add(std::size_t at, std::span<const std::uint64_t> v) {
 
 void record_batch::on_cost(const cost_record& r) {
   if (summing_) {
+    // The key of the record before, mostly: a run of one context is cut by each jump and
+    // call in it, and its pieces come one after another.
+    if (last_cost_ != row_index::empty) {
+      cost_record& d = costs_[last_cost_];
+      if (same_context(d.ctx, r.ctx) && (!last_cost_by_line_ || d.pos.line == r.pos.line)) {
+        overflowed_ |= d.costs.size() != r.costs.size();
+        if (!overflowed_) add(cost_at_[last_cost_], r.costs);
+        d.given = std::max(d.given, r.given);
+        return;
+      }
+    }
     const bool by_line = per_line(r.ctx.source_file);
+    last_cost_by_line_ = by_line;
     const std::uint64_t h = mix(hash_context(r.ctx), by_line ? r.pos.line : 0);
     std::size_t slot;
     const std::uint32_t i = cost_index_.find(
@@ -88,12 +101,14 @@ void record_batch::on_cost(const cost_record& r) {
         },
         slot);
     if (i != row_index::empty) {
+      last_cost_ = i;
       cost_record& d = costs_[i];
       overflowed_ |= d.costs.size() != r.costs.size();  // one part: never
       if (!overflowed_) add(cost_at_[i], r.costs);
       d.given = std::max(d.given, r.given);
       return;
     }
+    last_cost_ = static_cast<std::uint32_t>(costs_.size());
     cost_index_.insert(h, static_cast<std::uint32_t>(costs_.size()), slot);
     cost_at_.push_back(values_.size());
   }
@@ -152,23 +167,27 @@ void record_batch::on_call(const call_record& r) {
 
 void record_batch::on_jump(const jump_record& r) {
   if (summing_) {
+    auto same_key = [&](const jump_record& o) {
+      return o.target_function == r.target_function && same_context(o.ctx, r.ctx) &&
+             o.target_file == r.target_file && o.conditional == r.conditional;
+    };
+    auto add_to = [&](jump_record& d) {
+      overflowed_ |= __builtin_add_overflow(d.executed, r.executed, &d.executed);
+      overflowed_ |= __builtin_add_overflow(d.followed, r.followed, &d.followed);
+    };
+    // As for costs: the jumps of a function mostly have the key of the jump before.
+    if (last_jump_ != row_index::empty && same_key(jumps_[last_jump_]))
+      return add_to(jumps_[last_jump_]);
     const std::uint64_t h =
         mix(mix(mix(hash_context(r.ctx), r.target_file), r.target_function), r.conditional);
     std::size_t slot;
     const std::uint32_t i = jump_index_.find(
-        h,
-        [&](std::uint32_t j) {
-          const jump_record& o = jumps_[j];
-          return o.target_function == r.target_function && same_context(o.ctx, r.ctx) &&
-                 o.target_file == r.target_file && o.conditional == r.conditional;
-        },
-        slot);
+        h, [&](std::uint32_t j) { return same_key(jumps_[j]); }, slot);
     if (i != row_index::empty) {
-      jump_record& d = jumps_[i];
-      overflowed_ |= __builtin_add_overflow(d.executed, r.executed, &d.executed);
-      overflowed_ |= __builtin_add_overflow(d.followed, r.followed, &d.followed);
-      return;
+      last_jump_ = i;
+      return add_to(jumps_[i]);
     }
+    last_jump_ = static_cast<std::uint32_t>(jumps_.size());
     jump_index_.insert(h, static_cast<std::uint32_t>(jumps_.size()), slot);
   }
   order_.push_back(item::jump);

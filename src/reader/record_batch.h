@@ -81,6 +81,10 @@ class record_batch final : public record_sink {
   std::vector<std::size_t> cost_at_, call_at_;
   row_index cost_index_, call_index_, jump_index_;
   bool summing_ = false;
+  // Summing: the record the last cost and the last jump went to, and whether that cost record
+  // sums per line.
+  std::uint32_t last_cost_ = row_index::empty, last_jump_ = row_index::empty;
+  bool last_cost_by_line_ = false;
   std::function<bool(string_id)> per_line_;
   bool per_line(string_id source_file) const { return per_line_ && per_line_(source_file); }
   bool part_records_ = false;
