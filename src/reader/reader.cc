@@ -2002,7 +2002,9 @@ void reader_impl::process_block(const char* p, const char* end) {
         }
         if (is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
           if (!fast_cost_line(p, end, max_len_)) break;
-          if (run_continues()) fast_cost_run(p, end);
+          // (Only if the next line is a cost line too: Xdebug writes one a block.)
+          if (p != end && (is_digit(*p) || *p == '+' || *p == '-' || *p == '*') && run_continues())
+            fast_cost_run(p, end);
         } else if (!fast_key_line(p, end, max_len_)) {
           break;
         }
