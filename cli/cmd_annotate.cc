@@ -48,8 +48,9 @@ constexpr flag annotate_flags[] = {
     {"event", 0, true, "define a derived event, e.g. 'CEst = Ir + 10 Bm' (repeatable)",
      "'NAME = FORMULA'"},
     {"threads", 0, true,
-     "threads to read with; 2 or more decode a compressed file on a thread of its own (the "
-     "report is the same) [number of cores]",
+     "threads to read with; 2 or more decode a compressed file on a thread of its own, read a "
+     "plain file's chunks ahead on the others, and read the printed names back ahead of the "
+     "report (the report is the same) [number of cores]",
      "N"},
     {"version", 0, false, "show version"},
     {"help", 'h', false, "show this help"},

@@ -55,6 +55,13 @@ std::unique_ptr<loaded> load_file(const std::string& path, string_pool::mode m, 
   return l;
 }
 
+std::unique_ptr<loaded> load_text(const std::string& text, string_pool::mode m) {
+  auto l = std::make_unique<loaded>(false);
+  l->p.strings = string_pool(m);
+  load(*l, memory_input(text), false);
+  return l;
+}
+
 std::string text_of(const profile& p, const annotate_options& o, const cost_presence& pr) {
   auto r = annotate_text(p, o, &pr);
   EXPECT_TRUE(r.has_value());
@@ -156,14 +163,8 @@ TEST(annotate_spill, equal_costs_are_ordered_by_name_up_to_the_threshold) {
     text += "fn=(" + std::to_string(i + 1) + ") " + prefix + std::to_string(n) + "\n";
     text += "1 " + std::to_string(1 + n % 8) + "\n";
   }
-  auto load_text = [&](string_pool::mode m) {
-    auto l = std::make_unique<loaded>(false);
-    l->p.strings = string_pool(m);
-    load(*l, memory_input(text), false);
-    return l;
-  };
-  auto full = load_text(string_pool::mode::full);
-  auto spill = load_text(string_pool::mode::spill);
+  auto full = load_text(text, string_pool::mode::full);
+  auto spill = load_text(text, string_pool::mode::spill);
   EXPECT_GT(spill->p.strings.spilled_bytes(), 0u);
 
   annotate_options o;
@@ -209,14 +210,8 @@ TEST(annotate_spill, a_run_longer_than_the_read_ahead_queue) {
     text += "fn=(" + std::to_string(i + 1) + ") " + std::string(300, 'x') + std::to_string(n) +
             "\n1 " + (i < 5990 ? "7" : "9") + "\n";
   }
-  auto load_text = [&](string_pool::mode m) {
-    auto l = std::make_unique<loaded>(false);
-    l->p.strings = string_pool(m);
-    load(*l, memory_input(text), false);
-    return l;
-  };
-  auto full = load_text(string_pool::mode::full);
-  auto spill = load_text(string_pool::mode::spill);
+  auto full = load_text(text, string_pool::mode::full);
+  auto spill = load_text(text, string_pool::mode::spill);
   EXPECT_GT(spill->p.strings.spilled_bytes(), std::size_t{1} << 20);
   annotate_options o;
   o.input_name = "x";
