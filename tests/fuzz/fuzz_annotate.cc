@@ -4,11 +4,14 @@
 // reported with inclusive costs (cycles), caller and callee trees, raw sums, and per part.
 // Source files are never opened (auto-annotation off): names in the input are not paths to
 // read. Then the same reports without the model (annotate_direct, what `annotate --auto=no`
-// runs), from records summed per context on two threads in 64-byte chunks, as the CLI reads.
+// runs), from records summed per context on two threads in 64-byte chunks, as the CLI reads;
+// the plain one also with its names read ahead on a thread of their own, which must give the
+// same text.
 // An error result is fine (an unknown --show event); a crash, a hang or a sanitizer report is
 // not.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "calltree/report/annotate.h"
@@ -46,13 +49,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   o.part = static_cast<part_id>(p.parts.size() - 1);
   (void)annotate_json(p, o, nullptr, &warnings);
 
-  // Without the model: plain, then with inclusive costs and both trees.
-  for (int inclusive = 0; inclusive < 2; ++inclusive) {
+  // Without the model: plain, then with inclusive costs and both trees. The plain report also
+  // on two threads, its names read back ahead on a thread of their own: the same text.
+  auto direct = [&](bool inclusive, std::size_t threads, std::string& text) {
     annotate_options d;
     d.auto_annotate = false;
     d.threshold = inclusive ? "100" : "50";
     d.input_name = "fuzz";
-    d.inclusive = d.tree_caller = d.tree_calling = inclusive == 1;
+    d.inclusive = d.tree_caller = d.tree_calling = inclusive;
+    d.threads = threads;
     profile q;
     q.strings = string_pool(string_pool::mode::spill);
     fuzz::checking_diagnostics direct_diagnostics;
@@ -63,9 +68,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ro.skip_jump_records = true;
     ro.chunk_bytes = 64;
     auto in = memory_input(std::string(bytes));
-    if (!read_callgrind(*in, q.strings, sink, direct_diagnostics, ro)) return 0;
-    std::size_t written = 0;
-    (void)sink.write_text([&](std::string_view piece) { written += piece.size(); }, &warnings);
-  }
+    if (!read_callgrind(*in, q.strings, sink, direct_diagnostics, ro)) return false;
+    return sink.write_text([&](std::string_view piece) { text.append(piece); }, &warnings)
+        .has_value();
+  };
+  std::string one, two, trees;
+  if (direct(false, 1, one) && direct(false, 2, two)) CALLTREE_FUZZ_CHECK(one == two);
+  (void)direct(true, 1, trees);
   return 0;
 }
