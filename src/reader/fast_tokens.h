@@ -36,10 +36,10 @@ namespace fast {
 // loaded at once, the digits found by a mask, and up to 7 of them turned into their value by
 // three multiplications (8 or more digits, or fewer than 8 bytes left, go to the loop).
 [[gnu::always_inline]] inline bool decimal_wide(const char*& p, const char* end, std::uint64_t& v) {
+  if constexpr (std::endian::native != std::endian::little) return decimal(p, end, v);
   if (end - p < 8) return decimal(p, end, v);
   std::uint64_t x;
   std::memcpy(&x, p, 8);
-  if constexpr (std::endian::native != std::endian::little) return decimal(p, end, v);
   const std::uint64_t d = x ^ 0x3030303030303030u;  // a digit's byte is its value, 0 to 9
   // The high bit of each byte that is no digit: its value, without the high bit, plus 0x76
   // reaches 0x80 from 10 up and never carries into the next byte.

@@ -59,6 +59,8 @@ constexpr std::uint64_t dense_id_limit = 1u << 20;
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
+// The first character of a cost line (a position: decimal, hex, +N, -N or *).
+bool starts_cost_line(char c) { return is_digit(c) || c == '+' || c == '-' || c == '*'; }
 
 // Names and header values lose surrounding blanks, and stray CRs (a line ending in "\r\r"):
 // a writer cannot write a name that ends in CR so that it reads back the same.
@@ -332,8 +334,11 @@ class reader_impl {
   static constexpr std::size_t run_loop_events = 16;
   bool run_continues() const {
     return opt_.sum_cost_runs && run_open_ && !pending_call_ && !pending_jump_ &&
-           !drop_call_cost_ && !spec_unknown_ && n_events_ <= run_loop_events &&
-           run_.ctx.function == ctx_.function && run_.ctx.source_file == ctx_.source_file &&
+           !drop_call_cost_ && !spec_unknown_ && n_events_ <= run_loop_events && run_in_context();
+  }
+  // The open run (if any) is of the context in force.
+  bool run_in_context() const {
+    return run_.ctx.function == ctx_.function && run_.ctx.source_file == ctx_.source_file &&
            run_.ctx.file == ctx_.file && run_.ctx.object == ctx_.object;
   }
   [[gnu::noinline]] void fast_cost_run(const char*& p, const char* end);
@@ -740,7 +745,7 @@ void reader_impl::process_line(std::string_view line) {
   if (line.empty()) return;
   char c0 = line[0];
   // The hot path: a cost line starting in column 1.
-  if (is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
+  if (starts_cost_line(c0)) {
     process_cost_line(line);
     drop_call_cost_ = false;
     return;
@@ -753,7 +758,7 @@ void reader_impl::process_line(std::string_view line) {
            "line starts with white space; read without it");
     line = line.substr(static_cast<std::size_t>(t.data() - line.data()));
     c0 = line[0];
-    if (is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
+    if (starts_cost_line(c0)) {
       process_cost_line(line);
       drop_call_cost_ = false;
       return;
@@ -1883,10 +1888,8 @@ inline void reader_impl::finish_cost_line(std::uint64_t instr, std::uint64_t bb,
   ++stats_.cost_lines;
   any_cost_ = true;
   if (opt_.sum_cost_runs) {
-    const bool same = run_open_ && run_.ctx.function == ctx_.function &&
-                      run_.ctx.source_file == ctx_.source_file && run_.ctx.file == ctx_.file &&
-                      run_.ctx.object == ctx_.object &&
-                      (run_.pos.line == line || !lines_wanted(ctx_.source_file));
+    const bool same =
+        run_open_ && run_in_context() && (run_.pos.line == line || !lines_wanted(ctx_.source_file));
     if (same) {
       for (std::size_t k = 0; k < ncost; ++k) add_saturating(run_costs_[k], costs[k]);
       run_.given = std::max(run_.given, static_cast<std::uint32_t>(ncost));
@@ -2000,11 +2003,10 @@ void reader_impl::process_block(const char* p, const char* end) {
           blank_line(p);
           continue;
         }
-        if (is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
+        if (starts_cost_line(c0)) {
           if (!fast_cost_line(p, end, max_len_)) break;
           // (Only if the next line is a cost line too: Xdebug writes one a block.)
-          if (p != end && (is_digit(*p) || *p == '+' || *p == '-' || *p == '*') && run_continues())
-            fast_cost_run(p, end);
+          if (p != end && starts_cost_line(*p) && run_continues()) fast_cost_run(p, end);
         } else if (!fast_key_line(p, end, max_len_)) {
           break;
         }
@@ -2209,7 +2211,7 @@ bool reader_impl::spec_guard(const char* p, const char* end) {
     return true;
   };
   const char c0 = *p;
-  if (is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') return positions(p, true);
+  if (starts_cost_line(c0)) return positions(p, true);
   const std::string_view line(p, static_cast<std::size_t>(end - p));
   for (std::string_view key : {"calls=", "jump=", "jcnd="}) {
     if (!line.starts_with(key)) continue;

@@ -78,16 +78,18 @@ void record_batch::add(std::size_t at, std::span<const std::uint64_t> v) {
 
 void record_batch::on_cost(const cost_record& r) {
   if (summing_) {
+    auto add_to = [&](std::uint32_t i) {
+      cost_record& d = costs_[i];
+      overflowed_ |= d.costs.size() != r.costs.size();  // one part: never
+      if (!overflowed_) add(cost_at_[i], r.costs);
+      d.given = std::max(d.given, r.given);
+    };
     // The key of the record before, mostly: a run of one context is cut by each jump and
     // call in it, and its pieces come one after another.
     if (last_cost_ != row_index::empty) {
-      cost_record& d = costs_[last_cost_];
-      if (same_context(d.ctx, r.ctx) && (!last_cost_by_line_ || d.pos.line == r.pos.line)) {
-        overflowed_ |= d.costs.size() != r.costs.size();
-        if (!overflowed_) add(cost_at_[last_cost_], r.costs);
-        d.given = std::max(d.given, r.given);
-        return;
-      }
+      const cost_record& d = costs_[last_cost_];
+      if (same_context(d.ctx, r.ctx) && (!last_cost_by_line_ || d.pos.line == r.pos.line))
+        return add_to(last_cost_);
     }
     const bool by_line = per_line(r.ctx.source_file);
     last_cost_by_line_ = by_line;
@@ -102,11 +104,7 @@ void record_batch::on_cost(const cost_record& r) {
         slot);
     if (i != row_index::empty) {
       last_cost_ = i;
-      cost_record& d = costs_[i];
-      overflowed_ |= d.costs.size() != r.costs.size();  // one part: never
-      if (!overflowed_) add(cost_at_[i], r.costs);
-      d.given = std::max(d.given, r.given);
-      return;
+      return add_to(i);
     }
     last_cost_ = static_cast<std::uint32_t>(costs_.size());
     cost_index_.insert(h, static_cast<std::uint32_t>(costs_.size()), slot);
