@@ -79,6 +79,13 @@ class string_pool {
   // intern() and find() of a name whose digest_of() is `d`.
   string_id intern(std::string_view s, const name_digest& d);
   string_id find(std::string_view s, const name_digest& d);
+  // A hint that intern() or find() of a name whose digest is `d` follows soon: the index's
+  // slot where its search starts is fetched into the cache. Changes nothing. (Inlined always:
+  // GCC 12 finds a call of it free of side effects and drops it whole before inlining it.)
+  [[gnu::always_inline]] void prefetch(const name_digest& d) const {
+    if (!slots_.empty())
+      __builtin_prefetch(&slots_[static_cast<std::uint32_t>(d.h) & (slots_.size() - 1)]);
+  }
   // The name as kept in memory: the whole name in full mode; in digest mode its first
   // digest_prefix bytes; in spill mode the whole name when it is in memory, else its first
   // spill_prefix bytes.
