@@ -2243,10 +2243,11 @@ bool reader_impl::adopt(speculation& s) {
   map[string_pool::empty] = string_pool::empty;
   map[w.spec_object_] = ctx_.object;
   map[w.spec_file_] = ctx_.file;
-  // (Ids used before the chunk are all over the tables: their entries are fetched some ahead.)
+  // Both loops over the chunk's ids and names below miss the cache on nearly every item (ids
+  // used before the chunk are all over the tables; each new name's first look into the index):
+  // each fetches the entry of the item `ahead` places on, so the misses overlap.
   constexpr std::size_t ahead = 8;
   const auto& refs = w.spec_refs_;
-  for (std::size_t k = 0; k < refs.size() && k < ahead; ++k) table(refs[k].c).prefetch(refs[k].id);
   for (std::size_t k = 0; k < refs.size(); ++k) {
     if (k + ahead < refs.size()) table(refs[k + ahead].c).prefetch(refs[k + ahead].id);
     const auto& ref = refs[k];
@@ -2270,10 +2271,6 @@ bool reader_impl::adopt(speculation& s) {
     if (__builtin_add_overflow(sum[k], w.computed_[k], &sum[k])) return false;
 
   // Good: the chunk's names in the order it met them, its records, then its end state.
-  // Each new name's first look into the index misses the cache (a big profile defines
-  // hundreds of thousands): that look is started some names ahead, so the misses overlap.
-  for (string_id sid = 1; sid < s.names.size() && sid <= ahead; ++sid)
-    names_.prefetch(s.names.digest(sid));
   for (string_id sid = 1; sid < s.names.size(); ++sid) {
     if (sid + ahead < s.names.size()) names_.prefetch(s.names.digest(sid + ahead));
     if (map[sid] == string_pool::npos)
