@@ -4,7 +4,9 @@
 // second thread already decoded, so decompression (gzip ~250 MB/s, zstd ~1 GB/s on one core)
 // overlaps with parsing on the other core. The blocks, their order and every error are the
 // inner input's own, so whatever reads them gets the same result as reading the inner input.
-// What it is not: a parser split across threads; only the bytes come from elsewhere.
+// What it is not: a parser split across threads; only the bytes come from elsewhere. Used for
+// the sinks that take a record per line (convert, merge, annotate with source lines); the
+// others' parallel path decodes into its chunks itself (chunk_feed.h).
 #pragma once
 
 #include <memory>

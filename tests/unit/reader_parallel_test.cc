@@ -11,6 +11,7 @@
 
 #include "calltree/checker.h"
 #include "context_sums.h"
+#include "streamed_input.h"
 
 using namespace calltree;
 
@@ -98,6 +99,44 @@ TEST(ReaderParallel, SameAsOneThreadOnEveryFileAndChunkSize) {
   }
   // The speculations must have been taken, not only tried (speculate_every_chunk makes the
   // number depend on the inputs only: 121,244 with the corpus of 2026-11-22).
+  EXPECT_GT(speculated, 100000u);
+}
+
+// Every text streamed, whole and cut off in its middle, read on one thread and on two: the
+// same records, diagnostics (the last line cut short, the truncation's error), names and
+// statistics, whatever the chunk and block sizes (blocks of 7 bytes put a cut's "\nfn="
+// across blocks; a chunk of 1 byte makes the feed cut where no function starts, 16 bytes on).
+TEST(ReaderParallel, SameAsOneThreadOnEveryStreamedFile) {
+  const auto& texts = every_text();
+  std::uint64_t speculated = 0;
+  for (const auto& [name, text] : texts) {
+    for (std::size_t fail_at : {text.size(), text.size() / 2 + 1}) {
+      for (std::size_t chunk : {std::size_t{1}, std::size_t{97}, std::size_t{4096}}) {
+        const std::size_t block = chunk == 97 ? 7 : 4096;
+        SCOPED_TRACE(name + ", chunks of " + std::to_string(chunk) + ", blocks of " +
+                     std::to_string(block) + ", " + std::to_string(fail_at) + " bytes");
+        test::summed_reading r[2];
+        for (unsigned threads : {1u, 2u}) {
+          test::streamed_input in(text, block, fail_at);
+          reader_options opt;
+          opt.display_name = "t";
+          opt.threads = threads;
+          opt.chunk_bytes = chunk;
+          opt.sum_cost_runs = true;
+          opt.skip_jump_records = true;
+          opt.speculate_every_chunk = true;
+          r[threads - 1] = test::read_summed(in, opt);
+        }
+        EXPECT_EQ(r[0].stats, r[1].stats);
+        EXPECT_EQ(r[0].names, r[1].names);
+        EXPECT_EQ(r[0].sums, r[1].sums);
+        EXPECT_EQ(r[0].given, r[1].given);
+        expect_same_lines(r[0].others, r[1].others);
+        EXPECT_EQ(r[0].speculated, 0u);
+        speculated += r[1].speculated;
+      }
+    }
+  }
   EXPECT_GT(speculated, 100000u);
 }
 

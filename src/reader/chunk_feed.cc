@@ -1,0 +1,255 @@
+// chunk_feed.cc — the two kinds of chunk feed: a mapped file cut up front, and a decoded
+// stream cut on a thread of its own.
+//
+// The decoded feed: a producer thread calls input::next(), appends each block to the chunk it
+// is filling, and cuts it there when the first "\nfn=" at or after the step shows up (the
+// bytes after the cut start the next chunk). It fills at most `ahead` chunks past the one the
+// reader reached, so it waits for the reader rather than run away with the memory; the
+// buffers of chunks the reader is done with are reused, not given back (a fresh buffer is
+// page faults all over again: a tenth of a second on the 260 MB profile). The input's error,
+// like its end, comes after the bytes before it, as the last chunk.
+#include "reader/chunk_feed.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace calltree::detail {
+
+namespace {
+
+constexpr std::string_view boundary = "\nfn=";
+constexpr std::size_t head_bytes = 2048;
+constexpr std::size_t piece = 64u << 10;  // see decoded_feed::produce
+
+class mapped_feed final : public chunk_feed {
+ public:
+  mapped_feed(input& in, std::span<const char> all, std::size_t step) : in_(in), all_(all) {
+    // Finding the cuts touches a few pages every chunk all over the file (and the kernel maps
+    // more around each): those are given back as it goes, or a 1 GB file would hold 130 MB.
+    bounds_.push_back(0);
+    std::size_t dropped = 0;
+    for (;;) {
+      // The first chunk is the header and the first function only: the other threads need
+      // the part's header before they can start, so the reader reads that much alone.
+      const std::size_t at = bounds_.size() == 1 ? 1 : bounds_.back() + step;
+      if (at >= all.size()) break;
+      const void* hit =
+          ::memmem(all.data() + at - 1, all.size() - (at - 1), boundary.data(), boundary.size());
+      if (!hit) break;
+      bounds_.push_back(static_cast<std::size_t>(static_cast<const char*>(hit) - all.data()) + 1);
+      if (bounds_.back() - dropped >= (32u << 20)) {
+        in_.drop(dropped, bounds_.back());
+        dropped = bounds_.back();
+      }
+    }
+    bounds_.push_back(all.size());
+    in_.drop(dropped, all.size());
+  }
+  std::span<const char> head() override { return all_; }
+  chunk get(std::size_t k) override {
+    if (cancelled_.load(std::memory_order_acquire) || k + 1 >= bounds_.size()) return {};
+    return {all_.subspan(bounds_[k], bounds_[k + 1] - bounds_[k]), bounds_[k + 1]};
+  }
+  void reached(std::size_t k) override {
+    // Every megabyte: the pages read count in the resident size until they are given back.
+    if (k == 0 || k >= bounds_.size()) return;
+    if (bounds_[k] >= released_ + (1u << 20) || k + 1 >= bounds_.size()) {
+      in_.release(bounds_[k - 1]);
+      released_ = bounds_[k];
+    }
+  }
+  void cancel() override { cancelled_.store(true, std::memory_order_release); }
+  std::uint64_t raw_size() const override { return all_.size(); }
+
+ private:
+  input& in_;
+  std::span<const char> all_;
+  std::vector<std::size_t> bounds_;
+  std::size_t released_ = 0;
+  std::atomic<bool> cancelled_{false};
+};
+
+class decoded_feed final : public chunk_feed {
+ public:
+  decoded_feed(input& in, std::size_t step, std::size_t ahead)
+      : in_(in), step_(std::max<std::size_t>(step, 1)), ahead_(std::max<std::size_t>(ahead, 2)) {
+    thread_ = std::thread([this] { produce(); });
+  }
+  ~decoded_feed() override {
+    cancel();
+    thread_.join();
+  }
+
+  std::span<const char> head() override {
+    std::unique_lock<std::mutex> g(m_);
+    cv_.wait(g, [&] { return head_known_; });
+    return head_;
+  }
+  chunk get(std::size_t k) override {
+    std::unique_lock<std::mutex> g(m_);
+    cv_.wait(g, [&] { return cancelled_ || finished_ || k < first_ + chunks_.size(); });
+    if (cancelled_ || k < first_ || k >= first_ + chunks_.size()) return {};
+    const stored& c = chunks_[k - first_];
+    return {std::span<const char>(c.bytes), c.raw_end};
+  }
+  void reached(std::size_t k) override {
+    std::lock_guard<std::mutex> g(m_);
+    reached_ = std::max(reached_, k);
+    while (first_ + 1 < reached_ && !chunks_.empty()) {
+      chunks_.front().bytes.clear();
+      spare_.push_back(std::move(chunks_.front().bytes));
+      chunks_.pop_front();
+      ++first_;
+    }
+    cv_.notify_all();
+  }
+  void cancel() override {
+    {
+      std::lock_guard<std::mutex> g(m_);
+      cancelled_ = true;
+    }
+    cv_.notify_all();
+  }
+  std::optional<error> failure() const override {
+    std::lock_guard<std::mutex> g(m_);
+    return failure_;
+  }
+  bool truncated() const override {
+    std::lock_guard<std::mutex> g(m_);
+    return truncated_;
+  }
+  std::uint64_t raw_size() const override { return in_.raw_size(); }
+
+ private:
+  struct stored {
+    std::vector<char> bytes;
+    std::uint64_t raw_end = 0;
+  };
+
+  // A buffer for the next chunk, with `from` (the bytes after a cut) in it.
+  std::vector<char> fresh(std::span<const char> from) {
+    std::vector<char> b;
+    {
+      std::lock_guard<std::mutex> g(m_);
+      if (!spare_.empty()) {
+        b = std::move(spare_.back());
+        spare_.pop_back();
+      }
+    }
+    b.reserve(step_ + piece);
+    b.assign(from.begin(), from.end());
+    return b;
+  }
+  // Hands a full chunk over; waits while the reader is `ahead` chunks behind. False: cancelled.
+  bool push(std::vector<char>&& bytes, std::uint64_t raw_end) {
+    std::unique_lock<std::mutex> g(m_);
+    cv_.wait(g, [&] { return cancelled_ || first_ + chunks_.size() < reached_ + ahead_; });
+    if (cancelled_) return false;
+    chunks_.push_back({std::move(bytes), raw_end});
+    cv_.notify_all();
+    return true;
+  }
+  void finish(std::optional<error> e, bool truncated) {
+    {
+      std::lock_guard<std::mutex> g(m_);
+      finished_ = head_known_ = true;
+      failure_ = std::move(e);
+      truncated_ = truncated;
+    }
+    cv_.notify_all();
+  }
+
+  void produce() {
+    std::vector<char> cur = fresh({});
+    std::size_t threshold = 1;  // the next cut's chunk starts at or after this (the first: 1)
+    std::size_t searched = 0;   // where the search for the next cut goes on from
+    std::uint64_t raw_end = 0;
+    for (;;) {
+      auto r = in_.next();
+      if (!r || r->empty()) {
+        // The end or an error: what is left is the last chunk, then the error if any.
+        if (!cur.empty() && !push(std::move(cur), in_.raw_consumed())) return;
+        finish(r ? std::nullopt : std::optional<error>(r.error()), in_.truncated());
+        return;
+      }
+      if (!head_known_) {
+        std::lock_guard<std::mutex> g(m_);
+        head_.assign(r->begin(),
+                     r->begin() + static_cast<std::ptrdiff_t>(std::min(r->size(), head_bytes)));
+        head_known_ = true;
+        cv_.notify_all();
+      }
+      raw_end = in_.raw_consumed();
+      // The block goes in by pieces, each searched as it comes: the bytes after a cut, copied
+      // to the next chunk's buffer, are at most a piece, and no buffer outgrows a chunk by more.
+      for (std::span<const char> b = *r; !b.empty();) {
+        const std::size_t take =
+            std::min(b.size(), (cur.size() < threshold ? threshold - cur.size() : 0) + piece);
+        cur.insert(cur.end(), b.begin(), b.begin() + static_cast<std::ptrdiff_t>(take));
+        b = b.subspan(take);
+        while (cur.size() >= threshold) {
+          // A cut at the '\n' of "\nfn=" at index threshold - 1 or later.
+          const std::size_t from = std::max(searched, threshold - 1);
+          const void* hit = from < cur.size() ? ::memmem(cur.data() + from, cur.size() - from,
+                                                         boundary.data(), boundary.size())
+                                              : nullptr;
+          std::size_t cut = 0;
+          if (hit) {
+            cut = static_cast<std::size_t>(static_cast<const char*>(hit) - cur.data()) + 1;
+          } else if (cur.size() >= 16 * step_) {
+            // No function starts for long: cut after the last newline, or anywhere.
+            const void* nl = ::memrchr(cur.data(), '\n', cur.size());
+            cut = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - cur.data()) + 1
+                     : cur.size();
+          } else {
+            // A boundary may straddle the next piece: look again from its first byte.
+            searched = cur.size() >= boundary.size() ? cur.size() - (boundary.size() - 1) : 0;
+            break;
+          }
+          std::vector<char> next = fresh(std::span<const char>(cur).subspan(cut));
+          cur.resize(cut);
+          if (!push(std::move(cur), raw_end)) return;
+          cur = std::move(next);
+          threshold = step_;
+          searched = 0;
+        }
+      }
+    }
+  }
+
+  input& in_;
+  const std::size_t step_, ahead_;
+  mutable std::mutex m_;
+  std::condition_variable cv_;
+  std::deque<stored> chunks_;  // chunks first_, first_ + 1, ...
+  std::size_t first_ = 0;
+  std::size_t reached_ = 0;
+  std::vector<std::vector<char>> spare_;  // buffers of chunks the reader is done with
+  std::vector<char> head_;
+  bool head_known_ = false;
+  bool finished_ = false;
+  bool cancelled_ = false;
+  std::optional<error> failure_;
+  bool truncated_ = false;
+  std::thread thread_;  // last: started when everything above exists
+};
+
+}  // namespace
+
+std::unique_ptr<chunk_feed> mapped_chunks(input& in, std::span<const char> all,
+                                          std::size_t chunk_bytes) {
+  return std::make_unique<mapped_feed>(in, all, chunk_bytes);
+}
+
+std::unique_ptr<chunk_feed> decoded_chunks(input& in, std::size_t chunk_bytes, std::size_t ahead) {
+  return std::make_unique<decoded_feed>(in, chunk_bytes, ahead);
+}
+
+}  // namespace calltree::detail

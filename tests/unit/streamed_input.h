@@ -1,0 +1,40 @@
+// streamed_input.h — a test input that hands a text over in blocks, as a pipe or a decoder does.
+//
+// What it is: an `input` that is not mapped, so the reader's parallel path cuts it as the
+// blocks come (chunk_feed.h, decoded_chunks), and that can break off like a truncated
+// compressed stream. What it is not: a decoder; kind() is always `none`.
+#pragma once
+
+#include <algorithm>
+#include <string>
+
+#include "calltree/input.h"
+
+namespace calltree::test {
+
+// `text` in blocks of `block` bytes; after `fail_at` bytes, if that is short of its end, an
+// error, with truncated() set.
+class streamed_input final : public input {
+ public:
+  streamed_input(std::string text, std::size_t block, std::size_t fail_at)
+      : text_(std::move(text)), block_(block), fail_at_(std::min(fail_at, text_.size())) {}
+  result<std::span<const char>> next() override {
+    if (at_ == fail_at_ && fail_at_ < text_.size()) {
+      truncated_ = true;
+      return error{"stream ends early"};
+    }
+    const std::size_t n = std::min(block_, fail_at_ - at_);
+    std::span<const char> b(text_.data() + at_, n);
+    at_ += n;
+    return b;
+  }
+  compression kind() const override { return compression::none; }
+  std::uint64_t raw_consumed() const override { return at_; }
+  std::uint64_t raw_size() const override { return text_.size(); }
+
+ private:
+  std::string text_;
+  std::size_t block_, fail_at_, at_ = 0;
+};
+
+}  // namespace calltree::test
