@@ -6,9 +6,10 @@
 // Two kinds:
 // - a mapped file (input::mapped) is cut up front, and its pages are given back as the reader
 //   moves on;
-// - anything else (gzip, zstd, xz, bzip2, a pipe) is decoded on a thread of its own, a few
-//   chunks ahead of the reader, into buffers that are reused, so decompression overlaps with
-//   parsing and the memory held stays a few chunks whatever the input's size.
+// - a stream (zstd, a pipe; the reader leaves the slower decoders to decode_ahead.h) is decoded
+//   on a thread of its own, a few chunks ahead of the reader, into buffers that are reused, so
+//   decompression overlaps with parsing and the memory held stays a few chunks whatever the input's
+//   size.
 // What it is not: a parser. The bytes, their order and the input's error at the end are the
 // input's own; where the input has no `fn=` line for a long stretch (16 steps), a chunk ends at
 // the last newline instead, or anywhere if there is none: the reader reads such chunks

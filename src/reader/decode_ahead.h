@@ -5,8 +5,9 @@
 // overlaps with parsing on the other core. The blocks, their order and every error are the
 // inner input's own, so whatever reads them gets the same result as reading the inner input.
 // What it is not: a parser split across threads; only the bytes come from elsewhere. Used for
-// the sinks that take a record per line (convert, merge, annotate with source lines); the
-// others' parallel path decodes into its chunks itself (chunk_feed.h).
+// gzip, xz and bzip2 (slower than one core parses), and for zstd when the sinks take a record
+// per line (convert, merge, annotate with source lines); otherwise zstd input is decoded into
+// the parallel path's chunks (chunk_feed.h).
 #pragma once
 
 #include <memory>

@@ -99,8 +99,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     CALLTREE_FUZZ_CHECK(names2.size() == names.size());
   }
   // Every input is read again on the parallel path (chunks of 64 bytes read ahead on
-  // speculation, with the options that allow it: a plain input cut up front, a compressed one
-  // as it is decoded) and with the same options on one thread: statistics, diagnostics and
+  // speculation, with the options that allow it: a plain input cut up front, a zstd one as it
+  // is decoded) and with the same options on one thread: statistics, diagnostics and
   // names must be the same.
   {
     auto once = [&](unsigned threads, string_pool& pool, fuzz::checking_diagnostics& d) {
