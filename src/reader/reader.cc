@@ -2471,8 +2471,8 @@ result<read_stats> reader_impl::run() {
       // Decoded chunks are held in memory until read: half the size, twice as many of them
       // ahead of this thread (run_chunked's ring, twice, and 4), so the decoding thread does
       // not wait on the others' turns for the cores (3 threads on 2 cores). Measured on the
-      // zstd real profile: 2.9 MB ahead ran 10-15 % slower than 5.8 MB; each MB ahead is a MB
-      // of the resident size.
+      // zstd real profile: 5 chunks ahead ran 10-15 % slower than 10, and 10 of 256 KB as 10
+      // of 512 KB; each MB ahead is a MB of the resident size (docs/performance.md).
       const std::size_t ring = std::min<std::size_t>(opt_.threads - 1, 8) + 2;
       feed = detail::decoded_chunks(in_, opt_.chunk_bytes ? chunk : chunk / 2, 2 * ring + 4);
     }

@@ -17,8 +17,7 @@ using namespace calltree;
 
 namespace {
 
-test::summed_reading read_text(const std::string& text, unsigned threads, std::size_t chunk) {
-  auto in = memory_input(text);
+test::summed_reading read_input(input& in, unsigned threads, std::size_t chunk) {
   reader_options opt;
   opt.display_name = "t";
   opt.threads = threads;
@@ -26,7 +25,12 @@ test::summed_reading read_text(const std::string& text, unsigned threads, std::s
   opt.sum_cost_runs = true;
   opt.skip_jump_records = true;
   opt.speculate_every_chunk = true;
-  return test::read_summed(*in, opt);
+  return test::read_summed(in, opt);
+}
+
+test::summed_reading read_text(const std::string& text, unsigned threads, std::size_t chunk) {
+  auto in = memory_input(text);
+  return read_input(*in, threads, chunk);
 }
 
 std::string slurp(const std::filesystem::path& f) {
@@ -118,14 +122,7 @@ TEST(ReaderParallel, SameAsOneThreadOnEveryStreamedFile) {
         test::summed_reading r[2];
         for (unsigned threads : {1u, 2u}) {
           test::streamed_input in(text, block, fail_at);
-          reader_options opt;
-          opt.display_name = "t";
-          opt.threads = threads;
-          opt.chunk_bytes = chunk;
-          opt.sum_cost_runs = true;
-          opt.skip_jump_records = true;
-          opt.speculate_every_chunk = true;
-          r[threads - 1] = test::read_summed(in, opt);
+          r[threads - 1] = read_input(in, threads, chunk);
         }
         EXPECT_EQ(r[0].stats, r[1].stats);
         EXPECT_EQ(r[0].names, r[1].names);

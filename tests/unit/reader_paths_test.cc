@@ -13,33 +13,12 @@
 #include <vector>
 
 #include "calltree/reader.h"
+#include "streamed_input.h"
 
 using namespace calltree;
 namespace fs = std::filesystem;
 
 namespace {
-
-// Hands out `text` in blocks of the sizes `next_size` returns.
-class chunked_input final : public input {
- public:
-  chunked_input(std::string text, std::function<std::size_t()> next_size)
-      : text_(std::move(text)), next_size_(std::move(next_size)) {}
-  result<std::span<const char>> next() override {
-    if (pos_ >= text_.size()) return std::span<const char>();
-    std::size_t n = std::min(std::max<std::size_t>(1, next_size_()), text_.size() - pos_);
-    std::span<const char> s(text_.data() + pos_, n);
-    pos_ += n;
-    return s;
-  }
-  compression kind() const override { return compression::none; }
-  std::uint64_t raw_consumed() const override { return pos_; }
-  std::uint64_t raw_size() const override { return text_.size(); }
-
- private:
-  std::string text_;
-  std::function<std::size_t()> next_size_;
-  std::size_t pos_ = 0;
-};
 
 // Every field of every record and diagnostic as text; one hash per item, so big files compare
 // cheaply and a difference is reported with its index.
@@ -112,7 +91,7 @@ struct reading {
 };
 
 reading read_with(const std::string& text, std::function<std::size_t()> sizes) {
-  chunked_input in(text, std::move(sizes));
+  test::streamed_input in(text, std::move(sizes));
   string_pool names;
   fingerprint fp(names);
   fp.keep_text = text.size() < (1u << 20);

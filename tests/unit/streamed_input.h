@@ -6,24 +6,31 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
 #include <string>
 
 #include "calltree/input.h"
 
 namespace calltree::test {
 
-// `text` in blocks of `block` bytes; after `fail_at` bytes, if that is short of its end, an
-// error, with truncated() set.
+// `text` in blocks of the sizes `next_size` returns (at least 1 byte), or all of `block`
+// bytes; after `fail_at` bytes, if that is short of its end, an error, with truncated() set.
 class streamed_input final : public input {
  public:
+  streamed_input(std::string text, std::function<std::size_t()> next_size,
+                 std::size_t fail_at = std::string::npos)
+      : text_(std::move(text)),
+        next_size_(std::move(next_size)),
+        fail_at_(std::min(fail_at, text_.size())) {}
   streamed_input(std::string text, std::size_t block, std::size_t fail_at)
-      : text_(std::move(text)), block_(block), fail_at_(std::min(fail_at, text_.size())) {}
+      : streamed_input(
+            std::move(text), [block] { return block; }, fail_at) {}
   result<std::span<const char>> next() override {
     if (at_ == fail_at_ && fail_at_ < text_.size()) {
       truncated_ = true;
       return error{"stream ends early"};
     }
-    const std::size_t n = std::min(block_, fail_at_ - at_);
+    const std::size_t n = std::min(std::max<std::size_t>(1, next_size_()), fail_at_ - at_);
     std::span<const char> b(text_.data() + at_, n);
     at_ += n;
     return b;
@@ -34,7 +41,8 @@ class streamed_input final : public input {
 
  private:
   std::string text_;
-  std::size_t block_, fail_at_, at_ = 0;
+  std::function<std::size_t()> next_size_;
+  std::size_t fail_at_, at_ = 0;
 };
 
 }  // namespace calltree::test
