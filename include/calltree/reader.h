@@ -36,11 +36,11 @@ struct reader_options {
   std::uint64_t max_name_bytes = default_memory_limit();
   // Threads reading may use. 1: everything on the calling thread. 2 or more: a compressed
   // input is decoded on a thread of its own, ahead of the parsing; read with sum_cost_runs, the
-  // input (a mapped plain file, or a zstd stream's or pipe's bytes as they come) is cut into chunks
-  // at function boundaries that the other threads read ahead on speculation (see reader.cc, "The
-  // parallel path", and chunk_feed.h). Records, diagnostics, names
-  // and read_stats are the same whatever the number, except that runs of sum_cost_runs may be
-  // cut in other places, and sums of sum_by_context grouped otherwise (the sums per key are the
+  // input (a mapped plain file, or a zstd stream's or pipe's bytes as they come) is cut into
+  // chunks at function boundaries that the other threads read ahead on speculation (see
+  // reader.cc, "The parallel path", and chunk_feed.h). Records, diagnostics, names and
+  // read_stats are the same whatever the number, except that runs of sum_cost_runs may be cut
+  // in other places, and sums of sum_by_context grouped otherwise (the sums per key are the
   // same): tests/unit/reader_parallel_test.cc, tests/cli/threads.sh.
   unsigned threads = 1;
   // For sinks that ignore positions (annotate with no source to show): consecutive self-cost

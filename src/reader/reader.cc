@@ -445,6 +445,12 @@ class reader_impl {
   part_state snapshot() const;
   void begin_speculation(const part_state& ps);
   bool spec_ok() const;
+  // Threads that read chunks on speculation, and the speculations kept at once: each holds a
+  // chunk's records and names until it is adopted; one more than the workers lets each read
+  // ahead while this thread adopts (more kept 2.5 MB more of them on the real 260 MB profile,
+  // for no speed).
+  std::size_t spec_workers() const { return std::min<std::size_t>(opt_.threads - 1, 8); }
+  std::size_t spec_ring() const { return spec_workers() + 2; }
   // Whether sums of records of source file `sf` are per line (reader_options::sum_per_line).
   bool lines_wanted(string_id sf) {
     if (!opt_.sum_per_line) return false;
@@ -2351,17 +2357,13 @@ void reader_impl::run_chunked(detail::chunk_feed& feed) {
     return;
   }
   const part_state ps = snapshot();
-  const std::size_t workers = std::min<std::size_t>(opt_.threads - 1, 8);
-  // Speculations kept at once: each holds a chunk's records and names until it is adopted; one
-  // more than the workers lets each read ahead while this thread adopts (more kept 2.5 MB more
-  // of them on the real 260 MB profile, for no speed).
-  const std::size_t ring = workers + 2;
+  const std::size_t workers = spec_workers(), ring = spec_ring();
   // Chunk k's state is in slot k % ring, tagged with k: a thread that looks at a slot with an
   // old idea of where this thread is cannot take it for another chunk.
   enum : std::uint8_t { free_chunk, reading, read, taken };
   auto tag = [](std::size_t k, std::uint8_t st) { return std::uint64_t{k} << 2 | st; };
   std::vector<std::atomic<std::uint64_t>> state(ring);
-  for (std::size_t i = 0; i < ring; ++i)
+  for (std::size_t i = 0; i < ring; ++i)  // (chunk 0 was read here: slot 0's first is `ring`)
     state[i].store(tag(i == 0 ? ring : i, free_chunk), std::memory_order_relaxed);
   std::vector<speculation> slots(ring);
   std::atomic<std::size_t> current{1};  // the chunk this thread is at; earlier ones are done
@@ -2473,8 +2475,7 @@ result<read_stats> reader_impl::run() {
       // not wait on the others' turns for the cores (3 threads on 2 cores). Measured on the
       // zstd real profile: 5 chunks ahead ran 10-15 % slower than 10, and 10 of 256 KB as 10
       // of 512 KB; each MB ahead is a MB of the resident size (docs/performance.md).
-      const std::size_t ring = std::min<std::size_t>(opt_.threads - 1, 8) + 2;
-      feed = detail::decoded_chunks(in_, opt_.chunk_bytes ? chunk : chunk / 2, 2 * ring + 4);
+      feed = detail::decoded_chunks(in_, opt_.chunk_bytes ? chunk : chunk / 2, 2 * spec_ring() + 4);
     }
   }
   if (feed) {
