@@ -2402,8 +2402,13 @@ void reader_impl::run_chunked(detail::chunk_feed& feed) {
     state[k % ring].notify_all();
   };
   auto worker = [&] {
-    while (!quit.load(std::memory_order_acquire)) {
+    for (;;) {
+      // `quit` is looked at after `current`, which this thread moves past the end after setting
+      // `quit`: a worker that sees the last `current` sees `quit` too, and one that saw an
+      // earlier `current` does not wait on it. (Looked at before, a worker could read the last
+      // `current` after the notify and wait for it to move again, for ever: fuzz_annotate.)
       const std::size_t c = current.load(std::memory_order_acquire);
+      if (quit.load(std::memory_order_acquire)) return;
       std::size_t k = c + 1;
       while (k < c + ring && !claim(k)) ++k;
       if (k < c + ring)
