@@ -248,4 +248,9 @@ void index_source_lines(annotate_data& d);
 // "1,234,567".
 std::string commify(std::uint64_t v);
 
+// callgrind_annotate's percentage after a cost, " (%5.2f%%)" of `perc` (" (%5.1f%%)" from
+// 99.995 and below -9.995), into `buf` of `size` bytes (cut to fit, as snprintf would, without
+// the terminating zero); returns the length written.
+std::size_t format_percent(char* buf, std::size_t size, double perc);
+
 }  // namespace calltree::detail

@@ -75,6 +75,7 @@
 #include "calltree/paged_array.h"
 #include "calltree/profile_builder.h"
 #include "model/row_index.h"
+#include "radix_sort.h"
 
 namespace calltree {
 
@@ -686,11 +687,14 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
                                         : (std::uint64_t{3} << 32) | keys[k].call_rank;
   }
   std::vector<std::uint32_t> order(nk), new_of(nk);
-  for (std::uint32_t k = 0; k < nk; ++k) order[k] = k;
-  std::sort(order.begin(), order.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return rank[a] < rank[b]; });
+  {
+    std::vector<detail::keyed_index> by_rank(nk);
+    for (std::uint32_t k = 0; k < nk; ++k) by_rank[k] = {rank[k], k};
+    rank = {};
+    detail::radix_sort(by_rank);
+    for (std::uint32_t i = 0; i < nk; ++i) order[i] = by_rank[i].index;
+  }
   for (std::uint32_t i = 0; i < nk; ++i) new_of[order[i]] = i;
-  rank = {};
   last = {};
 
   // Where each recorded column sits in each layout, and a row's defined columns.

@@ -18,6 +18,7 @@
 
 #include "annotate_data.h"
 #include "calltree/report/annotate.h"
+#include "radix_sort.h"
 
 namespace calltree {
 
@@ -113,13 +114,8 @@ struct printer {
       }
       if (o.show_percs) {
         if (def && cc.v[i] != 0) {
-          double perc = percent(cc.v[i], summary_d[i] ? summary_v[i] : 0);
-          int k;
-          if (-9.995 < perc && perc < 99.995)
-            k = std::snprintf(text + n, sizeof text - n, " (%5.2f%%)", perc);
-          else
-            k = std::snprintf(text + n, sizeof text - n, " (%5.1f%%)", perc);
-          n += std::min(static_cast<std::size_t>(k > 0 ? k : 0), sizeof text - n - 1);
+          n += detail::format_percent(text + n, sizeof text - n,
+                                      percent(cc.v[i], summary_d[i] ? summary_v[i] : 0));
         } else {
           std::memcpy(text + n, "         ", 9);
           n += 9;
@@ -337,10 +333,7 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
       cycle_names.push_back("<cycle " + std::to_string(c + 1) + ">");
     for (std::uint32_t c = 0; c < d.cycles.size(); ++c) rows.push_back({UINT32_MAX, c + 1});
   }
-  // Where rows are in `rows` now: keys in order, then cycles.
-  auto built_order = [&](const row& r) {
-    return r.key != UINT32_MAX ? std::uint64_t{r.key} : std::uint64_t{d.keys()} + r.cycle;
-  };
+  // `rows` is built in the order that breaks ties of cost and name: keys in order, then cycles.
   auto summary_w = pr.widths({cc_view{pr.summary_v.data(), pr.summary_d.data()}});
   auto fn_w = pr.widths(rows, cc_of);
   pr.summary = {pr.summary_v.data(), pr.summary_d.data()};
@@ -362,36 +355,45 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
   // cost alone (rows of equal cost add the same to the running sums), so rows are ordered by
   // cost first and only the runs of equal cost that are printed are then put in name order:
   // the names of the rows not printed are never needed (with a spilling pool, never read).
-  // The order by cost is taken from a heap as far as the threshold goes: the rows not printed
-  // (200,000 of the real profile's 275,000 functions) are never sorted either.
-  // (The heap holds each row's first sort column beside it, so most comparisons look at no
-  // table: a pop compares some 36 pairs of rows, for 70,000 rows of the real profile.)
-  struct ranked {
-    std::uint64_t first = 0;  // ~cost (0 with no cost): smaller comes first
-    std::uint32_t index = 0;  // in `rows`
-    std::uint32_t undefined = 0;
-  };
-  auto before = [&](const ranked& a, const ranked& b) {
-    if (a.undefined != b.undefined) return a.undefined < b.undefined;
-    if (a.first != b.first) return a.first < b.first;
-    const row& ra = rows[a.index];
-    const row& rb = rows[b.index];
-    int c = pr.cmp(cc_of(ra), cc_of(rb));
-    if (c != 0) return c < 0;
-    return built_order(ra) < built_order(rb);
-  };
-  auto after = [&](const ranked& a, const ranked& b) { return before(b, a); };
-  std::vector<ranked> heap(rows.size());
-  for (std::uint32_t i = 0; i < rows.size(); ++i) {
-    heap[i].index = i;
-    if (pr.sort_order.empty()) continue;
-    const cc_view cc = cc_of(rows[i]);
-    const std::size_t col = pr.sort_order[0];
-    const bool defined = cc.v && cc.d[col];
-    heap[i].undefined = defined ? 0 : 1;
-    heap[i].first = defined ? ~cc.v[col] : 0;
+  // The order by cost is one radix sort of the rows' first sort column (equal costs stay in
+  // the order built); rows with no cost in it go after those with one, as callgrind_annotate
+  // sorts its -1 below 0. Only with more sort columns is a run of equal first costs put in
+  // order by the others (stably: still in the order built where all are equal).
+  std::vector<std::uint32_t> order(rows.size());
+  {
+    std::vector<detail::keyed_index> defined, undefined;
+    defined.reserve(rows.size());
+    for (std::uint32_t i = 0; i < rows.size(); ++i) {
+      if (pr.sort_order.empty()) {
+        defined.push_back({0, i});
+        continue;
+      }
+      const cc_view cc = cc_of(rows[i]);
+      const std::size_t col = pr.sort_order[0];
+      if (cc.v && cc.d[col])
+        defined.push_back({~cc.v[col], i});
+      else
+        undefined.push_back({0, i});
+    }
+    detail::radix_sort(defined);
+    std::size_t at = 0;
+    auto place = [&](const std::vector<detail::keyed_index>& list) {
+      std::size_t from = at;
+      for (std::size_t j = 0; j < list.size(); ++j) {
+        order[at++] = list[j].index;
+        if (j + 1 < list.size() && list[j + 1].key == list[j].key) continue;
+        if (pr.sort_order.size() > 1 && at - from > 1)
+          std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(from),
+                           order.begin() + static_cast<std::ptrdiff_t>(at),
+                           [&](std::uint32_t a, std::uint32_t b) {
+                             return pr.cmp(cc_of(rows[a]), cc_of(rows[b])) < 0;
+                           });
+        from = at;
+      }
+    };
+    place(defined);
+    place(undefined);
   }
-  std::make_heap(heap.begin(), heap.end(), after);
 
   std::vector<double> th;
   for (const auto& t : pr.thresholds) th.push_back(to_number(t));
@@ -419,25 +421,21 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
         curr[i] += static_cast<double>(cc.v[col]);
     }
   };
-  // Rows leave the heap in order until the threshold is reached, then those of the same cost
+  // Rows are taken in that order until the threshold is reached, then those of the same cost
   // as the last one shown (its run is put in name order as a whole).
   std::size_t shown = SIZE_MAX;
   {
     std::vector<row> ordered;
     std::vector<double> curr(pr.sort_order.size(), 0.0);
-    auto heap_end = heap.end();
-    while (heap_end != heap.begin()) {
+    for (std::uint32_t i : order) {
       if (shown == SIZE_MAX && single_threshold < 100 && reached(curr)) shown = ordered.size();
-      if (shown != SIZE_MAX &&
-          (shown == 0 || pr.cmp(cc_of(ordered.back()), cc_of(rows[heap.front().index])) != 0))
+      if (shown != SIZE_MAX && (shown == 0 || pr.cmp(cc_of(ordered.back()), cc_of(rows[i])) != 0))
         break;
-      std::pop_heap(heap.begin(), heap_end, after);
-      --heap_end;
-      ordered.push_back(rows[heap_end->index]);
+      ordered.push_back(rows[i]);
       if (shown == SIZE_MAX) add_row(curr, ordered.back());
     }
     if (shown == SIZE_MAX) shown = ordered.size();
-    heap = {};
+    order = {};
     rows = std::move(ordered);
   }
   // Name order within each run of equal cost up to the end of the run of the last row shown.
