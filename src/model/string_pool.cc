@@ -207,6 +207,15 @@ bool string_pool::spilled(string_id id) const {
   return id > 0 && ends[id] != ends[id - 1];
 }
 
+void string_pool::prefetch_text(string_id id) const {
+  if (id >= views_.size()) return;
+  if (spill_ && id > 0) {
+    __builtin_prefetch(&spill_->ends[id - 1]);
+    __builtin_prefetch(&spill_->ends[id]);
+  }
+  __builtin_prefetch(&views_[id]);
+}
+
 std::string_view string_pool::read_back(string_id id, std::string& scratch) const {
   const spill_file& f = *spill_;
   const std::uint64_t start = f.ends[id - 1], n = f.ends[id] - start;

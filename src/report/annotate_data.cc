@@ -257,7 +257,9 @@ void annotate_data::forget_names() const {
 
 // The names read ahead (read_names_ahead): a thread reads them in order into a queue holding
 // at most about 1 MB, the report takes them in order. (The pool is only read by then: text()
-// reads fixed tables and preads its file.)
+// reads fixed tables and preads its file.) Both sides hand over in batches, under one lock
+// each: the report mostly waits for the reader (one pread a name), and a wake-up for every
+// name cost as much as the reading (73 k names of the real profile).
 struct annotate_data::name_reader {
   const string_pool* names = nullptr;
   std::vector<string_id> ids;  // in the report's order; npos: no name
@@ -268,27 +270,38 @@ struct annotate_data::name_reader {
   bool stop = false;
   std::thread thread;
   static constexpr std::size_t most_bytes = std::size_t{1} << 20;
+  static constexpr std::size_t batch_names = 64, batch_bytes = std::size_t{1} << 16;
 
   void run() {
     std::string scratch;
-    for (std::size_t i = 0; i < ids.size(); ++i) {
+    std::vector<std::string> batch;
+    std::size_t batch_size = 0;
+    for (std::size_t i = 0; i < ids.size();) {
       {
         std::unique_lock lock(m);
         cv.wait(lock, [&] { return stop || bytes < most_bytes; });
         if (stop) return;
       }
-      std::string text;
-      if (ids[i] != string_pool::npos) {
+      batch.clear();
+      batch_size = 0;
+      for (std::size_t j = i; j < ids.size() && j < i + batch_names; ++j)
+        if (ids[j] != string_pool::npos) names->prefetch_text(ids[j]);
+      for (; i < ids.size() && batch.size() < batch_names && batch_size < batch_bytes; ++i) {
+        std::string& text = batch.emplace_back();
+        if (ids[i] == string_pool::npos) continue;
         const std::string_view v = names->text(ids[i], scratch);
         if (v.data() == scratch.data())
           text = std::move(scratch);
         else
           text.assign(v);
+        batch_size += text.size();
       }
-      std::lock_guard lock(m);
-      bytes += text.size();
-      ready.push_back(std::move(text));
-      ++read;
+      {
+        std::lock_guard lock(m);
+        bytes += batch_size;
+        for (std::string& text : batch) ready.push_back(std::move(text));
+        read += batch.size();
+      }
       cv.notify_all();
     }
   }
@@ -322,15 +335,27 @@ void annotate_data::take_names(std::size_t to) const {
   if (!ahead_) return;
   name_reader& r = *ahead_;
   to = std::min(to, r.ids.size());
-  std::unique_lock lock(r.m);
   while (r.taken < to) {
-    r.cv.wait(lock, [&] { return r.read > r.taken; });
-    std::string text = std::move(r.ready.front());
-    r.ready.pop_front();
-    r.bytes -= text.size();
-    const string_id sid = r.ids[r.taken++];
+    std::deque<std::string> got;
+    std::size_t from = 0;
+    {
+      std::unique_lock lock(r.m);
+      r.cv.wait(lock, [&] { return r.read > r.taken; });
+      // All that is read up to `to`, at once.
+      const std::size_t n = std::min(to, r.read) - r.taken;
+      for (std::size_t i = 0; i < n; ++i) {
+        r.bytes -= r.ready.front().size();
+        got.push_back(std::move(r.ready.front()));
+        r.ready.pop_front();
+      }
+      from = r.taken;
+      r.taken += n;
+    }
     r.cv.notify_all();
-    if (sid != string_pool::npos) read_names_.try_emplace(sid, std::move(text));
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      const string_id sid = r.ids[from + i];
+      if (sid != string_pool::npos) read_names_.try_emplace(sid, std::move(got[i]));
+    }
   }
 }
 
