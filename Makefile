@@ -2,10 +2,11 @@
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 BUILD_FUZZ ?= build-fuzz
+BUILD_TSAN ?= build-tsan
 JOBS       ?= $(shell nproc)
 CMAKE_GEN  := -G Ninja
 
-.PHONY: all deps build demo test test-sanitize fuzz bench format check-format clean
+.PHONY: all deps build demo test test-sanitize test-threads fuzz bench format check-format clean
 
 all: build
 
@@ -30,6 +31,16 @@ test-sanitize: deps
 	# KCachegrind loading the outputs is checked by `make test`; the viewer is not ours to sanitize.
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -E kcachegrind
 
+# The hand-offs between threads under ThreadSanitizer: the tests that read, decode and look up
+# names on several threads (the parallel reader and its chunk feeds, the streamed inputs'
+# decoding thread, annotate's names read ahead, `--threads` from the command line). Without
+# address randomization (setarch -R): TSan's fixed memory layout can clash with the kernel's.
+THREAD_TESTS := reader_parallel_test chunk_feed_test reader_paths_test annotate_spill_test calltree_cli
+test-threads: deps
+	@cmake -S . -B $(BUILD_TSAN) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_TSAN=ON >/dev/null
+	@cmake --build $(BUILD_TSAN) -j $(JOBS) --target $(THREAD_TESTS)
+	cd $(BUILD_TSAN) && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" setarch $$(uname -m) -R ctest --output-on-failure -j $(JOBS) -R '^(ReaderParallel|ChunkFeed|ReaderPaths|annotate_spill|cli\.threads)'
+
 # Short libFuzzer runs of every target (FUZZ_SECONDS each), seeded from the corpus.
 FUZZ_SECONDS ?= 30
 fuzz: deps
@@ -49,4 +60,4 @@ check-format:
 	clang-format --dry-run -Werror $$(git ls-files '*.h' '*.cc')
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) $(BUILD_TSAN)

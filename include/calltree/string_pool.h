@@ -100,9 +100,9 @@ class string_pool {
   }
   // A hint that text(id) follows soon: the tables it looks in are fetched into the cache (for
   // a reader of many names in an order of its own: annotate reads 73 k of the real profile's
-  // names, each from a different page of the tables). Changes nothing. (Not inlined, and
-  // kept from the optimizer's analysis: a call found free of side effects would be dropped.)
-  [[gnu::noipa]] void prefetch_text(string_id id) const;
+  // names, each from a different page of the tables). Changes nothing. (Defined in the .cc,
+  // out of the caller's sight: GCC drops an inlined call it finds free of side effects.)
+  void prefetch_text(string_id id) const;
   std::string text(string_id id) const {
     std::string s;
     std::string_view v = text(id, s);
