@@ -239,70 +239,95 @@ std::string annotate_data::key_name(std::uint32_t k) const {
 std::string_view annotate_data::function_name(std::uint32_t k) const {
   const string_id sid = key_function[k];
   if (names->kind() != string_pool::mode::spill) return names->view(sid);
-  if (auto it = read_names_.find(sid); it != read_names_.end()) return it->second;
+  if (auto it = cache_.views.find(sid); it != cache_.views.end()) return it->second;
   std::string_view v = names->text(sid, scratch_);
   if (v.data() != scratch_.data()) return v;  // in the pool's memory
-  // (A node's string stays where it is when the map grows.)
-  return read_names_.emplace(sid, std::move(scratch_)).first->second;
+  // (A deque's strings stay where they are when it grows.)
+  return cache_.views.emplace(sid, cache_.own.emplace_back(std::move(scratch_))).first->second;
 }
 
-void annotate_data::forget_names() const {
-  if (read_names_.empty()) return;
-  // clear() would keep (and sweep at every call) the buckets of the largest set held.
-  if (read_names_.bucket_count() > 1024)
-    read_names_ = {};
-  else
-    read_names_.clear();
-}
-
-// The names read ahead (read_names_ahead): a thread reads them in order into a queue holding
-// at most about 1 MB, the report takes them in order. (The pool is only read by then: text()
-// reads fixed tables and preads its file.) Both sides hand over in batches, under one lock
-// each: the report mostly waits for the reader (one pread a name), and a wake-up for every
-// name cost as much as the reading (73 k names of the real profile).
+// The names read ahead (read_names_ahead): batches of 64 names, each batch's texts in one
+// buffer, read in order by a thread of their own and, while the report would wait for one, by
+// the report itself (the reading is a pread a name, and the report formats in less time than
+// that: two readers keep it busy). At most 32 batches or about 1 MB are read ahead of the
+// report, but the batch it waits for may always be read. (The pool is only read by then:
+// text() reads fixed tables and preads its file.) One lock and one allocation a batch, not a
+// name: with a string a name, handed over one by one, the wake-ups and the frees of one
+// thread's allocations by the other cost as much as the reading (73 k names of the real
+// profile).
 struct annotate_data::name_reader {
   const string_pool* names = nullptr;
   std::vector<string_id> ids;  // in the report's order; npos: no name
+  static constexpr std::size_t batch_names = 64, most_batches = 32;
+  static constexpr std::size_t most_bytes = std::size_t{1} << 20;
   std::mutex m;
   std::condition_variable cv;
-  std::deque<std::string> ready;  // the names of ids[taken ..), as read
-  std::size_t read = 0, taken = 0, bytes = 0;
+  std::size_t claimed = 0;                    // batches [0, claimed) are read or being read
+  std::size_t first = 0;                      // the batch the report takes next
+  std::deque<std::optional<name_batch>> got;  // batches [first, first + got.size()), if read
+  std::size_t bytes = 0;                      // the texts' bytes in `got`
   bool stop = false;
   std::thread thread;
-  static constexpr std::size_t most_bytes = std::size_t{1} << 20;
-  static constexpr std::size_t batch_names = 64, batch_bytes = std::size_t{1} << 16;
+  // (The report's alone: the names of ids[0, taken) went into its cache.)
+  std::size_t taken = 0;
 
+  std::size_t batches() const { return (ids.size() + batch_names - 1) / batch_names; }
+  // Under the lock: whether a reader may claim batch `claimed` now.
+  bool may_claim() const {
+    return claimed < batches() &&
+           (claimed == first || (claimed < first + most_batches && bytes < most_bytes));
+  }
+  // Reads batch `n` (without the lock) and stores it (with it).
+  void read(std::size_t n, std::string& scratch) {
+    for (std::size_t j = n * batch_names; j < ids.size() && j < (n + 1) * batch_names; ++j)
+      if (ids[j] != string_pool::npos) names->prefetch_text(ids[j]);
+    name_batch b;
+    b.first = n * batch_names;
+    for (std::size_t i = b.first; i < ids.size() && i < b.first + batch_names; ++i) {
+      if (ids[i] != string_pool::npos) b.text.append(names->text(ids[i], scratch));
+      b.ends.push_back(b.text.size());
+    }
+    {
+      std::lock_guard lock(m);
+      bytes += b.text.size();
+      const std::size_t at = n - first;
+      if (got.size() <= at) got.resize(at + 1);
+      got[at] = std::move(b);
+    }
+    cv.notify_all();
+  }
   void run() {
     std::string scratch;
-    std::vector<std::string> batch;
-    std::size_t batch_size = 0;
-    for (std::size_t i = 0; i < ids.size();) {
+    for (;;) {
+      std::size_t n;
       {
         std::unique_lock lock(m);
-        cv.wait(lock, [&] { return stop || bytes < most_bytes; });
-        if (stop) return;
+        cv.wait(lock, [&] { return stop || claimed >= batches() || may_claim(); });
+        if (stop || claimed >= batches()) return;
+        n = claimed++;
       }
-      batch.clear();
-      batch_size = 0;
-      for (std::size_t j = i; j < ids.size() && j < i + batch_names; ++j)
-        if (ids[j] != string_pool::npos) names->prefetch_text(ids[j]);
-      for (; i < ids.size() && batch.size() < batch_names && batch_size < batch_bytes; ++i) {
-        std::string& text = batch.emplace_back();
-        if (ids[i] == string_pool::npos) continue;
-        const std::string_view v = names->text(ids[i], scratch);
-        if (v.data() == scratch.data())
-          text = std::move(scratch);
-        else
-          text.assign(v);
-        batch_size += text.size();
-      }
+      read(n, scratch);
+    }
+  }
+  // The report's: batch `first`, read by whichever reader got it.
+  name_batch take(std::string& scratch) {
+    for (;;) {
+      std::size_t n;
       {
-        std::lock_guard lock(m);
-        bytes += batch_size;
-        for (std::string& text : batch) ready.push_back(std::move(text));
-        read += batch.size();
+        std::unique_lock lock(m);
+        cv.wait(lock, [&] { return (!got.empty() && got.front()) || may_claim(); });
+        if (!got.empty() && got.front()) {
+          name_batch b = std::move(*got.front());
+          got.pop_front();
+          ++first;
+          bytes -= b.text.size();
+          lock.unlock();
+          cv.notify_all();
+          return b;
+        }
+        n = claimed++;  // rather than wait, read the next batch too
       }
-      cv.notify_all();
+      read(n, scratch);
     }
   }
   ~name_reader() {
@@ -314,6 +339,18 @@ struct annotate_data::name_reader {
     if (thread.joinable()) thread.join();
   }
 };
+
+void annotate_data::forget_names() const {
+  // clear() would keep (and sweep at every call) the buckets of the largest set held.
+  if (cache_.views.bucket_count() > 1024)
+    cache_.views = {};
+  else
+    cache_.views.clear();
+  cache_.own.clear();
+  // The batches whose names were all taken go; the last may hold names still to be taken.
+  const std::size_t taken = ahead_ ? ahead_->taken : 0;
+  while (!cache_.held.empty() && cache_.held.front().end() <= taken) cache_.held.pop_front();
+}
 
 void annotate_data::read_names_ahead(std::vector<std::uint32_t> keys) const {
   stop_reading_ahead();
@@ -336,30 +373,24 @@ void annotate_data::take_names(std::size_t to) const {
   name_reader& r = *ahead_;
   to = std::min(to, r.ids.size());
   while (r.taken < to) {
-    std::deque<std::string> got;
-    std::size_t from = 0;
-    {
-      std::unique_lock lock(r.m);
-      r.cv.wait(lock, [&] { return r.read > r.taken; });
-      // All that is read up to `to`, at once.
-      const std::size_t n = std::min(to, r.read) - r.taken;
-      for (std::size_t i = 0; i < n; ++i) {
-        r.bytes -= r.ready.front().size();
-        got.push_back(std::move(r.ready.front()));
-        r.ready.pop_front();
-      }
-      from = r.taken;
-      r.taken += n;
-    }
-    r.cv.notify_all();
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      const string_id sid = r.ids[from + i];
-      if (sid != string_pool::npos) read_names_.try_emplace(sid, std::move(got[i]));
+    if (cache_.held.empty() || cache_.held.back().end() <= r.taken)
+      cache_.held.push_back(r.take(scratch_));
+    const name_batch& b = cache_.held.back();
+    const std::size_t end = std::min(to, b.end());
+    for (; r.taken < end; ++r.taken) {
+      const string_id sid = r.ids[r.taken];
+      if (sid != string_pool::npos) cache_.views.try_emplace(sid, b.name(r.taken - b.first));
     }
   }
 }
 
-void annotate_data::stop_reading_ahead() const { ahead_.reset(); }
+void annotate_data::stop_reading_ahead() const {
+  ahead_.reset();
+  // (Views into the batches go with them.)
+  cache_.views = {};
+  cache_.own.clear();
+  cache_.held.clear();
+}
 
 void annotate_data::append_key_name(std::string& out, std::uint32_t k) const {
   const std::string& f = files[key_file[k]];

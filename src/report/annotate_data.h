@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -110,7 +111,7 @@ struct annotate_data {
   // The name alone of key k. From a pool in memory, a view into it; from a spilling pool
   // (string_pool::mode::spill), the text read back once and kept here until forget_names(),
   // so a report reads only the names it prints or orders, and holds them only while it needs
-  // them. Views stay valid until forget_names().
+  // them. Views stay valid until forget_names() or stop_reading_ahead().
   std::string_view function_name(std::uint32_t k) const;
   void forget_names() const;
   // With a spilling pool, the names of `keys` (UINT32_MAX: none) are read back on a thread
@@ -160,9 +161,37 @@ struct annotate_data {
   row_index site_index, call_line_index;
 
  private:
-  mutable std::unordered_map<string_id, std::string> read_names_;
-  mutable std::string scratch_;
   struct name_reader;
+  // A run of names read ahead, positions [first, first + ends.size()) of the report's list,
+  // their texts one after the other in `text` (one allocation for up to 64 names).
+  struct name_batch {
+    std::size_t first = 0;
+    std::string text;
+    std::vector<std::size_t> ends;  // per name: where its text ends in `text`
+    std::size_t end() const { return first + ends.size(); }
+    std::string_view name(std::size_t i) const {
+      const std::size_t from = i ? ends[i - 1] : 0;
+      return std::string_view(text).substr(from, ends[i] - from);
+    }
+  };
+  // The names function_name() gives until forget_names(): views into names it read itself
+  // (`own`) or into batches read ahead (`held`: those taken so far, and the last one, which may
+  // hold names not yet taken). A copy of annotate_data starts with none: it reads what it needs.
+  struct name_cache {
+    std::unordered_map<string_id, std::string_view> views;
+    std::deque<std::string> own;
+    std::deque<name_batch> held;
+    name_cache() = default;
+    name_cache(name_cache&&) = default;
+    name_cache(const name_cache&) {}
+    name_cache& operator=(const name_cache&) {
+      *this = name_cache();
+      return *this;
+    }
+    name_cache& operator=(name_cache&&) = default;
+  };
+  mutable name_cache cache_;
+  mutable std::string scratch_;
   // (shared: annotate_data stays copyable; only the report that started it reads from it)
   mutable std::shared_ptr<name_reader> ahead_;
 };

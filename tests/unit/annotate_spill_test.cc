@@ -200,9 +200,10 @@ TEST(annotate_spill, equal_costs_are_ordered_by_name_up_to_the_threshold) {
   }
 }
 
-// The names read ahead come through a queue of about 1 MB: a run of equal cost far longer than
-// that (6,000 names of 300 bytes, all of one cost) is taken whole before it is put in name
-// order, as the queue drains into the report.
+// The names read ahead come through a queue of at most 32 batches of 64 names or about 1 MB: a
+// run of equal cost far longer than that (6,000 names of 300 bytes, all of one cost) is taken
+// whole before it is put in name order, as the queue drains into the report (and the report
+// reads batches itself while it waits).
 TEST(annotate_spill, a_run_longer_than_the_read_ahead_queue) {
   std::string text = "events: Ir\nfl=(1) a.c\n";
   for (int i = 0; i < 6000; ++i) {
