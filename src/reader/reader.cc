@@ -906,7 +906,7 @@ void reader_impl::process_header(std::string_view key, std::string_view value,
   } else if (key == "positions") {
     std::uint8_t bits = 0;
     std::vector<std::uint8_t> order;
-    tokenizer tk{value};
+    tokenizer tk{v};  // (trimmed: a stray CR at the end is no part of the last kind)
     std::string_view tok;
     std::size_t col;
     while (tk.next(tok, col)) {
@@ -940,7 +940,7 @@ void reader_impl::process_header(std::string_view key, std::string_view value,
   } else if (key == "events") {
     std::vector<std::string> events;
     std::unordered_set<std::string_view> seen;  // a hostile line may name a million events
-    tokenizer tk{value};
+    tokenizer tk{v};  // (trimmed: a stray CR at the end is no part of the last name)
     std::string_view tok;
     std::size_t col;
     std::unordered_set<std::string> renamed;

@@ -287,5 +287,17 @@ TEST(hostile_regressions, duplicate_event_column_is_kept_apart_and_round_trips) 
   EXPECT_EQ(q.total(), (std::vector<std::uint64_t>{2, 3})) << text.str();
 }
 
+// Fuzzer (fuzz_roundtrip): `events: Ir\r\r` kept the second CR in the last event's name (names
+// and header values lost stray CRs, but events: and positions: were split untrimmed); written
+// back with a plain LF it read as `Ir`. Now both lines are split trimmed.
+TEST(hostile_regressions, stray_cr_ends_no_event_name_or_position_kind) {
+  read_all a("events: Ir Dr\r\r\npositions: instr line\r\r\nfn=f\r\n0x10 3 5 7\r\n");
+  ASSERT_EQ(a.records.headers.size(), 1u);
+  EXPECT_EQ(a.records.headers[0].events, (std::vector<std::string>{"Ir", "Dr"}));
+  EXPECT_TRUE(a.diagnostics.all.empty()) << a.diagnostics.all[0].message;
+  ASSERT_EQ(a.records.costs.size(), 1u);
+  EXPECT_EQ(a.records.costs[0], (std::vector<std::uint64_t>{5, 7}));
+}
+
 }  // namespace
 }  // namespace calltree
