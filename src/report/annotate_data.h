@@ -118,7 +118,8 @@ struct annotate_data {
   // of their own, in that order and a little ahead of the report, which takes them with
   // take_names(to): the names of keys[0..to), kept as function_name() keeps what it reads
   // (until forget_names()). A report that prints rows in an order known beforehand then
-  // formats while the other core reads (73 k names of the real profile: one pread each).
+  // formats while the other core reads (73 k names of the real profile: one pread each);
+  // take_names() reads the next names itself rather than wait for the thread.
   // Without a spilling pool, or with no thread to be had, nothing is read ahead and
   // function_name() reads as before. stop_reading_ahead() (also the destructor's) ends it.
   void read_names_ahead(std::vector<std::uint32_t> keys) const;
