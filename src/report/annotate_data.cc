@@ -279,11 +279,12 @@ struct annotate_data::name_reader {
   }
   // Reads batch `n` (without the lock) and stores it (with it).
   void read(std::size_t n, std::string& scratch) {
-    for (std::size_t j = n * batch_names; j < ids.size() && j < (n + 1) * batch_names; ++j)
-      if (ids[j] != string_pool::npos) names->prefetch_text(ids[j]);
     name_batch b;
     b.first = n * batch_names;
-    for (std::size_t i = b.first; i < ids.size() && i < b.first + batch_names; ++i) {
+    const std::size_t end = std::min(ids.size(), b.first + batch_names);
+    for (std::size_t i = b.first; i < end; ++i)
+      if (ids[i] != string_pool::npos) names->prefetch_text(ids[i]);
+    for (std::size_t i = b.first; i < end; ++i) {
       if (ids[i] != string_pool::npos) b.text.append(names->text(ids[i], scratch));
       b.ends.push_back(b.text.size());
     }

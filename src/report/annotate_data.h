@@ -177,23 +177,20 @@ struct annotate_data {
   };
   // The names function_name() gives until forget_names(): views into names it read itself
   // (`own`) or into batches read ahead (`held`: those taken so far, and the last one, which may
-  // hold names not yet taken). A copy of annotate_data starts with none: it reads what it needs.
+  // hold names not yet taken). Moved, never copied (a copy's views would point into the
+  // original's strings), so annotate_data is moved, not copied.
   struct name_cache {
     std::unordered_map<string_id, std::string_view> views;
     std::deque<std::string> own;
     std::deque<name_batch> held;
     name_cache() = default;
     name_cache(name_cache&&) = default;
-    name_cache(const name_cache&) {}
-    name_cache& operator=(const name_cache&) {
-      *this = name_cache();
-      return *this;
-    }
     name_cache& operator=(name_cache&&) = default;
   };
   mutable name_cache cache_;
   mutable std::string scratch_;
-  // (shared: annotate_data stays copyable; only the report that started it reads from it)
+  // (shared_ptr: name_reader is complete only in the .cc; only the report that started it
+  // reads from it)
   mutable std::shared_ptr<name_reader> ahead_;
 };
 
