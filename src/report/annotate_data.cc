@@ -12,6 +12,8 @@
 #include <thread>
 #include <unordered_map>
 
+#include "analysis/inclusive_solve.h"
+
 namespace calltree {
 
 // ---- cost_presence ---------------------------------------------------------------------
@@ -535,7 +537,7 @@ struct builder {
     if (r != row_index::empty) return r;
     r = static_cast<std::uint32_t>(d.calls.size());
     call_index.insert(h, r, slot);
-    d.calls.push_back({ck, ek, 0, false});
+    d.calls.push_back({ck, ek, 0});
     d.call_cc.add_row();
     return r;
   }
@@ -764,9 +766,7 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
     }
     if (!raw || c.count > 0) d.key_called[ek] = 1;
     const std::uint32_t ci = b.call_of(ck, ek);
-    ann_call& ac = d.calls[ci];
-    ac.count += c.count;
-    ac.counted = ac.counted || c.count > 0 || !raw;
+    add_saturating(d.calls[ci].count, c.count);
     b.add(d.call_cc, ci, costs, c.part, given);
     if (!d.lines) continue;
     // Per call site line.
@@ -781,6 +781,10 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
   std::optional<inclusive_solver> solver;
   if (o.inclusive) {
     inclusive_solver& s = solver.emplace(d.keys(), nrec);
+    std::size_t selfs = 0, calls = 0;
+    for (const self_row& row : p.self_rows) selfs += b.selected(row.part);
+    for (const call_row& c : p.calls) calls += b.selected(c.part);
+    s.reserve(selfs, calls);
     std::vector<std::uint64_t> tmp(nrec);
     for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
       const self_row& row = p.self_rows[i];
@@ -804,12 +808,44 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
       release_calls_and_jumps(*release);
     }
   }
-  finish_annotate_data(p, o, cols, d, solver ? &*solver : nullptr, warnings);
+  std::optional<inclusive_result> solved;
+  if (solver) {
+    solved = solver->solve(o.raw);
+    solver.reset();
+  }
+  finish_annotate_data(p, o, cols, d, solved ? &*solved : nullptr, warnings);
   return d;
 }
 
+inclusive_result solve_inclusive_of_keys(const annotate_data& d, std::size_t nrec) {
+  // d's tables as inclusive_solve.h's graph: every key a self entry (a key without self cost
+  // has a row of zeros, which adds nothing), every call an entry, all in part 0.
+  struct graph {
+    const annotate_data& d;
+    std::size_t nrec;
+    std::size_t nodes() const { return d.keys(); }
+    std::size_t events() const { return nrec; }
+    std::uint32_t parts() const { return 1; }
+    std::size_t selfs() const { return d.keys(); }
+    std::uint32_t self_part(std::size_t) const { return 0; }
+    std::uint32_t self_node(std::size_t i) const { return static_cast<std::uint32_t>(i); }
+    std::span<const std::uint64_t> self_costs(std::size_t i) const {
+      return {d.self.values(i), nrec};
+    }
+    std::size_t calls() const { return d.calls.size(); }
+    std::uint32_t call_part(std::size_t) const { return 0; }
+    std::uint32_t call_from(std::size_t i) const { return d.calls[i].caller; }
+    std::uint32_t call_to(std::size_t i) const { return d.calls[i].callee; }
+    bool call_counted(std::size_t i) const { return d.calls[i].count != 0; }
+    std::span<const std::uint64_t> call_costs(std::size_t i) const {
+      return {d.call_cc.values(i), nrec};
+    }
+  };
+  return solve_inclusive(graph{d, nrec}, false);
+}
+
 void finish_annotate_data(const profile& p, const annotate_options& o, const annotate_columns& cols,
-                          annotate_data& d, const inclusive_solver* solver,
+                          annotate_data& d, inclusive_result* inclusive,
                           std::vector<std::string>* warnings) {
   const std::size_t nrec = cols.nrec;
   const bool raw = o.raw;
@@ -882,12 +918,12 @@ void finish_annotate_data(const profile& p, const annotate_options& o, const ann
   }
   d.totals_calculated = !stated;
 
-  // Inclusive costs over the keys, from the solver the front end filled.
-  if (solver) {
-    const inclusive_solver& s = *solver;
+  // Inclusive costs over the keys, as the front end solved them.
+  if (inclusive) {
+    inclusive_result& r = *inclusive;
     const std::size_t nk = d.keys();
-    inclusive_result r = s.solve(raw);
-    d.cycle_of = r.cycle_of;
+    d.cycle_of = std::move(r.cycle_of);
+    d.inclusive.reserve(nk);
     for (std::size_t k = 0; k < nk; ++k) {
       d.inclusive.add_row();
       std::copy_n(r.inclusive.row(k).begin(), nrec, d.inclusive.values(k));
@@ -925,6 +961,7 @@ void finish_annotate_data(const profile& p, const annotate_options& o, const ann
       }
     }
     if (r.saturated && warnings) warnings->push_back("an inclusive cost exceeded 2^64-1");
+    r = inclusive_result();  // (given back before the derived columns)
   }
 
   if (raw && d.totals_calculated) {

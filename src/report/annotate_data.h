@@ -56,10 +56,12 @@ class cc_table {
   std::vector<char> d_;
 };
 
+// A (caller, callee) pair of keys and its calls= counts summed. (With --raw, a pair whose
+// every count is 0 has no entry: callgrind_annotate lists only counted calls, and takes the
+// costs of a calls=0 line as the caller's self cost.)
 struct ann_call {
   std::uint32_t caller = 0, callee = 0;
   std::uint64_t count = 0;
-  bool counted = false;  // callgrind_annotate would list it (some calls= count > 0)
 };
 
 struct ann_call_line {
@@ -209,12 +211,17 @@ result<annotate_columns> start_annotate_data(const profile& p, const annotate_op
                                              annotate_data& d, std::vector<std::string>* warnings);
 // finish_annotate_data: once the front end has filled the keys (with their objects, seen and
 // called flags), the self table and the calls (recorded columns, values and definedness):
-// callers and callees of each key, the totals, the inclusive costs from `solver` (filled with
-// self costs per part and key and calls per part; nullptr without --inclusive) with their
-// definedness and cycles, --raw's calculated totals, and the derived columns.
+// callers and callees of each key, the totals, the inclusive costs `inclusive` solved over the
+// keys (nullptr without --inclusive; taken from) with their definedness and cycles, --raw's
+// calculated totals, and the derived columns. (The front end solves first: the solve's
+// working memory is given back before the report's tables grow.)
 void finish_annotate_data(const profile& p, const annotate_options& options,
                           const annotate_columns& cols, annotate_data& d,
-                          const inclusive_solver* solver, std::vector<std::string>* warnings);
+                          inclusive_result* inclusive, std::vector<std::string>* warnings);
+
+// The inclusive costs over d's keys, solved from d's own self and call tables (one part,
+// without --raw: what annotate_direct has when the profile has one part), without a copy.
+inclusive_result solve_inclusive_of_keys(const annotate_data& d, std::size_t nrec);
 
 // The text report of `d` (p gives the parts' headers); with `write`, handed out in pieces of
 // about 1 MB as it is made (annotate_text.cc).

@@ -730,7 +730,6 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
   d.key_seen.resize(nk);
   d.key_called.resize(nk);
   d.self.reserve(nk);
-  std::vector<bool> has_self(nk);  // (by the new numbers)
   for (std::uint32_t n = 0; n < nk; ++n) {
     const std::uint32_t k = order[n];
     const key_entry& e = keys[k];
@@ -746,7 +745,6 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
       d.key_has_object[n] = 1;
     }
     d.self.add_row();
-    has_self[n] = e.has_self;
     if (e.has_self)
       fill(d.self, n, key_costs.row(k), key_layouts.empty() ? 1 : key_layouts[k],
            key_given.empty() ? 0 : key_given[k]);
@@ -758,21 +756,25 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
   key_given = {};
   key_layouts = {};
 
-  // Calls, in order of first appearance.
-  d.calls.reserve(calls.size());
+  // Calls, in order of first appearance: their costs, then (those of the reading given back)
+  // the pairs.
   d.call_cc.reserve(calls.size());
   for (std::uint32_t ci = 0; ci < calls.size(); ++ci) {
-    const call_entry& c = calls[ci];
-    d.calls.push_back({new_of[c.caller], new_of[c.callee], c.count, true});
     d.call_cc.add_row();
     fill(d.call_cc, ci, call_costs.row(ci), call_layouts.empty() ? 1 : call_layouts[ci],
          call_given.empty() ? 0 : call_given[ci]);
   }
-  calls = {};
   call_costs = cost_matrix();
-  give_back_freed_memory();
   call_given = {};
   call_layouts = {};
+  give_back_freed_memory();
+  d.calls.reserve(calls.size());
+  for (std::uint32_t ci = 0; ci < calls.size(); ++ci) {
+    const call_entry& c = calls[ci];
+    d.calls.push_back({new_of[c.caller], new_of[c.callee], c.count});
+  }
+  calls = {};
+  give_back_freed_memory();
 
   // Source lines: the rows as the model path's report makes them, with the keys' new numbers.
   if (lines) {
@@ -813,32 +815,33 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
     detail::index_source_lines(d);
   }
 
-  // The inclusive solver's input: per part and key, per part and call.
-  std::optional<inclusive_solver> solver;
-  if (o.inclusive) {
-    inclusive_solver& s = solver.emplace(nk, nrec);
-    if (!per_part) {
-      for (std::uint32_t k = 0; k < nk; ++k)
-        if (has_self[k]) s.add_self(0, k, {d.self.values(k), nrec});
-      for (std::uint32_t ci = 0; ci < d.calls.size(); ++ci)
-        s.add_call(0, d.calls[ci].caller, d.calls[ci].callee, d.calls[ci].count,
-                   {d.call_cc.values(ci), nrec});
-    } else {
-      std::vector<std::uint64_t> tmp(nrec);
-      auto project = [&](std::uint32_t pt, std::span<const std::uint64_t> costs) {
-        const auto& idx = cols.part_index[pt];
-        for (std::size_t c = 0; c < nrec; ++c) tmp[c] = idx[c] >= 0 ? costs[cols.rec_ids[c]] : 0;
-        return std::span<const std::uint64_t>(tmp);
-      };
-      for (std::uint32_t i = 0; i < part_selfs.size(); ++i)
-        s.add_self(part_selfs[i].part, new_of[part_selfs[i].key],
-                   project(part_selfs[i].part, part_self_costs.row(i)));
-      for (std::uint32_t i = 0; i < part_calls.size(); ++i) {
-        const part_call& c = part_calls[i];
-        s.add_call(c.part, new_of[c.caller], new_of[c.callee], c.count,
-                   project(c.part, part_call_costs.row(i)));
-      }
+  // The inclusive costs: with one part, of d's own tables; else from a solver given each
+  // part's sums per key and per call.
+  std::optional<inclusive_result> solved;
+  if (o.inclusive && !per_part) {
+    solved = detail::solve_inclusive_of_keys(d, nrec);
+  } else if (o.inclusive) {
+    inclusive_solver s(nk, nrec);
+    s.reserve(part_selfs.size(), part_calls.size());
+    std::vector<std::uint64_t> tmp(nrec);
+    auto project = [&](std::uint32_t pt, std::span<const std::uint64_t> costs) {
+      const auto& idx = cols.part_index[pt];
+      for (std::size_t c = 0; c < nrec; ++c) tmp[c] = idx[c] >= 0 ? costs[cols.rec_ids[c]] : 0;
+      return std::span<const std::uint64_t>(tmp);
+    };
+    for (std::uint32_t i = 0; i < part_selfs.size(); ++i)
+      s.add_self(part_selfs[i].part, new_of[part_selfs[i].key],
+                 project(part_selfs[i].part, part_self_costs.row(i)));
+    for (std::uint32_t i = 0; i < part_calls.size(); ++i) {
+      const part_call& c = part_calls[i];
+      s.add_call(c.part, new_of[c.caller], new_of[c.callee], c.count,
+                 project(c.part, part_call_costs.row(i)));
     }
+    part_selfs = {};
+    part_self_costs = cost_matrix();
+    part_calls = {};
+    part_call_costs = cost_matrix();
+    solved = s.solve(false);
   }
   part_selfs = {};
   part_self_costs = cost_matrix();
@@ -847,8 +850,17 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
   new_of = {};
 
   d.names = &p.strings;
-  detail::finish_annotate_data(p, o, cols, d, solver ? &*solver : nullptr, warnings);
-  solver.reset();
+  detail::finish_annotate_data(p, o, cols, d, solved ? &*solved : nullptr, warnings);
+  solved.reset();
+  if (!o.tree_caller && !o.tree_calling && !d.lines) {
+    // The text report shows calls only in trees and beside source lines: these calls were
+    // kept for the inclusive costs, which are solved.
+    d.calls = {};
+    d.call_cc = detail::cc_table();
+    d.callers_of = {};
+    d.callees_of = {};
+    give_back_freed_memory();
+  }
   std::string out;
   auto s = detail::print_annotate_text(p, d, o, &write, out);
   if (!s) return s;

@@ -515,7 +515,6 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
     if (o.tree_caller && !unknown && r.key != UINT32_MAX) {
       for (std::uint32_t ci : call_sort(d.callers_of[r.key], true)) {
         const auto& c = d.calls[ci];
-        if (!c.counted) continue;
         pr.print_cc(view(d.call_cc, ci), fn_w);
         out += " < " + d.key_name(c.caller) + " (" + commify(c.count) + "x)" +
                object_suffix(c.caller, false) + "\n";
@@ -535,7 +534,6 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
     if (o.tree_calling && !unknown && r.key != UINT32_MAX) {
       for (std::uint32_t ci : call_sort(d.callees_of[r.key], false)) {
         const auto& c = d.calls[ci];
-        if (!c.counted) continue;
         pr.print_cc(view(d.call_cc, ci), fn_w);
         out += " >   " + d.key_name(c.callee) + " (" + commify(c.count) + "x)" +
                object_suffix(c.callee, false) + "\n";

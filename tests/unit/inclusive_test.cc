@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "calltree/analysis/derived_events.h"
 #include "calltree/input.h"
@@ -114,6 +117,164 @@ TEST(Inclusive, TarjanHandlesAMillionDeepChainWithoutRecursion) {
   to.pop_back();
   comp = strongly_connected_components(n, from, to, &count);
   EXPECT_EQ(count, n);
+}
+
+// The solver against the semantics of inclusive.h written out the slow way (components from
+// reachability, each part's sums taken node by node), on random graphs of a few nodes: cycles,
+// self-calls, calls inside cycles, several parts with their entries added out of part order,
+// two events, raw summing too.
+struct graph_case {
+  struct self_e {
+    std::uint32_t part, node;
+    std::uint64_t cost[2];
+  };
+  struct call_e {
+    std::uint32_t part, from, to;
+    std::uint64_t count, cost[2];
+  };
+  std::uint32_t nodes = 0;
+  std::vector<self_e> selfs;
+  std::vector<call_e> calls;
+};
+
+inclusive_result reference(const graph_case& g, bool raw) {
+  const std::uint32_t n = g.nodes;
+  inclusive_result r;
+  r.events = 2;
+  r.self = cost_matrix(2);
+  r.inclusive = cost_matrix(2);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    r.self.add_row();
+    r.inclusive.add_row();
+  }
+  r.cycle_of.assign(n, 0);
+  for (const auto& s : g.selfs)
+    for (int e = 0; e < 2; ++e) r.self.row(s.node)[e] += s.cost[e];
+  if (raw) {
+    std::vector<bool> called(n, false);
+    for (const auto& c : g.calls) {
+      if (c.count) called[c.to] = true;
+      if (!c.count)
+        for (int e = 0; e < 2; ++e) r.self.row(c.from)[e] += c.cost[e];
+    }
+    for (std::uint32_t v = 0; v < n; ++v) {
+      for (const auto& c : g.calls)
+        if (c.count && (c.to == v || (c.from == v && !called[v])))
+          for (int e = 0; e < 2; ++e) r.inclusive.row(v)[e] += c.cost[e];
+      if (!called[v])
+        for (int e = 0; e < 2; ++e) r.inclusive.row(v)[e] += r.self.row(v)[e];
+    }
+    return r;
+  }
+  // reach[a][b]: a path of one or more calls from a to b.
+  std::vector<std::vector<bool>> reach(n, std::vector<bool>(n, false));
+  for (const auto& c : g.calls) reach[c.from][c.to] = true;
+  for (std::uint32_t k = 0; k < n; ++k)
+    for (std::uint32_t a = 0; a < n; ++a)
+      for (std::uint32_t b = 0; b < n; ++b)
+        if (reach[a][k] && reach[k][b]) reach[a][b] = true;
+  auto same = [&](std::uint32_t a, std::uint32_t b) {
+    return a == b || (reach[a][b] && reach[b][a]);
+  };
+  // Cycles (components of two or more), numbered later.
+  std::vector<cycle_info> cycles;
+  std::vector<int> cycle(n, -1);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    if (cycle[v] >= 0) continue;
+    cycle_info ci;
+    for (std::uint32_t w = 0; w < n; ++w)
+      if (same(v, w)) ci.members.push_back(w);
+    if (ci.members.size() < 2) continue;
+    ci.self.assign(2, 0);
+    ci.inclusive.assign(2, 0);
+    for (std::uint32_t w : ci.members) {
+      cycle[w] = static_cast<int>(cycles.size());
+      for (int e = 0; e < 2; ++e) ci.self[e] += r.self.row(w)[e];
+    }
+    cycles.push_back(ci);
+  }
+  std::uint32_t parts = 0;
+  for (const auto& s : g.selfs) parts = std::max(parts, s.part + 1);
+  for (const auto& c : g.calls) parts = std::max(parts, c.part + 1);
+  for (std::uint32_t p = 0; p < parts; ++p)
+    for (std::uint32_t v = 0; v < n; ++v) {
+      std::uint64_t in[2] = {0, 0}, own[2] = {0, 0};
+      bool entered = false;
+      for (const auto& c : g.calls) {
+        if (c.part != p || same(c.from, c.to)) continue;
+        if (c.to == v) {
+          entered = true;
+          for (int e = 0; e < 2; ++e) in[e] += c.cost[e];
+        }
+        if (c.from == v)
+          for (int e = 0; e < 2; ++e) own[e] += c.cost[e];
+      }
+      for (const auto& s : g.selfs)
+        if (s.part == p && s.node == v)
+          for (int e = 0; e < 2; ++e) own[e] += s.cost[e];
+      const bool take_in = entered && cycle[v] < 0;
+      for (int e = 0; e < 2; ++e) r.inclusive.row(v)[e] += take_in ? in[e] : own[e];
+      if (cycle[v] >= 0)
+        for (int e = 0; e < 2; ++e) cycles[cycle[v]].inclusive[e] += own[e];
+    }
+  std::stable_sort(cycles.begin(), cycles.end(), [](const cycle_info& a, const cycle_info& b) {
+    if (a.inclusive[0] != b.inclusive[0]) return a.inclusive[0] > b.inclusive[0];
+    return a.members.front() < b.members.front();
+  });
+  for (std::size_t c = 0; c < cycles.size(); ++c)
+    for (std::uint32_t w : cycles[c].members) r.cycle_of[w] = static_cast<std::uint32_t>(c + 1);
+  r.cycles = cycles;
+  return r;
+}
+
+TEST(Inclusive, SolverMatchesTheSemanticsOnRandomGraphs) {
+  std::mt19937 rng(20261123);
+  auto below = [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); };
+  for (int round = 0; round < 3000; ++round) {
+    graph_case g;
+    g.nodes = 1 + below(9);
+    const std::uint32_t parts = 1 + below(3);
+    for (std::uint32_t i = below(2 * g.nodes + 1); i > 0; --i)
+      g.selfs.push_back({below(parts), below(g.nodes), {below(100), below(5)}});
+    for (std::uint32_t i = below(3 * g.nodes + 1); i > 0; --i)
+      g.calls.push_back(
+          {below(parts), below(g.nodes), below(g.nodes), below(3), {below(100), below(5)}});
+    for (const bool raw : {false, true}) {
+      inclusive_solver s(g.nodes, 2);
+      if (round % 2) s.reserve(g.selfs.size(), g.calls.size());
+      for (const auto& e : g.selfs) s.add_self(e.part, e.node, e.cost);
+      for (const auto& c : g.calls) s.add_call(c.part, c.from, c.to, c.count, c.cost);
+      const inclusive_result got = s.solve(raw), want = reference(g, raw);
+      SCOPED_TRACE("round " + std::to_string(round) + (raw ? " raw" : ""));
+      for (std::uint32_t v = 0; v < g.nodes; ++v) {
+        for (int e = 0; e < 2; ++e) {
+          ASSERT_EQ(got.self.row(v)[e], want.self.row(v)[e]) << "node " << v;
+          ASSERT_EQ(got.inclusive.row(v)[e], want.inclusive.row(v)[e]) << "node " << v;
+        }
+        ASSERT_EQ(got.cycle_of[v], want.cycle_of[v]) << "node " << v;
+      }
+      ASSERT_EQ(got.cycles.size(), want.cycles.size());
+      for (std::size_t c = 0; c < got.cycles.size(); ++c) {
+        EXPECT_EQ(got.cycles[c].members, want.cycles[c].members);
+        EXPECT_EQ(got.cycles[c].self, want.cycles[c].self);
+        EXPECT_EQ(got.cycles[c].inclusive, want.cycles[c].inclusive);
+      }
+      EXPECT_FALSE(got.saturated);
+    }
+  }
+}
+
+TEST(Inclusive, SaturatedSumsAreFlagged) {
+  // main calls f twice from two sites, each near 2^64: f's inclusive saturates.
+  inclusive_solver s(2, 1);
+  const std::uint64_t big = UINT64_MAX - 5;
+  s.add_call(0, 0, 1, 1, std::vector<std::uint64_t>{big});
+  s.add_call(0, 0, 1, 1, std::vector<std::uint64_t>{big});
+  s.add_self(0, 1, std::vector<std::uint64_t>{7});
+  const auto r = s.solve();
+  EXPECT_TRUE(r.saturated);
+  EXPECT_EQ(r.inclusive.row(1)[0], UINT64_MAX);
+  EXPECT_EQ(r.inclusive.row(0)[0], UINT64_MAX);
 }
 
 TEST(DerivedEvents, FormulasResolveThroughOtherDerivedEvents) {

@@ -60,10 +60,15 @@ struct inclusive_result {
 };
 
 // Collects a call graph, then solves it. Node ids are dense 0..nodes-1, chosen by the caller.
+// Memory: about 8 bytes + one cost row per self entry and 13 bytes + one cost row per call
+// while collecting (reserve() first to hold no more than that), and while solving the result's
+// two matrices, one node table of each kind and the call graph's adjacency; no per-part copies.
 class inclusive_solver {
  public:
   inclusive_solver(std::size_t nodes, std::size_t events);
 
+  // Room for this many add_self() and add_call() (a hint: more may be added).
+  void reserve(std::size_t selfs, std::size_t calls);
   void add_self(std::uint32_t part, std::uint32_t node, std::span<const std::uint64_t> costs);
   void add_call(std::uint32_t part, std::uint32_t caller, std::uint32_t callee, std::uint64_t count,
                 std::span<const std::uint64_t> costs);
@@ -74,14 +79,12 @@ class inclusive_solver {
   std::size_t events() const { return events_; }
 
  private:
-  struct entry {
-    std::uint32_t part, from, to;
-    std::uint64_t count;
-  };
   std::size_t nodes_, events_;
-  std::vector<entry> selfs_;  // from = node
+  // One array per field (the components take call_from_ and call_to_ as they are).
+  std::vector<std::uint32_t> self_part_, self_node_;
   cost_matrix self_costs_;
-  std::vector<entry> calls_;
+  std::vector<std::uint32_t> call_part_, call_from_, call_to_;
+  std::vector<bool> call_counted_;  // count > 0 (only raw summing tells these apart)
   cost_matrix call_costs_;
 };
 
