@@ -21,6 +21,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "model/free_storage.h"
+
 namespace calltree {
 
 namespace {
@@ -321,8 +323,8 @@ string_id string_pool::find(std::string_view s) { return find(s, hashes_of(s)); 
 
 void string_pool::release_index() {
   released_ = true;
-  slots_ = {};
-  if (mode_ == mode::spill) digests_ = {};  // (digest mode's cannot be made again)
+  detail::free_storage(slots_);
+  if (mode_ == mode::spill) detail::free_storage(digests_);  // (digest mode's cannot be made again)
 }
 
 string_pool::name_digest string_pool::digest_of_text(string_id id) const {

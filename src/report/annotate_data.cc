@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "analysis/inclusive_solve.h"
+#include "model/free_storage.h"
 
 namespace calltree {
 
@@ -346,7 +347,7 @@ struct annotate_data::name_reader {
 void annotate_data::forget_names() const {
   // clear() would keep (and sweep at every call) the buckets of the largest set held.
   if (cache_.views.bucket_count() > 1024)
-    cache_.views = {};
+    detail::free_storage(cache_.views);
   else
     cache_.views.clear();
   cache_.own.clear();
@@ -390,7 +391,7 @@ void annotate_data::take_names(std::size_t to) const {
 void annotate_data::stop_reading_ahead() const {
   ahead_.reset();
   // (Views into the batches go with them.)
-  cache_.views = {};
+  detail::free_storage(cache_.views);
   cache_.own.clear();
   cache_.held.clear();
 }
@@ -579,13 +580,13 @@ struct builder {
 namespace {
 
 void release_self_rows(profile& p) {
-  p.self_rows = {};
+  detail::free_storage(p.self_rows);
   p.self_costs = cost_matrix(p.self_costs.columns());
 }
 void release_calls_and_jumps(profile& p) {
-  p.calls = {};
+  detail::free_storage(p.calls);
   p.call_costs = cost_matrix(p.call_costs.columns());
-  p.jumps = {};
+  detail::free_storage(p.jumps);
 }
 
 }  // namespace

@@ -74,6 +74,7 @@
 #include "calltree/memory_limit.h"
 #include "calltree/paged_array.h"
 #include "calltree/profile_builder.h"
+#include "model/free_storage.h"
 #include "model/row_index.h"
 #include "radix_sort.h"
 
@@ -658,7 +659,7 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
   other_calls = row_index();
   part_self_index = row_index();
   part_call_index = row_index();
-  display = {};
+  detail::free_storage(display);
   p.strings.release_index();
   constexpr std::uint64_t unranked = UINT64_MAX;
   std::vector<std::uint64_t> rank(nk, unranked), last(nk, 0);
@@ -679,7 +680,7 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
       object_of[k] = f.object;
     }
   }
-  functions = {};
+  detail::free_storage(functions);
   give_back_freed_memory();
   for (std::size_t k = 0; k < nk; ++k) {
     if (rank[k] != unranked) continue;
@@ -690,12 +691,12 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
   {
     std::vector<detail::keyed_index> by_rank(nk);
     for (std::uint32_t k = 0; k < nk; ++k) by_rank[k] = {rank[k], k};
-    rank = {};
+    detail::free_storage(rank);
     detail::radix_sort(by_rank);
     for (std::uint32_t i = 0; i < nk; ++i) order[i] = by_rank[i].index;
   }
   for (std::uint32_t i = 0; i < nk; ++i) new_of[order[i]] = i;
-  last = {};
+  detail::free_storage(last);
 
   // Where each recorded column sits in each layout, and a row's defined columns.
   std::vector<std::vector<int>> layout_index(layouts.size());
@@ -749,12 +750,12 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
       fill(d.self, n, key_costs.row(k), key_layouts.empty() ? 1 : key_layouts[k],
            key_given.empty() ? 0 : key_given[k]);
   }
-  object_of = {};
-  order = {};
-  keys = {};
+  detail::free_storage(object_of);
+  detail::free_storage(order);
+  detail::free_storage(keys);
   key_costs = cost_matrix();
-  key_given = {};
-  key_layouts = {};
+  detail::free_storage(key_given);
+  detail::free_storage(key_layouts);
 
   // Calls, in order of first appearance: their costs, then (those of the reading given back)
   // the pairs.
@@ -765,15 +766,15 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
          call_given.empty() ? 0 : call_given[ci]);
   }
   call_costs = cost_matrix();
-  call_given = {};
-  call_layouts = {};
+  detail::free_storage(call_given);
+  detail::free_storage(call_layouts);
   give_back_freed_memory();
   d.calls.reserve(calls.size());
   for (std::uint32_t ci = 0; ci < calls.size(); ++ci) {
     const call_entry& c = calls[ci];
     d.calls.push_back({new_of[c.caller], new_of[c.callee], c.count});
   }
-  calls = {};
+  detail::free_storage(calls);
   give_back_freed_memory();
 
   // Source lines: the rows as the model path's report makes them, with the keys' new numbers.
@@ -787,14 +788,14 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
       fill(d.line_cc, row, line_costs.row(i), line_layouts.empty() ? 1 : line_layouts[i],
            line_given.empty() ? 0 : line_given[i]);
     }
-    line_rows = {};
+    detail::free_storage(line_rows);
     line_costs = cost_matrix();
     site_index = row_index();
     call_line_index = row_index();
     d.sites.reserve(sites.size());
     for (std::uint32_t i = 0; i < sites.size(); ++i)
       d.sites.push_back({sites[i].file, sites[i].line, new_of[sites[i].func]});
-    sites = {};
+    detail::free_storage(sites);
     site_callees.renumber_callees(new_of);
     site_callees.build_into(d.site_callees, d.sites.size());
     d.call_lines.reserve(call_lines.size());
@@ -806,12 +807,12 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
            call_line_layouts.empty() ? 1 : call_line_layouts[i],
            call_line_given.empty() ? 0 : call_line_given[i]);
     }
-    call_lines = {};
+    detail::free_storage(call_lines);
     call_line_costs = cost_matrix();
-    line_given = {};
-    line_layouts = {};
-    call_line_given = {};
-    call_line_layouts = {};
+    detail::free_storage(line_given);
+    detail::free_storage(line_layouts);
+    detail::free_storage(call_line_given);
+    detail::free_storage(call_line_layouts);
     detail::index_source_lines(d);
   }
 
@@ -837,17 +838,17 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
       s.add_call(c.part, new_of[c.caller], new_of[c.callee], c.count,
                  project(c.part, part_call_costs.row(i)));
     }
-    part_selfs = {};
+    detail::free_storage(part_selfs);
     part_self_costs = cost_matrix();
-    part_calls = {};
+    detail::free_storage(part_calls);
     part_call_costs = cost_matrix();
     solved = s.solve(false);
   }
-  part_selfs = {};
+  detail::free_storage(part_selfs);
   part_self_costs = cost_matrix();
-  part_calls = {};
+  detail::free_storage(part_calls);
   part_call_costs = cost_matrix();
-  new_of = {};
+  detail::free_storage(new_of);
 
   d.names = &p.strings;
   detail::finish_annotate_data(p, o, cols, d, solved ? &*solved : nullptr, warnings);
@@ -855,10 +856,10 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
   if (!o.tree_caller && !o.tree_calling && !d.lines) {
     // The text report shows calls only in trees and beside source lines: these calls were
     // kept for the inclusive costs, which are solved.
-    d.calls = {};
+    detail::free_storage(d.calls);
     d.call_cc = detail::cc_table();
-    d.callers_of = {};
-    d.callees_of = {};
+    detail::free_storage(d.callers_of);
+    detail::free_storage(d.callees_of);
     give_back_freed_memory();
   }
   std::string out;

@@ -18,6 +18,7 @@
 
 #include "annotate_data.h"
 #include "calltree/report/annotate.h"
+#include "model/free_storage.h"
 #include "radix_sort.h"
 
 namespace calltree {
@@ -435,7 +436,7 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
       if (shown == SIZE_MAX) add_row(curr, ordered.back());
     }
     if (shown == SIZE_MAX) shown = ordered.size();
-    order = {};
+    detail::free_storage(order);
     rows = std::move(ordered);
   }
   // Name order within each run of equal cost up to the end of the run of the last row shown.
