@@ -67,7 +67,8 @@ struct reader_options {
   // For sinks that keep no jumps: jump lines are read and checked as ever, and counted in
   // read_stats, but no jump records are sent.
   bool skip_jump_records = false;
-  // The chunk size of the parallel path (0: the default, 512 KiB). Tests make it small.
+  // The chunk size of the parallel path (0: the defaults, 128 KiB of a mapped file, 256 KiB of
+  // decoded input). Tests make it small.
   std::size_t chunk_bytes = 0;
   // Tests: on the parallel path, every chunk after the first is read on speculation (then
   // adopted if it holds), none directly while a speculation could have been, whatever the

@@ -2470,17 +2470,22 @@ result<read_stats> reader_impl::run() {
   // (The feed outlives the reading: diagnostics at the end quote the last line, in its chunk.)
   std::unique_ptr<detail::chunk_feed> feed;
   if (opt_.threads > 1 && opt_.sum_cost_runs) {
-    const std::size_t chunk = opt_.chunk_bytes ? opt_.chunk_bytes : std::size_t{512} << 10;
+    // A speculation in flight holds its chunk's names, sums and tables (a ring of three on two
+    // cores): 128 KiB chunks hold 3.3 MB less than 512 KiB ones on the real profile, in the
+    // same time (docs/performance.md, tenth round).
+    const std::size_t chunk = opt_.chunk_bytes ? opt_.chunk_bytes : std::size_t{128} << 10;
     const auto whole = in_.mapped();
     if (whole.size() >= 2 * chunk) {
       feed = detail::mapped_chunks(in_, whole, chunk);
     } else if (whole.empty() && parallel_decoding(in_.kind())) {
-      // Decoded chunks are held in memory until read: half the size, twice as many of them
+      // Decoded chunks are held in memory until read: 256 KiB, twice as many of them
       // ahead of this thread (run_chunked's ring, twice, and 4), so the decoding thread does
       // not wait on the others' turns for the cores (3 threads on 2 cores). Measured on the
       // zstd real profile: 5 chunks ahead ran 10-15 % slower than 10, and 10 of 256 KB as 10
       // of 512 KB; each MB ahead is a MB of the resident size (docs/performance.md).
-      feed = detail::decoded_chunks(in_, opt_.chunk_bytes ? chunk : chunk / 2, 2 * spec_ring() + 4);
+      // (128 KiB decoded chunks: 2 MB less, 5-10 % slower in turn on the real profile.)
+      const std::size_t decoded = opt_.chunk_bytes ? chunk : std::size_t{256} << 10;
+      feed = detail::decoded_chunks(in_, decoded, 2 * spec_ring() + 4);
     }
   }
   if (feed) {
