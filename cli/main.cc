@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -84,7 +85,15 @@ int main(int argc, char** argv) {
   if (!take_memory_limit(args)) return calltree::cli::exit_usage;
   for (const auto& c : calltree::cli::commands()) {
     if (c.name == args[0]) {
-      int rc = c.run(std::span<const std::string_view>(args).subspan(1));
+      int rc;
+      try {
+        rc = c.run(std::span<const std::string_view>(args).subspan(1));
+      } catch (const std::bad_alloc&) {
+        // The library lets an allocation that fails reach its caller (docs/reliability.md).
+        std::fflush(stdout);
+        std::fprintf(stderr, "calltree: error: out of memory\n");
+        return calltree::cli::exit_usage;
+      }
       if (std::fflush(stdout) != 0 && errno != EPIPE) {
         std::fprintf(stderr, "calltree: error writing output\n");
         return calltree::cli::exit_usage;

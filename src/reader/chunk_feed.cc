@@ -16,6 +16,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <new>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -167,6 +168,15 @@ class decoded_feed final : public chunk_feed {
   }
 
   void produce() {
+    try {
+      cut_into_chunks();
+    } catch (const std::bad_alloc&) {
+      // (On this thread it would end the process: the reader gets it as the input's error,
+      // after the chunks handed over so far.)
+      finish(error{"out of memory while decoding the input"}, false);
+    }
+  }
+  void cut_into_chunks() {
     std::vector<char> cur = fresh({});
     std::size_t threshold = 1;  // the next cut's chunk starts at or after this (the first: 1)
     std::size_t searched = 0;   // where the search for the next cut goes on from

@@ -9,6 +9,7 @@
 
 #include <condition_variable>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -83,17 +84,24 @@ class ahead_input final : public input {
       }
       // The slot is ours until it is marked full.
       slot& s = slots_[tail];
-      auto r = inner_.next();
       bool last = false;
-      if (!r) {
-        s.err = r.error();
-        s.truncated = inner_.truncated();
+      try {
+        auto r = inner_.next();
+        if (!r) {
+          s.err = r.error();
+          s.truncated = inner_.truncated();
+          s.size = 0;
+          last = true;
+        } else {
+          s.data.assign(r->begin(), r->end());
+          s.size = r->size();
+          last = r->empty();
+        }
+      } catch (const std::bad_alloc&) {
+        // (On this thread it would end the process: the reader gets it as the input's error.)
+        s.err = error{"out of memory while decoding the input"};
         s.size = 0;
         last = true;
-      } else {
-        s.data.assign(r->begin(), r->end());
-        s.size = r->size();
-        last = r->empty();
       }
       s.raw_consumed = inner_.raw_consumed();
       {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include <cerrno>
 #include <cstring>
@@ -216,6 +217,10 @@ class decoding_input : public input {
         finished_ = true;
         return error{std::string(to_string(kind())) + " stream is corrupt: " + message_};
       }
+      if (st == step_status::out_of_memory) {
+        finished_ = true;
+        return error{"out of memory in the " + std::string(to_string(kind())) + " decoder"};
+      }
       if (st == step_status::stream_end && in_.empty() && eof_) finished_ = true;
       if (produced) return std::span<const char>(out_.data(), produced);
       if (finished_) return std::span<const char>();
@@ -232,7 +237,7 @@ class decoding_input : public input {
   }
 
  protected:
-  enum class step_status { more, stream_end, failed };
+  enum class step_status { more, stream_end, failed, out_of_memory };
   // Decodes from `in` into out_; sets used/produced.
   virtual step_status step(std::span<const char> in, std::size_t& used, std::size_t& produced) = 0;
   // At end of input with no output: did the last stream end?
@@ -279,6 +284,7 @@ class gzip_input final : public decoding_input {
       return step_status::stream_end;
     }
     if (rc == Z_OK || rc == Z_BUF_ERROR) return step_status::more;
+    if (rc == Z_MEM_ERROR) return step_status::out_of_memory;
     message_ = z_.msg ? z_.msg : "inflate error";
     return step_status::failed;
   }
@@ -306,6 +312,7 @@ class zstd_input final : public decoding_input {
     used = ib.pos;
     produced = ob.pos;
     if (ZSTD_isError(rc)) {
+      if (ZSTD_getErrorCode(rc) == ZSTD_error_memory_allocation) return step_status::out_of_memory;
       message_ = ZSTD_getErrorName(rc);
       return step_status::failed;
     }
@@ -348,6 +355,7 @@ class xz_input final : public decoding_input {
       return step_status::stream_end;
     }
     if (rc == LZMA_OK || rc == LZMA_BUF_ERROR) return step_status::more;
+    if (rc == LZMA_MEM_ERROR) return step_status::out_of_memory;
     message_ = "lzma error " + std::to_string(static_cast<int>(rc));
     return step_status::failed;
   }
@@ -392,6 +400,7 @@ class bzip2_input final : public decoding_input {
       return step_status::stream_end;
     }
     if (rc == BZ_OK) return step_status::more;
+    if (rc == BZ_MEM_ERROR) return step_status::out_of_memory;
     message_ = "bzip2 error " + std::to_string(rc);
     return step_status::failed;
   }

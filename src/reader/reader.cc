@@ -38,6 +38,7 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -2373,30 +2374,41 @@ void reader_impl::run_chunked(detail::chunk_feed& feed) {
     return state[k % ring].compare_exchange_strong(expect, tag(k, reading),
                                                    std::memory_order_acq_rel);
   };
-  auto speculate = [&](std::size_t k) {
-    speculation& s = slots[k % ring];
-    const auto c = feed.get(k);
-    s.ok = false;
+  // Reads chunk `c` on speculation into slot `s`.
+  auto read_ahead = [&](speculation& s, const auto& c) {
     // A decoded input's chunk may start where no function does (chunk_feed.h): not worth a
     // reading, as adopt() would refuse it (no function known, or a line carried into it).
     const std::string_view text(c.bytes.data(), c.bytes.size());
-    if (text.starts_with("fn=")) {
-      s.names = string_pool();
-      s.names.keep_digests();  // hashed here, not again by the reading thread (adopt)
-      s.records.clear(opt_.sum_by_context);
-      auto fresh = std::make_unique<reader_impl>(in_, s.names, s.records, s.diagnostics, opt_);
-      if (s.reader) fresh->reuse_tables(*s.reader);
-      s.reader = std::move(fresh);
-      s.reader->max_len_ = max_len_;
-      s.reader->spec_batch_ = &s.records;
-      if (opt_.sum_per_line) {
-        reader_impl* r = s.reader.get();
-        s.records.sum_per_line([r](string_id sf) { return r->lines_wanted(sf); });
-      }
-      s.reader->begin_speculation(ps);
-      s.reader->process_block(text.data(), text.data() + text.size());
-      s.reader->flush_run();
-      s.ok = s.reader->spec_ok();
+    if (!text.starts_with("fn=")) return;
+    s.names = string_pool();
+    s.names.keep_digests();  // hashed here, not again by the reading thread (adopt)
+    s.records.clear(opt_.sum_by_context);
+    auto fresh = std::make_unique<reader_impl>(in_, s.names, s.records, s.diagnostics, opt_);
+    if (s.reader) fresh->reuse_tables(*s.reader);
+    s.reader = std::move(fresh);
+    s.reader->max_len_ = max_len_;
+    s.reader->spec_batch_ = &s.records;
+    if (opt_.sum_per_line) {
+      reader_impl* r = s.reader.get();
+      s.records.sum_per_line([r](string_id sf) { return r->lines_wanted(sf); });
+    }
+    s.reader->begin_speculation(ps);
+    s.reader->process_block(text.data(), text.data() + text.size());
+    s.reader->flush_run();
+    s.ok = s.reader->spec_ok();
+  };
+  auto speculate = [&](std::size_t k) {
+    speculation& s = slots[k % ring];
+    s.ok = false;
+    try {
+      read_ahead(s, feed.get(k));
+    } catch (const std::bad_alloc&) {
+      // Out of memory on speculation: the chunk is read where it is adopted, directly, and a
+      // failure there reaches read_callgrind's caller. (Thrown on a worker, it would end the
+      // process; and the chunk's state must be set below either way, or the reading thread
+      // waits for it for ever.)
+      s.ok = false;
+      s.reader.reset();
     }
     state[k % ring].store(tag(k, read), std::memory_order_release);
     state[k % ring].notify_all();
@@ -2423,38 +2435,49 @@ void reader_impl::run_chunked(detail::chunk_feed& feed) {
   } catch (...) {  // no thread: every chunk is read here
   }
   std::size_t k = 1;
-  for (; !stop_; ++k) {
-    current.store(k, std::memory_order_release);
+  auto end_workers = [&] {
+    quit.store(true, std::memory_order_release);
+    feed.cancel();  // (a worker may wait in get() for a chunk that will not come)
+    current.store(k + ring, std::memory_order_release);
     current.notify_all();
-    const auto c = feed.get(k);
-    if (c.bytes.empty()) break;
-    if (opt_.speculate_every_chunk && claim(k))
-      speculate(k);  // tests: this chunk too on speculation, so every chunk is
-    std::uint64_t expect = tag(k, free_chunk);
-    if (state[k % ring].compare_exchange_strong(expect, tag(k, taken), std::memory_order_acq_rel)) {
-      direct(c);
-    } else {
-      // While a worker reads chunk k, read a later one ahead rather than wait.
-      while (state[k % ring].load(std::memory_order_acquire) == tag(k, reading)) {
-        std::size_t j = k + 1;
-        while (j < k + ring && !claim(j)) ++j;
-        if (j < k + ring)
-          speculate(j);
-        else
-          state[k % ring].wait(tag(k, reading), std::memory_order_acquire);
+    for (auto& t : threads) t.join();
+  };
+  try {
+    for (; !stop_; ++k) {
+      current.store(k, std::memory_order_release);
+      current.notify_all();
+      const auto c = feed.get(k);
+      if (c.bytes.empty()) break;
+      if (opt_.speculate_every_chunk && claim(k))
+        speculate(k);  // tests: this chunk too on speculation, so every chunk is
+      std::uint64_t expect = tag(k, free_chunk);
+      if (state[k % ring].compare_exchange_strong(expect, tag(k, taken),
+                                                  std::memory_order_acq_rel)) {
+        direct(c);
+      } else {
+        // While a worker reads chunk k, read a later one ahead rather than wait.
+        while (state[k % ring].load(std::memory_order_acquire) == tag(k, reading)) {
+          std::size_t j = k + 1;
+          while (j < k + ring && !claim(j)) ++j;
+          if (j < k + ring)
+            speculate(j);
+          else
+            state[k % ring].wait(tag(k, reading), std::memory_order_acquire);
+        }
+        speculation& s = slots[k % ring];
+        if (!adopt(s)) direct(c);  // (the worker that reuses the slot frees the reader)
       }
-      speculation& s = slots[k % ring];
-      if (!adopt(s)) direct(c);  // (the worker that reuses the slot frees the reader)
+      done_with(k, c);
+      state[k % ring].store(tag(k + ring, free_chunk), std::memory_order_release);
     }
-    done_with(k, c);
-    state[k % ring].store(tag(k + ring, free_chunk), std::memory_order_release);
+  } catch (...) {
+    // Out of memory here (the reading's own tables, or the sink's) reaches the caller, after
+    // the workers: a thread still joinable when `threads` goes would end the process.
+    end_workers();
+    throw;
   }
   if (opt_.progress && stats_.bytes != shown) show();
-  quit.store(true, std::memory_order_release);
-  feed.cancel();  // (a worker may wait in get() for a chunk that will not come)
-  current.store(k + ring, std::memory_order_release);
-  current.notify_all();
-  for (auto& t : threads) t.join();
+  end_workers();
 }
 
 // Inputs not mapped whose parsing is worth cutting into chunks: plain ones (a pipe) and zstd.

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <deque>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <string_view>
 #include <thread>
@@ -270,6 +271,9 @@ struct annotate_data::name_reader {
   std::deque<std::optional<name_batch>> got;  // batches [first, first + got.size()), if read
   std::size_t bytes = 0;                      // the texts' bytes in `got`
   bool stop = false;
+  // A batch the thread claimed and could not read (out of memory: it stopped there), for the
+  // report to read itself when it comes to it.
+  std::optional<std::size_t> dropped;
   std::thread thread;
   // (The report's alone: the names of ids[0, taken) went into its cache.)
   std::size_t taken = 0;
@@ -293,9 +297,9 @@ struct annotate_data::name_reader {
     }
     {
       std::lock_guard lock(m);
-      bytes += b.text.size();
       const std::size_t at = n - first;
       if (got.size() <= at) got.resize(at + 1);
+      bytes += b.text.size();
       got[at] = std::move(b);
     }
     cv.notify_all();
@@ -310,7 +314,18 @@ struct annotate_data::name_reader {
         if (stop || claimed >= batches()) return;
         n = claimed++;
       }
-      read(n, scratch);
+      try {
+        read(n, scratch);
+      } catch (const std::bad_alloc&) {
+        // (On this thread it would end the process.) The report reads this batch and the rest
+        // itself, where running out of memory reaches its caller.
+        {
+          std::lock_guard lock(m);
+          dropped = n;
+        }
+        cv.notify_all();
+        return;
+      }
     }
   }
   // The report's: batch `first`, read by whichever reader got it.
@@ -319,8 +334,12 @@ struct annotate_data::name_reader {
       std::size_t n;
       {
         std::unique_lock lock(m);
-        cv.wait(lock, [&] { return (!got.empty() && got.front()) || may_claim(); });
-        if (!got.empty() && got.front()) {
+        cv.wait(lock,
+                [&] { return (!got.empty() && got.front()) || may_claim() || dropped == first; });
+        if (dropped == first) {
+          dropped.reset();
+          n = first;
+        } else if (!got.empty() && got.front()) {
           name_batch b = std::move(*got.front());
           got.pop_front();
           ++first;
@@ -328,8 +347,9 @@ struct annotate_data::name_reader {
           lock.unlock();
           cv.notify_all();
           return b;
+        } else {
+          n = claimed++;  // rather than wait, read the next batch too
         }
-        n = claimed++;  // rather than wait, read the next batch too
       }
       read(n, scratch);
     }
