@@ -188,10 +188,7 @@ result<diff_result> diff_profiles(const profile& old_profile, const profile& new
     side& sd = sides[s];
     const profile& p = sd.prof();
     inclusive_solver solver(nodes, p.events.size());
-    std::size_t selfs = 0, calls = 0;
-    for (const auto& row : p.self_rows) selfs += sd.selected(row.part);
-    for (const auto& row : p.calls) calls += sd.selected(row.part);
-    solver.reserve(selfs, calls);
+    solver.reserve(p.self_rows.size(), p.calls.size());
     for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
       const auto& row = p.self_rows[i];
       if (sd.selected(row.part))

@@ -77,11 +77,7 @@ inclusive_result inclusive_solver::solve(bool raw) const {
 inclusive_result compute_inclusive(const profile& p, const inclusive_options& options) {
   const std::size_t events = p.events.size();
   inclusive_solver s(p.functions.size(), events);
-  auto selected = [&](part_id part) { return !options.part || part == *options.part; };
-  std::size_t selfs = 0, calls = 0;
-  for (const self_row& row : p.self_rows) selfs += selected(row.part);
-  for (const call_row& c : p.calls) calls += selected(c.part);
-  s.reserve(selfs, calls);
+  s.reserve(p.self_rows.size(), p.calls.size());
   for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
     const self_row& row = p.self_rows[i];
     if (options.part && row.part != *options.part) continue;

@@ -802,10 +802,7 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
   std::optional<inclusive_solver> solver;
   if (o.inclusive) {
     inclusive_solver& s = solver.emplace(d.keys(), nrec);
-    std::size_t selfs = 0, calls = 0;
-    for (const self_row& row : p.self_rows) selfs += b.selected(row.part);
-    for (const call_row& c : p.calls) calls += b.selected(c.part);
-    s.reserve(selfs, calls);
+    s.reserve(p.self_rows.size(), p.calls.size());
     std::vector<std::uint64_t> tmp(nrec);
     for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
       const self_row& row = p.self_rows[i];

@@ -179,8 +179,8 @@ struct annotate_data {
   };
   // The names function_name() gives until forget_names(): views into names it read itself
   // (`own`) or into batches read ahead (`held`: those taken so far, and the last one, which may
-  // hold names not yet taken). Moved, never copied (a copy's views would point into the
-  // original's strings), so annotate_data is moved, not copied.
+  // hold names not yet taken). Moved, never copied: a copy's views would point into the
+  // original's strings.
   struct name_cache {
     std::unordered_map<string_id, std::string_view> views;
     std::deque<std::string> own;

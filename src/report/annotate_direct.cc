@@ -844,15 +844,10 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
     part_call_costs = cost_matrix();
     solved = s.solve(false);
   }
-  detail::free_storage(part_selfs);
-  part_self_costs = cost_matrix();
-  detail::free_storage(part_calls);
-  part_call_costs = cost_matrix();
   detail::free_storage(new_of);
 
   d.names = &p.strings;
   detail::finish_annotate_data(p, o, cols, d, solved ? &*solved : nullptr, warnings);
-  solved.reset();
   if (!o.tree_caller && !o.tree_calling && !d.lines) {
     // The text report shows calls only in trees and beside source lines: these calls were
     // kept for the inclusive costs, which are solved.

@@ -67,7 +67,8 @@ class inclusive_solver {
  public:
   inclusive_solver(std::size_t nodes, std::size_t events);
 
-  // Room for this many add_self() and add_call() (a hint: more may be added).
+  // Room for this many add_self() and add_call() (a hint: more may be added; room never
+  // filled, as for the parts not selected, is address space, not resident memory).
   void reserve(std::size_t selfs, std::size_t calls);
   void add_self(std::uint32_t part, std::uint32_t node, std::span<const std::uint64_t> costs);
   void add_call(std::uint32_t part, std::uint32_t caller, std::uint32_t callee, std::uint64_t count,
