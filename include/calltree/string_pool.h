@@ -19,7 +19,8 @@
 //   If no temporary file can be made, or a write to it fails, the names from then on (and those
 //   still in its write buffer) are kept in memory instead: text() gives the same bytes either way.
 // In digest and spill modes two different names with one digest would be taken for one name;
-// with 128 bits that takes on the order of 2^64 names.
+// with 128 bits that takes on the order of 2^64 names, and with the 96 of them spill mode
+// compares (it keeps 64 and the index 32) on the order of 2^48.
 //
 // Threads: const members may be called from several threads at once (text() only reads the
 // spill file, with pread); intern() needs the pool to itself.
@@ -58,9 +59,9 @@ class string_pool {
   string_id find(std::string_view s);
 
   // Frees what intern() and find() need and view(), text() do not: the index, and in spill
-  // mode the names' digests (8 and 16 bytes a name), for a sink that reports once reading is
-  // over (annotate). A later intern() or find() makes them again, hashing every name (a
-  // spilled one read back from the file): correct, and as slow as that sounds.
+  // mode what it keeps of the names' digests (each about 8 bytes a name), for a sink that
+  // reports once reading is over (annotate). A later intern() or find() makes them again, hashing
+  // every name (a spilled one read back from the file): correct, and as slow as that sounds.
   void release_index();
 
   // A name's 128-bit hash, as digest and spill modes know names (full mode uses `h`).
@@ -90,12 +91,19 @@ class string_pool {
   // digest_prefix bytes; in spill mode the whole name when it is in memory, else its first
   // spill_prefix bytes.
   // Valid as long as the pool.
-  std::string_view view(string_id id) const { return views_[id]; }
+  std::string_view view(string_id id) const {
+    const std::uint64_t w = places_[id];
+    const std::size_t len = static_cast<std::size_t>(w & place_length_mask);
+    if (len == 0) return std::string_view("", 0);
+    const block& b = blocks_[static_cast<std::size_t>(w >> place_block_shift)];
+    return std::string_view(b.bytes.get() + ((w >> place_offset_shift) & 0xffffu),
+                            len == place_length_mask ? b.size : len);
+  }
   // The whole name (digest mode: what view() gives). A name in memory is returned as view()
   // returns it; a spilled one is read into `scratch` and the view is of `scratch` (valid until
   // it changes). If reading the spill file fails, view() is returned and read_failed() is set.
   std::string_view text(string_id id, std::string& scratch) const {
-    if (!spill_ || !spilled(id)) return views_[id];
+    if (!spill_ || !spilled(id)) return view(id);
     return read_back(id, scratch);
   }
   // A hint that text(id) follows soon: the tables it looks in are fetched into the cache (for
@@ -109,7 +117,7 @@ class string_pool {
     if (v.data() != s.data()) s.assign(v);
     return s;
   }
-  std::size_t size() const { return views_.size(); }
+  std::size_t size() const { return places_.size(); }
   // The names' bytes as counted for limits (reader_options::max_name_bytes, the builder's
   // max_memory): text, index and views. Spill mode counts as full mode does, so a limit stops
   // at the same name whichever of the two is used; digest mode counts what it keeps.
@@ -134,19 +142,33 @@ class string_pool {
   name_digest digest_of_text(string_id id) const;   // digest() after release_index()
   name_digest hashes_of(std::string_view s) const;  // what intern(s) and find(s) hash s into
   bool same(string_id id, std::string_view s, std::uint64_t h, std::uint64_t h2) const;
-  const char* store(std::string_view s);
+  std::uint64_t store(std::string_view s);
   bool spilled(string_id id) const;
   std::string_view read_back(string_id id, std::string& scratch) const;
   bool spill(std::string_view s);
   void keep_buffered_in_memory();
 
   mode mode_;
-  bool digests_kept_ = false;  // digests_ is filled (digest and spill modes, keep_digests())
+  bool digests_kept_ = false;  // names are known by their digests (digest and spill modes,
+                               // keep_digests())
   // The per-name tables are paged: they never copy themselves to grow (paged_array.h).
-  paged_array<name_digest> digests_;  // the 128-bit hash of each name, when digests_kept_
-  std::vector<std::unique_ptr<char[]>> blocks_;
+  // The 128-bit hash of each name, when digests_kept_, but in spill mode: there only its second
+  // half is kept (second_halves_), and the index's slot holds 32 bits of the first; a name is
+  // taken for another whose 96 bits agree (about 2^48 names for one such pair).
+  paged_array<name_digest> digests_;
+  paged_array<std::uint64_t> second_halves_;
+  // The names' bytes, in blocks of 64 KiB (a longer name in one of its own), and each name's
+  // place there in one word (a string_view would take two): its block, offset and length, the
+  // length all ones for a name as long as its own block (one of 4 MiB or more).
+  struct block {
+    std::unique_ptr<char[]> bytes;
+    std::size_t size = 0;
+  };
+  static constexpr unsigned place_offset_shift = 22, place_block_shift = 38;
+  static constexpr std::uint64_t place_length_mask = (std::uint64_t{1} << 22) - 1;
+  std::vector<block> blocks_;
   std::size_t block_used_ = 0, block_size_ = 0;
-  paged_array<std::string_view> views_;
+  paged_array<std::uint64_t> places_;
   // Open addressing, linear probing: each slot is (32 bits of the name's hash << 32) | (id + 1),
   // 0 when empty. The hash bits place the slot, so growing needs no rehashing of names.
   std::vector<std::uint64_t> slots_;

@@ -16,10 +16,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "model/free_storage.h"
 
@@ -175,8 +177,17 @@ string_pool::string_pool(mode m, std::string spill_dir) : mode_(m), digests_kept
   intern(std::string_view());
 }
 
+// (The caller has matched 32 bits of h already: the slot's.)
 bool string_pool::same(string_id id, std::string_view s, std::uint64_t h, std::uint64_t h2) const {
-  return mode_ == mode::full ? views_[id] == s : digests_[id].h == h && digests_[id].h2 == h2;
+  switch (mode_) {
+    case mode::full:
+      return view(id) == s;
+    case mode::spill:
+      return second_halves_[id] == h2;
+    case mode::digest:
+      break;
+  }
+  return digests_[id].h == h && digests_[id].h2 == h2;
 }
 string_pool::string_pool(string_pool&&) noexcept = default;
 string_pool& string_pool::operator=(string_pool&&) noexcept = default;
@@ -194,19 +205,26 @@ void string_pool::grow() {
   }
 }
 
-// Copies `s` into the blocks; the copy's address ("" for an empty s).
-const char* string_pool::store(std::string_view s) {
-  if (s.empty()) return "";
+// Copies `s` into the blocks; the copy's place (0 for an empty s). A name of more than 32 KiB
+// that does not fit in the block being filled gets a block of its own, so one of
+// place_length_mask bytes or more (4 MiB: more than any block of 64 KiB has left) is always
+// alone in its block, at offset 0, and its place says "the whole block".
+std::uint64_t string_pool::store(std::string_view s) {
+  if (s.empty()) return 0;
   if (block_size_ - block_used_ < s.size()) {
     std::size_t size = s.size() > (1u << 15) ? s.size() : (1u << 16);
-    blocks_.push_back(std::make_unique<char[]>(size));
+    // 2^26 blocks (4 TiB of names at the least) is as many as a place can number.
+    if (blocks_.size() >= (std::size_t{1} << (64 - place_block_shift))) throw std::bad_alloc();
+    blocks_.push_back({std::make_unique<char[]>(size), size});
     block_size_ = size;
     block_used_ = 0;
   }
-  char* dst = blocks_.back().get() + block_used_;
-  std::memcpy(dst, s.data(), s.size());
+  const std::size_t at = block_used_;
+  std::memcpy(blocks_.back().bytes.get() + at, s.data(), s.size());
   block_used_ += s.size();
-  return dst;
+  const std::uint64_t length = std::min<std::uint64_t>(s.size(), place_length_mask);
+  return (static_cast<std::uint64_t>(blocks_.size() - 1) << place_block_shift) |
+         (static_cast<std::uint64_t>(at) << place_offset_shift) | length;
 }
 
 bool string_pool::spilled(string_id id) const {
@@ -215,12 +233,12 @@ bool string_pool::spilled(string_id id) const {
 }
 
 void string_pool::prefetch_text(string_id id) const {
-  if (id >= views_.size()) return;
+  if (id >= places_.size()) return;
   if (spill_ && id > 0) {
     __builtin_prefetch(&spill_->ends[id - 1]);
     __builtin_prefetch(&spill_->ends[id]);
   }
-  __builtin_prefetch(&views_[id]);
+  __builtin_prefetch(&places_[id]);
 }
 
 std::string_view string_pool::read_back(string_id id, std::string& scratch) const {
@@ -231,7 +249,7 @@ std::string_view string_pool::read_back(string_id id, std::string& scratch) cons
     std::memcpy(scratch.data(), f.buffer.data() + (start - f.flushed), scratch.size());
   } else if (!f.read_at(scratch.data(), scratch.size(), start)) {
     f.read_failed.store(true, std::memory_order_relaxed);
-    return views_[id];
+    return view(id);
   }
   return scratch;
 }
@@ -248,7 +266,7 @@ void string_pool::keep_buffered_in_memory() {
     const std::uint64_t end = ends[id];
     if (end != prev) {
       std::string_view text(f.buffer.data() + (prev - f.flushed), end - prev);
-      views_[id] = std::string_view(store(text), text.size());
+      places_[id] = store(text);
     }
     prev = end;
     ends[id] = f.flushed;
@@ -306,7 +324,7 @@ string_pool::name_digest string_pool::digest_of(std::string_view s) {
 void string_pool::keep_digests() {
   if (digests_kept_) return;
   digests_kept_ = true;
-  for (string_id id = 0; id < views_.size(); ++id) digests_.push_back(digest_of(views_[id]));
+  for (string_id id = 0; id < places_.size(); ++id) digests_.push_back(digest_of(view(id)));
 }
 
 // Full mode needs one 64-bit hash; the others (and a pool that keeps digests) both.
@@ -324,7 +342,9 @@ string_id string_pool::find(std::string_view s) { return find(s, hashes_of(s)); 
 void string_pool::release_index() {
   released_ = true;
   detail::free_storage(slots_);
-  if (mode_ == mode::spill) detail::free_storage(digests_);  // (digest mode's cannot be made again)
+  if (mode_ == mode::spill)
+    detail::free_storage(second_halves_);  // (digest mode's cannot be
+                                           // made again)
 }
 
 string_pool::name_digest string_pool::digest_of_text(string_id id) const {
@@ -334,18 +354,21 @@ string_pool::name_digest string_pool::digest_of_text(string_id id) const {
 
 void string_pool::rebuild_index() {
   released_ = false;
-  if (digests_kept_ && digests_.size() < views_.size()) {
-    std::string scratch;
-    for (auto id = static_cast<string_id>(digests_.size()); id < views_.size(); ++id)
-      digests_.push_back(digest_of(text(id, scratch)));
-  }
   std::size_t n = 1024;
-  while (views_.size() * 4 > n * 3) n *= 2;
+  while (places_.size() * 4 > n * 3) n *= 2;
   slots_.assign(n, 0);
   const std::size_t mask = n - 1;
-  for (string_id id = 0; id < views_.size(); ++id) {
-    const auto tag =
-        static_cast<std::uint32_t>(digests_kept_ ? digests_[id].h : hash_name(views_[id]));
+  std::string scratch;
+  for (string_id id = 0; id < places_.size(); ++id) {
+    std::uint32_t tag;
+    if (mode_ == mode::spill) {
+      // Both halves again, from the text (read back if spilled): release_index() freed the second.
+      const name_digest d = digest_of(text(id, scratch));
+      second_halves_.push_back(d.h2);
+      tag = static_cast<std::uint32_t>(d.h);
+    } else {
+      tag = static_cast<std::uint32_t>(digests_kept_ ? digests_[id].h : hash_name(view(id)));
+    }
     std::size_t i = tag & mask;
     while (slots_[i]) i = (i + 1) & mask;
     slots_[i] = (static_cast<std::uint64_t>(tag) << 32) | (static_cast<std::uint64_t>(id) + 1);
@@ -354,7 +377,7 @@ void string_pool::rebuild_index() {
 
 string_id string_pool::intern(std::string_view s, const name_digest& d) {
   if (released_) rebuild_index();
-  if ((views_.size() + 1) * 4 > slots_.size() * 3) grow();
+  if ((places_.size() + 1) * 4 > slots_.size() * 3) grow();
   const std::uint64_t h = d.h, h2 = d.h2;
   const auto tag = static_cast<std::uint32_t>(h);
   const std::size_t mask = slots_.size() - 1;
@@ -367,9 +390,12 @@ string_id string_pool::intern(std::string_view s, const name_digest& d) {
       if (same(id, s, h, h2)) return id;
     }
   }
-  auto id = static_cast<string_id>(views_.size());
+  auto id = static_cast<string_id>(places_.size());
   std::size_t kept = s.size();  // the bytes counted (bytes())
-  if (digests_kept_) digests_.push_back({h, h2});
+  if (mode_ == mode::spill)
+    second_halves_.push_back(h2);
+  else if (digests_kept_)
+    digests_.push_back({h, h2});
   if (mode_ == mode::digest) {
     s = s.substr(0, digest_prefix);
     kept = s.size() + 16;
@@ -385,7 +411,7 @@ string_id string_pool::intern(std::string_view s, const name_digest& d) {
       ends.push_back(ends.empty() ? 0 : ends.back());
     }
   }
-  views_.push_back(std::string_view(store(s), s.size()));
+  places_.push_back(store(s));
   slots_[i] = (static_cast<std::uint64_t>(tag) << 32) | (static_cast<std::uint64_t>(id) + 1);
   bytes_ += kept + sizeof(std::string_view) * 2 + 16;
   return id;

@@ -119,6 +119,39 @@ TEST(string_pool, intern_and_find_work_after_release_index) {
   }
 }
 
+// A name's place is one word (block, offset, length of up to 2^22 - 2 bytes; a longer name has
+// a block of its own and its length is the block's): names of every length around those limits,
+// mixed with short ones that fill blocks to their ends, keep their bytes in full mode, and in
+// spill mode when they stay in memory (no spill file).
+TEST(string_pool, every_length_keeps_its_bytes) {
+  std::vector<std::string> names;
+  for (std::size_t len :
+       {std::size_t{1}, std::size_t{40000}, (std::size_t{1} << 22) - 2, (std::size_t{1} << 22) - 1,
+        std::size_t{1} << 22, (std::size_t{1} << 22) + 1, std::size_t{5} << 20, std::size_t{32768},
+        std::size_t{32769}, std::size_t{65536}, std::size_t{65535}})
+    for (int i = 0; i < 3; ++i) {
+      std::string n(len, static_cast<char>('a' + i));
+      n.back() = static_cast<char>('A' + (len % 26));
+      names.push_back(std::move(n));
+      for (int j = 0; j < 700; ++j)  // ~10 KB of short names between the long ones
+        names.push_back("f" + std::to_string(names.size()) +
+                        std::string(static_cast<std::size_t>(j % 13), 's'));
+    }
+  for (auto m : {string_pool::mode::full, string_pool::mode::spill}) {
+    string_pool pool(m, "/nonexistent-directory-for-calltree-tests");
+    std::vector<string_id> ids;
+    for (const auto& n : names) ids.push_back(pool.intern(n));
+    std::string scratch;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      ASSERT_EQ(pool.view(ids[i]), names[i]) << "name " << i << ", " << names[i].size() << " bytes";
+      ASSERT_EQ(pool.text(ids[i], scratch), names[i]) << "name " << i;
+    }
+    for (std::size_t i = 0; i < names.size(); i += 97) EXPECT_EQ(pool.intern(names[i]), ids[i]);
+    EXPECT_EQ(pool.view(string_pool::empty), "");
+    EXPECT_NE(pool.view(string_pool::empty).data(), nullptr);
+  }
+}
+
 TEST(string_pool, digest_text_is_the_prefix) {
   string_pool d(string_pool::mode::digest);
   const string_id id = d.intern(std::string(100, 'd'));
