@@ -24,6 +24,11 @@ class input {
   // The next block of bytes; an empty span at the end. An error for I/O failures and for a
   // compressed stream that ends early (`truncated()` tells which); bytes before it were given.
   virtual result<std::span<const char>> next() = 0;
+  // The same bytes, end and error as next() gives, written into `out` (not empty) as far as it
+  // goes: the number written, 0 at the end. A decoder writes straight into `out`, without the
+  // copy from its own buffer, which it then never makes (for a reader that keeps the bytes in
+  // buffers of its own). An input is read with one of next() and read_into(), not both.
+  virtual result<std::size_t> read_into(std::span<char> out);
   virtual compression kind() const = 0;
   // Bytes of the underlying (compressed) file consumed so far, and its size if known (0 if not).
   virtual std::uint64_t raw_consumed() const = 0;
@@ -45,6 +50,9 @@ class input {
 
  protected:
   bool truncated_ = false;
+
+ private:
+  std::span<const char> pending_;  // read_into(): what is left of next()'s block
 };
 
 // `path` "-" is standard input.

@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <string_view>
@@ -77,6 +78,40 @@ class mapped_feed final : public chunk_feed {
   std::atomic<bool> cancelled_{false};
 };
 
+// A decoded chunk's bytes: a buffer the input decodes into (input::read_into) past its end,
+// which grows without first zeroing the room it makes.
+class chunk_buffer {
+ public:
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const char* data() const { return bytes_.get(); }
+  std::span<const char> bytes() const { return {bytes_.get(), size_}; }
+  // The room past the end, at least `n` bytes of it.
+  std::span<char> room(std::size_t n) {
+    if (capacity_ - size_ < n) reserve(std::max(size_ + n, 2 * capacity_));
+    return {bytes_.get() + size_, n};
+  }
+  void grew(std::size_t n) { size_ += n; }  // n bytes were written into room()
+  void shrink(std::size_t n) { size_ = n; }
+  void clear() { size_ = 0; }
+  void reserve(std::size_t n) {
+    if (n <= capacity_) return;
+    std::unique_ptr<char[]> b(new char[n]);
+    if (size_) std::memcpy(b.get(), bytes_.get(), size_);
+    bytes_ = std::move(b);
+    capacity_ = n;
+  }
+  void assign(std::span<const char> from) {
+    reserve(from.size());
+    if (!from.empty()) std::memcpy(bytes_.get(), from.data(), from.size());
+    size_ = from.size();
+  }
+
+ private:
+  std::unique_ptr<char[]> bytes_;
+  std::size_t size_ = 0, capacity_ = 0;
+};
+
 class decoded_feed final : public chunk_feed {
  public:
   decoded_feed(input& in, std::size_t step, std::size_t ahead)
@@ -98,7 +133,7 @@ class decoded_feed final : public chunk_feed {
     cv_.wait(g, [&] { return cancelled_ || finished_ || k < first_ + chunks_.size(); });
     if (cancelled_ || k < first_ || k >= first_ + chunks_.size()) return {};
     const stored& c = chunks_[k - first_];
-    return {std::span<const char>(c.bytes), c.raw_end};
+    return {c.bytes.bytes(), c.raw_end};
   }
   void reached(std::size_t k) override {
     std::lock_guard<std::mutex> g(m_);
@@ -130,13 +165,13 @@ class decoded_feed final : public chunk_feed {
 
  private:
   struct stored {
-    std::vector<char> bytes;
+    chunk_buffer bytes;
     std::uint64_t raw_end = 0;
   };
 
   // A buffer for the next chunk, with `from` (the bytes after a cut) in it.
-  std::vector<char> fresh(std::span<const char> from) {
-    std::vector<char> b;
+  chunk_buffer fresh(std::span<const char> from) {
+    chunk_buffer b;
     {
       std::lock_guard<std::mutex> g(m_);
       if (!spare_.empty()) {
@@ -145,11 +180,11 @@ class decoded_feed final : public chunk_feed {
       }
     }
     b.reserve(step_ + piece);
-    b.assign(from.begin(), from.end());
+    b.assign(from);
     return b;
   }
   // Hands a full chunk over; waits while the reader is `ahead` chunks behind. False: cancelled.
-  bool push(std::vector<char>&& bytes, std::uint64_t raw_end) {
+  bool push(chunk_buffer&& bytes, std::uint64_t raw_end) {
     std::unique_lock<std::mutex> g(m_);
     cv_.wait(g, [&] { return cancelled_ || first_ + chunks_.size() < reached_ + ahead_; });
     if (cancelled_) return false;
@@ -177,13 +212,17 @@ class decoded_feed final : public chunk_feed {
     }
   }
   void cut_into_chunks() {
-    std::vector<char> cur = fresh({});
+    chunk_buffer cur = fresh({});
     std::size_t threshold = 1;  // the next cut's chunk starts at or after this (the first: 1)
     std::size_t searched = 0;   // where the search for the next cut goes on from
-    std::uint64_t raw_end = 0;
     for (;;) {
-      auto r = in_.next();
-      if (!r || r->empty()) {
+      // The input is decoded straight into the chunk, by pieces, each searched as it comes: the
+      // bytes after a cut, copied to the next chunk's buffer, are at most a piece, and no buffer
+      // outgrows a chunk by more.
+      const std::size_t want = (cur.size() < threshold ? threshold - cur.size() : 0) + piece;
+      const std::span<char> room = cur.room(want);
+      auto r = in_.read_into(room);
+      if (!r || *r == 0) {
         // The end or an error: what is left is the last chunk, then the error if any.
         if (!cur.empty() && !push(std::move(cur), in_.raw_consumed())) return;
         finish(r ? std::nullopt : std::optional<error>(r.error()), in_.truncated());
@@ -191,45 +230,38 @@ class decoded_feed final : public chunk_feed {
       }
       if (!head_known_) {
         std::lock_guard<std::mutex> g(m_);
-        head_.assign(r->begin(),
-                     r->begin() + static_cast<std::ptrdiff_t>(std::min(r->size(), head_bytes)));
+        head_.assign(room.begin(),
+                     room.begin() + static_cast<std::ptrdiff_t>(std::min(*r, head_bytes)));
         head_known_ = true;
         cv_.notify_all();
       }
-      raw_end = in_.raw_consumed();
-      // The block goes in by pieces, each searched as it comes: the bytes after a cut, copied
-      // to the next chunk's buffer, are at most a piece, and no buffer outgrows a chunk by more.
-      for (std::span<const char> b = *r; !b.empty();) {
-        const std::size_t take =
-            std::min(b.size(), (cur.size() < threshold ? threshold - cur.size() : 0) + piece);
-        cur.insert(cur.end(), b.begin(), b.begin() + static_cast<std::ptrdiff_t>(take));
-        b = b.subspan(take);
-        while (cur.size() >= threshold) {
-          // A cut at the '\n' of "\nfn=" at index threshold - 1 or later.
-          const std::size_t from = std::max(searched, threshold - 1);
-          const void* hit = from < cur.size() ? ::memmem(cur.data() + from, cur.size() - from,
-                                                         boundary.data(), boundary.size())
-                                              : nullptr;
-          std::size_t cut = 0;
-          if (hit) {
-            cut = static_cast<std::size_t>(static_cast<const char*>(hit) - cur.data()) + 1;
-          } else if (cur.size() >= 16 * step_) {
-            // No function starts for long: cut after the last newline, or anywhere.
-            const void* nl = ::memrchr(cur.data(), '\n', cur.size());
-            cut = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - cur.data()) + 1
-                     : cur.size();
-          } else {
-            // A boundary may straddle the next piece: look again from its first byte.
-            searched = cur.size() >= boundary.size() ? cur.size() - (boundary.size() - 1) : 0;
-            break;
-          }
-          std::vector<char> next = fresh(std::span<const char>(cur).subspan(cut));
-          cur.resize(cut);
-          if (!push(std::move(cur), raw_end)) return;
-          cur = std::move(next);
-          threshold = step_;
-          searched = 0;
+      cur.grew(*r);
+      const std::uint64_t raw_end = in_.raw_consumed();
+      while (cur.size() >= threshold) {
+        // A cut at the '\n' of "\nfn=" at index threshold - 1 or later.
+        const std::size_t from = std::max(searched, threshold - 1);
+        const void* hit = from < cur.size() ? ::memmem(cur.data() + from, cur.size() - from,
+                                                       boundary.data(), boundary.size())
+                                            : nullptr;
+        std::size_t cut = 0;
+        if (hit) {
+          cut = static_cast<std::size_t>(static_cast<const char*>(hit) - cur.data()) + 1;
+        } else if (cur.size() >= 16 * step_) {
+          // No function starts for long: cut after the last newline, or anywhere.
+          const void* nl = ::memrchr(cur.data(), '\n', cur.size());
+          cut = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - cur.data()) + 1
+                   : cur.size();
+        } else {
+          // A boundary may straddle the next piece: look again from its first byte.
+          searched = cur.size() >= boundary.size() ? cur.size() - (boundary.size() - 1) : 0;
+          break;
         }
+        chunk_buffer next = fresh(cur.bytes().subspan(cut));
+        cur.shrink(cut);
+        if (!push(std::move(cur), raw_end)) return;
+        cur = std::move(next);
+        threshold = step_;
+        searched = 0;
       }
     }
   }
@@ -241,7 +273,7 @@ class decoded_feed final : public chunk_feed {
   std::deque<stored> chunks_;  // chunks first_, first_ + 1, ...
   std::size_t first_ = 0;
   std::size_t reached_ = 0;
-  std::vector<std::vector<char>> spare_;  // buffers of chunks the reader is done with
+  std::vector<chunk_buffer> spare_;  // buffers of chunks the reader is done with
   std::vector<char> head_;
   bool head_known_ = false;
   bool finished_ = false;

@@ -33,6 +33,18 @@ std::string_view to_string(compression c) {
   return "none";
 }
 
+result<std::size_t> input::read_into(std::span<char> out) {
+  if (pending_.empty()) {
+    auto r = next();
+    if (!r) return r.error();
+    pending_ = *r;
+  }
+  const std::size_t n = std::min(out.size(), pending_.size());
+  if (n) std::memcpy(out.data(), pending_.data(), n);
+  pending_ = pending_.subspan(n);
+  return n;
+}
+
 namespace {
 
 constexpr std::size_t block_size = 1u << 20;
@@ -192,16 +204,23 @@ class plain_input final : public input {
 // Common driver for streaming decoders: feed raw blocks, collect output blocks.
 class decoding_input : public input {
  public:
-  explicit decoding_input(std::unique_ptr<raw_source> src) : src_(std::move(src)) {
-    out_.resize(block_size);
-  }
+  explicit decoding_input(std::unique_ptr<raw_source> src) : src_(std::move(src)) {}
   // What the decoder has taken, not all that was mapped or read for it (a 1 MiB window of a
   // compressed file is a lot of output): progress displays move smoothly.
   std::uint64_t raw_consumed() const override { return src_->consumed - in_.size(); }
   std::uint64_t raw_size() const override { return src_->size(); }
 
+  // The decoder's output buffer is made at the first next(): a reader that decodes into
+  // buffers of its own (read_into) never has one.
   result<std::span<const char>> next() override {
-    if (finished_) return std::span<const char>();
+    if (out_.empty()) out_.resize(block_size);
+    auto r = read_into(out_);
+    if (!r) return r.error();
+    return std::span<const char>(out_.data(), *r);
+  }
+
+  result<std::size_t> read_into(std::span<char> out) override {
+    if (finished_ || out.empty()) return std::size_t{0};
     for (;;) {
       if (in_.empty() && !eof_) {
         auto r = src_->next();
@@ -211,7 +230,7 @@ class decoding_input : public input {
       }
       std::size_t produced = 0;
       std::size_t used = 0;
-      auto st = step(in_, used, produced);
+      auto st = step(in_, out, used, produced);
       in_ = in_.subspan(used);
       if (st == step_status::failed) {
         finished_ = true;
@@ -222,8 +241,8 @@ class decoding_input : public input {
         return error{"out of memory in the " + std::string(to_string(kind())) + " decoder"};
       }
       if (st == step_status::stream_end && in_.empty() && eof_) finished_ = true;
-      if (produced) return std::span<const char>(out_.data(), produced);
-      if (finished_) return std::span<const char>();
+      if (produced) return produced;
+      if (finished_) return std::size_t{0};
       if (eof_ && in_.empty()) {
         if (st != step_status::stream_end && !ended_cleanly()) {
           truncated_ = true;
@@ -231,15 +250,16 @@ class decoding_input : public input {
           return error{std::string(to_string(kind())) + " stream ends early (truncated file?)"};
         }
         finished_ = true;
-        return std::span<const char>();
+        return std::size_t{0};
       }
     }
   }
 
  protected:
   enum class step_status { more, stream_end, failed, out_of_memory };
-  // Decodes from `in` into out_; sets used/produced.
-  virtual step_status step(std::span<const char> in, std::size_t& used, std::size_t& produced) = 0;
+  // Decodes from `in` into `out`; sets used/produced.
+  virtual step_status step(std::span<const char> in, std::span<char> out, std::size_t& used,
+                           std::size_t& produced) = 0;
   // At end of input with no output: did the last stream end?
   virtual bool ended_cleanly() const = 0;
   std::vector<char> out_;
@@ -262,7 +282,8 @@ class gzip_input final : public decoding_input {
   compression kind() const override { return compression::gzip; }
 
  protected:
-  step_status step(std::span<const char> in, std::size_t& used, std::size_t& produced) override {
+  step_status step(std::span<const char> in, std::span<char> out, std::size_t& used,
+                   std::size_t& produced) override {
     if (in.empty()) {
       used = produced = 0;
       return stream_ended_ ? step_status::stream_end : step_status::more;
@@ -274,11 +295,11 @@ class gzip_input final : public decoding_input {
     }
     z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
     z_.avail_in = static_cast<uInt>(std::min<std::size_t>(in.size(), 1u << 30));
-    z_.next_out = reinterpret_cast<Bytef*>(out_.data());
-    z_.avail_out = static_cast<uInt>(out_.size());
+    z_.next_out = reinterpret_cast<Bytef*>(out.data());
+    z_.avail_out = static_cast<uInt>(out.size());
     int rc = inflate(&z_, Z_NO_FLUSH);
     used = static_cast<std::size_t>(reinterpret_cast<const char*>(z_.next_in) - in.data());
-    produced = out_.size() - z_.avail_out;
+    produced = out.size() - z_.avail_out;
     if (rc == Z_STREAM_END) {
       stream_ended_ = true;
       return step_status::stream_end;
@@ -305,9 +326,10 @@ class zstd_input final : public decoding_input {
   compression kind() const override { return compression::zstd; }
 
  protected:
-  step_status step(std::span<const char> in, std::size_t& used, std::size_t& produced) override {
+  step_status step(std::span<const char> in, std::span<char> out, std::size_t& used,
+                   std::size_t& produced) override {
     ZSTD_inBuffer ib{in.data(), in.size(), 0};
-    ZSTD_outBuffer ob{out_.data(), out_.size(), 0};
+    ZSTD_outBuffer ob{out.data(), out.size(), 0};
     std::size_t rc = ZSTD_decompressStream(d_, &ob, &ib);
     used = ib.pos;
     produced = ob.pos;
@@ -337,7 +359,8 @@ class xz_input final : public decoding_input {
   compression kind() const override { return compression::xz; }
 
  protected:
-  step_status step(std::span<const char> in, std::size_t& used, std::size_t& produced) override {
+  step_status step(std::span<const char> in, std::span<char> out, std::size_t& used,
+                   std::size_t& produced) override {
     if (!init_ok_) {
       used = produced = 0;
       message_ = "cannot start the xz decoder";
@@ -345,11 +368,11 @@ class xz_input final : public decoding_input {
     }
     s_.next_in = reinterpret_cast<const uint8_t*>(in.data());
     s_.avail_in = in.size();
-    s_.next_out = reinterpret_cast<uint8_t*>(out_.data());
-    s_.avail_out = out_.size();
+    s_.next_out = reinterpret_cast<uint8_t*>(out.data());
+    s_.avail_out = out.size();
     lzma_ret rc = lzma_code(&s_, in.empty() ? LZMA_FINISH : LZMA_RUN);
     used = in.size() - s_.avail_in;
-    produced = out_.size() - s_.avail_out;
+    produced = out.size() - s_.avail_out;
     if (rc == LZMA_STREAM_END) {
       ended_ = true;
       return step_status::stream_end;
@@ -377,7 +400,8 @@ class bzip2_input final : public decoding_input {
   compression kind() const override { return compression::bzip2; }
 
  protected:
-  step_status step(std::span<const char> in, std::size_t& used, std::size_t& produced) override {
+  step_status step(std::span<const char> in, std::span<char> out, std::size_t& used,
+                   std::size_t& produced) override {
     if (in.empty()) {
       used = produced = 0;
       return ended_ ? step_status::stream_end : step_status::more;
@@ -390,11 +414,11 @@ class bzip2_input final : public decoding_input {
     }
     s_.next_in = const_cast<char*>(in.data());
     s_.avail_in = static_cast<unsigned>(std::min<std::size_t>(in.size(), 1u << 30));
-    s_.next_out = out_.data();
-    s_.avail_out = static_cast<unsigned>(out_.size());
+    s_.next_out = out.data();
+    s_.avail_out = static_cast<unsigned>(out.size());
     int rc = BZ2_bzDecompress(&s_);
     used = in.size() - s_.avail_in;
-    produced = out_.size() - s_.avail_out;
+    produced = out.size() - s_.avail_out;
     if (rc == BZ_STREAM_END) {
       ended_ = true;
       return step_status::stream_end;
