@@ -13,6 +13,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 namespace calltree {
@@ -220,6 +221,12 @@ class decoding_input : public input {
   }
 
   result<std::size_t> read_into(std::span<char> out) override {
+    if (failure_) {
+      // The bytes decoded in the call that failed went first; now the error, once.
+      error e{std::move(*failure_)};
+      failure_.reset();
+      return e;
+    }
     if (finished_ || out.empty()) return std::size_t{0};
     for (;;) {
       if (in_.empty() && !eof_) {
@@ -232,13 +239,17 @@ class decoding_input : public input {
       std::size_t used = 0;
       auto st = step(in_, out, used, produced);
       in_ = in_.subspan(used);
-      if (st == step_status::failed) {
+      if (st == step_status::failed || st == step_status::out_of_memory) {
+        // A decoder may have written bytes before it failed in the same call: they come first
+        // (bytes before an error are given, whatever the size of `out`).
         finished_ = true;
-        return error{std::string(to_string(kind())) + " stream is corrupt: " + message_};
-      }
-      if (st == step_status::out_of_memory) {
-        finished_ = true;
-        return error{"out of memory in the " + std::string(to_string(kind())) + " decoder"};
+        std::string message =
+            st == step_status::failed
+                ? std::string(to_string(kind())) + " stream is corrupt: " + message_
+                : "out of memory in the " + std::string(to_string(kind())) + " decoder";
+        if (!produced) return error{std::move(message)};
+        failure_ = std::move(message);
+        return produced;
       }
       if (st == step_status::stream_end && in_.empty() && eof_) finished_ = true;
       if (produced) return produced;
@@ -270,6 +281,7 @@ class decoding_input : public input {
   std::span<const char> in_;
   bool eof_ = false;
   bool finished_ = false;
+  std::optional<std::string> failure_;  // the error after the bytes of the call that failed
 };
 
 class gzip_input final : public decoding_input {
@@ -284,9 +296,11 @@ class gzip_input final : public decoding_input {
  protected:
   step_status step(std::span<const char> in, std::span<char> out, std::size_t& used,
                    std::size_t& produced) override {
-    if (in.empty()) {
+    // (With no input left, inflate is still called: output it holds back for want of room in
+    // `out` comes then, before a truncated stream's error.)
+    if (in.empty() && stream_ended_) {
       used = produced = 0;
-      return stream_ended_ ? step_status::stream_end : step_status::more;
+      return step_status::stream_end;
     }
     if (stream_ended_) {
       // Concatenated gzip members (as `cat a.gz b.gz` makes): start the next one.
@@ -402,9 +416,10 @@ class bzip2_input final : public decoding_input {
  protected:
   step_status step(std::span<const char> in, std::span<char> out, std::size_t& used,
                    std::size_t& produced) override {
-    if (in.empty()) {
+    // (As for gzip: with no input left the decoder still gives what it held back.)
+    if (in.empty() && ended_) {
       used = produced = 0;
-      return ended_ ? step_status::stream_end : step_status::more;
+      return step_status::stream_end;
     }
     if (ended_) {
       BZ2_bzDecompressEnd(&s_);
