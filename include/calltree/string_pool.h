@@ -93,11 +93,14 @@ class string_pool {
   // Valid as long as the pool.
   std::string_view view(string_id id) const {
     const std::uint64_t w = places_[id];
-    const std::size_t len = static_cast<std::size_t>(w & place_length_mask);
+    std::size_t len = static_cast<std::size_t>(w & place_length_mask);
     if (len == 0) return std::string_view("", 0);
     const block& b = blocks_[static_cast<std::size_t>(w >> place_block_shift)];
-    return std::string_view(b.bytes.get() + ((w >> place_offset_shift) & 0xffffu),
-                            len == place_length_mask ? b.size : len);
+    if (w & place_spilled)
+      len = spill_prefix;
+    else if (len == place_length_mask)
+      len = b.size;
+    return std::string_view(b.bytes.get() + ((w >> place_offset_shift) & 0xffffu), len);
   }
   // The whole name (digest mode: what view() gives). A name in memory is returned as view()
   // returns it; a spilled one is read into `scratch` and the view is of `scratch` (valid until
@@ -145,7 +148,9 @@ class string_pool {
   std::uint64_t store(std::string_view s);
   bool spilled(string_id id) const;
   std::string_view read_back(string_id id, std::string& scratch) const;
-  bool spill(std::string_view s);
+  bool spill(std::string_view s, string_id id);
+  std::uint64_t spilled_length(string_id id) const;
+  std::uint64_t spill_offset(string_id id) const;
   void keep_buffered_in_memory();
 
   mode mode_;
@@ -159,13 +164,16 @@ class string_pool {
   paged_array<std::uint64_t> second_halves_;
   // The names' bytes, in blocks of 64 KiB (a longer name in one of its own), and each name's
   // place there in one word (a string_view would take two): its block, offset and length, the
-  // length all ones for a name as long as its own block (one of 4 MiB or more).
+  // length all ones for a name as long as its own block (one of 4 MiB or more). In spill mode a
+  // bit says the name is in the file: then the place is of its first spill_prefix bytes, and
+  // the length is the whole name's (all ones: look in spill_file::long_names).
   struct block {
     std::unique_ptr<char[]> bytes;
     std::size_t size = 0;
   };
-  static constexpr unsigned place_offset_shift = 22, place_block_shift = 38;
+  static constexpr unsigned place_offset_shift = 22, place_block_shift = 39;
   static constexpr std::uint64_t place_length_mask = (std::uint64_t{1} << 22) - 1;
+  static constexpr std::uint64_t place_spilled = std::uint64_t{1} << 38;
   std::vector<block> blocks_;
   std::size_t block_used_ = 0, block_size_ = 0;
   paged_array<std::uint64_t> places_;

@@ -7,10 +7,12 @@
 // keeps enough hash bits to grow without hashing any name again.
 //
 // Spill mode: a name longer than digest_prefix goes whole, in id order, through a write buffer
-// into an unlinked temporary file; per name the pool keeps the end offset of its text there
-// (a name's text is [end of the name before, its end): equal ends mean "in memory"). A failed
-// write turns spilling off for good: the names still in the buffer are copied into memory and
-// their ends set back to what the file holds, and every later name stays in memory.
+// into an unlinked temporary file. Its place (string_pool.h) is marked spilled and holds its
+// length; where its text starts is the sum of the lengths of the spilled names before it,
+// counted from a mark kept every 64 names (the offset where the text of that name on starts):
+// 8 bytes per 64 names rather than an offset per name. A failed write turns spilling off for
+// good: the names still in the buffer are copied into memory (their places unmarked), and
+// every later name stays in memory.
 #include "calltree/string_pool.h"
 
 #include <fcntl.h>
@@ -112,8 +114,14 @@ struct string_pool::spill_file {
   bool broken = false;        // no file could be made, or a write failed: names stay in memory
   std::uint64_t flushed = 0;  // bytes written to the file
   std::vector<char> buffer;   // the bytes [flushed, flushed + buffer.size())
-  // Per name: the end offset of its text in the file (see the top of this file).
-  paged_array<std::uint64_t> ends;
+  std::uint64_t end = 0;      // the spilled names' bytes: flushed + buffer.size()
+  // The first name whose text is in the buffer (npos: none is).
+  string_id first_buffered = string_pool::npos;
+  // For names 0, 64, 128, ...: the offset where the text of that name on starts.
+  static constexpr std::size_t mark_every = 64;
+  paged_array<std::uint64_t> marks;
+  // The lengths of spilled names of place_length_mask bytes or more, by id (in id order).
+  std::vector<std::pair<string_id, std::uint64_t>> long_names;
   mutable std::atomic<bool> read_failed{false};
 
   explicit spill_file(std::string d) : dir(std::move(d)) {}
@@ -227,23 +235,39 @@ std::uint64_t string_pool::store(std::string_view s) {
          (static_cast<std::uint64_t>(at) << place_offset_shift) | length;
 }
 
-bool string_pool::spilled(string_id id) const {
-  const auto& ends = spill_->ends;
-  return id > 0 && ends[id] != ends[id - 1];
+bool string_pool::spilled(string_id id) const { return (places_[id] & place_spilled) != 0; }
+
+std::uint64_t string_pool::spilled_length(string_id id) const {
+  const std::uint64_t n = places_[id] & place_length_mask;
+  if (n != place_length_mask) return n;
+  const auto& l = spill_->long_names;
+  const auto it = std::lower_bound(l.begin(), l.end(), std::make_pair(id, std::uint64_t{0}));
+  return it != l.end() && it->first == id ? it->second : n;
+}
+
+// Where name `id`'s text starts in the file (or its buffer): the mark before it and the lengths
+// of the spilled names between.
+std::uint64_t string_pool::spill_offset(string_id id) const {
+  const spill_file& f = *spill_;
+  const std::size_t m = id / spill_file::mark_every;
+  std::uint64_t at = f.marks[m];
+  for (auto j = static_cast<string_id>(m * spill_file::mark_every); j < id; ++j)
+    if (spilled(j)) at += spilled_length(j);
+  return at;
 }
 
 void string_pool::prefetch_text(string_id id) const {
   if (id >= places_.size()) return;
-  if (spill_ && id > 0) {
-    __builtin_prefetch(&spill_->ends[id - 1]);
-    __builtin_prefetch(&spill_->ends[id]);
+  if (spill_) {
+    __builtin_prefetch(&spill_->marks[id / spill_file::mark_every]);
+    __builtin_prefetch(&places_[id / spill_file::mark_every * spill_file::mark_every]);
   }
   __builtin_prefetch(&places_[id]);
 }
 
 std::string_view string_pool::read_back(string_id id, std::string& scratch) const {
   const spill_file& f = *spill_;
-  const std::uint64_t start = f.ends[id - 1], n = f.ends[id] - start;
+  const std::uint64_t start = spill_offset(id), n = spilled_length(id);
   scratch.resize(static_cast<std::size_t>(n));
   if (start >= f.flushed) {
     std::memcpy(scratch.data(), f.buffer.data() + (start - f.flushed), scratch.size());
@@ -255,29 +279,27 @@ std::string_view string_pool::read_back(string_id id, std::string& scratch) cons
 }
 
 // After a failed write: the names whose text is in the write buffer are copied into memory,
-// and their ends set back to the end of what the file holds.
+// and the file's end is what it holds.
 void string_pool::keep_buffered_in_memory() {
   spill_file& f = *spill_;
-  auto& ends = f.ends;
-  std::size_t first = ends.size();
-  while (first > 1 && ends[first - 1] > f.flushed) --first;
-  std::uint64_t prev = ends[first - 1];
-  for (std::size_t id = first; id < ends.size(); ++id) {
-    const std::uint64_t end = ends[id];
-    if (end != prev) {
-      std::string_view text(f.buffer.data() + (prev - f.flushed), end - prev);
-      places_[id] = store(text);
+  if (f.first_buffered != npos) {
+    std::uint64_t at = f.flushed;  // (where the first buffered name's text starts)
+    for (string_id id = f.first_buffered; id < places_.size(); ++id) {
+      if (!spilled(id)) continue;
+      const auto n = static_cast<std::size_t>(spilled_length(id));
+      places_[id] = store(std::string_view(f.buffer.data() + (at - f.flushed), n));
+      at += n;
     }
-    prev = end;
-    ends[id] = f.flushed;
   }
+  f.first_buffered = npos;
+  f.end = f.flushed;
   f.buffer.clear();
   f.buffer.shrink_to_fit();
 }
 
-// Appends `s` to the spill file (through the buffer); false if it is not there (no file, or a
-// write failed: then spilling is off for good).
-bool string_pool::spill(std::string_view s) {
+// Appends `s`, the text of name `id`, to the spill file (through the buffer); false if it is
+// not there (no file, or a write failed: then spilling is off for good).
+bool string_pool::spill(std::string_view s, string_id id) {
   spill_file& f = *spill_;
   if (f.broken) return false;
   if (f.fd < 0) {
@@ -295,6 +317,7 @@ bool string_pool::spill(std::string_view s) {
     }
     f.flushed += f.buffer.size();
     f.buffer.clear();
+    f.first_buffered = npos;
     if (s.size() > spill_file::buffer_size) {
       // A name bigger than the buffer is written at once.
       if (!f.write_at(s.data(), s.size(), f.flushed)) {
@@ -305,12 +328,13 @@ bool string_pool::spill(std::string_view s) {
       return true;
     }
   }
+  if (f.buffer.empty()) f.first_buffered = id;
   f.buffer.insert(f.buffer.end(), s.begin(), s.end());
   return true;
 }
 
 bool string_pool::spilling() const { return spill_ && spill_->fd >= 0 && !spill_->broken; }
-std::uint64_t string_pool::spilled_bytes() const { return spill_ ? spill_->ends.back() : 0; }
+std::uint64_t string_pool::spilled_bytes() const { return spill_ ? spill_->end : 0; }
 bool string_pool::read_failed() const {
   return spill_ && spill_->read_failed.load(std::memory_order_relaxed);
 }
@@ -399,19 +423,25 @@ string_id string_pool::intern(std::string_view s, const name_digest& d) {
   if (mode_ == mode::digest) {
     s = s.substr(0, digest_prefix);
     kept = s.size() + 16;
-  } else if (mode_ == mode::spill) {
+  }
+  std::uint64_t spilled_len = 0;  // spill mode: the length of the name if it went to the file
+  if (mode_ == mode::spill) {
     // A long name goes to the file and its prefix stays; a short one (or any, once spilling is
-    // off) stays whole. Its end offset says which.
-    // (The file's end is ends.back(), also after a failed write.)
-    auto& ends = spill_->ends;
-    if (s.size() > digest_prefix && spill(s)) {
-      ends.push_back(ends.back() + s.size());
+    // off) stays whole. Its place says which.
+    spill_file& f = *spill_;
+    if (id % spill_file::mark_every == 0) f.marks.push_back(f.end);
+    if (s.size() > digest_prefix && spill(s, id)) {
+      spilled_len = s.size();
+      f.end += spilled_len;
+      if (spilled_len >= place_length_mask) f.long_names.emplace_back(id, spilled_len);
       s = s.substr(0, spill_prefix);
-    } else {
-      ends.push_back(ends.empty() ? 0 : ends.back());
     }
   }
-  places_.push_back(store(s));
+  std::uint64_t place = store(s);
+  if (spilled_len)
+    place = (place & ~place_length_mask) | place_spilled |
+            std::min<std::uint64_t>(spilled_len, place_length_mask);
+  places_.push_back(place);
   slots_[i] = (static_cast<std::uint64_t>(tag) << 32) | (static_cast<std::uint64_t>(id) + 1);
   bytes_ += kept + sizeof(std::string_view) * 2 + 16;
   return id;

@@ -137,14 +137,29 @@ TEST(string_pool, every_length_keeps_its_bytes) {
         names.push_back("f" + std::to_string(names.size()) +
                         std::string(static_cast<std::size_t>(j % 13), 's'));
     }
-  for (auto m : {string_pool::mode::full, string_pool::mode::spill}) {
-    string_pool pool(m, "/nonexistent-directory-for-calltree-tests");
+  // Full mode; spill mode with no file (every name in memory); spill mode with a file, where
+  // the long names' places hold their length and the text is found from the marks.
+  for (int config = 0; config < 3; ++config) {
+    SCOPED_TRACE("config " + std::to_string(config));
+    string_pool pool(config == 0 ? string_pool::mode::full : string_pool::mode::spill,
+                     config == 1 ? "/nonexistent-directory-for-calltree-tests" : "");
     std::vector<string_id> ids;
-    for (const auto& n : names) ids.push_back(pool.intern(n));
+    std::uint64_t long_bytes = 0;
+    for (const auto& n : names) {
+      ids.push_back(pool.intern(n));
+      if (n.size() > string_pool::digest_prefix) long_bytes += n.size();
+    }
+    EXPECT_EQ(pool.spilling(), config == 2);
+    EXPECT_EQ(pool.spilled_bytes(), config == 2 ? long_bytes : 0u);
     std::string scratch;
-    for (std::size_t i = 0; i < names.size(); ++i) {
-      ASSERT_EQ(pool.view(ids[i]), names[i]) << "name " << i << ", " << names[i].size() << " bytes";
-      ASSERT_EQ(pool.text(ids[i], scratch), names[i]) << "name " << i;
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      const std::size_t i = k % 2 ? names.size() - 1 - k / 2 : k / 2;  // from both ends
+      const std::string& n = names[i];
+      const std::string_view kept = config == 2 && n.size() > string_pool::digest_prefix
+                                        ? std::string_view(n).substr(0, string_pool::spill_prefix)
+                                        : std::string_view(n);
+      ASSERT_TRUE(pool.view(ids[i]) == kept) << "name " << i << ", " << n.size() << " bytes";
+      ASSERT_TRUE(pool.text(ids[i], scratch) == n) << "name " << i << ", " << n.size() << " bytes";
     }
     for (std::size_t i = 0; i < names.size(); i += 97) EXPECT_EQ(pool.intern(names[i]), ids[i]);
     EXPECT_EQ(pool.view(string_pool::empty), "");
