@@ -221,7 +221,7 @@ std::uint64_t string_pool::store(std::string_view s) {
   if (s.empty()) return 0;
   if (block_size_ - block_used_ < s.size()) {
     std::size_t size = s.size() > (1u << 15) ? s.size() : (1u << 16);
-    // 2^26 blocks (4 TiB of names at the least) is as many as a place can number.
+    // 2^25 blocks (2 TiB of names at the least) is as many as a place can number.
     if (blocks_.size() >= (std::size_t{1} << (64 - place_block_shift))) throw std::bad_alloc();
     blocks_.push_back({std::make_unique<char[]>(size), size});
     block_size_ = size;
@@ -366,9 +366,8 @@ string_id string_pool::find(std::string_view s) { return find(s, hashes_of(s)); 
 void string_pool::release_index() {
   released_ = true;
   detail::free_storage(slots_);
-  if (mode_ == mode::spill)
-    detail::free_storage(second_halves_);  // (digest mode's cannot be
-                                           // made again)
+  // (Digest mode's digests cannot be made again: its names' text is not kept.)
+  if (mode_ == mode::spill) detail::free_storage(second_halves_);
 }
 
 string_pool::name_digest string_pool::digest_of_text(string_id id) const {

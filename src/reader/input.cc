@@ -309,11 +309,12 @@ class gzip_input final : public decoding_input {
     }
     z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
     z_.avail_in = static_cast<uInt>(std::min<std::size_t>(in.size(), 1u << 30));
+    const auto room = static_cast<uInt>(std::min<std::size_t>(out.size(), 1u << 30));
     z_.next_out = reinterpret_cast<Bytef*>(out.data());
-    z_.avail_out = static_cast<uInt>(out.size());
+    z_.avail_out = room;
     int rc = inflate(&z_, Z_NO_FLUSH);
     used = static_cast<std::size_t>(reinterpret_cast<const char*>(z_.next_in) - in.data());
-    produced = out.size() - z_.avail_out;
+    produced = room - z_.avail_out;
     if (rc == Z_STREAM_END) {
       stream_ended_ = true;
       return step_status::stream_end;
@@ -429,11 +430,12 @@ class bzip2_input final : public decoding_input {
     }
     s_.next_in = const_cast<char*>(in.data());
     s_.avail_in = static_cast<unsigned>(std::min<std::size_t>(in.size(), 1u << 30));
+    const auto room = static_cast<unsigned>(std::min<std::size_t>(out.size(), 1u << 30));
     s_.next_out = out.data();
-    s_.avail_out = static_cast<unsigned>(out.size());
+    s_.avail_out = room;
     int rc = BZ2_bzDecompress(&s_);
     used = in.size() - s_.avail_in;
-    produced = out.size() - s_.avail_out;
+    produced = room - s_.avail_out;
     if (rc == BZ_STREAM_END) {
       ended_ = true;
       return step_status::stream_end;
