@@ -114,7 +114,6 @@ struct string_pool::spill_file {
   bool broken = false;        // no file could be made, or a write failed: names stay in memory
   std::uint64_t flushed = 0;  // bytes written to the file
   std::vector<char> buffer;   // the bytes [flushed, flushed + buffer.size())
-  std::uint64_t end = 0;      // the spilled names' bytes: flushed + buffer.size()
   // The first name whose text is in the buffer (npos: none is).
   string_id first_buffered = string_pool::npos;
   // For names 0, 64, 128, ...: the offset where the text of that name on starts.
@@ -292,7 +291,6 @@ void string_pool::keep_buffered_in_memory() {
     }
   }
   f.first_buffered = npos;
-  f.end = f.flushed;
   f.buffer.clear();
   f.buffer.shrink_to_fit();
 }
@@ -334,7 +332,9 @@ bool string_pool::spill(std::string_view s, string_id id) {
 }
 
 bool string_pool::spilling() const { return spill_ && spill_->fd >= 0 && !spill_->broken; }
-std::uint64_t string_pool::spilled_bytes() const { return spill_ ? spill_->end : 0; }
+std::uint64_t string_pool::spilled_bytes() const {
+  return spill_ ? spill_->flushed + spill_->buffer.size() : 0;
+}
 bool string_pool::read_failed() const {
   return spill_ && spill_->read_failed.load(std::memory_order_relaxed);
 }
@@ -428,10 +428,9 @@ string_id string_pool::intern(std::string_view s, const name_digest& d) {
     // A long name goes to the file and its prefix stays; a short one (or any, once spilling is
     // off) stays whole. Its place says which.
     spill_file& f = *spill_;
-    if (id % spill_file::mark_every == 0) f.marks.push_back(f.end);
+    if (id % spill_file::mark_every == 0) f.marks.push_back(f.flushed + f.buffer.size());
     if (s.size() > digest_prefix && spill(s, id)) {
       spilled_len = s.size();
-      f.end += spilled_len;
       if (spilled_len >= place_length_mask) f.long_names.emplace_back(id, spilled_len);
       s = s.substr(0, spill_prefix);
     }
