@@ -87,24 +87,36 @@ namespace {
 
 constexpr std::uint32_t none = UINT32_MAX;
 
+// A function as the model knows it: (object, fl= file, name), the name being its own key's.
+// The first function whose own key a key is (nearly always the only one: none other in the
+// real profile's 275 k) lives in the key; the others are found by a hash of (own key, object,
+// file). (A table of functions beside the keys took 20 bytes a function, 5.5 MB there.)
+struct function_entry {
+  string_id object = string_pool::npos, file = 0;  // object npos: no function
+  std::uint32_t first_self = none;                 // rank among the functions' first self records
+  std::uint32_t first_call = none;                 // rank among the functions' first calls
+};
+
+// At most this many keys (the memory guard reports the limit at the next one): a call rank
+// and two flags share a word. 2^30 keys would take more than 40 GB.
+constexpr std::uint32_t max_keys = (1u << 30) - 1;
+
 struct key_entry {
   std::uint32_t file = 0;  // display file
   string_id function = 0;
-  std::uint32_t self_rank = none;  // rank of its first self record
-  std::uint32_t call_rank = none;  // rank of its first appearance in a call record
-  std::uint32_t functions = none;  // the first function whose own key this is
-  std::uint32_t calls = none;      // the first call it makes
-  bool seen = false, called = false, has_self = false;
+  std::uint32_t self_rank = none;  // rank of its first self record; none: no self cost
+  // Rank of its first appearance in a call record; max_keys: none.
+  std::uint32_t call_rank : 30 = max_keys;
+  std::uint32_t seen : 1 = 0, called : 1 = 0;
+  std::uint32_t calls = none;    // the first call it makes
+  function_entry function_here;  // the first function whose own key this is
+  bool has_self() const { return self_rank != none; }
 };
+static_assert(sizeof(key_entry) == 36);
 
-// A function as the model knows it: (object, fl= file, name), the name being its own key's.
-// A key knows the first function whose own key it is (nearly always the only one); the others
-// are found by a hash of (own key, object, file).
-struct function_entry {
-  string_id object = 0, file = 0;
+struct other_function {
+  function_entry f;
   std::uint32_t own_key = 0;
-  std::uint32_t first_self = none;  // rank among the functions' first self records
-  std::uint32_t first_call = none;  // rank among the functions' first calls
 };
 
 struct call_entry {
@@ -164,8 +176,8 @@ struct annotate_direct::impl {
   std::vector<std::uint64_t> key_layouts;  // once several layouts: a bit per layout
   std::uint32_t key_self_ranks = 0, key_call_ranks = 0;
 
-  paged_array<function_entry> functions;
-  row_index other_functions;  // the functions that are not the first of their own key
+  paged_array<other_function> other_functions;  // those that are not the first of their own key
+  row_index other_function_index;
   std::uint32_t function_self_ranks = 0, function_call_ranks = 0;
 
   paged_array<call_entry> calls;
@@ -221,7 +233,8 @@ struct annotate_direct::impl {
   // The last context and callee resolved.
   context last_ctx{};
   bool have_last = false;
-  std::uint32_t last_function = 0, last_key = 0, last_own_key = 0;
+  function_entry* last_function = nullptr;  // in `keys` or `other_functions` (they never move)
+  std::uint32_t last_key = 0, last_own_key = 0;
   string_id last_callee_file = string_pool::npos, last_callee_function = string_pool::npos;
   std::uint32_t last_callee_key = 0;
   std::uint32_t last_call = none;
@@ -262,7 +275,7 @@ struct annotate_direct::impl {
     const std::uint64_t cols = p.events.size() * sizeof(std::uint64_t);
     std::uint64_t b = p.strings.bytes() + p.strings.size() * per_name;
     b += keys.size() * (sizeof(key_entry) + cols + per_index_entry + 16);
-    b += functions.size() * (sizeof(function_entry) + 4);
+    b += other_functions.size() * (sizeof(other_function) + per_index_entry);
     b += calls.size() * (sizeof(call_entry) + cols + per_index_entry + 12);
     b += part_selfs.size() * (sizeof(part_key) + cols + per_index_entry);
     b += part_calls.size() * (sizeof(part_call) + cols + per_index_entry);
@@ -373,6 +386,7 @@ struct annotate_direct::impl {
                   [&](std::uint32_t i) { return keys[i].file == f && keys[i].function == fn_sid; },
                   slot);
     if (k != row_index::empty) return k;
+    if (keys.size() >= max_keys) return room_for_keys(line);
     if (!room(line)) return none;
     k = static_cast<std::uint32_t>(keys.size());
     if (first.key == none)
@@ -389,32 +403,42 @@ struct annotate_direct::impl {
     return k;
   }
 
-  // The function of context `c`, whose own key is `own`.
-  std::uint32_t function_of(const context& c, std::uint32_t own, std::uint64_t line) {
+  // Past max_keys: the memory limit, reported once; none.
+  std::uint32_t room_for_keys(std::uint64_t line) {
+    if (!limit_hit) {
+      limit_hit = true;
+      report(diag_code::limit_exceeded, line, records_limit_message(max_memory));
+    }
+    return none;
+  }
+
+  // The function of context `c`, whose own key is `own`; nullptr past the memory limit.
+  function_entry* function_of(const context& c, std::uint32_t own, std::uint64_t line) {
+    function_entry& here = keys[own].function_here;
+    if (here.object == string_pool::npos) {
+      here.object = c.object;
+      here.file = c.file;
+      return &here;
+    }
+    if (here.object == c.object && here.file == c.file) return &here;
     auto same = [&](std::uint32_t i) {
-      const function_entry& e = functions[i];
-      return e.own_key == own && e.object == c.object && e.file == c.file;
+      const other_function& e = other_functions[i];
+      return e.own_key == own && e.f.object == c.object && e.f.file == c.file;
     };
-    const std::uint32_t first = keys[own].functions;
-    if (first != none && same(first)) return first;
     const std::uint64_t h = mix(mix(mix(5, own), c.object), c.file);
     std::size_t slot = 0;
-    if (first != none) {
-      const std::uint32_t i = other_functions.find(h, same, slot);
-      if (i != row_index::empty) return i;
+    std::uint32_t i = other_function_index.find(h, same, slot);
+    if (i == row_index::empty) {
+      if (!room(line)) return nullptr;
+      i = static_cast<std::uint32_t>(other_functions.size());
+      other_function e;
+      e.f.object = c.object;
+      e.f.file = c.file;
+      e.own_key = own;
+      other_functions.push_back(e);
+      other_function_index.insert(h, i, slot);
     }
-    if (!room(line)) return none;
-    const auto i = static_cast<std::uint32_t>(functions.size());
-    function_entry e;
-    e.object = c.object;
-    e.file = c.file;
-    e.own_key = own;
-    functions.push_back(e);
-    if (first == none)
-      keys[own].functions = i;
-    else
-      other_functions.insert(h, i, slot);
-    return i;
+    return &other_functions[i].f;
   }
 
   // The function and key of a record's context (last_function, last_key); false past the limit.
@@ -424,8 +448,8 @@ struct annotate_direct::impl {
       return true;
     const std::uint32_t own = key_of(c.file, c.function, line);
     if (own == none) return false;
-    const std::uint32_t f = function_of(c, own, line);
-    if (f == none) return false;
+    function_entry* f = function_of(c, own, line);
+    if (!f) return false;
     const std::uint32_t k = c.source_file == c.file ? own : key_of(c.source_file, c.function, line);
     if (k == none) return false;
     last_ctx = c;
@@ -502,7 +526,7 @@ struct annotate_direct::impl {
       if (layouts.size() == 2) {
         // Everything so far came from the first layout.
         key_layouts.assign(keys.size(), 0);
-        for (std::size_t k = 0; k < keys.size(); ++k) key_layouts[k] = keys[k].has_self ? 1 : 0;
+        for (std::size_t k = 0; k < keys.size(); ++k) key_layouts[k] = keys[k].has_self() ? 1 : 0;
         call_layouts.assign(calls.size(), 1);
         line_layouts.assign(line_rows.size(), 1);
         call_line_layouts.assign(call_lines.size(), 1);
@@ -516,7 +540,7 @@ struct annotate_direct::impl {
       // The sums so far are the first part's.
       per_part = true;
       for (std::uint32_t k = 0; k < keys.size(); ++k) {
-        if (!keys[k].has_self) continue;
+        if (!keys[k].has_self()) continue;
         const std::uint32_t i = part_self_of(0, k);
         std::copy_n(key_costs.row(k).begin(), cols, part_self_costs.row(i).begin());
       }
@@ -530,12 +554,12 @@ struct annotate_direct::impl {
 
   void cost(const cost_record& r) {
     if (skip || limit_hit || !resolve(r.ctx, r.line)) return;
-    function_entry& f = functions[last_function];
+    function_entry& f = *last_function;
     const std::uint32_t k = last_key;
     key_entry& ke = keys[k];
     if (f.first_self == none) f.first_self = function_self_ranks++;
     if (ke.self_rank == none) ke.self_rank = key_self_ranks++;
-    ke.seen = ke.has_self = true;
+    ke.seen = true;
     keys[last_own_key].seen = true;
     add(key_costs.row(k), r.costs, r.line);
     if (tracked) note_given(key_given, k, given_of(r.given, r.costs.size()));
@@ -552,7 +576,7 @@ struct annotate_direct::impl {
 
   void call(const call_record& r) {
     if (skip || limit_hit || !resolve(r.ctx, r.line)) return;
-    function_entry& f = functions[last_function];
+    function_entry& f = *last_function;
     const std::uint32_t ck = last_key;
     if (f.first_call == none) f.first_call = function_call_ranks++;
     keys[ck].seen = true;
@@ -567,7 +591,8 @@ struct annotate_direct::impl {
     const std::uint32_t ek = last_callee_key;
     keys[ek].called = true;
     for (std::uint32_t k : {ck, ek})
-      if (keys[k].call_rank == none) keys[k].call_rank = key_call_ranks++;
+      if (keys[k].call_rank == max_keys)  // (the mask changes nothing: keys stay below max_keys)
+        keys[k].call_rank = key_call_ranks++ & max_keys;
     const bool with_lines = lines_of(ck);
     if (!keep_calls && !with_lines) return;
 
@@ -655,7 +680,7 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
   // Reading is over: the indexes can go before the report's tables come.
   key_index = row_index();
   first_key_pages = decltype(first_key_pages)();
-  other_functions = row_index();
+  other_function_index = row_index();
   other_calls = row_index();
   part_self_index = row_index();
   part_call_index = row_index();
@@ -664,23 +689,26 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
   constexpr std::uint64_t unranked = UINT64_MAX;
   std::vector<std::uint64_t> rank(nk, unranked), last(nk, 0);
   std::vector<string_id> object_of(nk, string_pool::npos);
-  for (std::size_t i = 0; i < functions.size(); ++i) {
-    const function_entry& f = functions[i];
-    const std::uint32_t k = f.own_key;
+  auto place_function = [&](const function_entry& f, std::uint32_t k) {
     std::uint64_t place;
     if (f.first_self != none)
       place = (std::uint64_t{1} << 32) | f.first_self;  // by its first self record
     else if (f.first_call != none)
       place = f.first_call;  // a caller with no self cost: by its first call, before the others
     else
-      continue;
+      return;
     rank[k] = std::min(rank[k], place);
     if (object_of[k] == string_pool::npos || place >= last[k]) {
       last[k] = place;
       object_of[k] = f.object;
     }
-  }
-  detail::free_storage(functions);
+  };
+  // (Places are distinct, so the order the functions are visited in does not matter.)
+  for (std::uint32_t k = 0; k < nk; ++k)
+    if (keys[k].function_here.object != string_pool::npos) place_function(keys[k].function_here, k);
+  for (std::size_t i = 0; i < other_functions.size(); ++i)
+    place_function(other_functions[i].f, other_functions[i].own_key);
+  detail::free_storage(other_functions);
   give_back_freed_memory();
   for (std::size_t k = 0; k < nk; ++k) {
     if (rank[k] != unranked) continue;
@@ -746,7 +774,7 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
       d.key_has_object[n] = 1;
     }
     d.self.add_row();
-    if (e.has_self)
+    if (e.has_self())
       fill(d.self, n, key_costs.row(k), key_layouts.empty() ? 1 : key_layouts[k],
            key_given.empty() ? 0 : key_given[k]);
   }
