@@ -162,14 +162,12 @@ struct annotate_direct::impl {
 
   paged_array<key_entry> keys;
   // A key is found by its name's pool id: the first key of each name (nearly always the only
-  // one: a name in one file), its display file beside it, in pages made as ids are met; the
-  // others by a hash of (file, name). (A hash of every key took 4 MB for the real profile's
-  // 290 k keys, and its probe and the key's fields were two cache misses per call record.)
-  struct first_key {
-    std::uint32_t file = none, key = none;
-  };
+  // one: a name in one file), in pages made as ids are met; the others by a hash of (file,
+  // name). (A hash of every key took 4 MB for the real profile's 290 k keys, and its probe and
+  // the key's fields were two cache misses per call record. The key's display file is not kept
+  // beside its number: the key's fields are read next anyway.)
   static constexpr unsigned name_page_bits = 12;
-  std::vector<std::unique_ptr<first_key[]>> first_key_pages;
+  std::vector<std::unique_ptr<std::uint32_t[]>> first_key_pages;
   row_index key_index;                     // the keys that are not the first of their name
   cost_matrix key_costs;                   // profile event order
   std::vector<std::uint32_t> key_given;    // once tracking: 1 + most values given; 0 = none
@@ -373,13 +371,16 @@ struct annotate_direct::impl {
     const std::size_t page = fn_sid >> name_page_bits;
     if (page >= first_key_pages.size()) first_key_pages.resize(page + 1);
     auto& pg = first_key_pages[page];
-    if (!pg) pg = std::make_unique<first_key[]>(std::size_t{1} << name_page_bits);
-    first_key& first = pg[fn_sid & ((1u << name_page_bits) - 1)];
-    if (first.key != none && first.file == f) return first.key;
+    if (!pg) {
+      pg = std::make_unique<std::uint32_t[]>(std::size_t{1} << name_page_bits);
+      std::fill_n(pg.get(), std::size_t{1} << name_page_bits, none);
+    }
+    std::uint32_t& first = pg[fn_sid & ((1u << name_page_bits) - 1)];
+    if (first != none && keys[first].file == f) return first;
     const std::uint64_t h = mix(mix(3, f), fn_sid);
     std::size_t slot = 0;
     std::uint32_t k =
-        first.key == none
+        first == none
             ? row_index::empty
             : key_index.find(
                   h,
@@ -389,8 +390,8 @@ struct annotate_direct::impl {
     if (keys.size() >= max_keys) return room_for_keys(line);
     if (!room(line)) return none;
     k = static_cast<std::uint32_t>(keys.size());
-    if (first.key == none)
-      first = {f, k};
+    if (first == none)
+      first = k;
     else
       key_index.insert(h, k, slot);
     key_entry e;
