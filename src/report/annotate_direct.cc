@@ -284,9 +284,10 @@ struct annotate_direct::impl {
     return b;
   }
   // May one more entry be made? If not, the limit is reported (once) and no record is kept.
+  // (max_keys counts as the limit too.)
   bool room(std::uint64_t line) {
     if (limit_hit) return false;
-    if (!max_memory || bytes() <= max_memory) return true;
+    if (keys.size() < max_keys && (!max_memory || bytes() <= max_memory)) return true;
     limit_hit = true;
     report(diag_code::limit_exceeded, line, records_limit_message(max_memory));
     return false;
@@ -387,7 +388,6 @@ struct annotate_direct::impl {
                   [&](std::uint32_t i) { return keys[i].file == f && keys[i].function == fn_sid; },
                   slot);
     if (k != row_index::empty) return k;
-    if (keys.size() >= max_keys) return room_for_keys(line);
     if (!room(line)) return none;
     k = static_cast<std::uint32_t>(keys.size());
     if (first == none)
@@ -402,15 +402,6 @@ struct annotate_direct::impl {
     if (tracking) key_given.push_back(0);
     if (layouts.size() > 1) key_layouts.push_back(0);
     return k;
-  }
-
-  // Past max_keys: the memory limit, reported once; none.
-  std::uint32_t room_for_keys(std::uint64_t line) {
-    if (!limit_hit) {
-      limit_hit = true;
-      report(diag_code::limit_exceeded, line, records_limit_message(max_memory));
-    }
-    return none;
   }
 
   // The function of context `c`, whose own key is `own`; nullptr past the memory limit.
