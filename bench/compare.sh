@@ -3,7 +3,9 @@
 #
 # For every file it runs, with the file in the page cache (read once before the runs):
 #   plain files:  calltree check, calltree annotate --auto=no and --auto=yes (the default),
-#                 callgrind_annotate --auto=no, wc -l
+#                 callgrind_annotate --auto=no, wc -l, and parse_floor with one thread and two
+#                 (bench/parse_floor.cc: the least a reading must do, as one tight loop; from
+#                 the bench build beside the binary, `make bench`; rows left out without it)
 #   .gz (magic):  calltree check, calltree annotate --auto=no and --auto=yes, gzip -dc
 #   .zst (magic): calltree check, calltree annotate --auto=no and --auto=yes, zstd -dc
 # and prints one Markdown table: tool, file, size (on disk), seconds (best of $REPS wall-clock
@@ -87,6 +89,11 @@ if [ ${#files[@]} -eq 0 ]; then
   fi
 fi
 
+# The parse floor: from the bench build beside the binary (it links the library).
+floor=""
+[ -x "$(dirname "$bin")/bench/parse_floor" ] && floor=$(dirname "$bin")/bench/parse_floor
+[ -n "$floor" ] || log "no $(dirname "$bin")/bench/parse_floor (make bench builds it): no floor rows"
+
 has_annotate=0
 "$bin" annotate --help > /dev/null 2>&1 && has_annotate=1
 
@@ -155,6 +162,10 @@ for f in "${files[@]}"; do
     zst) run "zstd -dc" "$f" "$usize" "" zstd -dc "$f" ;;
   esac
   base=$last_secs
+  if [ "$kind" = plain ] && [ -n "$floor" ]; then
+    run "parse floor" "$f" "$usize" "$base" "$floor" --threads=1 "$f"
+    run "parse floor --threads=2" "$f" "$usize" "$base" "$floor" --threads=2 "$f"
+  fi
   run "calltree check" "$f" "$usize" "$base" "$bin" check "${extra[@]}" "$f"
   if [ $has_annotate = 1 ]; then
     run "calltree annotate" "$f" "$usize" "$base" "$bin" annotate --auto=no "${extra[@]}" "$f"
