@@ -36,6 +36,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -1793,12 +1794,39 @@ void reader_impl::fast_cost_run_as(const char*& p_io, const char* end) {
     auto pos = [&](std::uint64_t & v) __attribute__((always_inline)) {
       return fast::position_token(q, end, v, v) && fast::separator(q, end);
     };
+    // The commonest start of an instr-level line, an instr delta of one digit (`+4 `), then a
+    // line of 0 (code without line numbers) or the same line (`+4 0 `, `+4 * `): read from one
+    // load at fixed offsets, where the token scanner's loops branch on every byte. (12 M of
+    // the real profile's 19.4 M lines are `+D 0 C`.) Any other second token is scanned.
+    std::uint64_t head = 0;
+    if constexpr (L != layout::line && std::endian::native == std::endian::little) {
+      if (end - q >= 8) std::memcpy(&head, q, 8);
+    }
+    const unsigned delta = static_cast<unsigned>((head >> 8) & 0xff) - '0';
+    const bool plus_digit = (head & 0xff00ff) == 0x20002b && delta < 10 && i2 < UINT64_MAX - 9;
     if constexpr (L == layout::line) {
       if (!pos(l2)) break;
     } else if constexpr (L == layout::instr) {
-      if (!pos(i2)) break;
-    } else {
-      if (!pos(i2) || q == end || *q == '\n' || !pos(l2)) break;
+      if (plus_digit) {
+        i2 += delta;
+        q += 3;
+      } else if (!pos(i2)) {
+        break;
+      }
+    } else if (plus_digit) {
+      i2 += delta;
+      q += 3;
+      const auto line_token = static_cast<unsigned>(head >> 24) & 0xffffu;
+      if (line_token == 0x2030) {  // "0 "
+        l2 = 0;
+        q += 2;
+      } else if (line_token == 0x202a) {  // "* "
+        q += 2;
+      } else if (*q == '\n' || !pos(l2)) {
+        break;
+      }
+    } else if (!pos(i2) || q == end || *q == '\n' || !pos(l2)) {
+      break;
     }
     std::size_t ncost = 0;
     bool ok = true;

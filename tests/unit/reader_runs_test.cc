@@ -113,3 +113,54 @@ TEST(ReaderRuns, SummedPerLineARunEndsWhereTheLineChanges) {
     EXPECT_LT(s[1].records, s[0].records);
   }
 }
+
+// The run loop reads the commonest line starts at fixed offsets (`+D 0 `, `+D * `, `+D ` then
+// any other line token; `+D ` alone with positions: instr): it must leave the base where the
+// lines read one by one do, or the call after the run has its site and target wrong.
+TEST(ReaderRuns, TheRunLoopLeavesTheBaseWhereLineByLineDoes) {
+  struct shape {
+    const char* positions;
+    std::vector<const char*> lines;  // the run, after its first line "0x10 7 1" (or "0x10 1")
+    const char* call;                // calls= and its cost line, relative to the run's end
+    const char* site;                // the call record's site and target as the text sink says
+  };
+  const shape shapes[] = {
+      {"instr line",
+       {"+1 0 1", "+2 0 3", "+3 * 5", "+4 0 7"},
+       "calls=1 +5 *\n* * 9\n",
+       "@26,0 -> 31,0"},
+      {"instr line",
+       {"+1 * 1", "+2 +3 3", "+9 -2 5", "+1 0", "+2 * 7"},
+       "calls=2 +1 +4\n+1 +1 9\n",
+       "@32,1 -> 32,4"},
+      {"instr line",
+       {"+1 12 1", "+2 0 2", "+3 +1 4", "+4 * 8 "},
+       "calls=1 -1 -1\n* * 9\n",
+       "@26,1 -> 25,0"},
+      {"instr", {"+1 1", "+2 3", "+3", "+4 7", "+5 9 "}, "calls=1 +1\n+1 9\n", "@32,0 -> 32,0"},
+  };
+  for (const auto& sh : shapes) {
+    const bool line = std::string(sh.positions).find("line") != std::string::npos;
+    std::string text = std::string("events: A\npositions: ") + sh.positions + "\nfn=f\ncfn=g\n" +
+                       (line ? "0x10 7 1\n" : "0x10 1\n");
+    for (const char* l : sh.lines) text += std::string(l) + "\n";
+    text += sh.call;
+    text += line ? "+1 0 3\n" : "+1 3\n";
+    SCOPED_TRACE(text);
+    test::summed_reading r[2];
+    for (int runs = 0; runs < 2; ++runs) {
+      auto in = memory_input(text);
+      reader_options opt;
+      opt.sum_cost_runs = runs;
+      r[runs] = test::read_summed(*in, opt);
+    }
+    EXPECT_EQ(r[0].stats, r[1].stats);
+    EXPECT_EQ(r[0].others, r[1].others);
+    EXPECT_EQ(r[0].sums, r[1].sums);
+    EXPECT_LT(r[1].cost_records, r[0].cost_records);  // the lines were read in a run
+    const auto call = std::find_if(r[1].others.begin(), r[1].others.end(),
+                                   [](const std::string& s) { return s.starts_with("call "); });
+    ASSERT_NE(call, r[1].others.end());
+    EXPECT_NE(call->find(sh.site), std::string::npos) << *call;
+  }
+}
