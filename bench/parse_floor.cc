@@ -118,6 +118,7 @@ tally read_lines(const char* p, const char* end) {
 int main(int argc, char** argv) {
   unsigned threads = 1;
   const char* path = nullptr;
+  bool usage = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a == "--threads=1" || a == "--threads=2")
@@ -125,9 +126,9 @@ int main(int argc, char** argv) {
     else if (!path && !a.starts_with("--"))
       path = argv[i];
     else
-      path = nullptr, i = argc;
+      usage = true;
   }
-  if (!path) {
+  if (usage || !path) {
     std::fprintf(stderr, "usage: parse_floor [--threads=1|2] FILE (a plain profile)\n");
     return 2;
   }

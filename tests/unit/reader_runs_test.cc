@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 #include "calltree/input.h"
@@ -38,6 +39,22 @@ TEST(ReaderRuns, SumsPerContextAndEverythingElseUnchanged) {
   EXPECT_TRUE(fewer_somewhere) << "no file had runs to sum";
 }
 
+namespace {
+
+// `text` read line by line ([0]) and with sum_cost_runs ([1]).
+std::array<test::summed_reading, 2> read_line_by_line_and_in_runs(const std::string& text) {
+  std::array<test::summed_reading, 2> r;
+  for (int runs = 0; runs < 2; ++runs) {
+    auto in = memory_input(text);
+    reader_options opt;
+    opt.sum_cost_runs = runs;
+    r[runs] = test::read_summed(*in, opt);
+  }
+  return r;
+}
+
+}  // namespace
+
 // The run loop (reader.cc, fast_cost_run) takes the lines that continue a run in registers and
 // must hand back, unread, the line whose cost takes a part total above 2^64-1: that line's
 // error is reported where it stands, and the total is held at 2^64-1, with one event and with
@@ -49,13 +66,7 @@ TEST(ReaderRuns, AnOverflowInsideARunIsReportedAsLineByLine) {
                              "\n2 18446744073709551614\n+1 1\n+1 5" + (two ? " 7" : "") +
                              "\nfn=g\n4 2\n";
     SCOPED_TRACE(text);
-    test::summed_reading r[2];
-    for (int runs = 0; runs < 2; ++runs) {
-      auto in = memory_input(text);
-      reader_options opt;
-      opt.sum_cost_runs = runs;
-      r[runs] = test::read_summed(*in, opt);
-    }
+    const auto r = read_line_by_line_and_in_runs(text);
     EXPECT_EQ(r[0].stats, r[1].stats);
     EXPECT_EQ(r[0].others, r[1].others);
     EXPECT_EQ(r[0].sums, r[1].sums);
@@ -147,13 +158,7 @@ TEST(ReaderRuns, TheRunLoopLeavesTheBaseWhereLineByLineDoes) {
     text += sh.call;
     text += line ? "+1 0 3\n" : "+1 3\n";
     SCOPED_TRACE(text);
-    test::summed_reading r[2];
-    for (int runs = 0; runs < 2; ++runs) {
-      auto in = memory_input(text);
-      reader_options opt;
-      opt.sum_cost_runs = runs;
-      r[runs] = test::read_summed(*in, opt);
-    }
+    const auto r = read_line_by_line_and_in_runs(text);
     EXPECT_EQ(r[0].stats, r[1].stats);
     EXPECT_EQ(r[0].others, r[1].others);
     EXPECT_EQ(r[0].sums, r[1].sums);
