@@ -32,7 +32,9 @@ namespace fast {
 
 // 1 to 19 decimal digits, as decimal(), without a branch on each digit when 8 bytes can be
 // read: a loop's exit is mispredicted whenever the count of digits differs from the last
-// number's (the costs of a run of lines), about 20 cycles each time. The 8 bytes at p are
+// number's, about 20 cycles each time. The reader reads every cost, call count, jump count
+// and `(id)` with it: their lengths change from one line to the next (a call's inclusive
+// cost after self costs of one digit, ids of one to six digits). The 8 bytes at p are
 // loaded at once, the digits found by a mask, and up to 7 of them turned into their value by
 // three multiplications (8 or more digits, or fewer than 8 bytes left, go to the loop).
 [[gnu::always_inline]] inline bool decimal_wide(const char*& p, const char* end, std::uint64_t& v) {

@@ -1512,7 +1512,7 @@ bool reader_impl::fast_cost_line_as(const char*& p_io, const char* end, std::siz
   while (p != end && *p != '\n') {
     if (ncost >= n_events_) return false;
     std::uint64_t v;
-    if (!fast::decimal(p, end, v)) return false;
+    if (!fast::decimal_wide(p, end, v)) return false;
     costs[ncost++] = v;  // scratch: the general path rewrites it if we give up
     if (!fast::separator(p, end)) return false;
   }
@@ -1596,7 +1596,7 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
     // waiting for three stores to reach the cache (store forwarding fails), on every call.
     const char* extra = nullptr;
     const char* count = p;
-    if (!have_function_ || !have_cfn_ || !fast::decimal(p, end, a) || p == end || *p != ' ')
+    if (!have_function_ || !have_cfn_ || !fast::decimal_wide(p, end, a) || p == end || *p != ' ')
       return false;
     const auto count_len = static_cast<std::size_t>(p - count);
     if (!fast_target(++p, end, call_.target, &extra) || !fits(p)) return false;
@@ -1632,8 +1632,8 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
   const bool jcnd = key("jcnd=");
   if (jcnd || key("jump=")) {
     // jcnd=FOLLOWED/EXECUTED TARGET, jump=COUNT TARGET
-    if (!have_function_ || !fast::decimal(p, end, a)) return false;
-    if (jcnd && (p == end || *p != '/' || !fast::decimal(++p, end, b) || a > b)) return false;
+    if (!have_function_ || !fast::decimal_wide(p, end, a)) return false;
+    if (jcnd && (p == end || *p != '/' || !fast::decimal_wide(++p, end, b) || a > b)) return false;
     if (p == end || *p != ' ' || !fast_target(++p, end, jump_.target) || !fits(p)) return false;
     fast_commit(p_io, p);
     jump_.source = position{};  // every other field is set below
@@ -1670,7 +1670,7 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
     which = k::jfn, c = name_class::function;
   else
     return false;
-  if (!fast::decimal(p, end, a) || p == end || *p != ')' || ++p == end) return false;
+  if (!fast::decimal_wide(p, end, a) || p == end || *p != ')' || ++p == end) return false;
   // What the general path would warn about: an inlined file before any function, a callee
   // object or file after the callee's name.
   if ((which == k::fi && !have_function_) || ((which == k::cfi || which == k::cob) && have_cfn_))
