@@ -161,7 +161,9 @@ class id_table {
   // chunk touches all over an id range of a million, and would keep).
   void use_hashing() { hashed_ = true; }
   void clear() {
-    std::fill(hash_.begin(), hash_.end(), hashed{});
+    // Entry by entry: a chunk fills a few thousand slots of a table grown for the largest.
+    for (std::uint32_t i : used_) hash_[i] = hashed{};
+    used_.clear();
     hash_count_ = 0;
     pages_.clear();
     sparse_.clear();
@@ -192,10 +194,12 @@ class id_table {
   void set(std::uint64_t id, entry e) {
     if (hashed_ && id + 1 != 0) {
       if ((hash_count_ + 1) * 2 > hash_.size()) grow();
-      hashed& h = hash_[probe(id)];
+      const std::size_t i = probe(id);
+      hashed& h = hash_[i];
       if (h.key != id + 1) {
         h.key = id + 1;
         ++hash_count_;
+        used_.push_back(static_cast<std::uint32_t>(i));
       }
       h.e = e;
       return;
@@ -251,13 +255,19 @@ class id_table {
   void grow() {
     std::vector<hashed> old = std::move(hash_);
     hash_.assign(old.empty() ? 1024 : old.size() * 2, hashed{});
-    for (const hashed& h : old)
-      if (h.key != 0) hash_[probe(h.key - 1)] = h;
+    used_.clear();
+    for (const hashed& h : old) {
+      if (h.key == 0) continue;
+      const std::size_t i = probe(h.key - 1);
+      hash_[i] = h;
+      used_.push_back(static_cast<std::uint32_t>(i));
+    }
   }
   std::vector<std::unique_ptr<page>> pages_;
   std::unordered_map<std::uint64_t, entry> sparse_;
   bool hashed_ = false;
   std::vector<hashed> hash_;
+  std::vector<std::uint32_t> used_;  // the slots of hash_ in use, for clear()
   std::size_t hash_count_ = 0;
 };
 
