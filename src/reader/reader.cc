@@ -164,7 +164,6 @@ class id_table {
     // Entry by entry: a chunk fills a few thousand slots of a table grown for the largest.
     for (std::uint32_t i : used_) hash_[i] = hashed{};
     used_.clear();
-    hash_count_ = 0;
     pages_.clear();
     sparse_.clear();
   }
@@ -193,12 +192,11 @@ class id_table {
   }
   void set(std::uint64_t id, entry e) {
     if (hashed_ && id + 1 != 0) {
-      if ((hash_count_ + 1) * 2 > hash_.size()) grow();
+      if ((used_.size() + 1) * 2 > hash_.size()) grow();
       const std::size_t i = probe(id);
       hashed& h = hash_[i];
       if (h.key != id + 1) {
         h.key = id + 1;
-        ++hash_count_;
         used_.push_back(static_cast<std::uint32_t>(i));
       }
       h.e = e;
@@ -267,8 +265,7 @@ class id_table {
   std::unordered_map<std::uint64_t, entry> sparse_;
   bool hashed_ = false;
   std::vector<hashed> hash_;
-  std::vector<std::uint32_t> used_;  // the slots of hash_ in use, for clear()
-  std::size_t hash_count_ = 0;
+  std::vector<std::uint32_t> used_;  // the slots of hash_ in use (clear() empties only these)
 };
 
 class reader_impl {
