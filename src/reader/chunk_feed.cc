@@ -135,6 +135,10 @@ class decoded_feed final : public chunk_feed {
     const stored& c = chunks_[k - first_];
     return {c.bytes.bytes(), c.raw_end};
   }
+  bool ready(std::size_t k) const override {
+    std::lock_guard<std::mutex> g(m_);
+    return cancelled_ || finished_ || k < first_ + chunks_.size();
+  }
   void reached(std::size_t k) override {
     std::lock_guard<std::mutex> g(m_);
     reached_ = std::max(reached_, k);

@@ -39,6 +39,8 @@ class chunk_feed {
   // Chunk k, from any thread; waits while it is being decoded. Its bytes stay valid until the
   // reading thread has reached chunk k + 2.
   virtual chunk get(std::size_t k) = 0;
+  // Whether get(k) would return without waiting (chunk k is decoded, or the feed has ended).
+  virtual bool ready(std::size_t) const { return true; }
   // The reading thread is at chunk k: it is done with every chunk before k - 1 (k - 1 is kept,
   // as later diagnostics may quote its last line).
   virtual void reached(std::size_t k) = 0;

@@ -2404,6 +2404,14 @@ void reader_impl::run_chunked(detail::chunk_feed& feed) {
   std::vector<speculation> slots(ring);
   std::atomic<std::size_t> current{1};  // the chunk this thread is at; earlier ones are done
   std::atomic<bool> quit{false};
+  // A decoded feed's chunk is read on speculation only when it is decoded already and the
+  // decoder is at least two chunks ahead of this thread: while the decoder is the slower half
+  // (zstd, check), this thread reads each chunk as it comes, directly, and a speculation (which
+  // costs a third more CPU than a direct reading, and a core the decoder wants) would only slow
+  // the decoder down; when the reading is the slower half the decoded chunks pile up and the
+  // other threads help. A mapped file's chunks are all ready: every one may be. (Measured on the
+  // real profile's `.zst`, docs/performance.md, fifteenth round.)
+  auto wanted = [&](std::size_t at, std::size_t k) { return feed.ready(k) && feed.ready(at + 2); };
   auto claim = [&](std::size_t k) {
     std::uint64_t expect = tag(k, free_chunk);
     return state[k % ring].compare_exchange_strong(expect, tag(k, reading),
@@ -2457,7 +2465,7 @@ void reader_impl::run_chunked(detail::chunk_feed& feed) {
       const std::size_t c = current.load(std::memory_order_acquire);
       if (quit.load(std::memory_order_acquire)) return;
       std::size_t k = c + 1;
-      while (k < c + ring && !claim(k)) ++k;
+      while (k < c + ring && !(wanted(c, k) && claim(k))) ++k;
       if (k < c + ring)
         speculate(k);  // past the last chunk: nothing to read
       else
@@ -2493,7 +2501,7 @@ void reader_impl::run_chunked(detail::chunk_feed& feed) {
         // While a worker reads chunk k, read a later one ahead rather than wait.
         while (state[k % ring].load(std::memory_order_acquire) == tag(k, reading)) {
           std::size_t j = k + 1;
-          while (j < k + ring && !claim(j)) ++j;
+          while (j < k + ring && !(wanted(k, j) && claim(j))) ++j;
           if (j < k + ring)
             speculate(j);
           else

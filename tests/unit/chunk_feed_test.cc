@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <future>
 #include <string>
 #include <vector>
 
@@ -109,3 +110,40 @@ TEST(ChunkFeed, CancelledFeedHandsOutNothingAndStops) {
   EXPECT_TRUE(feed->get(1).bytes.empty());
   EXPECT_TRUE(feed->get(40).bytes.empty());
 }  // (the feed's destructor joins its thread: a hang here is a failure)
+
+// ready(k): whether get(k) would return at once. The reader reads a decoded chunk on
+// speculation only if it is ready (reader.cc, run_chunked), so a speculating thread never
+// waits on the decoder.
+TEST(ChunkFeed, ReadyTellsWhetherAChunkIsDecodedYet) {
+  const std::string text = functions_text();
+  auto mem = memory_input(text);
+  auto mapped = detail::mapped_chunks(*mem, mem->mapped(), 100);
+  EXPECT_TRUE(mapped->ready(1));
+  EXPECT_TRUE(mapped->ready(100000));  // (get() returns at once: an empty chunk)
+
+  // The input holds back after its first 2000 bytes until the gate opens. Every chunk but the
+  // first has at least a step's bytes (100), so chunk 25 starts past 2400: not decoded.
+  std::promise<void> gate;
+  const std::shared_future<void> open = gate.get_future().share();
+  std::size_t given = 0;
+  test::streamed_input in(
+      text,
+      [&] {
+        if (given >= 2000) open.wait();
+        given += 100;
+        return std::size_t{100};
+      },
+      text.size());
+  auto feed = detail::decoded_chunks(in, 100, 50);
+  EXPECT_FALSE(feed->get(1).bytes.empty());
+  EXPECT_TRUE(feed->ready(0));
+  EXPECT_TRUE(feed->ready(1));
+  EXPECT_FALSE(feed->ready(25));
+  gate.set_value();
+  std::string joined;
+  for (const auto& c : chunks_of(*feed)) joined += c;
+  EXPECT_EQ(joined, text);
+  // The feed has ended: get() of any chunk returns at once.
+  EXPECT_TRUE(feed->ready(25));
+  EXPECT_TRUE(feed->ready(100000));
+}
