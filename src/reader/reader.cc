@@ -2144,7 +2144,9 @@ void reader_impl::process_block(const char* p, const char* end) {
 // state at the chunk's end. Anything else, and the chunk is read again, directly. So records,
 // diagnostics, names and statistics are those of the serial reading, whatever happens
 // (tests/unit/reader_parallel_test.cc reads every corpus, golden and malformed file both ways
-// with chunks of a few bytes up; fuzz_reader does the same on its inputs).
+// with chunks of a few bytes up; fuzz_reader does the same on its inputs). A decoded stream's
+// chunks are read on speculation only while the decoder is ahead of this thread (run_chunked):
+// where decoding is the slower half, a speculation would only take the decoder's core.
 //
 // When it pays. Handing a record from one core to the other (copying it, and the other core
 // reading memory it did not write) costs about what reading its line costs, so with a record
