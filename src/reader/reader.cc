@@ -435,7 +435,7 @@ class reader_impl {
     raw_line_ = std::string_view(p, 0);
     ++p;
   }
-  void run_chunked(detail::chunk_feed& feed);
+  void run_chunked(detail::chunk_feed& feed, std::size_t ring);
 
   // ---- the parallel path: speculative readings of chunks ------------------------------
  public:
@@ -454,12 +454,15 @@ class reader_impl {
   part_state snapshot() const;
   void begin_speculation(const part_state& ps);
   bool spec_ok() const;
-  // Threads that read chunks on speculation, and the speculations kept at once: each holds a
-  // chunk's records and names until it is adopted; one more than the workers lets each read
-  // ahead while this thread adopts (more kept 2.5 MB more of them on the real 260 MB profile,
-  // for no speed).
+  // Threads that read chunks on speculation, and the chunks in flight at once (the ring): a
+  // speculation holds its chunk's records and names until it is adopted. A mapped file's ring
+  // leaves the workers room to read far ahead while this thread reads the chunks between
+  // directly (run_chunked): four more than the workers (1.2-1.5 MB more resident than two on
+  // the real profile); six more held 3 MB more, for no more speed. A decoded stream's ring is two
+  // more: there the decoder is the slower half, and each chunk of the ring is two more decoded
+  // chunks held (decoded_chunks' `ahead`).
   std::size_t spec_workers() const { return std::min<std::size_t>(opt_.threads - 1, 8); }
-  std::size_t spec_ring() const { return spec_workers() + 2; }
+  std::size_t spec_ring(bool mapped) const { return spec_workers() + (mapped ? 4 : 2); }
   // Whether sums of records of source file `sf` are per line (reader_options::sum_per_line).
   bool lines_wanted(string_id sf) {
     if (!opt_.sum_per_line) return false;
@@ -2164,6 +2167,20 @@ void reader_impl::process_block(const char* p, const char* end) {
 // direct reading's, which those options allow: sums per key are the same
 // (tests/unit/reader_parallel_test.cc).
 //
+// Which chunks a worker takes. A speculated chunk costs more in all than a direct reading of
+// it: a third more on the worker (names in a pool of their own, records kept, placeholders),
+// then its adoption and its records on this thread. So the chunks worth giving a worker are
+// only as many as keep both cores busy, and the rest are best read here, directly. A worker
+// takes the farthest free chunk of the ring (this thread's chunk and the ring's next ones);
+// this thread reads its own chunk directly whenever no worker has taken it. The split then
+// follows the costs by itself: where adopting is cheap this thread moves on fast, reaches
+// chunks no one has taken, and reads them; where it is dear the workers' chunks come nearer.
+// Taking the nearest chunk instead (until the sixteenth round) left this thread nothing to
+// read directly: every chunk was speculated, by a worker or by this thread while it waited,
+// and this thread adopted them all while the worker, its ring full, waited for it. On the
+// real profile, check: 1,920 of 1,956 chunks adopted, against ~850 now (docs/performance.md,
+// sixteenth round).
+//
 // A speculative reading's tables are not allocated afresh for each chunk: the next one in the
 // same slot takes them, emptied entry by entry of what the chunk defined or made placeholders
 // for (a chunk uses ids spread over a range of a hundred thousand: pages of them were
@@ -2364,7 +2381,7 @@ bool reader_impl::adopt(speculation& s) {
   return true;
 }
 
-void reader_impl::run_chunked(detail::chunk_feed& feed) {
+void reader_impl::run_chunked(detail::chunk_feed& feed, std::size_t ring) {
   std::uint64_t shown = 0, raw_end = 0;  // at the last progress report, and now
   auto show = [&] {
     shown = stats_.bytes;
@@ -2395,7 +2412,7 @@ void reader_impl::run_chunked(detail::chunk_feed& feed) {
     return;
   }
   const part_state ps = snapshot();
-  const std::size_t workers = spec_workers(), ring = spec_ring();
+  const std::size_t workers = spec_workers();
   // Chunk k's state is in slot k % ring, tagged with k: a thread that looks at a slot with an
   // old idea of where this thread is cannot take it for another chunk.
   enum : std::uint8_t { free_chunk, reading, read, taken };
@@ -2467,9 +2484,11 @@ void reader_impl::run_chunked(detail::chunk_feed& feed) {
       // `current` after the notify and wait for it to move again, for ever: fuzz_annotate.)
       const std::size_t c = current.load(std::memory_order_acquire);
       if (quit.load(std::memory_order_acquire)) return;
-      std::size_t k = c + 1;
-      while (k < c + ring && !(wanted(c, k) && claim(k))) ++k;
-      if (k < c + ring)
+      // The farthest chunk of the ring first, so this thread finds the nearer ones free and
+      // reads them directly (see "Which chunks a worker takes" above).
+      std::size_t k = c + ring - 1;
+      while (k > c && !(wanted(c, k) && claim(k))) --k;
+      if (k > c)
         speculate(k);  // past the last chunk: nothing to read
       else
         current.wait(c, std::memory_order_acquire);
@@ -2539,9 +2558,9 @@ result<read_stats> reader_impl::run() {
   // (The feed outlives the reading: diagnostics at the end quote the last line, in its chunk.)
   std::unique_ptr<detail::chunk_feed> feed;
   if (opt_.threads > 1 && opt_.sum_cost_runs) {
-    // A speculation in flight holds its chunk's names, sums and tables (a ring of three on two
-    // cores): 128 KiB chunks hold 3.3 MB less than 512 KiB ones on the real profile, in the
-    // same time (docs/performance.md, tenth round).
+    // A speculation in flight holds its chunk's names, sums and tables (a ring of five on two
+    // cores, three for a decoded stream): 128 KiB chunks hold 3.3 MB less than 512 KiB ones on the
+    // real profile, in the same time (docs/performance.md, tenth round).
     const std::size_t chunk = opt_.chunk_bytes ? opt_.chunk_bytes : std::size_t{128} << 10;
     const auto whole = in_.mapped();
     if (whole.size() >= 2 * chunk) {
@@ -2554,13 +2573,13 @@ result<read_stats> reader_impl::run() {
       // of 512 KB; each MB ahead is a MB of the resident size (docs/performance.md).
       // (128 KiB decoded chunks: 2 MB less, 5-10 % slower in turn on the real profile.)
       const std::size_t decoded = opt_.chunk_bytes ? chunk : std::size_t{256} << 10;
-      feed = detail::decoded_chunks(in_, decoded, 2 * spec_ring() + 4);
+      feed = detail::decoded_chunks(in_, decoded, 2 * spec_ring(false) + 4);
     }
   }
   if (feed) {
     const auto head = feed->head();
     if (!head.empty() && binary_input(head)) return stats_;
-    run_chunked(*feed);
+    run_chunked(*feed, spec_ring(!in_.mapped().empty()));
     if (!stop_) {
       io_error = feed->failure();
       truncated = feed->truncated();
