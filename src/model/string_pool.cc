@@ -222,7 +222,7 @@ std::uint64_t string_pool::store(std::string_view s) {
     std::size_t size = s.size() > (1u << 15) ? s.size() : (1u << 16);
     // 2^25 blocks (2 TiB of names at the least) is as many as a place can number.
     if (blocks_.size() >= (std::size_t{1} << (64 - place_block_shift))) throw std::bad_alloc();
-    blocks_.push_back({std::make_unique<char[]>(size), size});
+    blocks_.push_back({std::make_unique_for_overwrite<char[]>(size), size});  // (not zeroed)
     block_size_ = size;
     block_used_ = 0;
   }
