@@ -2171,14 +2171,14 @@ void reader_impl::process_block(const char* p, const char* end) {
 // it: a third more on the worker (names in a pool of their own, records kept, placeholders),
 // then its adoption and its records on this thread. So the chunks worth giving a worker are
 // only as many as keep both cores busy, and the rest are best read here, directly. A worker
-// takes the farthest free chunk of the ring (this thread's chunk and the ring's next ones);
-// this thread reads its own chunk directly whenever no worker has taken it. The split then
-// follows the costs by itself: where adopting is cheap this thread moves on fast, reaches
-// chunks no one has taken, and reads them; where it is dear the workers' chunks come nearer.
-// Taking the nearest chunk instead (until the sixteenth round) left this thread nothing to
-// read directly: every chunk was speculated, by a worker or by this thread while it waited,
-// and this thread adopted them all while the worker, its ring full, waited for it. On the
-// real profile, check: 1,920 of 1,956 chunks adopted, against ~850 now (docs/performance.md,
+// takes the farthest free chunk of the ring (the ring - 1 chunks after the one this thread is
+// at); this thread reads its own chunk directly whenever no worker has taken it. The split
+// then follows the costs by itself: where adopting is cheap this thread moves on fast,
+// reaches chunks no one has taken, and reads them; where it is dear the workers' chunks come
+// nearer. Taking the nearest chunk instead (until the sixteenth round) left this thread
+// nothing to read directly: every chunk was speculated, by a worker or by this thread while it
+// waited, and this thread adopted them all while the worker, its ring full, waited for it. On
+// the real profile, check: 1,920 of 1,956 chunks adopted, against ~850 now (docs/performance.md,
 // sixteenth round).
 //
 // A speculative reading's tables are not allocated afresh for each chunk: the next one in the
@@ -2557,6 +2557,7 @@ result<read_stats> reader_impl::run() {
   // handing a record from one core to the other costs about what reading its line does.
   // (The feed outlives the reading: diagnostics at the end quote the last line, in its chunk.)
   std::unique_ptr<detail::chunk_feed> feed;
+  std::size_t ring = 0;  // run_chunked's, for the kind of feed made
   if (opt_.threads > 1 && opt_.sum_cost_runs) {
     // A speculation in flight holds its chunk's names, sums and tables (a ring of five on two
     // cores, three for a decoded stream): 128 KiB chunks hold 3.3 MB less than 512 KiB ones on the
@@ -2565,6 +2566,7 @@ result<read_stats> reader_impl::run() {
     const auto whole = in_.mapped();
     if (whole.size() >= 2 * chunk) {
       feed = detail::mapped_chunks(in_, whole, chunk);
+      ring = spec_ring(true);
     } else if (whole.empty() && parallel_decoding(in_.kind())) {
       // Decoded chunks are held in memory until read: 256 KiB, twice as many of them
       // ahead of this thread (run_chunked's ring, twice, and 4), so the decoding thread does
@@ -2573,13 +2575,14 @@ result<read_stats> reader_impl::run() {
       // of 512 KB; each MB ahead is a MB of the resident size (docs/performance.md).
       // (128 KiB decoded chunks: 2 MB less, 5-10 % slower in turn on the real profile.)
       const std::size_t decoded = opt_.chunk_bytes ? chunk : std::size_t{256} << 10;
-      feed = detail::decoded_chunks(in_, decoded, 2 * spec_ring(false) + 4);
+      ring = spec_ring(false);
+      feed = detail::decoded_chunks(in_, decoded, 2 * ring + 4);
     }
   }
   if (feed) {
     const auto head = feed->head();
     if (!head.empty() && binary_input(head)) return stats_;
-    run_chunked(*feed, spec_ring(!in_.mapped().empty()));
+    run_chunked(*feed, ring);
     if (!stop_) {
       io_error = feed->failure();
       truncated = feed->truncated();
