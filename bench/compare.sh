@@ -5,7 +5,9 @@
 #   plain files:  calltree check, calltree annotate --auto=no and --auto=yes (the default),
 #                 callgrind_annotate --auto=no, wc -l, and parse_floor with one thread and two
 #                 (bench/parse_floor.cc: the least a reading must do, as one tight loop; from
-#                 the bench build beside the binary, `make bench`; rows left out without it)
+#                 the bench build beside the binary, `make bench`; rows left out without it),
+#                 and with --simd where the CPU has AVX-512BW (runs of cost lines read from
+#                 SIMD masks, 64 bytes at a time)
 #   .gz (magic):  calltree check, calltree annotate --auto=no and --auto=yes, gzip -dc
 #   .zst (magic): calltree check, calltree annotate --auto=no and --auto=yes, zstd -dc
 # and prints one Markdown table: tool, file, size (on disk), seconds (best of $REPS wall-clock
@@ -104,6 +106,11 @@ fi
 floor=""
 [ -x "$(dirname "$bin")/bench/parse_floor" ] && floor=$(dirname "$bin")/bench/parse_floor
 [ -n "$floor" ] || log "no $(dirname "$bin")/bench/parse_floor (make bench builds it): no floor rows"
+simd_floor=0
+if [ -n "$floor" ]; then
+  if "$floor" --simd /dev/null > /dev/null 2>&1; then simd_floor=1;
+  else log "parse_floor --simd: no AVX-512BW on this CPU (no SIMD floor rows)"; fi
+fi
 
 has_annotate=0
 "$bin" annotate --help > /dev/null 2>&1 && has_annotate=1
@@ -176,6 +183,10 @@ for f in "${files[@]}"; do
   if [ "$kind" = plain ] && [ -n "$floor" ]; then
     run "parse floor" "$f" "$usize" "$base" "$floor" --threads=1 "$f"
     run "parse floor --threads=2" "$f" "$usize" "$base" "$floor" --threads=2 "$f"
+    if [ $simd_floor = 1 ]; then
+      run "parse floor --simd" "$f" "$usize" "$base" "$floor" --simd --threads=1 "$f"
+      run "parse floor --simd --threads=2" "$f" "$usize" "$base" "$floor" --simd --threads=2 "$f"
+    fi
   fi
   run "calltree check" "$f" "$usize" "$base" "$bin" check "${extra[@]}" "$f"
   if [ $has_annotate = 1 ]; then
