@@ -90,7 +90,7 @@ struct cost_window {
 // number, each ending before a byte not in m) weighed by their place among a number's last
 // three: 1, 10, 100, as int32 lanes (each the sum of four bytes' digit x weight); `m` left with
 // the digits before those three, to weigh next (times 1000).
-FLOOR_AVX512 [[gnu::always_inline]] inline __m512i last_three(__m512i digits, std::uint64_t& m) {
+[[gnu::always_inline]] FLOOR_AVX512 inline __m512i last_three(__m512i digits, std::uint64_t& m) {
   const std::uint64_t ones = m & ~(m >> 1);
   const std::uint64_t tens = (ones >> 1) & m, hundreds = (tens >> 1) & m;
   __m512i w = _mm512_maskz_mov_epi8(ones, _mm512_set1_epi8(1));
@@ -104,7 +104,7 @@ FLOOR_AVX512 [[gnu::always_inline]] inline __m512i last_three(__m512i digits, st
 // The sums of two sets of numbers (`a`, `b`: masks as for last_three) in one reduction: a's
 // int32 lanes summed in pairs into the low halves of 64-bit lanes, b's into the high halves.
 // False past 15 digits.
-FLOOR_AVX512 [[gnu::always_inline]] inline bool digit_sums(__m512i digits, std::uint64_t a,
+[[gnu::always_inline]] FLOOR_AVX512 inline bool digit_sums(__m512i digits, std::uint64_t a,
                                                            std::uint64_t b, std::uint64_t& sa,
                                                            std::uint64_t& sb) {
   sa = sb = 0;
