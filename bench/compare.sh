@@ -108,6 +108,7 @@ floor=""
 [ -n "$floor" ] || log "no $(dirname "$bin")/bench/parse_floor (make bench builds it): no floor rows"
 simd_floor=0
 if [ -n "$floor" ]; then
+  # (An empty file: nothing is read, and the exit status says whether the CPU can.)
   if "$floor" --simd /dev/null > /dev/null 2>&1; then simd_floor=1;
   else log "parse_floor --simd: no AVX-512BW on this CPU (no SIMD floor rows)"; fi
 fi

@@ -14,14 +14,14 @@
 // `+D L C` (an instr delta, line 0 or *, one cost), are read 64 bytes at a time from SIMD masks
 // instead of a token at a time (cost_window below); every other line as without it. The
 // same counts, sums and check value as without it (tests/parse_floor.sh): it is the floor of a
-// reading that takes the runs in bulk, the one way around a token at a time that the per-line
-// figures left open (docs/performance.md, seventeenth round).
+// reading that takes the runs in bulk rather than a token at a time, the one way the thirteenth
+// round left untried (docs/performance.md, seventeenth round).
 // What it is not: a reader. No header, parts, diagnostics, records, sinks, name pool, bounds
 // of a line's length or a number's size; a line it does not know it steps over (memchr); a
 // malformed line may be read wrong. Its output is a count of what it read, so that nothing is
 // optimized away; compare.sh times it from outside as it times calltree, the file mapped the
 // same way. Where `wc -l` is the machine's limit for finding line ends, this is its limit for
-// a scalar parse of the lines, and calltree's seconds over its seconds are the price of
+// a parse of the lines, and calltree's seconds over its seconds are the price of
 // everything a real reading adds (docs/performance.md).
 //
 // Usage: parse_floor [--threads=1|2] [--simd] FILE

@@ -47,7 +47,11 @@ RANDOM=17  # the same file every run
              '+3 0 12345678901234567890' '' '+18446744073709551615 0 1' '+3 00 1' '+3 +1 1' '* 0 9' \
              '+3 0' '+3 0 1 2' '+ 0 1' '+3  0 1' 'calls=1 0x30 0' '+3 0 999' \
              '0xfffffffffffffff0 0 1' '0x20 0 5'; do
-    for i in $(seq 1 $((RANDOM % 9 + 1))); do printf '+%d %s %d\n' $((RANDOM % 12)) "$([ $((RANDOM % 2)) = 0 ] && echo 0 || echo '*')" $((RANDOM % 2000)); done
+    for i in $(seq 1 $((RANDOM % 9 + 1))); do  # a run of `+D 0 C` and `+D * C`
+      line=0
+      [ $((RANDOM % 2)) = 0 ] || line='*'
+      printf '+%d %s %d\n' $((RANDOM % 12)) "$line" $((RANDOM % 2000))
+    done
     printf '%b\ncalls=1 +1 0\n' "$bad"
   done
   # Line 7 (read line by line), then the windows' line 0 carried to the end, where the check
