@@ -7,6 +7,10 @@ BUILD_PGO  ?= build-pgo
 BUILD_RELEASE ?= build-release
 JOBS       ?= $(shell nproc)
 CMAKE_GEN  := -G Ninja
+# Every build made here treats warnings as errors (a user's plain cmake build does not), and
+# compiles through ccache when it is installed (builds of several directories share objects).
+CCACHE     := $(shell command -v ccache 2>/dev/null)
+CMAKE_GEN  += -DCALLTREE_WERROR=ON $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE))
 
 .PHONY: all deps build demo test release test-release test-sanitize test-threads fuzz bench format check-format clean
 

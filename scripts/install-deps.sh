@@ -4,11 +4,14 @@
 set -euo pipefail
 packages=(cmake ninja-build g++ clang libclang-rt-14-dev pkg-config zlib1g-dev libzstd-dev
           liblzma-dev libbz2-dev libgtest-dev libgmock-dev libbenchmark-dev valgrind gzip zstd
-          xz-utils bzip2 python3 clang-format time kcachegrind xvfb xauth dbus-daemon)
+          xz-utils bzip2 python3 clang-format time kcachegrind xvfb xauth dbus-daemon ccache
+          libcpp-httplib-dev libre2-dev nodejs chromium fonts-dejavu-core golang-go graphviz
+          binutils gcc doxygen)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
+# (npm comes with nodejs: Debian's own, or NodeSource's, which provides it)
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "install-deps: installing ${missing[*]}" >&2
 sudo_=""
