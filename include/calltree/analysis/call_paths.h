@@ -1,0 +1,112 @@
+// analysis/call_paths.h — call paths estimated from a call graph: the one tree behind flame
+// graphs, icicles, sandwich views, callee maps and every stack-based export (pprof,
+// speedscope, folded stacks, the flame SVG, Chrome traces).
+//
+// What it is: `estimate_paths` turns a call graph (nodes with self costs, calls with their
+// inclusive costs) into a tree of call paths (frames), each with a self and a total cost per
+// event. What it is not: a record of what the program did. A Callgrind file keeps costs per
+// function and per call arc, not per stack, so a call graph does not define one call tree
+// (speedscope PR #331, "How profilers lie"): where a function has several callers, how its
+// cost splits between the paths through them is estimated. The estimate is exact where the
+// file carries caller contexts, because those contexts are nodes of their own: with
+// callgrind's --separate-callers=N, `f'g'h` is f called from g called from h, and only g's
+// contexts call it, so the tree is exact to depth N; with --separate-recs, `f'2` is the second
+// recursion level of f.
+//
+// The estimate (docs/estimate.md has examples):
+//
+//  * Weights. Every frame P (a path root -> ... -> f) has a weight W(P), the share of cost
+//    estimated to flow through it, in the weight event. A root's weight is its self cost plus
+//    its calls out (to other nodes). P's weight is split between f's own self cost and f's
+//    calls out, in proportion to self(f) and to each call's inclusive cost: a callee g gets
+//    W(P) * incl(f->g) / D(P), with D(P) = self(f) + the inclusive costs of the calls of f
+//    that are followed from P. A call is not followed where its callee is already on P
+//    (recursion: its cost is already inside the ancestor's), nor a self-call f -> f.
+//  * Exact self costs. With `exact_self`, the estimate then places every node's self cost,
+//    in every event and in whole units, on the frames of that node, in proportion to their
+//    estimated self shares (largest remainders): summed over a node's frames, a self cost is
+//    the node's exactly, so summed over the tree it is the graph's total, whatever the event.
+//    A node with self cost that no expanded path reached (pruned, or behind a call of no
+//    weight) gets one path of its own: its heaviest chain of callers up to a root. A total is
+//    then a frame's self plus its children's totals. Only how inclusive cost splits between
+//    paths is an estimate.
+//  * Pruning. Frames are expanded heaviest first; a frame whose weight is below `min_share`
+//    of the tree's weight, or past `max_frames`, is not expanded (its weight stays its own).
+//  * Direction. From the roots (a flame graph: roots are nodes no other node calls, and with
+//    none, as in a cycle with no way in, the heaviest nodes of the cycle), or from one node:
+//    its callees (the lower half of a sandwich, a callee map), or its callers (the upper half,
+//    where a frame's children are the callers of its node, and its weight splits in
+//    proportion to the inclusive cost of the calls into it; the weight that reaches a node
+//    no one calls stays there as the frame's self).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "calltree/cost_matrix.h"
+
+namespace calltree {
+
+// The graph the estimate reads: nodes 0..nodes-1 (functions, keyed however the caller keys
+// them) with self costs, and calls (caller, callee) with the inclusive cost of those calls
+// and their count, summed over whatever parts the caller chose. Several calls may join one
+// pair (they are summed); self-calls are allowed and ignored.
+struct call_graph {
+  std::size_t nodes = 0;
+  std::size_t events = 0;
+  cost_matrix self{0};  // [node][event]
+  std::vector<std::uint32_t> call_from, call_to;
+  std::vector<std::uint64_t> call_count;
+  cost_matrix call_cost{0};  // [call][event]
+
+  call_graph() = default;
+  call_graph(std::size_t node_count, std::size_t event_count);
+  void add_call(std::uint32_t from, std::uint32_t to, std::uint64_t count,
+                std::span<const std::uint64_t> costs);
+  std::size_t calls() const { return call_from.size(); }
+};
+
+enum class path_direction : std::uint8_t { callees, callers };
+
+struct path_options {
+  // From one node (its callees or its callers); default: from the graph's roots.
+  std::optional<std::uint32_t> root;
+  path_direction direction = path_direction::callees;
+  std::size_t weight_event = 0;  // the event whose shares split the costs
+  double min_share = 0;          // of the tree's weight; 0 = expand every frame of weight > 0
+  std::size_t max_frames = 0;    // 0 = no cap
+  // Place every node's self cost exactly (see above). Only from the roots, callees direction.
+  bool exact_self = true;
+};
+
+// Frames in depth-first preorder, each frame's children by decreasing total of the weight
+// event (then by node). A root frame's parent is no_frame.
+struct path_tree {
+  static constexpr std::uint32_t no_frame = UINT32_MAX;
+  std::size_t events = 0;
+  std::vector<std::uint32_t> node;    // per frame: its graph node
+  std::vector<std::uint32_t> parent;  // per frame
+  std::vector<std::uint32_t> depth;   // per frame: 0 for a root
+  cost_matrix self{0};                // [frame][event]
+  cost_matrix total{0};               // [frame][event]: self + the children's totals
+  // A node of the tree has frames on several paths, so how its cost splits is an estimate
+  // (false: the tree is the call graph itself, e.g. every node has one caller).
+  bool estimated = false;
+  // Frames left unexpanded by min_share or max_frames (their children are not in the tree).
+  std::size_t pruned = 0;
+  bool saturated = false;  // some total did not fit in 64 bits
+
+  std::size_t frames() const { return node.size(); }
+};
+
+path_tree estimate_paths(const call_graph& graph, const path_options& options = {});
+
+// The same tree with sibling frames of one label merged (their costs summed, their subtrees
+// merged in turn), for display names that join several nodes: a function's caller contexts
+// (`f'g`, `f'h`) or recursion levels (`f'2`) under the same parent. `label` has one entry per
+// graph node; a merged frame keeps the node of its heaviest part.
+path_tree merge_by_label(const path_tree& tree, std::span<const std::uint32_t> label);
+
+}  // namespace calltree
