@@ -56,6 +56,7 @@ constexpr flag annotate_flags[] = {
     {"help", 'h', false, "show this help"},
 };
 
+constexpr std::string_view annotate_usage = "[OPTIONS] [PROFILE [SOURCE-FILE...]]";
 constexpr std::string_view annotate_summary =
     "callgrind_annotate's report, fast and right: header, PROGRAM TOTALS, the\n"
     "file:function table, caller/callee trees and annotated source, byte for byte\n"
@@ -149,9 +150,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
   auto parsed = parse_args(args, annotate_flags, err);
   if (!parsed) return usage_error(err);
   if (parsed->has("help")) {
-    std::fputs(format_help("annotate", "[OPTIONS] [PROFILE [SOURCE-FILE...]]", annotate_summary,
-                           annotate_flags)
-                   .c_str(),
+    std::fputs(format_help("annotate", annotate_usage, annotate_summary, annotate_flags).c_str(),
                stdout);
     return exit_ok;
   }
@@ -381,7 +380,12 @@ int run_annotate(std::span<const std::string_view> raw_args) {
 
 }  // namespace
 
-CALLTREE_COMMAND(annotate, "annotate",
-                 "callgrind_annotate's report (drop-in), with right inclusive costs", run_annotate);
+CALLTREE_COMMAND(annotate,
+                 {.name = "annotate",
+                  .summary = "callgrind_annotate's report (drop-in), with right inclusive costs",
+                  .usage = annotate_usage,
+                  .description = annotate_summary,
+                  .flags = annotate_flags,
+                  .run = run_annotate});
 
 }  // namespace calltree::cli

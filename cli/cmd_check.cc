@@ -29,6 +29,7 @@ constexpr flag check_flags[] = {
     {"help", 'h', false, "show this help"},
 };
 
+constexpr std::string_view check_usage = "[OPTIONS] FILE...";
 constexpr std::string_view check_summary =
     "Reads each profile to its end and reports every problem as\n"
     "file:line:col: severity: message [code], then a one-line summary per file:\n"
@@ -116,8 +117,7 @@ int run_check(std::span<const std::string_view> argv) {
     return exit_usage;
   }
   if (args->has("help")) {
-    std::fputs(format_help("check", "[OPTIONS] FILE...", check_summary, check_flags).c_str(),
-               stdout);
+    std::fputs(format_help("check", check_usage, check_summary, check_flags).c_str(), stdout);
     return exit_ok;
   }
   if (args->positional.empty()) {
@@ -187,7 +187,11 @@ int run_check(std::span<const std::string_view> argv) {
 
 }  // namespace
 
-CALLTREE_COMMAND(check, "check", "validate profiles: diagnostics and a summary per file",
-                 run_check);
+CALLTREE_COMMAND(check, {.name = "check",
+                         .summary = "validate profiles: diagnostics and a summary per file",
+                         .usage = check_usage,
+                         .description = check_summary,
+                         .flags = check_flags,
+                         .run = run_check});
 
 }  // namespace calltree::cli

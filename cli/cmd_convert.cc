@@ -170,7 +170,12 @@ int run_convert(std::span<const std::string_view> argv) {
 
 }  // namespace
 
-CALLTREE_COMMAND(convert, "convert", "write a profile as clean callgrind format (keeps every part)",
-                 run_convert);
+CALLTREE_COMMAND(convert,
+                 {.name = "convert",
+                  .summary = "write a profile as clean callgrind format (keeps every part)",
+                  .usage = convert_usage,
+                  .description = convert_summary,
+                  .flags = convert_flags,
+                  .run = run_convert});
 
 }  // namespace calltree::cli

@@ -293,5 +293,9 @@ int run_diff(std::span<const std::string_view> args) {
 }  // namespace
 }  // namespace calltree::cli
 
-CALLTREE_COMMAND(diff, "diff", "compare two profiles (functions, lines, calls; CI gate)",
-                 calltree::cli::run_diff);
+CALLTREE_COMMAND(diff, {.name = "diff",
+                        .summary = "compare two profiles (functions, lines, calls; CI gate)",
+                        .usage = calltree::cli::diff_usage,
+                        .description = calltree::cli::diff_summary,
+                        .flags = calltree::cli::diff_flags,
+                        .run = calltree::cli::run_diff});

@@ -104,7 +104,11 @@ int run_dump(std::span<const std::string_view> argv) {
 
 }  // namespace
 
-CALLTREE_COMMAND(dump, "dump", "list the records calltree reads from a file, one line each",
-                 run_dump);
+CALLTREE_COMMAND(dump, {.name = "dump",
+                        .summary = "list the records calltree reads from a file, one line each",
+                        .usage = dump_usage,
+                        .description = dump_summary,
+                        .flags = dump_flags,
+                        .run = run_dump});
 
 }  // namespace calltree::cli

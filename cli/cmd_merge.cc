@@ -139,5 +139,9 @@ int run_merge(std::span<const std::string_view> args) {
 }  // namespace
 }  // namespace calltree::cli
 
-CALLTREE_COMMAND(merge, "merge", "sum profiles (threads, processes, parts) into one file",
-                 calltree::cli::run_merge);
+CALLTREE_COMMAND(merge, {.name = "merge",
+                         .summary = "sum profiles (threads, processes, parts) into one file",
+                         .usage = calltree::cli::merge_usage,
+                         .description = calltree::cli::merge_summary,
+                         .flags = calltree::cli::merge_flags,
+                         .run = calltree::cli::run_merge});

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "args.h"
+
 namespace calltree::cli {
 
 // Exit codes shared by every command.
@@ -15,9 +17,14 @@ inline constexpr int exit_ok = 0;
 inline constexpr int exit_findings = 1;  // check found errors, diff over its threshold
 inline constexpr int exit_usage = 2;     // usage or I/O error
 
+// Everything the binary says about a command comes from here: `calltree --help`, `calltree
+// NAME --help`, the man pages and the shell completions, so none can drift from the others.
 struct command {
   std::string_view name;
-  std::string_view summary;                            // one line for `calltree --help`
+  std::string_view summary;      // one line: `calltree --help`, the man page's NAME
+  std::string_view usage;        // after "calltree NAME ", e.g. "[OPTIONS] FILE..."
+  std::string_view description;  // `calltree NAME --help`'s text, the man page's DESCRIPTION
+  std::span<const flag> flags;   // every option, in the order --help lists them
   int (*run)(std::span<const std::string_view> args);  // args exclude the command name
 };
 
@@ -29,7 +36,9 @@ struct command_registrar {
 
 }  // namespace calltree::cli
 
-#define CALLTREE_COMMAND(ident, name, summary, fn)                    \
+// CALLTREE_COMMAND(ident, {.name = ..., .summary = ..., .usage = ..., .description = ...,
+//                          .flags = ..., .run = ...});
+#define CALLTREE_COMMAND(ident, ...)                                  \
   static const ::calltree::cli::command_registrar ident##_registrar { \
-    { name, summary, fn }                                             \
+    ::calltree::cli::command __VA_ARGS__                              \
   }
