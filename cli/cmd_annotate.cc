@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "annotate_asm.h"
 #include "args.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
@@ -52,6 +53,15 @@ constexpr flag annotate_flags[] = {
      "plain file's chunks ahead on the others, and read the printed names back ahead of the "
      "report (the report is the same) [number of cores]",
      "N"},
+    {"asm", 0, true,
+     "after the report, the machine code of the functions whose name matches REGEX (POSIX "
+     "extended; --asm alone: those the report lists) with costs, calls and jumps per "
+     "instruction (docs/annotate.md, \"Machine code\")",
+     "REGEX"},
+    {"objdump", 0, true, "the objdump --asm runs, e.g. a cross objdump [objdump]", "PATH"},
+    {"object-root", 0, true, "look for object files under NEW where the profile says OLD",
+     "OLD=NEW"},
+    {"asm-hot", 0, true, "--asm marks instructions with PCT % of their function's cost [5]", "PCT"},
     {"version", 0, false, "show version"},
     {"help", 'h', false, "show this help"},
 };
@@ -144,7 +154,8 @@ class annotate_sink final : public record_sink {
 int run_annotate(std::span<const std::string_view> raw_args) {
   // `--show-percs` alone means yes (callgrind_annotate's usage says --show-percs=yes|no).
   std::vector<std::string> owned;
-  for (auto a : raw_args) owned.emplace_back(a == "--show-percs" ? "--show-percs=yes" : a);
+  for (auto a : raw_args)
+    owned.emplace_back(a == "--show-percs" ? "--show-percs=yes" : normalize_asm_flag(a));
   std::vector<std::string_view> args(owned.begin(), owned.end());
   std::string err;
   auto parsed = parse_args(args, annotate_flags, err);
@@ -230,6 +241,16 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     }
   }
 
+  // --asm: machine code after the report, whose source annotation is then off unless asked.
+  auto asm_req = parse_asm_request(*parsed, err);
+  if (!err.empty()) return usage_error(err);
+  std::vector<listed_function> listed;
+  if (asm_req && !parsed->has("auto")) o.auto_annotate = false;
+  if (asm_req && !asm_req->regex)
+    o.on_function_row = [&](std::string_view f, std::string_view n, std::string_view ob) {
+      listed.push_back({std::string(f), std::string(n), std::string(ob)});
+    };
+
   std::string input;
   bool defaulted = false;
   if (!parsed->positional.empty()) {
@@ -255,6 +276,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     if (input.empty()) return usage_error("no profile given and no callgrind.out* here");
     defaulted = true;
   }
+  if (asm_req && input == "-") return usage_error("--asm reads the profile twice: give a file");
   o.input_name = input;
   if (char buf[4096]; getcwd(buf, sizeof buf)) o.cwd = std::string(buf) + "/";
   if (input != "-") {
@@ -354,8 +376,9 @@ int run_annotate(std::span<const std::string_view> raw_args) {
       std::fprintf(stderr, "%s\n", text.error().message.c_str());
       return exit_usage;
     }
+    const int rc = asm_req ? annotate_asm_json(input, p, o, &presence, *asm_req, *text) : exit_ok;
     std::fwrite(text->data(), 1, text->size(), stdout);
-    return exit_ok;
+    return rc;
   }
   // The text is written as it is made (a large report is never held whole); the warnings and
   // the "Reading data" line come before its first piece, as when it was written at once.
@@ -375,6 +398,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     std::fprintf(stderr, "%s\n", status.error().message.c_str());
     return exit_usage;
   }
+  if (asm_req) return annotate_asm(input, o, *asm_req, listed, nullptr);
   return exit_ok;
 }
 

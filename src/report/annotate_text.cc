@@ -532,6 +532,9 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
       out += " <cycle " + std::to_string(d.cycle_of[r.key]) + ">";
     out += object_suffix(r.key, true);
     out += "\n";
+    if (o.on_function_row && r.key != UINT32_MAX)
+      o.on_function_row(d.files[d.key_file[r.key]], d.function_name(r.key),
+                        d.key_has_object[r.key] ? d.objects[d.key_object[r.key]] : "");
     if (o.tree_calling && !unknown && r.key != UINT32_MAX) {
       for (std::uint32_t ci : call_sort(d.callees_of[r.key], false)) {
         const auto& c = d.calls[ci];

@@ -169,6 +169,10 @@ struct annotate_options {
   // Threads the report may use (--threads): with 2 or more, the names it prints are read back
   // from a spilling pool on a thread of their own while it formats.
   std::size_t threads = 1;
+  // Called for each function row the text report's table prints (not cycle rows), in order:
+  // its file as shown, its name and its object ("" if none). (`annotate --asm` picks those.)
+  std::function<void(std::string_view file, std::string_view name, std::string_view object)>
+      on_function_row;
 };
 
 // The annotate report as text, byte for byte in callgrind_annotate's layout. An error for what

@@ -1,0 +1,433 @@
+// annotate_asm.cc — `calltree annotate --asm`: the profile read again for the chosen
+// functions' instructions, objdump run on their objects, and their annotated machine code.
+//
+// Why a second reading: the report reads the profile summed (per function or per line: fast,
+// small); instruction rows of every function of a large profile would take gigabytes (the real
+// 260 MB profile: 1.25 GB and 7 s as a whole model). The second reading keeps the records of
+// the chosen functions' names only (function_filter) and builds a small model of them.
+#include "annotate_asm.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <regex.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <unordered_set>
+
+#include "calltree/asm.h"
+#include "calltree/input.h"
+#include "calltree/profile_builder.h"
+#include "calltree/reader.h"
+#include "command.h"
+
+extern char** environ;
+
+namespace calltree::cli {
+
+namespace {
+
+// A command line as a shell would take it back (for display: how to run it again).
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789-_./=+:,@%") == std::string::npos)
+    return s;
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+struct process_output {
+  bool started = false;
+  std::string error;  // why it could not be started
+  int exit_code = 0;
+  std::string out, err;
+};
+
+// Runs `argv` (argv[0] found on PATH unless it holds a '/') with LC_ALL=C (objdump's text is
+// then the one the parser knows), its standard output and error read to their ends.
+process_output run_process(const std::vector<std::string>& argv) {
+  process_output r;
+  int out_pipe[2], err_pipe[2];
+  if (pipe2(out_pipe, O_CLOEXEC) != 0) {
+    r.error = std::strerror(errno);
+    return r;
+  }
+  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+    r.error = std::strerror(errno);
+    close(out_pipe[0]);
+    close(out_pipe[1]);
+    return r;
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, out_pipe[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, err_pipe[1], 2);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  std::vector<std::string> env_text;
+  for (char** e = environ; *e; ++e)
+    if (std::strncmp(*e, "LC_ALL=", 7) != 0 && std::strncmp(*e, "LANGUAGE=", 9) != 0)
+      env_text.emplace_back(*e);
+  env_text.emplace_back("LC_ALL=C");
+  std::vector<char*> env;
+  for (auto& e : env_text) env.push_back(e.data());
+  env.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), env.data());
+  posix_spawn_file_actions_destroy(&fa);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  if (rc != 0) {
+    r.error = std::strerror(rc);
+    close(out_pipe[0]);
+    close(err_pipe[0]);
+    return r;
+  }
+  r.started = true;
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* into[2] = {&r.out, &r.err};
+  int open_fds = 2;
+  char buf[1 << 16];
+  while (open_fds > 0) {
+    if (poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    for (int k = 0; k < 2; ++k) {
+      if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      const ssize_t n = read(fds[k].fd, buf, sizeof buf);
+      if (n > 0) {
+        into[k]->append(buf, static_cast<std::size_t>(n));
+      } else if (n == 0 || errno != EINTR) {
+        close(fds[k].fd);
+        fds[k].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  for (auto& f : fds)
+    if (f.fd >= 0) close(f.fd);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+bool is_file(const std::string& path, std::int64_t* mtime = nullptr) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  if (mtime) *mtime = static_cast<std::int64_t>(st.st_mtime);
+  return true;
+}
+
+// Source lines for the headers between instructions, looked for as the report looks for
+// sources: the name as given (relative to the current directory), under each -I directory,
+// and under a --source-root rewrite.
+class source_lines {
+ public:
+  explicit source_lines(const annotate_options& o) : o_(o) {}
+  std::optional<std::string> line(std::string_view file, std::uint64_t n) {
+    auto it = files_.find(std::string(file));
+    if (it == files_.end()) it = files_.emplace(std::string(file), load(std::string(file))).first;
+    if (n == 0 || n > it->second.size()) return std::nullopt;
+    return it->second[n - 1];
+  }
+
+ private:
+  std::vector<std::string> load(const std::string& file) {
+    std::vector<std::string> candidates{file};
+    for (const auto& d : o_.include_dirs) candidates.push_back(d + "/" + file);
+    for (const auto& [old_root, new_root] : o_.source_roots)
+      if (file.starts_with(old_root)) candidates.push_back(new_root + file.substr(old_root.size()));
+    for (const auto& c : candidates) {
+      if (!is_file(c)) continue;
+      std::ifstream in(c, std::ios::binary);
+      std::vector<std::string> lines;
+      for (std::string l; std::getline(in, l);) lines.push_back(std::move(l));
+      return lines;
+    }
+    return {};
+  }
+  const annotate_options& o_;
+  std::map<std::string, std::vector<std::string>> files_;
+};
+
+// Counts the reading's diagnostics only: the report's reading showed them already.
+class silent_diagnostics final : public diagnostic_sink {
+ public:
+  void report(diagnostic) override {}
+  bool wants(diag_code) const override { return false; }
+  void count_only(diag_code, severity) override {}
+};
+
+}  // namespace
+
+std::string_view normalize_asm_flag(std::string_view arg) {
+  return arg == "--asm" ? std::string_view("--asm=") : arg;
+}
+
+std::optional<asm_request> parse_asm_request(const parsed_args& args, std::string& err) {
+  if (!args.has("asm")) {
+    for (const char* f : {"objdump", "object-root", "asm-hot"})
+      if (args.has(f)) {
+        err = std::string("--") + f + " needs --asm";
+        return std::nullopt;
+      }
+    return std::nullopt;
+  }
+  asm_request r;
+  if (auto v = args.get("asm"); v && !v->empty()) r.regex = *v;
+  if (auto v = args.get("objdump")) {
+    if (v->empty()) {
+      err = "--objdump needs a program";
+      return std::nullopt;
+    }
+    r.objdump = *v;
+  }
+  for (const auto& v : args.all("object-root")) {
+    auto eq = v.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      err = "--object-root takes OLD=NEW";
+      return std::nullopt;
+    }
+    r.object_roots.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+  }
+  if (auto v = args.get("asm-hot")) {
+    char* end = nullptr;
+    r.hot_percent = std::strtod(v->c_str(), &end);
+    if (v->empty() || *end || !(r.hot_percent >= 0 && r.hot_percent <= 100)) {
+      err = "--asm-hot takes a percentage from 0 to 100";
+      return std::nullopt;
+    }
+  }
+  return r;
+}
+
+int annotate_asm(const std::string& input, const annotate_options& o, const asm_request& r,
+                 const std::vector<listed_function>& listed, std::string* json) {
+  // Which names to keep: those the regex matches, or those the report listed.
+  regex_t re;
+  bool have_re = false;
+  if (r.regex) {
+    const int rc = regcomp(&re, r.regex->c_str(), REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+      char msg[256];
+      regerror(rc, &re, msg, sizeof msg);
+      std::fprintf(stderr, "calltree annotate: --asm=%s: %s\n", r.regex->c_str(), msg);
+      return exit_usage;
+    }
+    have_re = true;
+  }
+  std::unique_ptr<regex_t, void (*)(regex_t*)> re_guard(have_re ? &re : nullptr, regfree);
+  std::unordered_set<std::string> listed_names;
+  for (const auto& f : listed) listed_names.insert(f.name);
+  auto keep = [&](std::string_view name) {
+    if (have_re) return regexec(&re, std::string(name).c_str(), 0, nullptr, 0) == 0;
+    return listed_names.count(std::string(name)) > 0;
+  };
+
+  profile q;
+  {
+    auto in = open_input(input);
+    if (!in) {
+      std::fprintf(stderr, "calltree annotate: %s\n", in.error().message.c_str());
+      return exit_usage;
+    }
+    builder_options bo;
+    bo.keep_positions = pos_instr | pos_line;
+    bo.keep_jumps = true;
+    silent_diagnostics diags;
+    profile_builder builder(q, &diags, input, bo);
+    function_filter filter(q.strings, keep, builder);
+    reader_options ro;
+    ro.display_name = input;
+    ro.threads = static_cast<unsigned>(o.threads);  // (a compressed input: decoded aside)
+    auto stats = read_callgrind(**in, q.strings, filter, diags, ro);
+    if (!stats) {
+      std::fprintf(stderr, "calltree annotate: %s\n", stats.error().message.c_str());
+      return exit_usage;
+    }
+  }
+
+  // The functions, in the report's order (or by self cost for a regex), each once.
+  std::vector<function_id> chosen;
+  std::vector<char> has_rows(q.functions.size(), 0);
+  for (const auto& row : q.self_rows) has_rows[row.function] = 1;
+  for (const auto& c : q.calls) has_rows[c.caller] = 1;
+  for (const auto& j : q.jumps) has_rows[j.function] = 1;
+  auto display = [&](file_id f) {
+    std::string n = q.strings.text(q.files[f].name);
+    if (!o.cwd.empty() && n.size() > o.cwd.size() && n.starts_with(o.cwd)) n.erase(0, o.cwd.size());
+    return n;
+  };
+  if (have_re) {
+    std::vector<std::uint64_t> first(q.functions.size(), 0);
+    for (std::size_t i = 0; i < q.self_rows.size(); ++i)
+      if (q.self_costs.columns()) first[q.self_rows[i].function] += q.self_costs.row(i)[0];
+    for (function_id f = 0; f < q.functions.size(); ++f)
+      if (has_rows[f] && keep(q.strings.text(q.functions[f].name))) chosen.push_back(f);
+    std::stable_sort(chosen.begin(), chosen.end(),
+                     [&](function_id a, function_id b) { return first[a] > first[b]; });
+  } else {
+    // A listed key is "file:name [object]" with file the fl= file or, for inlined code, the
+    // fi= file: its function is the one of that name and object whose fl= file or one of whose
+    // rows' files it is.
+    std::vector<std::set<std::string>> files_of(q.functions.size());
+    for (const auto& row : q.self_rows) files_of[row.function].insert(display(row.source_file));
+    std::set<function_id> seen;
+    for (const auto& l : listed)
+      for (function_id f = 0; f < q.functions.size(); ++f) {
+        const function& fn = q.functions[f];
+        if (!has_rows[f] || q.strings.text(fn.name) != l.name) continue;
+        if (!l.object.empty() && q.strings.text(q.objects[fn.object].name) != l.object) continue;
+        if (display(fn.file) != l.file && !files_of[f].count(l.file)) continue;
+        if (seen.insert(f).second) chosen.push_back(f);
+      }
+  }
+
+  // objdump, through the library's runner: the object looked for (--object-root first), run,
+  // and noted when newer than the profile.
+  std::atomic<bool> objdump_missing{false};
+  objdump_runner runner = [&](const objdump_request& req) {
+    objdump_reply reply;
+    std::string path;
+    for (const auto& [old_root, new_root] : r.object_roots)
+      if (req.object.starts_with(old_root)) {
+        std::string c = new_root + req.object.substr(old_root.size());
+        if (is_file(c)) {
+          path = c;
+          break;
+        }
+      }
+    if (path.empty() && is_file(req.object)) path = req.object;
+    if (path.empty()) {
+      reply.status = asm_status::object_missing;
+      reply.message = "the object file " + req.object + " is not found" +
+                      (r.object_roots.empty() ? " (--object-root OLD=NEW says where it moved)"
+                                              : " (nor under --object-root)");
+      return reply;
+    }
+    reply.path = path;
+    std::int64_t mtime = 0;
+    if (is_file(path, &mtime) && o.input_mtime && mtime > o.input_mtime)
+      reply.notes.push_back("the object file " + path +
+                            " was modified after the profile was written; its code still "
+                            "matches the profile's addresses");
+    std::vector<std::string> argv{r.objdump};
+    argv.insert(argv.end(), req.arguments.begin(), req.arguments.end());
+    argv.push_back(path);
+    for (const auto& a : argv) reply.command += (reply.command.empty() ? "" : " ") + shell_quote(a);
+    process_output out = run_process(argv);
+    if (!out.started) {
+      objdump_missing = true;
+      reply.status = asm_status::objdump_failed;
+      reply.message = "cannot run " + r.objdump + ": " + out.error;
+      return reply;
+    }
+    reply.exit_code = out.exit_code;
+    reply.text = std::move(out.out);
+    reply.errors = std::move(out.err);
+    return reply;
+  };
+
+  asm_options ao;
+  ao.events = o.show;
+  ao.event_definitions = o.event_definitions;
+  if (o.part) ao.parts = {*o.part};
+  ao.hot_percent = r.hot_percent;
+  ao.cwd = o.cwd;
+  ao.jobs = static_cast<unsigned>(std::max<std::size_t>(o.threads, 1));
+  auto annotator = asm_annotator::make(q, ao, runner);
+  if (!annotator) {
+    std::fprintf(stderr, "calltree annotate: %s\n", annotator.error().message.c_str());
+    return exit_usage;
+  }
+  const bool has_instr = q.positions & pos_instr;
+  std::vector<asm_view> views;
+  if (has_instr) views = annotator->annotate(chosen);
+
+  if (json) {
+    *json = "[";
+    for (std::size_t i = 0; i < views.size(); ++i) *json += (i ? "," : "") + asm_json(views[i]);
+    *json += "]";
+  } else {
+    std::string out;
+    if (!has_instr && !chosen.empty()) {
+      out += std::string(80, '-') + "\n-- Machine code\n" + std::string(80, '-') + "\n";
+      out +=
+          "  Not annotated: the profile has no instruction addresses (callgrind "
+          "--dump-instr=yes writes them)\n\n";
+    } else if (chosen.empty()) {
+      out += std::string(80, '-') + "\n-- Machine code\n" + std::string(80, '-') + "\n";
+      out += r.regex ? "  No function of the profile matches --asm=" + *r.regex + "\n\n"
+                     : std::string("  No function is listed\n\n");
+    }
+    source_lines sources(o);
+    asm_text_options to;
+    to.show_percs = o.show_percs;
+    to.source_line = [&](std::string_view file, std::uint64_t line) {
+      return sources.line(file, line);
+    };
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    for (const auto& v : views) {
+      std::string t = asm_text(v, to);
+      std::fwrite(t.data(), 1, t.size(), stdout);
+    }
+  }
+  if (!has_instr && !chosen.empty())
+    std::fprintf(stderr,
+                 "calltree annotate: warning: --asm: %s has no instruction addresses "
+                 "(callgrind --dump-instr=yes writes them)\n",
+                 input.c_str());
+  std::size_t not_shown = 0;
+  for (const auto& v : views) not_shown += v.status != asm_status::ok;
+  if (not_shown)
+    std::fprintf(stderr,
+                 "calltree annotate: warning: --asm: %zu of %zu functions not annotated "
+                 "(the reasons are in the report)\n",
+                 not_shown, views.size());
+  if (objdump_missing) {
+    std::fprintf(stderr, "calltree annotate: cannot run %s (--objdump=PATH chooses it)\n",
+                 r.objdump.c_str());
+    return exit_usage;
+  }
+  return exit_ok;
+}
+
+int annotate_asm_json(const std::string& input, const profile& p, const annotate_options& o,
+                      const cost_presence* presence, const asm_request& r, std::string& json) {
+  std::vector<listed_function> listed;
+  if (!r.regex) {
+    // The functions the text report would list: its table, made and thrown away.
+    annotate_options t = o;
+    t.on_function_row = [&](std::string_view file, std::string_view name, std::string_view object) {
+      listed.push_back({std::string(file), std::string(name), std::string(object)});
+    };
+    auto made = annotate_text_to(
+        p, t, [](std::string_view) {}, presence, nullptr);
+    if (!made) return exit_usage;
+  }
+  std::string views;
+  const int rc = annotate_asm(input, o, r, listed, &views);
+  // The report's document gains an "asm" key (docs/json.md: keys are only ever added).
+  const std::size_t end = json.rfind('}');
+  if (end != std::string::npos) json.insert(end, ",\"asm\":" + views);
+  return rc;
+}
+
+}  // namespace calltree::cli
