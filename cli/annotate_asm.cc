@@ -358,15 +358,8 @@ int annotate_asm(const std::string& input, const annotate_options& o, const asm_
     return exit_usage;
   }
   const bool has_instr = q.positions & pos_instr;
-  std::vector<asm_view> views;
-  if (has_instr) views = annotator->annotate(chosen);
-
-  if (json) {
-    *json = "[";
-    for (std::size_t i = 0; i < views.size(); ++i) *json += (i ? "," : "") + asm_json(views[i]);
-    *json += "]";
-  } else {
-    std::string out;
+  std::string out;
+  if (!json) {
     if (!has_instr && !chosen.empty()) {
       out += std::string(80, '-') + "\n-- Machine code\n" + std::string(80, '-') + "\n";
       out +=
@@ -377,30 +370,39 @@ int annotate_asm(const std::string& input, const annotate_options& o, const asm_
       out += r.regex ? "  No function of the profile matches --asm=" + *r.regex + "\n\n"
                      : std::string("  No function is listed\n\n");
     }
-    source_lines sources(o);
-    asm_text_options to;
-    to.show_percs = o.show_percs;
-    to.source_line = [&](std::string_view file, std::uint64_t line) {
-      return sources.line(file, line);
-    };
     std::fwrite(out.data(), 1, out.size(), stdout);
-    for (const auto& v : views) {
+  } else {
+    *json = "[";
+  }
+  source_lines sources(o);
+  asm_text_options to;
+  to.show_percs = o.show_percs;
+  to.source_line = [&](std::string_view file, std::uint64_t line) {
+    return sources.line(file, line);
+  };
+  // Each view written as it comes (annotate's pieces: a long list is never held whole).
+  std::size_t not_shown = 0, shown = 0;
+  if (has_instr)
+    annotator->annotate(chosen, [&](asm_view&& v) {
+      not_shown += v.status != asm_status::ok;
+      if (json) {
+        *json += (shown++ ? "," : "") + asm_json(v);
+        return;
+      }
       std::string t = asm_text(v, to);
       std::fwrite(t.data(), 1, t.size(), stdout);
-    }
-  }
+    });
+  if (json) *json += "]";
   if (!has_instr && !chosen.empty())
     std::fprintf(stderr,
                  "calltree annotate: warning: --asm: %s has no instruction addresses "
                  "(callgrind --dump-instr=yes writes them)\n",
                  input.c_str());
-  std::size_t not_shown = 0;
-  for (const auto& v : views) not_shown += v.status != asm_status::ok;
   if (not_shown)
     std::fprintf(stderr,
                  "calltree annotate: warning: --asm: %zu of %zu functions not annotated "
                  "(the reasons are in the report)\n",
-                 not_shown, views.size());
+                 not_shown, has_instr ? chosen.size() : std::size_t{0});
   if (objdump_missing) {
     std::fprintf(stderr, "calltree annotate: cannot run %s (--objdump=PATH chooses it)\n",
                  r.objdump.c_str());

@@ -192,6 +192,21 @@ inline constexpr std::uint64_t cluster_gap = 4096;
 disassembly_plan plan_disassembly(const function_instrs& f, std::string_view name,
                                   std::span<const object_symbol> symbols);
 
+// An object's function symbols with where each ends (a symbol of size 0, hand-written code,
+// at the next function symbol of its section), by address: plan_disassembly's index, made once
+// per object (libLLVM-14 has 45 k symbols; a selection, thousands of functions).
+struct function_symbols {
+  struct entry {
+    object_symbol symbol;
+    std::uint64_t end = 0;
+  };
+  std::vector<entry> entries;
+  function_symbols() = default;
+  explicit function_symbols(std::span<const object_symbol> symbols);
+};
+disassembly_plan plan_disassembly(const function_instrs& f, std::string_view name,
+                                  const function_symbols& symbols);
+
 // The instructions of the plan's ranges in `d` (in address order), and what the profile says
 // of each: `data[i]` is the index in f.instrs of instruction i's address, or -1;
 // `range_start[i]` is true where a range begins. An error (the object changed since the run)
@@ -309,6 +324,12 @@ class asm_annotator {
 
   // The views of `functions`, in that order.
   std::vector<asm_view> annotate(std::span<const function_id> functions);
+  // The same, each handed to `take` in that order as soon as it is made, so a long list's
+  // views are never held at once: objdump's runs are planned for the whole list (one run
+  // serves every function of a group of nearby code), made as the list reaches them, and
+  // forgotten after the last function that needs them.
+  void annotate(std::span<const function_id> functions,
+                const std::function<void(asm_view&&)>& take);
 
  private:
   asm_annotator(const profile& p, asm_options options, objdump_runner run);

@@ -40,16 +40,32 @@ bool is_address_name(std::string_view name) {
   return name.size() == 18 || name[18] == '\'';
 }
 
+// A demangled name without blanks and parentheses: valgrind's demangler and binutils' do not
+// always agree on them ("std::begin(std::declval<X>())" against
+// "std::begin((std::declval<X>)())" in libLLVM-14), and the name check is there to tell
+// functions apart, which differ in more than that.
+std::string squeeze(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s)
+    if (c != ' ' && c != '(' && c != ')') out += c;
+  return out;
+}
+
 // Whether the profile's `name` is symbol `sym`: equal, or `sym` followed by a callgrind
 // context or recursion suffix ('...) or a version (@...); a version on the symbol is ignored.
+// Compared squeezed when they differ so.
 bool names_match(std::string_view name, std::string_view sym) {
   auto prefix_of = [](std::string_view n, std::string_view s) {
     return n == s ||
            (n.size() > s.size() && n.starts_with(s) && (n[s.size()] == '\'' || n[s.size()] == '@'));
   };
-  if (prefix_of(name, sym)) return true;
-  std::size_t at = sym.find('@');
-  return at != std::string_view::npos && at > 0 && prefix_of(name, sym.substr(0, at));
+  auto match = [&](std::string_view n, std::string_view s) {
+    if (prefix_of(n, s)) return true;
+    std::size_t at = s.find('@');
+    return at != std::string_view::npos && at > 0 && prefix_of(n, s.substr(0, at));
+  };
+  return match(name, sym) || match(squeeze(name), squeeze(sym));
 }
 
 std::string describe(const objdump_instruction& in) {
@@ -60,17 +76,7 @@ std::string describe(const objdump_instruction& in) {
 
 }  // namespace
 
-disassembly_plan plan_disassembly(const function_instrs& f, std::string_view name,
-                                  std::span<const object_symbol> symbols) {
-  disassembly_plan plan;
-  if (f.instrs.empty()) return plan;
-  // The function symbols with their ends; a symbol of size 0 (hand-written code; valgrind does
-  // not name code by it) ends at the next function symbol, and only counts for its own name.
-  struct sym {
-    const object_symbol* s;
-    std::uint64_t end;
-  };
-  std::vector<sym> fs;
+function_symbols::function_symbols(std::span<const object_symbol> symbols) {
   for (std::size_t i = 0; i < symbols.size(); ++i) {
     const object_symbol& s = symbols[i];
     if (!s.function) continue;
@@ -84,25 +90,39 @@ disassembly_plan plan_disassembly(const function_instrs& f, std::string_view nam
           break;
         }
     }
-    if (end > s.address) fs.push_back({&s, end});
+    if (end > s.address) entries.push_back({s, end});
   }
+  std::stable_sort(entries.begin(), entries.end(), [](const entry& a, const entry& b) {
+    return a.symbol.address < b.symbol.address;
+  });
+}
+
+disassembly_plan plan_disassembly(const function_instrs& f, std::string_view name,
+                                  std::span<const object_symbol> symbols) {
+  return plan_disassembly(f, name, function_symbols(symbols));
+}
+
+disassembly_plan plan_disassembly(const function_instrs& f, std::string_view name,
+                                  const function_symbols& symbols) {
+  disassembly_plan plan;
+  if (f.instrs.empty()) return plan;
+  using sym = function_symbols::entry;
+  const std::vector<sym>& fs = symbols.entries;
   // The symbols holding `a`: those at the nearest start at or below it whose range reaches it
   // (aliases share a start; sized symbols of one object do not overlap otherwise).
   auto holding = [&](std::uint64_t a, bool sized_only) {
     std::vector<const sym*> out;
     auto it = std::upper_bound(fs.begin(), fs.end(), a,
-                               [](std::uint64_t x, const sym& y) { return x < y.s->address; });
+                               [](std::uint64_t x, const sym& y) { return x < y.symbol.address; });
     std::uint64_t start = 0;
     bool have = false;
     while (it != fs.begin()) {
       --it;
-      if (have && it->s->address != start) break;
-      if (sized_only && it->s->size == 0) continue;
-      if (a < it->end) {
-        out.push_back(&*it);
-        start = it->s->address;
-        have = true;
-      }
+      if (sized_only && it->symbol.size == 0) continue;
+      if (have && it->symbol.address != start) break;
+      have = true;
+      start = it->symbol.address;
+      if (a < it->end) out.push_back(&*it);
     }
     return out;
   };
@@ -114,7 +134,7 @@ disassembly_plan plan_disassembly(const function_instrs& f, std::string_view nam
     std::vector<std::pair<const sym*, std::size_t>> votes;
     for (const instr_data& x : f.instrs)
       for (const sym* h : holding(x.address, false)) {
-        if (!names_match(name, h->s->name)) continue;
+        if (!names_match(name, h->symbol.name)) continue;
         auto v = std::find_if(votes.begin(), votes.end(), [&](auto& e) { return e.first == h; });
         if (v == votes.end())
           votes.emplace_back(h, 1);
@@ -129,18 +149,18 @@ disassembly_plan plan_disassembly(const function_instrs& f, std::string_view nam
       }
   }
   if (own) {
-    plan.symbol = *own->s;
-    plan.ranges.push_back({own->s->address, own->end, own->end});
+    plan.symbol = own->symbol;
+    plan.ranges.push_back({own->symbol.address, own->end, own->end});
   }
   // Every other profiled address: in no other function's code, then clustered.
   std::vector<std::uint64_t> rest;
   for (const instr_data& x : f.instrs) {
-    if (own && x.address >= own->s->address && x.address < own->end) continue;
+    if (own && x.address >= own->symbol.address && x.address < own->end) continue;
     if (!name.starts_with("(below main)")) {
       auto h = holding(x.address, true);
       if (!h.empty()) {
         plan.mismatch = "the profile has costs of " + std::string(name) + " at " + hex(x.address) +
-                        ", in the object's function " + h.front()->s->name +
+                        ", in the object's function " + h.front()->symbol.name +
                         ": the object changed since the run";
         plan.ranges.clear();
         plan.symbol.reset();

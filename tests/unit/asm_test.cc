@@ -212,6 +212,14 @@ TEST(AsmMatch, TheSymbolsRangeEveryInstructionAndTheProfiledOnes) {
   // The name of a callgrind context or recursion level is the function's.
   EXPECT_EQ(plan_disassembly(f, "hot_loop'main", syms).mismatch, "");
   EXPECT_EQ(plan_disassembly(f, "hot_loop'2", syms).mismatch, "");
+  // Two demanglers' parentheses and blanks (valgrind's and binutils' on libLLVM-14).
+  std::vector<object_symbol> cxx = {
+      {0x1230, 0x46, true, ".text", "r<decltype (std::begin((std::declval<B&>)()))> f(B&)"}};
+  EXPECT_EQ(
+      plan_disassembly(f, "r<decltype (std::begin(std::declval<B&>()))> f(B&)'g", cxx).mismatch,
+      "");
+  EXPECT_NE(plan_disassembly(f, "r<decltype (std::begin(std::declval<B&>()))> f(C&)", cxx).mismatch,
+            "");
 }
 
 TEST(AsmMatch, AChangedObjectIsAMismatchNeverNumbers) {
