@@ -28,7 +28,6 @@
 
 #include "calltree/asm.h"
 #include "calltree/input.h"
-#include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "command.h"
 
@@ -248,16 +247,11 @@ int annotate_asm(const std::string& input, const annotate_options& o, const asm_
       std::fprintf(stderr, "calltree annotate: %s\n", in.error().message.c_str());
       return exit_usage;
     }
-    builder_options bo;
-    bo.keep_positions = pos_instr | pos_line;
-    bo.keep_jumps = true;
     silent_diagnostics diags;
-    profile_builder builder(q, &diags, input, bo);
-    function_filter filter(q.strings, keep, builder);
     reader_options ro;
     ro.display_name = input;
     ro.threads = static_cast<unsigned>(o.threads);  // (a compressed input: decoded aside)
-    auto stats = read_callgrind(**in, q.strings, filter, diags, ro);
+    auto stats = read_functions(**in, q, keep, diags, ro);
     if (!stats) {
       std::fprintf(stderr, "calltree annotate: %s\n", stats.error().message.c_str());
       return exit_usage;
@@ -266,38 +260,25 @@ int annotate_asm(const std::string& input, const annotate_options& o, const asm_
 
   // The functions, in the report's order (or by self cost for a regex), each once.
   std::vector<function_id> chosen;
-  std::vector<char> has_rows(q.functions.size(), 0);
-  for (const auto& row : q.self_rows) has_rows[row.function] = 1;
-  for (const auto& c : q.calls) has_rows[c.caller] = 1;
-  for (const auto& j : q.jumps) has_rows[j.function] = 1;
-  auto display = [&](file_id f) {
-    std::string n = q.strings.text(q.files[f].name);
-    if (!o.cwd.empty() && n.size() > o.cwd.size() && n.starts_with(o.cwd)) n.erase(0, o.cwd.size());
-    return n;
-  };
   if (have_re) {
     std::vector<std::uint64_t> first(q.functions.size(), 0);
-    for (std::size_t i = 0; i < q.self_rows.size(); ++i)
+    std::vector<char> has(q.functions.size(), 0);
+    for (std::size_t i = 0; i < q.self_rows.size(); ++i) {
+      has[q.self_rows[i].function] = 1;
       if (q.self_costs.columns()) first[q.self_rows[i].function] += q.self_costs.row(i)[0];
+    }
+    for (const auto& c : q.calls) has[c.caller] = 1;
+    for (const auto& j : q.jumps) has[j.function] = 1;
     for (function_id f = 0; f < q.functions.size(); ++f)
-      if (has_rows[f] && keep(q.strings.text(q.functions[f].name))) chosen.push_back(f);
+      if (has[f] && keep(q.strings.text(q.functions[f].name))) chosen.push_back(f);
     std::stable_sort(chosen.begin(), chosen.end(),
                      [&](function_id a, function_id b) { return first[a] > first[b]; });
   } else {
-    // A listed key is "file:name [object]" with file the fl= file or, for inlined code, the
-    // fi= file: its function is the one of that name and object whose fl= file or one of whose
-    // rows' files it is.
-    std::vector<std::set<std::string>> files_of(q.functions.size());
-    for (const auto& row : q.self_rows) files_of[row.function].insert(display(row.source_file));
+    key_functions keys(q, o.cwd);
     std::set<function_id> seen;
     for (const auto& l : listed)
-      for (function_id f = 0; f < q.functions.size(); ++f) {
-        const function& fn = q.functions[f];
-        if (!has_rows[f] || q.strings.text(fn.name) != l.name) continue;
-        if (!l.object.empty() && q.strings.text(q.objects[fn.object].name) != l.object) continue;
-        if (display(fn.file) != l.file && !files_of[f].count(l.file)) continue;
+      for (function_id f : keys.of(l.file, l.name, l.object))
         if (seen.insert(f).second) chosen.push_back(f);
-      }
   }
 
   // objdump, through the library's runner: the object looked for (--object-root first), run,

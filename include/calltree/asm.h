@@ -36,7 +36,10 @@
 #include <string_view>
 #include <vector>
 
+#include "calltree/diagnostic.h"
+#include "calltree/input.h"
 #include "calltree/profile.h"
+#include "calltree/reader.h"
 #include "calltree/records.h"
 #include "calltree/result.h"
 
@@ -107,6 +110,34 @@ class function_filter final : public record_sink {
   record_sink& next_;
   std::vector<std::int8_t> decided_;  // per string id: 0 not asked, 1 kept, -1 not
   std::string scratch_;
+};
+
+// Reads `in` into `out` (a fresh profile) keeping only the records of the functions whose name
+// `keep` accepts, with instruction positions, lines and jumps: function_filter before a
+// profile builder. Diagnostics go to `diagnostics` (the caller's reading of the whole file
+// reported them already, most likely); the result is read_callgrind's.
+result<read_stats> read_functions(input& in, profile& out,
+                                  std::function<bool(std::string_view name)> keep,
+                                  diagnostic_sink& diagnostics, const reader_options& options = {});
+
+// The functions of a profile a report's key stands for. annotate (and serve) key a function by
+// "file:name" and object, the file being the fl= file or, for inlined code, the fi= file of
+// its cost lines; a key's machine code is that of the functions of that name and object (any
+// object when "") whose fl= file or one of whose cost lines' files is the key's file (as
+// shown: `cwd` stripped from the front). Functions with no instruction (only called) are left
+// out.
+class key_functions {
+ public:
+  key_functions(const profile& p, std::string cwd);
+  std::vector<function_id> of(std::string_view file, std::string_view name,
+                              std::string_view object) const;
+
+ private:
+  const profile& p_;
+  std::string cwd_;
+  std::vector<std::vector<file_id>> files_;                   // per function: its lines' files
+  std::vector<std::pair<std::string, function_id>> by_name_;  // sorted
+  std::string shown(file_id f) const;
 };
 
 // ---- 2. objdump's text -------------------------------------------------------------------

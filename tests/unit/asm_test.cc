@@ -396,6 +396,34 @@ TEST(AsmProfile, TheFilterKeepsTheChosenFunctionsOnly) {
   EXPECT_EQ(p.parts[0].totals, (std::vector<std::uint64_t>{1504, 200}));  // the whole part's
 }
 
+TEST(AsmProfile, ReadFunctionsAndTheFunctionsOfAKey) {
+  // f of a.c has inlined code from h.h (a key "h.h:f" of its own in the report); another f in
+  // b.c of another object; g is only called.
+  const char* text =
+      "positions: instr line\nevents: Ir\n"
+      "ob=/x/p\nfl=/w/a.c\nfn=f\n0x10 3 5\nfi=/w/h.h\n0x14 9 7\ncfn=g\ncalls=1 0x40 1\n0x18 9 2\n"
+      "ob=/x/q.so\nfl=/w/b.c\nfn=f\n0x20 4 1\n"
+      "ob=/x/p\nfl=/w/a.c\nfn=h\n0x30 5 1\n";
+  profile p;
+  diagnostic_collector diags;
+  auto in = memory_input(text);
+  auto stats = read_functions(
+      *in, p, [](std::string_view n) { return n == "f"; }, diags);
+  ASSERT_TRUE(stats.has_value());
+  EXPECT_EQ(stats->cost_lines, 4u);  // (and a call line)
+  EXPECT_TRUE(p.positions & pos_instr);
+  key_functions keys(p, "/w/");
+  auto fa = keys.of("a.c", "f", "/x/p");
+  ASSERT_EQ(fa.size(), 1u);
+  EXPECT_EQ(keys.of("h.h", "f", "/x/p"), fa);  // the inlined code's key: the same function
+  EXPECT_EQ(keys.of("a.c", "f", ""), fa);
+  EXPECT_EQ(keys.of("b.c", "f", "").size(), 1u);
+  EXPECT_NE(keys.of("b.c", "f", ""), fa);
+  EXPECT_TRUE(keys.of("b.c", "f", "/x/p").empty());
+  EXPECT_TRUE(keys.of("a.c", "g", "").empty());  // only called
+  EXPECT_TRUE(keys.of("a.c", "h", "").empty());  // not read
+}
+
 // A runner answering from captured text, recording what it was asked.
 struct fake_objdump {
   std::vector<std::vector<std::string>> asked;

@@ -1,0 +1,62 @@
+// select.cc — the functions to annotate: a reading that keeps only some functions' records,
+// and the functions a report's key stands for.
+#include <algorithm>
+
+#include "calltree/asm.h"
+#include "calltree/profile_builder.h"
+
+namespace calltree {
+
+result<read_stats> read_functions(input& in, profile& out,
+                                  std::function<bool(std::string_view name)> keep,
+                                  diagnostic_sink& diagnostics, const reader_options& options) {
+  builder_options bo;
+  bo.keep_positions = pos_instr | pos_line;
+  bo.keep_jumps = true;
+  profile_builder builder(out, &diagnostics, options.display_name, bo);
+  function_filter filter(out.strings, std::move(keep), builder);
+  reader_options ro = options;
+  // Records one by one, positions and jumps kept (no sums: they would merge instructions).
+  ro.sum_cost_runs = ro.sum_by_context = ro.sum_per_line = false;
+  ro.skip_jump_records = false;
+  return read_callgrind(in, out.strings, filter, diagnostics, ro);
+}
+
+key_functions::key_functions(const profile& p, std::string cwd)
+    : p_(p), cwd_(std::move(cwd)), files_(p.functions.size()) {
+  std::vector<char> has(p.functions.size(), 0);
+  for (const auto& r : p.self_rows) {
+    has[r.function] = 1;
+    auto& f = files_[r.function];
+    if (std::find(f.begin(), f.end(), r.source_file) == f.end()) f.push_back(r.source_file);
+  }
+  for (const auto& c : p.calls) has[c.caller] = 1;
+  for (const auto& j : p.jumps) has[j.function] = 1;
+  for (function_id f = 0; f < p.functions.size(); ++f)
+    if (has[f]) by_name_.emplace_back(p.strings.text(p.functions[f].name), f);
+  std::sort(by_name_.begin(), by_name_.end());
+}
+
+std::string key_functions::shown(file_id f) const {
+  std::string n = p_.strings.text(p_.files[f].name);
+  if (!cwd_.empty() && n.size() > cwd_.size() && n.starts_with(cwd_)) n.erase(0, cwd_.size());
+  return n;
+}
+
+std::vector<function_id> key_functions::of(std::string_view file, std::string_view name,
+                                           std::string_view object) const {
+  std::vector<function_id> out;
+  auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
+                             [](const auto& e, std::string_view n) { return e.first < n; });
+  for (; it != by_name_.end() && it->first == name; ++it) {
+    const function& fn = p_.functions[it->second];
+    if (!object.empty() && p_.strings.text(p_.objects[fn.object].name) != object) continue;
+    bool here = shown(fn.file) == file;
+    for (file_id f : files_[it->second])
+      if (!here && shown(f) == file) here = true;
+    if (here) out.push_back(it->second);
+  }
+  return out;
+}
+
+}  // namespace calltree
