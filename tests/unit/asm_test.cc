@@ -138,6 +138,24 @@ TEST(AsmObjdump, JoinsContinuationBytesAndReadsOtherShapes) {
   EXPECT_EQ(k.instructions[0].address, 0x1085u);
 }
 
+TEST(AsmObjdump, AnyTextParsesWithoutHarm) {
+  // objdump's text is input like any other: every prefix of the captured texts, each with one
+  // byte changed to a byte that matters to the parsers, parses (ASan/UBSan builds run this).
+  const std::string texts[] = {hot_loop_dump, hot_symbols};
+  const char swaps[] = {'\t', ' ', ':', '<', '>', '\n', '(', ')', 'f', '0', '\0', '\xff'};
+  std::size_t instructions = 0, symbols = 0;
+  for (const std::string& t : texts)
+    for (std::size_t cut = 0; cut <= t.size(); cut += 7)
+      for (char c : swaps) {
+        std::string m = t.substr(0, cut);
+        if (!m.empty()) m[(cut * 31) % m.size()] = c;
+        instructions += parse_objdump_disassembly(m).instructions.size();
+        symbols += parse_objdump_symbols(m).size();
+      }
+  EXPECT_GT(instructions, 0u);
+  EXPECT_GT(symbols, 0u);
+}
+
 TEST(AsmObjdump, ParsesBothSymbolTables) {
   std::vector<object_symbol> s = parse_objdump_symbols(hot_symbols);
   // Defined symbols only, by address; the object symbol and *UND* ones are not functions.
