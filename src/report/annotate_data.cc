@@ -665,11 +665,20 @@ result<annotate_columns> start_annotate_data(const profile& p, const annotate_op
   d.inclusive = cc_table(ncol);
   d.cycle_cc = cc_table(ncol);
 
+  const annotate_columns where = recorded_columns(p, d.recorded);
+  cols.part_index = where.part_index;
+  return cols;
+}
+
+annotate_columns recorded_columns(const profile& p, const std::vector<std::string>& recorded) {
+  annotate_columns cols;
+  cols.nrec = recorded.size();
+  for (const auto& n : recorded) cols.rec_ids.push_back(p.find_event(n));
   cols.part_index.resize(p.parts.size());
   for (std::size_t part = 0; part < p.parts.size(); ++part) {
     const auto& names = p.parts[part].header.events;
     for (std::size_t c = 0; c < cols.nrec; ++c) {
-      auto it = std::find(names.begin(), names.end(), d.recorded[c]);
+      auto it = std::find(names.begin(), names.end(), recorded[c]);
       cols.part_index[part].push_back(it == names.end() ? -1
                                                         : static_cast<int>(it - names.begin()));
     }
@@ -835,6 +844,59 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
   return d;
 }
 
+bool add_part_totals(const profile& p, const annotate_columns& cols,
+                     const std::function<bool(std::size_t)>& selected, std::uint64_t* out,
+                     char* def) {
+  // Totals, per selected part as callgrind_annotate takes them: the `summary:` line, else the
+  // `totals:` line, else the sum of the self costs ("calculated"). calltree skips a stated
+  // line that cannot be right: a value of 2^63 or more (a negative count wrapped to unsigned,
+  // callgrind's bug in corpus/vg-clientreq-*), a 0 where the part has cost (a short
+  // summary: line, corpus/vg-recurse-cacheuse), a summary: below the self costs when the
+  // part has a totals: line; and it sums every part (callgrind_annotate
+  // takes the last part's line only).
+  bool stated = false;
+  const std::size_t nrec = cols.nrec;
+  for (std::size_t part = 0; part < p.parts.size(); ++part) {
+    if (!selected(part)) continue;
+    const auto& pt = p.parts[part];
+    auto plausible = [&](const std::optional<std::vector<std::uint64_t>>& line) {
+      if (!line) return false;
+      bool nonzero = false;
+      for (std::size_t e = 0; e < line->size(); ++e) {
+        std::uint64_t v = (*line)[e];
+        if (v >= (std::uint64_t{1} << 63)) return false;
+        if (v == 0 && e < pt.totals.size() && pt.totals[e] != 0) return false;
+        nonzero = nonzero || v != 0;
+      }
+      return nonzero;
+    };
+    // A summary: below the part's self costs while a totals: line is there (corpus
+    // vg-phases-dump-before-zero part 4: summary 154,871,410, totals 162,313,504).
+    auto below_self = [&](const std::vector<std::uint64_t>& line) {
+      for (std::size_t e = 0; e < line.size() && e < pt.totals.size(); ++e)
+        if (line[e] < pt.totals[e]) return true;
+      return false;
+    };
+    const std::vector<std::uint64_t>* use = &pt.totals;
+    if (plausible(pt.summary) && !(plausible(pt.totals_line) && below_self(*pt.summary))) {
+      use = &*pt.summary;
+      stated = true;
+    } else if (plausible(pt.totals_line)) {
+      use = &*pt.totals_line;
+      stated = true;
+    } else if (pt.summary || pt.totals_line) {
+      stated = true;
+    }
+    const auto& idx = cols.part_index[part];
+    for (std::size_t c = 0; c < nrec; ++c) {
+      if (idx[c] < 0 || cols.rec_ids[c] >= use->size()) continue;
+      add_saturating(out[c], (*use)[cols.rec_ids[c]]);
+      if (stated && def) def[c] = 1;
+    }
+  }
+  return stated;
+}
+
 inclusive_result solve_inclusive_of_keys(const annotate_data& d, std::size_t nrec) {
   // d's tables as inclusive_solve.h's graph: every key a self entry (a key without self cost
   // has a row of zeros, which adds nothing), every call an entry, all in part 0.
@@ -880,55 +942,8 @@ void finish_annotate_data(const profile& p, const annotate_options& o, const ann
     d.callees_of.build(d.keys(), owner, item);
   }
 
-  // Totals, per selected part as callgrind_annotate takes them: the `summary:` line, else the
-  // `totals:` line, else the sum of the self costs ("calculated"). calltree skips a stated
-  // line that cannot be right: a value of 2^63 or more (a negative count wrapped to unsigned,
-  // callgrind's bug in corpus/vg-clientreq-*), a 0 where the part has cost (a short
-  // summary: line, corpus/vg-recurse-cacheuse), a summary: below the self costs when the
-  // part has a totals: line; and it sums every part (callgrind_annotate
-  // takes the last part's line only).
   d.totals.add_row();
-  bool stated = false;
-  for (std::size_t part = 0; part < p.parts.size(); ++part) {
-    if (!selected(part)) continue;
-    const auto& pt = p.parts[part];
-    auto plausible = [&](const std::optional<std::vector<std::uint64_t>>& line) {
-      if (!line) return false;
-      bool nonzero = false;
-      for (std::size_t e = 0; e < line->size(); ++e) {
-        std::uint64_t v = (*line)[e];
-        if (v >= (std::uint64_t{1} << 63)) return false;
-        if (v == 0 && e < pt.totals.size() && pt.totals[e] != 0) return false;
-        nonzero = nonzero || v != 0;
-      }
-      return nonzero;
-    };
-    // A summary: below the part's self costs while a totals: line is there (corpus
-    // vg-phases-dump-before-zero part 4: summary 154,871,410, totals 162,313,504).
-    auto below_self = [&](const std::vector<std::uint64_t>& line) {
-      for (std::size_t e = 0; e < line.size() && e < pt.totals.size(); ++e)
-        if (line[e] < pt.totals[e]) return true;
-      return false;
-    };
-    const std::vector<std::uint64_t>* use = &pt.totals;
-    if (plausible(pt.summary) && !(plausible(pt.totals_line) && below_self(*pt.summary))) {
-      use = &*pt.summary;
-      stated = true;
-    } else if (plausible(pt.totals_line)) {
-      use = &*pt.totals_line;
-      stated = true;
-    } else if (pt.summary || pt.totals_line) {
-      stated = true;
-    }
-    std::uint64_t* v = d.totals.values(0);
-    char* def = d.totals.defined(0);
-    const auto& idx = cols.part_index[part];
-    for (std::size_t c = 0; c < nrec; ++c) {
-      if (idx[c] < 0 || cols.rec_ids[c] >= use->size()) continue;
-      add_saturating(v[c], (*use)[cols.rec_ids[c]]);
-      if (stated) def[c] = 1;
-    }
-  }
+  const bool stated = add_part_totals(p, cols, selected, d.totals.values(0), d.totals.defined(0));
   if (!stated) {
     for (std::size_t k = 0; k < d.keys(); ++k)
       for (std::size_t c = 0; c < nrec; ++c)

@@ -69,6 +69,18 @@ struct ann_call_line {
   std::uint64_t line = 0, count = 0;
 };
 
+// A jump= or jcnd= line of a found source file, summed over its records: from `line` of
+// `file` to `target_line` of `target_file` (display files), executed and followed counts
+// (equal for jump=).
+struct ann_jump {
+  std::uint32_t file = 0;
+  std::uint64_t line = 0;
+  std::uint32_t target_file = 0;
+  std::uint64_t target_line = 0;
+  bool conditional = false;
+  std::uint64_t executed = 0, followed = 0;
+};
+
 // Index lists per key (or per site), built once all entries are known: `of(i)` is the
 // entries of i in the order they were added.
 struct index_lists {
@@ -154,6 +166,24 @@ struct annotate_data {
   cc_table totals;  // one row
   bool totals_calculated = false;
 
+  // What the views (serve, report --html) need beyond the annotate report; kept only when
+  // asked (annotate_direct::keep_view_tables), empty otherwise.
+  //  * Per part, when the file has several parts: each part's self cost per key and each
+  //    part's calls per call of `calls` (recorded columns), so a view of some parts sums
+  //    those and solves their inclusive costs again.
+  std::vector<std::uint32_t> part_self_part, part_self_key;
+  cc_table part_self;
+  std::vector<std::uint32_t> part_call_part, part_call_call;  // part_call_call: into `calls`
+  std::vector<std::uint64_t> part_call_count;
+  cc_table part_call_cc;
+  //  * Whether each file's source was found (per display file; with `lines`), and the first
+  //    and last line with self cost of each key in such a file (0: none).
+  std::vector<char> file_found;
+  std::vector<std::uint64_t> key_first_line, key_last_line;
+  //  * Jumps (`jump=`/`jcnd=`) per source line of the found files, by (file, line, target file,
+  //    target line, conditional), sorted so.
+  std::vector<ann_jump> jumps;
+
   // The site at (file, line), or nullptr.
   const ann_site* find_site(std::uint32_t file, std::uint64_t line) const;
   // The call_lines row of (caller, callee, line), or UINT32_MAX.
@@ -218,6 +248,17 @@ result<annotate_columns> start_annotate_data(const profile& p, const annotate_op
 void finish_annotate_data(const profile& p, const annotate_options& options,
                           const annotate_columns& cols, annotate_data& d,
                           inclusive_result* inclusive, std::vector<std::string>* warnings);
+
+// The program totals of the parts `selected` says yes to, added into `out` (recorded
+// columns), as the report takes them (see finish_annotate_data); `def` (if given) marks the
+// columns a stated line gave. Returns whether some selected part stated its totals.
+bool add_part_totals(const profile& p, const annotate_columns& cols,
+                     const std::function<bool(std::size_t)>& selected, std::uint64_t* out,
+                     char* def);
+
+// Where each recorded column (`recorded`, names) sits in the profile's events and in each
+// part's (what start_annotate_data computes).
+annotate_columns recorded_columns(const profile& p, const std::vector<std::string>& recorded);
 
 // The inclusive costs over d's keys, solved from d's own self and call tables (one part,
 // without --raw: what annotate_direct has when the profile has one part), without a copy.
