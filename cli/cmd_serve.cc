@@ -19,6 +19,7 @@
 #include "command.h"
 #include "http.h"
 #include "progress.h"
+#include "views/function_list.h"
 #include "views/session.h"
 
 extern char** environ;
@@ -177,6 +178,10 @@ int run_serve(std::span<const std::string_view> args) {
   std::printf("%s\n", url.c_str());
   std::fflush(stdout);
   if (a.has("open")) open_browser(url);
+  // What later views need, made while the page loads.
+  std::thread warm([&sessions] {
+    for (const auto& s : sessions) views::warm_up(*s);
+  });
 
   std::thread watcher([&] {
     int sig = 0;
@@ -189,6 +194,7 @@ int run_serve(std::span<const std::string_view> args) {
     pthread_kill(watcher.native_handle(), SIGTERM);
   }
   watcher.join();
+  warm.join();
   if (!served) {
     std::fprintf(stderr, "calltree serve: could not listen on %s:%d\n", host.c_str(), *bound);
     return exit_usage;

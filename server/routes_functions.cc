@@ -85,6 +85,11 @@ response route_functions(const request& r, const views::session& s) {
       return error_response(400, "bad_cycles", "cycles takes yes or no");
     q.cycles = *cy == "yes";
   }
+  if (auto l = param(r, "group_limit")) {
+    auto v = parse_uint(*l, UINT64_MAX);
+    if (!v) return error_response(400, "bad_limit", "group_limit takes a number");
+    q.group_limit = std::min<std::uint64_t>(*v, max_limit);
+  }
   if (auto o = param(r, "offset")) {
     auto v = parse_uint(*o, UINT32_MAX);
     if (!v) return error_response(400, "bad_offset", "offset takes a number");
@@ -149,6 +154,8 @@ response route_functions(const request& r, const views::session& s) {
     }
     j.end_array();
   }
+  j.key("total_groups");
+  q.group == views::grouping::none ? j.null() : j.value(static_cast<std::uint64_t>(l.total_groups));
   j.end_object();
   return json_response(j.take());
 }
@@ -209,8 +216,15 @@ response route_function(const request& r, const views::session& s, std::string_v
         .value(static_cast<std::uint64_t>(side == 0 ? f.callers_total : f.callees_total));
   }
   j.key("members").begin_array();
-  for (std::uint32_t m : f.members) j.value(static_cast<std::uint64_t>(m));
+  for (std::uint32_t m : f.members) {
+    j.begin_object();
+    function_fields(j, s, m);
+    j.key("inclusive");
+    costs_of_row(j, f.columns, f.costs->inclusive(m));
+    j.end_object();
+  }
   j.end_array();
+  j.key("members_total").value(static_cast<std::uint64_t>(f.members_total));
   j.key("same_name").begin_array();
   for (std::uint32_t k : f.same_name) {
     j.begin_object();

@@ -105,6 +105,16 @@ result<function_detail> describe_function(const session& s, std::uint64_t id,
   };
   finish(in, out.callers, out.callers_total);
   finish(out_calls, out.callees, out.callees_total);
+  // A cycle's members, the heaviest first.
+  out.members_total = out.members.size();
+  if (!out.members.empty()) {
+    auto incl = [&](std::uint32_t m) { return ncol ? columns[sc].value(pc.inclusive(m)) : 0; };
+    std::sort(out.members.begin(), out.members.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const std::uint64_t x = incl(a), y = incl(b);
+      return x != y ? x > y : a < b;
+    });
+    if (out.members.size() > q.limit) out.members.resize(q.limit);
+  }
   return out;
 }
 

@@ -47,7 +47,8 @@ struct function_detail {
   std::uint32_t cycle = 0;
   std::vector<call_row> callers, callees;
   std::size_t callers_total = 0, callees_total = 0;
-  std::vector<std::uint32_t> members;           // a cycle's
+  std::vector<std::uint32_t> members;  // a cycle's, by inclusive cost (at most `limit`)
+  std::size_t members_total = 0;
   std::vector<std::uint32_t> same_name;         // other keys of the name (inlined code elsewhere)
   std::uint32_t file = 0;                       // the display file (a file id)
   bool file_found = false;                      // its source can be shown

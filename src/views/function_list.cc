@@ -2,8 +2,8 @@
 #include "views/function_list.h"
 
 #include <algorithm>
-#include <unordered_map>
 
+#include "report/radix_sort.h"
 #include "views/session.h"
 
 namespace calltree::views {
@@ -88,6 +88,12 @@ std::string_view group_name(const session& s, grouping g, std::uint32_t k) {
   return {};
 }
 
+void warm_up(const session& s) {
+  s.costs_of({});
+  s.name_order();
+  for (grouping g : {grouping::file, grouping::object, grouping::klass}) s.groups(g);
+}
+
 result<function_list> list_functions(const session& s, const list_query& q) {
   function_list out;
   auto cols = resolve_columns(s, q.events, q.derived);
@@ -141,24 +147,25 @@ result<function_list> list_functions(const session& s, const list_query& q) {
       }
     // Groups, over the filtered rows.
     if (q.group != grouping::none) {
-      std::unordered_map<std::string_view, std::uint32_t> index;
+      const group_index& gi = s.groups(q.group);
+      std::vector<std::uint32_t> slot(gi.names.size(), UINT32_MAX);  // group -> o->groups
       std::vector<std::uint32_t> group_of(nk, UINT32_MAX);
       const std::size_t ncol = columns.size();
       std::vector<std::vector<std::uint64_t>> incl_rec;  // per group, recorded columns
       const std::size_t nrec = pc.columns();
       for (std::uint32_t k : rows) {
-        const std::string_view g = group_name(s, q.group, k);
-        auto [it, fresh] = index.emplace(g, static_cast<std::uint32_t>(o->groups.size()));
-        if (fresh) {
+        std::uint32_t& at = slot[gi.of[k]];
+        if (at == UINT32_MAX) {
+          at = static_cast<std::uint32_t>(o->groups.size());
           group_row gr;
-          gr.name = std::string(g);
+          gr.name = std::string(gi.names[gi.of[k]]);
           gr.self.assign(ncol, 0);
           gr.inclusive.assign(ncol, 0);
           o->groups.push_back(std::move(gr));
           incl_rec.emplace_back(nrec, 0);
         }
-        group_of[k] = it->second;
-        group_row& gr = o->groups[it->second];
+        group_of[k] = at;
+        group_row& gr = o->groups[at];
         ++gr.functions;
         for (std::size_t c = 0; c < ncol; ++c) add_saturating(gr.self[c], self_of(k, c));
       }
@@ -199,41 +206,43 @@ result<function_list> list_functions(const session& s, const list_query& q) {
         return q.descending ? a.name > b.name : a.name < b.name;
       });
       if (q.in_group) {
-        std::erase_if(rows, [&](std::uint32_t k) {
-          return k >= nk || group_name(s, q.group, k) != *q.in_group;
-        });
+        std::erase_if(
+            rows, [&](std::uint32_t k) { return k >= nk || gi.names[gi.of[k]] != *q.in_group; });
       }
     }
-    // The order.
-    std::vector<std::uint64_t> value(by == sort_by::name ? 0 : rows.size());
-    for (std::size_t i = 0; i < value.size(); ++i)
-      value[i] = by == sort_by::self        ? self_of(rows[i], sc)
-                 : by == sort_by::inclusive ? inclusive_of(rows[i], sc)
-                                            : calls_of(rows[i]);
-    auto by_name = [&](std::uint32_t a, std::uint32_t b) {
-      const int c = s.name(a).compare(s.name(b));
-      if (c != 0) return c < 0;
-      if (a < nk && b < nk) {
-        const int f = s.file(a).compare(s.file(b));
-        if (f != 0) return f < 0;
-      }
-      return a < b;
-    };
-    std::vector<std::uint32_t> perm(rows.size());
-    for (std::uint32_t i = 0; i < perm.size(); ++i) perm[i] = i;
-    std::sort(perm.begin(), perm.end(), [&](std::uint32_t a, std::uint32_t b) {
-      if (by != sort_by::name && value[a] != value[b])
-        return q.descending ? value[a] > value[b] : value[a] < value[b];
-      if (by == sort_by::name && q.descending) return by_name(rows[b], rows[a]);
-      return by_name(rows[a], rows[b]);
-    });
+    // The order: by value (ties by key, the order of the file), or by name (the session's
+    // name order, made once).
+    if (by == sort_by::name) {
+      const std::vector<std::uint32_t>& names = s.name_order();
+      std::vector<char> in(s.ids(), 0);
+      for (std::uint32_t id : rows) in[id] = 1;
+      o->ids.reserve(rows.size());
+      for (std::uint32_t id : names)
+        if (in[id]) o->ids.push_back(id);
+      if (q.descending) std::reverse(o->ids.begin(), o->ids.end());
+      return o;
+    }
+    // (Rows are in id order: the radix sort keeps it among equal values.)
+    std::sort(rows.begin(), rows.end());
+    std::vector<detail::keyed_index> ranked(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const std::uint32_t id = rows[i];
+      const std::uint64_t v = by == sort_by::self        ? self_of(id, sc)
+                              : by == sort_by::inclusive ? inclusive_of(id, sc)
+                                                         : calls_of(id);
+      ranked[i] = {q.descending ? ~v : v, id};
+    }
+    detail::radix_sort(ranked);
     o->ids.reserve(rows.size());
-    for (std::uint32_t i : perm) o->ids.push_back(rows[i]);
+    for (const detail::keyed_index& k : ranked) o->ids.push_back(k.index);
     return o;
   });
 
   out.total_rows = order->ids.size();
-  out.groups = order->groups;
+  out.total_groups = order->groups.size();
+  out.groups.assign(order->groups.begin(),
+                    order->groups.begin() +
+                        static_cast<std::ptrdiff_t>(std::min(q.group_limit, order->groups.size())));
   const std::size_t from = std::min(q.offset, order->ids.size());
   const std::size_t to = std::min(order->ids.size(), from + q.limit);
   const std::size_t ncol = columns.size();

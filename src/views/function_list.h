@@ -20,13 +20,13 @@
 #include "calltree/result.h"
 #include "views/columns.h"
 #include "views/part_costs.h"
+#include "views/session.h"
 
 namespace calltree::views {
 
 class session;
 
 enum class sort_by : std::uint8_t { self, inclusive, calls, name };
-enum class grouping : std::uint8_t { none, object, file, klass };
 
 struct list_query {
   std::vector<std::uint32_t> parts;  // 0-based, sorted; empty: all
@@ -43,6 +43,7 @@ struct list_query {
   std::optional<std::string> in_group;  // only the rows of this group
   bool cycles = true;                   // cycles as rows of their own
   std::size_t offset = 0, limit = 100;
+  std::size_t group_limit = 1000;  // at most this many groups (the heaviest first)
 };
 
 struct list_row {
@@ -64,11 +65,16 @@ struct function_list {
   std::size_t sort_column = 0;
   std::size_t total_rows = 0;     // after filter and in_group
   std::vector<list_row> rows;     // [offset, offset + limit)
-  std::vector<group_row> groups;  // (group != none) every group, in the rows' order
+  std::vector<group_row> groups;  // (group != none) the first group_limit groups, sorted
+  std::size_t total_groups = 0;
 };
 
 // An error for an unknown event or a sort event that is no column.
 result<function_list> list_functions(const session& s, const list_query& q);
+
+// Makes what the first queries of a page need and the session keeps (the costs of every part,
+// the name order, the groups), so a view asked for later does not wait for them.
+void warm_up(const session& s);
 
 // The name of key k's group (object, display file, or C++ class or namespace).
 std::string_view group_name(const session& s, grouping g, std::uint32_t k);

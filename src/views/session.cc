@@ -139,6 +139,39 @@ std::vector<std::uint64_t> session::part_totals(std::uint32_t part) const {
   return out;
 }
 
+const std::vector<std::uint32_t>& session::name_order() const {
+  std::call_once(name_order_once_, [&] {
+    name_order_.resize(ids());
+    for (std::uint32_t i = 0; i < ids(); ++i) name_order_[i] = i;
+    std::sort(name_order_.begin(), name_order_.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const int c = name(a).compare(name(b));
+      if (c != 0) return c < 0;
+      if (a < keys() && b < keys()) {
+        const int f = file(a).compare(file(b));
+        if (f != 0) return f < 0;
+      }
+      return a < b;
+    });
+  });
+  return name_order_;
+}
+
+const group_index& session::groups(grouping g) const {
+  const int i = g == grouping::object ? 0 : g == grouping::file ? 1 : 2;
+  std::call_once(groups_once_[i], [&] {
+    group_index& gi = groups_[i];
+    std::unordered_map<std::string_view, std::uint32_t> index;
+    gi.of.resize(keys());
+    for (std::uint32_t k = 0; k < keys(); ++k) {
+      const std::string_view n = group_name(*this, g, k);
+      auto [it, fresh] = index.emplace(n, static_cast<std::uint32_t>(gi.names.size()));
+      if (fresh) gi.names.push_back(n);
+      gi.of[k] = it->second;
+    }
+  });
+  return groups_[i];
+}
+
 const std::vector<std::string_view>& session::scopes() const {
   std::call_once(scopes_once_, [&] {
     scopes_.resize(keys());

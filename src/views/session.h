@@ -42,6 +42,15 @@ struct load_options {
 
 class part_costs;
 
+// How the function list groups keys (function_list.h).
+enum class grouping : std::uint8_t { none, object, file, klass };
+
+// A partition of the keys into named groups.
+struct group_index {
+  std::vector<std::uint32_t> of;        // per key: its group
+  std::vector<std::string_view> names;  // per group
+};
+
 class session {
  public:
   session() = default;
@@ -85,8 +94,15 @@ class session {
   // last few selections). Thread-safe.
   std::shared_ptr<const part_costs> costs_of(const std::vector<std::uint32_t>& parts) const;
 
+  // Every id (keys, then cycles) by name, then file, then id; made on first use. Thread-safe.
+  const std::vector<std::uint32_t>& name_order() const;
+
   // The program totals of one part (recorded columns), as annotate takes them.
   std::vector<std::uint64_t> part_totals(std::uint32_t part) const;
+
+  // The groups of a grouping other than none (object, display file, C++ class or namespace),
+  // made on first use. Thread-safe.
+  const group_index& groups(grouping g) const;
 
   // Per key: the C++ class or namespace of its base name (function_list.h, cxx_scope), made on
   // first use. Thread-safe.
@@ -111,8 +127,11 @@ class session {
   std::shared_ptr<const void> find_remembered(const std::string& key) const;
   void remember(const std::string& key, std::shared_ptr<const void> value) const;
   mutable std::vector<std::pair<std::string, std::shared_ptr<const void>>> remembered_;
-  mutable std::once_flag scopes_once_;
+  mutable std::once_flag scopes_once_, name_order_once_;
+  mutable std::vector<std::uint32_t> name_order_;
   mutable std::vector<std::string_view> scopes_;
+  mutable std::once_flag groups_once_[3];
+  mutable group_index groups_[3];
   std::vector<std::string> cycle_names_;
   std::vector<std::string> label_text_;  // base names that are not a prefix of a key's name
   mutable std::mutex mutex_;
