@@ -1,0 +1,562 @@
+// call_paths.cc — the flame-graph estimate (semantics in analysis/call_paths.h).
+//
+// The steps:
+//  1. The graph (path_estimator, once): calls summed per (caller, callee) pair, self-calls
+//     dropped, adjacency both ways, each node's calls in and out summed, and the strongly
+//     connected components, so that "is this callee already on the path?" walks up only the
+//     ancestors in the callee's own component (a node of another component can never be on
+//     the path: it would close a cycle).
+//  2. The shape: frames expanded heaviest first (a max-heap on the weight event); each call
+//     of the frame's node that is followed and has weight gets a child frame, until the
+//     shares fall under min_share or the frames reach max_frames.
+//  3. The values: every event's weights split along the same shape by that event's own
+//     shares, so every event is consistent on its own (children + self = total).
+//  4. A display takes those weights as totals. With exact_self, each node's self cost is
+//     placed in whole units over its frames (largest remainders), nodes no frame reached get
+//     a chain of their heaviest callers, and totals are summed bottom-up.
+//  Then children are ordered and the frames laid out in preorder.
+#include "calltree/analysis/call_paths.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <queue>
+#include <unordered_map>
+
+#include "calltree/analysis/inclusive.h"
+
+namespace calltree {
+
+call_graph::call_graph(std::size_t node_count, std::size_t event_count)
+    : nodes(node_count), events(event_count), self(event_count), call_cost(event_count) {
+  self.reserve_rows(node_count);
+  for (std::size_t i = 0; i < node_count; ++i) self.add_row();
+}
+
+void call_graph::add_call(std::uint32_t from, std::uint32_t to, std::uint64_t count,
+                          std::span<const std::uint64_t> costs) {
+  call_from.push_back(from);
+  call_to.push_back(to);
+  call_count.push_back(count);
+  auto row = call_cost.row(call_cost.add_row());
+  std::copy_n(costs.begin(), std::min(costs.size(), row.size()), row.begin());
+}
+
+namespace {
+
+constexpr std::uint32_t none = path_tree::no_frame;
+
+// Lists per owner from a list of owners (owner[i] = the owner of item i): items of owner o
+// are items[start[o] .. start[o + 1]), in the order of i.
+struct lists {
+  std::vector<std::uint32_t> start, items;
+  lists() = default;
+  lists(std::size_t owners, std::span<const std::uint32_t> owner) {
+    start.assign(owners + 2, 0);
+    for (auto o : owner)
+      if (o != none) ++start[o + 2];
+    for (std::size_t o = 0; o < owners; ++o) start[o + 2] += start[o + 1];
+    items.resize(start[owners + 1]);
+    for (std::uint32_t i = 0; i < owner.size(); ++i)
+      if (owner[i] != none) items[start[owner[i] + 1]++] = i;
+    start.pop_back();
+  }
+  std::span<const std::uint32_t> operator[](std::size_t o) const {
+    return {items.data() + start[o], items.data() + start[o + 1]};
+  }
+  std::span<std::uint32_t> operator[](std::size_t o) {
+    return {items.data() + start[o], items.data() + start[o + 1]};
+  }
+};
+
+double as_double(std::uint64_t v) { return static_cast<double>(v); }
+
+}  // namespace
+
+// Step 1.
+struct path_estimator::impl {
+  std::size_t nodes = 0, events = 0;
+  cost_matrix self{0};                  // [node][event]
+  std::vector<std::uint32_t> from, to;  // per arc: a (caller, callee) pair
+  cost_matrix cost{0};                  // [arc][event]
+  lists out, in;                        // node -> its arcs as caller, as callee
+  std::vector<double> in_sum, out_sum;  // [node * events + e]
+  std::vector<std::uint32_t> component, component_size;
+
+  explicit impl(const call_graph& g) : nodes(g.nodes), events(g.events), self(g.self) {
+    cost = cost_matrix(events);
+    // The calls by caller, then each caller's by callee, summed per pair.
+    std::vector<std::uint32_t> caller(g.calls(), none);
+    for (std::uint32_t c = 0; c < g.calls(); ++c)
+      if (g.call_from[c] != g.call_to[c] && g.call_from[c] < nodes && g.call_to[c] < nodes)
+        caller[c] = g.call_from[c];
+    lists by_caller(nodes, caller);
+    for (std::uint32_t n = 0; n < nodes; ++n) {
+      auto calls = by_caller[n];
+      std::stable_sort(calls.begin(), calls.end(),
+                       [&](std::uint32_t x, std::uint32_t y) { return g.call_to[x] < g.call_to[y]; });
+      for (std::size_t i = 0; i < calls.size(); ++i) {
+        if (i == 0 || g.call_to[calls[i]] != to.back()) {
+          from.push_back(n);
+          to.push_back(g.call_to[calls[i]]);
+          cost.add_row();
+        }
+        add_saturating(cost.row(cost.rows() - 1), g.call_cost.row(calls[i]));
+      }
+    }
+    out = lists(nodes, from);
+    in = lists(nodes, to);
+    in_sum.assign(nodes * events, 0);
+    out_sum.assign(nodes * events, 0);
+    for (std::size_t arc = 0; arc < from.size(); ++arc)
+      for (std::size_t e = 0; e < events; ++e) {
+        out_sum[from[arc] * events + e] += as_double(cost.row(arc)[e]);
+        in_sum[to[arc] * events + e] += as_double(cost.row(arc)[e]);
+      }
+    std::uint32_t count = 0;
+    component = strongly_connected_components(nodes, from, to, &count);
+    component_size.assign(count, 0);
+    for (auto c : component) ++component_size[c];
+  }
+};
+
+path_estimator::path_estimator(const call_graph& graph)
+    : impl_(std::make_shared<const impl>(graph)) {}
+std::size_t path_estimator::nodes() const { return impl_->nodes; }
+std::size_t path_estimator::events() const { return impl_->events; }
+
+namespace {
+
+// Steps 2 to 4 for one estimate.
+template <typename G>
+struct builder {
+  const G& g;
+  const path_options& o;
+  const std::size_t events, w;  // w: the weight event
+  const bool up;                // callers direction
+
+  std::vector<std::uint32_t> node, parent;
+  std::vector<std::uint32_t> via;  // the arc that made the frame (none for a root)
+  std::vector<double> weight;      // in the weight event
+  // The arcs of each frame's node that lead back onto its path (recursion), found once:
+  // cut_arcs[cut_from[f] .. cut_from[f] + cut_count[f]); cut_from[f] = none until then.
+  std::vector<std::uint32_t> cut_from, cut_count, cut_arcs;
+  std::size_t pruned = 0;
+  bool cut = false;  // a call with weight was not followed for recursion
+
+  builder(const G& graph, const path_options& options)
+      : g(graph),
+        o(options),
+        events(graph.events),
+        w(options.weight_event < graph.events ? options.weight_event : 0),
+        up(options.direction == path_direction::callers) {}
+
+  std::uint32_t add(std::uint32_t n, std::uint32_t p, std::uint32_t arc, double wt) {
+    const auto f = static_cast<std::uint32_t>(node.size());
+    node.push_back(n);
+    parent.push_back(p);
+    via.push_back(arc);
+    weight.push_back(wt);
+    cut_from.push_back(none);
+    cut_count.push_back(0);
+    return f;
+  }
+
+  // The node an arc leads to from a frame of its other end.
+  std::uint32_t next(std::uint32_t arc) const { return up ? g.from[arc] : g.to[arc]; }
+  std::span<const std::uint32_t> arcs_of(std::uint32_t n) const { return up ? g.in[n] : g.out[n]; }
+
+  // Whether `n` is frame f's node or one of its ancestors'.
+  bool on_path(std::uint32_t f, std::uint32_t n) const {
+    const std::uint32_t comp = g.component[n];
+    if (g.component_size[comp] == 1) return node[f] == n;
+    for (; f != none && g.component[node[f]] == comp; f = parent[f])
+      if (node[f] == n) return true;
+    return false;
+  }
+
+  std::span<const std::uint32_t> cuts(std::uint32_t f) {
+    if (cut_from[f] == none) {
+      cut_from[f] = static_cast<std::uint32_t>(cut_arcs.size());
+      for (auto arc : arcs_of(node[f]))
+        if (on_path(f, next(arc))) cut_arcs.push_back(arc);
+      cut_count[f] = static_cast<std::uint32_t>(cut_arcs.size()) - cut_from[f];
+    }
+    return {cut_arcs.data() + cut_from[f], cut_count[f]};
+  }
+
+  // A root's weight in event e: self + calls out (callees), or the calls in (callers; its self
+  // and calls out when nothing calls it).
+  double root_weight(std::uint32_t n, std::size_t e) const {
+    const std::size_t i = n * events + e;
+    return up && g.in_sum[i] > 0 ? g.in_sum[i] : as_double(g.self.row(n)[e]) + g.out_sum[i];
+  }
+
+  // What frame f's weight splits over, in event e: the node's self cost (callees direction)
+  // and the arcs followed from it (all but the cut ones).
+  double divisor(std::uint32_t f, std::size_t e) {
+    const std::size_t i = node[f] * events + e;
+    double d = up ? g.in_sum[i] : as_double(g.self.row(node[f])[e]) + g.out_sum[i];
+    for (auto arc : cuts(f)) d -= as_double(g.cost.row(arc)[e]);
+    return d > 0 ? d : 0;
+  }
+
+  std::vector<std::uint32_t> roots() const {
+    std::vector<std::uint32_t> r;
+    if (o.root) {
+      if (*o.root < g.nodes) r.push_back(*o.root);
+      return r;
+    }
+    // Nodes no other node calls; and for a component that nothing outside calls and whose
+    // every node is called (a cycle with no way in), its heaviest node.
+    std::vector<char> entered(g.component_size.size(), 0);
+    for (std::size_t arc = 0; arc < g.from.size(); ++arc)
+      if (g.component[g.from[arc]] != g.component[g.to[arc]]) entered[g.component[g.to[arc]]] = 1;
+    std::vector<std::uint32_t> best(g.component_size.size(), none);
+    for (std::uint32_t n = 0; n < g.nodes; ++n) {
+      const auto c = g.component[n];
+      if (g.in[n].empty()) {
+        r.push_back(n);
+        entered[c] = 1;
+      } else if (!entered[c] && (best[c] == none || root_weight(n, w) > root_weight(best[c], w))) {
+        best[c] = n;
+      }
+    }
+    for (std::uint32_t n = 0; n < g.nodes; ++n) {
+      const auto c = g.component[n];
+      if (!g.in[n].empty() && !entered[c] && best[c] == n) r.push_back(n);
+    }
+    return r;
+  }
+
+  // Step 2: the shape, heaviest frames first.
+  void expand() {
+    struct item {
+      double weight;
+      std::uint32_t frame;
+      bool operator<(const item& x) const {
+        return weight != x.weight ? weight < x.weight : frame > x.frame;
+      }
+    };
+    std::priority_queue<item> heap;
+    double tree = 0;
+    for (auto r : roots()) {
+      double any = 0;
+      for (std::size_t e = 0; e < events; ++e) any += root_weight(r, e);
+      if (any <= 0) continue;
+      const double wt = root_weight(r, w);
+      tree += wt;
+      heap.push({wt, add(r, none, none, wt)});
+    }
+    const double floor = o.min_share > 0 ? o.min_share * tree : 0;
+    const std::size_t cap = std::max<std::size_t>(o.max_frames, node.size());
+    while (!heap.empty()) {
+      if (node.size() >= cap) {
+        pruned += heap.size();  // frames left unexpanded
+        break;
+      }
+      const auto f = heap.top().frame;
+      heap.pop();
+      const auto cut_here = cuts(f);
+      for (auto arc : cut_here)
+        if (g.cost.row(arc)[w]) cut = true;
+      const double d = divisor(f, w);
+      if (d <= 0) continue;
+      for (auto arc : arcs_of(node[f])) {
+        if (std::find(cut_here.begin(), cut_here.end(), arc) != cut_here.end()) continue;
+        const double share = weight[f] * as_double(g.cost.row(arc)[w]) / d;
+        if (share <= 0) continue;
+        if (share < floor || node.size() >= cap) {
+          ++pruned;
+          continue;
+        }
+        heap.push({share, add(next(arc), f, arc, share)});
+      }
+    }
+  }
+};
+
+// Largest remainders: `total` in whole units over `shares` (proportions, any scale), into
+// `out`.
+void apportion(std::uint64_t total, std::span<const double> shares,
+               std::vector<std::uint64_t>& out) {
+  const std::size_t n = shares.size();
+  out.assign(n, 0);
+  if (n == 0 || total == 0) return;
+  long double sum = 0;
+  for (auto s : shares) sum += s;
+  std::vector<long double> exact(n);
+  for (std::size_t i = 0; i < n; ++i)
+    exact[i] = static_cast<long double>(total) * (static_cast<long double>(shares[i]) / sum);
+  std::uint64_t given = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const long double f = std::floor(exact[i]);
+    out[i] = f >= static_cast<long double>(total) ? total : static_cast<std::uint64_t>(f);
+    given += out[i];
+  }
+  // Rounding may have given a unit too many (a share of almost all of a huge total).
+  for (std::size_t i = 0; given > total && i < n; ++i) {
+    const std::uint64_t back = std::min(out[i], given - total);
+    out[i] -= back;
+    given -= back;
+  }
+  if (given == total) return;
+  // The units left (fewer than n, but for a total beyond a long double's 64 bits of
+  // precision) to the largest remainders, ties to the first frames.
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  auto larger = [&](std::size_t x, std::size_t y) {
+    const long double rx = exact[x] - std::floor(exact[x]), ry = exact[y] - std::floor(exact[y]);
+    return rx != ry ? rx > ry : x < y;
+  };
+  const std::uint64_t left = total - given;
+  if (left < n) {
+    std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(left), order.end(),
+                     larger);
+    for (std::size_t k = 0; k < left; ++k) ++out[order[k]];
+    return;
+  }
+  std::sort(order.begin(), order.end(), larger);
+  for (std::size_t k = 0; given < total; k = (k + 1) % n) {
+    ++out[order[k]];
+    ++given;
+  }
+}
+
+std::uint64_t whole(double v) {
+  const double f = std::floor(v);
+  if (!(f > 0)) return 0;
+  return f >= 18446744073709551615.0 ? UINT64_MAX : static_cast<std::uint64_t>(f);
+}
+
+// The frames (made after their parents) in preorder, children by decreasing total of event w
+// (then node).
+path_tree lay_out(std::size_t events, std::size_t w, std::span<const std::uint32_t> node,
+                  std::span<const std::uint32_t> parent, const cost_matrix& self,
+                  const cost_matrix& total) {
+  path_tree t;
+  t.events = events;
+  t.self = cost_matrix(events);
+  t.total = cost_matrix(events);
+  const std::size_t n = node.size();
+  auto heavier = [&](std::uint32_t x, std::uint32_t y) {
+    const auto tx = total.row(x)[w], ty = total.row(y)[w];
+    if (tx != ty) return tx > ty;
+    return node[x] != node[y] ? node[x] < node[y] : x < y;
+  };
+  // Roots are the children of a virtual frame n.
+  std::vector<std::uint32_t> owner(parent.begin(), parent.end());
+  for (auto& p : owner)
+    if (p == none) p = static_cast<std::uint32_t>(n);
+  lists children(n + 1, owner);
+  for (std::size_t f = 0; f <= n; ++f) {
+    auto c = children[f];
+    std::sort(c.begin(), c.end(), heavier);
+  }
+  t.node.reserve(n);
+  t.parent.reserve(n);
+  t.depth.reserve(n);
+  t.self.reserve_rows(n);
+  t.total.reserve_rows(n);
+  // (old frame, its new parent) on a stack, children pushed in reverse.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack;
+  for (auto it = children[n].rbegin(); it != children[n].rend(); ++it) stack.emplace_back(*it, none);
+  while (!stack.empty()) {
+    const auto [f, p] = stack.back();
+    stack.pop_back();
+    const auto id = static_cast<std::uint32_t>(t.node.size());
+    t.node.push_back(node[f]);
+    t.parent.push_back(p);
+    t.depth.push_back(p == none ? 0 : t.depth[p] + 1);
+    auto s = t.self.row(t.self.add_row());
+    auto tt = t.total.row(t.total.add_row());
+    std::copy_n(self.row(f).begin(), events, s.begin());
+    std::copy_n(total.row(f).begin(), events, tt.begin());
+    const auto c = children[f];
+    for (auto it = c.rbegin(); it != c.rend(); ++it) stack.emplace_back(*it, id);
+  }
+  return t;
+}
+
+}  // namespace
+
+path_tree path_estimator::estimate(const path_options& options) const {
+  const impl& g = *impl_;
+  builder<impl> b(g, options);
+  const std::size_t events = g.events, w = b.w;
+  const bool exact = options.exact_self && !b.up && !options.root;
+  if (events == 0) return lay_out(0, 0, {}, {}, cost_matrix(0), cost_matrix(0));
+  b.expand();
+
+  // Step 3: every event's weights along the shape (frames come after their parents), and
+  // each frame's estimated share of its node's self cost.
+  const std::size_t n0 = b.node.size();
+  std::vector<double> weight(n0 * events), own(exact ? n0 * events : 0);
+  std::vector<double> divisor(n0 * events);
+  for (std::uint32_t f = 0; f < n0; ++f) {
+    const std::size_t at = f * events;
+    for (std::size_t e = 0; e < events; ++e) {
+      divisor[at + e] = b.divisor(f, e);
+      if (b.parent[f] == none) {
+        weight[at + e] = b.root_weight(b.node[f], e);
+      } else {
+        const std::size_t p = b.parent[f] * events + e;
+        weight[at + e] =
+            divisor[p] > 0 ? weight[p] * as_double(g.cost.row(b.via[f])[e]) / divisor[p] : 0;
+      }
+      if (exact && divisor[at + e] > 0)
+        own[at + e] = weight[at + e] * as_double(g.self.row(b.node[f])[e]) / divisor[at + e];
+    }
+  }
+  divisor = {};
+
+  cost_matrix self(events), total(events);
+  bool ok = true;
+  if (!exact) {
+    // A display: totals are the estimated weights (rounded down, so children always fit), self
+    // what the children leave.
+    self.reserve_rows(n0);
+    total.reserve_rows(n0);
+    for (std::size_t f = 0; f < n0; ++f) {
+      self.add_row();
+      auto t = total.row(total.add_row());
+      for (std::size_t e = 0; e < events; ++e) t[e] = whole(weight[f * events + e]);
+    }
+    cost_matrix kids(events);
+    kids.reserve_rows(n0);
+    for (std::size_t f = 0; f < n0; ++f) kids.add_row();
+    for (std::size_t f = n0; f-- > 0;) {
+      auto s = self.row(f);
+      auto t = total.row(f);
+      auto k = kids.row(f);
+      for (std::size_t e = 0; e < events; ++e) {
+        if (k[e] > t[e]) t[e] = k[e];
+        s[e] = t[e] - k[e];
+      }
+      if (b.parent[f] != none) ok &= add_saturating(kids.row(b.parent[f]), t);
+    }
+  } else {
+    // Step 4: a chain of callers for each node with self cost and no frame: up its heaviest
+    // callers to one that has a frame (the chain goes under that node's heaviest frame), or
+    // to a node no one calls (or whose callers are all in the chain: a new root).
+    std::vector<std::uint32_t> best_frame(g.nodes, none);
+    for (std::uint32_t f = 0; f < n0; ++f) {
+      auto& best = best_frame[b.node[f]];
+      if (best == none || b.weight[f] > b.weight[best]) best = f;
+    }
+    std::vector<std::uint32_t> chain;
+    for (std::uint32_t v = 0; v < g.nodes; ++v) {
+      const auto c = g.self.row(v);
+      if (best_frame[v] != none || std::all_of(c.begin(), c.end(), [](auto x) { return !x; }))
+        continue;
+      chain.assign(1, v);
+      std::uint32_t under = none;
+      for (std::uint32_t at = v;;) {
+        std::uint32_t best = none;
+        for (auto arc : g.in[at]) {
+          if (std::find(chain.begin(), chain.end(), g.from[arc]) != chain.end()) continue;
+          if (best == none || g.cost.row(arc)[w] > g.cost.row(best)[w]) best = arc;
+        }
+        if (best == none) break;
+        at = g.from[best];
+        if (best_frame[at] != none) {
+          under = best_frame[at];
+          break;
+        }
+        chain.push_back(at);
+      }
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+        under = b.add(*it, under, none, 0);
+        best_frame[*it] = under;
+      }
+    }
+    const std::size_t n = b.node.size();
+    self.reserve_rows(n);
+    total.reserve_rows(n);
+    for (std::size_t f = 0; f < n; ++f) {
+      self.add_row();
+      total.add_row();
+    }
+    // Each node's self cost over its frames, by estimated self share; else by path weight (in
+    // this event, then the weight event); else all to the chain's frame, its last one.
+    lists frames_of(g.nodes, b.node);
+    std::vector<double> shares;
+    std::vector<std::uint64_t> parts;
+    for (std::uint32_t v = 0; v < g.nodes; ++v) {
+      const auto fs = frames_of[v];
+      if (fs.empty()) continue;
+      for (std::size_t e = 0; e < events; ++e) {
+        const std::uint64_t amount = g.self.row(v)[e];
+        if (!amount) continue;
+        auto basis = [&](const std::vector<double>& of, std::size_t event) {
+          double sum = 0;
+          shares.assign(fs.size(), 0);
+          for (std::size_t i = 0; i < fs.size(); ++i)
+            if (fs[i] < n0) sum += shares[i] = of[fs[i] * events + event];
+          return sum > 0;
+        };
+        if (!basis(own, e) && !basis(weight, e) && !basis(weight, w)) shares.back() = 1;
+        apportion(amount, shares, parts);
+        for (std::size_t i = 0; i < fs.size(); ++i) self.row(fs[i])[e] = parts[i];
+      }
+    }
+    // Totals bottom-up (children come after their parents).
+    for (std::size_t f = 0; f < n; ++f)
+      std::copy_n(self.row(f).begin(), events, total.row(f).begin());
+    for (std::size_t f = n; f-- > 0;)
+      if (b.parent[f] != none) ok &= add_saturating(total.row(b.parent[f]), total.row(f));
+  }
+
+  path_tree t = lay_out(events, w, b.node, b.parent, self, total);
+  t.pruned = b.pruned;
+  t.saturated = !ok;
+  // Estimated: a frame with children whose node more than one arc leads to (its children's
+  // weights are ratios of that node's cost), or a call cut for recursion (its cost spread over
+  // the others).
+  t.estimated = b.cut;
+  for (std::size_t f = 0; f + 1 < t.frames() && !t.estimated; ++f)
+    if (t.parent[f + 1] == f && g.in[t.node[f]].size() > 1) t.estimated = true;
+  return t;
+}
+
+path_tree estimate_paths(const call_graph& graph, const path_options& options) {
+  return path_estimator(graph).estimate(options);
+}
+
+path_tree merge_by_label(const path_tree& tree, std::span<const std::uint32_t> label) {
+  const std::size_t events = tree.events;
+  std::vector<std::uint32_t> node, parent;
+  cost_matrix self(events), total(events);
+  std::vector<std::uint64_t> heaviest;  // per merged frame: the heaviest part's first total
+  std::vector<std::uint32_t> merged(tree.frames());
+  std::unordered_map<std::uint64_t, std::uint32_t> index;  // (merged parent, label) -> frame
+  bool ok = !tree.saturated;
+  for (std::uint32_t f = 0; f < tree.frames(); ++f) {
+    const std::uint32_t p = tree.parent[f] == none ? none : merged[tree.parent[f]];
+    const std::uint32_t l = tree.node[f] < label.size() ? label[tree.node[f]] : tree.node[f];
+    const std::uint64_t key = (static_cast<std::uint64_t>(p) << 32) | l;
+    auto [it, fresh] = index.try_emplace(key, static_cast<std::uint32_t>(node.size()));
+    const std::uint32_t m = it->second;
+    const std::uint64_t weight = events ? tree.total.row(f)[0] : 0;
+    if (fresh) {
+      node.push_back(tree.node[f]);
+      parent.push_back(p);
+      self.add_row();
+      total.add_row();
+      heaviest.push_back(weight);
+    } else if (weight > heaviest[m]) {
+      heaviest[m] = weight;
+      node[m] = tree.node[f];
+    }
+    ok &= add_saturating(self.row(m), tree.self.row(f));
+    ok &= add_saturating(total.row(m), tree.total.row(f));
+    merged[f] = m;
+  }
+  path_tree t = lay_out(events, 0, node, parent, self, total);
+  t.estimated = tree.estimated;
+  t.pruned = tree.pruned;
+  t.saturated = !ok;
+  return t;
+}
+
+}  // namespace calltree
