@@ -187,6 +187,8 @@ bool ipv6_literal(std::string_view s) {  // "[...]" of hex digits, ':' and '.'
 
 struct api::impl {
   std::shared_ptr<const views::session> single, old_side, new_side;
+  std::optional<views::key_match> match;  // diff mode
+  bool serve_sources = true;
   std::string cookie_name;
 
   bool diff() const { return old_side != nullptr; }
@@ -238,8 +240,22 @@ struct api::impl {
     if (auto f = side_of(r, s)) return error_response(*f);
     if (rest == "profile")
       return detail::route_profile(r, main(), diff() ? old_side.get() : nullptr);
-    if (rest == "functions") return detail::route_functions(r, *s);
+    if (rest == "functions")
+      return diff() && !detail::param(r, "side")
+                 ? detail::route_diff_functions(r, *old_side, *new_side, *match)
+                 : detail::route_functions(r, *s);
     if (rest.compare(0, 9, "function/") == 0) return detail::route_function(r, *s, rest.substr(9));
+    if (rest.compare(0, 6, "graph/") == 0) return detail::route_graph(r, *s, rest.substr(6));
+    if (rest == "flame") {
+      if (!diff()) return detail::route_flame(r, *s, nullptr);
+      std::optional<detail::flame_delta> delta;
+      if (auto f =
+              detail::make_flame_delta(r, *old_side, *new_side, *match, s == old_side.get(), delta))
+        return error_response(*f);
+      return detail::route_flame(r, *s, &*delta);
+    }
+    if (rest.compare(0, 7, "source/") == 0)
+      return detail::route_source(r, *s, rest.substr(7), serve_sources);
     return error_response(
         404, "no_route",
         "no such API route: " + std::string(rest.substr(0, 200)) + " (docs/serve.md lists them)");
@@ -263,6 +279,7 @@ bool api::host_allowed(std::string_view header) const {
 api::api(api_options options, std::shared_ptr<const views::session> single)
     : options_(std::move(options)), impl_(std::make_unique<impl>()) {
   impl_->single = std::move(single);
+  impl_->serve_sources = options_.serve_sources;
   impl_->cookie_name = "calltree_token_" + std::to_string(options_.port);
 }
 
@@ -271,6 +288,7 @@ api::api(api_options options, std::shared_ptr<const views::session> old_session,
     : api(std::move(options), nullptr) {
   impl_->old_side = std::move(old_session);
   impl_->new_side = std::move(new_session);
+  impl_->match = views::match_keys(*impl_->old_side, *impl_->new_side);
 }
 
 api::~api() = default;

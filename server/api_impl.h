@@ -10,6 +10,8 @@
 #include "api.h"
 #include "calltree/report/json.h"
 #include "views/columns.h"
+#include "views/diff.h"
+#include "views/part_costs.h"
 #include "views/session.h"
 
 namespace calltree::server::detail {
@@ -58,11 +60,37 @@ std::optional<failure> parse_common(const request& r, const views::session& s, c
 std::optional<failure> parse_id(std::string_view segment, const views::session& s,
                                 std::uint32_t& id);
 
+// In diff mode, what a flame graph's functions carry: their old and new cost (diff.h).
+struct flame_delta {
+  const views::session& old_side;
+  const views::session& new_side;
+  const views::key_match& match;
+  bool frames_of_old = false;  // the frames are the old side's keys
+  std::shared_ptr<const views::part_costs> old_costs, new_costs;
+  views::column_set old_columns, new_columns;
+  // "diff": {"change": ..., "self": {E: {old, new, delta, percent}}, "inclusive": {...}}
+  void write(json_writer& j, std::uint32_t key) const;
+};
+// Makes the flame_delta of a request, or a failure.
+std::optional<failure> make_flame_delta(const request& r, const views::session& old_side,
+                                        const views::session& new_side,
+                                        const views::key_match& match, bool frames_of_old,
+                                        std::optional<flame_delta>& out);
+// {"old": o, "new": n, "delta": n - o, "percent": ...} of one cost.
+void change_object(json_writer& j, std::uint64_t o, std::uint64_t n);
+
 // The routes (routes_*.cc). `s` is the session a route reads (in diff mode, the side asked
 // for); `diff` is the other session in diff mode (the old one), else nullptr.
 response route_profile(const request& r, const views::session& s, const views::session* old);
 response route_functions(const request& r, const views::session& s);
 response route_function(const request& r, const views::session& s, std::string_view id);
+
+response route_graph(const request& r, const views::session& s, std::string_view id);
+response route_flame(const request& r, const views::session& s, const flame_delta* delta);
+response route_source(const request& r, const views::session& s, std::string_view file,
+                      bool serve_text);
+response route_diff_functions(const request& r, const views::session& old_side,
+                              const views::session& new_side, const views::key_match& match);
 
 // Writes a function's identity fields: "id", "kind", "name", "file", "file_id", "object".
 void function_fields(json_writer& j, const views::session& s, std::uint32_t id);

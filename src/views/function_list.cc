@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "report/radix_sort.h"
+#include "views/flame.h"
 #include "views/session.h"
 
 namespace calltree::views {
@@ -92,6 +93,7 @@ void warm_up(const session& s) {
   s.costs_of({});
   s.name_order();
   for (grouping g : {grouping::file, grouping::object, grouping::klass}) s.groups(g);
+  [[maybe_unused]] auto prepared = flame(s, flame_query{});  // (every part's estimator)
 }
 
 result<function_list> list_functions(const session& s, const list_query& q) {
