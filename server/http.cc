@@ -19,6 +19,12 @@ http_server::http_server() : impl_(std::make_unique<impl>()) {
   svr.set_write_timeout(30);
   // Nothing is ever sent to this server but a request line and headers.
   svr.set_payload_max_length(64 << 10);
+  // SO_REUSEADDR (a restart binds again at once), not cpp-httplib's SO_REUSEPORT too, with
+  // which a second process could bind the same port and take half of the connections.
+  svr.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
 }
 
 http_server::~http_server() = default;
