@@ -1,7 +1,7 @@
 // annotate_direct.cc — annotate's tables summed from the records, without the model (see
 // report/annotate_direct.h).
 //
-// The model path (annotate_data.cc, build_annotate_data) keeps one self row per (part,
+// The model path (views/tables.cc, build_annotate_data) keeps one self row per (part,
 // function, source file) and one call row per (part, caller, caller's source file, callee,
 // has_target) when no position is kept, then regroups them by callgrind_annotate's key
 // "display file:name". Here every record goes to its key at once. What must come out the
@@ -71,13 +71,13 @@
 #include <malloc.h>
 #endif
 
-#include "annotate_data.h"
 #include "calltree/memory_limit.h"
 #include "calltree/paged_array.h"
 #include "calltree/profile_builder.h"
 #include "model/free_storage.h"
 #include "model/row_index.h"
 #include "radix_sort.h"
+#include "report/annotate_data.h"
 
 namespace calltree {
 
@@ -717,7 +717,7 @@ void annotate_direct::on_cost(const cost_record& r) { impl_->cost(r); }
 void annotate_direct::on_call(const call_record& r) { impl_->call(r); }
 void annotate_direct::on_jump(const jump_record& r) { impl_->jump(r); }
 void annotate_direct::keep_view_tables() { impl_->views = true; }
-status annotate_direct::take_tables(detail::annotate_data& d, std::vector<std::string>* warnings) {
+status annotate_direct::take_tables(views::annotate_data& d, std::vector<std::string>* warnings) {
   return impl_->make_tables(d, warnings);
 }
 void annotate_direct::on_part_end(const part_end& e) { impl_->parts.on_part_end(e); }

@@ -23,7 +23,7 @@ result<graph_view> call_graph_around(const session& s, std::uint64_t id, const g
   }
   out.costs = s.costs_of(q.parts);
   const part_costs& pc = *out.costs;
-  const detail::annotate_data& t = s.t;
+  const views::annotate_data& t = s.t;
   const std::size_t nk = s.keys();
   const std::size_t ncol = out.columns.size();
   const auto& columns = out.columns.columns;

@@ -34,7 +34,7 @@ result<function_detail> describe_function(const session& s, std::uint64_t id,
     return v;
   };
   out.id = static_cast<std::uint32_t>(id);
-  const detail::annotate_data& t = s.t;
+  const views::annotate_data& t = s.t;
 
   // The calls in and out, summed per other key (a cycle's members' calls across its border).
   std::map<std::uint32_t, call_row> in, out_calls;

@@ -177,7 +177,7 @@ result<function_list> list_functions(const session& s, const list_query& q) {
       std::vector<char> called(nk, 0);
       for (std::uint32_t ci = 0; ci < s.t.calls.size(); ++ci) {
         if (!pc.call_present(ci)) continue;
-        const detail::ann_call& c = s.t.calls[ci];
+        const ann_call& c = s.t.calls[ci];
         if (c.caller == c.callee) continue;
         called[c.callee] = 1;
         const std::uint32_t g = group_of[c.callee];

@@ -10,7 +10,7 @@
 namespace calltree::views {
 
 part_costs::part_costs(const session& s) : nrec_(s.columns.nrec) {
-  const detail::annotate_data& t = s.t;
+  const views::annotate_data& t = s.t;
   self_ = &t.self;
   inclusive_ = &t.inclusive;
   call_cc_ = &t.call_cc;
@@ -27,13 +27,13 @@ part_costs::part_costs(const session& s) : nrec_(s.columns.nrec) {
 
 part_costs::part_costs(const session& s, const std::vector<std::uint32_t>& parts)
     : nrec_(s.columns.nrec), parts_(parts) {
-  const detail::annotate_data& t = s.t;
+  const views::annotate_data& t = s.t;
   const std::size_t nk = t.keys();
   std::vector<char> selected(s.p.parts.size(), 0);
   for (std::uint32_t pt : parts)
     if (pt < selected.size()) selected[pt] = 1;
 
-  own_self_ = detail::cc_table(nrec_);
+  own_self_ = cc_table(nrec_);
   own_self_.reserve(nk);
   for (std::size_t k = 0; k < nk; ++k) own_self_.add_row();
   present_.assign(nk, 0);
@@ -49,7 +49,7 @@ part_costs::part_costs(const session& s, const std::vector<std::uint32_t>& parts
     present_[k] = 1;
     solver.add_self(pt, k, std::span<const std::uint64_t>(v, nrec_));
   }
-  own_call_cc_ = detail::cc_table(nrec_);
+  own_call_cc_ = cc_table(nrec_);
   own_call_cc_.reserve(t.calls.size());
   for (std::size_t ci = 0; ci < t.calls.size(); ++ci) own_call_cc_.add_row();
   own_count_.assign(t.calls.size(), 0);
@@ -58,7 +58,7 @@ part_costs::part_costs(const session& s, const std::vector<std::uint32_t>& parts
     const std::uint32_t pt = t.part_call_part[i];
     if (!selected[pt]) continue;
     const std::uint32_t ci = t.part_call_call[i];
-    const detail::ann_call& call = t.calls[ci];
+    const ann_call& call = t.calls[ci];
     const std::uint64_t* v = t.part_call_cc.values(i);
     std::uint64_t* dst = own_call_cc_.values(ci);
     for (std::size_t c = 0; c < nrec_; ++c) add_saturating(dst[c], v[c]);
@@ -69,22 +69,22 @@ part_costs::part_costs(const session& s, const std::vector<std::uint32_t>& parts
                     std::span<const std::uint64_t>(v, nrec_));
   }
   inclusive_result r = solver.solve(false);
-  own_inclusive_ = detail::cc_table(nrec_);
+  own_inclusive_ = cc_table(nrec_);
   own_inclusive_.reserve(nk);
   for (std::size_t k = 0; k < nk; ++k) {
     own_inclusive_.add_row();
     std::copy_n(r.inclusive.row(k).begin(), nrec_, own_inclusive_.values(k));
   }
   own_cycle_of_ = std::move(r.cycle_of);
-  own_cycle_cc_ = detail::cc_table(nrec_);
+  own_cycle_cc_ = cc_table(nrec_);
   for (auto& cy : r.cycles) {
     own_cycles_.push_back(std::move(cy.members));
     const std::size_t c = own_cycle_cc_.add_row();
     std::copy_n(cy.inclusive.begin(), nrec_, own_cycle_cc_.values(c));
   }
-  own_totals_ = detail::cc_table(nrec_);
+  own_totals_ = cc_table(nrec_);
   own_totals_.add_row();
-  const bool stated = detail::add_part_totals(
+  const bool stated = add_part_totals(
       s.p, s.columns, [&](std::size_t pt) { return selected[pt] != 0; }, own_totals_.values(0),
       nullptr);
   totals_calculated_ = !stated;
@@ -120,7 +120,7 @@ void part_costs::finish(const session& s) {
   cycle_calls_in_.assign(cycles(), 0);
   for (std::uint32_t ci = 0; ci < calls_->size(); ++ci) {
     if (!call_present(ci)) continue;
-    const detail::ann_call& c = (*calls_)[ci];
+    const ann_call& c = (*calls_)[ci];
     if (c.caller == c.callee) continue;
     const std::uint32_t from = cycle_of(c.caller), to = cycle_of(c.callee);
     if (to && from == to) continue;

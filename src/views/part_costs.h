@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "calltree/result.h"
-#include "report/annotate_data.h"
+#include "views/tables.h"
 
 namespace calltree::views {
 
@@ -59,13 +59,13 @@ class part_costs {
   std::size_t nrec_ = 0;
   std::vector<std::uint32_t> parts_;  // empty: all
   // Owned when some parts are selected; else the pointers go to the tables.
-  detail::cc_table own_self_, own_inclusive_, own_call_cc_, own_cycle_cc_, own_totals_;
+  cc_table own_self_, own_inclusive_, own_call_cc_, own_cycle_cc_, own_totals_;
   std::vector<std::uint64_t> own_count_;
   std::vector<std::uint32_t> own_cycle_of_;
   std::vector<std::vector<std::uint32_t>> own_cycles_;
-  const detail::cc_table *self_ = nullptr, *inclusive_ = nullptr, *call_cc_ = nullptr,
-                         *cycle_cc_ = nullptr, *totals_ = nullptr;
-  const std::vector<detail::ann_call>* calls_ = nullptr;
+  const cc_table *self_ = nullptr, *inclusive_ = nullptr, *call_cc_ = nullptr, *cycle_cc_ = nullptr,
+                 *totals_ = nullptr;
+  const std::vector<ann_call>* calls_ = nullptr;
   const std::vector<std::uint32_t>* cycle_of_ = nullptr;
   const std::vector<std::vector<std::uint32_t>>* cycles_ = nullptr;
   bool totals_calculated_ = false;

@@ -127,7 +127,7 @@ std::shared_ptr<const part_costs> session::costs_of(const std::vector<std::uint3
 
 std::vector<std::uint64_t> session::part_totals(std::uint32_t part) const {
   std::vector<std::uint64_t> out(columns.nrec, 0);
-  const bool stated = detail::add_part_totals(
+  const bool stated = add_part_totals(
       p, columns, [&](std::size_t pt) { return pt == part; }, out.data(), nullptr);
   if (stated) return out;
   if (p.parts.size() == 1)
@@ -240,7 +240,7 @@ result<std::unique_ptr<session>> load_session(const std::string& path,
   s->warnings = diags.warnings;
   s->notes = diags.notes;
   s->diagnostics = std::move(diags.kept);
-  s->columns = detail::recorded_columns(s->p, s->t.recorded);
+  s->columns = recorded_columns(s->p, s->t.recorded);
   s->index_names();
   return s;
 }

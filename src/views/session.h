@@ -24,7 +24,7 @@
 #include "calltree/profile.h"
 #include "calltree/reader.h"
 #include "calltree/result.h"
-#include "report/annotate_data.h"
+#include "views/tables.h"
 
 namespace calltree::views {
 
@@ -66,9 +66,9 @@ class session {
   std::vector<std::string> table_warnings;
   load_options options;
 
-  profile p;                         // parts, events and names; no rows
-  detail::annotate_data t;           // the tables (t.names is &p.strings)
-  detail::annotate_columns columns;  // where each recorded column sits in p's events and parts
+  profile p;                        // parts, events and names; no rows
+  views::annotate_data t;           // the tables (t.names is &p.strings)
+  views::annotate_columns columns;  // where each recorded column sits in p's events and parts
 
   // Per key: its label, a number shared by the keys a display joins (the same file and base
   // name: `f'g'h`, `f'2` and `f` are one label when `g` is a function of the file); and the

@@ -9,7 +9,7 @@
 namespace calltree::views {
 
 result<source_view> annotate_source(const session& s, std::uint64_t file, const source_query& q) {
-  const detail::annotate_data& t = s.t;
+  const views::annotate_data& t = s.t;
   if (file >= t.files.size())
     return error{"no file has id " + std::to_string(file) + " (there are " +
                  std::to_string(t.files.size()) + ")"};
@@ -44,7 +44,7 @@ result<source_view> annotate_source(const session& s, std::uint64_t file, const 
     l.hot = ncol && l.self[out.weight_column] > 0 && l.self[out.weight_column] >= hot_from;
   }
   for (std::size_t i = 0; i < t.call_lines.size(); ++i) {
-    const detail::ann_call_line& c = t.call_lines[i];
+    const ann_call_line& c = t.call_lines[i];
     if (t.key_file[c.caller] != file) continue;
     source_line& l = lines[c.line];
     l.line = c.line;
@@ -52,7 +52,7 @@ result<source_view> annotate_source(const session& s, std::uint64_t file, const 
     l.calls.push_back({c.caller, c.callee, c.count, values(t.call_line_cc.values(i))});
   }
   auto lo = std::lower_bound(t.jumps.begin(), t.jumps.end(), file,
-                             [](const detail::ann_jump& j, std::uint64_t f) { return j.file < f; });
+                             [](const ann_jump& j, std::uint64_t f) { return j.file < f; });
   for (auto it = lo; it != t.jumps.end() && it->file == file; ++it) {
     source_line& l = lines[it->line];
     l.line = it->line;

@@ -29,8 +29,8 @@
 
 namespace calltree {
 
-namespace detail {
-struct annotate_data;  // src/report/annotate_data.h (internal)
+namespace views {
+struct annotate_data;  // src/views/tables.h (internal)
 }
 
 class annotate_direct final : public record_sink {
@@ -68,7 +68,7 @@ class annotate_direct final : public record_sink {
   // The tables themselves, once every record is in, instead of the text (the same errors as
   // write_text). The sums are given up on the way: call it (or write_text) once. `d.names` is
   // the profile's pool, which must outlive them.
-  status take_tables(detail::annotate_data& d, std::vector<std::string>* warnings = nullptr);
+  status take_tables(views::annotate_data& d, std::vector<std::string>* warnings = nullptr);
 
   // The report, once every record is in, handed to `write` in pieces as annotate_text_to()
   // does (the same errors). The sums are given up on the way: call it once.
