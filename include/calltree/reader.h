@@ -58,7 +58,8 @@ struct reader_options {
   bool sum_by_context = false;
   // With sum_cost_runs or sum_by_context, for sinks that look at no position but the line
   // (annotate's source annotation): a run ends where the `line` column changes, and sums are
-  // per key and line (a call's per key and call-site line), each with its records' line.
+  // per key and line (a call's per key and call-site line, a jump's per key, source line and
+  // target line), each with its records' line.
   bool sum_per_line = false;
   // With sum_per_line: whether the sink looks at the lines of this source file (a name as
   // written); where not, sums are per key alone, as without sum_per_line. Called once per name

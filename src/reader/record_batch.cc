@@ -165,9 +165,12 @@ void record_batch::on_call(const call_record& r) {
 
 void record_batch::on_jump(const jump_record& r) {
   if (summing_) {
+    // Per source and target line too for a file whose lines are looked at (sum_per_line).
+    const bool by_line = per_line(r.ctx.source_file);
     auto same_key = [&](const jump_record& o) {
       return o.target_function == r.target_function && same_context(o.ctx, r.ctx) &&
-             o.target_file == r.target_file && o.conditional == r.conditional;
+             o.target_file == r.target_file && o.conditional == r.conditional &&
+             (!by_line || (o.source.line == r.source.line && o.target.line == r.target.line));
     };
     auto add_to = [&](jump_record& d) {
       overflowed_ |= __builtin_add_overflow(d.executed, r.executed, &d.executed);
@@ -177,7 +180,9 @@ void record_batch::on_jump(const jump_record& r) {
     if (last_jump_ != row_index::empty && same_key(jumps_[last_jump_]))
       return add_to(jumps_[last_jump_]);
     const std::uint64_t h =
-        mix(mix(mix(hash_context(r.ctx), r.target_file), r.target_function), r.conditional);
+        mix(mix(mix(mix(mix(hash_context(r.ctx), r.target_file), r.target_function), r.conditional),
+                by_line ? r.source.line : 0),
+            by_line ? r.target.line : 0);
     std::size_t slot;
     const std::uint32_t i = jump_index_.find(
         h, [&](std::uint32_t j) { return same_key(jumps_[j]); }, slot);

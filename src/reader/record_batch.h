@@ -6,7 +6,7 @@
 // are known in the real pool.
 // Summing (reader_options::sum_by_context), it keeps one record per key instead: self costs
 // per context, calls per context, callee and has_target, jumps per context, kind and target
-// names; each sum stays where its key first appeared, and keeps that record's line and
+// names (and per line, with sum_per_line); each sum stays where its key first appeared, and keeps that record's line and
 // positions.
 // What it is not: a queue between threads (one thread fills it, then another replays it).
 #pragma once

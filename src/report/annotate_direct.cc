@@ -1,7 +1,7 @@
 // annotate_direct.cc — annotate's tables summed from the records, without the model (see
 // report/annotate_direct.h).
 //
-// The model path (annotate_data.cc, build_annotate_data) keeps one self row per (part,
+// The model path (views/tables.cc, build_annotate_data) keeps one self row per (part,
 // function, source file) and one call row per (part, caller, caller's source file, callee,
 // has_target) when no position is kept, then regroups them by callgrind_annotate's key
 // "display file:name". Here every record goes to its key at once. What must come out the
@@ -64,19 +64,20 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <tuple>
 #include <unordered_map>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
-#include "annotate_data.h"
 #include "calltree/memory_limit.h"
 #include "calltree/paged_array.h"
 #include "calltree/profile_builder.h"
 #include "model/free_storage.h"
 #include "model/row_index.h"
 #include "radix_sort.h"
+#include "report/annotate_data.h"
 
 namespace calltree {
 
@@ -209,6 +210,21 @@ struct annotate_direct::impl {
   std::vector<std::uint32_t> call_line_given;
   std::vector<std::uint64_t> call_line_layouts;
 
+  // The views' tables (keep_view_tables): jumps per (display file, line, target file, target
+  // line, kind) of the found files, and each key's first and last line there.
+  bool views = false;
+  struct jump_entry {
+    std::uint32_t file = 0;
+    std::uint64_t line = 0;
+    std::uint32_t target_file = 0;
+    std::uint64_t target_line = 0;
+    bool conditional = false;
+    std::uint64_t executed = 0, followed = 0;
+  };
+  paged_array<jump_entry> jump_rows;
+  row_index jump_index;
+  std::vector<std::uint64_t> key_first_line, key_last_line;  // reading numbers; grown lazily
+
   // Per part, for the inclusive solver (from the second part on, with --inclusive=yes).
   bool per_part = false;
   paged_array<part_key> part_selfs;
@@ -281,6 +297,8 @@ struct annotate_direct::impl {
     b += sites.size() * (sizeof(detail::ann_site) + per_index_entry);
     b += site_callees.size() * (8 + per_index_entry);
     b += call_lines.size() * (sizeof(detail::ann_call_line) + cols + per_index_entry + 8);
+    b += jump_rows.size() * (sizeof(jump_entry) + per_index_entry);
+    b += key_first_line.size() * 16;
     return b;
   }
   // May one more entry be made? If not, the limit is reported (once) and no record is kept.
@@ -558,6 +576,7 @@ struct annotate_direct::impl {
     if (!key_layouts.empty()) key_layouts[k] |= layout_bit;
     if (per_part) add(part_self_costs.row(part_self_of(part, k)), r.costs, r.line);
     if (lines_of(k)) {
+      if (views) note_key_line(k, r.pos.line);
       const std::uint32_t lr = line_of(keys[k].file, r.pos.line, r.line);
       if (lr == none) return;
       add_quietly(line_costs.row(lr), r.costs);
@@ -632,6 +651,52 @@ struct annotate_direct::impl {
     }
   }
 
+  void note_key_line(std::uint32_t k, std::uint64_t line) {
+    if (line == 0) return;
+    if (k >= key_first_line.size()) {
+      key_first_line.resize(keys.size(), 0);
+      key_last_line.resize(keys.size(), 0);
+    }
+    if (key_first_line[k] == 0 || line < key_first_line[k]) key_first_line[k] = line;
+    key_last_line[k] = std::max(key_last_line[k], line);
+  }
+
+  // A jump of a found source file (views only).
+  void jump(const jump_record& r) {
+    if (!views || skip || limit_hit || !resolve(r.ctx, r.line)) return;
+    const std::uint32_t k = last_key;
+    if (!lines_of(k)) return;
+    const std::uint32_t file = keys[k].file;
+    const std::uint32_t target = display_file(r.target_file);
+    const std::uint64_t line = r.source.line, target_line = r.target.line;
+    const std::uint64_t h =
+        mix(mix(mix(mix(mix(12, file), line), target), target_line), r.conditional ? 1 : 0);
+    auto same = [&](std::uint32_t i) {
+      const jump_entry& e = jump_rows[i];
+      return e.file == file && e.line == line && e.target_file == target &&
+             e.target_line == target_line && e.conditional == r.conditional;
+    };
+    std::size_t slot = 0;
+    std::uint32_t i = jump_index.find(h, same, slot);
+    if (i == row_index::empty) {
+      if (!room(r.line)) return;
+      i = static_cast<std::uint32_t>(jump_rows.size());
+      jump_index.insert(h, i, slot);
+      jump_entry e;
+      e.file = file;
+      e.line = line;
+      e.target_file = target;
+      e.target_line = target_line;
+      e.conditional = r.conditional;
+      jump_rows.push_back(e);
+    }
+    jump_entry& e = jump_rows[i];
+    add_saturating(e.executed, r.executed);
+    add_saturating(e.followed, r.followed);
+  }
+
+  // The tables, summed from the reading (everything write_text prints from).
+  status make_tables(detail::annotate_data& d, std::vector<std::string>* warnings);
   status write_text(const std::function<void(std::string_view)>& write,
                     std::vector<std::string>* warnings);
 };
@@ -650,6 +715,11 @@ std::function<bool(std::string_view)> annotate_direct::lines_of() const {
 void annotate_direct::on_part_begin(const part_header& h) { impl_->begin(h); }
 void annotate_direct::on_cost(const cost_record& r) { impl_->cost(r); }
 void annotate_direct::on_call(const call_record& r) { impl_->call(r); }
+void annotate_direct::on_jump(const jump_record& r) { impl_->jump(r); }
+void annotate_direct::keep_view_tables() { impl_->views = true; }
+status annotate_direct::take_tables(views::annotate_data& d, std::vector<std::string>* warnings) {
+  return impl_->make_tables(d, warnings);
+}
 void annotate_direct::on_part_end(const part_end& e) { impl_->parts.on_part_end(e); }
 
 status annotate_direct::write_text(const std::function<void(std::string_view)>& write,
@@ -660,6 +730,25 @@ status annotate_direct::write_text(const std::function<void(std::string_view)>& 
 status annotate_direct::impl::write_text(const std::function<void(std::string_view)>& write,
                                          std::vector<std::string>* warnings) {
   detail::annotate_data d;
+  if (auto made = make_tables(d, warnings); !made) return made;
+  if (!o.tree_caller && !o.tree_calling && !d.lines) {
+    // The text report shows calls only in trees and beside source lines: these calls were
+    // kept for the inclusive costs, which are solved.
+    detail::free_storage(d.calls);
+    d.call_cc = detail::cc_table();
+    detail::free_storage(d.callers_of);
+    detail::free_storage(d.callees_of);
+    give_back_freed_memory();
+  }
+  std::string out;
+  auto s = detail::print_annotate_text(p, d, o, &write, out);
+  if (!s) return s;
+  if (!out.empty()) write(out);
+  return ok();
+}
+
+status annotate_direct::impl::make_tables(detail::annotate_data& d,
+                                          std::vector<std::string>* warnings) {
   auto started = detail::start_annotate_data(p, o, d, warnings);
   if (!started) return started.error();
   const detail::annotate_columns& cols = *started;
@@ -836,6 +925,33 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
     detail::index_source_lines(d);
   }
 
+  // The views' source tables: which files were found, each key's line range, the jumps.
+  if (views && lines) {
+    d.file_found = file_found;
+    d.file_found.resize(d.files.size(), 0);
+    d.key_first_line.assign(nk, 0);
+    d.key_last_line.assign(nk, 0);
+    for (std::uint32_t k = 0; k < key_first_line.size() && k < nk; ++k) {
+      d.key_first_line[new_of[k]] = key_first_line[k];
+      d.key_last_line[new_of[k]] = key_last_line[k];
+    }
+    detail::free_storage(key_first_line);
+    detail::free_storage(key_last_line);
+    jump_index = row_index();
+    d.jumps.reserve(jump_rows.size());
+    for (std::size_t i = 0; i < jump_rows.size(); ++i) {
+      const jump_entry& e = jump_rows[i];
+      d.jumps.push_back(
+          {e.file, e.line, e.target_file, e.target_line, e.conditional, e.executed, e.followed});
+    }
+    detail::free_storage(jump_rows);
+    std::sort(d.jumps.begin(), d.jumps.end(),
+              [](const detail::ann_jump& a, const detail::ann_jump& b) {
+                return std::tie(a.file, a.line, a.target_file, a.target_line, a.conditional) <
+                       std::tie(b.file, b.line, b.target_file, b.target_line, b.conditional);
+              });
+  }
+
   // The inclusive costs: with one part, of d's own tables; else from a solver given each
   // part's sums per key and per call.
   std::optional<inclusive_result> solved;
@@ -858,6 +974,35 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
       s.add_call(c.part, new_of[c.caller], new_of[c.callee], c.count,
                  project(c.part, part_call_costs.row(i)));
     }
+    if (views) {
+      // Each part's rows, for views of some parts (recorded columns; calls by their index).
+      std::unordered_map<std::uint64_t, std::uint32_t> call_of;
+      call_of.reserve(d.calls.size());
+      for (std::uint32_t ci = 0; ci < d.calls.size(); ++ci)
+        call_of.emplace(std::uint64_t{d.calls[ci].caller} << 32 | d.calls[ci].callee, ci);
+      d.part_self = detail::cc_table(d.columns.size());
+      d.part_self.reserve(part_selfs.size());
+      for (std::uint32_t i = 0; i < part_selfs.size(); ++i) {
+        d.part_self_part.push_back(part_selfs[i].part);
+        d.part_self_key.push_back(new_of[part_selfs[i].key]);
+        const std::size_t row = d.part_self.add_row();
+        auto costs = project(part_selfs[i].part, part_self_costs.row(i));
+        std::copy_n(costs.begin(), nrec, d.part_self.values(row));
+      }
+      d.part_call_cc = detail::cc_table(d.columns.size());
+      d.part_call_cc.reserve(part_calls.size());
+      for (std::uint32_t i = 0; i < part_calls.size(); ++i) {
+        const part_call& c = part_calls[i];
+        auto it = call_of.find(std::uint64_t{new_of[c.caller]} << 32 | new_of[c.callee]);
+        if (it == call_of.end()) continue;  // (every part's call is a call of the whole)
+        d.part_call_part.push_back(c.part);
+        d.part_call_call.push_back(it->second);
+        d.part_call_count.push_back(c.count);
+        const std::size_t row = d.part_call_cc.add_row();
+        auto costs = project(c.part, part_call_costs.row(i));
+        std::copy_n(costs.begin(), nrec, d.part_call_cc.values(row));
+      }
+    }
     detail::free_storage(part_selfs);
     part_self_costs = cost_matrix();
     detail::free_storage(part_calls);
@@ -868,19 +1013,6 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
 
   d.names = &p.strings;
   detail::finish_annotate_data(p, o, cols, d, solved ? &*solved : nullptr, warnings);
-  if (!o.tree_caller && !o.tree_calling && !d.lines) {
-    // The text report shows calls only in trees and beside source lines: these calls were
-    // kept for the inclusive costs, which are solved.
-    detail::free_storage(d.calls);
-    d.call_cc = detail::cc_table();
-    detail::free_storage(d.callers_of);
-    detail::free_storage(d.callees_of);
-    give_back_freed_memory();
-  }
-  std::string out;
-  auto s = detail::print_annotate_text(p, d, o, &write, out);
-  if (!s) return s;
-  if (!out.empty()) write(out);
   return ok();
 }
 

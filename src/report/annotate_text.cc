@@ -16,10 +16,10 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "annotate_data.h"
 #include "calltree/report/annotate.h"
 #include "model/free_storage.h"
 #include "radix_sort.h"
+#include "report/annotate_data.h"
 
 namespace calltree {
 
@@ -178,33 +178,7 @@ std::int64_t mtime_of(const std::string& path) {
   return static_cast<std::int64_t>(st.st_mtime);
 }
 
-bool readable(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-// Where the report looks for source file `src`, in order, until `take(path, named)` says
-// yes: `src` itself, under each include directory, then under each --source-root whose OLD
-// begins it. `named` is how the report names the file it opened.
-template <typename Take>
-bool look_for_source(const std::string& src, const annotate_options& o, Take&& take) {
-  if (take(src, src)) return true;
-  for (const auto& dir : o.include_dirs)
-    if (take(dir + "/" + src, dir + "/ + " + src)) return true;
-  for (const auto& [from, to] : o.source_roots) {
-    if (src.compare(0, from.size(), from) != 0) continue;
-    const std::string path = to + src.substr(from.size());
-    if (take(path, path)) return true;
-  }
-  return false;
-}
-
 }  // namespace
-
-bool detail::source_found(const std::string& file, const annotate_options& o) {
-  return look_for_source(
-      file, o, [](const std::string& path, const std::string&) { return readable(path); });
-}
 
 namespace {
 
@@ -574,13 +548,15 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
   for (const std::string& src : files) {
     std::string opened, full;
     std::vector<std::string> lines;
-    look_for_source(src, o, [&](const std::string& path, const std::string& named) {
-      lines.clear();
-      if (!readable(path) || !read_lines(path, lines)) return false;
-      opened = path;
-      full = named;
-      return true;
-    });
+    views::look_for_source(src, o.include_dirs, o.source_roots,
+                           [&](const std::string& path, const std::string& named) {
+                             lines.clear();
+                             if (!views::regular_file(path) || !read_lines(path, lines))
+                               return false;
+                             opened = path;
+                             full = named;
+                             return true;
+                           });
     const bool is_user = user_set.count(src) > 0;
     if (opened.empty()) {
       if (is_user)

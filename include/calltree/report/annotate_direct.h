@@ -29,6 +29,10 @@
 
 namespace calltree {
 
+namespace views {
+struct annotate_data;  // src/views/tables.h (internal)
+}
+
 class annotate_direct final : public record_sink {
  public:
   // Whether the report for `o` can be made so: no --part, no --raw.
@@ -52,7 +56,19 @@ class annotate_direct final : public record_sink {
   void on_part_begin(const part_header& h) override;
   void on_cost(const cost_record& r) override;
   void on_call(const call_record& r) override;
+  void on_jump(const jump_record& r) override;
   void on_part_end(const part_end& e) override;
+
+  // For the views (serve, report --html; src/views/): also keep what they show beyond the
+  // report (annotate_data's view tables: per-part rows when the file has several parts, jumps
+  // per source line and each key's first and last line in the found source files). Before the
+  // first record. Jump records are then wanted (reader_options::skip_jump_records = false).
+  void keep_view_tables();
+
+  // The tables themselves, once every record is in, instead of the text (the same errors as
+  // write_text). The sums are given up on the way: call it (or write_text) once. `d.names` is
+  // the profile's pool, which must outlive them.
+  status take_tables(views::annotate_data& d, std::vector<std::string>* warnings = nullptr);
 
   // The report, once every record is in, handed to `write` in pieces as annotate_text_to()
   // does (the same errors). The sums are given up on the way: call it once.

@@ -1,5 +1,7 @@
-// annotate_data.cc — regroups the model into callgrind_annotate's tables (see annotate_data.h).
-#include "annotate_data.h"
+// views/tables.cc — callgrind_annotate's tables, and how the model fills them (see tables.h).
+#include "views/tables.h"
+
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cmath>
@@ -18,113 +20,20 @@
 
 namespace calltree {
 
-// ---- cost_presence ---------------------------------------------------------------------
+namespace views {
 
-namespace {
-inline std::size_t mix(std::size_t h, std::uint64_t v) {
-  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-  return h;
-}
-// How many cost values the line gave. The reader pads `costs` to the part's event count and
-// reports the count actually written in `given` when it knows it.
-template <typename R>
-std::uint32_t given_of(const R& r) {
-  return static_cast<std::uint32_t>(std::min<std::size_t>(r.given, r.costs.size()));
-}
-}  // namespace
+using detail::mix;
+using detail::row_index;
 
-std::size_t cost_presence::hash::operator()(const fn_key& k) const noexcept {
-  return mix(mix(0, k.file), k.function);
-}
-std::size_t cost_presence::hash::operator()(const call_key& k) const noexcept {
-  return mix(mix(mix(mix(mix(0, k.file), k.function), k.callee_file), k.callee_function), k.line);
-}
-std::size_t cost_presence::hash::operator()(const line_key& k) const noexcept {
-  return mix(mix(0, k.file), k.line);
+bool regular_file(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-void cost_presence::on_part_begin(const part_header& h) {
-  part_events.push_back(static_cast<std::uint32_t>(h.events.size()));
-  tracking_ = tracking_ || h.events.size() > 1;
-}
-
-void cost_presence::on_cost(const cost_record& r) {
-  if (!tracking_ || part_events.back() <= 1) return;
-  const std::uint32_t g = given_of(r);
-  // The last entries, while their tables do not grow (only their own operator[] grows them).
-  const fn_key fk{r.ctx.source_file, r.ctx.function};
-  if (!last_fn_value_ || !(fk == last_fn_)) {
-    last_fn_ = fk;
-    last_fn_value_ = &functions[fk];
-  }
-  *last_fn_value_ = std::max(*last_fn_value_, g);
-  if (!by_line_) return;
-  const line_key lk{r.ctx.source_file, r.pos.line};
-  if (!last_line_value_ || !(lk == last_line_)) {
-    last_line_ = lk;
-    last_line_value_ = &lines[lk];
-  }
-  *last_line_value_ = std::max(*last_line_value_, g);
-}
-
-void cost_presence::on_call(const call_record& r) {
-  if (!tracking_ || part_events.back() <= 1) return;
-  const std::uint32_t g = given_of(r);
-  const call_key ck{r.ctx.source_file, r.ctx.function, r.callee_file, r.callee_function,
-                    by_line_ ? r.site.line : 0};
-  if (!last_call_value_ || !(ck == last_call_)) {
-    last_call_ = ck;
-    last_call_value_ = &calls[ck];
-  }
-  *last_call_value_ = std::max(*last_call_value_, g);
-}
-
-namespace detail {
-
-// The same text as snprintf, without it (73 k rows of the real profile, each a call of
-// snprintf's floating-point formatting): for 0 <= perc < 99.995 the hundredths are rounded
-// from perc * 100, which is within a few units of 10^-12 of the exact product, so the
-// rounding goes the way printf's (of the exact value) goes unless the product is within 10^-9
-// of a half. Those few, and any perc out of that range, are left to snprintf.
-std::size_t format_percent(char* buf, std::size_t size, double perc) {
-  if (size >= 10 && !std::signbit(perc) && perc < 99.995) {  // (-0.0 prints "-0.00")
-    const double x = perc * 100;
-    const double whole = std::floor(x);
-    const double frac = x - whole;
-    if (std::fabs(frac - 0.5) > 1e-9) {
-      const auto r = static_cast<std::uint32_t>(whole) + (frac > 0.5 ? 1 : 0);
-      const std::uint32_t units = r / 100, hundredths = r % 100;
-      std::size_t n = 0;
-      buf[n++] = ' ';
-      buf[n++] = '(';
-      buf[n++] = units < 10 ? ' ' : static_cast<char>('0' + units / 10);
-      buf[n++] = static_cast<char>('0' + units % 10);
-      buf[n++] = '.';
-      buf[n++] = static_cast<char>('0' + hundredths / 10);
-      buf[n++] = static_cast<char>('0' + hundredths % 10);
-      buf[n++] = '%';
-      buf[n++] = ')';
-      return n;
-    }
-  }
-  if (size == 0) return 0;
-  const int k = -9.995 < perc && perc < 99.995 ? std::snprintf(buf, size, " (%5.2f%%)", perc)
-                                               : std::snprintf(buf, size, " (%5.1f%%)", perc);
-  return std::min(static_cast<std::size_t>(k > 0 ? k : 0), size - 1);
-}
-
-std::string commify(std::uint64_t v) {
-  std::string digits = std::to_string(v);
-  std::string out;
-  out.reserve(digits.size() + digits.size() / 3);
-  std::size_t lead = digits.size() % 3;
-  if (lead == 0) lead = 3;
-  out.append(digits, 0, lead);
-  for (std::size_t i = lead; i < digits.size(); i += 3) {
-    out.push_back(',');
-    out.append(digits, i, 3);
-  }
-  return out;
+bool source_found(const std::string& file, const annotate_options& o) {
+  return look_for_source(
+      file, o.include_dirs, o.source_roots,
+      [](const std::string& path, const std::string&) { return regular_file(path); });
 }
 
 std::string display_name(std::string name, std::string_view cwd) {
@@ -232,215 +141,6 @@ std::uint32_t annotate_data::find_call_line(std::uint32_t caller, std::uint32_t 
       },
       slot);
   return r == row_index::empty ? UINT32_MAX : r;
-}
-
-std::string annotate_data::key_name(std::uint32_t k) const {
-  std::string s;
-  append_key_name(s, k);
-  return s;
-}
-
-std::string_view annotate_data::function_name(std::uint32_t k) const {
-  const string_id sid = key_function[k];
-  if (names->kind() != string_pool::mode::spill) return names->view(sid);
-  if (auto it = cache_.views.find(sid); it != cache_.views.end()) return it->second;
-  std::string_view v = names->text(sid, scratch_);
-  if (v.data() != scratch_.data()) return v;  // in the pool's memory
-  // (A deque's strings stay where they are when it grows.)
-  return cache_.views.emplace(sid, cache_.own.emplace_back(std::move(scratch_))).first->second;
-}
-
-// The names read ahead (read_names_ahead): batches of 64 names, each batch's texts in one
-// buffer, read in order by a thread of their own and, while the report would wait for one, by
-// the report itself (the reading is a pread a name, and the report formats in less time than
-// that: two readers keep it busy). At most 32 batches or about 1 MB are read ahead of the
-// report, but the batch it waits for may always be read. (The pool is only read by then:
-// text() reads fixed tables and preads its file.) One lock and one allocation a batch, not a
-// name: with a string a name, handed over one by one, the wake-ups and the frees of one
-// thread's allocations by the other cost as much as the reading (73 k names of the real
-// profile).
-struct annotate_data::name_reader {
-  const string_pool* names = nullptr;
-  std::vector<string_id> ids;  // in the report's order; npos: no name
-  static constexpr std::size_t batch_names = 64, most_batches = 32;
-  static constexpr std::size_t most_bytes = std::size_t{1} << 20;
-  std::mutex m;
-  std::condition_variable cv;
-  std::size_t claimed = 0;                    // batches [0, claimed) are read or being read
-  std::size_t first = 0;                      // the batch the report takes next
-  std::deque<std::optional<name_batch>> got;  // batches [first, first + got.size()), if read
-  std::size_t bytes = 0;                      // the texts' bytes in `got`
-  bool stop = false;
-  // A batch the thread claimed and could not read (out of memory: it stopped there), for the
-  // report to read itself when it comes to it.
-  std::optional<std::size_t> dropped;
-  std::thread thread;
-  // (The report's alone: the names of ids[0, taken) went into its cache.)
-  std::size_t taken = 0;
-
-  std::size_t batches() const { return (ids.size() + batch_names - 1) / batch_names; }
-  // Under the lock: whether a reader may claim batch `claimed` now.
-  bool may_claim() const {
-    return claimed < batches() &&
-           (claimed == first || (claimed < first + most_batches && bytes < most_bytes));
-  }
-  // Reads batch `n` (without the lock) and stores it (with it).
-  void read(std::size_t n, std::string& scratch) {
-    name_batch b;
-    b.first = n * batch_names;
-    const std::size_t end = std::min(ids.size(), b.first + batch_names);
-    for (std::size_t i = b.first; i < end; ++i)
-      if (ids[i] != string_pool::npos) names->prefetch_text(ids[i]);
-    for (std::size_t i = b.first; i < end; ++i) {
-      if (ids[i] != string_pool::npos) b.text.append(names->text(ids[i], scratch));
-      b.ends.push_back(b.text.size());
-    }
-    {
-      std::lock_guard lock(m);
-      const std::size_t at = n - first;
-      if (got.size() <= at) got.resize(at + 1);
-      bytes += b.text.size();
-      got[at] = std::move(b);
-    }
-    cv.notify_all();
-  }
-  void run() {
-    std::string scratch;
-    for (;;) {
-      std::size_t n;
-      {
-        std::unique_lock lock(m);
-        cv.wait(lock, [&] { return stop || claimed >= batches() || may_claim(); });
-        if (stop || claimed >= batches()) return;
-        n = claimed++;
-      }
-      try {
-        read(n, scratch);
-      } catch (const std::bad_alloc&) {
-        // (On this thread it would end the process.) The report reads this batch and the rest
-        // itself, where running out of memory reaches its caller.
-        {
-          std::lock_guard lock(m);
-          dropped = n;
-        }
-        cv.notify_all();
-        return;
-      }
-    }
-  }
-  // The report's: batch `first`, read by whichever reader got it.
-  name_batch take(std::string& scratch) {
-    for (;;) {
-      std::size_t n;
-      {
-        std::unique_lock lock(m);
-        cv.wait(lock,
-                [&] { return (!got.empty() && got.front()) || may_claim() || dropped == first; });
-        if (dropped == first) {
-          dropped.reset();
-          n = first;
-        } else if (!got.empty() && got.front()) {
-          name_batch b = std::move(*got.front());
-          got.pop_front();
-          ++first;
-          bytes -= b.text.size();
-          lock.unlock();
-          cv.notify_all();
-          return b;
-        } else {
-          n = claimed++;  // rather than wait, read the next batch too
-        }
-      }
-      read(n, scratch);
-    }
-  }
-  ~name_reader() {
-    {
-      std::lock_guard lock(m);
-      stop = true;
-    }
-    cv.notify_all();
-    if (thread.joinable()) thread.join();
-  }
-};
-
-void annotate_data::forget_names() const {
-  // clear() would keep (and sweep at every call) the buckets of the largest set held.
-  if (cache_.views.bucket_count() > 1024)
-    detail::free_storage(cache_.views);
-  else
-    cache_.views.clear();
-  cache_.own.clear();
-  // The batches whose names were all taken go; the last may hold names still to be taken.
-  const std::size_t taken = ahead_ ? ahead_->taken : 0;
-  while (!cache_.held.empty() && cache_.held.front().end() <= taken) cache_.held.pop_front();
-}
-
-void annotate_data::read_names_ahead(std::vector<std::uint32_t> keys) const {
-  stop_reading_ahead();
-  if (!names || names->kind() != string_pool::mode::spill) return;
-  auto r = std::make_shared<name_reader>();
-  r->names = names;
-  r->ids.reserve(keys.size());
-  for (std::uint32_t k : keys)
-    r->ids.push_back(k == UINT32_MAX ? string_pool::npos : key_function[k]);
-  try {
-    r->thread = std::thread([p = r.get()] { p->run(); });
-  } catch (...) {
-    return;  // no thread: function_name() reads each name itself
-  }
-  ahead_ = std::move(r);
-}
-
-void annotate_data::take_names(std::size_t to) const {
-  if (!ahead_) return;
-  name_reader& r = *ahead_;
-  to = std::min(to, r.ids.size());
-  while (r.taken < to) {
-    if (cache_.held.empty() || cache_.held.back().end() <= r.taken)
-      cache_.held.push_back(r.take(scratch_));
-    const name_batch& b = cache_.held.back();
-    const std::size_t end = std::min(to, b.end());
-    for (; r.taken < end; ++r.taken) {
-      const string_id sid = r.ids[r.taken];
-      if (sid != string_pool::npos) cache_.views.try_emplace(sid, b.name(r.taken - b.first));
-    }
-  }
-}
-
-void annotate_data::stop_reading_ahead() const {
-  ahead_.reset();
-  // (Views into the batches go with them.)
-  detail::free_storage(cache_.views);
-  cache_.own.clear();
-  cache_.held.clear();
-}
-
-void annotate_data::append_key_name(std::string& out, std::uint32_t k) const {
-  const std::string& f = files[key_file[k]];
-  const std::string_view name = function_name(k);
-  out.reserve(out.size() + f.size() + 1 + name.size());
-  out.append(f).append(1, ':').append(name);
-}
-
-int annotate_data::compare_key_names(std::uint32_t a, std::uint32_t b) const {
-  const std::string_view na = function_name(a), nb = function_name(b);
-  if (key_file[a] == key_file[b]) return na.compare(nb);
-  // Compare "fa:na" with "fb:nb" piece by piece.
-  std::string_view pa[3] = {files[key_file[a]], ":", na};
-  std::string_view pb[3] = {files[key_file[b]], ":", nb};
-  std::size_t ia = 0, ib = 0;
-  std::string_view ra = pa[0], rb = pb[0];
-  while (true) {
-    while (ra.empty() && ia < 2) ra = pa[++ia];
-    while (rb.empty() && ib < 2) rb = pb[++ib];
-    if (ra.empty() || rb.empty()) return ra.empty() ? (rb.empty() ? 0 : -1) : 1;
-    const std::size_t n = std::min(ra.size(), rb.size());
-    const int c = ra.substr(0, n).compare(rb.substr(0, n));
-    if (c != 0) return c;
-    ra.remove_prefix(n);
-    rb.remove_prefix(n);
-  }
 }
 
 namespace {
@@ -665,11 +365,20 @@ result<annotate_columns> start_annotate_data(const profile& p, const annotate_op
   d.inclusive = cc_table(ncol);
   d.cycle_cc = cc_table(ncol);
 
+  const annotate_columns where = recorded_columns(p, d.recorded);
+  cols.part_index = where.part_index;
+  return cols;
+}
+
+annotate_columns recorded_columns(const profile& p, const std::vector<std::string>& recorded) {
+  annotate_columns cols;
+  cols.nrec = recorded.size();
+  for (const auto& n : recorded) cols.rec_ids.push_back(p.find_event(n));
   cols.part_index.resize(p.parts.size());
   for (std::size_t part = 0; part < p.parts.size(); ++part) {
     const auto& names = p.parts[part].header.events;
     for (std::size_t c = 0; c < cols.nrec; ++c) {
-      auto it = std::find(names.begin(), names.end(), d.recorded[c]);
+      auto it = std::find(names.begin(), names.end(), recorded[c]);
       cols.part_index[part].push_back(it == names.end() ? -1
                                                         : static_cast<int>(it - names.begin()));
     }
@@ -835,51 +544,9 @@ result<annotate_data> build_annotate_data(const profile& p, const annotate_optio
   return d;
 }
 
-inclusive_result solve_inclusive_of_keys(const annotate_data& d, std::size_t nrec) {
-  // d's tables as inclusive_solve.h's graph: every key a self entry (a key without self cost
-  // has a row of zeros, which adds nothing), every call an entry, all in part 0.
-  struct graph {
-    const annotate_data& d;
-    std::size_t nrec;
-    std::size_t nodes() const { return d.keys(); }
-    std::size_t events() const { return nrec; }
-    std::uint32_t parts() const { return 1; }
-    std::size_t selfs() const { return d.keys(); }
-    std::uint32_t self_part(std::size_t) const { return 0; }
-    std::uint32_t self_node(std::size_t i) const { return static_cast<std::uint32_t>(i); }
-    std::span<const std::uint64_t> self_costs(std::size_t i) const {
-      return {d.self.values(i), nrec};
-    }
-    std::size_t calls() const { return d.calls.size(); }
-    std::uint32_t call_part(std::size_t) const { return 0; }
-    std::uint32_t call_from(std::size_t i) const { return d.calls[i].caller; }
-    std::uint32_t call_to(std::size_t i) const { return d.calls[i].callee; }
-    bool call_counted(std::size_t i) const { return d.calls[i].count != 0; }
-    std::span<const std::uint64_t> call_costs(std::size_t i) const {
-      return {d.call_cc.values(i), nrec};
-    }
-  };
-  return solve_inclusive(graph{d, nrec}, false);
-}
-
-void finish_annotate_data(const profile& p, const annotate_options& o, const annotate_columns& cols,
-                          annotate_data& d, inclusive_result* inclusive,
-                          std::vector<std::string>* warnings) {
-  const std::size_t nrec = cols.nrec;
-  const bool raw = o.raw;
-  auto selected = [&](std::size_t part) { return !o.part || *o.part == part; };
-  {
-    // Callers and callees of each key, in order of first call.
-    std::vector<std::uint32_t> owner(d.calls.size()), item(d.calls.size());
-    for (std::uint32_t ci = 0; ci < d.calls.size(); ++ci) {
-      owner[ci] = d.calls[ci].callee;
-      item[ci] = ci;
-    }
-    d.callers_of.build(d.keys(), owner, item);
-    for (std::uint32_t ci = 0; ci < d.calls.size(); ++ci) owner[ci] = d.calls[ci].caller;
-    d.callees_of.build(d.keys(), owner, item);
-  }
-
+bool add_part_totals(const profile& p, const annotate_columns& cols,
+                     const std::function<bool(std::size_t)>& selected, std::uint64_t* out,
+                     char* def) {
   // Totals, per selected part as callgrind_annotate takes them: the `summary:` line, else the
   // `totals:` line, else the sum of the self costs ("calculated"). calltree skips a stated
   // line that cannot be right: a value of 2^63 or more (a negative count wrapped to unsigned,
@@ -887,8 +554,8 @@ void finish_annotate_data(const profile& p, const annotate_options& o, const ann
   // summary: line, corpus/vg-recurse-cacheuse), a summary: below the self costs when the
   // part has a totals: line; and it sums every part (callgrind_annotate
   // takes the last part's line only).
-  d.totals.add_row();
   bool stated = false;
+  const std::size_t nrec = cols.nrec;
   for (std::size_t part = 0; part < p.parts.size(); ++part) {
     if (!selected(part)) continue;
     const auto& pt = p.parts[part];
@@ -920,15 +587,63 @@ void finish_annotate_data(const profile& p, const annotate_options& o, const ann
     } else if (pt.summary || pt.totals_line) {
       stated = true;
     }
-    std::uint64_t* v = d.totals.values(0);
-    char* def = d.totals.defined(0);
     const auto& idx = cols.part_index[part];
     for (std::size_t c = 0; c < nrec; ++c) {
       if (idx[c] < 0 || cols.rec_ids[c] >= use->size()) continue;
-      add_saturating(v[c], (*use)[cols.rec_ids[c]]);
-      if (stated) def[c] = 1;
+      add_saturating(out[c], (*use)[cols.rec_ids[c]]);
+      if (stated && def) def[c] = 1;
     }
   }
+  return stated;
+}
+
+inclusive_result solve_inclusive_of_keys(const annotate_data& d, std::size_t nrec) {
+  // d's tables as inclusive_solve.h's graph: every key a self entry (a key without self cost
+  // has a row of zeros, which adds nothing), every call an entry, all in part 0.
+  struct graph {
+    const annotate_data& d;
+    std::size_t nrec;
+    std::size_t nodes() const { return d.keys(); }
+    std::size_t events() const { return nrec; }
+    std::uint32_t parts() const { return 1; }
+    std::size_t selfs() const { return d.keys(); }
+    std::uint32_t self_part(std::size_t) const { return 0; }
+    std::uint32_t self_node(std::size_t i) const { return static_cast<std::uint32_t>(i); }
+    std::span<const std::uint64_t> self_costs(std::size_t i) const {
+      return {d.self.values(i), nrec};
+    }
+    std::size_t calls() const { return d.calls.size(); }
+    std::uint32_t call_part(std::size_t) const { return 0; }
+    std::uint32_t call_from(std::size_t i) const { return d.calls[i].caller; }
+    std::uint32_t call_to(std::size_t i) const { return d.calls[i].callee; }
+    bool call_counted(std::size_t i) const { return d.calls[i].count != 0; }
+    std::span<const std::uint64_t> call_costs(std::size_t i) const {
+      return {d.call_cc.values(i), nrec};
+    }
+  };
+  return detail::solve_inclusive(graph{d, nrec}, false);
+}
+
+void finish_annotate_data(const profile& p, const annotate_options& o, const annotate_columns& cols,
+                          annotate_data& d, inclusive_result* inclusive,
+                          std::vector<std::string>* warnings) {
+  const std::size_t nrec = cols.nrec;
+  const bool raw = o.raw;
+  auto selected = [&](std::size_t part) { return !o.part || *o.part == part; };
+  {
+    // Callers and callees of each key, in order of first call.
+    std::vector<std::uint32_t> owner(d.calls.size()), item(d.calls.size());
+    for (std::uint32_t ci = 0; ci < d.calls.size(); ++ci) {
+      owner[ci] = d.calls[ci].callee;
+      item[ci] = ci;
+    }
+    d.callers_of.build(d.keys(), owner, item);
+    for (std::uint32_t ci = 0; ci < d.calls.size(); ++ci) owner[ci] = d.calls[ci].caller;
+    d.callees_of.build(d.keys(), owner, item);
+  }
+
+  d.totals.add_row();
+  const bool stated = add_part_totals(p, cols, selected, d.totals.values(0), d.totals.defined(0));
   if (!stated) {
     for (std::size_t k = 0; k < d.keys(); ++k)
       for (std::size_t c = 0; c < nrec; ++c)
@@ -1018,5 +733,5 @@ void finish_annotate_data(const profile& p, const annotate_options& o, const ann
   }
 }
 
-}  // namespace detail
+}  // namespace views
 }  // namespace calltree

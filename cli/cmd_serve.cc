@@ -1,0 +1,214 @@
+// cmd_serve.cc — `calltree serve FILE` / `calltree serve OLD NEW`: the viewer in a browser.
+//
+// Reads the profile(s) once (views/session.h), binds 127.0.0.1 (or --host) on --port (0: any
+// free port), prints one line with the URL and its token, and answers until SIGINT or SIGTERM
+// (then exits 0). Everything about a request is decided by server/api.h; docs/serve.md.
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "api.h"
+#include "args.h"
+#include "command.h"
+#include "http.h"
+#include "progress.h"
+#include "views/function_list.h"
+#include "views/session.h"
+
+extern char** environ;
+
+namespace calltree::cli {
+namespace {
+
+constexpr flag serve_flags[] = {
+    {"port", 0, true, "port to listen on; 0 picks a free one [0]", "N"},
+    {"host", 0, true,
+     "address to listen on [127.0.0.1]; any other than a loopback address lets other machines "
+     "connect (they still need the token)",
+     "ADDR"},
+    {"open", 0, false, "open the URL in a browser (xdg-open)"},
+    {"include", 'I', true, "look for source files in DIR too (repeatable)", "DIR"},
+    {"source-root", 0, true, "look for sources under NEW where the profile says OLD (repeatable)",
+     "OLD=NEW"},
+    {"event", 0, true, "define a derived event, e.g. 'CEst = Ir + 10 Bm' (repeatable)",
+     "'NAME = FORMULA'"},
+    {"no-source", 0, false, "serve no source file (the views show costs per line without text)"},
+    {"threads", 0, true, "threads to read with [number of cores]", "N"},
+    {"help", 'h', false, "show this help"},
+};
+
+constexpr std::string_view serve_usage = "[OPTIONS] FILE | OLD NEW";
+constexpr std::string_view serve_summary =
+    "Reads a profile once and serves KCachegrind's views of it to a browser: the\n"
+    "function list, callers and callees, call graph, flame graph and sandwich,\n"
+    "annotated source, parts; with two profiles, the difference of OLD and NEW.\n"
+    "Prints one line, the URL to open (it carries a random token, which every\n"
+    "request needs), and answers until interrupted (Ctrl-C). Binds 127.0.0.1 by\n"
+    "default. API and security rules: docs/serve.md. Exit status: 0 after an\n"
+    "interrupt, 1 when a profile cannot be read, 2 on usage errors.";
+
+int usage_error(const std::string& msg) {
+  std::fprintf(stderr, "calltree serve: %s\n(see 'calltree serve --help')\n", msg.c_str());
+  return exit_usage;
+}
+
+bool loopback(const std::string& host) {
+  return host == "127.0.0.1" || host == "localhost" || host == "::1" ||
+         host.compare(0, 4, "127.") == 0;
+}
+
+// Starts xdg-open on the URL, without waiting for it (its output goes to /dev/null).
+void open_browser(const std::string& url) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  const char* argv[] = {"xdg-open", url.c_str(), nullptr};
+  pid_t pid = 0;
+  if (posix_spawnp(&pid, "xdg-open", &actions, nullptr, const_cast<char* const*>(argv), environ) !=
+      0)
+    std::fprintf(stderr, "calltree serve: warning: could not run xdg-open; open the URL above\n");
+  posix_spawn_file_actions_destroy(&actions);
+}
+
+int run_serve(std::span<const std::string_view> args) {
+  std::string err;
+  auto parsed = parse_args(args, serve_flags, err);
+  if (!parsed) return usage_error(err);
+  const parsed_args& a = *parsed;
+  if (a.has("help")) {
+    std::fputs(format_help("serve", serve_usage, serve_summary, serve_flags).c_str(), stdout);
+    return exit_ok;
+  }
+  if (a.positional.empty() || a.positional.size() > 2)
+    return usage_error("needs one profile, or two (OLD NEW) for a diff");
+  int port = 0;
+  if (auto v = a.get("port")) {
+    if (v->empty() || v->find_first_not_of("0123456789") != std::string::npos || v->size() > 5 ||
+        std::stoi(*v) > 65535)
+      return usage_error("--port takes a number from 0 to 65535");
+    port = std::stoi(*v);
+  }
+  const std::string host = a.get("host").value_or("127.0.0.1");
+  views::load_options lo;
+  for (auto dir : a.all("include")) {
+    if (!dir.empty() && dir[0] == '=') dir.erase(0, 1);
+    if (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    lo.include_dirs.push_back(dir);
+  }
+  for (const auto& v : a.all("source-root")) {
+    auto eq = v.find('=');
+    if (eq == std::string::npos) return usage_error("--source-root takes OLD=NEW");
+    lo.source_roots.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+  }
+  lo.event_definitions = a.all("event");
+  auto threads = parse_threads(a.get("threads"));
+  if (!threads) return usage_error("--threads needs a number from 1 to 64");
+  lo.threads = *threads;
+  if (char buf[4096]; getcwd(buf, sizeof buf)) lo.cwd = std::string(buf) + "/";
+
+  auto token = server::make_token();
+  if (!token) {
+    std::fprintf(stderr, "calltree serve: %s\n", token.error().message.c_str());
+    return exit_usage;
+  }
+
+  // Signals go to a thread of their own (blocked everywhere else, before any thread starts).
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  std::vector<std::shared_ptr<const views::session>> sessions;
+  for (const auto& path : a.positional) {
+    progress_line progress(path);
+    lo.progress = [&progress](const read_progress& p) { progress.update(p); };
+    auto loaded = views::load_session(path, lo);
+    progress.finish();
+    if (!loaded) {
+      std::fprintf(stderr, "calltree serve: %s\n", loaded.error().message.c_str());
+      return exit_findings;
+    }
+    const views::session& s = **loaded;
+    if (s.errors || !s.stats.complete)
+      std::fprintf(stderr,
+                   "calltree serve: warning: %s: %llu errors%s (listed in the page; 'calltree "
+                   "check' shows them)\n",
+                   path.c_str(), static_cast<unsigned long long>(s.errors),
+                   s.stats.complete ? "" : ", not read to its end");
+    for (const auto& w : s.table_warnings)
+      std::fprintf(stderr, "calltree serve: warning: %s\n", w.c_str());
+    sessions.push_back(std::move(*loaded));
+  }
+
+  server::http_server http;
+  auto bound = http.bind(host, port);
+  if (!bound) {
+    std::fprintf(stderr, "calltree serve: %s\n", bound.error().message.c_str());
+    return exit_usage;
+  }
+  server::api_options ao;
+  ao.token = *token;
+  ao.port = *bound;
+  ao.hosts.push_back(host);
+  ao.serve_sources = !a.has("no-source");
+  std::unique_ptr<server::api> api =
+      sessions.size() == 1 ? std::make_unique<server::api>(ao, sessions[0])
+                           : std::make_unique<server::api>(ao, sessions[0], sessions[1]);
+  if (!loopback(host))
+    std::fprintf(stderr,
+                 "calltree serve: warning: listening on %s: other machines can connect; anyone "
+                 "with the URL (its token) can read the profile and the source files it names\n",
+                 host.c_str());
+
+  const bool v6 = host.find(':') != std::string::npos;
+  const std::string shown = host == "0.0.0.0" || host == "::" ? "127.0.0.1"
+                            : v6                              ? "[" + host + "]"
+                                                              : host;
+  const std::string url = "http://" + shown + ":" + std::to_string(*bound) + "/?token=" + *token;
+  std::printf("%s\n", url.c_str());
+  std::fflush(stdout);
+  if (a.has("open")) open_browser(url);
+  // What later views need, made while the page loads.
+  std::thread warm([&sessions] {
+    for (const auto& s : sessions) views::warm_up(*s);
+  });
+
+  std::thread watcher([&] {
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    http.stop();
+  });
+  const bool served = http.run(*api);
+  if (!served) {
+    // (run() returned without a signal: wake the watcher to end it.)
+    pthread_kill(watcher.native_handle(), SIGTERM);
+  }
+  watcher.join();
+  warm.join();
+  if (!served) {
+    std::fprintf(stderr, "calltree serve: could not listen on %s:%d\n", host.c_str(), *bound);
+    return exit_usage;
+  }
+  return exit_ok;
+}
+
+}  // namespace
+
+CALLTREE_COMMAND(serve, {.name = "serve",
+                         .summary = "serve KCachegrind's views of a profile to a browser",
+                         .usage = serve_usage,
+                         .description = serve_summary,
+                         .flags = serve_flags,
+                         .run = run_serve});
+
+}  // namespace calltree::cli

@@ -1,0 +1,373 @@
+// server/api.cc — the security rules and the dispatch of the serve API (see api.h).
+//
+// Every request passes, in this order: the Host header (against DNS rebinding: a page of
+// another site whose name was made to resolve to 127.0.0.1 sends its own name), the method
+// (GET and HEAD only: nothing a client sends changes anything), the token (a query parameter
+// `token`, a header `Authorization: Bearer T`, or the cookie set on the first request that
+// gave it in the query; compared in constant time). Only then is the path routed. No response
+// carries a CORS header, so no other origin's script may read an answer.
+#include "api.h"
+
+#include <sys/random.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "api_impl.h"
+#include "assets.h"
+#include "views/part_costs.h"
+
+namespace calltree::server {
+
+using detail::error_response;
+using detail::failure;
+
+namespace {
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+bool percent_decode(std::string_view in, bool plus_is_space, std::string& out) {
+  out.clear();
+  out.reserve(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const char c = in[i];
+    if (c == '%') {
+      if (i + 2 >= in.size()) return false;
+      const int hi = hex_value(in[i + 1]), lo = hex_value(in[i + 2]);
+      if (hi < 0 || lo < 0) return false;
+      const char d = static_cast<char>(hi * 16 + lo);
+      if (d == '\0') return false;
+      out.push_back(d);
+      i += 2;
+    } else if (c == '+' && plus_is_space) {
+      out.push_back(' ');
+    } else if (c == '\0') {
+      return false;
+    } else {
+      out.push_back(c);
+    }
+  }
+  return true;
+}
+
+// Constant-time comparison of two strings of the same length.
+bool same_secret(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+// The value of cookie `name` in a Cookie header, or nullopt.
+std::optional<std::string_view> cookie_value(std::string_view header, std::string_view name) {
+  while (!header.empty()) {
+    std::size_t end = header.find(';');
+    std::string_view item = header.substr(0, end);
+    header = end == std::string_view::npos ? std::string_view() : header.substr(end + 1);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    const std::size_t eq = item.find('=');
+    if (eq != std::string_view::npos && item.substr(0, eq) == name) return item.substr(eq + 1);
+  }
+  return std::nullopt;
+}
+
+// Headers on every answer: no sniffing of types, no Referer (the page's URL has the token), not
+// in a frame of another site, and the page's own resources only (plus what the front end
+// makes itself: blobs, data: images, WebAssembly for Graphviz).
+void add_security_headers(response& res) {
+  res.headers.emplace_back("X-Content-Type-Options", "nosniff");
+  res.headers.emplace_back("Referrer-Policy", "no-referrer");
+  res.headers.emplace_back("X-Frame-Options", "DENY");
+  res.headers.emplace_back(
+      "Content-Security-Policy",
+      "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' blob:; style-src 'self' "
+      "'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; "
+      "worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+}
+
+// What `/` says when the binary was built without the front end.
+constexpr std::string_view no_front_end =
+    "<!doctype html><meta charset=utf-8><title>calltree serve</title>"
+    "<h1>calltree serve</h1><p>This calltree was built without its web front end "
+    "(-DCALLTREE_WEB=OFF, or npm was not found), so there is no page to show. The API answers: "
+    "<a href=\"/api/v1/profile\">/api/v1/profile</a>, <a href=\"/api/v1/functions\">"
+    "/api/v1/functions</a> (docs/serve.md).</p>\n";
+
+}  // namespace
+
+bool parse_target(std::string_view target, request& r, std::string& error) {
+  if (target.empty() || target.front() != '/') {
+    error = "the request target must begin with '/'";
+    return false;
+  }
+  const std::size_t q = target.find('?');
+  const std::string_view path = target.substr(0, q);
+  if (!percent_decode(path, false, r.path)) {
+    error = "the path has a bad %-escape or a NUL byte";
+    return false;
+  }
+  r.params.clear();
+  if (q == std::string_view::npos) return true;
+  std::string_view query = target.substr(q + 1);
+  const std::size_t hash = query.find('#');
+  if (hash != std::string_view::npos) query = query.substr(0, hash);
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    const std::string_view item = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    std::string name, value;
+    if (!percent_decode(item.substr(0, eq), true, name) ||
+        (eq != std::string_view::npos && !percent_decode(item.substr(eq + 1), true, value))) {
+      error = "the query has a bad %-escape or a NUL byte";
+      return false;
+    }
+    r.params.emplace_back(std::move(name), std::move(value));
+  }
+  return true;
+}
+
+result<std::string> make_token() {
+  unsigned char bytes[16];
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return error{std::string("no random bytes for the token: ") + std::strerror(errno)};
+    }
+    got += static_cast<std::size_t>(n);
+  }
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string token;
+  for (unsigned char b : bytes) {
+    token.push_back(digits[b >> 4]);
+    token.push_back(digits[b & 15]);
+  }
+  return token;
+}
+
+// Whether `s` is an IPv4 address (four decimal numbers up to 255).
+bool ipv4_literal(std::string_view s) {
+  int parts = 0;
+  while (true) {
+    std::size_t n = 0;
+    unsigned v = 0;
+    while (n < s.size() && n < 4 && s[n] >= '0' && s[n] <= '9') v = v * 10 + unsigned(s[n++] - '0');
+    if (n == 0 || n > 3 || v > 255) return false;
+    ++parts;
+    s.remove_prefix(n);
+    if (s.empty()) return parts == 4;
+    if (s.front() != '.' || parts == 4) return false;
+    s.remove_prefix(1);
+  }
+}
+
+bool ipv6_literal(std::string_view s) {  // "[...]" of hex digits, ':' and '.'
+  if (s.size() < 3 || s.front() != '[' || s.back() != ']') return false;
+  for (char c : s.substr(1, s.size() - 2))
+    if (hex_value(c) < 0 && c != ':' && c != '.') return false;
+  return true;
+}
+
+struct api::impl {
+  std::shared_ptr<const views::session> single, old_side, new_side;
+  std::optional<views::key_match> match;  // diff mode
+  bool serve_sources = true;
+  std::string cookie_name;
+
+  bool diff() const { return old_side != nullptr; }
+  const views::session& main() const { return diff() ? *new_side : *single; }
+
+  // The session a route reads: in diff mode `side=old|new` (default new).
+  std::optional<failure> side_of(const request& r, const views::session*& s) const {
+    s = &main();
+    auto side = detail::param(r, "side");
+    if (!side) return std::nullopt;
+    if (*side == "new") return std::nullopt;
+    if (*side == "old" && diff()) {
+      s = old_side.get();
+      return std::nullopt;
+    }
+    return failure{400, "bad_side",
+                   diff() ? "side takes old or new" : "side is only for a diff (serve OLD NEW)"};
+  }
+
+  response route(const request& r) const {
+    const std::string& path = r.path;
+    if (path == "/" || path == "/index.html") {
+      if (const asset* a = find_asset("/index.html")) {
+        response res;
+        res.content_type = std::string(a->content_type);
+        res.body = std::string(a->data);
+        return res;
+      }
+      response res;
+      res.content_type = "text/html; charset=utf-8";
+      res.body = std::string(no_front_end);
+      return res;
+    }
+    constexpr std::string_view api_prefix = "/api/v1/";
+    if (path.compare(0, api_prefix.size(), api_prefix) != 0) {
+      if (const asset* a = find_asset(path)) {
+        response res;
+        res.content_type = std::string(a->content_type);
+        res.body = std::string(a->data);
+        // (Vite names assets by their content: they never change under one name.)
+        if (path.compare(0, 8, "/assets/") == 0)
+          res.headers.emplace_back("Cache-Control", "private, max-age=31536000, immutable");
+        return res;
+      }
+      return error_response(404, "not_found", "no such page: " + path.substr(0, 200));
+    }
+    const std::string_view rest = std::string_view(path).substr(api_prefix.size());
+    const views::session* s = nullptr;
+    if (auto f = side_of(r, s)) return error_response(*f);
+    if (rest == "profile")
+      return detail::route_profile(r, main(), diff() ? old_side.get() : nullptr);
+    if (rest == "functions")
+      return diff() && !detail::param(r, "side")
+                 ? detail::route_diff_functions(r, *old_side, *new_side, *match)
+                 : detail::route_functions(r, *s);
+    if (rest.compare(0, 9, "function/") == 0) return detail::route_function(r, *s, rest.substr(9));
+    if (rest.compare(0, 6, "graph/") == 0) return detail::route_graph(r, *s, rest.substr(6));
+    if (rest == "flame") {
+      if (!diff()) return detail::route_flame(r, *s, nullptr);
+      std::optional<detail::flame_delta> delta;
+      if (auto f =
+              detail::make_flame_delta(r, *old_side, *new_side, *match, s == old_side.get(), delta))
+        return error_response(*f);
+      return detail::route_flame(r, *s, &*delta);
+    }
+    if (rest.compare(0, 7, "source/") == 0)
+      return detail::route_source(r, *s, rest.substr(7), serve_sources);
+    return error_response(
+        404, "no_route",
+        "no such API route: " + std::string(rest.substr(0, 200)) + " (docs/serve.md lists them)");
+  }
+};
+
+// The Host header of a request to this server: "NAME:PORT" with this server's port, and a
+// NAME that is an IP address, localhost, or the --host name. A DNS rebinding attack (a page of
+// another site whose name was made to resolve to this machine) sends its own name: refused.
+bool api::host_allowed(std::string_view header) const {
+  const std::size_t colon = header.rfind(':');
+  if (colon == std::string_view::npos) return false;
+  if (header.substr(colon + 1) != std::to_string(options_.port)) return false;
+  const std::string name = lower(header.substr(0, colon));
+  if (name == "localhost" || ipv4_literal(name) || ipv6_literal(name)) return true;
+  for (const auto& h : options_.hosts)
+    if (name == lower(h)) return true;
+  return false;
+}
+
+api::api(api_options options, std::shared_ptr<const views::session> single)
+    : options_(std::move(options)), impl_(std::make_unique<impl>()) {
+  impl_->single = std::move(single);
+  impl_->serve_sources = options_.serve_sources;
+  impl_->cookie_name = "calltree_token_" + std::to_string(options_.port);
+}
+
+api::api(api_options options, std::shared_ptr<const views::session> old_session,
+         std::shared_ptr<const views::session> new_session)
+    : api(std::move(options), nullptr) {
+  impl_->old_side = std::move(old_session);
+  impl_->new_side = std::move(new_session);
+  impl_->match = views::match_keys(*impl_->old_side, *impl_->new_side);
+}
+
+api::~api() = default;
+
+response api::handle_target(std::string_view method, std::string_view target, std::string host,
+                            std::string authorization, std::string cookie) const {
+  request r;
+  r.method = std::string(method);
+  r.host = std::move(host);
+  r.authorization = std::move(authorization);
+  r.cookie = std::move(cookie);
+  std::string err;
+  if (!parse_target(target, r, err)) {
+    response res = error_response(400, "bad_target", err);
+    add_security_headers(res);
+    return res;
+  }
+  return handle(r);
+}
+
+response api::handle(const request& r) const {
+  response res = answer(r);
+  add_security_headers(res);
+  return res;
+}
+
+response api::answer(const request& r) const {
+  try {
+    // 1. The Host header: this server's own address only.
+    if (!host_allowed(r.host))
+      return error_response(403, "bad_host",
+                            r.host.empty() ? "the request has no Host header"
+                                           : "this server does not answer to the host '" +
+                                                 r.host.substr(0, 100) +
+                                                 "' (DNS rebinding protection; docs/serve.md)");
+    // 2. The method.
+    if (r.method != "GET" && r.method != "HEAD") {
+      response res = error_response(405, "method_not_allowed",
+                                    "only GET and HEAD are answered; nothing can be changed");
+      res.headers.emplace_back("Allow", "GET, HEAD");
+      return res;
+    }
+    // 3. The token.
+    bool from_query = false, given = false, valid = false;
+    if (auto t = detail::param(r, "token")) {
+      given = true;
+      from_query = valid = same_secret(*t, options_.token);
+    }
+    if (!valid && !r.authorization.empty()) {
+      given = true;
+      std::string_view a = r.authorization;
+      if (a.size() > 7 && lower(a.substr(0, 7)) == "bearer ")
+        valid = same_secret(a.substr(7), options_.token);
+    }
+    if (!valid && !r.cookie.empty()) {
+      if (auto c = cookie_value(r.cookie, impl_->cookie_name)) {
+        given = true;
+        valid = same_secret(*c, options_.token);
+      }
+    }
+    if (!valid)
+      return given ? error_response(403, "bad_token", "the token is not this server's")
+                   : error_response(401, "missing_token",
+                                    "open the URL calltree serve printed: it carries the token "
+                                    "(?token=...)");
+    response res = impl_->route(r);
+    if (from_query)
+      res.headers.emplace_back("Set-Cookie", impl_->cookie_name + "=" + options_.token +
+                                                 "; Path=/; HttpOnly; SameSite=Strict");
+    if (r.path.compare(0, 8, "/api/v1/") == 0)
+      res.headers.emplace_back("Cache-Control", "no-store");
+    return res;
+  } catch (const std::bad_alloc&) {
+    return error_response(503, "out_of_memory", "the server ran out of memory for this request");
+  } catch (const std::exception& e) {
+    return error_response(500, "internal", std::string("internal error: ") + e.what());
+  } catch (...) {
+    return error_response(500, "internal", "internal error");
+  }
+}
+
+}  // namespace calltree::server

@@ -1,0 +1,79 @@
+// server/api.h — the serve API: one request in, one response out (docs/serve.md).
+//
+// What it is: everything `calltree serve` decides about a request, with no socket: the
+// security rules (Host header, token, methods), the routes of /api/v1/ (JSON of the view
+// functions of src/views/), the embedded front end, source files by id. `handle()` never
+// throws and never dies: every failure is a 4xx/5xx JSON error, and every request's work is
+// bounded (limits capped, regexes bounded in size and memory, depths capped). The HTTP edge
+// (server/http.h) and the fuzz target (tests/fuzz/fuzz_serve_api.cc) both call it. What it
+// is not: an HTTP parser (cpp-httplib is) or a loader (views/session.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "views/session.h"
+
+namespace calltree::server {
+
+struct request {
+  std::string method = "GET";
+  std::string path;                                         // decoded, without the query
+  std::vector<std::pair<std::string, std::string>> params;  // decoded, in order
+  std::string host;           // the Host header; empty when there was none
+  std::string authorization;  // the Authorization header
+  std::string cookie;         // the Cookie header
+};
+
+struct response {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+// Splits a request target ("/api/v1/functions?sort=Ir&filter=a%2Bb") into path and query
+// parameters, percent-decoding both (`+` is a space in the query). False, with `error`, for a
+// target that is not one (no leading '/', a bad %-escape, a NUL byte).
+bool parse_target(std::string_view target, request& r, std::string& error);
+
+struct api_options {
+  std::string token;  // 32 hex digits
+  int port = 0;       // the bound port (for the Host check and the cookie's name)
+  // Host names the server answers to besides IP addresses and localhost (--host NAME).
+  std::vector<std::string> hosts;
+  bool serve_sources = true;
+};
+
+class api {
+ public:
+  // Single mode: one profile. Diff mode: `old_session` and `new_session` (serve OLD NEW).
+  api(api_options options, std::shared_ptr<const views::session> single);
+  api(api_options options, std::shared_ptr<const views::session> old_session,
+      std::shared_ptr<const views::session> new_session);
+  ~api();
+
+  response handle(const request& r) const;
+  // The same from a raw request target ("/path?query", parse_target); 400 for a target that
+  // is not one.
+  response handle_target(std::string_view method, std::string_view target, std::string host,
+                         std::string authorization = {}, std::string cookie = {}) const;
+
+  const api_options& options() const { return options_; }
+
+ private:
+  response answer(const request& r) const;
+  bool host_allowed(std::string_view header) const;
+  struct impl;
+  api_options options_;
+  std::unique_ptr<impl> impl_;
+};
+
+// 128 random bits (getrandom) as 32 lowercase hex digits; an error when the system gives none.
+result<std::string> make_token();
+
+}  // namespace calltree::server

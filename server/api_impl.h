@@ -1,0 +1,98 @@
+// server/api_impl.h — (internal to server/) the pieces the API's routes share.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api.h"
+#include "calltree/report/json.h"
+#include "views/columns.h"
+#include "views/diff.h"
+#include "views/part_costs.h"
+#include "views/session.h"
+
+namespace calltree::server::detail {
+
+// A request that cannot be answered: its status, a stable code and a message for people.
+struct failure {
+  int status = 400;
+  std::string code, message;
+};
+
+response error_response(int status, std::string_view code, std::string_view message);
+inline response error_response(const failure& f) {
+  return error_response(f.status, f.code, f.message);
+}
+response json_response(std::string body);
+
+// The last value of parameter `name`, or nullopt.
+std::optional<std::string_view> param(const request& r, std::string_view name);
+// Every value of `name`, in order.
+std::vector<std::string> params(const request& r, std::string_view name);
+
+// A decimal number of at most `max`: nullopt for anything else (sign, blanks, overflow).
+std::optional<std::uint64_t> parse_uint(std::string_view text, std::uint64_t max);
+// A fraction from 0 to 1 ("0.005", "0", "1e-3"): nullopt for anything else.
+std::optional<double> parse_fraction(std::string_view text);
+
+// A cost: a JSON integer below 2^53 (exact in every JSON reader), else a string of digits.
+void cost(json_writer& j, std::uint64_t v);
+// {"Ir": 123, ...} of one row of values per column.
+void costs(json_writer& j, const views::column_set& columns, const std::vector<std::uint64_t>& v);
+// {"Ir": 123, ...} of a recorded row (the tables' columns) through the columns.
+void costs_of_row(json_writer& j, const views::column_set& columns, const std::uint64_t* row);
+// The envelope's first fields: {"schema":"calltree-serve","version":1,
+void begin_envelope(json_writer& j);
+
+// The query parameters every view takes: parts=, events=, derived= (repeatable), sort=.
+struct common_query {
+  std::vector<std::uint32_t> parts;
+  std::vector<std::string> events, derived;
+  std::string sort_event;
+};
+std::optional<failure> parse_common(const request& r, const views::session& s, common_query& q);
+
+// A function id from a path segment ("123"): the id, or a failure (400 for no number, 404
+// for no such function).
+std::optional<failure> parse_id(std::string_view segment, const views::session& s,
+                                std::uint32_t& id);
+
+// In diff mode, what a flame graph's functions carry: their old and new cost (diff.h).
+struct flame_delta {
+  const views::session& old_side;
+  const views::session& new_side;
+  const views::key_match& match;
+  bool frames_of_old = false;  // the frames are the old side's keys
+  std::shared_ptr<const views::part_costs> old_costs, new_costs;
+  views::column_set old_columns, new_columns;
+  // "diff": {"change": ..., "self": {E: {old, new, delta, percent}}, "inclusive": {...}}
+  void write(json_writer& j, std::uint32_t key) const;
+};
+// Makes the flame_delta of a request, or a failure.
+std::optional<failure> make_flame_delta(const request& r, const views::session& old_side,
+                                        const views::session& new_side,
+                                        const views::key_match& match, bool frames_of_old,
+                                        std::optional<flame_delta>& out);
+// {"old": o, "new": n, "delta": n - o, "percent": ...} of one cost.
+void change_object(json_writer& j, std::uint64_t o, std::uint64_t n);
+
+// The routes (routes_*.cc). `s` is the session a route reads (in diff mode, the side asked
+// for); `diff` is the other session in diff mode (the old one), else nullptr.
+response route_profile(const request& r, const views::session& s, const views::session* old);
+response route_functions(const request& r, const views::session& s);
+response route_function(const request& r, const views::session& s, std::string_view id);
+
+response route_graph(const request& r, const views::session& s, std::string_view id);
+response route_flame(const request& r, const views::session& s, const flame_delta* delta);
+response route_source(const request& r, const views::session& s, std::string_view file,
+                      bool serve_text);
+response route_diff_functions(const request& r, const views::session& old_side,
+                              const views::session& new_side, const views::key_match& match);
+
+// Writes a function's identity fields: "id", "kind", "name", "file", "file_id", "object".
+void function_fields(json_writer& j, const views::session& s, std::uint32_t id);
+
+}  // namespace calltree::server::detail

@@ -1,0 +1,35 @@
+// server/http.h — the HTTP edge of `calltree serve`: a socket, cpp-httplib, the API.
+//
+// What it is: binds the address and port (0: any free port), answers every request with
+// api::handle() from a pool of threads, and stops on stop() (the command's signal handler
+// calls it). What it is not: the rules (server/api.h decides everything about a request).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "api.h"
+#include "calltree/result.h"
+
+namespace calltree::server {
+
+class http_server {
+ public:
+  http_server();
+  ~http_server();
+  http_server(const http_server&) = delete;
+  http_server& operator=(const http_server&) = delete;
+
+  // Binds `host`:`port` (0: a free port); the port bound, or an error.
+  result<int> bind(const std::string& host, int port);
+  // Serves with `handler` until stop(); false when the server could not listen.
+  bool run(const api& handler);
+  // From any thread (a signal watcher): run() returns once the requests in progress end.
+  void stop();
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace calltree::server

@@ -1,0 +1,250 @@
+// server/routes_functions.cc — GET /api/v1/functions (the function list) and
+// GET /api/v1/function/ID (one function, its callers and callees). docs/serve.md.
+#include <re2/re2.h>
+
+#include "api_impl.h"
+#include "views/function_detail.h"
+#include "views/function_list.h"
+
+namespace calltree::server::detail {
+
+namespace {
+
+constexpr std::size_t max_limit = 5000;
+constexpr std::size_t max_regex = 1000;
+
+// A regex from a client: RE2 (linear time, no recursion), bounded in size and memory.
+std::optional<failure> compile_filter(std::string_view text, std::shared_ptr<const RE2>& out) {
+  if (text.size() > max_regex)
+    return failure{400, "bad_regex",
+                   "the filter is longer than " + std::to_string(max_regex) + " bytes"};
+  RE2::Options o;
+  o.set_log_errors(false);
+  o.set_max_mem(8 << 20);
+  auto re = std::make_shared<RE2>(re2::StringPiece(text.data(), text.size()), o);
+  if (!re->ok()) return failure{400, "bad_regex", "bad regular expression: " + re->error()};
+  out = std::move(re);
+  return std::nullopt;
+}
+
+}  // namespace
+
+response route_functions(const request& r, const views::session& s) {
+  common_query c;
+  if (auto f = parse_common(r, s, c)) return error_response(*f);
+  views::list_query q;
+  q.parts = c.parts;
+  q.events = c.events;
+  q.derived = c.derived;
+  q.sort_event = c.sort_event;
+  if (auto by = param(r, "by")) {
+    if (*by == "self")
+      q.by = views::sort_by::self;
+    else if (*by == "inclusive")
+      q.by = views::sort_by::inclusive;
+    else if (*by == "calls")
+      q.by = views::sort_by::calls;
+    else if (*by == "name")
+      q.by = views::sort_by::name;
+    else
+      return error_response(400, "bad_by", "by takes self, inclusive, calls or name");
+  }
+  q.descending = q.by != views::sort_by::name;
+  if (auto dir = param(r, "dir")) {
+    if (*dir != "asc" && *dir != "desc")
+      return error_response(400, "bad_dir", "dir takes asc or desc");
+    q.descending = *dir == "desc";
+  }
+  std::shared_ptr<const RE2> re;
+  if (auto f = param(r, "filter"); f && !f->empty()) {
+    if (auto fail = compile_filter(*f, re)) return error_response(*fail);
+    q.filter = std::string(*f);
+    q.match = [re](std::string_view name) {
+      return RE2::PartialMatch(re2::StringPiece(name.data(), name.size()), *re);
+    };
+  }
+  if (auto g = param(r, "group")) {
+    if (*g == "none")
+      q.group = views::grouping::none;
+    else if (*g == "object")
+      q.group = views::grouping::object;
+    else if (*g == "file")
+      q.group = views::grouping::file;
+    else if (*g == "class")
+      q.group = views::grouping::klass;
+    else
+      return error_response(400, "bad_group", "group takes none, object, file or class");
+  }
+  if (auto g = param(r, "in_group")) {
+    if (q.group == views::grouping::none)
+      return error_response(400, "bad_group", "in_group needs group=object, file or class");
+    q.in_group = std::string(*g);
+  }
+  if (auto cy = param(r, "cycles")) {
+    if (*cy != "yes" && *cy != "no")
+      return error_response(400, "bad_cycles", "cycles takes yes or no");
+    q.cycles = *cy == "yes";
+  }
+  if (auto l = param(r, "group_limit")) {
+    auto v = parse_uint(*l, UINT64_MAX);
+    if (!v) return error_response(400, "bad_limit", "group_limit takes a number");
+    q.group_limit = std::min<std::uint64_t>(*v, max_limit);
+  }
+  if (auto o = param(r, "offset")) {
+    auto v = parse_uint(*o, UINT32_MAX);
+    if (!v) return error_response(400, "bad_offset", "offset takes a number");
+    q.offset = *v;
+  }
+  if (auto l = param(r, "limit")) {
+    auto v = parse_uint(*l, UINT64_MAX);
+    if (!v) return error_response(400, "bad_limit", "limit takes a number");
+    q.limit = std::min<std::uint64_t>(*v, max_limit);
+  }
+  auto list = views::list_functions(s, q);
+  if (!list) return error_response(400, "bad_event", list.error().message);
+  const views::function_list& l = *list;
+
+  json_writer j;
+  begin_envelope(j);
+  j.key("events").begin_array();
+  for (const auto& col : l.columns.columns) j.value(col.name);
+  j.end_array();
+  j.key("sort").begin_object();
+  j.key("event");
+  l.columns.size() ? j.value(l.columns.columns[l.sort_column].name) : j.null();
+  j.key("by").value(q.by == views::sort_by::self        ? "self"
+                    : q.by == views::sort_by::inclusive ? "inclusive"
+                    : q.by == views::sort_by::calls     ? "calls"
+                                                        : "name");
+  j.key("dir").value(q.descending ? "desc" : "asc");
+  j.end_object();
+  j.key("totals");
+  costs_of_row(j, l.columns, l.costs->totals());
+  j.key("total_rows").value(static_cast<std::uint64_t>(l.total_rows));
+  j.key("offset").value(static_cast<std::uint64_t>(q.offset));
+  j.key("limit").value(static_cast<std::uint64_t>(q.limit));
+  j.key("rows").begin_array();
+  for (const views::list_row& row : l.rows) {
+    j.begin_object();
+    function_fields(j, s, row.id);
+    j.key("self");
+    costs(j, l.columns, row.self);
+    j.key("inclusive");
+    costs(j, l.columns, row.inclusive);
+    j.key("calls").value(row.calls);
+    j.key("cycle");
+    row.cycle ? j.value(static_cast<std::uint64_t>(row.cycle)) : j.null();
+    j.end_object();
+  }
+  j.end_array();
+  j.key("groups");
+  if (q.group == views::grouping::none) {
+    j.null();
+  } else {
+    j.begin_array();
+    for (const views::group_row& g : l.groups) {
+      j.begin_object();
+      j.key("name").value(g.name);
+      j.key("self");
+      costs(j, l.columns, g.self);
+      j.key("inclusive");
+      costs(j, l.columns, g.inclusive);
+      j.key("functions").value(static_cast<std::uint64_t>(g.functions));
+      j.end_object();
+    }
+    j.end_array();
+  }
+  j.key("total_groups");
+  q.group == views::grouping::none ? j.null() : j.value(static_cast<std::uint64_t>(l.total_groups));
+  j.end_object();
+  return json_response(j.take());
+}
+
+response route_function(const request& r, const views::session& s, std::string_view segment) {
+  std::uint32_t id = 0;
+  if (auto f = parse_id(segment, s, id)) return error_response(*f);
+  common_query c;
+  if (auto f = parse_common(r, s, c)) return error_response(*f);
+  views::detail_query q;
+  q.parts = c.parts;
+  q.events = c.events;
+  q.derived = c.derived;
+  q.sort_event = c.sort_event;
+  if (auto l = param(r, "limit")) {
+    auto v = parse_uint(*l, UINT64_MAX);
+    if (!v) return error_response(400, "bad_limit", "limit takes a number");
+    q.limit = std::min<std::uint64_t>(*v, max_limit);
+  }
+  auto d = views::describe_function(s, id, q);
+  if (!d) return error_response(400, "bad_event", d.error().message);
+  const views::function_detail& f = *d;
+
+  json_writer j;
+  begin_envelope(j);
+  j.key("events").begin_array();
+  for (const auto& col : f.columns.columns) j.value(col.name);
+  j.end_array();
+  function_fields(j, s, id);
+  j.key("present").value(f.present);
+  j.key("self");
+  costs(j, f.columns, f.self);
+  j.key("inclusive");
+  costs(j, f.columns, f.inclusive);
+  j.key("calls").value(f.calls);
+  j.key("cycle");
+  f.cycle ? j.value(static_cast<std::uint64_t>(f.cycle)) : j.null();
+  j.key("cycle_id");
+  f.cycle ? j.value(static_cast<std::uint64_t>(s.keys() + f.cycle - 1)) : j.null();
+  j.key("totals");
+  costs_of_row(j, f.columns, f.costs->totals());
+  for (int side = 0; side < 2; ++side) {
+    const auto& list = side == 0 ? f.callers : f.callees;
+    j.key(side == 0 ? "callers" : "callees").begin_array();
+    for (const views::call_row& call : list) {
+      j.begin_object();
+      function_fields(j, s, call.id);
+      j.key("count").value(call.count);
+      j.key("cost");
+      costs(j, f.columns, call.cost);
+      j.key("cycle");
+      const std::uint32_t cy = f.costs->cycle_of(call.id);
+      cy ? j.value(static_cast<std::uint64_t>(cy)) : j.null();
+      j.end_object();
+    }
+    j.end_array();
+    j.key(side == 0 ? "callers_total" : "callees_total")
+        .value(static_cast<std::uint64_t>(side == 0 ? f.callers_total : f.callees_total));
+  }
+  j.key("members").begin_array();
+  for (std::uint32_t m : f.members) {
+    j.begin_object();
+    function_fields(j, s, m);
+    j.key("inclusive");
+    costs_of_row(j, f.columns, f.costs->inclusive(m));
+    j.end_object();
+  }
+  j.end_array();
+  j.key("members_total").value(static_cast<std::uint64_t>(f.members_total));
+  j.key("same_name").begin_array();
+  for (std::uint32_t k : f.same_name) {
+    j.begin_object();
+    function_fields(j, s, k);
+    j.end_object();
+  }
+  j.end_array();
+  j.key("source");
+  if (f.is_cycle) {
+    j.null();
+  } else {
+    j.begin_object();
+    j.key("file_id").value(static_cast<std::uint64_t>(f.file));
+    j.key("found").value(f.file_found);
+    j.key("first_line").value(f.first_line);
+    j.key("last_line").value(f.last_line);
+    j.end_object();
+  }
+  j.end_object();
+  return json_response(j.take());
+}
+
+}  // namespace calltree::server::detail

@@ -1,0 +1,308 @@
+// server/routes_views.cc — GET /api/v1/graph/ID, /api/v1/flame and /api/v1/source/FILE_ID
+// (docs/serve.md).
+#include "api_impl.h"
+#include "source_files.h"
+#include "views/call_graph.h"
+#include "views/flame.h"
+#include "views/source.h"
+
+namespace calltree::server::detail {
+
+namespace {
+
+void event_list(json_writer& j, const views::column_set& columns) {
+  j.key("events").begin_array();
+  for (const auto& c : columns.columns) j.value(c.name);
+  j.end_array();
+}
+
+// Arrays of one column of a matrix per event: {"Ir": [1, 2, ...], ...}.
+void matrix_columns(json_writer& j, const views::column_set& columns, const cost_matrix& m,
+                    std::size_t rows) {
+  j.begin_object();
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    j.key(columns.columns[c].name).begin_array();
+    for (std::size_t r = 0; r < rows; ++r) cost(j, m.row(r)[c]);
+    j.end_array();
+  }
+  j.end_object();
+}
+
+std::optional<failure> parse_fraction_param(const request& r, std::string_view name, double& out) {
+  if (auto v = param(r, name)) {
+    auto f = parse_fraction(*v);
+    if (!f)
+      return failure{400, "bad_" + std::string(name),
+                     std::string(name) + " takes a fraction from 0 to 1 (0.01 is 1 %)"};
+    out = *f;
+  }
+  return std::nullopt;
+}
+
+template <typename T>
+std::optional<failure> parse_count_param(const request& r, std::string_view name, T& out,
+                                         std::uint64_t max) {
+  if (auto v = param(r, name)) {
+    auto n = parse_uint(*v, UINT64_MAX);
+    if (!n) return failure{400, "bad_" + std::string(name), std::string(name) + " takes a number"};
+    out = static_cast<T>(std::min<std::uint64_t>(*n, max));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+response route_graph(const request& r, const views::session& s, std::string_view segment) {
+  std::uint32_t id = 0;
+  if (auto f = parse_id(segment, s, id)) return error_response(*f);
+  common_query c;
+  if (auto f = parse_common(r, s, c)) return error_response(*f);
+  views::graph_query q;
+  q.parts = c.parts;
+  q.events = c.events;
+  q.derived = c.derived;
+  q.weight_event = c.sort_event;
+  if (auto f = parse_count_param(r, "up", q.up, 10)) return error_response(*f);
+  if (auto f = parse_count_param(r, "down", q.down, 10)) return error_response(*f);
+  if (auto f = parse_count_param(r, "max_nodes", q.max_nodes, 1000)) return error_response(*f);
+  if (auto f = parse_fraction_param(r, "min", q.min_share)) return error_response(*f);
+  auto g = views::call_graph_around(s, id, q);
+  if (!g) return error_response(400, "bad_event", g.error().message);
+
+  json_writer j;
+  begin_envelope(j);
+  event_list(j, g->columns);
+  j.key("center").value(static_cast<std::uint64_t>(id));
+  j.key("event");
+  g->columns.size() ? j.value(g->columns.columns[g->weight_column].name) : j.null();
+  j.key("up").value(static_cast<std::uint64_t>(q.up));
+  j.key("down").value(static_cast<std::uint64_t>(q.down));
+  j.key("min").value(q.min_share);
+  j.key("threshold");
+  cost(j, g->threshold);
+  j.key("truncated").value(g->truncated);
+  j.key("nodes").begin_array();
+  for (const views::graph_node& n : g->nodes) {
+    j.begin_object();
+    function_fields(j, s, n.id);
+    j.key("depth").value(static_cast<std::int64_t>(n.depth));
+    j.key("self");
+    costs(j, g->columns, n.self);
+    j.key("inclusive");
+    costs(j, g->columns, n.inclusive);
+    const std::uint32_t cy = g->costs->cycle_of(n.id);
+    j.key("cycle");
+    cy ? j.value(static_cast<std::uint64_t>(cy)) : j.null();
+    j.end_object();
+  }
+  j.end_array();
+  j.key("edges").begin_array();
+  for (const views::graph_edge& e : g->edges) {
+    j.begin_object();
+    j.key("from").value(static_cast<std::uint64_t>(e.from));
+    j.key("to").value(static_cast<std::uint64_t>(e.to));
+    j.key("count").value(e.count);
+    j.key("cost");
+    costs(j, g->columns, e.cost);
+    j.end_object();
+  }
+  j.end_array();
+  j.key("totals");
+  costs_of_row(j, g->columns, g->costs->totals());
+  j.end_object();
+  return json_response(j.take());
+}
+
+response route_flame(const request& r, const views::session& s, const flame_delta* delta) {
+  common_query c;
+  if (auto f = parse_common(r, s, c)) return error_response(*f);
+  views::flame_query q;
+  q.parts = c.parts;
+  q.events = c.events;
+  q.derived = c.derived;
+  q.weight_event = c.sort_event;
+  if (auto root = param(r, "root"); root && *root != "all") {
+    std::uint32_t id = 0;
+    if (auto f = parse_id(*root, s, id)) return error_response(*f);
+    if (id >= s.keys())
+      return error_response(400, "bad_root",
+                            "a flame graph's root is a function, not a cycle (take a member)");
+    q.root = id;
+  }
+  if (auto d = param(r, "direction")) {
+    if (*d == "callees")
+      q.direction = path_direction::callees;
+    else if (*d == "callers")
+      q.direction = path_direction::callers;
+    else
+      return error_response(400, "bad_direction", "direction takes callees or callers");
+    if (q.direction == path_direction::callers && !q.root)
+      return error_response(400, "bad_direction", "direction=callers needs a root function");
+  }
+  if (auto f = parse_fraction_param(r, "min", q.min_share)) return error_response(*f);
+  if (auto f = parse_count_param(r, "max_frames", q.max_frames, 200000)) return error_response(*f);
+  if (q.max_frames == 0) q.max_frames = 1;
+  if (auto v = param(r, "merge")) {
+    if (*v != "yes" && *v != "no") return error_response(400, "bad_merge", "merge takes yes or no");
+    q.merge = *v == "yes";
+  }
+  auto fl = views::flame(s, q);
+  if (!fl) return error_response(400, "bad_event", fl.error().message);
+  const path_tree& t = fl->tree;
+
+  json_writer j;
+  begin_envelope(j);
+  event_list(j, fl->columns);
+  j.key("root");
+  q.root ? j.value(static_cast<std::uint64_t>(*q.root)) : j.null();
+  j.key("direction").value(q.direction == path_direction::callers ? "callers" : "callees");
+  j.key("event");
+  fl->columns.size() ? j.value(fl->columns.columns[fl->weight_column].name) : j.null();
+  j.key("min").value(q.min_share);
+  j.key("max_frames").value(static_cast<std::uint64_t>(q.max_frames));
+  j.key("merged").value(q.merge);
+  j.key("estimated").value(t.estimated);
+  j.key("pruned").value(static_cast<std::uint64_t>(t.pruned));
+  j.key("saturated").value(t.saturated);
+  j.key("frames").begin_object();
+  j.key("count").value(static_cast<std::uint64_t>(t.frames()));
+  j.key("id").begin_array();
+  for (std::uint32_t n : t.node) j.value(static_cast<std::uint64_t>(n));
+  j.end_array();
+  j.key("parent").begin_array();
+  for (std::uint32_t p : t.parent)
+    p == path_tree::no_frame ? j.value(std::int64_t{-1}) : j.value(static_cast<std::uint64_t>(p));
+  j.end_array();
+  j.key("depth").begin_array();
+  for (std::uint32_t d : t.depth) j.value(static_cast<std::uint64_t>(d));
+  j.end_array();
+  j.key("self");
+  matrix_columns(j, fl->columns, t.self, t.frames());
+  j.key("total");
+  matrix_columns(j, fl->columns, t.total, t.frames());
+  j.end_object();
+  // Each function of the frames once.
+  std::vector<std::uint32_t> ids(t.node.begin(), t.node.end());
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  j.key("functions").begin_object();
+  for (std::uint32_t id : ids) {
+    j.key(std::to_string(id)).begin_object();
+    function_fields(j, s, id);
+    const std::uint32_t cy = fl->costs->cycle_of(id);
+    j.key("cycle");
+    cy ? j.value(static_cast<std::uint64_t>(cy)) : j.null();
+    if (delta) delta->write(j, id);
+    j.end_object();
+  }
+  j.end_object();
+  j.key("totals");
+  costs_of_row(j, fl->columns, fl->costs->totals());
+  j.end_object();
+  return json_response(j.take());
+}
+
+response route_source(const request& r, const views::session& s, std::string_view segment,
+                      bool serve_text) {
+  auto file = parse_uint(segment, UINT64_MAX);
+  if (!file)
+    return error_response(400, "bad_file_id",
+                          "a file id is a number (a /profile `files` id), not '" +
+                              std::string(segment.substr(0, 100)) + "'");
+  if (*file >= s.t.files.size())
+    return error_response(404, "no_such_file",
+                          "no file has id " + std::to_string(*file) + " (ids go up to " +
+                              std::to_string(s.t.files.empty() ? 0 : s.t.files.size() - 1) + ")");
+  common_query c;
+  if (auto f = parse_common(r, s, c)) return error_response(*f);
+  views::source_query q;
+  q.events = c.events;
+  q.derived = c.derived;
+  q.weight_event = c.sort_event;
+  if (auto f = parse_fraction_param(r, "hot", q.hot_share)) return error_response(*f);
+  std::optional<std::uint32_t> function;
+  if (auto fn = param(r, "function")) {
+    std::uint32_t id = 0;
+    if (auto f = parse_id(*fn, s, id)) return error_response(*f);
+    function = id;
+  }
+  auto v = views::annotate_source(s, *file, q);
+  if (!v) return error_response(400, "bad_event", v.error().message);
+  const std::string& name = s.t.files[*file];
+  source_text text;
+  if (!serve_text)
+    text.message = "this server shows no source text (--no-source)";
+  else
+    text = read_source(name, s.options);
+
+  json_writer j;
+  begin_envelope(j);
+  event_list(j, v->columns);
+  j.key("file_id").value(*file);
+  j.key("name").value(name);
+  j.key("missing").value(!text.found);
+  j.key("message");
+  text.found ? j.null() : j.value(text.message);
+  j.key("path");
+  text.found ? j.value(text.path) : j.null();
+  j.key("has_costs").value(v->has_lines);
+  j.key("event");
+  v->columns.size() ? j.value(v->columns.columns[v->weight_column].name) : j.null();
+  j.key("hot").value(q.hot_share);
+  j.key("function");
+  function ? j.value(static_cast<std::uint64_t>(*function)) : j.null();
+  j.key("text").begin_array();
+  for (const auto& line : text.lines) j.value(line);
+  j.end_array();
+  j.key("lines").begin_array();
+  for (const views::source_line& l : v->lines) {
+    j.begin_object();
+    j.key("line").value(l.line);
+    j.key("self");
+    costs(j, v->columns, l.self);
+    j.key("hot").value(l.hot);
+    if (!l.calls.empty()) {
+      j.key("calls").begin_array();
+      for (const views::source_call& call : l.calls) {
+        j.begin_object();
+        j.key("caller").value(static_cast<std::uint64_t>(call.caller));
+        j.key("callee").begin_object();
+        function_fields(j, s, call.callee);
+        j.end_object();
+        j.key("count").value(call.count);
+        j.key("cost");
+        costs(j, v->columns, call.cost);
+        j.end_object();
+      }
+      j.end_array();
+    }
+    if (!l.jumps.empty()) {
+      j.key("jumps").begin_array();
+      for (const views::source_jump& jm : l.jumps) {
+        j.begin_object();
+        j.key("target_file_id").value(static_cast<std::uint64_t>(jm.target_file));
+        j.key("target_line").value(jm.target_line);
+        j.key("conditional").value(jm.conditional);
+        j.key("executed").value(jm.executed);
+        j.key("followed").value(jm.followed);
+        j.end_object();
+      }
+      j.end_array();
+    }
+    j.end_object();
+  }
+  j.end_array();
+  j.key("functions").begin_array();
+  for (const views::source_function& f : v->functions) {
+    j.begin_object();
+    function_fields(j, s, f.id);
+    j.key("first_line").value(f.first_line);
+    j.key("last_line").value(f.last_line);
+    j.end_object();
+  }
+  j.end_array();
+  j.end_object();
+  return json_response(j.take());
+}
+
+}  // namespace calltree::server::detail

@@ -1,0 +1,50 @@
+// views/flame.h — (internal) flame graphs, icicles, sandwiches and callee maps.
+//
+// What it is: the one estimate of call paths (analysis/call_paths.h) run on a session's keys:
+// the call graph is the tables' self costs and (caller key, callee key) calls of the selected
+// parts, in the query's columns (so a derived event can weigh the shares); from the roots (a
+// flame graph or icicle), or from one function towards its callees (the lower half of a
+// sandwich, a callee map) or its callers (the upper half). Sibling frames of one display label
+// (a function's caller contexts `f'g`, recursion levels `f'2`) are merged unless asked not to.
+// The prepared estimator of a graph is kept by the session (the costly half of an estimate).
+// What it is not: a second estimate (there is one: call_paths.h), nor drawing (the browser).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "calltree/analysis/call_paths.h"
+#include "calltree/result.h"
+#include "views/columns.h"
+#include "views/part_costs.h"
+
+namespace calltree::views {
+
+class session;
+
+struct flame_query {
+  std::vector<std::uint32_t> parts;
+  std::vector<std::string> events, derived;
+  std::string weight_event;           // empty: the first column
+  std::optional<std::uint32_t> root;  // a key; empty: from the graph's roots
+  path_direction direction = path_direction::callees;
+  double min_share = 0.0005;  // of the tree's weight
+  std::size_t max_frames = 20000;
+  bool merge = true;        // merge sibling frames of one label
+  bool exact_self = false;  // from the roots: every self cost placed exactly
+};
+
+struct flame_view {
+  column_set columns;
+  std::shared_ptr<const part_costs> costs;
+  std::size_t weight_column = 0;
+  path_tree tree;  // nodes are keys; costs in `columns`
+};
+
+// An error for an unknown event, a root that is no function, or a cycle id as root.
+result<flame_view> flame(const session& s, const flame_query& q);
+
+}  // namespace calltree::views

@@ -1,0 +1,121 @@
+// views/function_detail.cc — one function with its callers and callees (function_detail.h).
+#include "views/function_detail.h"
+
+#include <algorithm>
+#include <map>
+
+#include "views/session.h"
+
+namespace calltree::views {
+
+result<function_detail> describe_function(const session& s, std::uint64_t id,
+                                          const detail_query& q) {
+  if (id >= s.ids())
+    return error{"no function or cycle has id " + std::to_string(id) + " (there are " +
+                 std::to_string(s.ids()) + ")"};
+  function_detail out;
+  auto cols = resolve_columns(s, q.events, q.derived);
+  if (!cols) return cols.error();
+  out.columns = std::move(*cols);
+  std::size_t sc = 0;
+  if (!q.sort_event.empty()) {
+    sc = out.columns.find(q.sort_event);
+    if (sc == std::string_view::npos)
+      return error{"sort event '" + q.sort_event + "' is not one of the columns shown"};
+  }
+  out.costs = s.costs_of(q.parts);
+  const part_costs& pc = *out.costs;
+  const std::size_t nk = s.keys();
+  const std::size_t ncol = out.columns.size();
+  const auto& columns = out.columns.columns;
+  auto values = [&](const std::uint64_t* row) {
+    std::vector<std::uint64_t> v(ncol);
+    for (std::size_t c = 0; c < ncol; ++c) v[c] = columns[c].value(row);
+    return v;
+  };
+  out.id = static_cast<std::uint32_t>(id);
+  const views::annotate_data& t = s.t;
+
+  // The calls in and out, summed per other key (a cycle's members' calls across its border).
+  std::map<std::uint32_t, call_row> in, out_calls;
+  auto add = [&](std::map<std::uint32_t, call_row>& m, std::uint32_t other, std::uint32_t ci) {
+    if (!pc.call_present(ci)) return;
+    auto [it, fresh] = m.try_emplace(other);
+    call_row& r = it->second;
+    if (fresh) {
+      r.id = other;
+      r.call = ci;
+      r.cost.assign(pc.columns(), 0);
+    }
+    add_saturating(r.count, pc.count(ci));
+    for (std::size_t e = 0; e < pc.columns(); ++e) add_saturating(r.cost[e], pc.call(ci)[e]);
+  };
+  if (id < nk) {
+    const auto k = static_cast<std::uint32_t>(id);
+    out.present = pc.present(k);
+    out.self = values(pc.self(k));
+    out.inclusive = values(pc.inclusive(k));
+    out.calls = pc.calls_in(k);
+    out.cycle = pc.cycle_of(k);
+    for (std::uint32_t ci : t.callers_of[k]) add(in, t.calls[ci].caller, ci);
+    for (std::uint32_t ci : t.callees_of[k]) add(out_calls, t.calls[ci].callee, ci);
+    out.same_name = s.same_name(k);
+    out.file = t.key_file[k];
+    out.file_found = out.file < t.file_found.size() && t.file_found[out.file];
+    if (k < t.key_first_line.size()) {
+      out.first_line = t.key_first_line[k];
+      out.last_line = t.key_last_line[k];
+    }
+  } else {
+    const std::size_t c = id - nk;
+    out.is_cycle = true;
+    out.cycle = static_cast<std::uint32_t>(c + 1);
+    if (c >= pc.cycles()) {
+      // (A cycle of every part that the selected parts do not have.)
+      out.present = false;
+      out.self.assign(ncol, 0);
+      out.inclusive.assign(ncol, 0);
+    } else {
+      out.self = values(pc.cycle_self(c));
+      out.inclusive = values(pc.cycle_inclusive(c));
+      out.calls = pc.cycle_calls_in(c);
+      out.members = pc.members(c);
+      for (std::uint32_t m : out.members) {
+        for (std::uint32_t ci : t.callers_of[m])
+          if (pc.cycle_of(t.calls[ci].caller) != out.cycle) add(in, t.calls[ci].caller, ci);
+        for (std::uint32_t ci : t.callees_of[m])
+          if (pc.cycle_of(t.calls[ci].callee) != out.cycle) add(out_calls, t.calls[ci].callee, ci);
+      }
+    }
+  }
+  auto finish = [&](std::map<std::uint32_t, call_row>& m, std::vector<call_row>& list,
+                    std::size_t& total) {
+    for (auto& [other, r] : m) {
+      r.cost = values(r.cost.data());
+      list.push_back(std::move(r));
+    }
+    total = list.size();
+    std::sort(list.begin(), list.end(), [&](const call_row& a, const call_row& b) {
+      const std::uint64_t x = ncol ? a.cost[sc] : 0, y = ncol ? b.cost[sc] : 0;
+      if (x != y) return x > y;
+      if (a.count != b.count) return a.count > b.count;
+      return a.id < b.id;
+    });
+    if (list.size() > q.limit) list.resize(q.limit);
+  };
+  finish(in, out.callers, out.callers_total);
+  finish(out_calls, out.callees, out.callees_total);
+  // A cycle's members, the heaviest first.
+  out.members_total = out.members.size();
+  if (!out.members.empty()) {
+    auto incl = [&](std::uint32_t m) { return ncol ? columns[sc].value(pc.inclusive(m)) : 0; };
+    std::sort(out.members.begin(), out.members.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const std::uint64_t x = incl(a), y = incl(b);
+      return x != y ? x > y : a < b;
+    });
+    if (out.members.size() > q.limit) out.members.resize(q.limit);
+  }
+  return out;
+}
+
+}  // namespace calltree::views

@@ -1,0 +1,268 @@
+// views/function_list.cc — the flat profile (see function_list.h).
+#include "views/function_list.h"
+
+#include <algorithm>
+
+#include "report/radix_sort.h"
+#include "views/flame.h"
+#include "views/session.h"
+
+namespace calltree::views {
+
+namespace {
+
+bool ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// What a query's order is made of, remembered by its key.
+struct list_order {
+  std::vector<std::uint32_t> ids;  // the rows, sorted
+  std::vector<group_row> groups;
+};
+
+const char* by_text(sort_by b) {
+  switch (b) {
+    case sort_by::self:
+      return "self";
+    case sort_by::inclusive:
+      return "inclusive";
+    case sort_by::calls:
+      return "calls";
+    case sort_by::name:
+      return "name";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string_view cxx_scope(std::string_view n) {
+  int depth = 0;  // <>, (), {}, [] together
+  std::size_t start = 0, last_sep = std::string_view::npos;
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const char c = n[i];
+    if (depth == 0) {
+      if (c == 'o' && n.compare(i, 8, "operator") == 0 && (i == 0 || !ident_char(n[i - 1])) &&
+          (i + 8 >= n.size() || !ident_char(n[i + 8])))
+        break;  // (an operator's own name has no scope in it)
+      if (c == '(' && n.compare(i, 21, "(anonymous namespace)") == 0) {
+        i += 20;
+        continue;
+      }
+      if (c == '(' || c == '\'') break;  // the parameters, or a caller context
+      if (c == ' ') {
+        start = i + 1;  // what came before was a return type
+        last_sep = std::string_view::npos;
+        continue;
+      }
+      if (c == ':' && i + 1 < n.size() && n[i + 1] == ':') {
+        last_sep = i;
+        ++i;
+        continue;
+      }
+    }
+    if (c == '<' || c == '(' || c == '{' || c == '[') ++depth;
+    if ((c == '>' || c == ')' || c == '}' || c == ']') && depth > 0) --depth;
+  }
+  if (last_sep == std::string_view::npos || last_sep < start) return {};
+  return n.substr(start, last_sep - start);
+}
+
+std::string_view group_name(const session& s, grouping g, std::uint32_t k) {
+  switch (g) {
+    case grouping::object: {
+      const std::string_view o = s.object(k);
+      return o.empty() ? std::string_view("(unknown object)") : o;
+    }
+    case grouping::file: {
+      const std::string_view f = s.file(k);
+      return f.empty() ? std::string_view("(unknown file)") : f;
+    }
+    case grouping::klass: {
+      const std::string_view c = s.scopes()[k];
+      return c.empty() ? std::string_view("(global)") : c;
+    }
+    case grouping::none:
+      break;
+  }
+  return {};
+}
+
+void warm_up(const session& s) {
+  s.costs_of({});
+  s.name_order();
+  for (grouping g : {grouping::file, grouping::object, grouping::klass}) s.groups(g);
+  [[maybe_unused]] auto prepared = flame(s, flame_query{});  // (every part's estimator)
+}
+
+result<function_list> list_functions(const session& s, const list_query& q) {
+  function_list out;
+  auto cols = resolve_columns(s, q.events, q.derived);
+  if (!cols) return cols.error();
+  out.columns = std::move(*cols);
+  out.costs = s.costs_of(q.parts);
+  const part_costs& pc = *out.costs;
+  sort_by by = q.by;
+  if (!q.sort_event.empty()) {
+    out.sort_column = out.columns.find(q.sort_event);
+    if (out.sort_column == std::string_view::npos)
+      return error{"sort event '" + q.sort_event + "' is not one of the columns shown"};
+  }
+  if (out.columns.size() == 0 && (by == sort_by::self || by == sort_by::inclusive))
+    by = sort_by::name;  // (a file with no events)
+  const std::size_t nk = s.keys();
+
+  std::string key = "list|";
+  for (std::uint32_t p : q.parts) key += std::to_string(p) + ",";
+  key += "|" + std::string(by_text(by)) + (q.descending ? "|desc|" : "|asc|");
+  for (const auto& e : q.events) key += e + ",";
+  key += "|";
+  for (const auto& d : q.derived) key += d + "\x1f";
+  key += "|" + std::to_string(out.sort_column) + "|" + std::to_string(static_cast<int>(q.group)) +
+         "|" + (q.in_group ? "1" + *q.in_group : "0") + "|" + (q.cycles ? "c" : "") + "|" +
+         q.filter;
+
+  const column_set& columns = out.columns;
+  const std::size_t sc = out.sort_column;
+  auto self_of = [&](std::uint32_t id, std::size_t c) -> std::uint64_t {
+    return id < nk ? columns.columns[c].value(pc.self(id))
+                   : columns.columns[c].value(pc.cycle_self(id - nk));
+  };
+  auto inclusive_of = [&](std::uint32_t id, std::size_t c) -> std::uint64_t {
+    return id < nk ? columns.columns[c].value(pc.inclusive(id))
+                   : columns.columns[c].value(pc.cycle_inclusive(id - nk));
+  };
+  auto calls_of = [&](std::uint32_t id) -> std::uint64_t {
+    return id < nk ? pc.calls_in(id) : pc.cycle_calls_in(id - nk);
+  };
+
+  auto order = s.remembered<list_order>(key, [&]() -> std::shared_ptr<const list_order> {
+    auto o = std::make_shared<list_order>();
+    std::vector<std::uint32_t> rows;
+    for (std::uint32_t k = 0; k < nk; ++k)
+      if (pc.present(k) && (q.filter.empty() || !q.match || q.match(s.name(k)))) rows.push_back(k);
+    if (q.cycles && q.group == grouping::none)
+      for (std::size_t c = 0; c < pc.cycles(); ++c) {
+        const auto id = static_cast<std::uint32_t>(nk + c);
+        if (q.filter.empty() || !q.match || q.match(s.name(id))) rows.push_back(id);
+      }
+    // Groups, over the filtered rows.
+    if (q.group != grouping::none) {
+      const group_index& gi = s.groups(q.group);
+      std::vector<std::uint32_t> slot(gi.names.size(), UINT32_MAX);  // group -> o->groups
+      std::vector<std::uint32_t> group_of(nk, UINT32_MAX);
+      const std::size_t ncol = columns.size();
+      std::vector<std::vector<std::uint64_t>> incl_rec;  // per group, recorded columns
+      const std::size_t nrec = pc.columns();
+      for (std::uint32_t k : rows) {
+        std::uint32_t& at = slot[gi.of[k]];
+        if (at == UINT32_MAX) {
+          at = static_cast<std::uint32_t>(o->groups.size());
+          group_row gr;
+          gr.name = std::string(gi.names[gi.of[k]]);
+          gr.self.assign(ncol, 0);
+          gr.inclusive.assign(ncol, 0);
+          o->groups.push_back(std::move(gr));
+          incl_rec.emplace_back(nrec, 0);
+        }
+        group_of[k] = at;
+        group_row& gr = o->groups[at];
+        ++gr.functions;
+        for (std::size_t c = 0; c < ncol; ++c) add_saturating(gr.self[c], self_of(k, c));
+      }
+      // Inclusive cost of a group: the calls into it from outside it, and the inclusive cost
+      // of its functions nobody calls (KCachegrind's: an upper bound where the group is
+      // entered again below itself).
+      std::vector<char> called(nk, 0);
+      for (std::uint32_t ci = 0; ci < s.t.calls.size(); ++ci) {
+        if (!pc.call_present(ci)) continue;
+        const ann_call& c = s.t.calls[ci];
+        if (c.caller == c.callee) continue;
+        called[c.callee] = 1;
+        const std::uint32_t g = group_of[c.callee];
+        if (g == UINT32_MAX || group_of[c.caller] == g) continue;
+        for (std::size_t e = 0; e < nrec; ++e) add_saturating(incl_rec[g][e], pc.call(ci)[e]);
+      }
+      for (std::uint32_t k : rows)
+        if (!called[k] && group_of[k] != UINT32_MAX)
+          for (std::size_t e = 0; e < nrec; ++e)
+            add_saturating(incl_rec[group_of[k]][e], pc.inclusive(k)[e]);
+      // (At most the program total: a group's roots may share callees.)
+      for (std::size_t g = 0; g < o->groups.size(); ++g)
+        for (std::size_t e = 0; e < nrec; ++e)
+          incl_rec[g][e] = std::min(incl_rec[g][e], pc.totals()[e]);
+      for (std::size_t g = 0; g < o->groups.size(); ++g)
+        for (std::size_t c = 0; c < ncol; ++c)
+          o->groups[g].inclusive[c] = columns.columns[c].value(incl_rec[g].data());
+      auto group_value = [&](const group_row& g) {
+        if (ncol == 0) return std::uint64_t{0};
+        return by == sort_by::inclusive ? g.inclusive[sc] : g.self[sc];
+      };
+      std::sort(o->groups.begin(), o->groups.end(), [&](const group_row& a, const group_row& b) {
+        if (by != sort_by::name) {
+          const std::uint64_t x = group_value(a), y = group_value(b);
+          if (x != y) return q.descending ? x > y : x < y;
+          return a.name < b.name;
+        }
+        return q.descending ? a.name > b.name : a.name < b.name;
+      });
+      if (q.in_group) {
+        std::erase_if(
+            rows, [&](std::uint32_t k) { return k >= nk || gi.names[gi.of[k]] != *q.in_group; });
+      }
+    }
+    // The order: by value (ties by key, the order of the file), or by name (the session's
+    // name order, made once).
+    if (by == sort_by::name) {
+      const std::vector<std::uint32_t>& names = s.name_order();
+      std::vector<char> in(s.ids(), 0);
+      for (std::uint32_t id : rows) in[id] = 1;
+      o->ids.reserve(rows.size());
+      for (std::uint32_t id : names)
+        if (in[id]) o->ids.push_back(id);
+      if (q.descending) std::reverse(o->ids.begin(), o->ids.end());
+      return o;
+    }
+    // (Rows are in id order: the radix sort keeps it among equal values.)
+    std::sort(rows.begin(), rows.end());
+    std::vector<detail::keyed_index> ranked(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const std::uint32_t id = rows[i];
+      const std::uint64_t v = by == sort_by::self        ? self_of(id, sc)
+                              : by == sort_by::inclusive ? inclusive_of(id, sc)
+                                                         : calls_of(id);
+      ranked[i] = {q.descending ? ~v : v, id};
+    }
+    detail::radix_sort(ranked);
+    o->ids.reserve(rows.size());
+    for (const detail::keyed_index& k : ranked) o->ids.push_back(k.index);
+    return o;
+  });
+
+  out.total_rows = order->ids.size();
+  out.total_groups = order->groups.size();
+  out.groups.assign(order->groups.begin(),
+                    order->groups.begin() +
+                        static_cast<std::ptrdiff_t>(std::min(q.group_limit, order->groups.size())));
+  const std::size_t from = std::min(q.offset, order->ids.size());
+  const std::size_t to = std::min(order->ids.size(), from + q.limit);
+  const std::size_t ncol = columns.size();
+  for (std::size_t i = from; i < to; ++i) {
+    const std::uint32_t id = order->ids[i];
+    list_row r;
+    r.id = id;
+    r.self.resize(ncol);
+    r.inclusive.resize(ncol);
+    for (std::size_t c = 0; c < ncol; ++c) {
+      r.self[c] = self_of(id, c);
+      r.inclusive[c] = inclusive_of(id, c);
+    }
+    r.calls = calls_of(id);
+    r.cycle = id < nk ? pc.cycle_of(id) : static_cast<std::uint32_t>(id - nk + 1);
+    out.rows.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace calltree::views

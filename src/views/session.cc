@@ -1,0 +1,248 @@
+// views/session.cc — loading a profile for the views (see session.h).
+#include "views/session.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "calltree/input.h"
+#include "calltree/report/annotate_direct.h"
+#include "views/function_list.h"
+#include "views/part_costs.h"
+
+namespace calltree::views {
+
+namespace {
+
+// Keeps the first `keep` diagnostics with their text and counts every one.
+class keeping_sink final : public diagnostic_sink {
+ public:
+  explicit keeping_sink(std::size_t keep) : keep_(keep) {}
+  void report(diagnostic d) override {
+    tally(d.severity);
+    if (kept.size() < keep_) kept.push_back(std::move(d));
+  }
+  bool wants(diag_code) const override { return kept.size() < keep_; }
+  void count_only(diag_code, severity s) override { tally(s); }
+  std::vector<diagnostic> kept;
+  std::uint64_t errors = 0, warnings = 0, notes = 0;
+
+ private:
+  void tally(severity s) {
+    (s == severity::error ? errors : s == severity::warning ? warnings : notes)++;
+  }
+  std::size_t keep_;
+};
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
+std::string_view base_name(std::string_view name,
+                           const std::function<bool(std::string_view)>& is_function) {
+  const std::size_t q = name.find('\'');
+  if (q == std::string_view::npos || q == 0) return name;
+  std::string_view next = name.substr(q + 1);
+  next = next.substr(0, next.find('\''));
+  if (all_digits(next) || (!next.empty() && is_function(next))) return name.substr(0, q);
+  return name;
+}
+
+session::~session() = default;
+
+std::string_view session::name(std::uint32_t id) const {
+  if (id < keys()) return t.function_name(id);
+  return cycle_names_[id - keys()];
+}
+
+std::string_view session::object(std::uint32_t key) const {
+  return t.key_has_object[key] ? std::string_view(t.objects[t.key_object[key]])
+                               : std::string_view();
+}
+
+std::vector<std::uint32_t> session::same_name(std::uint32_t k) const {
+  const string_id sid = t.key_function[k];
+  auto lo = std::lower_bound(keys_by_name.begin(), keys_by_name.end(), sid,
+                             [&](std::uint32_t a, string_id v) { return t.key_function[a] < v; });
+  std::vector<std::uint32_t> out;
+  for (auto it = lo; it != keys_by_name.end() && t.key_function[*it] == sid; ++it)
+    if (*it != k) out.push_back(*it);
+  return out;
+}
+
+void session::index_names() {
+  const std::size_t nk = keys();
+  for (std::size_t c = 0; c < t.cycles.size(); ++c)
+    cycle_names_.push_back("<cycle " + std::to_string(c + 1) + ">");
+  keys_by_name.resize(nk);
+  for (std::uint32_t k = 0; k < nk; ++k) keys_by_name[k] = k;
+  std::stable_sort(keys_by_name.begin(), keys_by_name.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return t.key_function[a] < t.key_function[b];
+  });
+  // Labels: (file, base name). A caller context `f'g` joins f when g is the first piece of
+  // some function's name (callgrind names a caller context by its callers' names).
+  std::unordered_set<std::string_view> first_pieces;
+  for (std::uint32_t k = 0; k < nk; ++k) {
+    const std::string_view n = t.function_name(k);
+    first_pieces.insert(n.substr(0, n.find('\'')));
+  }
+  auto is_function = [&](std::string_view piece) { return first_pieces.count(piece) != 0; };
+  struct label_hash {
+    std::size_t operator()(const std::pair<std::uint32_t, std::string_view>& x) const noexcept {
+      return std::hash<std::string_view>()(x.second) * 31 + x.first;
+    }
+  };
+  std::unordered_map<std::pair<std::uint32_t, std::string_view>, std::uint32_t, label_hash> ids;
+  label_of.resize(nk);
+  for (std::uint32_t k = 0; k < nk; ++k) {
+    const std::string_view base = base_name(t.function_name(k), is_function);
+    auto [it, fresh] =
+        ids.emplace(std::make_pair(t.key_file[k], base), static_cast<std::uint32_t>(ids.size()));
+    if (fresh) label_name.push_back(base);
+    label_of[k] = it->second;
+  }
+}
+
+std::shared_ptr<const part_costs> session::costs_of(const std::vector<std::uint32_t>& parts) const {
+  std::lock_guard lock(mutex_);
+  if (parts.empty()) {
+    if (!all_) all_ = std::make_shared<part_costs>(*this);
+    return all_;
+  }
+  for (auto it = recent_.begin(); it != recent_.end(); ++it)
+    if (it->first == parts) {
+      auto found = it->second;
+      std::rotate(recent_.begin(), it, it + 1);  // most recent first
+      return found;
+    }
+  auto made = std::make_shared<part_costs>(*this, parts);
+  recent_.insert(recent_.begin(), {parts, made});
+  if (recent_.size() > 4) recent_.pop_back();
+  return made;
+}
+
+std::vector<std::uint64_t> session::part_totals(std::uint32_t part) const {
+  std::vector<std::uint64_t> out(columns.nrec, 0);
+  const bool stated = add_part_totals(
+      p, columns, [&](std::size_t pt) { return pt == part; }, out.data(), nullptr);
+  if (stated) return out;
+  if (p.parts.size() == 1)
+    return std::vector<std::uint64_t>(t.totals.values(0), t.totals.values(0) + columns.nrec);
+  for (std::size_t i = 0; i < t.part_self_part.size(); ++i)
+    if (t.part_self_part[i] == part)
+      for (std::size_t c = 0; c < columns.nrec; ++c)
+        add_saturating(out[c], t.part_self.values(i)[c]);
+  return out;
+}
+
+const std::vector<std::uint32_t>& session::name_order() const {
+  std::call_once(name_order_once_, [&] {
+    name_order_.resize(ids());
+    for (std::uint32_t i = 0; i < ids(); ++i) name_order_[i] = i;
+    std::sort(name_order_.begin(), name_order_.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const int c = name(a).compare(name(b));
+      if (c != 0) return c < 0;
+      if (a < keys() && b < keys()) {
+        const int f = file(a).compare(file(b));
+        if (f != 0) return f < 0;
+      }
+      return a < b;
+    });
+  });
+  return name_order_;
+}
+
+const group_index& session::groups(grouping g) const {
+  const int i = g == grouping::object ? 0 : g == grouping::file ? 1 : 2;
+  std::call_once(groups_once_[i], [&] {
+    group_index& gi = groups_[i];
+    std::unordered_map<std::string_view, std::uint32_t> index;
+    gi.of.resize(keys());
+    for (std::uint32_t k = 0; k < keys(); ++k) {
+      const std::string_view n = group_name(*this, g, k);
+      auto [it, fresh] = index.emplace(n, static_cast<std::uint32_t>(gi.names.size()));
+      if (fresh) gi.names.push_back(n);
+      gi.of[k] = it->second;
+    }
+  });
+  return groups_[i];
+}
+
+const std::vector<std::string_view>& session::scopes() const {
+  std::call_once(scopes_once_, [&] {
+    scopes_.resize(keys());
+    for (std::uint32_t k = 0; k < keys(); ++k) scopes_[k] = cxx_scope(t.function_name(k));
+  });
+  return scopes_;
+}
+
+std::shared_ptr<const void> session::find_remembered(const std::string& key) const {
+  std::lock_guard lock(mutex_);
+  for (auto it = remembered_.begin(); it != remembered_.end(); ++it)
+    if (it->first == key) {
+      auto found = it->second;
+      std::rotate(remembered_.begin(), it, it + 1);
+      return found;
+    }
+  return nullptr;
+}
+
+void session::remember(const std::string& key, std::shared_ptr<const void> value) const {
+  std::lock_guard lock(mutex_);
+  remembered_.insert(remembered_.begin(), {key, std::move(value)});
+  if (remembered_.size() > 16) remembered_.pop_back();
+}
+
+result<std::unique_ptr<session>> load_session(const std::string& path,
+                                              const load_options& options) {
+  auto s = std::make_unique<session>();
+  s->input_name = path;
+  s->options = options;
+  if (path != "-") {
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0) s->input_size = static_cast<std::uint64_t>(st.st_size);
+  }
+  auto in = open_input(path);
+  if (!in) return in.error();
+
+  // annotate's tables with everything the views show: inclusive costs, every call, source
+  // lines of the files that are found, and the view tables (annotate_direct.h).
+  annotate_options o;
+  o.inclusive = true;
+  o.tree_caller = o.tree_calling = true;
+  o.auto_annotate = true;
+  o.include_dirs = options.include_dirs;
+  o.source_roots = options.source_roots;
+  o.cwd = options.cwd;
+  o.input_name = path;
+  o.threads = options.threads;
+  keeping_sink diags(options.kept_diagnostics);
+  const std::string display = path == "-" ? "<stdin>" : path;
+  annotate_direct direct(s->p, o, &diags, display);
+  direct.keep_view_tables();
+  reader_options ro;
+  ro.display_name = display;
+  ro.threads = options.threads;
+  ro.sum_cost_runs = ro.sum_by_context = true;
+  ro.sum_per_line = true;
+  ro.lines_of = direct.lines_of();
+  ro.skip_jump_records = false;
+  ro.progress = options.progress;
+  auto stats = read_callgrind(**in, s->p.strings, direct, diags, ro);
+  if (!stats) return stats.error();
+  s->stats = *stats;
+  if (auto made = direct.take_tables(s->t, &s->table_warnings); !made) return made.error();
+  s->errors = diags.errors;
+  s->warnings = diags.warnings;
+  s->notes = diags.notes;
+  s->diagnostics = std::move(diags.kept);
+  s->columns = recorded_columns(s->p, s->t.recorded);
+  s->index_names();
+  return s;
+}
+
+}  // namespace calltree::views

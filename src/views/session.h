@@ -1,0 +1,154 @@
+// views/session.h — (internal) one profile loaded for the views: annotate's tables, read once.
+//
+// What it is: what `calltree serve` and `calltree report --html` hold while they answer: the
+// profile's parts, events and names (kept in memory: a regex over every name must not read a
+// spill file back), annotate's tables (annotate_data: callgrind_annotate's "file:name" keys,
+// self and inclusive costs, calls, cycles, source lines) summed from the records by the
+// streaming path (annotate_direct, no model), the reading's diagnostics, and the indexes the
+// views share (each key's display label, the keys of one name). Function ids in every view are
+// key numbers of these tables (docs/serve.md). Costs of some parts only come from
+// `costs_of()` (views/part_costs.h), computed on demand and remembered.
+// What it is not: a view (views/*.h are the functions of a session and a query) nor an HTTP
+// server (server/); nothing here prints.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "calltree/diagnostic.h"
+#include "calltree/profile.h"
+#include "calltree/reader.h"
+#include "calltree/result.h"
+#include "views/tables.h"
+
+namespace calltree::views {
+
+struct load_options {
+  std::vector<std::string> include_dirs;                          // -I, where sources are found
+  std::vector<std::pair<std::string, std::string>> source_roots;  // --source-root OLD=NEW
+  std::vector<std::string> event_definitions;                     // --event "NAME = formula"
+  std::string cwd;  // stripped from the front of file names (ending in '/'), as annotate does
+  unsigned threads = 1;
+  // Diagnostics kept with their text (the others are counted).
+  std::size_t kept_diagnostics = 100;
+  // reader_options::progress, for a command's progress line.
+  std::function<void(const read_progress&)> progress;
+};
+
+class part_costs;
+
+// How the function list groups keys (function_list.h).
+enum class grouping : std::uint8_t { none, object, file, klass };
+
+// A partition of the keys into named groups.
+struct group_index {
+  std::vector<std::uint32_t> of;        // per key: its group
+  std::vector<std::string_view> names;  // per group
+};
+
+class session {
+ public:
+  session() = default;
+  session(const session&) = delete;
+  session& operator=(const session&) = delete;
+  ~session();
+
+  std::string input_name;  // as given
+  std::uint64_t input_size = 0;
+  read_stats stats;
+  std::uint64_t errors = 0, warnings = 0, notes = 0;
+  std::vector<diagnostic> diagnostics;  // the first load_options::kept_diagnostics
+  std::vector<std::string> table_warnings;
+  load_options options;
+
+  profile p;                        // parts, events and names; no rows
+  views::annotate_data t;           // the tables (t.names is &p.strings)
+  views::annotate_columns columns;  // where each recorded column sits in p's events and parts
+
+  // Per key: its label, a number shared by the keys a display joins (the same file and base
+  // name: `f'g'h`, `f'2` and `f` are one label when `g` is a function of the file); and the
+  // base name itself.
+  std::vector<std::uint32_t> label_of;
+  std::vector<std::string_view> label_name;  // per label
+  // The keys of each function name (a name's keys in several files: inlined code), by name.
+  std::vector<std::uint32_t> keys_by_name;  // key numbers, sorted by (name id, key)
+
+  std::size_t keys() const { return t.keys(); }
+  std::size_t cycles() const { return t.cycles.size(); }
+  // Ids: keys 0..keys()-1, then cycle N (1-based) as keys() + N - 1.
+  std::size_t ids() const { return keys() + cycles(); }
+  bool is_cycle(std::uint64_t id) const { return id >= keys() && id < ids(); }
+  std::string_view name(std::uint32_t id) const;  // a key's name alone, or "<cycle N>"
+  std::string_view file(std::uint32_t key) const { return t.files[t.key_file[key]]; }
+  // The object of a key, or "" when no fn= block names it.
+  std::string_view object(std::uint32_t key) const;
+  // The other keys of key k's name (k excluded).
+  std::vector<std::uint32_t> same_name(std::uint32_t k) const;
+
+  // The costs of a selection of parts (0-based, sorted; empty: all), made once and kept (the
+  // last few selections). Thread-safe.
+  std::shared_ptr<const part_costs> costs_of(const std::vector<std::uint32_t>& parts) const;
+
+  // Every id (keys, then cycles) by name, then file, then id; made on first use. Thread-safe.
+  const std::vector<std::uint32_t>& name_order() const;
+
+  // The program totals of one part (recorded columns), as annotate takes them.
+  std::vector<std::uint64_t> part_totals(std::uint32_t part) const;
+
+  // The groups of a grouping other than none (object, display file, C++ class or namespace),
+  // made on first use. Thread-safe.
+  const group_index& groups(grouping g) const;
+
+  // Per key: the C++ class or namespace of its base name (function_list.h, cxx_scope), made on
+  // first use. Thread-safe.
+  const std::vector<std::string_view>& scopes() const;
+
+  // What `make` gives for `key`, made once and kept while it is among the last few asked for
+  // (a view's order of 300 k rows, for the next window of the same query). Thread-safe; two
+  // threads asking at once may both make it.
+  template <typename T>
+  std::shared_ptr<const T> remembered(const std::string& key,
+                                      const std::function<std::shared_ptr<const T>()>& make) const {
+    if (auto found = find_remembered(key)) return std::static_pointer_cast<const T>(found);
+    std::shared_ptr<const T> made = make();
+    if (made) remember(key, made);
+    return made;
+  }
+
+ private:
+  friend result<std::unique_ptr<session>> load_session(const std::string& path,
+                                                       const load_options& options);
+  void index_names();
+  std::shared_ptr<const void> find_remembered(const std::string& key) const;
+  void remember(const std::string& key, std::shared_ptr<const void> value) const;
+  mutable std::vector<std::pair<std::string, std::shared_ptr<const void>>> remembered_;
+  mutable std::once_flag scopes_once_, name_order_once_;
+  mutable std::vector<std::uint32_t> name_order_;
+  mutable std::vector<std::string_view> scopes_;
+  mutable std::once_flag groups_once_[3];
+  mutable group_index groups_[3];
+  std::vector<std::string> cycle_names_;
+  std::vector<std::string> label_text_;  // base names that are not a prefix of a key's name
+  mutable std::mutex mutex_;
+  mutable std::shared_ptr<const part_costs> all_;
+  mutable std::vector<std::pair<std::vector<std::uint32_t>, std::shared_ptr<const part_costs>>>
+      recent_;
+};
+
+// Reads `path` (any dialect and compression the reader takes; "-" is stdin) into a session.
+// An error only when it cannot be read at all; a file with errors loads, with its
+// diagnostics.
+result<std::unique_ptr<session>> load_session(const std::string& path, const load_options& options);
+
+// The base name of a function name for display: the name up to its first `'` when what follows
+// is a number (`f'2`, a recursion level) or `is_function(next)` says the next piece names a
+// function of the file (`f'g'h`, a caller context); else the whole name.
+std::string_view base_name(std::string_view name,
+                           const std::function<bool(std::string_view)>& is_function);
+
+}  // namespace calltree::views

@@ -1,0 +1,81 @@
+// views/source.cc — per-line costs, calls and jumps of one source file (see source.h).
+#include "views/source.h"
+
+#include <algorithm>
+#include <map>
+
+#include "views/session.h"
+
+namespace calltree::views {
+
+result<source_view> annotate_source(const session& s, std::uint64_t file, const source_query& q) {
+  const views::annotate_data& t = s.t;
+  if (file >= t.files.size())
+    return error{"no file has id " + std::to_string(file) + " (there are " +
+                 std::to_string(t.files.size()) + ")"};
+  source_view out;
+  auto cols = resolve_columns(s, q.events, q.derived);
+  if (!cols) return cols.error();
+  out.columns = std::move(*cols);
+  if (!q.weight_event.empty()) {
+    out.weight_column = out.columns.find(q.weight_event);
+    if (out.weight_column == std::string_view::npos)
+      return error{"event '" + q.weight_event + "' is not one of the columns shown"};
+  }
+  out.file = static_cast<std::uint32_t>(file);
+  out.has_lines =
+      file < t.file_found.size() && t.file_found[file] && t.lines && file < t.file_lines.size();
+  if (!out.has_lines) return out;
+  const std::size_t ncol = out.columns.size();
+  const auto& columns = out.columns.columns;
+  auto values = [&](const std::uint64_t* row) {
+    std::vector<std::uint64_t> v(ncol);
+    for (std::size_t c = 0; c < ncol; ++c) v[c] = columns[c].value(row);
+    return v;
+  };
+  const std::uint64_t total = ncol ? columns[out.weight_column].value(t.totals.values(0)) : 0;
+  const auto hot_from = static_cast<std::uint64_t>(static_cast<double>(total) * q.hot_share);
+
+  std::map<std::uint64_t, source_line> lines;
+  for (const auto& [line, row] : t.file_lines[file]) {
+    source_line& l = lines[line];
+    l.line = line;
+    l.self = values(t.line_cc.values(row));
+    l.hot = ncol && l.self[out.weight_column] > 0 && l.self[out.weight_column] >= hot_from;
+  }
+  for (std::size_t i = 0; i < t.call_lines.size(); ++i) {
+    const ann_call_line& c = t.call_lines[i];
+    if (t.key_file[c.caller] != file) continue;
+    source_line& l = lines[c.line];
+    l.line = c.line;
+    if (l.self.empty()) l.self.assign(ncol, 0);
+    l.calls.push_back({c.caller, c.callee, c.count, values(t.call_line_cc.values(i))});
+  }
+  auto lo = std::lower_bound(t.jumps.begin(), t.jumps.end(), file,
+                             [](const ann_jump& j, std::uint64_t f) { return j.file < f; });
+  for (auto it = lo; it != t.jumps.end() && it->file == file; ++it) {
+    source_line& l = lines[it->line];
+    l.line = it->line;
+    if (l.self.empty()) l.self.assign(ncol, 0);
+    l.jumps.push_back(
+        {it->target_file, it->target_line, it->conditional, it->executed, it->followed});
+  }
+  for (auto& [n, l] : lines) {
+    std::sort(l.calls.begin(), l.calls.end(), [&](const source_call& a, const source_call& b) {
+      const std::uint64_t x = ncol ? a.cost[out.weight_column] : 0;
+      const std::uint64_t y = ncol ? b.cost[out.weight_column] : 0;
+      return x != y ? x > y : a.callee < b.callee;
+    });
+    out.lines.push_back(std::move(l));
+  }
+  for (std::uint32_t k = 0; k < s.keys(); ++k)
+    if (t.key_file[k] == file && k < t.key_first_line.size() && t.key_first_line[k])
+      out.functions.push_back({k, t.key_first_line[k], t.key_last_line[k]});
+  std::sort(out.functions.begin(), out.functions.end(),
+            [](const source_function& a, const source_function& b) {
+              return a.first_line != b.first_line ? a.first_line < b.first_line : a.id < b.id;
+            });
+  return out;
+}
+
+}  // namespace calltree::views

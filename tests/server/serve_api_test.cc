@@ -1,0 +1,573 @@
+// serve_api_test.cc — the serve API (server/api.h) on real profiles, with no socket.
+//
+// Every corpus file (and the golden and malformed cases) is loaded as `calltree serve` loads it
+// and asked through api::handle(): the function list's self and inclusive costs, each
+// function's callers and callees, and the annotated source are those of `calltree annotate
+// --json` (the model path) on the same file; the security rules refuse what they should (no
+// token, a wrong one, another Host, other methods, paths and ids that are not ones) with a
+// 4xx JSON error and never a crash; a file that does not parse opens with its diagnostics.
+// tests/server/serve_http.py does the same through a real socket and the real binary.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "../unit/profile_files.h"
+#include "api.h"
+#include "views/function_list.h"
+#include "views/session.h"
+
+namespace calltree {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+constexpr const char* token = "0123456789abcdef0123456789abcdef";
+constexpr int port = 4242;
+
+std::string cwd() {
+  char buf[4096];
+  return getcwd(buf, sizeof buf) ? std::string(buf) + "/" : std::string();
+}
+
+views::load_options where() {
+  views::load_options o;
+  o.include_dirs = {CALLTREE_CORPUS_DIR};
+  o.cwd = cwd();
+  o.threads = 2;
+  return o;
+}
+
+std::shared_ptr<const views::session> load(const fs::path& path) {
+  auto s = views::load_session(path.string(), where());
+  EXPECT_TRUE(s) << path << ": " << (s ? "" : s.error().message);
+  return s ? std::shared_ptr<const views::session>(std::move(*s)) : nullptr;
+}
+
+server::api make_api(std::shared_ptr<const views::session> s) {
+  server::api_options o;
+  o.token = token;
+  o.port = port;
+  return server::api(o, std::move(s));
+}
+
+server::response get(const server::api& a, const std::string& target,
+                     const std::string& host = "127.0.0.1:4242") {
+  const std::string with_token =
+      target + (target.find('?') == std::string::npos ? "?" : "&") + "token=" + token;
+  return a.handle_target("GET", with_token, host);
+}
+
+json get_json(const server::api& a, const std::string& target) {
+  server::response r = get(a, target);
+  EXPECT_EQ(r.status, 200) << target << ": " << r.body;
+  EXPECT_EQ(r.content_type, "application/json");
+  return json::parse(r.body);
+}
+
+// `calltree annotate --json` of `path`, from the binary (the model path), with the corpus as
+// an include directory, as the sessions have it.
+json annotate_json(const fs::path& path) {
+  const std::string cmd = std::string(CALLTREE_BINARY) + " annotate --json -I " +
+                          CALLTREE_CORPUS_DIR + " '" + path.string() + "' 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[65536];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  pclose(p);
+  return out.empty() ? json() : json::parse(out);
+}
+
+std::string key_of(const json& row) {
+  return row["file"].get<std::string>() + ":" + row["name"].get<std::string>();
+}
+
+// The annotate --json costs of the recorded events, from serve's costs object.
+json recorded_only(const json& costs, const json& recorded) {
+  json out = json::object();
+  for (const auto& e : recorded) out[e.get<std::string>()] = costs[e.get<std::string>()];
+  return out;
+}
+
+TEST(ServeApi, NumbersAreAnnotates) {
+  std::size_t files = 0, functions = 0, details = 0, lines = 0;
+  for (const auto& path : test::corpus_profiles(true)) {
+    SCOPED_TRACE(path.string());
+    const json ann = annotate_json(path);
+    ASSERT_TRUE(ann.is_object());
+    auto s = load(path);
+    ASSERT_TRUE(s);
+    const server::api a = make_api(s);
+    const json& recorded = ann["recorded_events"];
+    std::string events;
+    for (const auto& e : recorded) events += (events.empty() ? "" : ",") + e.get<std::string>();
+
+    // The whole list, in pages of 5000.
+    std::map<std::string, json> rows;
+    std::size_t total = 0;
+    for (std::size_t offset = 0;; offset += 5000) {
+      const json page = get_json(a, "/api/v1/functions?cycles=no&limit=5000&events=" + events +
+                                        "&offset=" + std::to_string(offset));
+      total = page["total_rows"];
+      for (const auto& r : page["rows"]) rows[key_of(r)] = r;
+      if (offset + 5000 >= total) break;
+    }
+    ASSERT_EQ(rows.size(), ann["functions"].size());
+    EXPECT_EQ(recorded_only(get_json(a, "/api/v1/profile")["totals"], recorded), ann["totals"]);
+    std::size_t checked = 0;
+    for (const auto& f : ann["functions"]) {
+      const std::string key = f["key"];
+      auto it = rows.find(key);
+      ASSERT_NE(it, rows.end()) << key;
+      const json& r = it->second;
+      EXPECT_EQ(r["self"], f["self"]) << key;
+      EXPECT_EQ(r["inclusive"], f["inclusive"]) << key;
+      EXPECT_EQ(r["object"], f["object"].is_null() ? json("") : f["object"]) << key;
+      EXPECT_EQ(r["cycle"], f["cycle"]) << key;
+      ++functions;
+      // Callers and callees of the first 200 functions of each file (every file's heaviest).
+      if (checked++ >= 200) continue;
+      const json d = get_json(a, "/api/v1/function/" + std::to_string(r["id"].get<int>()) +
+                                     "?limit=5000&events=" + events);
+      for (const char* side : {"callers", "callees"}) {
+        std::map<std::string, json> want, got;
+        for (const auto& c : f[side])
+          want[c["function"].get<std::string>()] = {c["count"], c["cost"]};
+        for (const auto& c : d[side]) got[key_of(c)] = {c["count"], c["cost"]};
+        EXPECT_EQ(got, want) << key << " " << side;
+      }
+      ++details;
+    }
+    // The annotated source: per line, self costs and calls.
+    const json prof = get_json(a, "/api/v1/profile");
+    std::map<std::string, int> file_ids;
+    for (const auto& f : prof["files"])
+      if (f["found"].get<bool>()) file_ids[f["name"]] = f["id"];
+    for (const auto& src : ann["source"]) {
+      // (annotate --json lists the lines of files it did not find too; serve keeps the lines
+      // of the files it can show.)
+      const std::string name = src["file"];
+      if (!file_ids.count(name)) continue;
+      const json v =
+          get_json(a, "/api/v1/source/" + std::to_string(file_ids[name]) + "?events=" + events);
+      EXPECT_FALSE(v["missing"].get<bool>()) << name << " " << v["message"];
+      EXPECT_TRUE(v["has_costs"].get<bool>()) << name;
+      std::map<std::uint64_t, json> got;
+      for (const auto& l : v["lines"]) got[l["line"]] = l;
+      for (const auto& l : src["lines"]) {
+        const std::uint64_t n = l["line"];
+        ASSERT_TRUE(got.count(n)) << name << ":" << n;
+        EXPECT_EQ(got[n]["self"], l["self"]) << name << ":" << n;
+        std::multiset<std::string> want_calls, got_calls;
+        for (const auto& c : l.value("calls", json::array()))
+          want_calls.insert(c["callee"].get<std::string>() + " " + c["count"].dump() + " " +
+                            c["cost"].dump());
+        for (const auto& c : got[n].value("calls", json::array()))
+          got_calls.insert(key_of(c["callee"]) + " " + c["count"].dump() + " " + c["cost"].dump());
+        EXPECT_EQ(got_calls, want_calls) << name << ":" << n;
+        ++lines;
+      }
+    }
+    ++files;
+  }
+  EXPECT_GT(files, 40u);
+  EXPECT_GT(functions, 10000u);
+  EXPECT_GT(details, 3000u);
+  EXPECT_GT(lines, 100u);
+}
+
+class ServeRecurse : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    session_ = load(fs::path(CALLTREE_CORPUS_DIR) / "vg-recurse-default.callgrind");
+  }
+  static void TearDownTestSuite() { session_.reset(); }
+  static std::shared_ptr<const views::session> session_;
+};
+std::shared_ptr<const views::session> ServeRecurse::session_;
+
+void expect_error(const server::response& r, int status, const std::string& code) {
+  EXPECT_EQ(r.status, status) << r.body;
+  EXPECT_EQ(r.content_type, "application/json");
+  const json j = json::parse(r.body);
+  EXPECT_EQ(j["error"]["code"], code) << r.body;
+  EXPECT_FALSE(j["error"]["message"].get<std::string>().empty());
+}
+
+TEST_F(ServeRecurse, RefusesWithoutTheToken) {
+  const server::api a = make_api(session_);
+  expect_error(a.handle_target("GET", "/api/v1/functions", "127.0.0.1:4242"), 401, "missing_token");
+  expect_error(a.handle_target("GET", "/", "127.0.0.1:4242"), 401, "missing_token");
+  expect_error(a.handle_target("GET", "/api/v1/functions?token=0123", "127.0.0.1:4242"), 403,
+               "bad_token");
+  expect_error(a.handle_target("GET", std::string("/api/v1/functions?token=") + token + "0",
+                               "127.0.0.1:4242"),
+               403, "bad_token");
+  // A Bearer header, and the cookie set by the first request with the token.
+  EXPECT_EQ(
+      a.handle_target("GET", "/api/v1/profile", "127.0.0.1:4242", std::string("Bearer ") + token)
+          .status,
+      200);
+  expect_error(a.handle_target("GET", "/api/v1/profile", "127.0.0.1:4242", "Bearer nope"), 403,
+               "bad_token");
+  const server::response first = get(a, "/");
+  std::string cookie;
+  for (const auto& [k, v] : first.headers)
+    if (k == "Set-Cookie") cookie = v;
+  EXPECT_EQ(cookie,
+            std::string("calltree_token_4242=") + token + "; Path=/; HttpOnly; SameSite=Strict");
+  EXPECT_EQ(a.handle_target("GET", "/api/v1/profile", "127.0.0.1:4242", "",
+                            std::string("other=1; calltree_token_4242=") + token)
+                .status,
+            200);
+  expect_error(a.handle_target("GET", "/api/v1/profile", "127.0.0.1:4242", "",
+                               "calltree_token_4243=" + std::string(token)),
+               401, "missing_token");
+}
+
+TEST_F(ServeRecurse, RefusesOtherHosts) {
+  const server::api a = make_api(session_);
+  for (const char* host :
+       {"127.0.0.1:4242", "localhost:4242", "LocalHost:4242", "[::1]:4242", "192.168.1.7:4242"})
+    EXPECT_EQ(get(a, "/api/v1/profile", host).status, 200) << host;
+  for (const char* host :
+       {"", "evil.example:4242", "127.0.0.1", "127.0.0.1:80", "localhost.evil.example:4242",
+        "127.0.0.1.nip.io:4242", "localhost:4242@evil", "[::1]", "1.2.3:4242", "999.1.1.1:4242"})
+    expect_error(get(a, "/api/v1/profile", host), 403, "bad_host");
+  // --host NAME adds that name.
+  server::api_options o;
+  o.token = token;
+  o.port = port;
+  o.hosts = {"build-box.internal"};
+  const server::api named(o, session_);
+  EXPECT_EQ(get(named, "/api/v1/profile", "build-box.internal:4242").status, 200);
+  expect_error(get(named, "/api/v1/profile", "other.internal:4242"), 403, "bad_host");
+}
+
+TEST_F(ServeRecurse, OnlyGetAndHead) {
+  const server::api a = make_api(session_);
+  for (const char* m : {"POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"}) {
+    const server::response r =
+        a.handle_target(m, std::string("/api/v1/profile?token=") + token, "127.0.0.1:4242");
+    expect_error(r, 405, "method_not_allowed");
+    bool allow = false;
+    for (const auto& [k, v] : r.headers) allow = allow || (k == "Allow" && v == "GET, HEAD");
+    EXPECT_TRUE(allow);
+  }
+  EXPECT_EQ(a.handle_target("HEAD", std::string("/api/v1/profile?token=") + token, "127.0.0.1:4242")
+                .status,
+            200);
+}
+
+TEST_F(ServeRecurse, NoCorsAndSafeHeaders) {
+  const server::api a = make_api(session_);
+  for (const char* t : {"/api/v1/profile", "/", "/api/v1/nope"}) {
+    const server::response r = get(a, t);
+    std::map<std::string, std::string> h(r.headers.begin(), r.headers.end());
+    for (const auto& [k, v] : r.headers) EXPECT_EQ(k.find("Access-Control"), std::string::npos);
+    EXPECT_EQ(h["X-Content-Type-Options"], "nosniff");
+    EXPECT_EQ(h["Referrer-Policy"], "no-referrer");
+    EXPECT_EQ(h["X-Frame-Options"], "DENY");
+    EXPECT_NE(h["Content-Security-Policy"].find("frame-ancestors 'none'"), std::string::npos);
+  }
+}
+
+TEST_F(ServeRecurse, BadRequestsAre4xxWithAMessage) {
+  const server::api a = make_api(session_);
+  const std::string ids = std::to_string(session_->ids());
+  const std::pair<std::string, std::pair<int, std::string>> cases[] = {
+      {"/api/v1/function/abc", {400, "bad_id"}},
+      {"/api/v1/function/-1", {400, "bad_id"}},
+      {"/api/v1/function/1e3", {400, "bad_id"}},
+      {"/api/v1/function/" + ids, {404, "no_such_function"}},
+      {"/api/v1/function/99999999999999999999999999", {400, "bad_id"}},
+      {"/api/v1/function/18446744073709551615", {404, "no_such_function"}},
+      {"/api/v1/function/", {400, "bad_id"}},
+      {"/api/v1/graph/x", {400, "bad_id"}},
+      {"/api/v1/source/x", {400, "bad_file_id"}},
+      {"/api/v1/source/999999", {404, "no_such_file"}},
+      {"/api/v1/source/../../../etc/passwd", {400, "bad_file_id"}},
+      {"/api/v1/source/%2e%2e%2f%2e%2e%2fetc%2fpasswd", {400, "bad_file_id"}},
+      {"/api/v1/source//etc/passwd", {400, "bad_file_id"}},
+      {"/../../etc/passwd", {404, "not_found"}},
+      {"/assets/../../etc/passwd", {404, "not_found"}},
+      {"/api/v1/../../etc/passwd", {404, "no_route"}},
+      {"/api/v1/functions?filter=(", {400, "bad_regex"}},
+      {"/api/v1/functions?filter=" + std::string(1001, 'a'), {400, "bad_regex"}},
+      {"/api/v1/functions?filter=a{1000}{1000}", {400, "bad_regex"}},
+      {"/api/v1/functions?limit=-1", {400, "bad_limit"}},
+      {"/api/v1/functions?limit=1e9", {400, "bad_limit"}},
+      {"/api/v1/functions?offset=99999999999999999999", {400, "bad_offset"}},
+      {"/api/v1/functions?sort=Nope", {400, "bad_event"}},
+      {"/api/v1/functions?events=Nope", {400, "bad_event"}},
+      {"/api/v1/functions?derived=X", {400, "bad_derived"}},
+      {"/api/v1/functions?derived=X=Ir%2B%2B", {400, "bad_event"}},
+      {"/api/v1/functions?by=size", {400, "bad_by"}},
+      {"/api/v1/functions?group=thread", {400, "bad_group"}},
+      {"/api/v1/functions?in_group=x", {400, "bad_group"}},
+      {"/api/v1/functions?parts=2", {400, "bad_parts"}},
+      {"/api/v1/functions?parts=0", {400, "bad_parts"}},
+      {"/api/v1/functions?parts=1,,", {400, "bad_parts"}},
+      {"/api/v1/functions?side=old", {400, "bad_side"}},
+      {"/api/v1/flame?root=" + ids, {404, "no_such_function"}},
+      {"/api/v1/flame?root=376", {400, "bad_root"}},
+      {"/api/v1/flame?direction=callers", {400, "bad_direction"}},
+      {"/api/v1/flame?min=2", {400, "bad_min"}},
+      {"/api/v1/flame?min=nan", {400, "bad_min"}},
+      {"/api/v1/flame?max_frames=x", {400, "bad_max_frames"}},
+      {"/api/v1/graph/1?up=x", {400, "bad_up"}},
+      {"/api/v1/graph/1?min=-0.1", {400, "bad_min"}},
+      {"/api/v1/source/0?hot=5", {400, "bad_hot"}},
+      {"/api/v1/nope", {404, "no_route"}},
+      {"/api/v2/profile", {404, "not_found"}},
+      {"/api/v1/functions?x=%zz", {400, "bad_target"}},
+      {"/api/v1/functions?x=%00", {400, "bad_target"}},
+      {"no-slash", {400, "bad_target"}},
+  };
+  for (const auto& [target, want] : cases) {
+    SCOPED_TRACE(target);
+    expect_error(get(a, target), want.first, want.second);
+  }
+  // Limits are capped, huge depths too, and the answers are still whole.
+  const json big = get_json(a, "/api/v1/functions?limit=99999999");
+  EXPECT_EQ(big["limit"], 5000);
+  const json deep = get_json(a, "/api/v1/graph/240?up=4000000000&down=4000000000&min=0");
+  EXPECT_EQ(deep["up"], 10);
+}
+
+TEST_F(ServeRecurse, TheRecurseExample) {
+  const server::api a = make_api(session_);
+  // The cycle is a row of its own, the heaviest by self cost.
+  const json list = get_json(a, "/api/v1/functions?limit=3");
+  EXPECT_EQ(list["rows"][0]["name"], "<cycle 1>");
+  EXPECT_EQ(list["rows"][0]["kind"], "cycle");
+  EXPECT_EQ(list["rows"][0]["inclusive"]["Ir"], 352761696);
+  const json cycle = get_json(a, "/api/v1/function/" + list["rows"][0]["id"].dump());
+  std::set<std::string> members;
+  for (const auto& m : cycle["members"]) members.insert(m["name"]);
+  EXPECT_EQ(members, (std::set<std::string>{"cyc_a'2", "cyc_b'2", "cyc_c'2"}));
+  EXPECT_EQ(cycle["callers"][0]["name"], "cyc_c");
+  // Sorting, filtering, grouping, paging.
+  const json by_name = get_json(a, "/api/v1/functions?by=name&filter=%5Ecyc_&cycles=no");
+  std::vector<std::string> names;
+  for (const auto& r : by_name["rows"]) names.push_back(r["name"]);
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"cyc_a", "cyc_a'2", "cyc_b", "cyc_b'2", "cyc_c", "cyc_c'2"}));
+  const json files = get_json(a, "/api/v1/functions?group=file&limit=1");
+  EXPECT_GT(files["total_groups"].get<int>(), 10);
+  bool recurse_c = false;
+  for (const auto& g : files["groups"]) {
+    EXPECT_LE(g["inclusive"]["Ir"].get<std::uint64_t>(), 362861224u);
+    EXPECT_LE(g["self"]["Ir"].get<std::uint64_t>(), g["inclusive"]["Ir"].get<std::uint64_t>());
+    if (g["name"] == "./src/c/recurse.c") {
+      recurse_c = true;
+      EXPECT_GT(g["self"]["Ir"].get<std::uint64_t>(), 350000000u);
+    }
+  }
+  EXPECT_TRUE(recurse_c);
+  const json page = get_json(a, "/api/v1/functions?offset=370&limit=100");
+  EXPECT_EQ(page["rows"].size(), page["total_rows"].get<std::size_t>() - 370);
+  // The call graph around cyc_c: cyc_b calls it, it calls into the cycle.
+  const json g = get_json(a, "/api/v1/graph/240?up=1&down=1");
+  std::set<std::string> around;
+  for (const auto& n : g["nodes"]) around.insert(n["name"]);
+  EXPECT_TRUE(around.count("cyc_b"));
+  EXPECT_TRUE(around.count("cyc_a'2"));
+  // The flame graph: a root holding the whole program, the estimate said so.
+  const json fl = get_json(a, "/api/v1/flame");
+  EXPECT_TRUE(fl["estimated"].get<bool>());
+  std::uint64_t top = 0;
+  for (std::size_t i = 0; i < fl["frames"]["count"].get<std::size_t>(); ++i)
+    if (fl["frames"]["parent"][i] == -1)
+      top = std::max<std::uint64_t>(top, fl["frames"]["total"]["Ir"][i]);
+  EXPECT_EQ(top, 362861224u);
+  // Sandwich halves of cyc_c.
+  const json up = get_json(a, "/api/v1/flame?root=240&direction=callers");
+  EXPECT_EQ(up["frames"]["id"][0], 240);
+  EXPECT_GT(up["frames"]["count"].get<int>(), 1);
+}
+
+TEST(ServeApi, AFileThatDoesNotParseStillOpens) {
+  const fs::path dir = fs::path(CALLTREE_SOURCE_DIR) / "tests/malformed";
+  std::size_t with_errors = 0;
+  for (const auto& path : test::profiles_in({dir}, false)) {
+    SCOPED_TRACE(path.string());
+    auto s = load(path);
+    ASSERT_TRUE(s);
+    const server::api a = make_api(s);
+    const json p = get_json(a, "/api/v1/profile");
+    const json& d = p["inputs"][0]["diagnostics"];
+    const std::uint64_t n = d["errors"].get<std::uint64_t>() + d["warnings"].get<std::uint64_t>();
+    EXPECT_EQ(d["shown"].size(), std::min<std::uint64_t>(n + d["notes"].get<std::uint64_t>(), 100));
+    if (d["errors"].get<std::uint64_t>()) {
+      ++with_errors;
+      EXPECT_FALSE(d["shown"][0]["message"].get<std::string>().empty());
+    }
+    // Every view answers.
+    get_json(a, "/api/v1/functions");
+    get_json(a, "/api/v1/flame");
+    if (s->ids()) {
+      get_json(a, "/api/v1/function/0");
+      get_json(a, "/api/v1/graph/0");
+    }
+  }
+  EXPECT_GE(with_errors, 15u);
+}
+
+TEST(ServeApi, PartsAreSummedOrChosen) {
+  auto s = load(fs::path(CALLTREE_CORPUS_DIR) / "vg-threads-separate-combined.callgrind");
+  ASSERT_TRUE(s);
+  const server::api a = make_api(s);
+  const json p = get_json(a, "/api/v1/profile");
+  const auto& parts = p["inputs"][0]["parts"];
+  ASSERT_EQ(parts.size(), 5u);
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const json one = get_json(a, "/api/v1/functions?limit=5000&parts=" + std::to_string(i + 1));
+    EXPECT_EQ(one["totals"], parts[i]["totals"]);
+    sum += parts[i]["totals"]["Ir"].get<std::uint64_t>();
+    // annotate --part=N's numbers.
+    const std::string cmd = std::string(CALLTREE_BINARY) +
+                            " annotate --json --part=" + std::to_string(i + 1) + " '" +
+                            CALLTREE_CORPUS_DIR + "/vg-threads-separate-combined.callgrind'";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    std::string out;
+    char buf[65536];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+    pclose(pipe);
+    const json ann = json::parse(out);
+    std::map<std::string, json> rows;
+    for (const auto& r : one["rows"])
+      if (r["kind"] == "function") rows[key_of(r)] = r;
+    std::size_t present = 0;
+    for (const auto& f : ann["functions"]) {
+      auto it = rows.find(f["key"]);
+      ASSERT_NE(it, rows.end()) << f["key"];
+      EXPECT_EQ(it->second["self"], f["self"]) << f["key"];
+      EXPECT_EQ(it->second["inclusive"], f["inclusive"]) << f["key"];
+      ++present;
+    }
+    EXPECT_EQ(present, rows.size());
+  }
+  EXPECT_EQ(p["totals"]["Ir"].get<std::uint64_t>(), sum);
+  const json two = get_json(a, "/api/v1/functions?parts=2,3&limit=1");
+  EXPECT_EQ(two["totals"]["Ir"], parts[1]["totals"]["Ir"].get<std::uint64_t>() +
+                                     parts[2]["totals"]["Ir"].get<std::uint64_t>());
+}
+
+TEST(ServeApi, DiffModeIsCalltreeDiffs) {
+  auto old_s = load(fs::path(CALLTREE_CORPUS_DIR) / "vg-threads-separate.t01.callgrind");
+  auto new_s = load(fs::path(CALLTREE_CORPUS_DIR) / "vg-threads-separate.t02.callgrind");
+  ASSERT_TRUE(old_s && new_s);
+  server::api_options o;
+  o.token = token;
+  o.port = port;
+  const server::api a(o, old_s, new_s);
+  const json list = get_json(a, "/api/v1/functions?limit=5000&unchanged=no");
+  EXPECT_EQ(get_json(a, "/api/v1/profile")["mode"], "diff");
+  const std::string cmd = std::string(CALLTREE_BINARY) + " diff --json --threshold=0 '" +
+                          CALLTREE_CORPUS_DIR + "/vg-threads-separate.t01.callgrind' '" +
+                          CALLTREE_CORPUS_DIR + "/vg-threads-separate.t02.callgrind'";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[65536];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  pclose(pipe);
+  const json d = json::parse(out);
+  EXPECT_EQ(list["totals"], d["totals"]);
+  // Every row is annotate --json's key of either side, matched by (object, file, name).
+  std::map<std::string, json> old_fns, new_fns;
+  for (const auto& [side, file] :
+       {std::pair<std::map<std::string, json>*, const char*>{&old_fns, "t01"}, {&new_fns, "t02"}}) {
+    const json ann = annotate_json(fs::path(CALLTREE_CORPUS_DIR) /
+                                   (std::string("vg-threads-separate.") + file + ".callgrind"));
+    for (const auto& f : ann["functions"])
+      (*side)[(f["object"].is_null() ? std::string() : f["object"].get<std::string>()) + "|" +
+              f["key"].get<std::string>()] = f;
+  }
+  const json all = get_json(a, "/api/v1/functions?limit=5000");
+  std::size_t checked = 0;
+  for (const auto& r : all["rows"]) {
+    const std::string id = r["object"].get<std::string>() + "|" + key_of(r);
+    const bool in_old = old_fns.count(id), in_new = new_fns.count(id);
+    ASSERT_TRUE(in_old || in_new) << id;
+    EXPECT_EQ(r["change"], !in_old ? "added" : !in_new ? "removed" : r["change"]) << id;
+    for (const char* what : {"self", "inclusive"}) {
+      EXPECT_EQ(r[what]["Ir"]["old"], in_old ? old_fns[id][what]["Ir"] : json(0)) << id;
+      EXPECT_EQ(r[what]["Ir"]["new"], in_new ? new_fns[id][what]["Ir"] : json(0)) << id;
+    }
+    ++checked;
+  }
+  std::set<std::string> both;
+  for (const auto& [k, v] : old_fns) both.insert(k);
+  for (const auto& [k, v] : new_fns) both.insert(k);
+  EXPECT_EQ(checked, both.size());
+  EXPECT_EQ(all["total_rows"].get<std::size_t>(), both.size());
+  // The changed ones only, biggest change first.
+  std::uint64_t last = UINT64_MAX;
+  for (const auto& r : list["rows"]) {
+    EXPECT_NE(r["change"], "unchanged");
+    const auto was = r["self"]["Ir"]["old"].get<std::uint64_t>();
+    const auto now = r["self"]["Ir"]["new"].get<std::uint64_t>();
+    const std::uint64_t size = now > was ? now - was : was - now;
+    EXPECT_LE(size, last);
+    last = size;
+  }
+  // Each side's routes, and the flame graph's changes.
+  get_json(a, "/api/v1/functions?side=old");
+  const json fl = get_json(a, "/api/v1/flame");
+  EXPECT_TRUE(fl["functions"].begin().value().contains("diff"));
+}
+
+TEST(ServeViews, CxxScopes) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"main", ""},
+      {"ns::f(int)", "ns"},
+      {"void ns::C<int, std::allocator<int> >::push(int const&)",
+       "ns::C<int, std::allocator<int> >"},
+      {"std::vector<int>::operator[](unsigned long)", "std::vector<int>"},
+      {"operator new(unsigned long)", ""},
+      {"a::b::operator<<(std::ostream&)", "a::b"},
+      {"(anonymous namespace)::helper(int)", "(anonymous namespace)"},
+      {"llvm::Foo::bar() const'llvm::Baz::qux()'2", "llvm::Foo"},
+      {"foo::{lambda(int)#1}::operator()(int) const", "foo::{lambda(int)#1}"},
+      {"0x0000000000001100'call_init", ""},
+      {"std::__cxx11::basic_string<char>::basic_string(char const*)",
+       "std::__cxx11::basic_string<char>"},
+  };
+  for (const auto& [name, scope] : cases) EXPECT_EQ(views::cxx_scope(name), scope) << name;
+}
+
+TEST(ServeViews, BaseNames) {
+  auto is_fn = [](std::string_view n) { return n == "g" || n == "main"; };
+  EXPECT_EQ(views::base_name("f'2", is_fn), "f");
+  EXPECT_EQ(views::base_name("f'g'main", is_fn), "f");
+  EXPECT_EQ(views::base_name("f'h", is_fn), "f'h");
+  EXPECT_EQ(views::base_name("f", is_fn), "f");
+  EXPECT_EQ(views::base_name("'2", is_fn), "'2");
+}
+
+TEST(ServeViews, Targets) {
+  server::request r;
+  std::string err;
+  ASSERT_TRUE(server::parse_target("/a%20b?x=1&y=a+b%2Bc&&z&x=2#frag", r, err));
+  EXPECT_EQ(r.path, "/a b");
+  ASSERT_EQ(r.params.size(), 4u);
+  EXPECT_EQ(r.params[1], (std::pair<std::string, std::string>{"y", "a b+c"}));
+  EXPECT_EQ(r.params[2], (std::pair<std::string, std::string>{"z", ""}));
+  for (const char* bad : {"", "x", "/%", "/%4", "/%g0", "/a%00", "/?a=%0"})
+    EXPECT_FALSE(server::parse_target(bad, r, err)) << bad;
+}
+
+}  // namespace
+}  // namespace calltree
