@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdio>
 #include <map>
+#include <system_error>
 #include <thread>
 
 #include "calltree/analysis/derived_events.h"
@@ -353,7 +354,10 @@ void asm_annotator::annotate(std::span<const function_id> functions,
     };
     {
       std::vector<std::jthread> helpers;
-      for (unsigned t = 1; t < m.o.jobs && t < todo.size(); ++t) helpers.emplace_back(work);
+      try {
+        for (unsigned t = 1; t < m.o.jobs && t < todo.size(); ++t) helpers.emplace_back(work);
+      } catch (const std::system_error&) {  // no more threads: this one does the rest
+      }
       work();
     }
     std::vector<function_instrs> data = collect_instructions(p, part, m.o.parts);

@@ -40,6 +40,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -2576,7 +2577,11 @@ result<read_stats> reader_impl::run() {
       // (128 KiB decoded chunks: 2 MB less, 5-10 % slower in turn on the real profile.)
       const std::size_t decoded = opt_.chunk_bytes ? chunk : std::size_t{256} << 10;
       ring = spec_ring(false);
-      feed = detail::decoded_chunks(in_, decoded, 2 * ring + 4);
+      try {
+        feed = detail::decoded_chunks(in_, decoded, 2 * ring + 4);
+      } catch (const std::system_error&) {
+        // No thread to decode on (a process or address-space limit): read on this one.
+      }
     }
   }
   if (feed) {
@@ -2663,9 +2668,16 @@ result<read_stats> read_callgrind(input& in, string_pool& names, record_sink& re
   // (measured with gzip, the real 260 MB profile: 5-7 % slower).
   const bool chunked = options.sum_cost_runs && parallel_decoding(in.kind());
   if (options.threads > 1 && !chunked && in.kind() != compression::none) {
-    auto ahead = detail::decode_ahead(in);
-    reader_impl r(*ahead, names, records, diagnostics, options);
-    return r.run();
+    std::unique_ptr<input> ahead;
+    try {
+      ahead = detail::decode_ahead(in);
+    } catch (const std::system_error&) {
+      // No thread to decode on: decode on this one, below.
+    }
+    if (ahead) {
+      reader_impl r(*ahead, names, records, diagnostics, options);
+      return r.run();
+    }
   }
   reader_impl r(in, names, records, diagnostics, options);
   return r.run();
