@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "args.h"
 #include "command.h"
 #include "http.h"
+#include "objdump_runner.h"
 #include "progress.h"
 #include "views/function_list.h"
 #include "views/session.h"
@@ -41,6 +43,9 @@ constexpr flag serve_flags[] = {
      "'NAME = FORMULA'"},
     {"no-source", 0, false, "serve no source file (the views show costs per line without text)"},
     {"threads", 0, true, "threads to read with [number of cores]", "N"},
+    {"objdump", 0, true, "the objdump of the machine-code panel [objdump]", "PATH"},
+    {"object-root", 0, true,
+     "look for object files under NEW where the profile says OLD (repeatable)", "OLD=NEW"},
     {"help", 'h', false, "show this help"},
 };
 
@@ -161,6 +166,19 @@ int run_serve(std::span<const std::string_view> args) {
   ao.port = *bound;
   ao.hosts.push_back(host);
   ao.serve_sources = !a.has("no-source");
+  objdump_settings od;
+  if (auto v = a.get("objdump")) {
+    if (v->empty()) return usage_error("--objdump needs a program");
+    od.objdump = *v;
+  }
+  for (const auto& v : a.all("object-root")) {
+    auto eq = v.find('=');
+    if (eq == std::string::npos || eq == 0) return usage_error("--object-root takes OLD=NEW");
+    od.object_roots.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+  }
+  if (struct stat st; a.positional.size() == 1 && stat(a.positional[0].c_str(), &st) == 0)
+    od.input_mtime = static_cast<std::int64_t>(st.st_mtime);
+  ao.objdump = make_objdump_runner(std::move(od));
   std::unique_ptr<server::api> api =
       sessions.size() == 1 ? std::make_unique<server::api>(ao, sessions[0])
                            : std::make_unique<server::api>(ao, sessions[0], sessions[1]);

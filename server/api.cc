@@ -189,6 +189,7 @@ struct api::impl {
   std::shared_ptr<const views::session> single, old_side, new_side;
   std::optional<views::key_match> match;  // diff mode
   bool serve_sources = true;
+  objdump_runner objdump;
   std::string cookie_name;
 
   bool diff() const { return old_side != nullptr; }
@@ -256,6 +257,7 @@ struct api::impl {
     }
     if (rest.compare(0, 7, "source/") == 0)
       return detail::route_source(r, *s, rest.substr(7), serve_sources);
+    if (rest.compare(0, 4, "asm/") == 0) return detail::route_asm(r, *s, rest.substr(4), objdump);
     return error_response(
         404, "no_route",
         "no such API route: " + std::string(rest.substr(0, 200)) + " (docs/serve.md lists them)");
@@ -280,6 +282,7 @@ api::api(api_options options, std::shared_ptr<const views::session> single)
     : options_(std::move(options)), impl_(std::make_unique<impl>()) {
   impl_->single = std::move(single);
   impl_->serve_sources = options_.serve_sources;
+  impl_->objdump = options_.objdump;
   impl_->cookie_name = "calltree_token_" + std::to_string(options_.port);
 }
 

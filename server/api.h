@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "calltree/asm.h"
 #include "views/session.h"
 
 namespace calltree::server {
@@ -47,6 +48,9 @@ struct api_options {
   // Host names the server answers to besides IP addresses and localhost (--host NAME).
   std::vector<std::string> hosts;
   bool serve_sources = true;
+  // Runs objdump for /api/v1/asm/ID (the command line's, cli/objdump_runner.h); none: that
+  // route answers 404 no_asm.
+  objdump_runner objdump;
 };
 
 class api {

@@ -89,6 +89,8 @@ response route_graph(const request& r, const views::session& s, std::string_view
 response route_flame(const request& r, const views::session& s, const flame_delta* delta);
 response route_source(const request& r, const views::session& s, std::string_view file,
                       bool serve_text);
+response route_asm(const request& r, const views::session& s, std::string_view id,
+                   const objdump_runner& run);
 response route_diff_functions(const request& r, const views::session& old_side,
                               const views::session& new_side, const views::key_match& match);
 

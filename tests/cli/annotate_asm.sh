@@ -7,7 +7,7 @@
 # (exactly objdump's instructions, costs summing to the self cost, the loop's jump counts);
 # this script checks the text, the default choice of functions, a moved object
 # (--object-root), a rebuilt (changed) program (the mismatch note and no numbers), a missing
-# object, and the usage errors.
+# object, the usage errors, and serve's GET /api/v1/asm/ID (tests/asm/serve_asm.py).
 set -uo pipefail
 bin=$(realpath "$1")
 here=$(cd "$(dirname "$0")/../asm" && pwd)
@@ -38,6 +38,9 @@ for kind in pie nopie; do
     bad "annotate --json --asm cg.$kind: $(cat $kind.err)"
   fi
 done
+# serve's machine-code panel: GET /api/v1/asm/ID gives what annotate --json --asm gives.
+python3 "$here/serve_asm.py" "$bin" cg.pie pie.json || fail=1
+
 # The addresses as callgrind wrote them: the PIE's small (link-time), the other's at 0x400000.
 python3 - pie.json nopie.json <<'EOF' && ok "PIE addresses below 0x10000, non-PIE above 0x400000" || fail=1
 import json, sys

@@ -1,0 +1,93 @@
+// server/routes_asm.cc — GET /api/v1/asm/ID: a function's machine code with its costs per
+// instruction, calls and jumps (docs/serve.md, docs/annotate.md "Machine code").
+//
+// The session holds no instruction rows (the real 260 MB profile's would take 1.25 GB), so
+// the profile is read again for this one name, as `annotate --asm` does (asm.h,
+// read_functions), into a small model; the key's functions are those of annotate's key
+// (key_functions), disassembled through the runner the command line gives (objdump).
+#include "api_impl.h"
+#include "calltree/asm.h"
+#include "calltree/input.h"
+
+namespace calltree::server::detail {
+
+namespace {
+
+// The reading's diagnostics were shown when the profile was loaded: only counted here.
+class quiet_diagnostics final : public diagnostic_sink {
+ public:
+  void report(diagnostic) override {}
+  bool wants(diag_code) const override { return false; }
+  void count_only(diag_code, severity) override {}
+};
+
+}  // namespace
+
+response route_asm(const request& r, const views::session& s, std::string_view segment,
+                   const objdump_runner& run) {
+  std::uint32_t id = 0;
+  if (auto f = parse_id(segment, s, id)) return error_response(*f);
+  if (s.is_cycle(id))
+    return error_response(400, "cycle_has_no_code",
+                          "a cycle has no machine code of its own: ask for one of its functions");
+  if (!run) return error_response(404, "no_asm", "this server disassembles nothing");
+  if (s.input_name == "-")
+    return error_response(409, "input_not_rereadable",
+                          "machine code needs the profile read again, and it came from "
+                          "standard input: serve a file");
+  common_query c;
+  if (auto f = parse_common(r, s, c)) return error_response(*f);
+  double hot = 5.0;
+  if (auto v = param(r, "hot")) {
+    auto f = parse_fraction(*v);
+    if (!f) return error_response(400, "bad_hot", "hot takes a fraction from 0 to 1 (0.05 is 5 %)");
+    hot = *f * 100.0;
+  }
+
+  const std::string name(s.name(id));
+  profile q;
+  {
+    auto in = open_input(s.input_name);
+    if (!in) return error_response(500, "input_unreadable", in.error().message);
+    quiet_diagnostics diagnostics;
+    reader_options ro;
+    ro.display_name = s.input_name;
+    ro.threads = s.options.threads;
+    auto stats = read_functions(
+        **in, q, [&name](std::string_view n) { return n == name; }, diagnostics, ro);
+    if (!stats) return error_response(500, "input_unreadable", stats.error().message);
+  }
+
+  json_writer j;
+  begin_envelope(j);
+  function_fields(j, s, id);
+  const bool has_instr = q.positions & pos_instr;
+  j.key("has_instructions").value(has_instr);
+  j.end_object();
+  std::string body = j.take();
+  body.pop_back();  // the envelope's '}': the views follow as annotate --json writes them
+  body += ",\"asm\":[";
+  if (has_instr) {
+    asm_options ao;
+    ao.events = c.events;
+    ao.event_definitions = s.options.event_definitions;
+    for (const auto& d : c.derived) ao.event_definitions.push_back(d);
+    ao.parts.assign(c.parts.begin(), c.parts.end());
+    ao.hot_percent = hot;
+    ao.cwd = s.options.cwd;
+    auto annotator = asm_annotator::make(q, ao, run);
+    if (!annotator) return error_response(400, "bad_event", annotator.error().message);
+    key_functions keys(q, s.options.cwd);
+    auto functions = keys.of(s.file(id), name, s.object(id));
+    bool first = true;
+    annotator->annotate(functions, [&](asm_view&& v) {
+      if (!first) body += ',';
+      first = false;
+      body += asm_json(v);
+    });
+  }
+  body += "]}";
+  return json_response(std::move(body));
+}
+
+}  // namespace calltree::server::detail
