@@ -31,7 +31,7 @@ demo: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# The fastest build (docs/performance.md, fifteenth round): profile-guided, with GCC. An
+# The fastest build (docs/performance.md, "The profile-guided build"): profile-guided, with GCC. An
 # instrumented build is trained on the bundled and corpus profiles (scripts/pgo-train.sh), then
 # $(BUILD_RELEASE)/calltree is built from its profiles. The same sources and options otherwise.
 release: deps

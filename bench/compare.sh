@@ -50,7 +50,7 @@ log() { echo "compare: $*" >&2; }
 # then any `> /dev/null`, leaves a regular file in its place), every run also writes its whole
 # output into that file: 260 MB for `zstd -dc` of the real profile, 28 MB for annotate's
 # report. The table would be wrong, so it is not made. (Found so on the development machine
-# once, sixteenth round of docs/performance.md; as root: rm /dev/null; mknod -m 666 /dev/null c 1 3.)
+# once, docs/performance.md "Method"; as root: rm /dev/null; mknod -m 666 /dev/null c 1 3.)
 if [ ! -c /dev/null ]; then
   echo "compare: /dev/null is not a character device, so every run would write its output" \
     "into a file; restore it (as root: rm /dev/null; mknod -m 666 /dev/null c 1 3)" >&2

@@ -14,8 +14,8 @@
 // `+D L C` (an instr delta, line 0 or *, one cost), are read 64 bytes at a time from SIMD masks
 // instead of a token at a time (cost_window below); every other line as without it. The
 // same counts, sums and check value as without it (tests/parse_floor.sh): it is the floor of a
-// reading that takes the runs in bulk rather than a token at a time, the one way the thirteenth
-// round left untried (docs/performance.md, seventeenth round).
+// reading that takes the runs in bulk rather than a token at a time (docs/performance.md,
+// "The parse floor").
 // What it is not: a reader. No header, parts, diagnostics, records, sinks, name pool, bounds
 // of a line's length or a number's size; a line it does not know it steps over (memchr); a
 // malformed line may be read wrong. Its output is a count of what it read, so that nothing is

@@ -2176,11 +2176,11 @@ void reader_impl::process_block(const char* p, const char* end) {
 // at); this thread reads its own chunk directly whenever no worker has taken it. The split
 // then follows the costs by itself: where adopting is cheap this thread moves on fast,
 // reaches chunks no one has taken, and reads them; where it is dear the workers' chunks come
-// nearer. Taking the nearest chunk instead (until the sixteenth round) left this thread
+// nearer. Taking the nearest chunk instead (as an earlier version did) left this thread
 // nothing to read directly: every chunk was speculated, by a worker or by this thread while it
 // waited, and this thread adopted them all while the worker, its ring full, waited for it. On
 // the real profile, check: 1,920 of 1,956 chunks adopted, against ~850 now (docs/performance.md,
-// sixteenth round).
+// "The parallel path").
 //
 // A speculative reading's tables are not allocated afresh for each chunk: the next one in the
 // same slot takes them, emptied entry by entry of what the chunk defined or made placeholders
@@ -2430,7 +2430,7 @@ void reader_impl::run_chunked(detail::chunk_feed& feed, std::size_t ring) {
   // costs a third more CPU than a direct reading, and a core the decoder wants) would only slow
   // the decoder down; when the reading is the slower half the decoded chunks pile up and the
   // other threads help. A mapped file's chunks are all ready: every one may be. (Measured on the
-  // real profile's `.zst`, docs/performance.md, fifteenth round.) (Chunks are decoded in order:
+  // real profile's `.zst`, docs/performance.md, "Compressed input".) (Chunks are decoded in order:
   // the later of the two being ready says both are, in one look under the feed's lock.)
   auto wanted = [&](std::size_t at, std::size_t k) { return feed.ready(std::max(k, at + 2)); };
   auto claim = [&](std::size_t k) {
@@ -2562,7 +2562,7 @@ result<read_stats> reader_impl::run() {
   if (opt_.threads > 1 && opt_.sum_cost_runs) {
     // A speculation in flight holds its chunk's names, sums and tables (a ring of five on two
     // cores, three for a decoded stream): 128 KiB chunks hold 3.3 MB less than 512 KiB ones on the
-    // real profile, in the same time (docs/performance.md, tenth round).
+    // real profile, in the same time (docs/performance.md, "Memory").
     const std::size_t chunk = opt_.chunk_bytes ? opt_.chunk_bytes : std::size_t{128} << 10;
     const auto whole = in_.mapped();
     if (whole.size() >= 2 * chunk) {
