@@ -324,14 +324,14 @@ function makeColumns(profile: Profile, events: string[], _event: string, _state:
   const by = _state.by === "inclusive" ? "inclusive" : "self";
   for (const e of events) {
     const d = (r: AnyRow) => (r as DiffRow)[by][e];
-    cols.push({ key: "old", title: `Old ${by === "self" ? "self" : "incl."} ${e}`, tip: "cost in OLD", sort: { event: e, by, measure: "old" } as Partial<ViewState>, cell: (r) => fmt(d(r)?.old), width: 130 });
-    cols.push({ key: "new", title: `New ${e}`, tip: "cost in NEW", sort: { event: e, by, measure: "new" } as Partial<ViewState>, cell: (r) => fmt(d(r)?.new), width: 130 });
-    cols.push({ key: "delta", title: "Δ " + e, tip: "new − old", sort: { event: e, by, measure: "abs_delta" } as Partial<ViewState>, cell: (r) => signed(d(r)?.delta), cls: (r) => (num(d(r)?.delta) > 0 ? "up" : num(d(r)?.delta) < 0 ? "down" : ""), width: 130 });
+    cols.push({ key: "old", title: `Old ${by === "self" ? "self" : "incl."} ${e}`, tip: "cost in OLD", sort: { event: e, by, measure: "old" } as Partial<ViewState>, cell: (r) => fmt(d(r)?.old), width: 110 });
+    cols.push({ key: "new", title: `New ${e}`, tip: "cost in NEW", sort: { event: e, by, measure: "new" } as Partial<ViewState>, cell: (r) => fmt(d(r)?.new), width: 110 });
+    cols.push({ key: "delta", title: "Δ " + e, tip: "new − old", sort: { event: e, by, measure: "abs_delta" } as Partial<ViewState>, cell: (r) => signed(d(r)?.delta), cls: (r) => (num(d(r)?.delta) > 0 ? "up" : num(d(r)?.delta) < 0 ? "down" : ""), width: 110 });
     cols.push({ key: "pct", title: "Δ%", tip: "change relative to old", sort: { event: e, by, measure: "percent" } as Partial<ViewState>, cell: (r) => (d(r) ? percentChange(d(r).percent) : ""), cls: (r) => (num(d(r)?.delta) > 0 ? "up" : num(d(r)?.delta) < 0 ? "down" : ""), width: 70 });
   }
-  cols.push({ key: "change", title: "", tip: "added: only in NEW; removed: only in OLD", cell: (r) => ((r as DiffRow).change === "added" ? "＋ new" : (r as DiffRow).change === "removed" ? "− gone" : ""), width: 64 });
+  cols.push({ key: "change", title: "", tip: "added: only in NEW; removed: only in OLD", cell: (r) => ((r as DiffRow).change === "added" ? "added" : (r as DiffRow).change === "removed" ? "removed" : ""), width: 64 });
   cols.push({ key: "name", title: "Function", tip: "name", sort: { by: "name", measure: "abs_delta" } as Partial<ViewState>, cell: (r) => r.name, width: 0 });
-  cols.push({ key: "loc", title: "Location", tip: "source file (object)", cell: (r) => base(r.file) || base(r.object), width: 160 });
+  cols.push({ key: "loc", title: "Location", tip: "source file (object)", cell: (r) => base(r.file) || base(r.object), width: 120 });
   return cols;
 }
 

@@ -18,7 +18,7 @@ function Annotations({ l, event, totals }: { l: SourceLine; event: string; total
         <div class="srcnote">
           <span />
           <span class="num">{fmt(c.cost[event])}</span>
-          <span class="num">{pct(c.cost[event], totals[event])}</span>
+          <span class="num">{Number(c.cost[event]) <= Number(totals[event]) ? pct(c.cost[event], totals[event]) : ""}</span>
           <span>
             → {fmt(c.count)} call{c.count === 1 ? "" : "s"} to <FnLink f={c.callee} />
           </span>

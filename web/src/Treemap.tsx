@@ -2,7 +2,7 @@
 // rectangle whose area is its inclusive cost, split into its callees' rectangles, nested;
 // the part of a box its children leave is the function's self cost. Squarified layout (Bruls,
 // Huizing, van Wijk) over the estimated call-path tree of GET /api/v1/flame.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Flame as FlameData } from "./api";
 import { EstimateNote } from "./Flame";
 import { fmt, num, pct } from "./format";
@@ -75,13 +75,18 @@ export function Treemap({ fn, event, state }: { fn: number | null; event: string
   });
   const box = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ w: 800, h: 500 });
-  useEffect(() => {
+  // The box's size, measured after each render and on resizes of the window.
+  const measure = () => {
     const el = box.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => setSize({ w: el.clientWidth, h: Math.max(300, el.clientHeight) }));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, [q.data !== null]);
+    const w = el.clientWidth, h = Math.max(300, el.clientHeight);
+    if (w !== size.w || h !== size.h) setSize({ w, h });
+  };
+  useLayoutEffect(measure);
+  useEffect(() => {
+    window.addEventListener("resize", measure);
+    return () => window.removeEventListener("resize", measure);
+  });
   if (q.error) return <div class="error">{q.error.message}</div>;
   const d = q.data;
   if (!d) return <div class="hint">Estimating the call paths…</div>;

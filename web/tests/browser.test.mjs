@@ -183,13 +183,11 @@ test("call graph: Graphviz lays out the function, its callers and callees, cycle
     const n = byKey.get(c.function).name;
     assert(labels.includes(n), `callee ${n} not in the graph`);
   }
-  const clusters = await pg.$$eval(".graph svg g.cluster text", (els) => els.map((e) => e.textContent));
   await pg.click('[data-testid="callgraph"] input[aria-label="Callees depth"]', { clickCount: 3 });
   await pg.keyboard.type("4");
   await pg.keyboard.press("Tab");
   await pg.waitForFunction(() => [...document.querySelectorAll(".graph svg g.cluster text")].some((t) => t.textContent.startsWith("<cycle")), null, { timeout: 20000 });
   await shot(pg, "callgraph");
-  assert(clusters.length >= 0, "");
   // A click on a node selects it.
   const other = await pg.$('.graph svg g.node:not(#n' + id + ")");
   const otherName = await other.$eval("text", (t) => t.textContent);
@@ -233,6 +231,10 @@ test("flame graph and icicle: frames from the root, the estimate said, a click s
   await pg.waitForSelector('[data-testid="treemap"] .tm');
   const boxes = await pg.$$eval('[data-testid="treemap"] .tm', (els) => els.map((e) => e.textContent));
   assert(boxes[0] === "main", "the map's outer box is main: " + boxes[0]);
+  // Its callees are boxes inside it, the heaviest (cyc_a, 97% of main) the largest and on top.
+  assert(boxes.includes("cyc_a"), "cyc_a inside main's box");
+  const top = await pg.evaluate(() => { const r = document.querySelector('[data-testid="treemap"] .tm:nth-child(2)').getBoundingClientRect(); return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)?.closest(".tm")?.dataset.fn; });
+  assert(top !== undefined && top !== String(await idOf(s, "main")), "a callee's box is visible over main's");
   await shot(pg, "calleemap");
   eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
 });
@@ -325,17 +327,13 @@ test("diff: deltas as calltree diff, only-in-one-side marked, flame coloured", a
     await waitRows(pg);
     const fileName = await pg.textContent('[data-testid="file-name"]');
     eq(fileName, "vg-recurse-default.callgrind → vg-recurse-separate-recs-callers.callgrind", "both files named");
-    const name0 = await rowText(pg, 0, "name");
-    const delta0 = await rowText(pg, 0, "delta");
-    const rows = D.functions ?? D.rows ?? [];
-    const match = rows.find((f) => f.name === name0);
-    assert(match, `${name0} not in calltree diff --json`);
-    const ev = Object.keys(match.self ?? match.delta ?? {})[0];
-    const want = match.self?.[ev]?.delta ?? match.delta?.self?.[ev];
-    if (want !== undefined) eq(delta0.replace(/^\+/, ""), fmt(want).replace(/^\+/, ""), "delta of " + name0);
-    const marks = await pg.$$eval(".tbody .row .cell.change", (els) => els.map((e) => e.textContent).filter(Boolean));
+    // The first row (the largest change of self cost) is calltree diff's first function.
+    const top = D.functions[0];
+    eq(await rowText(pg, 0, "name"), top.name, "the largest change");
+    eq(await rowText(pg, 0, "delta"), (top.self.Ir.delta > 0 ? "+" : "") + fmt(top.self.Ir.delta), "its delta");
+    eq(await rowText(pg, 0, "change"), top.change === "changed" ? "" : top.change, "marked as " + top.change);
     await pg.selectOption('select[aria-label="Order by"]', "percent");
-    await pg.waitForFunction(() => [...document.querySelectorAll(".tbody .row .cell.change")].some((e) => e.textContent.includes("new")));
+    await pg.waitForFunction(() => [...document.querySelectorAll(".tbody .row .cell.change")].some((e) => e.textContent === "added"));
     await shot(pg, "diff");
     await pg.click('button[role="tab"]:text("Flame graph")');
     await pg.waitForSelector('[data-testid="flame"] .frame');
@@ -343,7 +341,6 @@ test("diff: deltas as calltree diff, only-in-one-side marked, flame coloured", a
     assert(colours >= 2, "flame coloured by change");
     assert((await pg.textContent(".legend")).includes("grew"), "legend");
     await shot(pg, "diff-flame");
-    assert(marks.length >= 0, "");
   } finally {
     s2.stop();
   }
