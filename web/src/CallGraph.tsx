@@ -52,7 +52,9 @@ export function toDot(g: Graph, event: string): string {
   for (const e of g.edges) {
     const share = num(e.cost[event]) / total;
     const w = 1 + Math.min(4, share * 8);
-    lines.push(`  n${e.from} -> n${e.to} [label="${esc(fmt(e.count))}×\\n${esc(pct(e.cost[event], g.totals[event]))}", penwidth=${w.toFixed(2)}];`);
+    // (a recursive call's inclusive cost counts its recursion again: more than the total is shown as a count only)
+    const label = share <= 1 ? `${esc(fmt(e.count))}×\\n${esc(pct(e.cost[event], g.totals[event]))}` : `${esc(fmt(e.count))}×`;
+    lines.push(`  n${e.from} -> n${e.to} [label="${label}", penwidth=${w.toFixed(2)}];`);
   }
   lines.push("}");
   return lines.filter((l) => l !== "").join("\n");

@@ -221,6 +221,15 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
         )}
         {diff && (
           <label>
+            Cost{" "}
+            <select value={state.by === "inclusive" ? "inclusive" : "self"} aria-label="Cost" onChange={(e) => navigate({ by: (e.target as HTMLSelectElement).value as ViewState["by"] })}>
+              <option value="self">self</option>
+              <option value="inclusive">inclusive</option>
+            </select>
+          </label>
+        )}
+        {diff && (
+          <label>
             Order{" "}
             <select value={state.measure} aria-label="Order by" onChange={(e) => navigate({ measure: (e.target as HTMLSelectElement).value })}>
               <option value="abs_delta">largest change</option>
@@ -325,7 +334,7 @@ function makeColumns(profile: Profile, events: string[], _event: string, _state:
   for (const e of events) {
     const d = (r: AnyRow) => (r as DiffRow)[by][e];
     cols.push({ key: "old", title: `Old ${by === "self" ? "self" : "incl."} ${e}`, tip: "cost in OLD", sort: { event: e, by, measure: "old" } as Partial<ViewState>, cell: (r) => fmt(d(r)?.old), width: 110 });
-    cols.push({ key: "new", title: `New ${e}`, tip: "cost in NEW", sort: { event: e, by, measure: "new" } as Partial<ViewState>, cell: (r) => fmt(d(r)?.new), width: 110 });
+    cols.push({ key: "new", title: `New ${by === "self" ? "self" : "incl."} ${e}`, tip: "cost in NEW", sort: { event: e, by, measure: "new" } as Partial<ViewState>, cell: (r) => fmt(d(r)?.new), width: 110 });
     cols.push({ key: "delta", title: "Δ " + e, tip: "new − old", sort: { event: e, by, measure: "abs_delta" } as Partial<ViewState>, cell: (r) => signed(d(r)?.delta), cls: (r) => (num(d(r)?.delta) > 0 ? "up" : num(d(r)?.delta) < 0 ? "down" : ""), width: 110 });
     cols.push({ key: "pct", title: "Δ%", tip: "change relative to old", sort: { event: e, by, measure: "percent" } as Partial<ViewState>, cell: (r) => (d(r) ? percentChange(d(r).percent) : ""), cls: (r) => (num(d(r)?.delta) > 0 ? "up" : num(d(r)?.delta) < 0 ? "down" : ""), width: 70 });
   }

@@ -6,7 +6,7 @@ import type { FunctionDetail, Profile } from "./api";
 import { isReport } from "./api";
 import { Calls } from "./Calls";
 import { Flame, Sandwich } from "./Flame";
-import { base, fmt, pct } from "./format";
+import { base, fmt, pct, percentChange } from "./format";
 import { FunctionList } from "./FunctionList";
 import { SourceView } from "./Source";
 import { Treemap } from "./Treemap";
@@ -26,6 +26,8 @@ const TABS: [Tab, string][] = [
   ["sandwich", "Sandwich"],
   ["map", "Callee map"],
 ];
+
+const sumParts = (i: Profile["inputs"][number], e: string) => i.parts.reduce((a, q) => a + Number(q.totals[e] ?? 0), 0);
 
 function Header({ p, state, event }: { p: Profile; state: ViewState; event: string }) {
   const input = p.inputs[p.inputs.length - 1];
@@ -72,9 +74,15 @@ function Header({ p, state, event }: { p: Profile; state: ViewState; event: stri
           </select>
         </label>
       )}
-      <span class="total" data-testid="total" title="the program's total of this event">
-        Total {event}: {fmt(p.mode === "diff" ? input.parts.reduce((a, q) => a + Number(q.totals[event] ?? 0), 0) : p.totals[event])}
-      </span>
+      {p.mode === "diff" ? (
+        <span class="total" data-testid="total" title="the programs' totals of this event, OLD → NEW">
+          Total {event}: {fmt(sumParts(p.inputs[0], event))} → {fmt(sumParts(input, event))} ({percentChange(sumParts(p.inputs[0], event) ? (100 * (sumParts(input, event) - sumParts(p.inputs[0], event))) / sumParts(p.inputs[0], event) : null)})
+        </span>
+      ) : (
+        <span class="total" data-testid="total" title="the program's total of this event">
+          Total {event}: {fmt(p.totals[event])}
+        </span>
+      )}
     </header>
   );
 }

@@ -6,7 +6,7 @@
 //   node web/tests/browser.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
 //        --source . --corpus ../shared/corpus --out build/web/screenshots [--only NAME]
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 
@@ -358,6 +358,65 @@ test("diagnostics: a file with errors opens and lists them", async () => {
   } finally {
     s2.stop();
   }
+});
+
+test("300,000 rows: a window of them in the DOM, the last one reached", async () => {
+  // A profile of 300 000 functions, function i with self cost i + 1, every 1000th calling
+  // the next (so there are callers and callees), written under the build folder.
+  const big = join(out, "..", "300k.callgrind");
+  if (!existsSync(big)) {
+    const lines = ["# callgrind format", "version: 1", "events: Ir", "fl=(1) big.c"];
+    for (let i = 0; i < 300000; i++) {
+      lines.push(`fn=(${i + 1}) f${i}`, `${(i % 500) + 1} ${i + 1}`);
+      if (i % 1000 === 0 && i + 1 < 300000) lines.push(`cfn=(${i + 2}) f${i + 1}`, "calls=1 1", `${(i % 500) + 1} ${i + 2}`);
+    }
+    writeFileSync(big, lines.join("\n") + "\n");
+  }
+  const s2 = await serve([big]);
+  try {
+    const pg = await page(s2.url);
+    await waitRows(pg);
+    eq(await pg.textContent('[data-testid="row-count"]'), "300,000 rows", "row count");
+    eq(await rowText(pg, 0, "name"), "f299999", "first row");
+    const inDom = (await pg.$$(".tbody .row")).length;
+    assert(inDom < 120, `only a window of rows in the DOM (${inDom})`);
+    // Scroll through the list in 20 jumps; each frame's render is timed.
+    const times = await pg.evaluate(async () => {
+      const el = document.querySelector(".tbody");
+      const out = [];
+      for (let k = 1; k <= 20; k++) {
+        const t0 = performance.now();
+        el.scrollTop = (el.scrollHeight * k) / 20;
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        out.push(performance.now() - t0);
+      }
+      return out;
+    });
+    await pg.waitForFunction(() => document.querySelector('.tbody .row[data-index="299999"] .cell.name')?.textContent === "f0", null, { timeout: 10000 });
+    eq(await rowText(pg, 299999, "self"), "1   0.00%", "the last row's self cost");
+    await pg.keyboard.press("Escape");
+    await pg.click('.tbody .row[data-index="299999"]');
+    await pg.keyboard.press("Home");
+    await pg.waitForFunction(() => document.querySelector('[data-testid="selected-name"]')?.textContent === "f299999", null, { timeout: 10000 });
+    times.sort((a, b) => a - b);
+    console.log(`     300k rows: a scroll jump renders in ${times[10].toFixed(1)} ms (median), ${times[19].toFixed(1)} ms (slowest)`);
+    await shot(pg, "300k");
+  } finally {
+    s2.stop();
+  }
+});
+
+test("group by: source file groups, one group's rows", async (s) => {
+  const pg = await page(s.url + "#group=file");
+  await pg.waitForSelector(".groups .group");
+  const groups = await pg.$$eval(".groups .group .gname", (els) => els.map((e) => e.textContent));
+  assert(groups.includes("recurse.c") && groups.includes("malloc.c"), "groups: " + groups.slice(0, 6).join(","));
+  await pg.click('.groups .group:has(.gname:text-is("recurse.c"))');
+  await pg.waitForFunction(() => location.hash.includes("in_group="));
+  const want = A.functions.filter((f) => f.file === "./src/c/recurse.c").length;
+  await pg.waitForFunction((n) => document.querySelector('[data-testid="row-count"]').textContent === n + " rows", want);
+  for (const loc of await pg.$$eval(".tbody .row .cell.loc", (els) => els.map((e) => e.textContent))) eq(loc, "recurse.c", "row of the group");
+  await shot(pg, "group");
 });
 
 test("dark theme follows the system", async (s) => {
