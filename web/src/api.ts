@@ -64,7 +64,7 @@ export interface Profile {
   functions: number;
   cycles: number;
   files: { id: number; name: string; found: boolean }[];
-  report: { threshold: number; event: string; functions: number; shown: number } | null;
+  report: { threshold: number; event: string; functions: number; shown: number; sources_left_out: number } | null;
 }
 
 export interface FnRef {
@@ -254,12 +254,7 @@ export function query(params: Params): string {
 export async function get<T>(path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
   const url = "api/v1/" + path + query(params);
   const embedded = window.__CALLTREE_REPORT__;
-  if (embedded) {
-    const hit = embedded[url] ?? embedded[path];
-    if (hit === undefined)
-      throw new ApiError(404, "not_in_report", "this report does not hold that view (" + url + ")");
-    return hit as T;
-  }
+  if (embedded) return reportAnswer(embedded, path, params) as T;
   const headers: Record<string, string> = {};
   if (token) headers["Authorization"] = "Bearer " + token;
   const res = await fetch(url, { headers, signal, credentials: "same-origin" });
@@ -272,3 +267,52 @@ export async function get<T>(path: string, params: Params = {}, signal?: AbortSi
 }
 
 export const isReport = () => window.__CALLTREE_REPORT__ !== undefined;
+
+/**
+ * The answer a report (`calltree report --html`) holds for a request: the function list is
+ * sorted, filtered and cut here from the rows it holds (those above its threshold); the other
+ * answers are looked up by route. Views it does not hold say that `calltree serve` has them.
+ */
+function reportAnswer(data: Record<string, unknown>, path: string, params: Params): unknown {
+  const missing = (what: string) => {
+    throw new ApiError(404, "not_in_report", `This report does not hold ${what}: open the profile with calltree serve.`);
+  };
+  if (path === "profile") return data.profile;
+  if (path === "functions") {
+    const all = data.functions as { rows: Row[]; totals: Costs };
+    if (params.group && params.group !== "none") missing("groups");
+    const event = String(params.sort ?? Object.keys(all.totals)[0]);
+    const by = String(params.by ?? "self");
+    const asc = params.dir ? params.dir === "asc" : by === "name";
+    let rows = all.rows;
+    if (params.filter) {
+      let re: RegExp;
+      try {
+        re = new RegExp(String(params.filter).replace(/^\(\?i\)/, ""), String(params.filter).startsWith("(?i)") ? "i" : "");
+      } catch (e) {
+        throw new ApiError(400, "bad_regex", "bad regular expression: " + (e as Error).message);
+      }
+      rows = rows.filter((r) => re.test(r.name));
+    }
+    const n = (c: Cost | undefined) => (c === undefined ? 0 : Number(c));
+    const key = (r: Row): number | string => (by === "name" ? r.name : by === "calls" ? n(r.calls) : by === "inclusive" ? n(r.inclusive[event]) : n(r.self[event]));
+    rows = [...rows].sort((a, b) => {
+      const x = key(a), y = key(b);
+      const c = x < y ? -1 : x > y ? 1 : 0;
+      return asc ? c : -c;
+    });
+    const offset = Number(params.offset ?? 0), limit = Number(params.limit ?? 100);
+    return { events: Object.keys(all.totals), totals: all.totals, total_rows: rows.length, offset, rows: rows.slice(offset, offset + limit), groups: null, total_groups: null };
+  }
+  if (path.startsWith("function/") || path.startsWith("source/")) {
+    const hit = data[path];
+    if (hit === undefined) missing(path.startsWith("source/") ? "this source file" : "this function (below its threshold)");
+    return hit;
+  }
+  if (path === "flame") {
+    if ((params.root ?? "all") !== "all" || (params.direction ?? "callees") !== "callees" || (params.parts ?? "all") !== "all") missing("this function's flame graph, sandwich or callee map");
+    return data.flame;
+  }
+  if (path.startsWith("graph/")) missing("the call graph");
+  return missing(path);
+}

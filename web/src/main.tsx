@@ -59,7 +59,7 @@ function Header({ p, state, event }: { p: Profile; state: ViewState; event: stri
           <input type="checkbox" checked={state.all} onChange={(e) => navigate({ all: (e.target as HTMLInputElement).checked })} /> all events
         </label>
       )}
-      {parts.length > 1 && (
+      {parts.length > 1 && !isReport() && (
         <label>
           Part{" "}
           <select value={state.parts} aria-label="Parts" onChange={(e) => navigate({ parts: (e.target as HTMLSelectElement).value })}>
@@ -171,7 +171,8 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
       <div class="tabbody">
         {tab === "calls" && f && <Calls d={f} event={event} side={side} />}
         {tab === "source" && f && <SourceView f={f} event={event} state={state} />}
-        {tab === "graph" && f && (
+        {tab === "graph" && f && isReport() && <div class="error">This report does not hold the call graph: open the profile with calltree serve.</div>}
+        {tab === "graph" && f && !isReport() && (
           <Suspense fallback={<div class="hint">Loading Graphviz…</div>}>
             <CallGraph fn={f.id} event={event} state={state} />
           </Suspense>
@@ -204,10 +205,9 @@ function App() {
       <Diagnostics p={p} />
       {p.report && (
         <div class="notice" data-testid="report-threshold">
-          A report: functions below {(p.report.threshold * 100).toFixed(2)}% of the total {p.report.event} (inclusive) are left out ({p.report.shown} of {p.report.functions} shown).
+          A report (calltree report --html): it lists the functions whose inclusive {p.report.event} is at least {p.report.threshold * 100}% of the total, {fmt(p.report.shown)} of {fmt(p.report.functions)}, with their callers, callees and source, and the program's flame graph. The call graph and each function's own maps need <code>calltree serve</code>.
         </div>
       )}
-      {isReport() && !p.report && <div class="notice">A report with the data embedded.</div>}
       <main>
         <FunctionList profile={p} state={state} event={event} />
         <Detail p={p} state={state} event={event} />

@@ -419,6 +419,54 @@ test("group by: source file groups, one group's rows", async (s) => {
   await shot(pg, "group");
 });
 
+test("report --html: one file, opens from disk, the threshold said", async () => {
+  const file = join(out, "..", "recurse-report.html");
+  execFileSync(calltree, ["report", "--html", recurse, "-o", file], { cwd: corpus, stdio: ["ignore", "ignore", "pipe"] });
+  const pg = await page(null);
+  const requests = [];
+  pg.on("request", (r) => requests.push(r.url()));
+  await pg.goto("file://" + file);
+  await waitRows(pg);
+  const note = await pg.textContent('[data-testid="report-threshold"]');
+  const kept = A.functions.filter((f) => f.inclusive.Ir >= 0.001 * A.totals.Ir).length + A.cycles.filter((c) => c.inclusive.Ir >= 0.001 * A.totals.Ir).length;
+  assert(note.includes("at least 0.1% of the total") && note.includes(`${kept} of ${A.functions.length + A.cycles.length}`), "threshold in the page: " + note);
+  eq(await pg.textContent('[data-testid="row-count"]'), `${kept} rows`, "rows above the threshold");
+  assert((await rowText(pg, 1, "name")).startsWith(topSelf.name), "top function");
+  assert((await rowText(pg, 1, "self")).startsWith(fmt(topSelf.self.Ir) + " "), "its self cost");
+  await pg.fill("input.search", "^cyc_");
+  await pg.waitForFunction(() => [...document.querySelectorAll(".tbody .row .cell.name")].every((e) => e.textContent.startsWith("cyc_")));
+  await pg.fill("input.search", "");
+  await pg.waitForFunction((n) => document.querySelector('[data-testid="row-count"]').textContent === n + " rows", kept);
+  await pg.click('.tbody .row[data-index="1"]');
+  await pg.waitForSelector('[aria-label="Callers"] tbody tr');
+  eq(await pg.textContent('[data-testid="selected-self"]'), fmt(topSelf.self.Ir), "selected self");
+  await pg.click('button[role="tab"]:text("Source")');
+  await pg.waitForSelector(".srcline.hot");
+  await pg.click('button[role="tab"]:text("Flame graph")');
+  await pg.waitForSelector('[data-testid="flame"] .frame:text-is("main")');
+  await shot(pg, "report");
+  await pg.click('button[role="tab"]:text("Call graph")');
+  await pg.waitForSelector(".tabbody .error");
+  assert((await pg.textContent(".tabbody .error")).includes("calltree serve"), "the call graph needs serve");
+  const outside = requests.filter((u) => !u.startsWith("file:") && !u.startsWith("data:"));
+  eq(outside.join(" "), "", "requests other than the file");
+  // Bad input: no profile, or nowhere to write: an error, and no file (nor a temporary one).
+  const status = (args) => {
+    try {
+      execFileSync(calltree, args, { stdio: ["ignore", "ignore", "pipe"] });
+      return 0;
+    } catch (e) {
+      return e.status;
+    }
+  };
+  const none = join(out, "..", "no-report.html");
+  eq(status(["report", "--html", join(out, "no-such.callgrind"), "-o", none]), 1, "missing profile");
+  eq(status(["report", "--html", recurse, "-o", join(out, "no-dir", "r.html")]), 2, "unwritable output");
+  eq(status(["report", recurse, "-o", none]), 2, "no --html");
+  assert(!existsSync(none) && !existsSync(join(out, "no-dir")), "no file written");
+  eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
+});
+
 test("dark theme follows the system", async (s) => {
   const pg = await page(s.url, { dark: true });
   await waitRows(pg);

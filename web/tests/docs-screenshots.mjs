@@ -5,6 +5,7 @@
 //        --source . --out docs/images
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 
@@ -81,5 +82,10 @@ diff.stop();
 const bad = await serve([join(source, "tests/malformed/m03-undefined-function-id.callgrind")]);
 await shoot(bad.url, "diagnostics", ".diagnostics li");
 bad.stop();
+
+// The report, opened from disk.
+const report = join(tmpdir(), "calltree-recurse-report.html");
+await new Promise((ok, fail) => spawn(calltree, ["report", "--html", join(source, "examples/recurse.callgrind"), "-o", report], { cwd: corpus, stdio: "inherit" }).on("exit", (c) => (c ? fail(new Error("report " + c)) : ok())));
+await shoot("file://" + report + "#fn=" + 240 + "&tab=source", "report", ".srcline.hot");
 
 await browser.close();
