@@ -250,9 +250,15 @@ export function query(params: Params): string {
   return s ? "?" + s : "";
 }
 
+// The page's derived event ("NAME=FORMULA"), sent with every request (see main.tsx).
+let derived = "";
+export function setDerived(d: string) {
+  derived = d;
+}
+
 /** GET /api/v1/PATH?PARAMS; rejects with ApiError on an error answer. */
 export async function get<T>(path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
-  const url = "api/v1/" + path + query(params);
+  const url = "api/v1/" + path + query(derived ? { ...params, derived } : params);
   const embedded = window.__CALLTREE_REPORT__;
   if (embedded) return reportAnswer(embedded, path, params) as T;
   const headers: Record<string, string> = {};

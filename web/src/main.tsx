@@ -2,8 +2,9 @@
 // list on the left, and the selected function's views on the right (docs/serve.md).
 import { render } from "preact";
 import { lazy, Suspense } from "preact/compat";
+import { useState } from "preact/hooks";
 import type { FunctionDetail, Profile } from "./api";
-import { isReport } from "./api";
+import { isReport, setDerived } from "./api";
 import { Calls } from "./Calls";
 import { Flame, Sandwich } from "./Flame";
 import { base, fmt, pct, percentChange } from "./format";
@@ -54,6 +55,7 @@ function Header({ p, state, event }: { p: Profile; state: ViewState; event: stri
           ))}
         </select>
       </label>
+      {!isReport() && <FormulaBox state={state} />}
       {p.mode !== "diff" && (
         <label title="show the self and inclusive columns of every event">
           <input type="checkbox" checked={state.all} onChange={(e) => navigate({ all: (e.target as HTMLInputElement).checked })} /> all events
@@ -84,6 +86,28 @@ function Header({ p, state, event }: { p: Profile; state: ViewState; event: stri
         </span>
       )}
     </header>
+  );
+}
+
+/** KCachegrind's formula box: a derived event of this page, e.g. `CEst = Ir + 10 Bm`. */
+function FormulaBox({ state }: { state: ViewState }) {
+  const [text, setText] = useState(state.derived.replace("=", " = "));
+  return (
+    <input
+      class="formula"
+      aria-label="Derived event"
+      title="a derived event, NAME = FORMULA of the events (e.g. CEst = Ir + 10 Bm); Enter to add, empty to remove"
+      placeholder="NAME = FORMULA"
+      value={text}
+      onInput={(e) => setText((e.target as HTMLInputElement).value)}
+      onKeyDown={(e) => {
+        if (e.key !== "Enter") return;
+        const t = text.trim();
+        const m = t.match(/^([A-Za-z_][\w]*)\s*=\s*(.+)$/);
+        if (t === "") navigate({ derived: "", event: "" });
+        else if (m) navigate({ derived: m[1] + "=" + m[2], event: m[1] });
+      }}
+    />
   );
 }
 
@@ -188,12 +212,25 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
 
 function App() {
   const state = useViewState();
+  setDerived(state.derived);
+  // (a new derived event asks every view again: the page is made anew)
+  return <Page key={state.derived} state={state} />;
+}
+
+function Page({ state }: { state: ViewState }) {
   const prof = useFetch<Profile>("profile", {});
   if (prof.error)
     return (
       <div class="fatal" role="alert">
         <h1>calltree</h1>
-        <p>{prof.error.message}</p>
+        <p data-testid="fatal">{prof.error.message}</p>
+        {state.derived && (
+          <p>
+            <a href="#" onClick={(e) => (e.preventDefault(), navigate({ derived: "", event: "" }))}>
+              Remove the derived event {state.derived}
+            </a>
+          </p>
+        )}
       </div>
     );
   const p = prof.data;

@@ -17,6 +17,7 @@ export interface ViewState {
   parts: string; // "all" or "1,2"
   all: boolean; // columns for every event, not only the sorted one
   measure: string; // diff: abs_delta | delta | percent | new | old
+  derived: string; // a derived event of the page, "NAME=FORMULA" (the API's derived=)
 }
 
 export const defaults: ViewState = {
@@ -32,6 +33,7 @@ export const defaults: ViewState = {
   parts: "all",
   all: false,
   measure: "abs_delta",
+  derived: "",
 };
 
 export function parseHash(hash: string): ViewState {
@@ -55,6 +57,7 @@ export function parseHash(hash: string): ViewState {
   pick("in_group");
   pick("parts");
   pick("measure", ["abs_delta", "delta", "percent", "new", "old"]);
+  pick("derived");
   s.all = p.get("all") === "1";
   return s;
 }

@@ -467,6 +467,23 @@ test("report --html: one file, opens from disk, the threshold said", async () =>
   eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
 });
 
+test("derived event: the formula box adds a column, a bad formula says why", async (s) => {
+  const pg = await page(s.url);
+  await waitRows(pg);
+  await pg.fill('input[aria-label="Derived event"]', "Twice = 2 Ir");
+  await pg.press('input[aria-label="Derived event"]', "Enter");
+  await pg.waitForFunction(() => document.querySelector('select[aria-label="Event"]')?.value === "Twice");
+  await waitRows(pg);
+  await pg.waitForFunction((want) => document.querySelector('.tbody .row[data-index="1"] .cell.self')?.textContent.startsWith(want), fmt(2 * topSelf.self.Ir) + " ");
+  eq((await pg.textContent('[data-testid="total"]')).trim(), "Total Twice: " + fmt(2 * A.totals.Ir), "derived total");
+  await pg.fill('input[aria-label="Derived event"]', "Bad = Ir +");
+  await pg.press('input[aria-label="Derived event"]', "Enter");
+  await pg.waitForSelector('[data-testid="fatal"]');
+  assert((await pg.textContent('[data-testid="fatal"]')).includes("expected"), "the formula's error");
+  await pg.click("text=Remove the derived event");
+  await waitRows(pg);
+});
+
 test("dark theme follows the system", async (s) => {
   const pg = await page(s.url, { dark: true });
   await waitRows(pg);
