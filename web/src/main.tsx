@@ -9,6 +9,7 @@ import { Calls } from "./Calls";
 import { Flame, Sandwich } from "./Flame";
 import { base, fmt, pct, percentChange } from "./format";
 import { FunctionList } from "./FunctionList";
+import { Parts } from "./Parts";
 import { SourceView } from "./Source";
 import { Treemap } from "./Treemap";
 import { navigate, useViewState, type Tab, type ViewState } from "./url";
@@ -26,6 +27,7 @@ const TABS: [Tab, string][] = [
   ["icicle", "Icicle"],
   ["sandwich", "Sandwich"],
   ["map", "Callee map"],
+  ["parts", "Parts"],
 ];
 
 const sumParts = (i: Profile["inputs"][number], e: string) => i.parts.reduce((a, q) => a + Number(q.totals[e] ?? 0), 0);
@@ -186,7 +188,7 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
         <div class="hint">Loading…</div>
       )}
       <nav class="tabs" role="tablist">
-        {TABS.map(([t, label]) => (
+        {TABS.filter(([t]) => t !== "parts" || (p.inputs[p.inputs.length - 1].parts.length > 1 && !isReport())).map(([t, label]) => (
           <button role="tab" aria-selected={tab === t} class={tab === t ? "active" : ""} onClick={() => navigate({ tab: t })}>
             {label}
           </button>
@@ -203,8 +205,9 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
         )}
         {(tab === "flame" || tab === "icicle") && <Flame event={event} state={state} icicle={tab === "icicle"} diff={diff} />}
         {tab === "sandwich" && f && <Sandwich fn={f.id} event={event} state={state} />}
+        {tab === "parts" && <Parts p={p} fn={f?.id ?? null} event={event} />}
         {tab === "map" && <Treemap fn={f?.id ?? null} event={event} state={state} />}
-        {f === null && state.fn !== null && !d.error && tab !== "flame" && tab !== "icicle" && <div class="hint">Loading…</div>}
+        {f === null && state.fn !== null && !d.error && tab !== "flame" && tab !== "icicle" && tab !== "parts" && <div class="hint">Loading…</div>}
       </div>
     </section>
   );

@@ -314,6 +314,14 @@ test("parts: one part of a multi-thread profile, as annotate --part", async () =
       [top.name, fmt(top.self[P.events[0]])],
     );
     await shot(pg, "part");
+    // The parts side by side: the same function's self cost in part 2, as annotate --part 2.
+    const row = await pg.$(`.tbody .row:has(.name:text-is("${top.name}"))`);
+    await row.click();
+    await pg.click('button[role="tab"]:text("Parts")');
+    await pg.waitForFunction((c) => document.querySelector('[data-part-self="2"]')?.textContent === c, fmt(top.self[P.events[0]]));
+    const cells = await pg.$$eval("[data-part-self]", (els) => els.length);
+    eq(cells, annotateJson(threads).parts.count, "a column per part");
+    await shot(pg, "parts-side-by-side");
   } finally {
     s2.stop();
   }

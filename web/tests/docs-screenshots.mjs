@@ -71,7 +71,7 @@ await shoot(rec.url + `#fn=${await idOf(rec.url, "^cyc_b'2$")}&tab=graph`, "cycl
 rec.stop();
 
 const threads = await serve(["vg-threads-separate-combined.callgrind"]);
-await shoot(threads.url + "#parts=3", "parts", ".tbody .row");
+await shoot(threads.url + `#parts=2&tab=parts&fn=${await idOf(threads.url, "^msort_with_tmp\\.part\\.0'2$")}`, "parts", '[data-part-self="2"]:not(:empty)');
 threads.stop();
 
 const diff = await serve(["vg-threads-separate.t02.callgrind", "vg-threads-separate.t03.callgrind"]);
