@@ -1,0 +1,136 @@
+// CallGraph.tsx — the call graph around the selected function (GET /api/v1/graph/ID), laid
+// out by Graphviz's `dot` compiled to WebAssembly (@hpcc-js/wasm-graphviz), loaded with this
+// module only when the view is first opened. Boxes are coloured by inclusive share; a cycle's
+// members are drawn inside a cluster labelled `<cycle N>`; a click on a box selects it.
+import { Graphviz } from "@hpcc-js/wasm-graphviz";
+import { useEffect, useState } from "preact/hooks";
+import type { Graph } from "./api";
+import { fmt, num, pct } from "./format";
+import { navigate, type ViewState } from "./url";
+import { useFetch } from "./useFetch";
+
+let graphviz: Promise<Graphviz> | null = null;
+
+function esc(s: string): string {
+  return s.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+}
+
+function short(name: string): string {
+  return name.length > 60 ? name.slice(0, 28) + "…" + name.slice(-28) : name;
+}
+
+export function toDot(g: Graph, event: string): string {
+  const total = num(g.totals[event]) || 1;
+  const lines = [
+    "digraph calltree {",
+    '  graph [rankdir=TB, bgcolor="transparent", nodesep=0.25, ranksep=0.45, fontname="DejaVu Sans", fontsize=10];',
+    '  node [shape=box, style="rounded,filled", fontname="DejaVu Sans", fontsize=10, color="#555555", margin="0.08,0.04"];',
+    '  edge [fontname="DejaVu Sans", fontsize=9, color="#777777", fontcolor="#777777", arrowsize=0.6];',
+  ];
+  const cycles = new Map<number, number[]>();
+  for (const n of g.nodes) {
+    const share = num(n.inclusive[event]) / total;
+    const light = 94 - Math.round(Math.min(1, Math.sqrt(share)) * 44);
+    const fill = n.kind === "cycle" ? "#e8c8f0" : hslToHex(20, 85, light);
+    const label = `${esc(short(n.name))}\\n${esc(pct(n.inclusive[event], g.totals[event]))} incl. · ${esc(pct(n.self[event], g.totals[event]))} self`;
+    const extra = n.id === g.center || n.depth === 0 ? ", penwidth=2.5, color=\"#7a2bbf\"" : "";
+    const node = `  n${n.id} [id="n${n.id}", label="${label}", fillcolor="${fill}", tooltip="${esc(n.name)}"${extra}];`;
+    if (n.cycle) {
+      if (!cycles.has(n.cycle)) cycles.set(n.cycle, []);
+      cycles.get(n.cycle)!.push(lines.length);
+    }
+    lines.push(node);
+  }
+  // Cycle members inside a cluster of their own.
+  for (const [c, idx] of cycles) {
+    const members = idx.map((i) => lines[i]);
+    for (const i of idx) lines[i] = "";
+    lines.push(`  subgraph cluster_cycle${c} { label="<cycle ${c}>"; style="dashed,rounded"; color="#a040c0"; fontcolor="#a040c0";`);
+    lines.push(...members.map((m) => "  " + m));
+    lines.push("  }");
+  }
+  for (const e of g.edges) {
+    const share = num(e.cost[event]) / total;
+    const w = 1 + Math.min(4, share * 8);
+    // (a recursive call's inclusive cost counts its recursion again: more than the total is shown as a count only)
+    const label = share <= 1 ? `${esc(fmt(e.count))}×\\n${esc(pct(e.cost[event], g.totals[event]))}` : `${esc(fmt(e.count))}×`;
+    lines.push(`  n${e.from} -> n${e.to} [label="${label}", penwidth=${w.toFixed(2)}];`);
+  }
+  lines.push("}");
+  return lines.filter((l) => l !== "").join("\n");
+}
+
+function hslToHex(h: number, s: number, l: number): string {
+  s /= 100;
+  l /= 100;
+  const k = (n: number) => (n + h / 30) % 12;
+  const a = s * Math.min(l, 1 - l);
+  const f = (n: number) => Math.round(255 * (l - a * Math.max(-1, Math.min(k(n) - 3, Math.min(9 - k(n), 1))))).toString(16).padStart(2, "0");
+  return `#${f(0)}${f(8)}${f(4)}`;
+}
+
+export default function CallGraph({ fn, event, state }: { fn: number; event: string; state: ViewState }) {
+  const [up, setUp] = useState(2);
+  const [down, setDown] = useState(2);
+  const [min, setMin] = useState(0.5);
+  const q = useFetch<Graph>("graph/" + fn, { up, down, min: min / 100, sort: event, parts: state.parts, side: state.side === "old" ? "old" : undefined });
+  const [svg, setSvg] = useState<string | null>(null);
+  const [err, setErr] = useState<string | null>(null);
+  const [ms, setMs] = useState(0);
+  useEffect(() => {
+    if (!q.data) return;
+    const g = q.data;
+    let live = true;
+    graphviz ??= Graphviz.load();
+    graphviz.then(
+      (gv) => {
+        if (!live) return;
+        const t0 = performance.now();
+        try {
+          setSvg(gv.dot(toDot(g, event)));
+          setErr(null);
+        } catch (e) {
+          setErr(String(e));
+        }
+        setMs(performance.now() - t0);
+      },
+      (e) => setErr("Graphviz could not start: " + String(e)),
+    );
+    return () => void (live = false);
+  }, [q.data, event]);
+  return (
+    <div class="graphview" data-testid="callgraph">
+      <div class="toolbar">
+        <label>
+          Callers depth <input type="number" min={0} max={10} value={up} onChange={(e) => setUp(+(e.target as HTMLInputElement).value)} aria-label="Callers depth" />
+        </label>
+        <label>
+          Callees depth <input type="number" min={0} max={10} value={down} onChange={(e) => setDown(+(e.target as HTMLInputElement).value)} aria-label="Callees depth" />
+        </label>
+        <label>
+          Hide calls below <input type="number" min={0} max={100} step={0.1} value={min} onChange={(e) => setMin(+(e.target as HTMLInputElement).value)} aria-label="Cost threshold" />% of the total
+        </label>
+        {q.data && (
+          <span class="dim">
+            {q.data.nodes.length} functions, {q.data.edges.length} calls{q.data.truncated ? " (cut at the node limit)" : ""} · laid out by Graphviz dot in {ms.toFixed(0)} ms
+          </span>
+        )}
+      </div>
+      {q.error && <div class="error">{q.error.message}</div>}
+      {err && <div class="error">{err}</div>}
+      {svg ? (
+        <div
+          class="graph"
+          dangerouslySetInnerHTML={{ __html: svg }}
+          onClick={(e) => {
+            const g = (e.target as Element).closest("g.node");
+            const id = g?.id?.match(/^n(\d+)$/);
+            if (id) navigate({ fn: Number(id[1]) });
+          }}
+        />
+      ) : (
+        !err && <div class="hint">Laying out the graph…</div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,174 @@
+// Flame.tsx — flame graph, icicle and sandwich from GET /api/v1/flame: the server's estimated
+// tree of call paths (docs/estimate.md), laid out here: each frame as wide as its total,
+// children left to right in the server's order (by decreasing total). Click a frame to zoom
+// into it and select its function; frames too narrow to see are not drawn.
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import type { Flame as FlameData, FlameFn } from "./api";
+import { fmt, num, pct, percentChange } from "./format";
+import { navigate, type ViewState } from "./url";
+import { useFetch } from "./useFetch";
+
+const H = 18; // px per level
+
+export function EstimateNote({ d }: { d: FlameData }) {
+  return (
+    <p class="estimate" data-testid="estimate-note">
+      <b>An estimate.</b> A callgrind file keeps costs per function and per call, not per call
+      stack: where a function has several callers, its cost is split between the paths through
+      them in proportion to the inclusive cost of those calls (exact where the file has caller
+      contexts, <code>--separate-callers</code>, or a function has one caller). See
+      docs/estimate.md. {d.pruned > 0 && <>{fmt(d.pruned)} calls below {(d.min * 100).toFixed(2)}% are not drawn.</>}
+    </p>
+  );
+}
+
+interface Layout {
+  x: Float64Array;
+  w: Float64Array;
+  maxDepth: number;
+  rootTotal: number;
+}
+
+function layout(d: FlameData, event: string): Layout {
+  const n = d.frames.count;
+  const x = new Float64Array(n);
+  const w = new Float64Array(n);
+  const next = new Float64Array(n);
+  const tot = d.frames.total[event] ?? [];
+  let rootX = 0;
+  let maxDepth = 0;
+  for (let i = 0; i < n; i++) {
+    const p = d.frames.parent[i];
+    w[i] = num(tot[i]);
+    if (p < 0) {
+      x[i] = rootX;
+      rootX += w[i];
+    } else {
+      x[i] = next[p];
+      next[p] += w[i];
+    }
+    next[i] = x[i];
+    if (d.frames.depth[i] > maxDepth) maxDepth = d.frames.depth[i];
+  }
+  return { x, w, maxDepth, rootTotal: rootX };
+}
+
+function hash(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+function colour(f: FlameFn | undefined, event: string, diff: boolean, selected: boolean): string {
+  if (!f) return "hsl(0 0% 70%)";
+  if (selected) return "hsl(270 60% 65%)";
+  if (diff && f.diff) {
+    if (f.diff.change === "added") return "hsl(0 85% 45%)";
+    const p = f.diff.inclusive[event]?.percent;
+    if (p === null || p === undefined) return "hsl(0 85% 45%)";
+    const a = Math.min(1, Math.abs(p) / 50);
+    if (Math.abs(p) < 0.05) return "hsl(0 0% 78%)";
+    return p > 0 ? `hsl(0 ${30 + 60 * a}% ${85 - 35 * a}%)` : `hsl(215 ${30 + 60 * a}% ${85 - 35 * a}%)`;
+  }
+  if (f.kind === "cycle") return "hsl(300 40% 70%)";
+  const h = hash(f.name);
+  return `hsl(${(h % 50) + 5} ${70 + (h % 20)}% ${58 + ((h >> 8) % 14)}%)`;
+}
+
+export function FlameChart({ d, event, state, upward, diff, label }: { d: FlameData; event: string; state: ViewState; upward: boolean; diff: boolean; label: string }) {
+  const L = useMemo(() => layout(d, event), [d, event]);
+  const [zoom, setZoom] = useState(-1);
+  useEffect(() => setZoom(-1), [d]);
+  const x0 = zoom >= 0 ? L.x[zoom] : 0;
+  const span = zoom >= 0 ? L.w[zoom] : L.rootTotal;
+  const zoomDepth = zoom >= 0 ? d.frames.depth[zoom] : 0;
+  const total = num(d.totals[event]);
+  const frames = [];
+  if (span > 0) {
+    const minW = span / 1500;
+    for (let i = 0; i < d.frames.count; i++) {
+      const w = L.w[i];
+      if (w < minW) continue;
+      const x = L.x[i];
+      const depth = d.frames.depth[i];
+      // Beside the zoomed frame: its ancestors (full width) and what is inside it.
+      if (x + w <= x0 || x >= x0 + span) continue;
+      if (zoom >= 0 && depth < zoomDepth && !(x <= x0 && x + w >= x0 + span)) continue;
+      const left = Math.max(0, (x - x0) / span);
+      const right = Math.min(1, (x + w - x0) / span);
+      const id = d.frames.id[i];
+      const f = d.functions[String(id)];
+      const sel = state.fn === id && (!diff || state.side === "new");
+      const top = upward ? (L.maxDepth - depth) * H : depth * H;
+      const selfC = d.frames.self[event]?.[i];
+      let tip = `${f?.name ?? id}\n${fmt(w)} ${event} (${pct(w, total)} of the total), self ${fmt(selfC)}`;
+      if (f?.diff) {
+        const dd = f.diff.inclusive[event];
+        tip += `\n${f.diff.change}: inclusive ${fmt(dd?.old)} → ${fmt(dd?.new)} (${dd ? percentChange(dd.percent) : ""})`;
+      }
+      frames.push(
+        <div
+          class={"frame" + (sel ? " sel" : "") + (f?.diff?.change === "added" ? " added" : "")}
+          data-fn={id}
+          style={{ left: left * 100 + "%", width: (right - left) * 100 + "%", top: top + "px", background: colour(f, event, diff, sel) }}
+          title={tip}
+          onClick={() => {
+            setZoom(i === zoom ? -1 : i);
+            navigate({ fn: id, side: "new" });
+          }}
+        >
+          {f?.name ?? ""}
+        </div>,
+      );
+    }
+  }
+  return (
+    <div class="flamewrap">
+      <div class="flamebar">
+        <span class="dim">{label}</span>
+        {zoom >= 0 && (
+          <button onClick={() => setZoom(-1)} data-testid="reset-zoom">
+            Reset zoom
+          </button>
+        )}
+        <span class="dim">{fmt(d.frames.count)} frames</span>
+      </div>
+      <div class="flame" role="img" aria-label={label} style={{ height: (L.maxDepth + 1) * H + "px" }}>
+        {frames}
+      </div>
+    </div>
+  );
+}
+
+export function Flame({ event, state, icicle, diff }: { event: string; state: ViewState; icicle: boolean; diff: boolean }) {
+  const q = useFetch<FlameData>("flame", { parts: state.parts, sort: event, side: diff ? "new" : undefined });
+  if (q.error) return <div class="error">{q.error.message}</div>;
+  if (!q.data) return <div class="hint">Estimating the call paths…</div>;
+  return (
+    <div class="flameview" data-testid={icicle ? "icicle" : "flame"}>
+      <EstimateNote d={q.data} />
+      {diff && (
+        <p class="legend">
+          Coloured by change of inclusive {event} from OLD to NEW: <span class="sw up">grew</span> <span class="sw down">shrank</span> <span class="sw same">same</span> <span class="sw new">only in NEW</span>. Widths are NEW's.
+        </p>
+      )}
+      <FlameChart d={q.data} event={event} state={state} upward={!icicle} diff={diff} label={icicle ? "Icicle: the roots at the top" : "Flame graph: the roots at the bottom"} />
+    </div>
+  );
+}
+
+export function Sandwich({ fn, event, state }: { fn: number; event: string; state: ViewState }) {
+  const common = { parts: state.parts, sort: event, root: fn, side: state.side === "old" ? "old" : undefined };
+  const up = useFetch<FlameData>("flame", { ...common, direction: "callers" });
+  const down = useFetch<FlameData>("flame", { ...common, direction: "callees" });
+  const ref = useRef<HTMLDivElement>(null);
+  if (up.error || down.error) return <div class="error">{(up.error ?? down.error)!.message}</div>;
+  if (!up.data || !down.data) return <div class="hint">Estimating the call paths…</div>;
+  return (
+    <div class="flameview" data-testid="sandwich" ref={ref}>
+      <EstimateNote d={down.data} />
+      <FlameChart d={up.data} event={event} state={state} upward={true} diff={false} label="Callers (above): who calls the function, by the paths that lead to it" />
+      <FlameChart d={down.data} event={event} state={state} upward={false} diff={false} label="Callees (below): what the function calls" />
+    </div>
+  );
+}

@@ -1,0 +1,350 @@
+// FunctionList.tsx — KCachegrind's flat profile: every function (and `<cycle N>`), sorted and
+// filtered by the server, shown through a window so that 300 000 rows scroll as 30: only the
+// rows in view are in the DOM, fetched a page at a time (GET /api/v1/functions?offset&limit).
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { get, isReport, type Costs, type DiffList, type DiffRow, type FunctionList as FL, type Group, type Profile, type Row } from "./api";
+import { base, fmt, num, pct, percentChange, signed } from "./format";
+import { navigate, type ViewState } from "./url";
+
+const ROW = 22; // px, every row
+const PAGE = 200; // rows a request asks for
+const OVERSCAN = 10;
+
+type AnyRow = Row | DiffRow;
+interface Column {
+  key: string;
+  title: string;
+  tip: string;
+  sort?: Partial<ViewState>; // what clicking the header sets
+  cell: (r: AnyRow) => string;
+  cls?: (r: AnyRow) => string;
+  width: number;
+}
+
+function useDebounced<T>(v: T, ms: number): T {
+  const [d, set] = useState(v);
+  useEffect(() => {
+    const t = setTimeout(() => set(v), ms);
+    return () => clearTimeout(t);
+  }, [v]);
+  return d;
+}
+
+/** The rows of one query, fetched by pages as the window needs them. */
+function usePagedRows(params: Record<string, string>, diff: boolean) {
+  const key = JSON.stringify(params);
+  const [, bump] = useState(0);
+  const cache = useRef<{ key: string; pages: Map<number, AnyRow[]>; pending: Set<number>; total: number | null; groups: Group[] | null; error: string | null; extra: DiffList | FL | null }>({
+    key: "",
+    pages: new Map(),
+    pending: new Set(),
+    total: null,
+    groups: null,
+    error: null,
+    extra: null,
+  });
+  if (cache.current.key !== key)
+    cache.current = { key, pages: new Map(), pending: new Set(), total: null, groups: null, error: null, extra: null };
+  const c = cache.current;
+  const need = (page: number) => {
+    if (c.pages.has(page) || c.pending.has(page)) return;
+    if (c.total !== null && page * PAGE >= c.total) return;
+    c.pending.add(page);
+    get<FL | DiffList>("functions", { ...params, offset: page * PAGE, limit: PAGE }).then(
+      (ans) => {
+        if (cache.current !== c) return;
+        c.pending.delete(page);
+        c.pages.set(page, ans.rows as AnyRow[]);
+        c.total = ans.total_rows;
+        c.extra = ans;
+        if (!diff) c.groups = (ans as FL).groups;
+        c.error = null;
+        bump((n) => n + 1);
+      },
+      (e) => {
+        if (cache.current !== c) return;
+        c.pending.delete(page);
+        c.error = e.message;
+        c.total = 0;
+        bump((n) => n + 1);
+      },
+    );
+  };
+  const row = (i: number): AnyRow | undefined => c.pages.get(Math.floor(i / PAGE))?.[i % PAGE];
+  return { c, need, row, key };
+}
+
+function rowId(r: AnyRow): { fn: number; side: "new" | "old" } {
+  if ("change" in r) return r.id !== null ? { fn: r.id, side: "new" } : { fn: r.old_id!, side: "old" };
+  return { fn: r.id, side: "new" };
+}
+
+export function FunctionList({ profile, state, event }: { profile: Profile; state: ViewState; event: string }) {
+  const diff = profile.mode === "diff";
+  const [filterText, setFilterText] = useState(state.filter);
+  useEffect(() => setFilterText(state.filter), [state.filter]);
+  const debounced = useDebounced(filterText, 200);
+  useEffect(() => {
+    if (debounced !== state.filter) navigate({ filter: debounced }, true);
+  }, [debounced]);
+  const [regexError, setRegexError] = useState<string | null>(null);
+
+  const events = state.all ? profile.events.map((e) => e.name) : [event];
+  const params: Record<string, string> = { sort: event, by: state.by, parts: state.parts };
+  if (state.dir) params.dir = state.dir;
+  if (state.filter) params.filter = state.filter;
+  if (!diff) {
+    params.events = events.join(",");
+    if (state.group !== "none") {
+      params.group = state.group;
+      if (state.in_group) params.in_group = state.in_group;
+    }
+  } else {
+    params.measure = state.measure;
+    if (state.by === "calls") params.by = "self";
+  }
+  const { c, need, row } = usePagedRows(params, diff);
+  useEffect(() => setRegexError(c.error), [c.error]);
+
+  const body = useRef<HTMLDivElement>(null);
+  const [scroll, setScroll] = useState({ top: 0, height: 600 });
+  useEffect(() => {
+    const el = body.current!;
+    const ro = new ResizeObserver(() => setScroll({ top: el.scrollTop, height: el.clientHeight }));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  const total = c.total ?? 0;
+  const first = Math.max(0, Math.floor(scroll.top / ROW) - OVERSCAN);
+  const last = Math.min(c.total === null ? PAGE : total, Math.ceil((scroll.top + scroll.height) / ROW) + OVERSCAN);
+  need(Math.floor(first / PAGE));
+  if (last > 0) need(Math.floor((last - 1) / PAGE));
+
+  // The selected row's index, for the keyboard (kept when the list changes under it).
+  const [selIndex, setSelIndex] = useState(-1);
+  useEffect(() => {
+    // find the selection among the loaded rows
+    for (const [p, rows] of c.pages)
+      for (let i = 0; i < rows.length; i++) {
+        const id = rowId(rows[i]);
+        if (id.fn === state.fn && id.side === state.side) {
+          setSelIndex(p * PAGE + i);
+          return;
+        }
+      }
+  }, [state.fn, state.side, c.pages.size, c.key]);
+
+  const select = (i: number, replace: boolean) => {
+    const r = row(i);
+    setSelIndex(i);
+    const el = body.current!;
+    if (i * ROW < el.scrollTop) el.scrollTop = i * ROW;
+    else if ((i + 1) * ROW > el.scrollTop + el.clientHeight) el.scrollTop = (i + 1) * ROW - el.clientHeight;
+    if (r) navigate(rowId(r), replace);
+  };
+  // A keyboard move onto a row not yet loaded selects it when it arrives.
+  const wanted = useRef(-1);
+  useEffect(() => {
+    if (wanted.current >= 0 && row(wanted.current)) {
+      const i = wanted.current;
+      wanted.current = -1;
+      select(i, true);
+    }
+  });
+  const onKey = (e: KeyboardEvent) => {
+    if (!total) return;
+    const pageRows = Math.max(1, Math.floor(scroll.height / ROW) - 1);
+    let i = selIndex;
+    switch (e.key) {
+      case "ArrowDown": case "j": i = Math.min(total - 1, i + 1); break;
+      case "ArrowUp": case "k": i = Math.max(0, i - 1); break;
+      case "PageDown": i = Math.min(total - 1, i + pageRows); break;
+      case "PageUp": i = Math.max(0, i - pageRows); break;
+      case "Home": i = 0; break;
+      case "End": i = total - 1; break;
+      default: return;
+    }
+    e.preventDefault();
+    if (row(i)) select(i, true);
+    else {
+      wanted.current = i;
+      setSelIndex(i);
+      body.current!.scrollTop = Math.max(0, i * ROW - scroll.height / 2);
+    }
+  };
+
+  const columns = useMemo(() => makeColumns(profile, events, event, state, diff, c.extra), [profile, events.join(), event, state.by, diff, c.extra]);
+  const template = columns.map((col) => (col.width ? col.width + "px" : "minmax(200px, 1fr)")).join(" ");
+
+  const rows = [];
+  for (let i = first; i < last; i++) {
+    const r = row(i);
+    const sel = i === selIndex;
+    rows.push(
+      <div
+        key={i}
+        class={"row" + (sel ? " selected" : "") + (r && r.kind === "cycle" ? " cycle" : "") + (r && "change" in r ? " " + r.change : "")}
+        style={{ top: i * ROW + "px", gridTemplateColumns: template }}
+        role="row"
+        aria-selected={sel}
+        data-index={i}
+        onClick={() => select(i, false)}
+      >
+        {r ? columns.map((col) => <span class={"cell " + col.key + (col.cls ? " " + col.cls(r) : "")} title={col.key === "name" ? r.name : undefined}>{col.cell(r)}</span>) : <span class="cell loading">…</span>}
+      </div>,
+    );
+  }
+
+  const groups = c.groups;
+  return (
+    <section class="list" aria-label="Functions">
+      <div class="toolbar">
+        <input
+          type="search"
+          class={"search" + (regexError ? " bad" : "")}
+          placeholder="Search (regex) — /"
+          value={filterText}
+          aria-label="Search functions by regular expression"
+          onInput={(e) => setFilterText((e.target as HTMLInputElement).value)}
+          title={regexError ?? "RE2 syntax, matched anywhere in the name; (?i) for any case"}
+        />
+        {!diff && !isReport() && (
+          <label>
+            Group{" "}
+            <select value={state.group} aria-label="Group by" onChange={(e) => navigate({ group: (e.target as HTMLSelectElement).value as ViewState["group"], in_group: "" })}>
+              <option value="none">none</option>
+              <option value="object">object</option>
+              <option value="file">source file</option>
+              <option value="class">class / namespace</option>
+            </select>
+          </label>
+        )}
+        {diff && (
+          <label>
+            Cost{" "}
+            <select value={state.by === "inclusive" ? "inclusive" : "self"} aria-label="Cost" onChange={(e) => navigate({ by: (e.target as HTMLSelectElement).value as ViewState["by"] })}>
+              <option value="self">self</option>
+              <option value="inclusive">inclusive</option>
+            </select>
+          </label>
+        )}
+        {diff && (
+          <label>
+            Order{" "}
+            <select value={state.measure} aria-label="Order by" onChange={(e) => navigate({ measure: (e.target as HTMLSelectElement).value })}>
+              <option value="abs_delta">largest change</option>
+              <option value="delta">change (signed)</option>
+              <option value="percent">relative change</option>
+              <option value="new">new cost</option>
+              <option value="old">old cost</option>
+            </select>
+          </label>
+        )}
+        <span class="count" data-testid="row-count">
+          {c.total === null ? "…" : fmt(total) + (total === 1 ? " row" : " rows")}
+        </span>
+      </div>
+      {regexError && <div class="error" role="alert">{regexError}</div>}
+      {groups && (
+        <div class="groups" aria-label="Groups">
+          <div class={"group" + (state.in_group === "" ? " selected" : "")} onClick={() => navigate({ in_group: "" })}>
+            <span class="gname">(all groups)</span>
+          </div>
+          {groups.map((g) => (
+            <div class={"group" + (state.in_group === g.name ? " selected" : "")} onClick={() => navigate({ in_group: g.name })} title={g.name}>
+              <span class="num">{pct(g.inclusive[event], c.extra?.totals[event] as never)}</span>
+              <span class="num">{pct(g.self[event], c.extra?.totals[event] as never)}</span>
+              <span class="num">{g.functions}</span>
+              <span class="gname">{state.group === "class" ? g.name : base(g.name) || g.name}</span>
+            </div>
+          ))}
+        </div>
+      )}
+      <div class="thead" style={{ gridTemplateColumns: template }} role="row">
+        {columns.map((col) => {
+          const active = col.sort && Object.entries(col.sort).every(([k, v]) => (k === "event" ? event === v : (state as unknown as Record<string, unknown>)[k] === v));
+          return (
+            <span
+              class={"cell " + col.key + (col.sort ? " sortable" : "") + (active ? " sorted" : "")}
+              title={col.tip}
+              role="columnheader"
+              aria-sort={active ? (state.dir === "asc" || (!state.dir && col.key === "name") ? "ascending" : "descending") : undefined}
+              onClick={() => {
+                if (!col.sort) return;
+                const dir = active ? (state.dir === "asc" || (!state.dir && state.by === "name") ? "desc" : "asc") : "";
+                navigate({ ...col.sort, dir: dir as ViewState["dir"] });
+              }}
+            >
+              {col.title}
+              {active ? (state.dir === "asc" || (!state.dir && state.by === "name") ? " ▲" : " ▼") : ""}
+            </span>
+          );
+        })}
+      </div>
+      <div
+        class="tbody"
+        ref={body}
+        tabIndex={0}
+        role="grid"
+        aria-label="Function list"
+        aria-rowcount={total}
+        onScroll={(e) => {
+          const el = e.currentTarget as HTMLDivElement;
+          setScroll({ top: el.scrollTop, height: el.clientHeight });
+        }}
+        onKeyDown={onKey}
+      >
+        <div class="spacer" style={{ height: total * ROW + "px" }}>
+          {rows}
+        </div>
+        {c.total === 0 && !c.error && <div class="empty">No function matches.</div>}
+      </div>
+    </section>
+  );
+}
+
+function makeColumns(profile: Profile, events: string[], _event: string, _state: ViewState, diff: boolean, extra: DiffList | FL | null): Column[] {
+  const cols: Column[] = [];
+  if (!diff) {
+    const totals = (extra as FL | null)?.totals ?? profile.totals;
+    for (const e of events) {
+      cols.push({
+        key: "incl",
+        title: "Incl. " + e,
+        tip: `inclusive cost of ${e}: the function and everything it calls (% of the total)`,
+        sort: { event: e, by: "inclusive" },
+        cell: (r) => fmtCost((r as Row).inclusive[e], totals[e]),
+        width: 150,
+      });
+      cols.push({
+        key: "self",
+        title: "Self " + e,
+        tip: `self cost of ${e}: the function's own code (% of the total)`,
+        sort: { event: e, by: "self" },
+        cell: (r) => fmtCost((r as Row).self[e], totals[e]),
+        width: 150,
+      });
+    }
+    cols.push({ key: "calls", title: "Calls", tip: "calls into the function from other functions", sort: { by: "calls" }, cell: (r) => fmt((r as Row).calls), width: 80 });
+    cols.push({ key: "name", title: "Function", tip: "name (click to sort by name)", sort: { by: "name" }, cell: (r) => r.name + (r.kind === "function" && (r as Row).cycle ? `  <cycle ${(r as Row).cycle}>` : ""), width: 0 });
+    cols.push({ key: "loc", title: "Location", tip: "source file (object)", cell: (r) => base(r.file) || base(r.object), width: 160 });
+    return cols;
+  }
+  const by = _state.by === "inclusive" ? "inclusive" : "self";
+  for (const e of events) {
+    const d = (r: AnyRow) => (r as DiffRow)[by][e];
+    cols.push({ key: "old", title: `Old ${by === "self" ? "self" : "incl."} ${e}`, tip: "cost in OLD", sort: { event: e, by, measure: "old" } as Partial<ViewState>, cell: (r) => fmt(d(r)?.old), width: 110 });
+    cols.push({ key: "new", title: `New ${by === "self" ? "self" : "incl."} ${e}`, tip: "cost in NEW", sort: { event: e, by, measure: "new" } as Partial<ViewState>, cell: (r) => fmt(d(r)?.new), width: 110 });
+    cols.push({ key: "delta", title: "Δ " + e, tip: "new − old", sort: { event: e, by, measure: "abs_delta" } as Partial<ViewState>, cell: (r) => signed(d(r)?.delta), cls: (r) => (num(d(r)?.delta) > 0 ? "up" : num(d(r)?.delta) < 0 ? "down" : ""), width: 110 });
+    cols.push({ key: "pct", title: "Δ%", tip: "change relative to old", sort: { event: e, by, measure: "percent" } as Partial<ViewState>, cell: (r) => (d(r) ? percentChange(d(r).percent) : ""), cls: (r) => (num(d(r)?.delta) > 0 ? "up" : num(d(r)?.delta) < 0 ? "down" : ""), width: 70 });
+  }
+  cols.push({ key: "change", title: "", tip: "added: only in NEW; removed: only in OLD", cell: (r) => ((r as DiffRow).change === "added" ? "added" : (r as DiffRow).change === "removed" ? "removed" : ""), width: 64 });
+  cols.push({ key: "name", title: "Function", tip: "name", sort: { by: "name", measure: "abs_delta" } as Partial<ViewState>, cell: (r) => r.name, width: 0 });
+  cols.push({ key: "loc", title: "Location", tip: "source file (object)", cell: (r) => base(r.file) || base(r.object), width: 120 });
+  return cols;
+}
+
+function fmtCost(c: Costs[string] | undefined, total: Costs[string] | undefined): string {
+  if (c === undefined) return "";
+  return fmt(c) + "  " + pct(c, total).padStart(6);
+}

@@ -1,0 +1,45 @@
+// format.ts — numbers as the tables show them.
+import type { Cost, Costs } from "./api";
+
+export function num(c: Cost | undefined | null): number {
+  if (c === undefined || c === null) return 0;
+  return typeof c === "number" ? c : Number(c);
+}
+
+const group = new Intl.NumberFormat("en-US");
+
+/** A cost with thousands separators (exact for strings beyond 2^53). */
+export function fmt(c: Cost | undefined | null): string {
+  if (c === undefined || c === null) return "";
+  if (typeof c === "string") return c.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return group.format(c);
+}
+
+export function signed(c: Cost | undefined | null): string {
+  const n = num(c);
+  const s = fmt(c);
+  return n > 0 ? "+" + s : s;
+}
+
+export function pct(part: Cost | undefined, total: Cost | undefined): string {
+  const t = num(total);
+  if (!t) return "";
+  const p = (100 * num(part)) / t;
+  return p >= 10 ? p.toFixed(1) + "%" : p.toFixed(2) + "%";
+}
+
+export function share(c: Costs | undefined, total: Costs, e: string): number {
+  const t = num(total[e]);
+  return t ? num(c?.[e]) / t : 0;
+}
+
+export function percentChange(p: number | null): string {
+  if (p === null) return "new";
+  return (p > 0 ? "+" : "") + (Math.abs(p) >= 100 ? p.toFixed(0) : p.toFixed(1)) + "%";
+}
+
+/** The short name of a file or object: its last path element. */
+export function base(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i >= 0 ? path.slice(i + 1) : path;
+}

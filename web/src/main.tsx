@@ -1,0 +1,266 @@
+// main.tsx — the page of `calltree serve`: a header (profile, event, parts), the function
+// list on the left, and the selected function's views on the right (docs/serve.md).
+import { render } from "preact";
+import { lazy, Suspense } from "preact/compat";
+import { useState } from "preact/hooks";
+import type { FunctionDetail, Profile } from "./api";
+import { isReport, setDerived } from "./api";
+import { Calls } from "./Calls";
+import { Flame, Sandwich } from "./Flame";
+import { base, fmt, pct, percentChange } from "./format";
+import { FunctionList } from "./FunctionList";
+import { Parts } from "./Parts";
+import { SourceView } from "./Source";
+import { Treemap } from "./Treemap";
+import { navigate, useViewState, type Tab, type ViewState } from "./url";
+import { useFetch } from "./useFetch";
+import "./style.css";
+
+// Graphviz (WebAssembly) is fetched only when the call graph is first shown.
+const CallGraph = lazy(() => import("./CallGraph"));
+
+const TABS: [Tab, string][] = [
+  ["calls", "Callers / callees"],
+  ["source", "Source"],
+  ["graph", "Call graph"],
+  ["flame", "Flame graph"],
+  ["icicle", "Icicle"],
+  ["sandwich", "Sandwich"],
+  ["map", "Callee map"],
+  ["parts", "Parts"],
+];
+
+const sumParts = (i: Profile["inputs"][number], e: string) => i.parts.reduce((a, q) => a + Number(q.totals[e] ?? 0), 0);
+
+function Header({ p, state, event }: { p: Profile; state: ViewState; event: string }) {
+  const input = p.inputs[p.inputs.length - 1];
+  const parts = input.parts;
+  return (
+    <header>
+      <strong class="brand">calltree</strong>
+      <span class="file" data-testid="file-name" title={p.inputs.map((i) => i.name).join(" → ")}>
+        {p.mode === "diff" ? `${base(p.inputs[0].name)} → ${base(p.inputs[1].name)}` : base(input.name)}
+      </span>
+      <span class="dim" title={input.command}>
+        {input.creator}
+      </span>
+      <span class="spacer" />
+      <label>
+        Event{" "}
+        <select value={event} aria-label="Event" onChange={(e) => navigate({ event: (e.target as HTMLSelectElement).value })}>
+          {p.events.map((e) => (
+            <option value={e.name} title={e.formula ?? e.long_name}>
+              {e.name}
+              {e.long_name && e.long_name !== e.name ? ` — ${e.long_name}` : ""}
+              {e.formula ? ` = ${e.formula}` : ""}
+            </option>
+          ))}
+        </select>
+      </label>
+      {!isReport() && <FormulaBox state={state} />}
+      {p.mode !== "diff" && (
+        <label title="show the self and inclusive columns of every event">
+          <input type="checkbox" checked={state.all} onChange={(e) => navigate({ all: (e.target as HTMLInputElement).checked })} /> all events
+        </label>
+      )}
+      {parts.length > 1 && !isReport() && (
+        <label>
+          Part{" "}
+          <select value={state.parts} aria-label="Parts" onChange={(e) => navigate({ parts: (e.target as HTMLSelectElement).value })}>
+            <option value="all">all {parts.length} summed</option>
+            {parts.map((q) => (
+              <option value={String(q.index)}>
+                {q.index}
+                {q.thread !== null ? ` · thread ${q.thread}` : ""}
+                {q.pid !== null ? ` · pid ${q.pid}` : ""} · {pct(q.totals[event], p.totals[event])}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {p.mode === "diff" ? (
+        <span class="total" data-testid="total" title="the programs' totals of this event, OLD → NEW">
+          Total {event}: {fmt(sumParts(p.inputs[0], event))} → {fmt(sumParts(input, event))} ({percentChange(sumParts(p.inputs[0], event) ? (100 * (sumParts(input, event) - sumParts(p.inputs[0], event))) / sumParts(p.inputs[0], event) : null)})
+        </span>
+      ) : (
+        <span class="total" data-testid="total" title="the program's total of this event">
+          Total {event}: {fmt(p.totals[event])}
+        </span>
+      )}
+    </header>
+  );
+}
+
+/** KCachegrind's formula box: a derived event of this page, e.g. `CEst = Ir + 10 Bm`. */
+function FormulaBox({ state }: { state: ViewState }) {
+  const [text, setText] = useState(state.derived.replace("=", " = "));
+  return (
+    <input
+      class="formula"
+      aria-label="Derived event"
+      title="a derived event, NAME = FORMULA of the events (e.g. CEst = Ir + 10 Bm); Enter to add, empty to remove"
+      placeholder="NAME = FORMULA"
+      value={text}
+      onInput={(e) => setText((e.target as HTMLInputElement).value)}
+      onKeyDown={(e) => {
+        if (e.key !== "Enter") return;
+        const t = text.trim();
+        const m = t.match(/^([A-Za-z_][\w]*)\s*=\s*(.+)$/);
+        if (t === "") navigate({ derived: "", event: "" });
+        else if (m) navigate({ derived: m[1] + "=" + m[2], event: m[1] });
+      }}
+    />
+  );
+}
+
+function Diagnostics({ p }: { p: Profile }) {
+  const items = p.inputs.filter((i) => i.diagnostics.errors + i.diagnostics.warnings > 0 || !i.complete || i.warnings.length);
+  if (!items.length && !p.event_warnings.length) return null;
+  return (
+    <details class="diagnostics" open={items.some((i) => i.diagnostics.errors > 0)} aria-label="Diagnostics">
+      <summary>
+        {items.map((i) => `${base(i.name)}: ${i.diagnostics.errors} errors, ${i.diagnostics.warnings} warnings${i.complete ? "" : ", not read to its end"}`).join("; ") || "Warnings"}
+      </summary>
+      <ul>
+        {items.flatMap((i) => [
+          ...i.diagnostics.shown.map((d) => (
+            <li class={d.severity}>
+              <code>
+                {d.file}:{d.line}:{d.column}: {d.severity}: {d.message} [{d.code}]
+              </code>
+              {d.text && <pre>{d.text}</pre>}
+            </li>
+          )),
+          ...i.warnings.map((w) => <li class="warning">{w}</li>),
+        ])}
+        {p.event_warnings.map((w) => (
+          <li class="warning">{w}</li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function Detail({ p, state, event }: { p: Profile; state: ViewState; event: string }) {
+  const diff = p.mode === "diff";
+  const side = diff ? state.side : undefined;
+  const common = { parts: state.parts, sort: event, side };
+  const d = useFetch<FunctionDetail>(state.fn === null ? null : "function/" + state.fn, common);
+  const tab = state.tab;
+  const f = d.data;
+  return (
+    <section class="detail" aria-label="Selected function">
+      {state.fn === null ? (
+        <div class="hint">Select a function in the list (click, or the arrow keys) to see its callers, callees, source and graphs. The flame graph and icicle need no selection.</div>
+      ) : d.error ? (
+        <div class="error" role="alert">
+          {d.error.message}
+        </div>
+      ) : f ? (
+        <div class="fnhead" data-testid="selected">
+          <h2 data-testid="selected-name" title={f.name}>
+            {f.name}
+            {f.cycle ? <span class="tag">{`<cycle ${f.cycle}>`}</span> : null}
+            {diff && <span class="tag">{state.side === "old" ? "OLD" : "NEW"}</span>}
+          </h2>
+          <div class="dim">
+            {f.file}
+            {f.object ? ` · ${f.object}` : ""}
+          </div>
+          <div class="figures">
+            <span>
+              Incl. {event} <b data-testid="selected-incl">{fmt(f.inclusive[event])}</b> {pct(f.inclusive[event], f.totals[event])}
+            </span>
+            <span>
+              Self <b data-testid="selected-self">{fmt(f.self[event])}</b> {pct(f.self[event], f.totals[event])}
+            </span>
+            <span>
+              Calls <b>{fmt(f.calls)}</b>
+            </span>
+            {f.cycle_id !== null && (
+              <a href="#" onClick={(e) => (e.preventDefault(), navigate({ fn: f.cycle_id }))}>
+                {`<cycle ${f.cycle}>`}
+              </a>
+            )}
+          </div>
+        </div>
+      ) : (
+        <div class="hint">Loading…</div>
+      )}
+      <nav class="tabs" role="tablist">
+        {TABS.filter(([t]) => t !== "parts" || (p.inputs[p.inputs.length - 1].parts.length > 1 && !isReport())).map(([t, label]) => (
+          <button role="tab" aria-selected={tab === t} class={tab === t ? "active" : ""} onClick={() => navigate({ tab: t })}>
+            {label}
+          </button>
+        ))}
+      </nav>
+      <div class="tabbody">
+        {tab === "calls" && f && <Calls d={f} event={event} side={side} />}
+        {tab === "source" && f && <SourceView f={f} event={event} state={state} />}
+        {tab === "graph" && f && isReport() && <div class="error">This report does not hold the call graph: open the profile with calltree serve.</div>}
+        {tab === "graph" && f && !isReport() && (
+          <Suspense fallback={<div class="hint">Loading Graphviz…</div>}>
+            <CallGraph fn={f.id} event={event} state={state} />
+          </Suspense>
+        )}
+        {(tab === "flame" || tab === "icicle") && <Flame event={event} state={state} icicle={tab === "icicle"} diff={diff} />}
+        {tab === "sandwich" && f && <Sandwich fn={f.id} event={event} state={state} />}
+        {tab === "parts" && <Parts p={p} fn={f?.id ?? null} event={event} />}
+        {tab === "map" && <Treemap fn={f?.id ?? null} event={event} state={state} />}
+        {f === null && state.fn !== null && !d.error && tab !== "flame" && tab !== "icicle" && tab !== "parts" && <div class="hint">Loading…</div>}
+      </div>
+    </section>
+  );
+}
+
+function App() {
+  const state = useViewState();
+  setDerived(state.derived);
+  // (a new derived event asks every view again: the page is made anew)
+  return <Page key={state.derived} state={state} />;
+}
+
+function Page({ state }: { state: ViewState }) {
+  const prof = useFetch<Profile>("profile", {});
+  if (prof.error)
+    return (
+      <div class="fatal" role="alert">
+        <h1>calltree</h1>
+        <p data-testid="fatal">{prof.error.message}</p>
+        {state.derived && (
+          <p>
+            <a href="#" onClick={(e) => (e.preventDefault(), navigate({ derived: "", event: "" }))}>
+              Remove the derived event {state.derived}
+            </a>
+          </p>
+        )}
+      </div>
+    );
+  const p = prof.data;
+  if (!p) return <div class="hint">Loading the profile…</div>;
+  const event = p.events.some((e) => e.name === state.event) ? state.event : p.events[0]?.name ?? "";
+  return (
+    <div class={"app" + (p.mode === "diff" ? " diffmode" : "")}>
+      <Header p={p} state={state} event={event} />
+      <Diagnostics p={p} />
+      {p.report && (
+        <div class="notice" data-testid="report-threshold">
+          A report (calltree report --html): it lists the functions whose inclusive {p.report.event} is at least {p.report.threshold * 100}% of the total, {fmt(p.report.shown)} of {fmt(p.report.functions)}, with their callers, callees and source, and the program's flame graph. The call graph and each function's own maps need <code>calltree serve</code>.
+        </div>
+      )}
+      <main>
+        <FunctionList profile={p} state={state} event={event} />
+        <Detail p={p} state={state} event={event} />
+      </main>
+    </div>
+  );
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.key === "/" && !(e.target instanceof HTMLInputElement)) {
+    e.preventDefault();
+    (document.querySelector("input.search") as HTMLInputElement | null)?.focus();
+  }
+});
+
+render(<App />, document.getElementById("app")!);

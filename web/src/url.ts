@@ -1,0 +1,115 @@
+// url.ts — the view's state, kept in the URL's fragment so that a link opens the same view and
+// back/forward walk through the views (the query keeps only the token).
+import { useEffect, useState } from "preact/hooks";
+
+export type Tab = "calls" | "source" | "graph" | "flame" | "icicle" | "sandwich" | "map" | "parts";
+
+export interface ViewState {
+  fn: number | null; // the selected function (or cycle) id
+  side: "new" | "old"; // diff mode: which profile `fn` is of
+  tab: Tab;
+  event: string; // the column that sorts and weighs ("" = the first)
+  by: "self" | "inclusive" | "calls" | "name";
+  dir: "asc" | "desc" | "";
+  filter: string;
+  group: "none" | "object" | "file" | "class";
+  in_group: string;
+  parts: string; // "all" or "1,2"
+  all: boolean; // columns for every event, not only the sorted one
+  measure: string; // diff: abs_delta | delta | percent | new | old
+  derived: string; // a derived event of the page, "NAME=FORMULA" (the API's derived=)
+}
+
+export const defaults: ViewState = {
+  fn: null,
+  side: "new",
+  tab: "calls",
+  event: "",
+  by: "self",
+  dir: "",
+  filter: "",
+  group: "none",
+  in_group: "",
+  parts: "all",
+  all: false,
+  measure: "abs_delta",
+  derived: "",
+};
+
+export function parseHash(hash: string): ViewState {
+  const p = new URLSearchParams(hash.replace(/^#/, ""));
+  const s: ViewState = { ...defaults };
+  const fn = p.get("fn");
+  if (fn !== null && /^\d+$/.test(fn)) s.fn = Number(fn);
+  const pick = <K extends keyof ViewState>(k: K, allowed?: readonly string[]) => {
+    const v = p.get(k);
+    if (v === null) return;
+    if (allowed && !allowed.includes(v)) return;
+    (s as unknown as Record<string, unknown>)[k] = v;
+  };
+  pick("side", ["new", "old"]);
+  pick("tab", ["calls", "source", "graph", "flame", "icicle", "sandwich", "map", "parts"]);
+  pick("event");
+  pick("by", ["self", "inclusive", "calls", "name"]);
+  pick("dir", ["asc", "desc"]);
+  pick("filter");
+  pick("group", ["none", "object", "file", "class"]);
+  pick("in_group");
+  pick("parts");
+  pick("measure", ["abs_delta", "delta", "percent", "new", "old"]);
+  pick("derived");
+  s.all = p.get("all") === "1";
+  return s;
+}
+
+export function formatHash(s: ViewState): string {
+  const p = new URLSearchParams();
+  for (const k of Object.keys(defaults) as (keyof ViewState)[]) {
+    const v = s[k];
+    if (v === defaults[k]) continue;
+    p.set(k, typeof v === "boolean" ? (v ? "1" : "0") : String(v));
+  }
+  const t = p.toString();
+  return t ? "#" + t : "";
+}
+
+let current = parseHash(location.hash);
+const listeners = new Set<(s: ViewState) => void>();
+
+function publish() {
+  for (const l of listeners) l(current);
+}
+
+window.addEventListener("popstate", () => {
+  current = parseHash(location.hash);
+  publish();
+});
+window.addEventListener("hashchange", () => {
+  const next = parseHash(location.hash);
+  if (formatHash(next) !== formatHash(current)) {
+    current = next;
+    publish();
+  }
+});
+
+/** Changes the state: a new history entry (back returns), or in place with `replace`. */
+export function navigate(patch: Partial<ViewState>, replace = false) {
+  const next = { ...current, ...patch };
+  const hash = formatHash(next);
+  if (hash === formatHash(current)) return;
+  current = next;
+  const url = location.pathname + location.search + hash;
+  if (replace) history.replaceState(null, "", url);
+  else history.pushState(null, "", url);
+  publish();
+}
+
+export function useViewState(): ViewState {
+  const [s, set] = useState(current);
+  useEffect(() => {
+    listeners.add(set);
+    set(current);
+    return () => void listeners.delete(set);
+  }, []);
+  return s;
+}

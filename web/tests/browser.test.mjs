@@ -1,0 +1,526 @@
+// browser.test.mjs — the page of `calltree serve` in a real browser (Debian's chromium, headless,
+// driven by playwright-core) against the real binary on corpus profiles. Every check reads
+// what the page SHOWS and compares it with `calltree annotate --json` / `calltree diff --json`
+// of the same file. A screenshot of each view goes to --out. Prints "N passed, N failed".
+//
+//   node web/tests/browser.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
+//        --source . --corpus ../shared/corpus --out build/web/screenshots [--only NAME]
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const arg = (name, def) => {
+  const i = process.argv.indexOf("--" + name);
+  return i > 0 ? process.argv[i + 1] : def;
+};
+const calltree = resolve(arg("calltree", "build/calltree"));
+const source = resolve(arg("source", "."));
+const corpus = resolve(arg("corpus", "../shared/corpus"));
+const out = resolve(arg("out", "build/web/screenshots"));
+const only = arg("only", "");
+let browserPath = arg("chromium", "/usr/bin/chromium");
+// (Debian's /usr/bin/chromium is a shell script in front of the real program.)
+if (existsSync("/usr/lib/chromium/chromium") && browserPath === "/usr/bin/chromium") browserPath = "/usr/lib/chromium/chromium";
+mkdirSync(out, { recursive: true });
+
+const recurse = join(source, "examples/recurse.callgrind");
+const threads = join(corpus, "vg-threads-separate-combined.callgrind");
+const diffOld = join(corpus, "vg-recurse-default.callgrind");
+const diffNew = join(corpus, "vg-recurse-separate-recs-callers.callgrind");
+
+function annotateJson(file, ...flags) {
+  return JSON.parse(execFileSync(calltree, ["annotate", "--json", ...flags, file], { maxBuffer: 1 << 28, cwd: corpus }).toString());
+}
+const fmt = (n) => (typeof n === "string" ? n.replace(/\B(?=(\d{3})+(?!\d))/g, ",") : new Intl.NumberFormat("en-US").format(n));
+
+/** Starts `calltree serve ARGS` and resolves to its URL once it printed it. */
+function serve(args, cwd = corpus) {
+  return new Promise((ok, fail) => {
+    const p = spawn(calltree, ["serve", "--port", "0", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let buf = "";
+    let err = "";
+    const timer = setTimeout(() => fail(new Error("serve printed no URL in 20 s: " + err)), 20000);
+    p.stderr.on("data", (d) => (err += d));
+    p.stdout.on("data", (d) => {
+      buf += d;
+      const m = buf.match(/^(http:\/\/\S+)\n/);
+      if (m) {
+        clearTimeout(timer);
+        ok({ url: m[1], proc: p, stop: () => p.kill("SIGTERM") });
+      }
+    });
+    p.on("exit", (code) => fail(new Error(`serve exited ${code}: ${err}`)));
+  });
+}
+
+function assert(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+function eq(a, b, msg) {
+  if (a !== b) throw new Error(`${msg}: got ${JSON.stringify(a)}, want ${JSON.stringify(b)}`);
+}
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+let browser;
+async function page(url, opts = {}) {
+  const ctx = await browser.newContext({ viewport: { width: 1500, height: 900 }, colorScheme: opts.dark ? "dark" : "light" });
+  const pg = await ctx.newPage();
+  const errors = [];
+  pg.on("pageerror", (e) => errors.push(e.message));
+  pg.errors = errors;
+  if (url) await pg.goto(url);
+  return pg;
+}
+const shot = (pg, name) => pg.screenshot({ path: join(out, name + ".png") });
+const rowNames = (pg) => pg.$$eval(".tbody .row .cell.name", (els) => els.map((e) => e.textContent));
+const rowText = (pg, i, cls) => pg.textContent(`.tbody .row[data-index="${i}"] .cell.${cls}`);
+const waitRows = (pg) => pg.waitForSelector('.tbody .row[data-index="0"] .cell.name');
+
+// --- one server for the recurse example ------------------------------------------------------
+const A = annotateJson(recurse);
+const byKey = new Map(A.functions.map((f) => [f.key, f]));
+const topSelf = [...A.functions].sort((a, b) => b.self.Ir - a.self.Ir)[0];
+
+test("load: the top function by self cost and its cost, as annotate --json", async (s) => {
+  const pg = await page(s.url);
+  await waitRows(pg);
+  eq(await pg.textContent('[data-testid="file-name"]'), "recurse.callgrind", "file name");
+  eq((await pg.textContent('[data-testid="total"]')).trim(), "Total Ir: " + fmt(A.totals.Ir), "total");
+  // Row 0 is <cycle 1> (its members' self summed); the first function row is annotate's top.
+  eq(await rowText(pg, 0, "name"), "<cycle 1>", "first row");
+  const name1 = await rowText(pg, 1, "name");
+  assert(name1.startsWith(topSelf.name), `second row ${name1} is not ${topSelf.name}`);
+  assert((await rowText(pg, 1, "self")).startsWith(fmt(topSelf.self.Ir) + " "), "self cost of the top function");
+  eq(await pg.textContent('[data-testid="row-count"]'), `${A.functions.length + A.cycles.length} rows`, "row count");
+  await shot(pg, "list");
+  eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
+});
+
+test("sort: by inclusive, then ascending, then by name", async (s) => {
+  const pg = await page(s.url);
+  await waitRows(pg);
+  await pg.click(".thead .cell.incl");
+  await pg.waitForSelector(".thead .cell.incl.sorted");
+  await pg.waitForFunction(() => location.hash.includes("by=inclusive"));
+  const topIncl = Math.max(...A.functions.map((f) => f.inclusive.Ir));
+  await pg.waitForFunction((want) => document.querySelector('.tbody .row[data-index="0"] .cell.incl')?.textContent.startsWith(want), fmt(topIncl) + " ");
+  await pg.click(".thead .cell.incl");
+  await pg.waitForFunction(() => location.hash.includes("dir=asc"));
+  await pg.waitForSelector('.thead .cell.incl.sorted[aria-sort="ascending"]');
+  await pg.waitForFunction((top) => !document.querySelector('.tbody .row[data-index="0"] .cell.incl')?.textContent.startsWith(top), fmt(topIncl));
+  const asc = (await pg.$$eval(".tbody .row .cell.incl", (els) => els.map((e) => Number(e.textContent.split(" ")[0].replace(/,/g, ""))))).slice(0, 30);
+  for (let i = 1; i < asc.length; i++) assert(asc[i - 1] <= asc[i], "ascending inclusive: " + asc.join(" "));
+  await pg.click(".thead .cell.name");
+  await pg.waitForFunction(() => location.hash.includes("by=name"));
+  await pg.waitForFunction(() => !location.hash.includes("dir="));
+  await pg.waitForSelector('.thead .cell.name.sorted[aria-sort="ascending"]');
+  await pg.waitForFunction(() => document.querySelector('.tbody .row[data-index="0"] .cell.name')?.textContent === "(below main)");
+  const shown = (await rowNames(pg)).slice(0, 30).map((n) => n.replace(/\s+<cycle \d+>$/, ""));
+  for (let i = 1; i < shown.length; i++) assert(shown[i - 1] <= shown[i], "names in order: " + shown.join(" | "));
+});
+
+test("search: a regex filters the rows, a bad one says why", async (s) => {
+  const pg = await page(s.url);
+  await waitRows(pg);
+  await pg.fill("input.search", "^cyc_[ab]");
+  const want = A.functions.filter((f) => /^cyc_[ab]/.test(f.name)).length;
+  await pg.waitForFunction((n) => document.querySelector('[data-testid="row-count"]').textContent === n + " rows", want);
+  for (const n of await rowNames(pg)) assert(/^cyc_[ab]/.test(n), "row " + n + " does not match");
+  assert((await pg.evaluate(() => location.hash)).includes("filter="), "filter in the URL");
+  await shot(pg, "search");
+  await pg.fill("input.search", "(unclosed");
+  await pg.waitForSelector('.list .error[role="alert"]');
+  assert((await pg.textContent(".list .error")).includes("bad regular expression"), "regex error shown");
+});
+
+test("select: click a row, keyboard moves, callers and callees as annotate's", async (s) => {
+  const pg = await page(s.url);
+  await waitRows(pg);
+  await pg.click('.tbody .row[data-index="1"]');
+  await pg.waitForSelector('[data-testid="selected-name"]');
+  const name = await pg.textContent('[data-testid="selected-name"]');
+  assert(name.startsWith(topSelf.name), "selected " + name);
+  eq(await pg.textContent('[data-testid="selected-self"]'), fmt(topSelf.self.Ir), "selected self");
+  eq(await pg.textContent('[data-testid="selected-incl"]'), fmt(topSelf.inclusive.Ir), "selected inclusive");
+  const callers = await pg.$$eval('[aria-label="Callers"] tbody tr td:nth-child(4)', (els) => els.map((e) => e.textContent));
+  const wantCallers = topSelf.callers.map((c) => byKey.get(c.function).name);
+  eq(callers.map((c) => c.replace(/<cycle \d+>$/, "")).sort().join(), wantCallers.sort().join(), "callers");
+  const counts = await pg.$$eval('[aria-label="Callers"] tbody tr td:nth-child(3)', (els) => els.map((e) => e.textContent));
+  eq(counts.sort().join(), topSelf.callers.map((c) => fmt(c.count)).sort().join(), "caller counts");
+  const callees = await pg.$$eval('[aria-label="Callees"] tbody tr td:nth-child(4)', (els) => els.map((e) => e.textContent));
+  eq(callees.map((c) => c.replace(/<cycle \d+>$/, "")).sort().join(), topSelf.callees.map((c) => byKey.get(c.function).name).sort().join(), "callees");
+  await shot(pg, "callers");
+  // A click on a caller selects it.
+  await pg.click('[aria-label="Callers"] tbody tr td:nth-child(4) a');
+  await pg.waitForFunction((n) => !document.querySelector('[data-testid="selected-name"]').textContent.startsWith(n), topSelf.name);
+  // The keyboard: down from row 1 selects row 2.
+  await pg.focus(".tbody");
+  await pg.click('.tbody .row[data-index="1"]');
+  await pg.keyboard.press("ArrowDown");
+  await pg.waitForSelector('.tbody .row[data-index="2"].selected');
+  const n2 = await rowText(pg, 2, "name");
+  await pg.waitForFunction((n) => document.querySelector('[data-testid="selected-name"]')?.textContent.startsWith(n.replace(/\s+<cycle.*$/, "")), n2);
+  // Back (the keyboard's moves replace the entry: they leave no trail) returns to the caller
+  // clicked before, and once more to the top function.
+  await pg.goBack();
+  await pg.goBack();
+  await pg.waitForFunction((n) => document.querySelector('[data-testid="selected-name"]').textContent.startsWith(n), topSelf.name);
+  await pg.goForward();
+  await pg.waitForFunction((n) => !document.querySelector('[data-testid="selected-name"]').textContent.startsWith(n), topSelf.name);
+});
+
+test("call graph: Graphviz lays out the function, its callers and callees, cycle marked", async (s) => {
+  const main = byKey.get([...byKey.keys()].find((k) => byKey.get(k).name === "main"));
+  const id = await idOf(s, "main");
+  const pg = await page(s.url + `#fn=${id}&tab=graph`);
+  await pg.waitForSelector(".graph svg g.node", { timeout: 20000 });
+  const labels = await pg.$$eval(".graph svg g.node text", (els) => els.map((e) => e.textContent));
+  assert(labels.includes("main"), "main in the graph: " + labels.slice(0, 8).join(","));
+  for (const c of main.callees.filter((c) => c.cost.Ir / A.totals.Ir >= 0.005)) {
+    const n = byKey.get(c.function).name;
+    assert(labels.includes(n), `callee ${n} not in the graph`);
+  }
+  await pg.click('[data-testid="callgraph"] input[aria-label="Callees depth"]', { clickCount: 3 });
+  await pg.keyboard.type("4");
+  await pg.keyboard.press("Tab");
+  await pg.waitForFunction(() => [...document.querySelectorAll(".graph svg g.cluster text")].some((t) => t.textContent.startsWith("<cycle")), null, { timeout: 20000 });
+  await shot(pg, "callgraph");
+  // A click on a node selects it.
+  const other = await pg.$('.graph svg g.node:not(#n' + id + ")");
+  const otherName = await other.$eval("text", (t) => t.textContent);
+  await other.click();
+  await pg.waitForFunction((n) => document.querySelector('[data-testid="selected-name"]')?.textContent.startsWith(n), otherName);
+});
+
+async function idOf(s, name) {
+  const base = s.url.replace(/\/\?token=.*/, "");
+  const token = s.url.replace(/.*token=/, "");
+  const r = await fetch(`${base}/api/v1/functions?filter=${encodeURIComponent("^" + name + "$")}&limit=1`, { headers: { Authorization: "Bearer " + token } });
+  return (await r.json()).rows[0].id;
+}
+
+test("flame graph and icicle: frames from the root, the estimate said, a click selects", async (s) => {
+  const pg = await page(s.url + "#tab=flame");
+  await pg.waitForSelector('[data-testid="flame"] .frame');
+  const note = await pg.textContent('[data-testid="estimate-note"]');
+  assert(note.includes("An estimate") && note.includes("docs/estimate.md"), "estimate note: " + note);
+  // The widest root frame spans the whole width and is the program's entry.
+  const widths = await pg.$$eval('[data-testid="flame"] .frame', (els) => els.map((e) => [e.textContent, parseFloat(e.style.width)]));
+  const full = widths.filter(([, w]) => w > 99.9).map(([n]) => n);
+  assert(full.includes("main") || full.includes("(below main)") || full.length > 0, "a frame of the whole width");
+  const mainFrames = widths.filter(([n]) => n === "main");
+  assert(mainFrames.length >= 1, "main has a frame");
+  const mainIncl = [...byKey.values()].find((f) => f.name === "main").inclusive.Ir;
+  assert(Math.abs(mainFrames[0][1] - (100 * mainIncl) / A.totals.Ir) < 0.5, `main's width ${mainFrames[0][1]}% vs its inclusive share`);
+  await shot(pg, "flame");
+  await pg.click('[data-testid="flame"] .frame:text-is("main")');
+  await pg.waitForFunction(() => document.querySelector('[data-testid="selected-name"]')?.textContent === "main");
+  await pg.waitForSelector('[data-testid="reset-zoom"]');
+  await pg.click('button[role="tab"]:text("Icicle")');
+  await pg.waitForSelector('[data-testid="icicle"] .frame');
+  await shot(pg, "icicle");
+  await pg.click('button[role="tab"]:text("Sandwich")');
+  await pg.waitForSelector('[data-testid="sandwich"] .frame');
+  const sandwich = await pg.$$eval('[data-testid="sandwich"] .frame', (els) => els.map((e) => e.textContent));
+  eq(sandwich.filter((n) => n === "main").length, 2, "main in both halves of the sandwich");
+  await shot(pg, "sandwich");
+  await pg.click('button[role="tab"]:text("Callee map")');
+  await pg.waitForSelector('[data-testid="treemap"] .tm');
+  const boxes = await pg.$$eval('[data-testid="treemap"] .tm', (els) => els.map((e) => e.textContent));
+  assert(boxes[0] === "main", "the map's outer box is main: " + boxes[0]);
+  // Its callees are boxes inside it, the heaviest (cyc_a, 97% of main) the largest and on top.
+  assert(boxes.includes("cyc_a"), "cyc_a inside main's box");
+  const top = await pg.evaluate(() => { const r = document.querySelector('[data-testid="treemap"] .tm:nth-child(2)').getBoundingClientRect(); return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)?.closest(".tm")?.dataset.fn; });
+  assert(top !== undefined && top !== String(await idOf(s, "main")), "a callee's box is visible over main's");
+  await shot(pg, "calleemap");
+  eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
+});
+
+test("source: per-line costs equal annotate's, hot lines marked", async (s) => {
+  const id = await idOf(s, "fib");
+  const pg = await page(s.url + `#fn=${id}&tab=source`);
+  await pg.waitForSelector('[data-testid="source"] .srcline');
+  const src = A.source.find((f) => f.file.endsWith("recurse.c"));
+  const hot = await pg.$$eval(".srcline.hot", (els) => els.map((e) => [Number(e.dataset.line), e.children[1].textContent, e.querySelector("code").textContent]));
+  assert(hot.length > 0, "no hot line");
+  for (const [line, cost] of hot) {
+    const l = src.lines.find((x) => x.line === line);
+    eq(cost, fmt(l.self.Ir), "cost of line " + line);
+  }
+  assert(hot.some(([, , text]) => text.includes("fib")), "a hot line's text mentions fib");
+  await shot(pg, "source");
+});
+
+test("source: a file that is not there says so", async () => {
+  const s2 = await serve([recurse], "/");
+  try {
+    const id = await idOf(s2, "fib");
+    const pg = await page(s2.url + `#fn=${id}&tab=source`);
+    await pg.waitForSelector('[data-testid="source-missing"]');
+    const msg = await pg.textContent('[data-testid="source-missing"]');
+    assert(/not found|cannot|no such/i.test(msg), "missing message: " + msg);
+    assert((await pg.textContent('[data-testid="source"] .srchead')).includes("no costs per line"), "says the lines have no costs");
+  } finally {
+    s2.stop();
+  }
+});
+
+test("deep link: fragment state opens the same view, back and forward", async (s) => {
+  const id = await idOf(s, "fib");
+  const pg = await page(s.url + `#fn=${id}&tab=calls&by=inclusive&filter=fib`);
+  await pg.waitForSelector('[data-testid="selected-name"]');
+  eq(await pg.textContent('[data-testid="selected-name"]'), "fib", "selected from the link");
+  eq(await pg.inputValue("input.search"), "fib", "search box from the link");
+  await pg.waitForSelector(".thead .cell.incl.sorted");
+  await pg.click('button[role="tab"]:text("Source")');
+  await pg.waitForSelector('[data-testid="source"]');
+  await pg.goBack();
+  await pg.waitForSelector('[aria-label="Callers"]');
+  await pg.goForward();
+  await pg.waitForSelector('[data-testid="source"]');
+});
+
+test("security: no token, no page and no API", async (s) => {
+  const base = s.url.replace(/\/\?token=.*/, "");
+  const pg = await page(null);
+  const r = await pg.goto(base + "/");
+  eq(r.status(), 401, "page without token");
+  const api = await pg.evaluate(async (u) => (await fetch(u + "/api/v1/profile")).status, base);
+  eq(api, 401, "API without token");
+  const bad = await pg.goto(base + "/?token=0123456789abcdef0123456789abcdef");
+  eq(bad.status(), 403, "wrong token");
+  // With the URL's token, the cookie lets the page's later requests through.
+  await pg.goto(s.url);
+  await waitRows(pg);
+  const again = await pg.evaluate(async (u) => (await fetch(u + "/api/v1/profile")).status, base);
+  eq(again, 200, "API with the cookie");
+});
+
+// --- other servers ----------------------------------------------------------------------------
+test("parts: one part of a multi-thread profile, as annotate --part", async () => {
+  const s2 = await serve([threads]);
+  try {
+    const P = annotateJson(threads, "--part", "2");
+    const top = [...P.functions].sort((a, b) => b.self[P.events[0]] - a.self[P.events[0]])[0];
+    const pg = await page(s2.url + "#cycles=no");
+    await waitRows(pg);
+    await pg.selectOption('select[aria-label="Parts"]', "2");
+    await pg.waitForFunction(() => location.hash.includes("parts=2"));
+    await pg.waitForFunction(
+      ([n, c]) => [...document.querySelectorAll(".tbody .row")].some((r) => r.querySelector(".name")?.textContent.startsWith(n) && r.querySelector(".self")?.textContent.startsWith(c + " ")),
+      [top.name, fmt(top.self[P.events[0]])],
+    );
+    await shot(pg, "part");
+    // The parts side by side: the same function's self cost in part 2, as annotate --part 2.
+    const row = await pg.$(`.tbody .row:has(.name:text-is("${top.name}"))`);
+    await row.click();
+    await pg.click('button[role="tab"]:text("Parts")');
+    await pg.waitForFunction((c) => document.querySelector('[data-part-self="2"]')?.textContent === c, fmt(top.self[P.events[0]]));
+    const cells = await pg.$$eval("[data-part-self]", (els) => els.length);
+    eq(cells, annotateJson(threads).parts.count, "a column per part");
+    await shot(pg, "parts-side-by-side");
+  } finally {
+    s2.stop();
+  }
+});
+
+test("diff: deltas as calltree diff, only-in-one-side marked, flame coloured", async () => {
+  const s2 = await serve([diffOld, diffNew]);
+  try {
+    const D = JSON.parse(execFileSync(calltree, ["diff", "--json", diffOld, diffNew], { maxBuffer: 1 << 28 }).toString());
+    const pg = await page(s2.url);
+    await waitRows(pg);
+    const fileName = await pg.textContent('[data-testid="file-name"]');
+    eq(fileName, "vg-recurse-default.callgrind → vg-recurse-separate-recs-callers.callgrind", "both files named");
+    // The first row (the largest change of self cost) is calltree diff's first function.
+    const top = D.functions[0];
+    eq(await rowText(pg, 0, "name"), top.name, "the largest change");
+    eq(await rowText(pg, 0, "delta"), (top.self.Ir.delta > 0 ? "+" : "") + fmt(top.self.Ir.delta), "its delta");
+    eq(await rowText(pg, 0, "change"), top.change === "changed" ? "" : top.change, "marked as " + top.change);
+    await pg.selectOption('select[aria-label="Order by"]', "percent");
+    await pg.waitForFunction(() => [...document.querySelectorAll(".tbody .row .cell.change")].some((e) => e.textContent === "added"));
+    await shot(pg, "diff");
+    await pg.click('button[role="tab"]:text("Flame graph")');
+    await pg.waitForSelector('[data-testid="flame"] .frame');
+    const colours = await pg.$$eval('[data-testid="flame"] .frame', (els) => new Set(els.map((e) => e.style.background)).size);
+    assert(colours >= 2, "flame coloured by change");
+    assert((await pg.textContent(".legend")).includes("grew"), "legend");
+    await shot(pg, "diff-flame");
+  } finally {
+    s2.stop();
+  }
+});
+
+test("diagnostics: a file with errors opens and lists them", async () => {
+  const bad = join(source, "tests/malformed/m03-undefined-function-id.callgrind");
+  const s2 = await serve([bad]);
+  try {
+    const pg = await page(s2.url);
+    await pg.waitForSelector('.diagnostics[open] li');
+    const text = await pg.textContent(".diagnostics");
+    assert(/error/.test(text) && text.includes("m03-undefined-function-id.callgrind:"), "diagnostics listed: " + text.slice(0, 200));
+    await shot(pg, "diagnostics");
+  } finally {
+    s2.stop();
+  }
+});
+
+test("300,000 rows: a window of them in the DOM, the last one reached", async () => {
+  // A profile of 300 000 functions, function i with self cost i + 1, every 1000th calling
+  // the next (so there are callers and callees), written under the build folder.
+  const big = join(out, "..", "300k.callgrind");
+  if (!existsSync(big)) {
+    const lines = ["# callgrind format", "version: 1", "events: Ir", "fl=(1) big.c"];
+    for (let i = 0; i < 300000; i++) {
+      lines.push(`fn=(${i + 1}) f${i}`, `${(i % 500) + 1} ${i + 1}`);
+      if (i % 1000 === 0 && i + 1 < 300000) lines.push(`cfn=(${i + 2}) f${i + 1}`, "calls=1 1", `${(i % 500) + 1} ${i + 2}`);
+    }
+    writeFileSync(big, lines.join("\n") + "\n");
+  }
+  const s2 = await serve([big]);
+  try {
+    const pg = await page(s2.url);
+    await waitRows(pg);
+    eq(await pg.textContent('[data-testid="row-count"]'), "300,000 rows", "row count");
+    eq(await rowText(pg, 0, "name"), "f299999", "first row");
+    const inDom = (await pg.$$(".tbody .row")).length;
+    assert(inDom < 120, `only a window of rows in the DOM (${inDom})`);
+    // Scroll through the list in 20 jumps; each frame's render is timed.
+    const times = await pg.evaluate(async () => {
+      const el = document.querySelector(".tbody");
+      const out = [];
+      for (let k = 1; k <= 20; k++) {
+        const t0 = performance.now();
+        el.scrollTop = (el.scrollHeight * k) / 20;
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        out.push(performance.now() - t0);
+      }
+      return out;
+    });
+    await pg.waitForFunction(() => document.querySelector('.tbody .row[data-index="299999"] .cell.name')?.textContent === "f0", null, { timeout: 10000 });
+    eq(await rowText(pg, 299999, "self"), "1   0.00%", "the last row's self cost");
+    await pg.keyboard.press("Escape");
+    await pg.click('.tbody .row[data-index="299999"]');
+    await pg.keyboard.press("Home");
+    await pg.waitForFunction(() => document.querySelector('[data-testid="selected-name"]')?.textContent === "f299999", null, { timeout: 10000 });
+    times.sort((a, b) => a - b);
+    console.log(`     300k rows: a scroll jump renders in ${times[10].toFixed(1)} ms (median), ${times[19].toFixed(1)} ms (slowest)`);
+    await shot(pg, "300k");
+  } finally {
+    s2.stop();
+  }
+});
+
+test("group by: source file groups, one group's rows", async (s) => {
+  const pg = await page(s.url + "#group=file");
+  await pg.waitForSelector(".groups .group");
+  const groups = await pg.$$eval(".groups .group .gname", (els) => els.map((e) => e.textContent));
+  assert(groups.includes("recurse.c") && groups.includes("malloc.c"), "groups: " + groups.slice(0, 6).join(","));
+  await pg.click('.groups .group:has(.gname:text-is("recurse.c"))');
+  await pg.waitForFunction(() => location.hash.includes("in_group="));
+  const want = A.functions.filter((f) => f.file === "./src/c/recurse.c").length;
+  await pg.waitForFunction((n) => document.querySelector('[data-testid="row-count"]').textContent === n + " rows", want);
+  for (const loc of await pg.$$eval(".tbody .row .cell.loc", (els) => els.map((e) => e.textContent))) eq(loc, "recurse.c", "row of the group");
+  await shot(pg, "group");
+});
+
+test("report --html: one file, opens from disk, the threshold said", async () => {
+  const file = join(out, "..", "recurse-report.html");
+  execFileSync(calltree, ["report", "--html", recurse, "-o", file], { cwd: corpus, stdio: ["ignore", "ignore", "pipe"] });
+  const pg = await page(null);
+  const requests = [];
+  pg.on("request", (r) => requests.push(r.url()));
+  await pg.goto("file://" + file);
+  await waitRows(pg);
+  const note = await pg.textContent('[data-testid="report-threshold"]');
+  const kept = A.functions.filter((f) => f.inclusive.Ir >= 0.001 * A.totals.Ir).length + A.cycles.filter((c) => c.inclusive.Ir >= 0.001 * A.totals.Ir).length;
+  assert(note.includes("at least 0.1% of the total") && note.includes(`${kept} of ${A.functions.length + A.cycles.length}`), "threshold in the page: " + note);
+  eq(await pg.textContent('[data-testid="row-count"]'), `${kept} rows`, "rows above the threshold");
+  assert((await rowText(pg, 1, "name")).startsWith(topSelf.name), "top function");
+  assert((await rowText(pg, 1, "self")).startsWith(fmt(topSelf.self.Ir) + " "), "its self cost");
+  await pg.fill("input.search", "^cyc_");
+  await pg.waitForFunction(() => [...document.querySelectorAll(".tbody .row .cell.name")].every((e) => e.textContent.startsWith("cyc_")));
+  await pg.fill("input.search", "");
+  await pg.waitForFunction((n) => document.querySelector('[data-testid="row-count"]').textContent === n + " rows", kept);
+  await pg.click('.tbody .row[data-index="1"]');
+  await pg.waitForSelector('[aria-label="Callers"] tbody tr');
+  eq(await pg.textContent('[data-testid="selected-self"]'), fmt(topSelf.self.Ir), "selected self");
+  await pg.click('button[role="tab"]:text("Source")');
+  await pg.waitForSelector(".srcline.hot");
+  await pg.click('button[role="tab"]:text("Flame graph")');
+  await pg.waitForSelector('[data-testid="flame"] .frame:text-is("main")');
+  await shot(pg, "report");
+  await pg.click('button[role="tab"]:text("Call graph")');
+  await pg.waitForSelector(".tabbody .error");
+  assert((await pg.textContent(".tabbody .error")).includes("calltree serve"), "the call graph needs serve");
+  const outside = requests.filter((u) => !u.startsWith("file:") && !u.startsWith("data:"));
+  eq(outside.join(" "), "", "requests other than the file");
+  // Bad input: no profile, or nowhere to write: an error, and no file (nor a temporary one).
+  const status = (args) => {
+    try {
+      execFileSync(calltree, args, { stdio: ["ignore", "ignore", "pipe"] });
+      return 0;
+    } catch (e) {
+      return e.status;
+    }
+  };
+  const none = join(out, "..", "no-report.html");
+  eq(status(["report", "--html", join(out, "no-such.callgrind"), "-o", none]), 1, "missing profile");
+  eq(status(["report", "--html", recurse, "-o", join(out, "no-dir", "r.html")]), 2, "unwritable output");
+  eq(status(["report", recurse, "-o", none]), 2, "no --html");
+  assert(!existsSync(none) && !existsSync(join(out, "no-dir")), "no file written");
+  eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
+});
+
+test("derived event: the formula box adds a column, a bad formula says why", async (s) => {
+  const pg = await page(s.url);
+  await waitRows(pg);
+  await pg.fill('input[aria-label="Derived event"]', "Twice = 2 Ir");
+  await pg.press('input[aria-label="Derived event"]', "Enter");
+  await pg.waitForFunction(() => document.querySelector('select[aria-label="Event"]')?.value === "Twice");
+  await waitRows(pg);
+  await pg.waitForFunction((want) => document.querySelector('.tbody .row[data-index="1"] .cell.self')?.textContent.startsWith(want), fmt(2 * topSelf.self.Ir) + " ");
+  eq((await pg.textContent('[data-testid="total"]')).trim(), "Total Twice: " + fmt(2 * A.totals.Ir), "derived total");
+  await pg.fill('input[aria-label="Derived event"]', "Bad = Ir +");
+  await pg.press('input[aria-label="Derived event"]', "Enter");
+  await pg.waitForSelector('[data-testid="fatal"]');
+  assert((await pg.textContent('[data-testid="fatal"]')).includes("expected"), "the formula's error");
+  await pg.click("text=Remove the derived event");
+  await waitRows(pg);
+});
+
+test("dark theme follows the system", async (s) => {
+  const pg = await page(s.url, { dark: true });
+  await waitRows(pg);
+  const bg = await pg.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  eq(bg, "rgb(22, 24, 29)", "dark background");
+  await shot(pg, "dark");
+});
+
+// --- the runner -------------------------------------------------------------------------------
+const t0 = Date.now();
+browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+const main = await serve([recurse]);
+let passed = 0;
+let failed = 0;
+for (const t of tests) {
+  if (only && !t.name.includes(only)) continue;
+  const t1 = Date.now();
+  try {
+    await Promise.race([t.fn(main), new Promise((_, f) => setTimeout(() => f(new Error("timed out after 40 s")), 40000))]);
+    passed++;
+    console.log(`ok   ${t.name} (${Date.now() - t1} ms)`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${t.name}: ${e.message.split("\n")[0]}`);
+  }
+  for (const c of browser.contexts()) await c.close();
+}
+main.stop();
+await browser.close();
+console.log(`screenshots in ${out}; ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,91 @@
+// docs-screenshots.mjs — makes the pictures of docs/serve.md: every view of `calltree serve` on
+// real corpus profiles, in headless chromium. Not a test (web.browser is); run it by hand:
+//
+//   node web/tests/docs-screenshots.mjs --calltree build/calltree --corpus ../shared/corpus \
+//        --source . --out docs/images
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const arg = (name, def) => {
+  const i = process.argv.indexOf("--" + name);
+  return i > 0 ? process.argv[i + 1] : def;
+};
+const calltree = resolve(arg("calltree", "build/calltree"));
+const corpus = resolve(arg("corpus", "../shared/corpus"));
+const source = resolve(arg("source", "."));
+const out = resolve(arg("out", "docs/images"));
+const browserPath = existsSync("/usr/lib/chromium/chromium") ? "/usr/lib/chromium/chromium" : "/usr/bin/chromium";
+mkdirSync(out, { recursive: true });
+
+function serve(args) {
+  return new Promise((ok, fail) => {
+    const p = spawn(calltree, ["serve", "--port", "0", ...args], { cwd: corpus, stdio: ["ignore", "pipe", "inherit"] });
+    let buf = "";
+    p.stdout.on("data", (d) => {
+      buf += d;
+      const m = buf.match(/^(http:\/\/\S+)\n/);
+      if (m) ok({ url: m[1], stop: () => p.kill("SIGTERM") });
+    });
+    p.on("exit", (code) => fail(new Error("serve exited " + code)));
+  });
+}
+
+async function idOf(url, name) {
+  const base = url.replace(/\/\?token=.*/, "");
+  const token = url.replace(/.*token=/, "");
+  const r = await fetch(`${base}/api/v1/functions?filter=${encodeURIComponent(name)}&limit=1&by=inclusive`, { headers: { Authorization: "Bearer " + token } });
+  return (await r.json()).rows[0].id;
+}
+
+const browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox"] });
+async function shoot(url, name, ready, opts = {}) {
+  const ctx = await browser.newContext({ viewport: { width: 1400, height: 820 }, colorScheme: opts.dark ? "dark" : "light" });
+  const pg = await ctx.newPage();
+  await pg.goto(url);
+  await pg.waitForSelector(ready, { timeout: 30000 });
+  if (opts.then) await opts.then(pg);
+  await pg.waitForTimeout(300);
+  await pg.screenshot({ path: join(out, `serve-${name}.png`) });
+  await ctx.close();
+  console.log("wrote", join(out, `serve-${name}.png`));
+}
+
+const wf = await serve(["vg-wordfreq-cxx-O2g-default.callgrind"]);
+const main = await idOf(wf.url, "^main$");
+const collect = await idOf(wf.url, "^wf::Stats wf::collect");
+await shoot(wf.url + `#fn=${main}`, "list", '[aria-label="Callers"]');
+await shoot(wf.url + `#fn=${collect}&tab=source`, "source", ".srcline.hot");
+await shoot(wf.url + `#fn=${main}&tab=graph`, "callgraph", ".graph svg");
+await shoot(wf.url + `#fn=${collect}&tab=flame`, "flame", '[data-testid="flame"] .frame');
+await shoot(wf.url + `#fn=${collect}&tab=sandwich`, "sandwich", '[data-testid="sandwich"] .frame');
+await shoot(wf.url + `#fn=${main}&tab=map`, "calleemap", '[data-testid="treemap"] .tm');
+await shoot(wf.url + `#group=class&by=inclusive&fn=${collect}`, "group", ".groups .group");
+await shoot(wf.url + `#fn=${main}&tab=flame`, "dark", '[data-testid="flame"] .frame', { dark: true });
+wf.stop();
+
+const rec = await serve([join(source, "examples/recurse.callgrind")]);
+await shoot(rec.url + `#fn=${await idOf(rec.url, "^cyc_b'2$")}&tab=graph`, "cycle", ".graph svg g.cluster");
+rec.stop();
+
+const threads = await serve(["vg-threads-separate-combined.callgrind"]);
+await shoot(threads.url + `#parts=2&tab=parts&fn=${await idOf(threads.url, "^msort_with_tmp\\.part\\.0'2$")}`, "parts", '[data-part-self="2"]:not(:empty)');
+threads.stop();
+
+const diff = await serve(["vg-threads-separate.t02.callgrind", "vg-threads-separate.t03.callgrind"]);
+await shoot(diff.url, "diff", ".tbody .row .cell.delta");
+await shoot(diff.url + "#tab=flame", "diff-flame", '[data-testid="flame"] .frame');
+diff.stop();
+
+const bad = await serve([join(source, "tests/malformed/m03-undefined-function-id.callgrind")]);
+await shoot(bad.url, "diagnostics", ".diagnostics li");
+bad.stop();
+
+// The report, opened from disk.
+const report = join(tmpdir(), "calltree-recurse-report.html");
+await new Promise((ok, fail) => spawn(calltree, ["report", "--html", join(source, "examples/recurse.callgrind"), "-o", report], { cwd: corpus, stdio: "inherit" }).on("exit", (c) => (c ? fail(new Error("report " + c)) : ok())));
+await shoot("file://" + report + "#fn=" + 240 + "&tab=source", "report", ".srcline.hot");
+
+await browser.close();
