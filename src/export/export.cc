@@ -1,0 +1,40 @@
+// export/export.cc — the formats by name, and the dispatch (see export.h).
+#include "calltree/export.h"
+
+#include "export/formats.h"
+
+namespace calltree {
+
+namespace {
+struct named_format {
+  std::string_view name;
+  export_format format;
+};
+constexpr named_format formats[] = {
+    {"pprof", export_format::pprof},           {"folded", export_format::folded},
+};
+}  // namespace
+
+std::optional<export_format> parse_export_format(std::string_view name) {
+  for (const auto& f : formats)
+    if (f.name == name) return f.format;
+  return std::nullopt;
+}
+
+std::string_view export_format_name(export_format f) {
+  for (const auto& x : formats)
+    if (x.format == f) return x.name;
+  return "?";
+}
+
+result<export_report> export_profile(const views::session& s, const export_options& o,
+                                     const export_sink& out) {
+  switch (o.format) {
+    case export_format::pprof: return exporting::write_pprof(s, o, out);
+    case export_format::folded: return exporting::write_folded(s, o, out);
+    default: break;
+  }
+  return error{"unknown export format"};
+}
+
+}  // namespace calltree
