@@ -12,6 +12,7 @@ struct named_format {
 };
 constexpr named_format formats[] = {
     {"pprof", export_format::pprof},           {"folded", export_format::folded},
+    {"speedscope", export_format::speedscope},
 };
 }  // namespace
 
@@ -32,6 +33,7 @@ result<export_report> export_profile(const views::session& s, const export_optio
   switch (o.format) {
     case export_format::pprof: return exporting::write_pprof(s, o, out);
     case export_format::folded: return exporting::write_folded(s, o, out);
+    case export_format::speedscope: return exporting::write_speedscope(s, o, out);
     default: break;
   }
   return error{"unknown export format"};
