@@ -13,6 +13,7 @@ struct named_format {
 constexpr named_format formats[] = {
     {"pprof", export_format::pprof},           {"folded", export_format::folded},
     {"speedscope", export_format::speedscope}, {"chrome", export_format::chrome},
+    {"dot", export_format::dot},
 };
 }  // namespace
 
@@ -35,6 +36,7 @@ result<export_report> export_profile(const views::session& s, const export_optio
     case export_format::folded: return exporting::write_folded(s, o, out);
     case export_format::speedscope: return exporting::write_speedscope(s, o, out);
     case export_format::chrome: return exporting::write_chrome(s, o, out);
+    case export_format::dot: return exporting::write_dot(s, o, out);
     default: break;
   }
   return error{"unknown export format"};
