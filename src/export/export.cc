@@ -13,7 +13,7 @@ struct named_format {
 constexpr named_format formats[] = {
     {"pprof", export_format::pprof},           {"folded", export_format::folded},
     {"speedscope", export_format::speedscope}, {"chrome", export_format::chrome},
-    {"dot", export_format::dot},
+    {"dot", export_format::dot},               {"flamegraph", export_format::flamegraph},
 };
 }  // namespace
 
@@ -37,6 +37,7 @@ result<export_report> export_profile(const views::session& s, const export_optio
     case export_format::speedscope: return exporting::write_speedscope(s, o, out);
     case export_format::chrome: return exporting::write_chrome(s, o, out);
     case export_format::dot: return exporting::write_dot(s, o, out);
+    case export_format::flamegraph: return exporting::write_flamegraph(s, o, out);
     default: break;
   }
   return error{"unknown export format"};
