@@ -21,7 +21,11 @@
 
 #include "args.h"
 #include "calltree/export.h"
+#include "calltree/profile.h"
+#include "calltree/profile_builder.h"
+#include "calltree/reader.h"
 #include "command.h"
+#include "diagnostics_output.h"
 #include "progress.h"
 #include "views/part_costs.h"
 #include "views/session.h"
@@ -203,6 +207,53 @@ std::string run_dot(const std::string& program, const std::string& format,
   return {};
 }
 
+// --to=json: the model as read (positions and jumps kept), not annotate's tables.
+int export_model(const std::string& input, const std::string& out_path, const parsed_args& a) {
+  for (const char* f : {"show", "event", "part", "node-thres", "edge-thres", "min-share",
+                        "max-frames", "title", "dot-command"})
+    if (a.has(f))
+      return usage_error(std::string("--") + f + " does not apply to --to=json (the whole model)");
+  diagnostic_collector diags(20);
+  reader_options ro;
+  ro.display_name = input == "-" ? "<stdin>" : input;
+  auto threads = parse_threads(a.get("threads"));
+  if (!threads) return usage_error("--threads needs a number from 1 to 64");
+  ro.threads = *threads;
+  progress_line progress(ro.display_name);
+  progress.attach(ro);
+  profile p;
+  auto r = load_profile(input, p, diags, ro, builder_options{});
+  progress.finish();
+  if (!r) {
+    std::fprintf(stderr, "calltree export: %s\n", r.error().message.c_str());
+    return exit_findings;
+  }
+  if (diags.errors() || !r->complete) {
+    print_diagnostics(diags);
+    std::fprintf(stderr, "calltree export: %s: %llu error(s)%s; nothing written\n", input.c_str(),
+                 static_cast<unsigned long long>(diags.errors()),
+                 r->complete ? "" : ", not read to its end");
+    return exit_findings;
+  }
+  std::string err;
+  output_file out;
+  if (!out.open(out_path, err)) {
+    std::fprintf(stderr, "calltree export: %s\n", err.c_str());
+    return exit_usage;
+  }
+  auto done = export_model_json(p, input, [&out](std::string_view b) { out.write(b); });
+  if (!done) {
+    out.discard();
+    std::fprintf(stderr, "calltree export: %s\n", done.error().message.c_str());
+    return exit_findings;
+  }
+  if (!out.commit(err)) {
+    std::fprintf(stderr, "calltree export: %s\n", err.c_str());
+    return exit_findings;
+  }
+  return exit_ok;
+}
+
 int run_export(std::span<const std::string_view> args) {
   std::string err;
   auto parsed = parse_args(args, export_flags, err);
@@ -248,6 +299,8 @@ int run_export(std::span<const std::string_view> args) {
   }
   const std::string input = a.positional[0];
   o.title = a.get("title").value_or(input == "-" ? "<stdin>" : input);
+
+  if (o.format == export_format::json) return export_model(input, *out_path, a);
 
   views::load_options lo;
   lo.event_definitions = a.all("event");

@@ -77,3 +77,14 @@ result<export_report> export_profile(const views::session& s, const export_optio
                                      const export_sink& out);
 
 }  // namespace calltree
+
+namespace calltree {
+
+struct profile;
+
+// export_format::json: the model itself (profile.h: objects, files, functions, events, parts,
+// self-cost rows with their positions, call rows, jump rows) as versioned JSON, the
+// "calltree-model" document of docs/json.md. `input` names the file in the document.
+status export_model_json(const profile& p, const std::string& input, const export_sink& out);
+
+}  // namespace calltree

@@ -14,6 +14,7 @@ constexpr named_format formats[] = {
     {"pprof", export_format::pprof},           {"folded", export_format::folded},
     {"speedscope", export_format::speedscope}, {"chrome", export_format::chrome},
     {"dot", export_format::dot},               {"flamegraph", export_format::flamegraph},
+    {"json", export_format::json},
 };
 }  // namespace
 
@@ -38,7 +39,8 @@ result<export_report> export_profile(const views::session& s, const export_optio
     case export_format::chrome: return exporting::write_chrome(s, o, out);
     case export_format::dot: return exporting::write_dot(s, o, out);
     case export_format::flamegraph: return exporting::write_flamegraph(s, o, out);
-    default: break;
+    case export_format::json:
+      return error{"the json export is of the model (export_model_json), not of a session"};
   }
   return error{"unknown export format"};
 }

@@ -17,8 +17,6 @@ result<export_report> write_dot(const views::session& s, const export_options& o
                                 const export_sink& out);
 result<export_report> write_flamegraph(const views::session& s, const export_options& o,
                                        const export_sink& out);
-result<export_report> write_model_json(const views::session& s, const export_options& o,
-                                       const export_sink& out);
 
 // Buffers a sink's small pieces into large ones.
 class buffered_sink {
