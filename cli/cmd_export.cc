@@ -46,7 +46,9 @@ constexpr flag export_flags[] = {
      "A,B"},
     {"event", 0, true, "define a derived event, e.g. 'CEst = Ir + 10 Bm' (repeatable)",
      "'NAME = FORMULA'"},
-    {"part", 0, true, "only parts N,M (1-based) of a file with several parts [all, summed]",
+    {"part", 0, true,
+     "only parts N,M (1-based) of a file with several parts [all, summed; speedscope and "
+     "chrome: one profile or thread per part]",
      "N[,M...]"},
     {"node-thres", 0, true,
      "dot/svg/png: leave out functions below PCT % of the total inclusive cost [0.5]", "PCT"},
