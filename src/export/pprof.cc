@@ -65,10 +65,12 @@ class string_table {
   std::vector<const std::string*> order_;  // (node-based map: pointers stay valid)
 };
 
-// Gzips `data` into `out` in pieces.
+// Gzips `data` into `out` in pieces, at level 1: 0.04 s for the 3.4 MB proto of the corpus's 24 MB
+// profile where level 6 takes 0.11 s (gzip -1/-6), the file 11 % larger
+// (it is read once, by pprof or an ingester).
 status gzip_to(std::string_view data, const export_sink& out) {
   z_stream z{};
-  if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+  if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
     return error{"zlib: deflateInit2 failed"};
   std::string buf(1 << 16, '\0');
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
