@@ -17,7 +17,8 @@ namespace calltree::exporting {
 namespace {
 
 // speedscope's units: bytes, microseconds, milliseconds, nanoseconds, none, seconds.
-std::pair<std::string_view, std::uint64_t> speedscope_unit(const event_unit& u) {
+// (The unit is returned as a copy: `u` is often a temporary.)
+std::pair<std::string, std::uint64_t> speedscope_unit(const event_unit& u) {
   if (u.unit == "bytes" || u.unit == "microseconds" || u.unit == "milliseconds" ||
       u.unit == "nanoseconds" || u.unit == "seconds")
     return {u.unit, u.scale};
