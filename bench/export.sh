@@ -6,8 +6,9 @@
 # minutes), else the corpus's 24 MB instr-level profile unpacked by scripts/corpus-big.sh. The
 # file is read once before the runs (page cache). Every run writes to a file in a temporary
 # directory (svg/png: Graphviz's time included). Prints one Markdown table: what ran, seconds
-# (best of $REPS wall-clock runs), peak RSS (largest of the runs, /usr/bin/time), output size,
-# and the ratio to annotate --auto=no's seconds (the issue's target: each format within 2x).
+# (best of $REPS wall-clock runs), CPU seconds (user + system, best of the runs: steadier than
+# the wall clock on a shared machine), peak RSS (largest of the runs, /usr/bin/time), output
+# size, and the ratios to annotate --auto=no's (the issue's target: each format within 2x).
 # Environment: REPS (default 3), FORMATS (default: every format but png), CALLTREE_FLAGS.
 set -uo pipefail
 if [ $# -lt 1 ] || [ ! -x "$1" ]; then
@@ -36,34 +37,37 @@ if [ -z "$file" ]; then
 fi
 cat "$file" >/dev/null
 
-# best seconds, max RSS (KB) of REPS runs of "$@"
+# best seconds, best CPU seconds, max RSS (KB) of REPS runs of "$@"
 measure() {
-  local best="" rss=0 i t m
+  local best="" cpu="" rss=0 i t u k m c
   for ((i = 0; i < REPS; i++)); do
-    /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" || {
+    /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" || {
       echo "export.sh: failed: $* ($(tail -1 "$tmp/err"))" >&2
-      echo "fail 0"
+      echo "0 0 0"
       return
     }
-    read -r t m <"$tmp/time"
+    read -r t u k m <"$tmp/time"
+    c=$(awk "BEGIN{print $u + $k}")
     if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
+    if [ -z "$cpu" ] || awk "BEGIN{exit !($c < $cpu)}"; then cpu=$c; fi
     [ "$m" -gt "$rss" ] && rss=$m
   done
-  echo "$best $rss"
+  echo "$best $cpu $rss"
 }
 
 size=$(du -m "$file" | cut -f1)
 echo "File: $file ($size MB), best of $REPS runs, $(nproc) cores"
 echo
-echo "| run | seconds | peak RSS | output | ratio to annotate --auto=no |"
-echo "|---|---:|---:|---:|---:|"
-read -r base base_rss < <(measure "$bin" annotate --auto=no "${extra[@]}" "$file")
-printf '| annotate --auto=no | %s | %d MB | | 1.00 |\n' "$base" $((base_rss / 1024))
+echo "| run | seconds | CPU seconds | peak RSS | output | ratio (wall) | ratio (CPU) |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+read -r base base_cpu base_rss < <(measure "$bin" annotate --auto=no "${extra[@]}" "$file")
+printf '| annotate --auto=no | %s | %s | %d MB | | 1.00 | 1.00 |\n' "$base" "$base_cpu" \
+  $((base_rss / 1024))
 for f in $FORMATS; do
   out=$tmp/out.$f
-  read -r t rss < <(measure "$bin" export --to="$f" "${extra[@]}" "$file" -o "$out")
+  read -r t c rss < <(measure "$bin" export --to="$f" "${extra[@]}" "$file" -o "$out")
   bytes=$(stat -c %s "$out" 2>/dev/null || echo 0)
-  ratio=$(awk "BEGIN{printf \"%.2f\", $t / $base}" 2>/dev/null || echo "?")
-  printf '| export --to=%s | %s | %d MB | %.1f MB | %s |\n' "$f" "$t" $((rss / 1024)) \
-    "$(awk "BEGIN{print $bytes / 1e6}")" "$ratio"
+  printf '| export --to=%s | %s | %s | %d MB | %.1f MB | %s | %s |\n' "$f" "$t" "$c" \
+    $((rss / 1024)) "$(awk "BEGIN{print $bytes / 1e6}")" \
+    "$(awk "BEGIN{printf \"%.2f\", $t / $base}")" "$(awk "BEGIN{printf \"%.2f\", $c / $base_cpu}")"
 done
