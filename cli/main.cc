@@ -22,7 +22,7 @@ namespace {
 void print_help() {
   std::string s =
       "Usage: calltree COMMAND [OPTIONS] [FILE...]\n\n"
-      "Read, check, convert, annotate, diff and merge Callgrind-format profiles\n"
+      "Read, check, convert, annotate, diff, merge and export Callgrind-format profiles\n"
       "(callgrind, cachegrind, Xdebug, pyprof2calltree, pprof, ...). Files may be\n"
       "gzip, zstd, xz or bzip2 compressed; '-' is standard input.\n\nCommands:\n";
   auto cmds = calltree::cli::commands();

@@ -78,6 +78,7 @@ void session::index_names() {
   const std::size_t nk = keys();
   for (std::size_t c = 0; c < t.cycles.size(); ++c)
     cycle_names_.push_back("<cycle " + std::to_string(c + 1) + ">");
+  if (!options.index_names) return;
   keys_by_name.resize(nk);
   for (std::uint32_t k = 0; k < nk; ++k) keys_by_name[k] = k;
   std::stable_sort(keys_by_name.begin(), keys_by_name.end(), [&](std::uint32_t a, std::uint32_t b) {

@@ -36,6 +36,9 @@ struct load_options {
   unsigned threads = 1;
   // Diagnostics kept with their text (the others are counted).
   std::size_t kept_diagnostics = 100;
+  // Make label_of, label_name and keys_by_name (the views' indexes of names). Exports, which
+  // show every key under its own name, do without them: a fifth of their time on a big file.
+  bool index_names = true;
   // reader_options::progress, for a command's progress line.
   std::function<void(const read_progress&)> progress;
 };
@@ -72,7 +75,7 @@ class session {
 
   // Per key: its label, a number shared by the keys a display joins (the same file and base
   // name: `f'g'h`, `f'2` and `f` are one label when `g` is a function of the file); and the
-  // base name itself.
+  // base name itself. (Empty without load_options::index_names, as keys_by_name.)
   std::vector<std::uint32_t> label_of;
   std::vector<std::string_view> label_name;  // per label
   // The keys of each function name (a name's keys in several files: inlined code), by name.

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# export.sh BINARY [FILE] — `calltree export` to every format, timed against `calltree annotate
+# --auto=no` on the same file, in one run.
+#
+# FILE defaults to bench/data/real-clang-big.callgrind (bench/make-real-profile.sh makes it,
+# minutes), else the corpus's 24 MB instr-level profile unpacked by scripts/corpus-big.sh. The
+# file is read once before the runs (page cache). Every run writes to a file in a temporary
+# directory (svg/png: Graphviz's time included). Prints one Markdown table: what ran, seconds
+# (best of $REPS wall-clock runs), CPU seconds (user + system, best of the runs: steadier than
+# the wall clock on a shared machine), peak RSS (largest of the runs, /usr/bin/time), output
+# size, and the ratios to annotate --auto=no's (the issue's target: each format within 2x).
+# Environment: REPS (default 3), FORMATS (default: every format but png), CALLTREE_FLAGS.
+set -uo pipefail
+if [ $# -lt 1 ] || [ ! -x "$1" ]; then
+  echo "usage: bench/export.sh CALLTREE-BINARY [FILE]" >&2
+  exit 2
+fi
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+REPS=${REPS:-3}
+FORMATS=${FORMATS:-pprof folded speedscope chrome dot flamegraph json svg}
+read -r -a extra <<< "${CALLTREE_FLAGS:-}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+file=${2:-}
+if [ -z "$file" ]; then
+  if [ -f "$here/data/real-clang-big.callgrind" ]; then
+    file=$here/data/real-clang-big.callgrind
+  else
+    corpus=${CALLTREE_CORPUS_DIR:-$(cd "$here/../.." && pwd)/shared/corpus}
+    bash "$here/../scripts/corpus-big.sh" "$corpus" "$tmp" >/dev/null || {
+      echo "export.sh: no FILE, no bench/data/real-clang-big.callgrind, no corpus" >&2
+      exit 2
+    }
+    file=$tmp/big.callgrind
+  fi
+fi
+cat "$file" >/dev/null
+
+# best seconds, best CPU seconds, max RSS (KB) of REPS runs of "$@"
+measure() {
+  local best="" cpu="" rss=0 i t u k m c
+  for ((i = 0; i < REPS; i++)); do
+    /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" || {
+      echo "export.sh: failed: $* ($(tail -1 "$tmp/err"))" >&2
+      echo "0 0 0"
+      return
+    }
+    read -r t u k m <"$tmp/time"
+    c=$(awk "BEGIN{print $u + $k}")
+    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
+    if [ -z "$cpu" ] || awk "BEGIN{exit !($c < $cpu)}"; then cpu=$c; fi
+    [ "$m" -gt "$rss" ] && rss=$m
+  done
+  echo "$best $cpu $rss"
+}
+
+size=$(du -m "$file" | cut -f1)
+echo "File: $file ($size MB), best of $REPS runs, $(nproc) cores"
+echo
+echo "| run | seconds | CPU seconds | peak RSS | output | ratio (wall) | ratio (CPU) |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+read -r base base_cpu base_rss < <(measure "$bin" annotate --auto=no "${extra[@]}" "$file")
+printf '| annotate --auto=no | %s | %s | %d MB | | 1.00 | 1.00 |\n' "$base" "$base_cpu" \
+  $((base_rss / 1024))
+for f in $FORMATS; do
+  out=$tmp/out.$f
+  read -r t c rss < <(measure "$bin" export --to="$f" "${extra[@]}" "$file" -o "$out")
+  bytes=$(stat -c %s "$out" 2>/dev/null || echo 0)
+  printf '| export --to=%s | %s | %s | %d MB | %.1f MB | %s | %s |\n' "$f" "$t" "$c" \
+    $((rss / 1024)) "$(awk "BEGIN{print $bytes / 1e6}")" \
+    "$(awk "BEGIN{printf \"%.2f\", $t / $base}")" "$(awk "BEGIN{printf \"%.2f\", $c / $base_cpu}")"
+done

@@ -1,0 +1,397 @@
+// cmd_export.cc — `calltree export --to=FORMAT FILE -o OUT`: a profile in another tool's format.
+//
+// Reads the profile as `serve` does (views/session.h: every dialect and compression, derived
+// events with --event), refuses a file with errors (they are printed as `calltree check`
+// prints them; exit 1, nothing written), and writes the format (calltree/export.h) into a
+// temporary file beside OUT, renamed to OUT once complete: OUT is never half-written. svg and
+// png are the DOT export drawn by Graphviz's `dot`. docs/export.md.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "calltree/export.h"
+#include "calltree/profile.h"
+#include "calltree/profile_builder.h"
+#include "calltree/reader.h"
+#include "command.h"
+#include "diagnostics_output.h"
+#include "progress.h"
+#include "views/part_costs.h"
+#include "views/session.h"
+
+extern char** environ;
+
+namespace calltree::cli {
+namespace {
+
+constexpr flag export_flags[] = {
+    {"to", 0, true,
+     "the format: pprof, folded, speedscope, chrome, dot, svg, png, flamegraph, json "
+     "(docs/export.md)",
+     "FORMAT"},
+    {"output", 'o', true, "the file to write ('-': standard output)", "OUT"},
+    {"show", 0, true,
+     "events to export, comma-separated, recorded or derived [every event; folded: the first]",
+     "A,B"},
+    {"event", 0, true, "define a derived event, e.g. 'CEst = Ir + 10 Bm' (repeatable)",
+     "'NAME = FORMULA'"},
+    {"part", 0, true,
+     "only parts N,M (1-based) of a file with several parts [all, summed; speedscope and "
+     "chrome: one profile or thread per part]",
+     "N[,M...]"},
+    {"node-thres", 0, true,
+     "dot/svg/png: leave out functions below PCT % of the total inclusive cost [0.5]", "PCT"},
+    {"edge-thres", 0, true, "dot/svg/png: leave out calls below PCT % of the total [0.1]", "PCT"},
+    {"max-frames", 0, true,
+     "stack formats: at most N frames in the estimate's tree (self costs stay exact) [1048576]",
+     "N"},
+    {"min-share", 0, true,
+     "stack formats: no frame for a call path below this share of the total; self costs stay "
+     "exact (0: every path, up to --max-frames) [0.00001]",
+     "FRACTION"},
+    {"title", 0, true, "the title of a flamegraph, speedscope or chrome export [the file name]",
+     "TEXT"},
+    {"dot-command", 0, true, "svg/png: the Graphviz program to run [dot]", "PATH"},
+    {"threads", 0, true, "threads to read with [number of cores]", "N"},
+    {"help", 'h', false, "show this help"},
+};
+
+constexpr std::string_view export_usage = "--to=FORMAT [OPTIONS] FILE -o OUT";
+constexpr std::string_view export_summary =
+    "Writes a profile in the format of another tool: pprof (go tool pprof, Pyroscope,\n"
+    "Parca), folded stacks (flamegraph.pl, inferno), speedscope, chrome (Perfetto),\n"
+    "dot/svg/png (a call graph as gprof2dot draws it), flamegraph (a standalone SVG),\n"
+    "json (the model). Stacks are the call paths estimated from the call graph\n"
+    "(docs/estimate.md): self costs and totals are exact. OUT is written whole or not\n"
+    "at all. Exit status: 0; 1 when the profile cannot be read or has errors (printed\n"
+    "as 'calltree check' prints them; nothing is written); 2 on usage errors.";
+
+int usage_error(const std::string& msg) {
+  std::fprintf(stderr, "calltree export: %s\n(see 'calltree export --help')\n", msg.c_str());
+  return exit_usage;
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    std::size_t comma = s.find(',', start);
+    if (comma == std::string::npos) comma = s.size();
+    if (comma > start) out.push_back(s.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+bool parse_percent(const std::string& s, double& out) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size() && out >= 0 && out <= 100;
+}
+
+// OUT, written through a temporary file in its directory and renamed when complete.
+class output_file {
+ public:
+  ~output_file() { discard(); }
+  bool open(const std::string& path, std::string& err) {
+    path_ = path;
+    if (path == "-") {
+      f_ = stdout;
+      return true;
+    }
+    const std::size_t slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+    const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+    if (base.empty()) {
+      err = path + ": not a file name";
+      return false;
+    }
+    tmp_ = dir + "." + base + ".calltree-XXXXXX";
+    const int fd = mkstemp(tmp_.data());
+    if (fd < 0) {
+      err = "cannot write in " + (dir.empty() ? std::string(".") : dir) + ": " +
+            std::strerror(errno);
+      tmp_.clear();
+      return false;
+    }
+    const mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    f_ = fdopen(fd, "wb");
+    return f_ != nullptr;
+  }
+  void write(std::string_view bytes) {
+    if (!failed_ && std::fwrite(bytes.data(), 1, bytes.size(), f_) != bytes.size()) {
+      failed_ = true;
+      errno_ = errno;
+    }
+  }
+  // Closes and renames; false (and the temporary removed) on any failure.
+  bool commit(std::string& err) {
+    if (f_ == stdout) {
+      if (std::fflush(stdout) != 0 || failed_) {
+        err = std::string("writing standard output: ") + std::strerror(failed_ ? errno_ : errno);
+        return false;
+      }
+      return true;
+    }
+    const bool flushed = std::fflush(f_) == 0 && !failed_ && fsync(fileno(f_)) == 0;
+    const int e = failed_ ? errno_ : errno;
+    const bool closed = std::fclose(f_) == 0;
+    f_ = nullptr;
+    if (!flushed || !closed) {
+      err = "writing " + path_ + ": " + std::strerror(e);
+      discard();
+      return false;
+    }
+    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+      err = "cannot rename to " + path_ + ": " + std::strerror(errno);
+      discard();
+      return false;
+    }
+    tmp_.clear();
+    return true;
+  }
+  // Writes what is buffered to the temporary file (for another program to read it).
+  bool flush_only(std::string& err) {
+    if (failed_ || std::fflush(f_) != 0) {
+      err = "writing " + path_ + ": " + std::strerror(failed_ ? errno_ : errno);
+      return false;
+    }
+    return true;
+  }
+  void discard() {
+    if (f_ && f_ != stdout) std::fclose(f_);
+    f_ = nullptr;
+    if (!tmp_.empty()) unlink(tmp_.c_str());
+    tmp_.clear();
+  }
+  const std::string& temporary() const { return tmp_; }
+
+ private:
+  std::string path_, tmp_;
+  std::FILE* f_ = nullptr;
+  bool failed_ = false;
+  int errno_ = 0;
+};
+
+// Runs `dot -TFORMAT -o OUT_TMP DOT_FILE`; an error message, or empty.
+std::string run_dot(const std::string& program, const std::string& format,
+                    const std::string& dot_file, const std::string& out_file) {
+  std::string tflag = "-T" + format;
+  std::string oflag = "-o" + out_file;
+  const char* argv[] = {program.c_str(), tflag.c_str(), oflag.c_str(), dot_file.c_str(), nullptr};
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, program.c_str(), nullptr, nullptr,
+                              const_cast<char* const*>(argv), environ);
+  if (rc != 0)
+    return "cannot run '" + program + "' (" + std::strerror(rc) +
+           "): --to=" + format + " needs Graphviz (Debian: apt-get install graphviz), or "
+           "export --to=dot and draw it elsewhere";
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+    return "'" + program + " " + tflag + "' failed (exit status " +
+           std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st)) + ")";
+  return {};
+}
+
+// --to=json: the model as read (positions and jumps kept), not annotate's tables.
+int export_model(const std::string& input, const std::string& out_path, const parsed_args& a) {
+  for (const char* f : {"show", "event", "part", "node-thres", "edge-thres", "min-share",
+                        "max-frames", "title", "dot-command"})
+    if (a.has(f))
+      return usage_error(std::string("--") + f + " does not apply to --to=json (the whole model)");
+  diagnostic_collector diags(20);
+  reader_options ro;
+  ro.display_name = input == "-" ? "<stdin>" : input;
+  auto threads = parse_threads(a.get("threads"));
+  if (!threads) return usage_error("--threads needs a number from 1 to 64");
+  ro.threads = *threads;
+  progress_line progress(ro.display_name);
+  progress.attach(ro);
+  profile p;
+  auto r = load_profile(input, p, diags, ro, builder_options{});
+  progress.finish();
+  if (!r) {
+    std::fprintf(stderr, "calltree export: %s\n", r.error().message.c_str());
+    return exit_findings;
+  }
+  if (diags.errors() || !r->complete) {
+    print_diagnostics(diags);
+    std::fprintf(stderr, "calltree export: %s: %llu error(s)%s; nothing written\n", input.c_str(),
+                 static_cast<unsigned long long>(diags.errors()),
+                 r->complete ? "" : ", not read to its end");
+    return exit_findings;
+  }
+  std::string err;
+  output_file out;
+  if (!out.open(out_path, err)) {
+    std::fprintf(stderr, "calltree export: %s\n", err.c_str());
+    return exit_usage;
+  }
+  auto done = export_model_json(p, input, [&out](std::string_view b) { out.write(b); });
+  if (!done) {
+    out.discard();
+    std::fprintf(stderr, "calltree export: %s\n", done.error().message.c_str());
+    return exit_findings;
+  }
+  if (!out.commit(err)) {
+    std::fprintf(stderr, "calltree export: %s\n", err.c_str());
+    return exit_findings;
+  }
+  return exit_ok;
+}
+
+int run_export(std::span<const std::string_view> args) {
+  std::string err;
+  auto parsed = parse_args(args, export_flags, err);
+  if (!parsed) return usage_error(err);
+  const parsed_args& a = *parsed;
+  if (a.has("help")) {
+    std::fputs(format_help("export", export_usage, export_summary, export_flags).c_str(), stdout);
+    return exit_ok;
+  }
+  auto to = a.get("to");
+  if (!to) return usage_error("needs --to=FORMAT");
+  const bool via_dot = *to == "svg" || *to == "png";
+  auto format = via_dot ? std::optional(export_format::dot) : parse_export_format(*to);
+  if (!format)
+    return usage_error("unknown format '" + *to +
+                       "' (pprof, folded, speedscope, chrome, dot, svg, png, flamegraph, json)");
+  if (a.positional.size() != 1) return usage_error("needs exactly one profile");
+  auto out_path = a.get("output");
+  if (!out_path) return usage_error("needs -o OUT ('-o -' for standard output)");
+  if (via_dot && *out_path == "-") return usage_error("--to=" + *to + " needs a file for -o");
+
+  export_options o;
+  o.format = *format;
+  if (auto v = a.get("show")) {
+    o.events = split_commas(*v);
+    if (o.events.empty()) return usage_error("--show needs at least one event");
+  }
+  if (auto v = a.get("node-thres"); v && !parse_percent(*v, o.node_thres))
+    return usage_error("--node-thres needs a percentage from 0 to 100");
+  if (auto v = a.get("edge-thres"); v && !parse_percent(*v, o.edge_thres))
+    return usage_error("--edge-thres needs a percentage from 0 to 100");
+  if (auto v = a.get("max-frames")) {
+    std::uint64_t n = 0;
+    auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
+    if (ec != std::errc() || p != v->data() + v->size() || n == 0)
+      return usage_error("--max-frames needs a number from 1");
+    o.max_frames = n;
+  }
+  if (auto v = a.get("min-share")) {
+    double pct = 0;
+    if (!parse_percent(*v, pct) || pct > 1) return usage_error("--min-share needs a number from 0 to 1");
+    o.min_share = pct;
+  }
+  const std::string input = a.positional[0];
+  o.title = a.get("title").value_or(input == "-" ? "<stdin>" : input);
+
+  if (o.format == export_format::json) return export_model(input, *out_path, a);
+
+  views::load_options lo;
+  lo.event_definitions = a.all("event");
+  lo.index_names = false;  // (every key is exported under its own name)
+  auto threads = parse_threads(a.get("threads"));
+  if (!threads) return usage_error("--threads needs a number from 1 to 64");
+  lo.threads = *threads;
+  if (char buf[4096]; getcwd(buf, sizeof buf)) lo.cwd = std::string(buf) + "/";
+  progress_line progress(input);
+  lo.progress = [&progress](const read_progress& p) { progress.update(p); };
+  auto loaded = views::load_session(input, lo);
+  progress.finish();
+  if (!loaded) {
+    std::fprintf(stderr, "calltree export: %s\n", loaded.error().message.c_str());
+    return exit_findings;
+  }
+  const views::session& s = **loaded;
+  if (s.errors || !s.stats.complete) {
+    // A profile with errors is not exported: some of its costs were dropped.
+    for (const auto& d : s.diagnostics)
+      if (d.severity == severity::error) std::fputs(format_diagnostic(d).c_str(), stderr);
+    std::fprintf(stderr, "calltree export: %s: %llu error(s)%s; nothing written\n", input.c_str(),
+                 static_cast<unsigned long long>(s.errors),
+                 s.stats.complete ? "" : ", not read to its end");
+    return exit_findings;
+  }
+  if (s.warnings)
+    std::fprintf(stderr, "calltree export: warning: %s: %llu warnings (see 'calltree check %s')\n",
+                 input.c_str(), static_cast<unsigned long long>(s.warnings), input.c_str());
+  for (const auto& w : s.table_warnings)
+    std::fprintf(stderr, "calltree export: warning: %s\n", w.c_str());
+  if (auto v = a.get("part")) {
+    auto parts = views::parse_parts(*v, s.p.parts.size());
+    if (!parts) return usage_error("--part: " + parts.error().message);
+    o.parts = std::move(*parts);
+  }
+
+  output_file out;
+  if (!out.open(*out_path, err)) {
+    std::fprintf(stderr, "calltree export: %s\n", err.c_str());
+    return exit_usage;
+  }
+  auto done = export_profile(s, o, [&out](std::string_view b) { out.write(b); });
+  if (!done) {
+    out.discard();
+    return usage_error(done.error().message);
+  }
+  for (const auto& w : done->warnings) std::fprintf(stderr, "calltree export: warning: %s\n",
+                                                    w.c_str());
+  if (via_dot) {
+    // The DOT text is complete in the temporary file; Graphviz draws it into another
+    // temporary file, renamed to OUT.
+    const std::string dot_file = out.temporary();
+    output_file drawn;
+    if (!drawn.open(*out_path, err)) {
+      std::fprintf(stderr, "calltree export: %s\n", err.c_str());
+      return exit_usage;
+    }
+    // (out's buffer must reach its file before dot reads it.)
+    if (!out.flush_only(err)) {
+      std::fprintf(stderr, "calltree export: %s\n", err.c_str());
+      return exit_findings;
+    }
+    err = run_dot(a.get("dot-command").value_or("dot"), *to, dot_file, drawn.temporary());
+    out.discard();
+    if (!err.empty()) {
+      std::fprintf(stderr, "calltree export: %s\n", err.c_str());
+      return exit_findings;
+    }
+    if (!drawn.commit(err)) {
+      std::fprintf(stderr, "calltree export: %s\n", err.c_str());
+      return exit_findings;
+    }
+    return exit_ok;
+  }
+  if (!out.commit(err)) {
+    std::fprintf(stderr, "calltree export: %s\n", err.c_str());
+    return exit_findings;
+  }
+  return exit_ok;
+}
+
+}  // namespace
+}  // namespace calltree::cli
+
+CALLTREE_COMMAND(export, {.name = "export",
+                          .summary = "write a profile for pprof, speedscope, flame graphs, "
+                                     "Graphviz, Perfetto",
+                          .usage = calltree::cli::export_usage,
+                          .description = calltree::cli::export_summary,
+                          .flags = calltree::cli::export_flags,
+                          .run = calltree::cli::run_export});

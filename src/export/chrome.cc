@@ -1,0 +1,149 @@
+// export/chrome.cc — Chrome / Perfetto trace-event JSON of the estimate's tree.
+//
+// The trace-event format (chrome://tracing, ui.perfetto.dev) is a timeline; a profile has
+// none, so the tree is laid out as a flame graph is: each frame of the estimate's tree (of
+// the first event) is one complete event ("ph":"X") whose duration is the frame's total, its
+// children placed one after another from its start (heaviest first), its own self cost after
+// them. Each part is a thread of its own (tid = part number; a file of one part: tid 1).
+// Durations are in microseconds, the trace format's unit: a time event is converted (Xdebug's
+// Time_(10ns): one count is 0.01 µs, written exactly as a decimal), a count event is taken as
+// one count per µs. Each event's args carry the frame's file and its exact self cost in every
+// exported event, so summed per function they are `annotate`'s self costs.
+#include <charconv>
+
+#include "calltree/report/json.h"
+#include "export/formats.h"
+#include "export/stacks.h"
+#include "views/session.h"
+
+namespace calltree::exporting {
+
+namespace {
+
+// A value in µs, as exact decimal text: numerator/denominator µs with denominator a power of
+// ten (1, 1000 for ns), or times a factor (ms, s).
+struct to_micros {
+  std::uint64_t mul = 1, div = 1;
+  void append(std::string& out, std::uint64_t v) const {
+    char num[24];
+    v = scaled(v, mul);
+    auto [end, ec] = std::to_chars(num, num + sizeof num, v / div);
+    out.append(num, end);
+    if (div > 1 && v % div) {
+      std::string frac = std::to_string(v % div + div).substr(1);  // leading zeros kept
+      while (!frac.empty() && frac.back() == '0') frac.pop_back();
+      out += '.';
+      out += frac;
+    }
+  }
+};
+
+to_micros micros_of(const event_unit& u) {
+  to_micros m;
+  m.mul = u.scale;
+  if (u.unit == "nanoseconds") m.div = 1000;
+  else if (u.unit == "milliseconds") m.mul = scaled(m.mul, 1000);
+  else if (u.unit == "seconds") m.mul = scaled(m.mul, 1000000);
+  return m;
+}
+
+}  // namespace
+
+result<export_report> write_chrome(const views::session& s, const export_options& o,
+                                   const export_sink& out) {
+  auto cols = export_columns(s, o);
+  if (!cols) return cols.error();
+  std::vector<std::vector<std::uint32_t>> selections;
+  if (s.p.parts.size() <= 1) {
+    selections.push_back({});
+  } else if (o.parts.empty()) {
+    for (std::uint32_t p = 0; p < s.p.parts.size(); ++p) selections.push_back({p});
+  } else {
+    for (std::uint32_t p : o.parts) selections.push_back({p});
+  }
+  export_report report;
+  report.warnings = cols->warnings;
+  const to_micros micros = micros_of(unit_of(cols->columns[0].name));
+  buffered_sink b(out);
+  std::string& buf = b.buf();
+  char num[24];
+  auto number = [&](std::uint64_t v) {
+    auto [end, ec] = std::to_chars(num, num + sizeof num, v);
+    buf.append(num, end);
+  };
+  buf += "{\"displayTimeUnit\":\"";
+  buf += micros.div > 1 ? "ns" : "ms";
+  buf += "\",\"otherData\":{\"exporter\":";
+  append_json_string(buf, std::string("calltree ") + CALLTREE_VERSION);
+  buf += ",\"input\":";
+  append_json_string(buf, s.input_name);
+  buf += ",\"weight_event\":";
+  append_json_string(buf, cols->columns[0].name);
+  buf += ",\"note\":\"durations are the call paths estimated from the call graph "
+         "(docs/estimate.md); self costs exact\"},\"traceEvents\":[";
+  buf += "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":";
+  append_json_string(buf, o.title.empty() ? s.input_name : o.title);
+  buf += "}}";
+  for (const auto& parts : selections) {
+    export_options one = o;
+    one.parts = parts;
+    auto made = make_stacks(s, one);
+    if (!made) return made.error();
+    const path_tree& tree = made->tree;
+    const std::size_t ncol = made->columns.size();
+    report.frames += tree.frames();
+    report.estimated |= tree.estimated;
+    const std::uint64_t tid = parts.empty() ? 1 : parts[0] + 1;
+    buf += ",{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":";
+    number(tid);
+    buf += ",\"args\":{\"name\":";
+    append_json_string(buf, parts.empty() ? cols->columns[0].name
+                                          : "part " + std::to_string(parts[0] + 1) + " (" +
+                                                cols->columns[0].name + ")");
+    buf += "}}";
+    // Start of each frame: its parent's start plus its earlier siblings' totals.
+    std::vector<std::uint64_t> next_start;  // by depth: where the next child starts
+    std::uint64_t root_start = 0;
+    for (std::size_t f = 0; f < tree.frames(); ++f) {
+      const std::uint32_t d = tree.depth[f];
+      const std::uint64_t total = tree.total.row(f)[0];
+      std::uint64_t start;
+      if (d == 0) {
+        start = root_start;
+        root_start += total;
+      } else {
+        start = next_start[d - 1];
+        next_start[d - 1] += total;
+      }
+      next_start.resize(d);
+      next_start.push_back(start);
+      bool any = total != 0;
+      for (std::size_t c = 0; c < ncol && !any; ++c) any = tree.self.row(f)[c] != 0;
+      if (!any) continue;  // (a frame of no cost in any event)
+      const std::uint32_t k = tree.node[f];
+      buf += ",{\"name\":";
+      append_json_string(buf, s.name(k));
+      buf += ",\"cat\":\"function\",\"ph\":\"X\",\"pid\":1,\"tid\":";
+      number(tid);
+      buf += ",\"ts\":";
+      micros.append(buf, start);
+      buf += ",\"dur\":";
+      micros.append(buf, total);
+      buf += ",\"args\":{\"file\":";
+      append_json_string(buf, s.file(k));
+      buf += ",\"self\":{";
+      for (std::size_t c = 0; c < ncol; ++c) {
+        if (c) buf += ',';
+        append_json_string(buf, made->columns.columns[c].name);
+        buf += ':';
+        number(tree.self.row(f)[c]);
+      }
+      buf += "}}}";
+      b.maybe_flush();
+    }
+  }
+  buf += "]}\n";
+  return report;
+}
+
+}  // namespace calltree::exporting

@@ -1,0 +1,40 @@
+// export/formats.h — (internal) one writer per export format (export.h dispatches to them).
+#pragma once
+
+#include "calltree/export.h"
+
+namespace calltree::exporting {
+
+result<export_report> write_pprof(const views::session& s, const export_options& o,
+                                  const export_sink& out);
+result<export_report> write_folded(const views::session& s, const export_options& o,
+                                   const export_sink& out);
+result<export_report> write_speedscope(const views::session& s, const export_options& o,
+                                       const export_sink& out);
+result<export_report> write_chrome(const views::session& s, const export_options& o,
+                                   const export_sink& out);
+result<export_report> write_dot(const views::session& s, const export_options& o,
+                                const export_sink& out);
+result<export_report> write_flamegraph(const views::session& s, const export_options& o,
+                                       const export_sink& out);
+
+// Buffers a sink's small pieces into large ones.
+class buffered_sink {
+ public:
+  explicit buffered_sink(const export_sink& out) : out_(out) {}
+  ~buffered_sink() { flush(); }
+  std::string& buf() { return buf_; }
+  void maybe_flush() {
+    if (buf_.size() >= (1u << 16)) flush();
+  }
+  void flush() {
+    if (!buf_.empty()) out_(buf_);
+    buf_.clear();
+  }
+
+ private:
+  const export_sink& out_;
+  std::string buf_;
+};
+
+}  // namespace calltree::exporting

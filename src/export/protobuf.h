@@ -1,0 +1,71 @@
+// export/protobuf.h — (internal) the protocol buffers wire format, write side only.
+//
+// What it is: the three encodings profile.proto needs (varint fields, packed repeated varints,
+// length-delimited fields for strings and nested messages), appended to a std::string. A
+// nested message is written into its own encoder and appended as bytes. What it is not: a
+// protobuf library (no schema, no reflection, no parsing); docs/export.md says why this is
+// simpler than libprotobuf here and how `go tool pprof` checks it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace calltree::exporting {
+
+class proto_encoder {
+ public:
+  // A varint field (wire type 0). Zero is written too (proto3 readers take it as the default).
+  void varint_field(std::uint32_t field, std::uint64_t v) {
+    tag(field, 0);
+    varint(v);
+  }
+  void int64_field(std::uint32_t field, std::int64_t v) {
+    varint_field(field, static_cast<std::uint64_t>(v));
+  }
+  // A length-delimited field (wire type 2): a string, bytes, or an encoded message.
+  void bytes_field(std::uint32_t field, std::string_view bytes) {
+    tag(field, 2);
+    varint(bytes.size());
+    out_.append(bytes);
+  }
+  void message_field(std::uint32_t field, const proto_encoder& m) { bytes_field(field, m.out_); }
+  // A packed repeated varint field (wire type 2 holding varints).
+  template <typename T>
+  void packed_field(std::uint32_t field, std::span<const T> values) {
+    if (values.empty()) return;
+    std::size_t n = 0;
+    for (T v : values) n += varint_size(static_cast<std::uint64_t>(v));
+    tag(field, 2);
+    varint(n);
+    for (T v : values) varint(static_cast<std::uint64_t>(v));
+  }
+
+  const std::string& bytes() const { return out_; }
+  std::string take() { return std::move(out_); }
+  void clear() { out_.clear(); }
+  std::size_t size() const { return out_.size(); }
+
+  static std::size_t varint_size(std::uint64_t v) {
+    std::size_t n = 1;
+    while (v >= 0x80) {
+      v >>= 7;
+      ++n;
+    }
+    return n;
+  }
+
+ private:
+  void tag(std::uint32_t field, std::uint32_t wire) { varint((std::uint64_t{field} << 3) | wire); }
+  void varint(std::uint64_t v) {
+    while (v >= 0x80) {
+      out_.push_back(static_cast<char>((v & 0x7f) | 0x80));
+      v >>= 7;
+    }
+    out_.push_back(static_cast<char>(v));
+  }
+  std::string out_;
+};
+
+}  // namespace calltree::exporting

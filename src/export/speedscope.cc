@@ -1,0 +1,142 @@
+// export/speedscope.cc — speedscope's file format (https://www.speedscope.app/file-format-schema.json).
+//
+// One "sampled" profile per event and part (a file of one part: per event): its samples are
+// the frames of that part's estimate tree with a self cost (each a stack of indexes into the
+// shared frames, root first) and its weights their exact self costs, in the event's unit
+// (speedscope's units: Xdebug's Time_(10ns) in nanoseconds, each count times 10; counts are
+// "none"). Summed per frame, the weights are the functions' self costs; summed, the total.
+#include <charconv>
+
+#include "calltree/report/json.h"
+#include "export/formats.h"
+#include "export/stacks.h"
+#include "views/session.h"
+
+namespace calltree::exporting {
+
+namespace {
+
+// speedscope's units: bytes, microseconds, milliseconds, nanoseconds, none, seconds.
+// (The unit is returned as a copy: `u` is often a temporary.)
+std::pair<std::string, std::uint64_t> speedscope_unit(const event_unit& u) {
+  if (u.unit == "bytes" || u.unit == "microseconds" || u.unit == "milliseconds" ||
+      u.unit == "nanoseconds" || u.unit == "seconds")
+    return {u.unit, u.scale};
+  if (u.unit == "kilobytes") return {"bytes", u.scale * 1000};
+  return {"none", u.scale};
+}
+
+}  // namespace
+
+result<export_report> write_speedscope(const views::session& s, const export_options& o,
+                                       const export_sink& out) {
+  auto cols = export_columns(s, o);
+  if (!cols) return cols.error();
+  // The parts: each selected one (every part when none is), or the file's one.
+  std::vector<std::vector<std::uint32_t>> selections;
+  if (s.p.parts.size() <= 1) {
+    selections.push_back({});
+  } else if (o.parts.empty()) {
+    for (std::uint32_t p = 0; p < s.p.parts.size(); ++p) selections.push_back({p});
+  } else {
+    for (std::uint32_t p : o.parts) selections.push_back({p});
+  }
+  export_report report;
+  report.warnings = cols->warnings;
+  std::vector<std::uint32_t> frame_of(s.keys(), UINT32_MAX);
+  std::vector<std::uint32_t> frame_keys;
+  bool first_profile = true;
+  char num[24];
+  auto append_number = [&](std::string& to, std::uint64_t v) {
+    auto [end, ec] = std::to_chars(num, num + sizeof num, v);
+    to.append(num, end);
+  };
+  buffered_sink b(out);
+  std::string& buf = b.buf();
+  buf += "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":";
+  append_json_string(buf, std::string("calltree ") + CALLTREE_VERSION);
+  buf += ",\"name\":";
+  append_json_string(buf, o.title.empty() ? s.input_name : o.title);
+  buf += ",\"activeProfileIndex\":0,\"profiles\":[";
+  for (const auto& parts : selections) {
+    for (std::size_t c = 0; c < cols->size(); ++c) {
+      // One tree per event, weighed by it (each profile is the estimate of its own event).
+      export_options one = o;
+      one.parts = parts;
+      one.events = {cols->columns[c].name};
+      auto made = make_stacks(s, one);
+      if (!made) return made.error();
+      const path_tree& tree = made->tree;
+      report.frames += tree.frames();
+      report.estimated |= tree.estimated;
+      for (auto& w : made->columns.warnings) report.warnings.push_back(std::move(w));
+      const auto [unit, scale] = speedscope_unit(unit_of(cols->columns[c].name));
+      std::uint64_t total = 0;
+      std::string samples = "[", weights = "[";
+      std::vector<std::uint32_t> stack;
+      bool first = true;
+      for (std::size_t f = 0; f < tree.frames(); ++f) {
+        const std::uint32_t k = tree.node[f];
+        if (frame_of[k] == UINT32_MAX) {
+          frame_of[k] = static_cast<std::uint32_t>(frame_keys.size());
+          frame_keys.push_back(k);
+        }
+        stack.resize(tree.depth[f]);
+        stack.push_back(frame_of[k]);
+        const std::uint64_t self = scaled(tree.self.row(f)[0], scale);
+        if (!self) continue;
+        total += self;
+        if (!first) {
+          samples += ',';
+          weights += ',';
+        }
+        first = false;
+        samples += '[';
+        for (std::size_t i = 0; i < stack.size(); ++i) {
+          if (i) samples += ',';
+          append_number(samples, stack[i]);
+        }
+        samples += ']';
+        append_number(weights, self);
+      }
+      samples += ']';
+      weights += ']';
+      if (!first_profile) buf += ',';
+      first_profile = false;
+      buf += "{\"type\":\"sampled\",\"name\":";
+      std::string name = cols->columns[c].name;
+      if (!parts.empty()) name += ", part " + std::to_string(parts[0] + 1);
+      append_json_string(buf, name);
+      buf += ",\"unit\":\"";
+      buf += unit;
+      buf += "\",\"startValue\":0,\"endValue\":";
+      append_number(buf, total);
+      buf += ",\"samples\":";
+      b.flush();
+      out(samples);
+      buf += ",\"weights\":";
+      b.flush();
+      out(weights);
+      buf += '}';
+    }
+  }
+  buf += "],\"shared\":{\"frames\":[";
+  for (std::size_t i = 0; i < frame_keys.size(); ++i) {
+    const std::uint32_t k = frame_keys[i];
+    if (i) buf += ',';
+    buf += "{\"name\":";
+    append_json_string(buf, s.name(k));
+    buf += ",\"file\":";
+    append_json_string(buf, s.file(k));
+    if (k < s.t.key_first_line.size() && s.t.key_first_line[k]) {
+      buf += ",\"line\":";
+      append_number(buf, s.t.key_first_line[k]);
+    }
+    buf += '}';
+    b.maybe_flush();
+  }
+  buf += "]}}\n";
+  return report;
+}
+
+}  // namespace calltree::exporting

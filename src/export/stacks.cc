@@ -1,0 +1,125 @@
+// export/stacks.cc — the estimate's tree for the exports (see stacks.h).
+#include "export/stacks.h"
+
+#include <cctype>
+
+#include "views/flame.h"
+#include "views/session.h"
+
+namespace calltree::exporting {
+
+result<views::column_set> export_columns(const views::session& s, const export_options& o) {
+  for (std::uint32_t p : o.parts)
+    if (p >= s.p.parts.size())
+      return error{"--part=" + std::to_string(p + 1) + " but the profile has " +
+                   std::to_string(s.p.parts.size()) + " part(s)"};
+  auto cols = views::resolve_columns(s, o.events, {});
+  if (!cols) return cols.error();
+  if (cols->size() == 0) return error{"the profile has no events"};
+  return cols;
+}
+
+result<stacks> make_stacks(const views::session& s, const export_options& o) {
+  auto cols = export_columns(s, o);
+  if (!cols) return cols.error();
+  views::flame_query q;
+  q.parts = o.parts;
+  q.events = o.events;
+  q.min_share = o.min_share;
+  q.max_frames = o.max_frames;
+  q.merge = false;
+  q.exact_self = true;
+  auto f = views::flame(s, q);
+  if (!f) return f.error();
+  stacks out;
+  // A file's summary: (or totals:) line may state more than its functions' costs (Xdebug's
+  // does): the stacks hold the functions' costs, and say so.
+  if (!f->costs->totals_calculated() && f->tree.events) {
+    for (std::size_t c = 0; c < f->columns.size(); ++c) {
+      const std::uint64_t stated = f->columns.columns[c].value(f->costs->totals());
+      std::uint64_t sum = 0;
+      for (std::size_t fr = 0; fr < f->tree.frames(); ++fr)
+        if (f->tree.depth[fr] == 0) sum += f->tree.total.row(fr)[c];
+      if (stated != sum)
+        f->columns.warnings.push_back(
+            "the file states a total of " + std::to_string(stated) + " " +
+            f->columns.columns[c].name + " but its functions' costs sum to " +
+            std::to_string(sum) + ": the export's total is their sum");
+    }
+  }
+  out.columns = std::move(f->columns);
+  out.costs = std::move(f->costs);
+  out.tree = std::move(f->tree);
+  return out;
+}
+
+namespace {
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
+
+// A unit word -> pprof's unit and the factor to it ("10ns": nanoseconds, 10).
+bool unit_word(std::string_view w, std::string& unit, std::uint64_t& scale) {
+  std::uint64_t n = 0;
+  std::size_t i = 0;
+  while (i < w.size() && w[i] >= '0' && w[i] <= '9' && n < 1000000) n = n * 10 + (w[i++] - '0');
+  scale = i ? (n ? n : 1) : 1;
+  w.remove_prefix(i);
+  struct {
+    std::string_view word, unit;
+  } const words[] = {{"ns", "nanoseconds"},   {"nanoseconds", "nanoseconds"},
+                     {"us", "microseconds"},  {"microseconds", "microseconds"},
+                     {"ms", "milliseconds"},  {"milliseconds", "milliseconds"},
+                     {"s", "seconds"},        {"seconds", "seconds"},
+                     {"bytes", "bytes"},      {"b", "bytes"},
+                     {"kb", "kilobytes"},     {"kilobytes", "kilobytes"}};
+  for (const auto& x : words)
+    if (iequals(w, x.word)) {
+      unit = x.unit;
+      return true;
+    }
+  return false;
+}
+
+}  // namespace
+
+event_unit unit_of(std::string_view event) {
+  event_unit u;
+  u.type = std::string(event);
+  u.unit = "count";
+  // NAME(UNIT) or NAME_(UNIT): Xdebug's Time_(10ns), go pprof's cpu(ms).
+  if (auto open = event.rfind('('); open != std::string_view::npos && event.back() == ')') {
+    std::string unit;
+    std::uint64_t scale = 1;
+    if (unit_word(event.substr(open + 1, event.size() - open - 2), unit, scale)) {
+      std::string_view type = event.substr(0, open);
+      while (!type.empty() && type.back() == '_') type.remove_suffix(1);
+      if (!type.empty()) u.type = std::string(type);
+      u.unit = unit;
+      u.scale = scale;
+    }
+    return u;
+  }
+  // A unit as the whole name: pyprof2calltree's `ns`, pprofile's `microseconds`.
+  std::string unit;
+  std::uint64_t scale = 1;
+  if (unit_word(event, unit, scale) && scale == 1 && unit != "bytes" && event.size() > 1) {
+    u.unit = unit;
+  }
+  return u;
+}
+
+std::uint64_t scaled(std::uint64_t n, std::uint64_t scale) {
+  if (scale > 1 && n > UINT64_MAX / scale) return UINT64_MAX;
+  return n * scale;
+}
+
+std::string_view frame_name(const views::session& s, std::uint32_t k) { return s.name(k); }
+
+}  // namespace calltree::exporting

@@ -1,0 +1,54 @@
+// export/stacks.h — (internal) what every stack-based export reads: the estimate's tree of call
+// paths of a session, with every self cost placed exactly (analysis/call_paths.h), in the
+// columns asked for; and what the units of an event are.
+//
+// The tree's frames are the session's keys (callgrind_annotate's "file:name"), one frame per
+// path, never merged by display label: a caller context `f'g` or a recursion level `f'2` stays
+// the function the file names, as `calltree annotate` lists it, so that per function the self
+// costs summed over its frames are the ones `annotate` prints.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "calltree/analysis/call_paths.h"
+#include "calltree/export.h"
+#include "calltree/result.h"
+#include "views/columns.h"
+#include "views/part_costs.h"
+
+namespace calltree::exporting {
+
+struct stacks {
+  views::column_set columns;
+  std::shared_ptr<const views::part_costs> costs;
+  path_tree tree;  // nodes are keys; costs in `columns`
+};
+
+// The exact tree of `o.parts` in the columns `o.events` (empty: every known event), weighed by
+// the first column.
+result<stacks> make_stacks(const views::session& s, const export_options& o);
+
+// The columns alone (dot and json need no tree).
+result<views::column_set> export_columns(const views::session& s, const export_options& o);
+
+// An event's quantity and unit for formats that have units (pprof's sample types, speedscope's
+// unit): `Time_(10ns)` is "Time" in nanoseconds, each count times 10; `Memory_(bytes)` is
+// "Memory" in bytes; `ns`, `cpu(ms)`, `microseconds` are times; anything else (Ir, Dr, Hits,
+// samples) is a count.
+struct event_unit {
+  std::string type;
+  std::string unit;        // pprof's words: "count", "nanoseconds", "bytes", ...
+  std::uint64_t scale = 1;  // one count of the event is `scale` units
+};
+event_unit unit_of(std::string_view event);
+
+// Saturating n * scale.
+std::uint64_t scaled(std::uint64_t n, std::uint64_t scale);
+
+// The frame name of key k in stack text formats: its name alone.
+std::string_view frame_name(const views::session& s, std::uint32_t k);
+
+}  // namespace calltree::exporting

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""export --to=json: the model as "calltree-model" JSON (docs/json.md), complete and exact.
+
+For every corpus file: the document parses, names its schema and version; its cost rows,
+summed per (function name, row file), are the self costs `calltree annotate --json` prints,
+for every event; summed per part they are the part's totals; its call rows' counts, summed
+per (caller, callee) name pair, are annotate's call counts; files recorded with
+--collect-jumps have jump rows, and every index in a row points into its table.
+"""
+import json
+import os
+import shutil
+from collections import defaultdict
+
+import corpus
+
+calltree, corpus_dir = corpus.args()
+tmp = corpus.tempdir()
+
+
+def check(path):
+    out = os.path.join(tmp, os.path.basename(path) + ".model.json")
+    corpus.run([calltree, "export", "--to=json", path, "-o", out], cwd=tmp)
+    with open(out, encoding="utf-8") as f:
+        m = json.load(f)
+    assert m["schema"] == "calltree-model" and m["version"] == 1
+    events = [e["name"] for e in m["events"]]
+    r = json.loads(corpus.run([calltree, "annotate", "--json", "--auto=no", path], cwd=tmp))
+    assert events == r["recorded_events"], "events %s, annotate %s" % (events, r["recorded_events"])
+    fn, files = m["functions"], m["files"]
+    got = defaultdict(lambda: [0] * len(events))
+    per_part = defaultdict(lambda: [0] * len(events))
+    for row in m["costs"]:
+        assert 0 <= row["function"] < len(fn) and 0 <= row["file"] < len(files)
+        key = (fn[row["function"]]["name"], files[row["file"]])
+        for i, v in enumerate(row["self"]):
+            got[key][i] += v
+            per_part[row["part"]][i] += v
+    want = {(f["name"], f["file"]): [f["self"][e] for e in events] for f in r["functions"]}
+    gotn = {k: v for k, v in got.items() if any(v)}
+    wantn = {k: v for k, v in want.items() if any(v)}
+    assert gotn == wantn, "self costs differ on %s" % sorted(
+        set(map(lambda kv: (kv[0], tuple(kv[1])), gotn.items())) ^
+        set(map(lambda kv: (kv[0], tuple(kv[1])), wantn.items())))[:4]
+    for i, p in enumerate(m["parts"]):
+        assert p["totals"] == per_part.get(i + 1, [0] * len(events)), "part %d totals" % (i + 1)
+    calls = defaultdict(int)
+    for c in m["calls"]:
+        assert 0 <= c["caller"] < len(fn) and 0 <= c["callee"] < len(fn)
+        calls[(fn[c["caller"]]["name"], fn[c["callee"]]["name"])] += c["count"]
+    want_calls = defaultdict(int)
+    name_of = {f["key"]: f["name"] for f in r["functions"]}
+    for f in r["functions"]:
+        for c in f["callees"]:
+            want_calls[(f["name"], name_of[c["function"]])] += c["count"]
+    for k, v in want_calls.items():
+        if v:
+            assert calls.get(k) == v, "calls %s: %s in the model, %d in annotate" % (
+                k, calls.get(k), v)
+    if "jumps" in os.path.basename(path):
+        assert m["jumps"], "no jump rows"
+        for j in m["jumps"]:
+            assert 0 <= j["target_function"] < len(fn)
+
+
+files = corpus.corpus_files(corpus_dir)
+failures = corpus.parallel(check, files)
+shutil.rmtree(tmp, ignore_errors=True)
+corpus.finish("export json", failures, len(files))
