@@ -218,6 +218,49 @@ export interface Source {
   functions: (FnRef & { first_line: number; last_line: number })[];
 }
 
+// GET /api/v1/asm/ID (docs/serve.md; each object as docs/json.md's "asm").
+export interface AsmInstruction {
+  address: string;
+  bytes: string;
+  mnemonic: string;
+  operands: string;
+  target: string | null;
+  profiled: boolean;
+  file: string;
+  line: number;
+  self: Costs;
+  hot: boolean;
+  gap_before: boolean;
+  calls: { callee: string; file: string; object: string; count: number; inclusive: Costs }[];
+  jumps: {
+    conditional: boolean;
+    executed: Cost;
+    followed: Cost;
+    target: string;
+    target_index: number | null;
+    target_function: string | null;
+  }[];
+}
+
+export interface AsmObject {
+  function: string;
+  file: string;
+  object: string;
+  status: string;
+  message: string;
+  notes: string[];
+  objdump: string;
+  events: string[];
+  totals: Costs;
+  self: Costs;
+  instructions: AsmInstruction[];
+}
+
+export interface AsmAnswer extends FnRef {
+  has_instructions: boolean;
+  asm: AsmObject[];
+}
+
 export class ApiError extends Error {
   constructor(
     public status: number,

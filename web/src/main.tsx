@@ -10,6 +10,7 @@ import { Flame, Sandwich } from "./Flame";
 import { base, fmt, pct, percentChange } from "./format";
 import { FunctionList } from "./FunctionList";
 import { Parts } from "./Parts";
+import { MachineCode } from "./MachineCode";
 import { SourceView } from "./Source";
 import { Treemap } from "./Treemap";
 import { navigate, useViewState, type Tab, type ViewState } from "./url";
@@ -22,6 +23,7 @@ const CallGraph = lazy(() => import("./CallGraph"));
 const TABS: [Tab, string][] = [
   ["calls", "Callers / callees"],
   ["source", "Source"],
+  ["asm", "Machine code"],
   ["graph", "Call graph"],
   ["flame", "Flame graph"],
   ["icicle", "Icicle"],
@@ -197,6 +199,8 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
       <div class="tabbody">
         {tab === "calls" && f && <Calls d={f} event={event} side={side} />}
         {tab === "source" && f && <SourceView f={f} event={event} state={state} />}
+        {tab === "asm" && f && isReport() && <div class="error">This report does not hold machine code: open the profile with calltree serve.</div>}
+        {tab === "asm" && f && !isReport() && <MachineCode f={f} event={event} state={state} />}
         {tab === "graph" && f && isReport() && <div class="error">This report does not hold the call graph: open the profile with calltree serve.</div>}
         {tab === "graph" && f && !isReport() && (
           <Suspense fallback={<div class="hint">Loading Graphviz…</div>}>

@@ -2,7 +2,7 @@
 // back/forward walk through the views (the query keeps only the token).
 import { useEffect, useState } from "preact/hooks";
 
-export type Tab = "calls" | "source" | "graph" | "flame" | "icicle" | "sandwich" | "map" | "parts";
+export type Tab = "calls" | "source" | "asm" | "graph" | "flame" | "icicle" | "sandwich" | "map" | "parts";
 
 export interface ViewState {
   fn: number | null; // the selected function (or cycle) id
@@ -48,7 +48,7 @@ export function parseHash(hash: string): ViewState {
     (s as unknown as Record<string, unknown>)[k] = v;
   };
   pick("side", ["new", "old"]);
-  pick("tab", ["calls", "source", "graph", "flame", "icicle", "sandwich", "map", "parts"]);
+  pick("tab", ["calls", "source", "asm", "graph", "flame", "icicle", "sandwich", "map", "parts"]);
   pick("event");
   pick("by", ["self", "inclusive", "calls", "name"]);
   pick("dir", ["asc", "desc"]);

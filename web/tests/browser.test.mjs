@@ -6,7 +6,8 @@
 //   node web/tests/browser.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
 //        --source . --corpus ../shared/corpus --out build/web/screenshots [--only NAME]
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 
@@ -490,6 +491,52 @@ test("derived event: the formula box adds a column, a bad formula says why", asy
   assert((await pg.textContent('[data-testid="fatal"]')).includes("expected"), "the formula's error");
   await pg.click("text=Remove the derived event");
   await waitRows(pg);
+});
+
+// The machine-code panel on a profile made here (tests/asm/hot.c under callgrind
+// --dump-instr=yes --collect-jumps=yes): the instructions, costs and jump arrows of hot_loop
+// as `calltree annotate --json --asm` gives them.
+test("machine code: hot_loop's instructions, costs and jump arrows as annotate --asm", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "calltree-asm-"));
+  try {
+    const asmSrc = join(source, "tests/asm");
+    const run = (cmd, args) => execFileSync(cmd, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    run("gcc", ["-O2", "-g", "-fPIC", "-shared", "-o", "libmix.so", join(asmSrc, "mix.c")]);
+    run("gcc", ["-O2", "-g", "-o", "hot", join(asmSrc, "hot.c"), "-L.", "-lmix", "-Wl,-rpath,$ORIGIN"]);
+    run("valgrind", ["--tool=callgrind", "--dump-instr=yes", "--collect-jumps=yes", "--callgrind-out-file=cg.out", "./hot", "1237"]);
+    const want = JSON.parse(execFileSync(calltree, ["annotate", "--json", "--asm=^hot_loop$", "cg.out"], { cwd: dir, maxBuffer: 1 << 26 }).toString()).asm.find((a) => a.function === "hot_loop");
+    eq(want.status, "ok", "annotate --asm's status");
+    const s = await serve(["cg.out"], dir);
+    try {
+      const pg = await page(s.url);
+      await waitRows(pg);
+      await pg.fill("input.search", "^hot_loop$");
+      await pg.waitForFunction(() => document.querySelector('[data-testid="row-count"]').textContent === "1 row");
+      await pg.click('.tbody .row[data-index="0"]');
+      await pg.waitForSelector('[data-testid="selected-name"]');
+      await pg.click('button[role="tab"]:has-text("Machine code")');
+      await pg.waitForSelector('[data-testid="asm-rows"]');
+      assert((await pg.evaluate(() => location.hash)).includes("tab=asm"), "the tab in the URL");
+      const addrs = await pg.$$eval("[data-testid=asm-rows] .asmrow[data-address]", (els) => els.map((e) => e.dataset.address));
+      eq(addrs.join(" "), want.instructions.map((i) => i.address).join(" "), "the instructions' addresses");
+      const costs = await pg.$$eval("[data-testid=asm-rows] .asmrow[data-address] .num:first-child", (els) => els.map((e) => e.textContent));
+      eq(costs.join(" "), want.instructions.map((i) => (i.profiled ? fmt(i.self.Ir) : "")).join(" "), "the instructions' costs");
+      const hot = await pg.$$eval("[data-testid=asm-rows] .asmrow.hot", (els) => els.map((e) => e.dataset.address));
+      eq(hot.join(" "), want.instructions.filter((i) => i.hot).map((i) => i.address).join(" "), "the hot instructions");
+      const jumps = want.instructions.flatMap((i) => i.jumps).filter((j) => j.target_index !== null && Number(j.executed) > 0);
+      eq(await pg.$$eval("[data-testid=asm-arrows] > path", (els) => els.length), jumps.length, "one arrow per jump executed");
+      const loop = want.instructions.flatMap((i) => i.jumps).find((j) => j.conditional && j.executed === 1237);
+      assert(loop, "annotate has the loop's conditional jump executed 1237 times");
+      const notes = await pg.$$eval("[data-testid=asm-rows] .asmnote", (els) => els.map((e) => e.textContent));
+      assert(notes.some((n) => n.includes(`jump ${fmt(loop.followed)} of 1,237 (`)), "the loop's jump note: " + notes.join(" | "));
+      await shot(pg, "asm");
+      eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
+    } finally {
+      s.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("dark theme follows the system", async (s) => {
