@@ -99,26 +99,7 @@ deb-check: deps
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cc')
 
-check-# The API reference of include/ (Doxygen; a warning fails), in $(BUILD)/api/html.
-docs: build
-	@cmake --build $(BUILD) --target calltree_api_docs
-
-# Release, the build type of users and distributions, with both compilers: compiled (warnings
-# as errors), not tested. The GCC one also makes the .deb of deb-check.
-compile-release: deps
-	@cmake -S . -B $(BUILD_GCC_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCALLTREE_TESTS=OFF >/dev/null
-	@cmake --build $(BUILD_GCC_RELEASE) -j $(JOBS)
-	@cmake -S . -B $(BUILD_CLANG_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_TESTS=OFF >/dev/null
-	@cmake --build $(BUILD_CLANG_RELEASE) -j $(JOBS)
-
-# The Debian package of the GCC Release build, installed with apt-get (its dependencies
-# resolved by apt), used (--version, check, the consumer project), then purged. As root.
-deb-check: deps
-	@cmake -S . -B $(BUILD_GCC_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCALLTREE_TESTS=OFF >/dev/null
-	@cmake --build $(BUILD_GCC_RELEASE) -j $(JOBS)
-	bash scripts/deb-check.sh $(BUILD_GCC_RELEASE) ../shared/corpus
-
-format:
+check-format:
 	clang-format --dry-run -Werror $$(git ls-files '*.h' '*.cc')
 
 clean:
