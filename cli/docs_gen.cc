@@ -146,6 +146,8 @@ std::string main_page() {
   for (const auto& c : sorted_commands())
     s += ".TP\n.BR \"calltree " + roff(c.name) + "\" \" \" \"(see calltree\\-" + roff(c.name) +
          "(1))\"\n" + roff(c.summary) + "\n";
+  s += ".SH OPTIONS\n.TP\n\\fB\\-V\\fR, \\fB\\-\\-version\\fR\n" +
+       roff("print 'calltree VERSION' (the version of CMake's project())") + "\n";
   s += common_sections();
   s += ".SH SEE ALSO\n";
   bool first = true;
@@ -303,6 +305,7 @@ std::vector<std::string> complete(bool bash, std::string_view line) {
     for (const auto& c : sorted_commands()) offer(std::string(c.name));
     for (const auto& f : global_flags)
       offer("--" + std::string(f.long_name) + (f.takes_value ? "=" : ""));
+    offer("--version");
     return out;
   }
   const command* c = find_command(words[1]);

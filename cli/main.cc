@@ -36,7 +36,6 @@ constexpr flag global_flag_table[] = {
      "TERM=dumb [auto]",
      "auto|always|never"},
     {"help", 'h', false, "show this help; 'calltree COMMAND --help' shows a command's options"},
-    {"version", 'V', false, "print 'calltree VERSION'"},
 };
 }  // namespace
 const std::span<const flag> global_flags = global_flag_table;
@@ -56,6 +55,7 @@ void print_help() {
   // The options of every command, in format_help's layout.
   std::string options = calltree::cli::format_help("", "", "", calltree::cli::global_flags);
   s += "\nOptions of every command:" + options.substr(options.find("Options:\n") + 8);
+  s += "  -V, --version             print 'calltree VERSION' (calltree --version)\n";
   s += "\nExit status: 0 success (warnings alone), 1 an input had errors or was not read to\n"
        "its end (or a check failed: diff --fail-above), 2 usage or I/O error.\n";
   s += "\nRun 'calltree COMMAND --help' for a command's options, 'man calltree-COMMAND'\n"
