@@ -52,7 +52,8 @@ std::string summary_line(const std::string& file, const check_result& r, const r
     line += " " + r.events[i] + "=" + std::to_string(r.totals[i]);
   if (r.summary && *r.summary != r.totals) {
     line += " (summary:";
-    for (std::size_t i = 0; i < r.events.size(); ++i) line += " " + std::to_string((*r.summary)[i]);
+    for (std::size_t i = 0; i < r.events.size(); ++i)  // (append: GCC 12 -O3 -Wrestrict)
+      line.append(" ").append(std::to_string((*r.summary)[i]));
     line += ")";
   }
   line += "; " + std::to_string(d.errors()) + " errors, " + std::to_string(d.warnings()) +
