@@ -37,7 +37,7 @@ echo "deb-check: $got"
 /usr/bin/calltree check "$corpus/vg-recurse-default.callgrind" |
   grep -q ': ok: 1 part, events Ir, .* totals Ir=362861224;' || { echo "deb-check: check failed"; exit 1; }
 echo "deb-check: calltree check on the corpus: ok"
-MANWIDTH=80 man calltree-annotate 2>/dev/null | grep -q 'calltree-annotate - ' ||
+MANWIDTH=80 man calltree-annotate 2>/dev/null | grep -qE 'calltree-annotate +- ' ||
   { echo "deb-check: man calltree-annotate does not render"; exit 1; }
 [[ -f /usr/share/bash-completion/completions/calltree && -f /usr/share/zsh/vendor-completions/_calltree ]] ||
   { echo "deb-check: completions not installed"; exit 1; }

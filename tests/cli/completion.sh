@@ -90,7 +90,7 @@ for c in annotate check convert diff dump merge; do
 done
 MANWIDTH=100 man -l "$tmp/man/calltree-annotate.1" 2>"$tmp/man.err" | col -b >"$tmp/annotate.txt"
 [[ -s $tmp/man.err ]] && bad "man -l warned: $(cat "$tmp/man.err")"
-grep -q 'calltree-annotate - callgrind_annotate' "$tmp/annotate.txt" && ok "man calltree-annotate NAME" ||
+grep -qE 'calltree-annotate +- +callgrind_annotate' "$tmp/annotate.txt" && ok "man calltree-annotate NAME" ||
   bad "man calltree-annotate NAME: $(head -5 "$tmp/annotate.txt")"
 "$bin" annotate --help | grep -oE -- '--[a-z-]+' | sort -u >"$tmp/help_flags"
 missing=$(while read -r fl; do grep -qF -- "$fl" "$tmp/annotate.txt" || echo "$fl"; done <"$tmp/help_flags")
