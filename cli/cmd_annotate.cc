@@ -121,10 +121,9 @@ class stderr_counter final : public diagnostic_sink {
     if (wants(d.code)) kept.push_back(std::move(d));
   }
   bool wants(diag_code c) const override {
-    return kept.size() < 10 &&
-           (c == diag_code::binary_input || c == diag_code::io_error ||
-            c == diag_code::truncated_input || c == diag_code::limit_exceeded ||
-            c == diag_code::likely_truncated || c == diag_code::no_events);
+    return kept.size() < 10 && (c == diag_code::binary_input || c == diag_code::io_error ||
+                                c == diag_code::truncated_input || c == diag_code::limit_exceeded ||
+                                c == diag_code::likely_truncated || c == diag_code::no_events);
   }
   void count_only(diag_code, severity s) override {
     if (s == severity::error) ++errors;

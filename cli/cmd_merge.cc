@@ -98,7 +98,8 @@ int run_merge(std::span<const std::string_view> args) {
                  static_cast<unsigned long long>(diags.warnings()));
   if (!stats->complete) {
     // A sum of what was read would pass for the whole: nothing is written.
-    std::fprintf(stderr, "calltree merge: an input could not be read to its end; nothing written\n");
+    std::fprintf(stderr,
+                 "calltree merge: an input could not be read to its end; nothing written\n");
     return exit_findings;
   }
   // Errors (lines skipped): the sum of the rest is written, and the status says so.

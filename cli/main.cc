@@ -79,8 +79,8 @@ bool take_color(std::vector<std::string_view>& args) {
     }
     auto mode = calltree::cli::parse_color_mode(value);
     if (!mode) {
-      calltree::cli::print_error("--color takes auto, always or never, not '" +
-                                 std::string(value) + "'");
+      calltree::cli::print_error("--color takes auto, always or never, not '" + std::string(value) +
+                                 "'");
       return false;
     }
     calltree::cli::set_color_mode(*mode);

@@ -53,10 +53,9 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(r->total_old[0]),
               static_cast<unsigned long long>(r->total_new[0]),
               pct(r->total_old[0], r->total_new[0]).c_str());
-  std::printf("%zu functions added, %zu removed, %zu changed\n",
-              r->count(calltree::function_change::added),
-              r->count(calltree::function_change::removed),
-              r->count(calltree::function_change::changed));
+  std::printf(
+      "%zu functions added, %zu removed, %zu changed\n", r->count(calltree::function_change::added),
+      r->count(calltree::function_change::removed), r->count(calltree::function_change::changed));
 
   calltree::diff_ranking ranking;  // by the absolute change of the first event's self cost
   ranking.limit = 5;

@@ -35,16 +35,16 @@ int main(int argc, char** argv) {
   std::vector<calltree::function_id> order(p.functions.size());
   std::iota(order.begin(), order.end(), 0);
   auto cost = [&](calltree::function_id f) { return inc.inclusive.row(f)[0]; };
-  std::sort(order.begin(), order.end(), [&](auto a, auto b) {
-    return cost(a) != cost(b) ? cost(a) > cost(b) : a < b;
-  });
+  std::sort(order.begin(), order.end(),
+            [&](auto a, auto b) { return cost(a) != cost(b) ? cost(a) > cost(b) : a < b; });
   if (order.size() > 10) order.resize(10);
 
   const std::uint64_t total = p.total()[0];
   std::printf("%20s %7s  %s (inclusive %s)\n", p.events[0].name.c_str(), "%", "function",
               p.events[0].name.c_str());
   for (calltree::function_id f : order) {
-    const double pct = total ? 100.0 * static_cast<double>(cost(f)) / static_cast<double>(total) : 0;
+    const double pct =
+        total ? 100.0 * static_cast<double>(cost(f)) / static_cast<double>(total) : 0;
     std::printf("%20llu %6.2f%%  %.*s\n", static_cast<unsigned long long>(cost(f)), pct,
                 static_cast<int>(p.function_name(f).size()), p.function_name(f).data());
   }

@@ -520,7 +520,7 @@ class reader_impl {
   string_id spec_object_ = 0, spec_file_ = 0;  // placeholders for the ob= and fl= in force
 
   std::size_t max_len_ = SIZE_MAX;
-  std::string carry_;         // the start of a line that goes on in the next block
+  std::string carry_;  // the start of a line that goes on in the next block
   // A part of a producer that ends every line and part (writes_totals) was read: a last line
   // without its newline is then a sign of a cut.
   bool ends_lines_ = false;
@@ -728,8 +728,8 @@ void reader_impl::end_part() {
     if (summary && header_.creator.starts_with("callgrind")) {
       for (std::size_t i = 0; i < n_events_; ++i) {
         if ((*summary)[i] > computed_[i]) {
-          const double pct = 100.0 * static_cast<double>(computed_[i]) /
-                             static_cast<double>((*summary)[i]);
+          const double pct =
+              100.0 * static_cast<double>(computed_[i]) / static_cast<double>((*summary)[i]);
           char read_share[32];
           std::snprintf(read_share, sizeof read_share, pct >= 1 ? "%.1f" : "%.2g", pct);
           report(severity::warning, diag_code::likely_truncated, 0, 0,
