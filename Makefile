@@ -5,6 +5,8 @@ BUILD_FUZZ ?= build-fuzz
 BUILD_TSAN ?= build-tsan
 BUILD_PGO  ?= build-pgo
 BUILD_RELEASE ?= build-release
+BUILD_GCC_RELEASE ?= build-gcc-release
+BUILD_CLANG_RELEASE ?= build-clang-release
 JOBS       ?= $(shell nproc)
 CMAKE_GEN  := -G Ninja
 # Every build made here treats warnings as errors (a user's plain cmake build does not), and
@@ -12,7 +14,7 @@ CMAKE_GEN  := -G Ninja
 CCACHE     := $(shell command -v ccache 2>/dev/null)
 CMAKE_GEN  += -DCALLTREE_WERROR=ON $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE))
 
-.PHONY: all deps build demo test release test-release test-sanitize test-threads fuzz bench format check-format clean
+.PHONY: all deps build demo test release test-release test-sanitize test-threads fuzz bench format check-format clean docs compile-release deb-check
 
 all: build
 
@@ -75,6 +77,25 @@ bench: deps
 	@cmake --build $(BUILD) -j $(JOBS)
 	bash bench/compare.sh $(BUILD)/calltree
 
+# The API reference of include/ (Doxygen; a warning fails), in $(BUILD)/api/html.
+docs: build
+	@cmake --build $(BUILD) --target calltree_api_docs
+
+# Release, the build type of users and distributions, with both compilers: compiled (warnings
+# as errors), not tested. The GCC one also makes the .deb of deb-check.
+compile-release: deps
+	@cmake -S . -B $(BUILD_GCC_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCALLTREE_TESTS=OFF >/dev/null
+	@cmake --build $(BUILD_GCC_RELEASE) -j $(JOBS)
+	@cmake -S . -B $(BUILD_CLANG_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_TESTS=OFF >/dev/null
+	@cmake --build $(BUILD_CLANG_RELEASE) -j $(JOBS)
+
+# The Debian package of the GCC Release build, installed with apt-get (its dependencies
+# resolved by apt), used (--version, check, the consumer project), then purged. As root.
+deb-check: deps
+	@cmake -S . -B $(BUILD_GCC_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCALLTREE_TESTS=OFF >/dev/null
+	@cmake --build $(BUILD_GCC_RELEASE) -j $(JOBS)
+	bash scripts/deb-check.sh $(BUILD_GCC_RELEASE) ../shared/corpus
+
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cc')
 
@@ -82,4 +103,4 @@ check-format:
 	clang-format --dry-run -Werror $$(git ls-files '*.h' '*.cc')
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) $(BUILD_TSAN) $(BUILD_PGO) $(BUILD_RELEASE)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) $(BUILD_TSAN) $(BUILD_PGO) $(BUILD_RELEASE) $(BUILD_GCC_RELEASE) $(BUILD_CLANG_RELEASE)

@@ -86,14 +86,16 @@ std::string format_help(std::string_view name, std::string_view usage, std::stri
                   std::string(summary) + "\n";
   if (!table.empty()) s += "\nOptions:\n";
   for (const auto& f : table) {
+    // (Appended piece by piece: `"=" + std::string(...)` makes GCC 12 at -O3 warn of an
+    // overlapping copy that cannot happen, -Wrestrict, GCC bug 105651.)
     std::string left = "  ";
-    if (f.short_name) left += std::string("-") + f.short_name + ", ";
-    left += "--" + std::string(f.long_name);
-    if (f.takes_value) left += "=" + std::string(f.value_name);
+    if (f.short_name) left.append("-").append(1, f.short_name).append(", ");
+    left.append("--").append(f.long_name);
+    if (f.takes_value) left.append("=").append(f.value_name);
     if (left.size() < 28)
       left.resize(28, ' ');
     else
-      left += "\n" + std::string(28, ' ');
+      left.append("\n").append(28, ' ');
     s += left + std::string(f.help) + "\n";
   }
   return s;

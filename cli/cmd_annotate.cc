@@ -110,16 +110,30 @@ std::string first_match(const char* pattern) {
   return r;
 }
 
-// Counts the errors (annotate names them in one warning; `calltree check` shows them), so the
-// reader never needs a diagnostic's text.
+// Counts the errors and warnings (annotate names them in one line; `calltree check` shows
+// them) and keeps the few that say the report is not the whole profile (the input is binary, was
+// not read to its end, was cut short, or hit --max-memory): those are printed. The reader never
+// builds the text of the others.
 class stderr_counter final : public diagnostic_sink {
  public:
-  void report(diagnostic d) override { count_only(d.code, d.severity); }
-  bool wants(diag_code) const override { return false; }
+  void report(diagnostic d) override {
+    count_only(d.code, d.severity);
+    if (wants(d.code)) kept.push_back(std::move(d));
+  }
+  bool wants(diag_code c) const override {
+    return kept.size() < 10 && (c == diag_code::binary_input || c == diag_code::io_error ||
+                                c == diag_code::truncated_input || c == diag_code::limit_exceeded ||
+                                c == diag_code::likely_truncated || c == diag_code::no_events);
+  }
   void count_only(diag_code, severity s) override {
     if (s == severity::error) ++errors;
+    if (s == severity::warning) ++warnings;
   }
-  std::uint64_t errors = 0;
+  void print() const {
+    for (const auto& d : kept) std::fputs(format_diagnostic(d, false).c_str(), stderr);
+  }
+  std::uint64_t errors = 0, warnings = 0;
+  std::vector<diagnostic> kept;
 };
 
 // The profile builder and the "." bookkeeping in one sink, called directly (both are final),
@@ -309,6 +323,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
   const bool use_direct = !json && annotate_direct::serves(o);
   std::optional<annotate_direct> direct;
   stderr_counter diags;
+  int read_status = exit_ok;
   {
     auto in = open_input(input);
     if (!in) {
@@ -350,12 +365,17 @@ int run_annotate(std::span<const std::string_view> raw_args) {
       std::fprintf(stderr, "calltree annotate: %s\n", stats.error().message.c_str());
       return exit_usage;
     }
+    // Errors and a read cut off make the status 1 (after the report of what was read); a
+    // warning alone keeps 0. Nothing read at all (a binary file, no events:): no report.
+    diags.print();
     if (!stats->complete)
-      std::fprintf(stderr, "calltree annotate: warning: %s was not read to its end\n",
+      std::fprintf(stderr, "calltree annotate: error: %s was not read to its end\n",
                    ro.display_name.c_str());
     if (diags.errors)
-      std::fprintf(stderr, "calltree annotate: warning: %llu errors in %s (see 'calltree check')\n",
+      std::fprintf(stderr, "calltree annotate: error: %llu errors in %s (see 'calltree check')\n",
                    static_cast<unsigned long long>(diags.errors), ro.display_name.c_str());
+    if (!stats->complete || diags.errors) read_status = exit_findings;
+    if (stats->parts == 0 && diags.errors) return exit_findings;
   }
   if (o.part && *o.part >= p.parts.size()) {
     std::fprintf(stderr, "calltree annotate: --part=%u but the profile has %zu part(s)\n",
@@ -378,7 +398,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     }
     const int rc = asm_req ? annotate_asm_json(input, p, o, &presence, *asm_req, *text) : exit_ok;
     std::fwrite(text->data(), 1, text->size(), stdout);
-    return rc;
+    return rc != exit_ok ? rc : read_status;
   }
   // The text is written as it is made (a large report is never held whole); the warnings and
   // the "Reading data" line come before its first piece, as when it was written at once.
@@ -398,8 +418,11 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     std::fprintf(stderr, "%s\n", status.error().message.c_str());
     return exit_usage;
   }
-  if (asm_req) return annotate_asm(input, o, *asm_req, listed, nullptr);
-  return exit_ok;
+  if (asm_req) {
+    const int rc = annotate_asm(input, o, *asm_req, listed, nullptr);
+    if (rc != exit_ok) return rc;
+  }
+  return read_status;
 }
 
 }  // namespace

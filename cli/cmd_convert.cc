@@ -43,8 +43,9 @@ constexpr std::string_view convert_summary =
     "names and positions compressed unless told otherwise, 'totals:' = sum of self costs.\n"
     "Warnings and errors found while reading go to standard error ('calltree check' also\n"
     "lists notes).\n\n"
-    "Exit status: 0 ok, 1 the input had errors (the output holds what could be read),\n"
-    "2 usage or I/O error.";
+    "Exit status: 0 ok (warnings alone), 1 the input had errors (the output holds what\n"
+    "could be read) or was not read to its end (standard output holds what was read; an\n"
+    "output file is left as it was), 2 usage or I/O error.";
 
 // Notes (valid but unusual lines, such as calls=0) are not a conversion's business: only
 // warnings and errors reach stderr. `calltree check` and `calltree dump` show notes too.
@@ -143,9 +144,9 @@ int run_convert(std::span<const std::string_view> argv) {
   if (out_path != "-") {
     file.close();
     if (!read_ok) {
-      // Exit status 2 leaves OUT as it was: a half-read input is not converted.
+      // A half-read input is not converted: OUT is left as it was.
       std::remove(tmp_path.c_str());
-      return exit_usage;
+      return stats ? exit_findings : exit_usage;
     }
     if (!wrote || !file) {
       std::fprintf(stderr, "calltree convert: error writing %s: %s\n", out_path.c_str(),
@@ -164,8 +165,8 @@ int run_convert(std::span<const std::string_view> argv) {
     std::fprintf(stderr, "calltree convert: error writing standard output\n");
     return exit_usage;
   }
-  if (!read_ok) return exit_usage;
-  return diags.errors() ? exit_findings : exit_ok;
+  if (!stats) return exit_usage;
+  return diags.errors() || !read_ok ? exit_findings : exit_ok;
 }
 
 }  // namespace

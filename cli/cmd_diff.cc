@@ -13,6 +13,7 @@
 #include "calltree/reader.h"
 #include "calltree/report/diff.h"
 #include "command.h"
+#include "diagnostics_output.h"
 #include "progress.h"
 
 namespace calltree::cli {
@@ -55,7 +56,8 @@ constexpr std::string_view diff_summary =
     "Compare two profiles: program totals, then functions sorted by the absolute change of the\n"
     "first sort event, with old, new, delta and delta % of self and inclusive cost. Functions\n"
     "are matched by (object, file, name), after the optional rewrites. Exit status: 0, or 1\n"
-    "when --fail-above is exceeded; 2 on usage or I/O errors.";
+    "when --fail-above is exceeded or an input has errors (the diff is printed) or was not\n"
+    "read to its end (no diff); 2 on usage or I/O errors.";
 
 int usage_error(const std::string& msg) {
   std::fprintf(stderr, "calltree diff: %s\n(see 'calltree diff --help')\n", msg.c_str());
@@ -92,7 +94,8 @@ bool parse_count(std::string_view s, std::uint64_t& out) {
 // no positions the reader may hand over sums (per run of lines, per context in a chunk read
 // ahead on another core): the model has one row per function and file, and per caller and
 // callee, whichever way its records came.
-bool load(const std::string& path, profile& p, bool keep_positions, unsigned threads) {
+bool load(const std::string& path, profile& p, bool keep_positions, unsigned threads,
+          bool& faulty) {
   diagnostic_collector diags(5);
   reader_options ro;
   ro.display_name = path;
@@ -107,10 +110,18 @@ bool load(const std::string& path, profile& p, bool keep_positions, unsigned thr
     std::fprintf(stderr, "calltree diff: %s\n", r.error().message.c_str());
     return false;
   }
-  for (const auto& d : diags.kept())
-    if (d.severity == severity::error) std::fputs(format_diagnostic(d, false).c_str(), stderr);
+  print_serious(diags);
+  // Half a profile would diff as a fall in every function after the cut: no diff, status 1
+  // (docs/cli.md, "Exit status"). Errors in lines that were skipped: the diff, status 1.
   if (!r->complete) {
     std::fprintf(stderr, "calltree diff: %s could not be read to its end; no diff\n", path.c_str());
+    faulty = true;
+    return false;
+  }
+  if (diags.errors()) faulty = true;
+  if (p.parts.empty() && diags.errors()) {  // nothing read (a binary file): nothing to compare
+    std::fprintf(stderr, "calltree diff: %s holds no profile that could be read; no diff\n",
+                 path.c_str());
     return false;
   }
   if (diags.errors() || diags.warnings())
@@ -177,9 +188,10 @@ int run_diff(std::span<const std::string_view> args) {
 
   profile old_profile, new_profile;
   const bool positions = a.has("function");
-  if (!load(a.positional[0], old_profile, positions, *threads) ||
-      !load(a.positional[1], new_profile, positions, *threads))
-    return exit_usage;
+  bool faulty = false;  // an input with errors, or not read to its end: exit 1
+  if (!load(a.positional[0], old_profile, positions, *threads, faulty) ||
+      !load(a.positional[1], new_profile, positions, *threads, faulty))
+    return faulty ? exit_findings : exit_usage;
 
   auto diffed = diff_profiles(old_profile, new_profile, options);
   if (!diffed) {
@@ -287,7 +299,7 @@ int run_diff(std::span<const std::string_view> args) {
     }
     return exit_findings;
   }
-  return exit_ok;
+  return faulty ? exit_findings : exit_ok;
 }
 
 }  // namespace

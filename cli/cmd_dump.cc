@@ -35,7 +35,8 @@ constexpr std::string_view dump_summary =
     "cost, call, jump, part end) with every field, names resolved, positions absolute; the\n"
     "layout is described in docs/cli.md. FILE may be compressed; '-' = standard input.\n"
     "Problems found while reading go to standard error.\n\n"
-    "Exit status: 0 ok, 1 the input had errors, 2 usage or I/O error.";
+    "Exit status: 0 ok, 1 the input had errors or was not read to its end, 2 usage or I/O\n"
+    "error.";
 
 int run_dump(std::span<const std::string_view> argv) {
   std::string err;
@@ -98,8 +99,7 @@ int run_dump(std::span<const std::string_view> argv) {
     std::fprintf(stderr, "calltree dump: error writing standard output\n");
     return exit_usage;
   }
-  if (!stats->complete) return exit_usage;
-  return diags.errors() ? exit_findings : exit_ok;
+  return diags.errors() || !stats->complete ? exit_findings : exit_ok;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "calltree/analysis/merge.h"
 #include "calltree/diagnostic.h"
 #include "command.h"
+#include "diagnostics_output.h"
 #include "progress.h"
 
 namespace calltree::cli {
@@ -37,7 +38,9 @@ constexpr std::string_view merge_summary =
     "self costs, calls (counts and inclusive costs) and jumps are added, event sets united\n"
     "(missing = 0), summary: and totals: recomputed. Inputs are read one after another into\n"
     "one model, so memory follows the merged result, not the number of inputs.\n"
-    "'calltree merge FILE --parts=sum -o OUT' folds the parts of one file.";
+    "'calltree merge FILE --parts=sum -o OUT' folds the parts of one file.\n"
+    "Exit status: 0 ok (warnings alone), 1 an input had errors (their lines are left\n"
+    "out of the sum) or was not read to its end (nothing is written), 2 usage or I/O error.";
 
 int usage_error(const std::string& msg) {
   std::fprintf(stderr, "calltree merge: %s\n(see 'calltree merge --help')\n", msg.c_str());
@@ -82,8 +85,7 @@ int run_merge(std::span<const std::string_view> args) {
   diagnostic_collector diags(5);
   profile merged;
   auto stats = merge_inputs(a.positional, merged, diags, options);
-  for (const auto& d : diags.kept())
-    if (d.severity == severity::error) std::fputs(format_diagnostic(d, false).c_str(), stderr);
+  print_serious(diags);
   if (!stats) {
     std::fprintf(stderr, "calltree merge: %s\n", stats.error().message.c_str());
     return exit_usage;
@@ -95,9 +97,13 @@ int run_merge(std::span<const std::string_view> args) {
                  static_cast<unsigned long long>(diags.errors()),
                  static_cast<unsigned long long>(diags.warnings()));
   if (!stats->complete) {
-    std::fprintf(stderr, "calltree merge: an input could not be read to its end\n");
-    return exit_usage;
+    // A sum of what was read would pass for the whole: nothing is written.
+    std::fprintf(stderr,
+                 "calltree merge: an input could not be read to its end; nothing written\n");
+    return exit_findings;
   }
+  // Errors (lines skipped): the sum of the rest is written, and the status says so.
+  const int read_status = diags.errors() ? exit_findings : exit_ok;
   if (merged.parts.empty()) {
     std::fprintf(stderr, "calltree merge: the inputs hold no profile data; nothing written\n");
     return exit_usage;
@@ -109,7 +115,7 @@ int run_merge(std::span<const std::string_view> args) {
       std::fprintf(stderr, "calltree merge: error writing standard output\n");
       return exit_usage;
     }
-    return exit_ok;
+    return read_status;
   }
   // Write beside the target, then rename: an output that is also an input, or a failed write,
   // never leaves a half-written file under the target name.
@@ -133,7 +139,7 @@ int run_merge(std::span<const std::string_view> args) {
     std::fprintf(stderr, "calltree merge: cannot rename the output to '%s'\n", output->c_str());
     return exit_usage;
   }
-  return exit_ok;
+  return read_status;
 }
 
 }  // namespace

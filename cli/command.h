@@ -4,6 +4,7 @@
 // CALLTREE_COMMAND; main.cc only dispatches. cli/ is the only code that prints or exits.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,17 @@ struct command {
 };
 
 std::vector<command>& commands();
+
+// The program as a whole, for `calltree --help` and calltree(1): one paragraph, and the options
+// every command takes (main.cc takes them out before a command sees its arguments).
+extern const std::string_view program_description;
+extern const std::span<const flag> global_flags;
+
+// The hidden options that render this table for the build and the shells (docs_gen.cc):
+// `--man[=COMMAND]` (a man page on stdout), `--man-dir=DIR` (every page, into DIR),
+// `--completion=bash|zsh` (the shell's completion script) and `--complete SHELL LINE` (what
+// the script offers for LINE, the command line up to the cursor). nullopt: not one of them.
+std::optional<int> run_docs_option(std::span<const std::string_view> args);
 
 struct command_registrar {
   explicit command_registrar(command c) { commands().push_back(c); }

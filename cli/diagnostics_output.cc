@@ -4,10 +4,12 @@
 
 #include <cstdio>
 
+#include "color.h"
+
 namespace calltree::cli {
 
 void print_diagnostics(const diagnostic_collector& c) {
-  static const bool tty = ::isatty(2) && std::getenv("NO_COLOR") == nullptr;
+  const bool tty = use_color(2);
   std::string out;
   for (const auto& d : c.kept()) {
     std::string s = format_diagnostic(d);
@@ -24,7 +26,7 @@ void print_diagnostics(const diagnostic_collector& c) {
     }
     out += s;
   }
-  for (std::size_t code = 0; code <= static_cast<std::size_t>(diag_code::limit_exceeded); ++code) {
+  for (std::size_t code = 0; code <= static_cast<std::size_t>(last_diag_code); ++code) {
     auto dc = static_cast<diag_code>(code);
     std::uint64_t n = c.count(dc);
     std::uint64_t shown = 0;
@@ -36,6 +38,14 @@ void print_diagnostics(const diagnostic_collector& c) {
              "] diagnostics not shown\n";
     }
   }
+  std::fputs(out.c_str(), stderr);
+}
+
+void print_serious(const diagnostic_collector& c) {
+  std::string out;
+  for (const auto& d : c.kept())
+    if (d.severity == severity::error || d.code == diag_code::likely_truncated)
+      out += format_diagnostic(d, false);
   std::fputs(out.c_str(), stderr);
 }
 

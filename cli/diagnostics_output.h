@@ -14,6 +14,29 @@ namespace calltree::cli {
 // a caret; colours on a TTY), then one line per code whose further diagnostics were not kept.
 void print_diagnostics(const diagnostic_collector& c);
 
+// Prints to stderr, without the source line, the kept diagnostics a command that does not list
+// every diagnostic must still show: errors, and the warnings that a file was cut short
+// (likely-truncated). The others are counted in the command's one-line summary.
+void print_serious(const diagnostic_collector& c);
+
+// Passes every diagnostic on to `next`, the signs of a cut file (likely-truncated) as errors:
+// `check --strict`.
+class strict_sink final : public diagnostic_sink {
+ public:
+  explicit strict_sink(diagnostic_sink& next) : next_(next) {}
+  void report(diagnostic d) override {
+    if (d.code == diag_code::likely_truncated) d.severity = severity::error;
+    next_.report(std::move(d));
+  }
+  bool wants(diag_code code) const override { return next_.wants(code); }
+  void count_only(diag_code code, severity s) override {
+    next_.count_only(code, code == diag_code::likely_truncated ? severity::error : s);
+  }
+
+ private:
+  diagnostic_sink& next_;
+};
+
 // Parses sizes like 512M, 2G, 1048576 (bytes). nullopt if malformed.
 std::optional<std::uint64_t> parse_size(std::string_view s);
 

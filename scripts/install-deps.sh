@@ -6,7 +6,8 @@ packages=(cmake ninja-build g++ clang libclang-rt-14-dev pkg-config zlib1g-dev l
           liblzma-dev libbz2-dev libgtest-dev libgmock-dev libbenchmark-dev valgrind gzip zstd
           xz-utils bzip2 python3 clang-format time kcachegrind xvfb xauth dbus-daemon ccache
           libcpp-httplib-dev libre2-dev nodejs chromium fonts-dejavu-core golang-go graphviz
-          binutils gcc doxygen nlohmann-json3-dev)
+          binutils gcc doxygen nlohmann-json3-dev man-db groff-base bsdextrautils
+          dpkg-dev file fakeroot zsh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -22,7 +22,7 @@ void change_object(json_writer& j, std::uint64_t o, std::uint64_t n) {
   } else {
     const std::uint64_t d = o - n;
     d < (std::uint64_t{1} << 53) ? j.value(-static_cast<std::int64_t>(d))
-                                 : j.value("-" + std::to_string(d));
+                                 : j.value(std::string("-").append(std::to_string(d)));
   }
   j.key("percent");
   if (auto p = percent_change(o, n))

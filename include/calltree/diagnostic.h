@@ -70,7 +70,12 @@ enum class diag_code : std::uint8_t {
   part_separator,           // Xdebug's "==== NEW PROFILING FILE" line
   no_data,                  // a file with no cost lines at all
   limit_exceeded,           // a resource guard (--max-memory) stopped reading
+  likely_truncated,         // a callgrind file without its end: no totals:, no last newline,
+                            // or summary: above the sum of self costs (the file was cut short)
 };
+
+// The last code: loops over every code stop here.
+inline constexpr diag_code last_diag_code = diag_code::likely_truncated;
 
 std::string_view to_string(diag_code c);
 

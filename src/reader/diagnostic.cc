@@ -17,7 +17,7 @@ std::string_view to_string(severity s) {
 }
 
 namespace {
-constexpr std::array<std::string_view, 50> code_names = {
+constexpr std::array<std::string_view, 51> code_names = {
     "io-error",
     "truncated-input",
     "line-too-long",
@@ -68,8 +68,9 @@ constexpr std::array<std::string_view, 50> code_names = {
     "part-separator",
     "no-data",
     "limit-exceeded",
+    "likely-truncated",
 };
-static_assert(static_cast<std::size_t>(diag_code::limit_exceeded) + 1 == code_names.size());
+static_assert(static_cast<std::size_t>(last_diag_code) + 1 == code_names.size());
 }  // namespace
 
 std::string_view to_string(diag_code c) { return code_names[static_cast<std::size_t>(c)]; }

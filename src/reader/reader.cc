@@ -37,6 +37,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -519,7 +520,10 @@ class reader_impl {
   string_id spec_object_ = 0, spec_file_ = 0;  // placeholders for the ob= and fl= in force
 
   std::size_t max_len_ = SIZE_MAX;
-  std::string carry_;         // the start of a line that goes on in the next block
+  std::string carry_;  // the start of a line that goes on in the next block
+  // A part of a producer that ends every line and part (writes_totals) was read: a last line
+  // without its newline is then a sign of a cut.
+  bool ends_lines_ = false;
   std::string carried_line_;  // the last line that was carried over a block end
   bool skipping_ = false;     // inside a line longer than the limit
   bool stop_ = false;
@@ -599,6 +603,12 @@ class reader_impl {
 // ---------------------------------------------------------------------------------------
 // Parts
 // ---------------------------------------------------------------------------------------
+
+// Whether the producer named by `creator:` closes every part with `totals:`: callgrind does
+// (format-semantics.md F14), and so does calltree's own writer (merge names itself).
+bool writes_totals(std::string_view creator) {
+  return creator.starts_with("callgrind") || creator.starts_with("calltree");
+}
 
 void reader_impl::reset_header(bool first) {
   part_header next;
@@ -698,6 +708,43 @@ void reader_impl::end_part() {
       }
     }
   }
+  // A file cut short (a copy stopped, a disk full, a process killed while it wrote) reads as a
+  // smaller profile of its own: nothing in the lines that remain is wrong. Only a producer that
+  // always writes an end says what is missing: callgrind (and calltree's writer) close every
+  // part with `totals:`. Where it is absent the part was cut short; callgrind's `summary:`
+  // (written in the header, before the body) is then the sum of the costs that were to come,
+  // so the sum that was read falls short of it by what is lost. (Xdebug's and
+  // pyprof2calltree's summaries are not sums and they write no totals:, docs/format.md: their
+  // files are not judged. With totals: present a summary: above the sum is not a cut: callgrind
+  // 3.19 writes a wrapped negative summary for a part dumped after a client request zeroed the
+  // counts, with a right totals:, corpus/vg-clientreq-instr-atstart-no-combined.)
+  if (writes_totals(header_.creator) && !end_.totals) {
+    const auto saved = line_no_;
+    line_no_ = 0;
+    report(severity::warning, diag_code::likely_truncated, 0, 0,
+           "no 'totals:' line ends part " + std::to_string(stats_.parts) + ", though " +
+               std::string(header_.creator.substr(0, header_.creator.find(' '))) +
+               " ends every part with one: the file was likely cut short (truncated)");
+    if (summary && header_.creator.starts_with("callgrind")) {
+      for (std::size_t i = 0; i < n_events_; ++i) {
+        if ((*summary)[i] > computed_[i]) {
+          const double pct =
+              100.0 * static_cast<double>(computed_[i]) / static_cast<double>((*summary)[i]);
+          char read_share[32];
+          std::snprintf(read_share, sizeof read_share, pct >= 1 ? "%.1f" : "%.2g", pct);
+          report(severity::warning, diag_code::likely_truncated, 0, 0,
+                 "summary: says " + std::to_string((*summary)[i]) + " " + header_.events[i] +
+                     " but the self costs read sum to " + std::to_string(computed_[i]) + " (" +
+                     read_share +
+                     " %): callgrind's summary is their sum, so the file was likely cut short "
+                     "(truncated)");
+          break;
+        }
+      }
+    }
+    line_no_ = saved;
+  }
+  if (writes_totals(header_.creator)) ends_lines_ = true;
   end_.line = line_no_;
   flush_run();
   sink_.on_part_end(end_);
@@ -2624,6 +2671,7 @@ result<read_stats> reader_impl::run() {
       process_line(carry_);
     }
   }
+  const bool unterminated = !carry_.empty() && !stop_ && !io_error;
   if (io_error) {
     stats_.complete = false;
     report(severity::error, truncated ? diag_code::truncated_input : diag_code::io_error, 0, 0,
@@ -2635,6 +2683,14 @@ result<read_stats> reader_impl::run() {
   flush_run();
   if (part_open_ || header_has_content()) end_part();
   raw_line_ = {};
+  if (unterminated && ends_lines_) {
+    const auto saved = line_no_;
+    line_no_ = 0;
+    report(severity::warning, diag_code::likely_truncated, 0, 0,
+           "the last line has no newline, though its producer ends every line with one: the file "
+           "was likely cut short (truncated)");
+    line_no_ = saved;
+  }
   if (!any_events_ && stats_.errors == 0) {
     auto saved = line_no_;
     line_no_ = 0;

@@ -322,7 +322,9 @@ struct callgrind_writer::impl {
   void ensure_part(std::size_t costs) {
     if (in_part) return;
     part_header h;
-    for (std::size_t i = 0; i < costs; ++i) h.events.push_back("e" + std::to_string(i + 1));
+    // (std::string("e").append(...), not "e" + ...: GCC 12 -O3's -Wrestrict false positive.)
+    for (std::size_t i = 0; i < costs; ++i)
+      h.events.push_back(std::string("e").append(std::to_string(i + 1)));
     begin_part(h);
   }
 

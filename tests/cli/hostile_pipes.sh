@@ -87,7 +87,7 @@ try:
 except BrokenPipeError:
     pass
 ' 2>/dev/null | run "$tmp/t5" annotate --max-memory=64M --auto=no $extra - >"$tmp/out" 2>"$tmp/err"
-expect "3 M functions into annotate $extra, --max-memory=64M" 0 $?
+expect "3 M functions into annotate $extra, --max-memory=64M (an error)" 1 $?
 has "annotate $extra: says it had errors" "$tmp/err" 'errors'
 rss_below "3 M functions into annotate $extra" "$tmp/t5" 250
 done

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The library's examples (examples/, docs/library.md) against the calltree tool: the same
+# figures from the public API as from the commands.
+#   examples.sh EXAMPLES_DIR CALLTREE CORPUS
+set -uo pipefail
+dir=$1
+bin=$2
+corpus=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# 1. top_functions: each of its 10 rows is a row of annotate --inclusive=yes, same cost.
+f=$corpus/vg-recurse-default.callgrind
+"$dir/top_functions" "$f" >"$tmp/top" || { echo "FAIL: top_functions exit $?"; fail=1; }
+"$bin" annotate --inclusive=yes --auto=no "$f" >"$tmp/annotate"
+python3 - "$tmp/top" "$tmp/annotate" <<'PY' || fail=1
+import re, sys
+top = open(sys.argv[1]).read().splitlines()
+ann = open(sys.argv[2]).read().splitlines()
+rows = top[1:]
+assert len(rows) == 10, top
+assert rows[0].split()[0] == "362861224", rows[0]   # the program's root holds everything
+for r in rows:
+    cost, pct, name = r.split(None, 2)
+    want = "{:,}".format(int(cost))
+    hits = [a for a in ann if a.strip().startswith(want + " (") and (":" + name + " ") in a]
+    assert hits, "no annotate row %s %s" % (want, name)
+costs = [int(r.split()[0]) for r in rows]
+assert costs == sorted(costs, reverse=True), costs
+print("ok: top_functions: 10 rows, each an annotate --inclusive=yes row")
+PY
+
+# 2. count_calls: the lines check counts, and the calls dump lists.
+f=$corpus/vg-gxx-big-instr-jumps.cc1plus.callgrind.gz
+"$dir/count_calls" "$f" >"$tmp/count" || { echo "FAIL: count_calls exit $?"; fail=1; }
+"$bin" check --json "$f" >"$tmp/check.json"
+small=$corpus/vg-phases-dump-before-zero-combined.callgrind
+"$dir/count_calls" "$small" >"$tmp/count_small" || fail=1
+"$bin" dump --records --no-line-numbers "$small" >"$tmp/dump" 2>/dev/null
+python3 - "$tmp/count" "$tmp/check.json" "$tmp/count_small" "$tmp/dump" <<'PY' || fail=1
+import json, re, sys
+c = open(sys.argv[1]).read()
+j = json.load(open(sys.argv[2]))
+nums = lambda s: [int(x) for x in re.findall(r"\d+", s)]
+parts, cost_lines, call_lines, calls, lines, nbytes, errors, warnings = nums(c)
+assert (parts, cost_lines, call_lines, lines, nbytes) == (
+    j["parts"], j["cost_lines"], j["call_lines"], j["lines"], j["bytes"]), (c, j)
+assert errors == j["errors"] and warnings == j["warnings"]
+print("ok: count_calls: parts, cost and call lines, lines and bytes as check --json says")
+s = open(sys.argv[3]).read()
+dump = open(sys.argv[4]).read().splitlines()
+want_calls = sum(int(re.search(r" count=(\d+)", l).group(1)) for l in dump if l.startswith("call "))
+want_parts = sum(1 for l in dump if l.startswith("part "))
+got = nums(s)
+assert got[0] == want_parts and got[3] == want_calls, (s, want_parts, want_calls)
+print("ok: count_calls: %d calls in %d parts, as dump --records lists" % (want_calls, want_parts))
+PY
+
+# 3. diff_files: the totals and the five largest self-cost changes of calltree diff.
+old=$corpus/vg-phases-toggle-collect.callgrind
+new=$corpus/vg-phases-dump-before-zero-combined.callgrind
+"$dir/diff_files" "$old" "$new" >"$tmp/diff" || { echo "FAIL: diff_files exit $?"; fail=1; }
+"$bin" diff --threshold=0 --limit=5 "$old" "$new" >"$tmp/cli_diff" 2>/dev/null
+python3 - "$tmp/diff" "$tmp/cli_diff" <<'PY' || fail=1
+import re, sys
+d = open(sys.argv[1]).read().splitlines()
+cli = open(sys.argv[2]).read().splitlines()
+m = re.match(r"Ir: (\d+) -> (\d+) \(([-+]\d+\.\d+)%\)", d[0])
+assert m, d[0]
+tot = [l for l in cli if l.endswith("PROGRAM TOTALS")][0].split()
+assert tot[1] == "{:,}".format(int(m.group(1))) and tot[2] == "{:,}".format(int(m.group(2))), tot
+assert tot[4] == m.group(3) + "%", (tot, m.group(3))
+fm = re.search(r"Functions:\s+\d+ old, \d+ new; \d+ in both \((\d+) changed\), (\d+) added, (\d+) removed",
+               "\n".join(cli))
+assert d[1] == "%s functions added, %s removed, %s changed" % (fm.group(2), fm.group(3), fm.group(1)), d[1]
+rows = d[2:]
+cli_rows = [l for l in cli if l.startswith("Ir ") and not l.endswith("PROGRAM TOTALS")]
+assert len(rows) == 5 and len(cli_rows) == 5, (rows, cli_rows)
+for r, c in zip(rows, cli_rows):
+    change, a, _, b, name = r.split()
+    cols = c.split()
+    assert cols[1] == "{:,}".format(int(a)) and cols[2] == "{:,}".format(int(b)), (r, c)
+    assert (":" + name + " ") in c or c.endswith(":" + name), (r, c)
+print("ok: diff_files: totals, counts and the five largest changes as calltree diff lists them")
+PY
+exit $fail
