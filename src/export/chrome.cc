@@ -12,6 +12,7 @@
 #include <charconv>
 
 #include "calltree/report/json.h"
+#include "calltree/version.h"
 #include "export/formats.h"
 #include "export/stacks.h"
 #include "views/session.h"
