@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "args.h"
-#include "calltree/report/annotate.h"
+#include "report/annotate.h"
 
 namespace calltree::cli {
 

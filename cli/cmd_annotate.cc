@@ -19,10 +19,10 @@
 #include "args.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
-#include "calltree/report/annotate.h"
-#include "calltree/report/annotate_direct.h"
 #include "command.h"
 #include "progress.h"
+#include "report/annotate.h"
+#include "report/annotate_direct.h"
 
 namespace calltree::cli {
 namespace {

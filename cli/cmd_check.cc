@@ -5,10 +5,10 @@
 #include "args.h"
 #include "calltree/checker.h"
 #include "calltree/reader.h"
-#include "calltree/report/json.h"
 #include "command.h"
 #include "diagnostics_output.h"
 #include "progress.h"
+#include "report/json.h"
 
 namespace calltree::cli {
 namespace {

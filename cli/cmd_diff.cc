@@ -11,10 +11,10 @@
 #include "calltree/diagnostic.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
-#include "calltree/report/diff.h"
 #include "command.h"
 #include "diagnostics_output.h"
 #include "progress.h"
+#include "report/diff.h"
 
 namespace calltree::cli {
 namespace {

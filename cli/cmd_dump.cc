@@ -9,12 +9,12 @@
 #include <string>
 
 #include "args.h"
-#include "calltree/dump.h"
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "report/dump.h"
 
 namespace calltree::cli {
 namespace {

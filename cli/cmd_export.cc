@@ -2,7 +2,7 @@
 //
 // Reads the profile as `serve` does (views/session.h: every dialect and compression, derived
 // events with --event), refuses a file with errors (they are printed as `calltree check`
-// prints them; exit 1, nothing written), and writes the format (calltree/export.h) into a
+// prints them; exit 1, nothing written), and writes the format (export/export.h) into a
 // temporary file beside OUT, renamed to OUT once complete: OUT is never half-written. svg and
 // png are the DOT export drawn by Graphviz's `dot`. docs/export.md.
 #include <fcntl.h>
@@ -20,12 +20,12 @@
 #include <vector>
 
 #include "args.h"
-#include "calltree/export.h"
 #include "calltree/profile.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "export/export.h"
 #include "progress.h"
 #include "views/part_costs.h"
 #include "views/session.h"
@@ -121,8 +121,8 @@ class output_file {
     tmp_ = dir + "." + base + ".calltree-XXXXXX";
     const int fd = mkstemp(tmp_.data());
     if (fd < 0) {
-      err = "cannot write in " + (dir.empty() ? std::string(".") : dir) + ": " +
-            std::strerror(errno);
+      err =
+          "cannot write in " + (dir.empty() ? std::string(".") : dir) + ": " + std::strerror(errno);
       tmp_.clear();
       return false;
     }
@@ -197,8 +197,8 @@ std::string run_dot(const std::string& program, const std::string& format,
   const int rc = posix_spawnp(&pid, program.c_str(), nullptr, nullptr,
                               const_cast<char* const*>(argv), environ);
   if (rc != 0)
-    return "cannot run '" + program + "' (" + std::strerror(rc) +
-           "): --to=" + format + " needs Graphviz (Debian: apt-get install graphviz), or "
+    return "cannot run '" + program + "' (" + std::strerror(rc) + "): --to=" + format +
+           " needs Graphviz (Debian: apt-get install graphviz), or "
            "export --to=dot and draw it elsewhere";
   int st = 0;
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
@@ -296,7 +296,8 @@ int run_export(std::span<const std::string_view> args) {
   }
   if (auto v = a.get("min-share")) {
     double pct = 0;
-    if (!parse_percent(*v, pct) || pct > 1) return usage_error("--min-share needs a number from 0 to 1");
+    if (!parse_percent(*v, pct) || pct > 1)
+      return usage_error("--min-share needs a number from 0 to 1");
     o.min_share = pct;
   }
   const std::string input = a.positional[0];
@@ -350,8 +351,8 @@ int run_export(std::span<const std::string_view> args) {
     out.discard();
     return usage_error(done.error().message);
   }
-  for (const auto& w : done->warnings) std::fprintf(stderr, "calltree export: warning: %s\n",
-                                                    w.c_str());
+  for (const auto& w : done->warnings)
+    std::fprintf(stderr, "calltree export: warning: %s\n", w.c_str());
   if (via_dot) {
     // The DOT text is complete in the temporary file; Graphviz draws it into another
     // temporary file, renamed to OUT.

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "api.h"
-#include "calltree/report/json.h"
+#include "report/json.h"
 #include "views/columns.h"
 #include "views/diff.h"
 #include "views/part_costs.h"

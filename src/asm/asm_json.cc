@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "calltree/asm.h"
-#include "calltree/report/json.h"
+#include "report/json.h"
 
 namespace calltree {
 

@@ -11,10 +11,10 @@
 // exported event, so summed per function they are `annotate`'s self costs.
 #include <charconv>
 
-#include "calltree/report/json.h"
 #include "calltree/version.h"
 #include "export/formats.h"
 #include "export/stacks.h"
+#include "report/json.h"
 #include "views/session.h"
 
 namespace calltree::exporting {
@@ -42,9 +42,12 @@ struct to_micros {
 to_micros micros_of(const event_unit& u) {
   to_micros m;
   m.mul = u.scale;
-  if (u.unit == "nanoseconds") m.div = 1000;
-  else if (u.unit == "milliseconds") m.mul = scaled(m.mul, 1000);
-  else if (u.unit == "seconds") m.mul = scaled(m.mul, 1000000);
+  if (u.unit == "nanoseconds")
+    m.div = 1000;
+  else if (u.unit == "milliseconds")
+    m.mul = scaled(m.mul, 1000);
+  else if (u.unit == "seconds")
+    m.mul = scaled(m.mul, 1000000);
   return m;
 }
 
@@ -80,8 +83,9 @@ result<export_report> write_chrome(const views::session& s, const export_options
   append_json_string(buf, s.input_name);
   buf += ",\"weight_event\":";
   append_json_string(buf, cols->columns[0].name);
-  buf += ",\"note\":\"durations are the call paths estimated from the call graph "
-         "(docs/estimate.md); self costs exact\"},\"traceEvents\":[";
+  buf +=
+      ",\"note\":\"durations are the call paths estimated from the call graph "
+      "(docs/estimate.md); self costs exact\"},\"traceEvents\":[";
   buf += "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":";
   append_json_string(buf, o.title.empty() ? s.input_name : o.title);
   buf += "}}";

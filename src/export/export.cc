@@ -1,5 +1,5 @@
 // export/export.cc — the formats by name, and the dispatch (see export.h).
-#include "calltree/export.h"
+#include "export/export.h"
 
 #include "export/formats.h"
 
@@ -11,9 +11,12 @@ struct named_format {
   export_format format;
 };
 constexpr named_format formats[] = {
-    {"pprof", export_format::pprof},           {"folded", export_format::folded},
-    {"speedscope", export_format::speedscope}, {"chrome", export_format::chrome},
-    {"dot", export_format::dot},               {"flamegraph", export_format::flamegraph},
+    {"pprof", export_format::pprof},
+    {"folded", export_format::folded},
+    {"speedscope", export_format::speedscope},
+    {"chrome", export_format::chrome},
+    {"dot", export_format::dot},
+    {"flamegraph", export_format::flamegraph},
     {"json", export_format::json},
 };
 }  // namespace
@@ -33,12 +36,18 @@ std::string_view export_format_name(export_format f) {
 result<export_report> export_profile(const views::session& s, const export_options& o,
                                      const export_sink& out) {
   switch (o.format) {
-    case export_format::pprof: return exporting::write_pprof(s, o, out);
-    case export_format::folded: return exporting::write_folded(s, o, out);
-    case export_format::speedscope: return exporting::write_speedscope(s, o, out);
-    case export_format::chrome: return exporting::write_chrome(s, o, out);
-    case export_format::dot: return exporting::write_dot(s, o, out);
-    case export_format::flamegraph: return exporting::write_flamegraph(s, o, out);
+    case export_format::pprof:
+      return exporting::write_pprof(s, o, out);
+    case export_format::folded:
+      return exporting::write_folded(s, o, out);
+    case export_format::speedscope:
+      return exporting::write_speedscope(s, o, out);
+    case export_format::chrome:
+      return exporting::write_chrome(s, o, out);
+    case export_format::dot:
+      return exporting::write_dot(s, o, out);
+    case export_format::flamegraph:
+      return exporting::write_flamegraph(s, o, out);
     case export_format::json:
       return error{"the json export is of the model (export_model_json), not of a session"};
   }

@@ -1,7 +1,7 @@
 // export/formats.h — (internal) one writer per export format (export.h dispatches to them).
 #pragma once
 
-#include "calltree/export.h"
+#include "export/export.h"
 
 namespace calltree::exporting {
 

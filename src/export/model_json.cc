@@ -8,10 +8,10 @@
 // objdump prints them); other numbers are exact integers.
 #include <charconv>
 
-#include "calltree/export.h"
 #include "calltree/profile.h"
-#include "calltree/report/json.h"
+#include "export/export.h"
 #include "export/formats.h"
+#include "report/json.h"
 
 namespace calltree {
 
@@ -43,8 +43,10 @@ struct writer {
     buf += ']';
   }
   void optional_costs(const std::optional<std::vector<std::uint64_t>>& v) {
-    if (v) costs(*v);
-    else buf += "null";
+    if (v)
+      costs(*v);
+    else
+      buf += "null";
   }
   // "line":N,"instr":"0x..","bb":"0x.." for the kinds the model has.
   void pos(std::string_view prefix, const position& p, std::uint8_t kinds) {
@@ -158,13 +160,16 @@ status export_model_json(const profile& p, const std::string& input, const expor
     w.str(pt.header.creator);
     buf += ",\"cmd\":";
     w.str(pt.header.cmd);
-    for (auto [key, v] : {std::pair{"pid", pt.header.pid}, {"thread", pt.header.thread},
+    for (auto [key, v] : {std::pair{"pid", pt.header.pid},
+                          {"thread", pt.header.thread},
                           {"part", pt.header.part_number}}) {
       buf += ",\"";
       buf += key;
       buf += "\":";
-      if (v) w.num(*v);
-      else buf += "null";
+      if (v)
+        w.num(*v);
+      else
+        buf += "null";
     }
     buf += ",\"descriptions\":[";
     for (std::size_t d = 0; d < pt.header.descriptions.size(); ++d) {

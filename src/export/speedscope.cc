@@ -1,4 +1,5 @@
-// export/speedscope.cc — speedscope's file format (https://www.speedscope.app/file-format-schema.json).
+// export/speedscope.cc — speedscope's file format
+// (https://www.speedscope.app/file-format-schema.json).
 //
 // One "sampled" profile per event and part (a file of one part: per event): its samples are
 // the frames of that part's estimate tree with a self cost (each a stack of indexes into the
@@ -7,10 +8,10 @@
 // "none"). Summed per frame, the weights are the functions' self costs; summed, the total.
 #include <charconv>
 
-#include "calltree/report/json.h"
 #include "calltree/version.h"
 #include "export/formats.h"
 #include "export/stacks.h"
+#include "report/json.h"
 #include "views/session.h"
 
 namespace calltree::exporting {

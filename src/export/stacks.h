@@ -14,8 +14,8 @@
 #include <string_view>
 
 #include "calltree/analysis/call_paths.h"
-#include "calltree/export.h"
 #include "calltree/result.h"
+#include "export/export.h"
 #include "views/columns.h"
 #include "views/part_costs.h"
 
@@ -40,7 +40,7 @@ result<views::column_set> export_columns(const views::session& s, const export_o
 // samples) is a count.
 struct event_unit {
   std::string type;
-  std::string unit;        // pprof's words: "count", "nanoseconds", "bytes", ...
+  std::string unit;         // pprof's words: "count", "nanoseconds", "bytes", ...
   std::uint64_t scale = 1;  // one count of the event is `scale` units
 };
 event_unit unit_of(std::string_view event);

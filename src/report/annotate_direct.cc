@@ -60,7 +60,7 @@
 // 64th on share one bit); a key's sum that saturates where no model row's would (one error more);
 // and the memory limit, estimated here from these tables, stops at another record than the
 // builder's does (both report limit_exceeded and keep what came before).
-#include "calltree/report/annotate_direct.h"
+#include "report/annotate_direct.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -5,9 +5,9 @@
 #include <map>
 #include <set>
 
-#include "calltree/report/annotate.h"
-#include "calltree/report/json.h"
+#include "report/annotate.h"
 #include "report/annotate_data.h"
+#include "report/json.h"
 
 namespace calltree {
 

@@ -16,9 +16,9 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "calltree/report/annotate.h"
 #include "model/free_storage.h"
 #include "radix_sort.h"
+#include "report/annotate.h"
 #include "report/annotate_data.h"
 
 namespace calltree {

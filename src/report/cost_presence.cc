@@ -1,7 +1,7 @@
 // cost_presence.cc — which cost columns a file actually wrote (report/annotate.h).
 #include <algorithm>
 
-#include "calltree/report/annotate.h"
+#include "report/annotate.h"
 
 namespace calltree {
 

@@ -2,8 +2,8 @@
 #include <cmath>
 #include <limits>
 
-#include "calltree/report/diff.h"
-#include "calltree/report/json.h"
+#include "report/diff.h"
+#include "report/json.h"
 
 namespace calltree {
 namespace detail {

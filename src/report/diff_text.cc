@@ -7,7 +7,7 @@
 #include <memory>
 #include <tuple>
 
-#include "calltree/report/diff.h"
+#include "report/diff.h"
 
 namespace calltree {
 

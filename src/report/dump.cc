@@ -14,7 +14,7 @@
 // (the part, call and jump lines are one line each; they are wrapped here only). An absent
 // optional value is `-`. A position P is its columns in the order instr, bb, line, joined by
 // `:`, addresses in hex, lines in decimal: `0x401000:12`. Names are quoted (dump_quote).
-#include "calltree/dump.h"
+#include "report/dump.h"
 
 #include <charconv>
 #include <cstdint>

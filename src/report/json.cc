@@ -1,4 +1,4 @@
-#include "calltree/report/json.h"
+#include "report/json.h"
 
 #include <charconv>
 #include <cmath>

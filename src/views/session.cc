@@ -8,7 +8,7 @@
 #include <unordered_set>
 
 #include "calltree/input.h"
-#include "calltree/report/annotate_direct.h"
+#include "report/annotate_direct.h"
 #include "views/function_list.h"
 #include "views/part_costs.h"
 

@@ -26,9 +26,9 @@
 #include "calltree/analysis/derived_events.h"
 #include "calltree/analysis/inclusive.h"
 #include "calltree/profile.h"
-#include "calltree/report/annotate.h"
 #include "calltree/result.h"
 #include "model/row_index.h"
+#include "report/annotate.h"
 
 namespace calltree::views {
 

@@ -14,9 +14,9 @@
 #include <string>
 #include <string_view>
 
-#include "calltree/report/annotate.h"
-#include "calltree/report/annotate_direct.h"
 #include "fuzz_common.h"
+#include "report/annotate.h"
+#include "report/annotate_direct.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace calltree;

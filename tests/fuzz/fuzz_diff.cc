@@ -9,8 +9,8 @@
 #include <string_view>
 
 #include "calltree/analysis/diff.h"
-#include "calltree/report/diff.h"
 #include "fuzz_common.h"
+#include "report/diff.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace calltree;

@@ -10,7 +10,7 @@
 // Crafted profiles cover what the corpus has little of: parts with different `events:` lists
 // and omitted costs ("." columns), one function name in several objects and files, inlined
 // files, callers with no self cost, cycles across parts.
-#include "calltree/report/annotate_direct.h"
+#include "report/annotate_direct.h"
 
 #include <gtest/gtest.h>
 
@@ -20,8 +20,8 @@
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
-#include "calltree/report/annotate.h"
 #include "profile_files.h"
+#include "report/annotate.h"
 
 namespace calltree {
 namespace {

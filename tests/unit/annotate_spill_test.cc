@@ -18,8 +18,8 @@
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
-#include "calltree/report/annotate.h"
 #include "profile_files.h"
+#include "report/annotate.h"
 
 namespace calltree {
 namespace {

@@ -1,6 +1,6 @@
 // annotate_test.cc — the annotate report's grouping and numbers on small hand-made profiles
 // (docs/annotate.md); the corpus comparisons are in tests/cli/annotate_*.sh.
-#include "calltree/report/annotate.h"
+#include "report/annotate.h"
 
 #include <gtest/gtest.h>
 

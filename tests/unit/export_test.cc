@@ -1,13 +1,14 @@
 // export_test.cc — the pieces of src/export/ that the consumer tests (tests/export/, with go
 // tool pprof, speedscope, Graphviz, Chromium) cannot pin down alone: the protobuf wire bytes,
 // the event units, saturation, and the format names.
+#include "export/export.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "calltree/export.h"
 #include "export/protobuf.h"
 #include "export/stacks.h"
 

@@ -31,12 +31,12 @@
 #include <vector>
 
 #include "calltree/diagnostic.h"
-#include "calltree/dump.h"
 #include "calltree/input.h"
 #include "calltree/profile.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "calltree/writer.h"
+#include "report/dump.h"
 
 namespace calltree {
 namespace {

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "calltree/diagnostic.h"
-#include "calltree/dump.h"
 #include "calltree/input.h"
 #include "calltree/reader.h"
+#include "report/dump.h"
 
 namespace calltree {
 namespace {

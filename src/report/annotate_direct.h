@@ -24,8 +24,8 @@
 #include "calltree/diagnostic.h"
 #include "calltree/profile.h"
 #include "calltree/records.h"
-#include "calltree/report/annotate.h"
 #include "calltree/result.h"
+#include "report/annotate.h"
 
 namespace calltree {
 
