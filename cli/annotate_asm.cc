@@ -223,7 +223,8 @@ int annotate_asm(const std::string& input, const annotate_options& o, const asm_
     annotator->annotate(chosen, [&](asm_view&& v) {
       not_shown += v.status != asm_status::ok;
       if (json) {
-        *json += (shown++ ? "," : "") + asm_json(v);
+        if (shown++) *json += ',';
+        *json += asm_json(v);
         return;
       }
       std::string t = asm_text(v, to);

@@ -145,7 +145,10 @@ objdump_runner make_objdump_runner(objdump_settings settings, std::atomic<bool>*
     std::vector<std::string> argv{s.objdump};
     argv.insert(argv.end(), req.arguments.begin(), req.arguments.end());
     argv.push_back(path);
-    for (const auto& a : argv) reply.command += (reply.command.empty() ? "" : " ") + shell_quote(a);
+    for (const auto& a : argv) {
+      if (!reply.command.empty()) reply.command += ' ';
+      reply.command += shell_quote(a);
+    }
     process_output out = run_process(argv);
     if (!out.started) {
       if (objdump_missing) *objdump_missing = true;

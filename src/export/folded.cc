@@ -33,7 +33,7 @@ result<export_report> write_folded(const views::session& s, const export_options
       for (char& c : n)
         if (c == ';') c = ':';
         else if (c == '\n' || c == '\r') c = ' ';
-      if (n.empty()) n = "?";
+      if (n.empty()) n.push_back('?');
     }
     return n;
   };
