@@ -57,14 +57,7 @@ result<export_report> write_chrome(const views::session& s, const export_options
                                    const export_sink& out) {
   auto cols = export_columns(s, o);
   if (!cols) return cols.error();
-  std::vector<std::vector<std::uint32_t>> selections;
-  if (s.p.parts.size() <= 1) {
-    selections.push_back({});
-  } else if (o.parts.empty()) {
-    for (std::uint32_t p = 0; p < s.p.parts.size(); ++p) selections.push_back({p});
-  } else {
-    for (std::uint32_t p : o.parts) selections.push_back({p});
-  }
+  const auto selections = part_selections(s, o);
   export_report report;
   report.warnings = cols->warnings;
   const to_micros micros = micros_of(unit_of(cols->columns[0].name));

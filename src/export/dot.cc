@@ -21,8 +21,10 @@ namespace calltree::exporting {
 namespace {
 
 double hue_to_rgb(double m1, double m2, double h) {
-  if (h < 0.0) h += 1.0;
-  else if (h > 1.0) h -= 1.0;
+  if (h < 0.0)
+    h += 1.0;
+  else if (h > 1.0)
+    h -= 1.0;
   if (h * 6 < 1.0) return m1 + (m2 - m1) * h * 6.0;
   if (h * 2 < 1.0) return m2;
   if (h * 3 < 2.0) return m1 + (m2 - m1) * (2.0 / 3.0 - h) * 6.0;
@@ -97,9 +99,10 @@ result<export_report> write_dot(const views::session& s, const export_options& o
   append_dot_text(buf, o.title.empty() ? s.input_name : o.title);
   buf += " (";
   append_dot_text(buf, w.name);
-  buf += ")\", labelloc=t];\n"
-         "\tnode [fontcolor=white, fontname=Arial, height=0, shape=box, style=filled, "
-         "width=0];\n\tedge [fontname=Arial];\n";
+  buf +=
+      ")\", labelloc=t];\n"
+      "\tnode [fontcolor=white, fontname=Arial, height=0, shape=box, style=filled, "
+      "width=0];\n\tedge [fontname=Arial];\n";
   for (std::uint32_t k = 0; k < nk; ++k) {
     if (!shown[k]) continue;
     const std::uint64_t incl = w.value(pc->inclusive(k));
@@ -126,10 +129,9 @@ result<export_report> write_dot(const views::session& s, const export_options& o
     const std::string colour = heat_colour(weight);
     buf += "\t\"k" + std::to_string(c.caller) + "\" -> \"k" + std::to_string(c.callee) +
            "\" [arrowsize=\"" + fixed2(std::sqrt(pen) * 0.5) + "\", color=\"" + colour +
-           "\", fontcolor=\"" + colour + "\", fontsize=\"10.00\", label=\"" +
-           percent(cost, total) + "\\n" + std::to_string(pc->count(ci)) +
-           "×\", labeldistance=\"" + fixed2(std::max(weight * 4.0 / 4.0, 0.5)) +
-           "\", penwidth=\"" + fixed2(pen) + "\"];\n";
+           "\", fontcolor=\"" + colour + "\", fontsize=\"10.00\", label=\"" + percent(cost, total) +
+           "\\n" + std::to_string(pc->count(ci)) + "×\", labeldistance=\"" +
+           fixed2(std::max(weight * 4.0 / 4.0, 0.5)) + "\", penwidth=\"" + fixed2(pen) + "\"];\n";
     b.maybe_flush();
   }
   buf += "}\n";

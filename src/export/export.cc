@@ -2,6 +2,7 @@
 #include "export/export.h"
 
 #include "export/formats.h"
+#include "views/session.h"
 
 namespace calltree {
 
@@ -53,5 +54,22 @@ result<export_report> export_profile(const views::session& s, const export_optio
   }
   return error{"unknown export format"};
 }
+
+namespace exporting {
+
+std::vector<std::vector<std::uint32_t>> part_selections(const views::session& s,
+                                                        const export_options& o) {
+  std::vector<std::vector<std::uint32_t>> selections;
+  if (s.p.parts.size() <= 1) {
+    selections.push_back({});
+  } else if (o.parts.empty()) {
+    for (std::uint32_t p = 0; p < s.p.parts.size(); ++p) selections.push_back({p});
+  } else {
+    for (std::uint32_t p : o.parts) selections.push_back({p});
+  }
+  return selections;
+}
+
+}  // namespace exporting
 
 }  // namespace calltree

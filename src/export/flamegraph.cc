@@ -25,14 +25,24 @@ constexpr double plot_width = 1180, pad = 10, frame_height = 16, min_width = 0.1
 void append_xml(std::string& out, std::string_view s) {
   for (unsigned char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
       default:
         // (XML 1.0 has no control characters but tab, newline and carriage return)
-        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') out += '?';
-        else out += static_cast<char>(c);
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+          out += '?';
+        else
+          out += static_cast<char>(c);
     }
   }
 }
@@ -101,20 +111,23 @@ result<export_report> write_flamegraph(const views::session& s, const export_opt
          "\" xmlns=\"http://www.w3.org/2000/svg\" data-plot-width=\"" + fmt("%.0f", plot_width) +
          "\" data-total=\"" + std::to_string(total) + "\" data-event=\"";
   append_xml(buf, event);
-  buf += "\">\n<style>text { font-family: Verdana, sans-serif; font-size: 12px; fill: #000; } "
-         "#frames g:hover rect { stroke: #000; stroke-width: 0.5; cursor: pointer; } "
-         "#reset, #search { cursor: pointer; }</style>\n"
-         "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#f8f8f8\"/>\n"
-         "<text x=\"" + fmt("%.0f", (plot_width + 2 * pad) / 2) +
-         "\" y=\"20\" text-anchor=\"middle\" style=\"font-size: 16px\">";
+  buf +=
+      "\">\n<style>text { font-family: Verdana, sans-serif; font-size: 12px; fill: #000; } "
+      "#frames g:hover rect { stroke: #000; stroke-width: 0.5; cursor: pointer; } "
+      "#reset, #search { cursor: pointer; }</style>\n"
+      "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#f8f8f8\"/>\n"
+      "<text x=\"" +
+      fmt("%.0f", (plot_width + 2 * pad) / 2) +
+      "\" y=\"20\" text-anchor=\"middle\" style=\"font-size: 16px\">";
   append_xml(buf, title);
   buf += " — ";
   append_xml(buf, event);
-  buf += "</text>\n<text id=\"reset\" x=\"10\" y=\"20\" style=\"opacity: 0\">Reset Zoom</text>\n"
-         "<text id=\"search\" x=\"" + fmt("%.0f", plot_width - 90) +
-         "\" y=\"20\">Search</text>\n<text id=\"matched\" x=\"" + fmt("%.0f", plot_width - 90) +
-         "\" y=\"" + fmt("%.0f", height - 8) + "\"></text>\n<text x=\"10\" y=\"" +
-         fmt("%.0f", height - 8) + "\">";
+  buf +=
+      "</text>\n<text id=\"reset\" x=\"10\" y=\"20\" style=\"opacity: 0\">Reset Zoom</text>\n"
+      "<text id=\"search\" x=\"" +
+      fmt("%.0f", plot_width - 90) + "\" y=\"20\">Search</text>\n<text id=\"matched\" x=\"" +
+      fmt("%.0f", plot_width - 90) + "\" y=\"" + fmt("%.0f", height - 8) +
+      "\"></text>\n<text x=\"10\" y=\"" + fmt("%.0f", height - 8) + "\">";
   buf += tree.estimated ? "Stacks estimated from the call graph (calltree docs/estimate.md); "
                           "self costs exact. Click to zoom, Ctrl-F to search."
                         : "Click to zoom, Ctrl-F to search.";
@@ -171,7 +184,8 @@ result<export_report> write_flamegraph(const views::session& s, const export_opt
     // (the script's label(): as many characters as fit at 7 px each)
     const std::size_t chars = static_cast<std::size_t>(w / 7);
     if (chars >= 3) {
-      if (name.size() <= chars) append_xml(buf, name);
+      if (name.size() <= chars)
+        append_xml(buf, name);
       else {
         append_xml(buf, name.substr(0, chars - 2));
         buf += "..";

@@ -31,8 +31,10 @@ result<export_report> write_folded(const views::session& s, const export_options
     if (n.empty()) {
       n = std::string(frame_name(s, k));
       for (char& c : n)
-        if (c == ';') c = ':';
-        else if (c == '\n' || c == '\r') c = ' ';
+        if (c == ';')
+          c = ':';
+        else if (c == '\n' || c == '\r')
+          c = ' ';
       if (n.empty()) n.push_back('?');
     }
     return n;

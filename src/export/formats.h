@@ -1,6 +1,9 @@
 // export/formats.h — (internal) one writer per export format (export.h dispatches to them).
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "export/export.h"
 
 namespace calltree::exporting {
@@ -17,6 +20,12 @@ result<export_report> write_dot(const views::session& s, const export_options& o
                                 const export_sink& out);
 result<export_report> write_flamegraph(const views::session& s, const export_options& o,
                                        const export_sink& out);
+
+// The parts a per-part format writes one profile for: each part of `o.parts` (every part
+// when none is chosen), or one selection of all for a file of one part. Each selection is a
+// list of 0-based parts as views::session::costs_of takes it.
+std::vector<std::vector<std::uint32_t>> part_selections(const views::session& s,
+                                                        const export_options& o);
 
 // Buffers a sink's small pieces into large ones.
 class buffered_sink {

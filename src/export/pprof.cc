@@ -132,15 +132,14 @@ result<export_report> write_pprof(const views::session& s, const export_options&
   std::vector<std::uint64_t> mapping_of_object(s.t.objects.size(), 0);
   proto_encoder functions, locations, mappings, line;
   std::uint64_t next_location = 1, next_mapping = 1;
-  std::vector<std::int64_t> file_strings(s.t.files.size(), -1);  // per display file
+  std::vector<std::int64_t> file_strings(s.t.files.size(), -1);    // per display file
   std::vector<std::int64_t> name_strings(s.p.strings.size(), -1);  // per name of the pool
   for (std::size_t f = 0; f < tree.frames(); ++f) {
     const std::uint32_t k = tree.node[f];
     if (location_of[k]) continue;
     const std::uint64_t id = next_location++;
     location_of[k] = id;
-    const std::uint64_t first_line =
-        k < s.t.key_first_line.size() ? s.t.key_first_line[k] : 0;
+    const std::uint64_t first_line = k < s.t.key_first_line.size() ? s.t.key_first_line[k] : 0;
     m.clear();
     m.varint_field(function_field::id, id);
     // (names by the pool's id: one lookup per distinct name, no hashing of its text)
@@ -155,7 +154,8 @@ result<export_report> write_pprof(const views::session& s, const export_options&
     std::int64_t& file_string = file_strings[s.t.key_file[k]];
     if (file_string < 0) file_string = strings.index(s.file(k));
     m.int64_field(function_field::filename, file_string);
-    if (first_line) m.int64_field(function_field::start_line, static_cast<std::int64_t>(first_line));
+    if (first_line)
+      m.int64_field(function_field::start_line, static_cast<std::int64_t>(first_line));
     functions.message_field(profile_field::function, m);
 
     std::uint64_t mapping = 0;
@@ -195,8 +195,8 @@ result<export_report> write_pprof(const views::session& s, const export_options&
     bool any = false;
     for (std::size_t c = 0; c < ncol; ++c) {
       const std::uint64_t v = scaled(self[c], units[c].scale);
-      values[c] = v > static_cast<std::uint64_t>(INT64_MAX) ? INT64_MAX
-                                                            : static_cast<std::int64_t>(v);
+      values[c] =
+          v > static_cast<std::uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(v);
       any |= v != 0;
     }
     if (!any) continue;
@@ -216,18 +216,17 @@ result<export_report> write_pprof(const views::session& s, const export_options&
   tail.int64_field(profile_field::period, 1);
   const std::int64_t comments[] = {
       strings.index("calltree export of " + s.input_name),
-      strings.index(tree.estimated
-                        ? "stacks: call paths estimated from the call graph (calltree "
-                          "docs/estimate.md); self costs and totals exact"
-                        : "stacks: the call graph is a tree; exact")};
+      strings.index(tree.estimated ? "stacks: call paths estimated from the call graph (calltree "
+                                     "docs/estimate.md); self costs and totals exact"
+                                   : "stacks: the call graph is a tree; exact")};
   tail.packed_field<std::int64_t>(profile_field::comment, comments);
   tail.int64_field(profile_field::default_sample_type, strings.index(units[0].type));
   strings.write(tail);
 
   // (Fields may come in any order: the pieces are compressed one after another, never joined.)
-  if (auto z = gzip_to({profile.bytes(), mappings.bytes(), locations.bytes(), functions.bytes(),
-                        tail.bytes()},
-                       out);
+  if (auto z = gzip_to(
+          {profile.bytes(), mappings.bytes(), locations.bytes(), functions.bytes(), tail.bytes()},
+          out);
       !z)
     return z.error();
   return report;

@@ -34,15 +34,7 @@ result<export_report> write_speedscope(const views::session& s, const export_opt
                                        const export_sink& out) {
   auto cols = export_columns(s, o);
   if (!cols) return cols.error();
-  // The parts: each selected one (every part when none is), or the file's one.
-  std::vector<std::vector<std::uint32_t>> selections;
-  if (s.p.parts.size() <= 1) {
-    selections.push_back({});
-  } else if (o.parts.empty()) {
-    for (std::uint32_t p = 0; p < s.p.parts.size(); ++p) selections.push_back({p});
-  } else {
-    for (std::uint32_t p : o.parts) selections.push_back({p});
-  }
+  const auto selections = part_selections(s, o);
   export_report report;
   report.warnings = cols->warnings;
   std::vector<std::uint32_t> frame_of(s.keys(), UINT32_MAX);

@@ -41,10 +41,10 @@ result<stacks> make_stacks(const views::session& s, const export_options& o) {
       for (std::size_t fr = 0; fr < f->tree.frames(); ++fr)
         if (f->tree.depth[fr] == 0) sum += f->tree.total.row(fr)[c];
       if (stated != sum)
-        f->columns.warnings.push_back(
-            "the file states a total of " + std::to_string(stated) + " " +
-            f->columns.columns[c].name + " but its functions' costs sum to " +
-            std::to_string(sum) + ": the export's total is their sum");
+        f->columns.warnings.push_back("the file states a total of " + std::to_string(stated) + " " +
+                                      f->columns.columns[c].name +
+                                      " but its functions' costs sum to " + std::to_string(sum) +
+                                      ": the export's total is their sum");
     }
   }
   out.columns = std::move(f->columns);
@@ -73,12 +73,12 @@ bool unit_word(std::string_view w, std::string& unit, std::uint64_t& scale) {
   w.remove_prefix(i);
   struct {
     std::string_view word, unit;
-  } const words[] = {{"ns", "nanoseconds"},   {"nanoseconds", "nanoseconds"},
-                     {"us", "microseconds"},  {"microseconds", "microseconds"},
-                     {"ms", "milliseconds"},  {"milliseconds", "milliseconds"},
-                     {"s", "seconds"},        {"seconds", "seconds"},
-                     {"bytes", "bytes"},      {"b", "bytes"},
-                     {"kb", "kilobytes"},     {"kilobytes", "kilobytes"}};
+  } const words[] = {{"ns", "nanoseconds"},  {"nanoseconds", "nanoseconds"},
+                     {"us", "microseconds"}, {"microseconds", "microseconds"},
+                     {"ms", "milliseconds"}, {"milliseconds", "milliseconds"},
+                     {"s", "seconds"},       {"seconds", "seconds"},
+                     {"bytes", "bytes"},     {"b", "bytes"},
+                     {"kb", "kilobytes"},    {"kilobytes", "kilobytes"}};
   for (const auto& x : words)
     if (iequals(w, x.word)) {
       unit = x.unit;

@@ -16,11 +16,9 @@ result<graph_view> call_graph_around(const session& s, std::uint64_t id, const g
   auto cols = resolve_columns(s, q.events, q.derived);
   if (!cols) return cols.error();
   out.columns = std::move(*cols);
-  if (!q.weight_event.empty()) {
-    out.weight_column = out.columns.find(q.weight_event);
-    if (out.weight_column == std::string_view::npos)
-      return error{"event '" + q.weight_event + "' is not one of the columns shown"};
-  }
+  auto weight_col = out.columns.weight_column(q.weight_event);
+  if (!weight_col) return weight_col.error();
+  out.weight_column = *weight_col;
   out.costs = s.costs_of(q.parts);
   const part_costs& pc = *out.costs;
   const views::annotate_data& t = s.t;

@@ -18,6 +18,14 @@ std::size_t column_set::find(std::string_view name) const {
   return std::string_view::npos;
 }
 
+result<std::size_t> column_set::weight_column(std::string_view event) const {
+  if (event.empty()) return std::size_t{0};
+  const std::size_t c = find(event);
+  if (c == std::string_view::npos)
+    return error{"event '" + std::string(event) + "' is not one of the columns shown"};
+  return c;
+}
+
 namespace {
 
 std::string definition_name(std::string_view d) {

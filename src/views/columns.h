@@ -35,6 +35,8 @@ struct column_set {
   std::vector<std::string> warnings;  // unknown names in a formula taken as 0, ...
   // The index of `name`, or npos.
   std::size_t find(std::string_view name) const;
+  // The column a view weighs by: `event`'s (0 when empty), or an error when it is not shown.
+  result<std::size_t> weight_column(std::string_view event) const;
   std::size_t size() const { return columns.size(); }
 };
 

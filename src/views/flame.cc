@@ -27,11 +27,9 @@ result<flame_view> flame(const session& s, const flame_query& q) {
   auto cols = resolve_columns(s, q.events, q.derived);
   if (!cols) return cols.error();
   out.columns = std::move(*cols);
-  if (!q.weight_event.empty()) {
-    out.weight_column = out.columns.find(q.weight_event);
-    if (out.weight_column == std::string_view::npos)
-      return error{"event '" + q.weight_event + "' is not one of the columns shown"};
-  }
+  auto weight_col = out.columns.weight_column(q.weight_event);
+  if (!weight_col) return weight_col.error();
+  out.weight_column = *weight_col;
   if (q.root && *q.root >= s.keys())
     return error{"a flame graph's root is a function (a cycle's members are functions)"};
   out.costs = s.costs_of(q.parts);

@@ -17,11 +17,9 @@ result<source_view> annotate_source(const session& s, std::uint64_t file, const 
   auto cols = resolve_columns(s, q.events, q.derived);
   if (!cols) return cols.error();
   out.columns = std::move(*cols);
-  if (!q.weight_event.empty()) {
-    out.weight_column = out.columns.find(q.weight_event);
-    if (out.weight_column == std::string_view::npos)
-      return error{"event '" + q.weight_event + "' is not one of the columns shown"};
-  }
+  auto weight_col = out.columns.weight_column(q.weight_event);
+  if (!weight_col) return weight_col.error();
+  out.weight_column = *weight_col;
   out.file = static_cast<std::uint32_t>(file);
   out.has_lines =
       file < t.file_found.size() && t.file_found[file] && t.lines && file < t.file_lines.size();
