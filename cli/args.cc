@@ -1,5 +1,10 @@
 #include "args.h"
 
+#include <cstdio>
+#include <cstdlib>
+
+#include "command.h"
+
 namespace calltree::cli {
 
 bool parsed_args::has(std::string_view name) const {
@@ -105,6 +110,34 @@ std::optional<bool> parse_yes_no(std::string_view v) {
   if (v == "yes" || v == "true" || v == "1") return true;
   if (v == "no" || v == "false" || v == "0") return false;
   return std::nullopt;
+}
+
+std::vector<std::string> split_commas(std::string_view s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    std::size_t comma = s.find(',', start);
+    if (comma == std::string_view::npos) comma = s.size();
+    if (comma > start) out.emplace_back(s.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::optional<double> parse_nonnegative(std::string_view s) {
+  if (s.empty()) return std::nullopt;
+  const std::string copy(s);
+  char* end = nullptr;
+  const double v = std::strtod(copy.c_str(), &end);
+  if (end != copy.c_str() + copy.size() || !(v >= 0)) return std::nullopt;
+  return v;
+}
+
+int usage_error(std::string_view command, std::string_view message) {
+  std::fprintf(stderr, "calltree %.*s: %.*s\n(see 'calltree %.*s --help')\n",
+               static_cast<int>(command.size()), command.data(), static_cast<int>(message.size()),
+               message.data(), static_cast<int>(command.size()), command.data());
+  return exit_usage;
 }
 
 }  // namespace calltree::cli

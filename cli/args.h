@@ -44,4 +44,14 @@ std::string format_help(std::string_view name, std::string_view usage, std::stri
 // Parses "yes"/"no" (callgrind_annotate's booleans) and also "true"/"false", "1"/"0".
 std::optional<bool> parse_yes_no(std::string_view v);
 
+// "a,b,,c" -> {"a", "b", "c"}: the non-empty fields of a comma-separated list.
+std::vector<std::string> split_commas(std::string_view s);
+
+// A whole decimal number at least 0 ("0.5", "1e-3"): nullopt for anything else (NaN too).
+std::optional<double> parse_nonnegative(std::string_view s);
+
+// Prints "calltree COMMAND: MESSAGE\n(see 'calltree COMMAND --help')" to stderr; returns the
+// usage exit status (2).
+int usage_error(std::string_view command, std::string_view message);
+
 }  // namespace calltree::cli

@@ -75,12 +75,7 @@ constexpr std::string_view annotate_summary =
     "callgrind.out* (else cachegrind.out*) in the current directory; '-' is stdin.\n"
     "Differences from callgrind_annotate: docs/annotate.md.";
 
-int usage_error(const std::string& msg) {
-  std::fprintf(stderr, "calltree annotate: %s\n(see 'calltree annotate --help')\n", msg.c_str());
-  return exit_usage;
-}
-
-std::vector<std::string> split_commas(const std::string& s) {
+std::vector<std::string> perl_split_commas(const std::string& s) {
   // Perl's split(/,/, $s): trailing empty fields are dropped.
   std::vector<std::string> out;
   std::size_t pos = 0;
@@ -173,7 +168,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
   std::vector<std::string_view> args(owned.begin(), owned.end());
   std::string err;
   auto parsed = parse_args(args, annotate_flags, err);
-  if (!parsed) return usage_error(err);
+  if (!parsed) return usage_error("annotate", err);
   if (parsed->has("help")) {
     std::fputs(format_help("annotate", annotate_usage, annotate_summary, annotate_flags).c_str(),
                stdout);
@@ -188,12 +183,12 @@ int run_annotate(std::span<const std::string_view> raw_args) {
   bool json = false;
   for (const auto& [name, value] : parsed->flags) {
     if (name == "show") {
-      o.show = split_commas(value);
+      o.show = perl_split_commas(value);
     } else if (name == "sort") {
       o.sort.clear();
       o.sort_thresholds.clear();
       bool any = false;
-      for (auto s : split_commas(value)) {
+      for (auto s : perl_split_commas(value)) {
         std::string th = "0";
         // /.*:([\d\.]+)%?$/
         std::size_t colon = s.rfind(':');
@@ -202,7 +197,8 @@ int run_annotate(std::span<const std::string_view> raw_args) {
           if (!t.empty() && t.back() == '%') t.pop_back();
           if (is_number(t)) {
             double v = std::strtod(t.c_str(), nullptr);
-            if (v < 0 || v > 100) return usage_error("bad threshold in --sort=" + value);
+            if (v < 0 || v > 100)
+              return usage_error("annotate", "bad threshold in --sort=" + value);
             th = t;
             any = true;
             s = s.substr(0, s.find(':'));
@@ -215,21 +211,21 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     } else if (name == "threshold") {
       std::string t = value;
       if (!t.empty() && t.back() == '%') t.pop_back();
-      if (!is_number(t)) return usage_error("bad --threshold=" + value);
+      if (!is_number(t)) return usage_error("annotate", "bad --threshold=" + value);
       double v = std::strtod(t.c_str(), nullptr);
-      if (v < 0 || v > 100) return usage_error("--threshold must be between 0 and 100");
+      if (v < 0 || v > 100) return usage_error("annotate", "--threshold must be between 0 and 100");
       o.threshold = t;
     } else if (name == "show-percs" || name == "auto" || name == "inclusive") {
       auto b = parse_yes_no(value);
-      if (!b) return usage_error("--" + std::string(name) + " takes yes or no");
+      if (!b) return usage_error("annotate", "--" + std::string(name) + " takes yes or no");
       (name == "show-percs" ? o.show_percs : name == "auto" ? o.auto_annotate : o.inclusive) = *b;
     } else if (name == "context") {
       if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)
-        return usage_error("bad --context=" + value);
+        return usage_error("annotate", "bad --context=" + value);
       o.context = std::strtoull(value.c_str(), nullptr, 10);
     } else if (name == "tree") {
       if (value != "none" && value != "caller" && value != "calling" && value != "both")
-        return usage_error("--tree takes none, caller, calling or both");
+        return usage_error("annotate", "--tree takes none, caller, calling or both");
       o.tree_caller = value == "caller" || value == "both";
       o.tree_calling = value == "calling" || value == "both";
     } else if (name == "include") {
@@ -240,7 +236,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     } else if (name == "part") {
       if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos ||
           std::strtoull(value.c_str(), nullptr, 10) == 0)
-        return usage_error("--part takes a part number from 1");
+        return usage_error("annotate", "--part takes a part number from 1");
       o.part = static_cast<part_id>(std::strtoull(value.c_str(), nullptr, 10) - 1);
     } else if (name == "json") {
       json = true;
@@ -248,7 +244,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
       o.raw = true;
     } else if (name == "source-root") {
       auto eq = value.find('=');
-      if (eq == std::string::npos) return usage_error("--source-root takes OLD=NEW");
+      if (eq == std::string::npos) return usage_error("annotate", "--source-root takes OLD=NEW");
       o.source_roots.emplace_back(value.substr(0, eq), value.substr(eq + 1));
     } else if (name == "event") {
       o.event_definitions.push_back(value);
@@ -257,7 +253,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
 
   // --asm: machine code after the report, whose source annotation is then off unless asked.
   auto asm_req = parse_asm_request(*parsed, err);
-  if (!err.empty()) return usage_error(err);
+  if (!err.empty()) return usage_error("annotate", err);
   std::vector<listed_function> listed;
   if (asm_req && !parsed->has("auto")) o.auto_annotate = false;
   if (asm_req && !asm_req->regex)
@@ -287,10 +283,12 @@ int run_annotate(std::span<const std::string_view> raw_args) {
   } else {
     input = first_match("callgrind.out*");
     if (input.empty()) input = first_match("cachegrind.out*");
-    if (input.empty()) return usage_error("no profile given and no callgrind.out* here");
+    if (input.empty())
+      return usage_error("annotate", "no profile given and no callgrind.out* here");
     defaulted = true;
   }
-  if (asm_req && input == "-") return usage_error("--asm reads the profile twice: give a file");
+  if (asm_req && input == "-")
+    return usage_error("annotate", "--asm reads the profile twice: give a file");
   o.input_name = input;
   if (char buf[4096]; getcwd(buf, sizeof buf)) o.cwd = std::string(buf) + "/";
   if (input != "-") {
@@ -333,7 +331,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     reader_options ro;
     ro.display_name = input == "-" ? "<stdin>" : input;
     auto threads = parse_threads(parsed->get("threads"));
-    if (!threads) return usage_error("--threads needs a number from 1 to 64");
+    if (!threads) return usage_error("annotate", "--threads needs a number from 1 to 64");
     ro.threads = *threads;
     o.threads = *threads;
     // Records summed: a run of lines is one row anyway, and so is every line of one context

@@ -59,31 +59,6 @@ constexpr std::string_view diff_summary =
     "when --fail-above is exceeded or an input has errors (the diff is printed) or was not\n"
     "read to its end (no diff); 2 on usage or I/O errors.";
 
-int usage_error(const std::string& msg) {
-  std::fprintf(stderr, "calltree diff: %s\n(see 'calltree diff --help')\n", msg.c_str());
-  return exit_usage;
-}
-
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    std::size_t comma = s.find(',', start);
-    if (comma == std::string::npos) comma = s.size();
-    if (comma > start) out.push_back(s.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
-bool parse_double(std::string_view s, double& out) {
-  if (s.empty()) return false;
-  std::string copy(s);
-  char* end = nullptr;
-  out = std::strtod(copy.c_str(), &end);
-  return end == copy.c_str() + copy.size() && out >= 0 && out == out;
-}
-
 bool parse_count(std::string_view s, std::uint64_t& out) {
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   return ec == std::errc() && p == s.data() + s.size();
@@ -137,23 +112,23 @@ std::string first_cmd(const profile& p) { return p.parts.empty() ? "" : p.parts[
 int run_diff(std::span<const std::string_view> args) {
   std::string err;
   auto parsed = parse_args(args, diff_flags, err);
-  if (!parsed) return usage_error(err);
+  if (!parsed) return usage_error("diff", err);
   const parsed_args& a = *parsed;
   if (a.has("help")) {
     std::fputs(format_help("diff", diff_usage, diff_summary, diff_flags).c_str(), stdout);
     return exit_ok;
   }
-  if (a.positional.size() != 2) return usage_error("needs exactly two files, OLD and NEW");
+  if (a.positional.size() != 2) return usage_error("diff", "needs exactly two files, OLD and NEW");
 
   diff_options options;
   for (const auto& e : a.all("mod-filename")) {
     auto s = parse_substitution(e);
-    if (!s) return usage_error("--mod-filename: " + s.error().message);
+    if (!s) return usage_error("diff", "--mod-filename: " + s.error().message);
     options.match.file_rewrites.push_back(std::move(*s));
   }
   for (const auto& e : a.all("mod-funcname")) {
     auto s = parse_substitution(e);
-    if (!s) return usage_error("--mod-funcname: " + s.error().message);
+    if (!s) return usage_error("diff", "--mod-funcname: " + s.error().message);
     options.match.function_rewrites.push_back(std::move(*s));
   }
   options.match.ignore_object = a.has("ignore-object");
@@ -161,30 +136,30 @@ int run_diff(std::span<const std::string_view> args) {
   if (auto v = a.get("part")) {
     std::uint64_t n = 0;
     if (!parse_count(*v, n) || n == 0 || n > 0xffffffffu)
-      return usage_error("--part needs a part number from 1");
+      return usage_error("diff", "--part needs a part number from 1");
     options.part = static_cast<std::uint32_t>(n - 1);
   }
   diff_report_options report;
   if (auto v = a.get("threshold")) {
-    if (!parse_double(*v, report.ranking.threshold_percent) ||
-        report.ranking.threshold_percent > 100)
-      return usage_error("--threshold needs a percentage from 0 to 100");
+    auto t = parse_nonnegative(*v);
+    if (!t || *t > 100) return usage_error("diff", "--threshold needs a percentage from 0 to 100");
+    report.ranking.threshold_percent = *t;
   }
   if (auto v = a.get("limit")) {
     std::uint64_t n = 0;
-    if (!parse_count(*v, n)) return usage_error("--limit needs a number");
+    if (!parse_count(*v, n)) return usage_error("diff", "--limit needs a number");
     report.ranking.limit = n;
   }
   if (auto v = a.get("inclusive")) {
     auto b = parse_yes_no(*v);
-    if (!b) return usage_error("--inclusive needs yes or no");
+    if (!b) return usage_error("diff", "--inclusive needs yes or no");
     report.ranking.inclusive = *b;
   }
   if (a.has("per-function") && !a.has("fail-above"))
-    return usage_error("--per-function needs --fail-above");
+    return usage_error("diff", "--per-function needs --fail-above");
 
   auto threads = parse_threads(a.get("threads"));
-  if (!threads) return usage_error("--threads needs a number from 1 to 64");
+  if (!threads) return usage_error("diff", "--threads needs a number from 1 to 64");
 
   profile old_profile, new_profile;
   const bool positions = a.has("function");
@@ -215,13 +190,14 @@ int run_diff(std::span<const std::string_view> args) {
   auto event_index = [&](const std::string& name, const char* flag_name, std::size_t& out) {
     auto e = r.find_event(name);
     if (!e) {
-      usage_error(std::string(flag_name) + ": event '" + name + "' is not compared (compared: " +
-                  [&] {
-                    std::string s;
-                    for (const auto& x : r.events) s += (s.empty() ? "" : " ") + x;
-                    return s;
-                  }() +
-                  ")");
+      usage_error(
+          "diff", std::string(flag_name) + ": event '" + name + "' is not compared (compared: " +
+                      [&] {
+                        std::string s;
+                        for (const auto& x : r.events) s += (s.empty() ? "" : " ") + x;
+                        return s;
+                      }() +
+                      ")");
       return false;
     }
     out = *e;
@@ -233,7 +209,7 @@ int run_diff(std::span<const std::string_view> args) {
       if (!event_index(name, "--show", e)) return exit_usage;
       report.shown_events.push_back(e);
     }
-    if (report.shown_events.empty()) return usage_error("--show needs at least one event");
+    if (report.shown_events.empty()) return usage_error("diff", "--show needs at least one event");
   }
   if (auto v = a.get("sort")) {
     for (const auto& name : split_commas(*v)) {
@@ -241,7 +217,8 @@ int run_diff(std::span<const std::string_view> args) {
       if (!event_index(name, "--sort", e)) return exit_usage;
       report.ranking.sort_events.push_back(e);
     }
-    if (report.ranking.sort_events.empty()) return usage_error("--sort needs at least one event");
+    if (report.ranking.sort_events.empty())
+      return usage_error("diff", "--sort needs at least one event");
   }
   if (auto v = a.get("fail-above")) {
     diff_gate gate;
@@ -250,8 +227,10 @@ int run_diff(std::span<const std::string_view> args) {
       event = pct.substr(colon + 1);
       pct.resize(colon);
     }
-    if (!parse_double(pct, gate.percent))
-      return usage_error("--fail-above needs PCT or PCT:EVENT, PCT a number >= 0");
+    auto limit = parse_nonnegative(pct);
+    if (!limit)
+      return usage_error("diff", "--fail-above needs PCT or PCT:EVENT, PCT a number >= 0");
+    gate.percent = *limit;
     if (!event.empty()) {
       if (!event_index(event, "--fail-above", gate.event)) return exit_usage;
     } else {
@@ -272,7 +251,7 @@ int run_diff(std::span<const std::string_view> args) {
         msg += "; similar names:";
         for (const auto& s : similar) msg += "\n  " + s;
       }
-      return usage_error(msg);
+      return usage_error("diff", msg);
     }
     for (auto& x : d) details.push_back(std::move(x));
   }

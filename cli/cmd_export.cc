@@ -77,30 +77,6 @@ constexpr std::string_view export_summary =
     "at all. Exit status: 0; 1 when the profile cannot be read or has errors (printed\n"
     "as 'calltree check' prints them; nothing is written); 2 on usage errors.";
 
-int usage_error(const std::string& msg) {
-  std::fprintf(stderr, "calltree export: %s\n(see 'calltree export --help')\n", msg.c_str());
-  return exit_usage;
-}
-
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    std::size_t comma = s.find(',', start);
-    if (comma == std::string::npos) comma = s.size();
-    if (comma > start) out.push_back(s.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
-bool parse_percent(const std::string& s, double& out) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  out = std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size() && out >= 0 && out <= 100;
-}
-
 // OUT, written through a temporary file in its directory and renamed when complete.
 class output_file {
  public:
@@ -214,12 +190,13 @@ int export_model(const std::string& input, const std::string& out_path, const pa
   for (const char* f : {"show", "event", "part", "node-thres", "edge-thres", "min-share",
                         "max-frames", "title", "dot-command"})
     if (a.has(f))
-      return usage_error(std::string("--") + f + " does not apply to --to=json (the whole model)");
+      return usage_error("export",
+                         std::string("--") + f + " does not apply to --to=json (the whole model)");
   diagnostic_collector diags(20);
   reader_options ro;
   ro.display_name = input == "-" ? "<stdin>" : input;
   auto threads = parse_threads(a.get("threads"));
-  if (!threads) return usage_error("--threads needs a number from 1 to 64");
+  if (!threads) return usage_error("export", "--threads needs a number from 1 to 64");
   ro.threads = *threads;
   progress_line progress(ro.display_name);
   progress.attach(ro);
@@ -259,46 +236,52 @@ int export_model(const std::string& input, const std::string& out_path, const pa
 int run_export(std::span<const std::string_view> args) {
   std::string err;
   auto parsed = parse_args(args, export_flags, err);
-  if (!parsed) return usage_error(err);
+  if (!parsed) return usage_error("export", err);
   const parsed_args& a = *parsed;
   if (a.has("help")) {
     std::fputs(format_help("export", export_usage, export_summary, export_flags).c_str(), stdout);
     return exit_ok;
   }
   auto to = a.get("to");
-  if (!to) return usage_error("needs --to=FORMAT");
+  if (!to) return usage_error("export", "needs --to=FORMAT");
   const bool via_dot = *to == "svg" || *to == "png";
   auto format = via_dot ? std::optional(export_format::dot) : parse_export_format(*to);
   if (!format)
-    return usage_error("unknown format '" + *to +
-                       "' (pprof, folded, speedscope, chrome, dot, svg, png, flamegraph, json)");
-  if (a.positional.size() != 1) return usage_error("needs exactly one profile");
+    return usage_error(
+        "export", "unknown format '" + *to +
+                      "' (pprof, folded, speedscope, chrome, dot, svg, png, flamegraph, json)");
+  if (a.positional.size() != 1) return usage_error("export", "needs exactly one profile");
   auto out_path = a.get("output");
-  if (!out_path) return usage_error("needs -o OUT ('-o -' for standard output)");
-  if (via_dot && *out_path == "-") return usage_error("--to=" + *to + " needs a file for -o");
+  if (!out_path) return usage_error("export", "needs -o OUT ('-o -' for standard output)");
+  if (via_dot && *out_path == "-")
+    return usage_error("export", "--to=" + *to + " needs a file for -o");
 
   export_options o;
   o.format = *format;
   if (auto v = a.get("show")) {
     o.events = split_commas(*v);
-    if (o.events.empty()) return usage_error("--show needs at least one event");
+    if (o.events.empty()) return usage_error("export", "--show needs at least one event");
   }
-  if (auto v = a.get("node-thres"); v && !parse_percent(*v, o.node_thres))
-    return usage_error("--node-thres needs a percentage from 0 to 100");
-  if (auto v = a.get("edge-thres"); v && !parse_percent(*v, o.edge_thres))
-    return usage_error("--edge-thres needs a percentage from 0 to 100");
+  for (auto [name, into] : {std::pair{"node-thres", &o.node_thres}, {"edge-thres", &o.edge_thres}})
+    if (auto v = a.get(name)) {
+      auto pct = parse_nonnegative(*v);
+      if (!pct || *pct > 100)
+        return usage_error("export",
+                           "--" + std::string(name) + " needs a percentage from 0 to 100");
+      *into = *pct;
+    }
   if (auto v = a.get("max-frames")) {
     std::uint64_t n = 0;
     auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
     if (ec != std::errc() || p != v->data() + v->size() || n == 0)
-      return usage_error("--max-frames needs a number from 1");
+      return usage_error("export", "--max-frames needs a number from 1");
     o.max_frames = n;
   }
   if (auto v = a.get("min-share")) {
-    double pct = 0;
-    if (!parse_percent(*v, pct) || pct > 1)
-      return usage_error("--min-share needs a number from 0 to 1");
-    o.min_share = pct;
+    auto share = parse_nonnegative(*v);
+    if (!share || *share > 1)
+      return usage_error("export", "--min-share needs a number from 0 to 1");
+    o.min_share = *share;
   }
   const std::string input = a.positional[0];
   o.title = a.get("title").value_or(input == "-" ? "<stdin>" : input);
@@ -309,7 +292,7 @@ int run_export(std::span<const std::string_view> args) {
   lo.event_definitions = a.all("event");
   lo.index_names = false;  // (every key is exported under its own name)
   auto threads = parse_threads(a.get("threads"));
-  if (!threads) return usage_error("--threads needs a number from 1 to 64");
+  if (!threads) return usage_error("export", "--threads needs a number from 1 to 64");
   lo.threads = *threads;
   if (char buf[4096]; getcwd(buf, sizeof buf)) lo.cwd = std::string(buf) + "/";
   progress_line progress(input);
@@ -337,7 +320,7 @@ int run_export(std::span<const std::string_view> args) {
     std::fprintf(stderr, "calltree export: warning: %s\n", w.c_str());
   if (auto v = a.get("part")) {
     auto parts = views::parse_parts(*v, s.p.parts.size());
-    if (!parts) return usage_error("--part: " + parts.error().message);
+    if (!parts) return usage_error("export", "--part: " + parts.error().message);
     o.parts = std::move(*parts);
   }
 
@@ -349,7 +332,7 @@ int run_export(std::span<const std::string_view> args) {
   auto done = export_profile(s, o, [&out](std::string_view b) { out.write(b); });
   if (!done) {
     out.discard();
-    return usage_error(done.error().message);
+    return usage_error("export", done.error().message);
   }
   for (const auto& w : done->warnings)
     std::fprintf(stderr, "calltree export: warning: %s\n", w.c_str());

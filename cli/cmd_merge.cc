@@ -42,23 +42,19 @@ constexpr std::string_view merge_summary =
     "Exit status: 0 ok (warnings alone), 1 an input had errors (their lines are left\n"
     "out of the sum) or was not read to its end (nothing is written), 2 usage or I/O error.";
 
-int usage_error(const std::string& msg) {
-  std::fprintf(stderr, "calltree merge: %s\n(see 'calltree merge --help')\n", msg.c_str());
-  return exit_usage;
-}
-
 int run_merge(std::span<const std::string_view> args) {
   std::string err;
   auto parsed = parse_args(args, merge_flags, err);
-  if (!parsed) return usage_error(err);
+  if (!parsed) return usage_error("merge", err);
   const parsed_args& a = *parsed;
   if (a.has("help")) {
     std::fputs(format_help("merge", merge_usage, merge_summary, merge_flags).c_str(), stdout);
     return exit_ok;
   }
-  if (a.positional.empty()) return usage_error("needs at least one input file");
+  if (a.positional.empty()) return usage_error("merge", "needs at least one input file");
   auto output = a.get("output");
-  if (!output || output->empty()) return usage_error("needs -o OUT (use '-o -' for stdout)");
+  if (!output || output->empty())
+    return usage_error("merge", "needs -o OUT (use '-o -' for stdout)");
   merge_options options;
   if (auto v = a.get("parts")) {
     if (*v == "sum")
@@ -66,21 +62,21 @@ int run_merge(std::span<const std::string_view> args) {
     else if (*v == "keep")
       options.parts = parts_mode::keep;
     else
-      return usage_error("--parts needs sum or keep");
+      return usage_error("merge", "--parts needs sum or keep");
   }
   writer_options wo;
   wo.creator = std::string("calltree ") + CALLTREE_VERSION + " merge";
   if (auto v = a.get("compress")) {
     auto b = parse_yes_no(*v);
-    if (!b) return usage_error("--compress needs yes or no");
+    if (!b) return usage_error("merge", "--compress needs yes or no");
     wo.compress_names = wo.compress_positions = *b;
   }
   auto threads = parse_threads(a.get("threads"));
-  if (!threads) return usage_error("--threads needs a number from 1 to 64");
+  if (!threads) return usage_error("merge", "--threads needs a number from 1 to 64");
   options.threads = *threads;
   std::size_t stdin_inputs = 0;
   for (const auto& p : a.positional) stdin_inputs += p == "-";
-  if (stdin_inputs > 1) return usage_error("standard input ('-') can be read only once");
+  if (stdin_inputs > 1) return usage_error("merge", "standard input ('-') can be read only once");
 
   diagnostic_collector diags(5);
   profile merged;

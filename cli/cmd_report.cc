@@ -49,14 +49,9 @@ constexpr std::string_view report_summary =
     "graph; the call graph and per-function maps need 'calltree serve'.\n"
     "Exit status: 0 written, 1 the profile cannot be read, 2 usage or I/O errors.";
 
-int usage_error(const std::string& msg) {
-  std::fprintf(stderr, "calltree report: %s\n(see 'calltree report --help')\n", msg.c_str());
-  return exit_usage;
-}
-
-constexpr std::size_t max_source = 1 << 20;       // bytes of one file's answer
-constexpr std::size_t max_sources = 8u << 20;     // bytes of all of them
-constexpr std::size_t max_functions = 20000;      // rows listed, whatever the threshold
+constexpr std::size_t max_source = 1 << 20;    // bytes of one file's answer
+constexpr std::size_t max_sources = 8u << 20;  // bytes of all of them
+constexpr std::size_t max_functions = 20000;   // rows listed, whatever the threshold
 
 // `</` may not appear inside a <script> element: JSON allows `<\/` for it.
 std::string script_safe(const std::string& json) {
@@ -138,22 +133,22 @@ std::optional<std::string> inline_page(const std::string& data_json, std::string
 int run_report(std::span<const std::string_view> args) {
   std::string err;
   auto parsed = parse_args(args, report_flags, err);
-  if (!parsed) return usage_error(err);
+  if (!parsed) return usage_error("report", err);
   const parsed_args& a = *parsed;
   if (a.has("help")) {
     std::fputs(format_help("report", report_usage, report_summary, report_flags).c_str(), stdout);
     return exit_ok;
   }
-  if (!a.has("html")) return usage_error("give --html (the only report there is)");
-  if (a.positional.size() != 1) return usage_error("needs one profile");
+  if (!a.has("html")) return usage_error("report", "give --html (the only report there is)");
+  if (a.positional.size() != 1) return usage_error("report", "needs one profile");
   auto out_path = a.get("output");
-  if (!out_path || out_path->empty()) return usage_error("needs -o FILE.html");
+  if (!out_path || out_path->empty()) return usage_error("report", "needs -o FILE.html");
   double threshold = 0.001;
   if (auto t = a.get("threshold")) {
     char* end = nullptr;
     const double v = std::strtod(t->c_str(), &end);
     if (t->empty() || *end != '\0' || !(v >= 0 && v <= 100))
-      return usage_error("--threshold takes a percentage from 0 to 100");
+      return usage_error("report", "--threshold takes a percentage from 0 to 100");
     threshold = v / 100;
   }
 
@@ -161,7 +156,7 @@ int run_report(std::span<const std::string_view> args) {
   for (auto dir : a.all("include")) lo.include_dirs.push_back(dir);
   for (const auto& v : a.all("source-root")) {
     auto eq = v.find('=');
-    if (eq == std::string::npos) return usage_error("--source-root takes OLD=NEW");
+    if (eq == std::string::npos) return usage_error("report", "--source-root takes OLD=NEW");
     lo.source_roots.emplace_back(v.substr(0, eq), v.substr(eq + 1));
   }
   if (char buf[4096]; getcwd(buf, sizeof buf)) lo.cwd = std::string(buf) + "/";
@@ -206,7 +201,7 @@ int run_report(std::span<const std::string_view> args) {
   if (auto e = a.get("event")) {
     bool known = false;
     for (const auto& ev : profile["events"]) known |= ev["name"] == *e;
-    if (!known) return usage_error("--event: no event " + *e + " in " + path);
+    if (!known) return usage_error("report", "--event: no event " + *e + " in " + path);
     event = *e;
   }
   auto number = [](const nlohmann::json& v) {
@@ -247,7 +242,8 @@ int run_report(std::span<const std::string_view> args) {
     const std::string target = "/api/v1/source/" + std::to_string(f) + "?sort=" + event;
     server::response r =
         api.handle_target("GET", target, "localhost:0", "Bearer " + ao.token, std::string());
-    if (r.status != 200 || r.body.size() > max_source || source_bytes + r.body.size() > max_sources) {
+    if (r.status != 200 || r.body.size() > max_source ||
+        source_bytes + r.body.size() > max_sources) {
       ++sources_left_out;
       continue;
     }
@@ -255,8 +251,8 @@ int run_report(std::span<const std::string_view> args) {
     data["source/" + std::to_string(f)] = nlohmann::json::parse(r.body, nullptr, false);
   }
   nlohmann::json flame;
-  if (!ask("/api/v1/flame?max_frames=5000&sort=" + event + "&min=" +
-               std::to_string(std::max(threshold, 0.0005)),
+  if (!ask("/api/v1/flame?max_frames=5000&sort=" + event +
+               "&min=" + std::to_string(std::max(threshold, 0.0005)),
            flame))
     return exit_usage;
   data["flame"] = std::move(flame);

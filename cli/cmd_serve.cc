@@ -59,11 +59,6 @@ constexpr std::string_view serve_summary =
     "default. API and security rules: docs/serve.md. Exit status: 0 after an\n"
     "interrupt, 1 when a profile cannot be read, 2 on usage errors.";
 
-int usage_error(const std::string& msg) {
-  std::fprintf(stderr, "calltree serve: %s\n(see 'calltree serve --help')\n", msg.c_str());
-  return exit_usage;
-}
-
 bool loopback(const std::string& host) {
   return host == "127.0.0.1" || host == "localhost" || host == "::1" ||
          host.compare(0, 4, "127.") == 0;
@@ -86,19 +81,19 @@ void open_browser(const std::string& url) {
 int run_serve(std::span<const std::string_view> args) {
   std::string err;
   auto parsed = parse_args(args, serve_flags, err);
-  if (!parsed) return usage_error(err);
+  if (!parsed) return usage_error("serve", err);
   const parsed_args& a = *parsed;
   if (a.has("help")) {
     std::fputs(format_help("serve", serve_usage, serve_summary, serve_flags).c_str(), stdout);
     return exit_ok;
   }
   if (a.positional.empty() || a.positional.size() > 2)
-    return usage_error("needs one profile, or two (OLD NEW) for a diff");
+    return usage_error("serve", "needs one profile, or two (OLD NEW) for a diff");
   int port = 0;
   if (auto v = a.get("port")) {
     if (v->empty() || v->find_first_not_of("0123456789") != std::string::npos || v->size() > 5 ||
         std::stoi(*v) > 65535)
-      return usage_error("--port takes a number from 0 to 65535");
+      return usage_error("serve", "--port takes a number from 0 to 65535");
     port = std::stoi(*v);
   }
   const std::string host = a.get("host").value_or("127.0.0.1");
@@ -110,12 +105,12 @@ int run_serve(std::span<const std::string_view> args) {
   }
   for (const auto& v : a.all("source-root")) {
     auto eq = v.find('=');
-    if (eq == std::string::npos) return usage_error("--source-root takes OLD=NEW");
+    if (eq == std::string::npos) return usage_error("serve", "--source-root takes OLD=NEW");
     lo.source_roots.emplace_back(v.substr(0, eq), v.substr(eq + 1));
   }
   lo.event_definitions = a.all("event");
   auto threads = parse_threads(a.get("threads"));
-  if (!threads) return usage_error("--threads needs a number from 1 to 64");
+  if (!threads) return usage_error("serve", "--threads needs a number from 1 to 64");
   lo.threads = *threads;
   if (char buf[4096]; getcwd(buf, sizeof buf)) lo.cwd = std::string(buf) + "/";
 
@@ -168,12 +163,13 @@ int run_serve(std::span<const std::string_view> args) {
   ao.serve_sources = !a.has("no-source");
   objdump_settings od;
   if (auto v = a.get("objdump")) {
-    if (v->empty()) return usage_error("--objdump needs a program");
+    if (v->empty()) return usage_error("serve", "--objdump needs a program");
     od.objdump = *v;
   }
   for (const auto& v : a.all("object-root")) {
     auto eq = v.find('=');
-    if (eq == std::string::npos || eq == 0) return usage_error("--object-root takes OLD=NEW");
+    if (eq == std::string::npos || eq == 0)
+      return usage_error("serve", "--object-root takes OLD=NEW");
     od.object_roots.emplace_back(v.substr(0, eq), v.substr(eq + 1));
   }
   if (struct stat st; a.positional.size() == 1 && stat(a.positional[0].c_str(), &st) == 0)
