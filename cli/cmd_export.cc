@@ -26,6 +26,7 @@
 #include "command.h"
 #include "diagnostics_output.h"
 #include "export/export.h"
+#include "output_file.h"
 #include "progress.h"
 #include "views/part_costs.h"
 #include "views/session.h"
@@ -76,92 +77,6 @@ constexpr std::string_view export_summary =
     "(docs/estimate.md): self costs and totals are exact. OUT is written whole or not\n"
     "at all. Exit status: 0; 1 when the profile cannot be read or has errors (printed\n"
     "as 'calltree check' prints them; nothing is written); 2 on usage errors.";
-
-// OUT, written through a temporary file in its directory and renamed when complete.
-class output_file {
- public:
-  ~output_file() { discard(); }
-  bool open(const std::string& path, std::string& err) {
-    path_ = path;
-    if (path == "-") {
-      f_ = stdout;
-      return true;
-    }
-    const std::size_t slash = path.rfind('/');
-    const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-    const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-    if (base.empty()) {
-      err = path + ": not a file name";
-      return false;
-    }
-    tmp_ = dir + "." + base + ".calltree-XXXXXX";
-    const int fd = mkstemp(tmp_.data());
-    if (fd < 0) {
-      err =
-          "cannot write in " + (dir.empty() ? std::string(".") : dir) + ": " + std::strerror(errno);
-      tmp_.clear();
-      return false;
-    }
-    const mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    f_ = fdopen(fd, "wb");
-    return f_ != nullptr;
-  }
-  void write(std::string_view bytes) {
-    if (!failed_ && std::fwrite(bytes.data(), 1, bytes.size(), f_) != bytes.size()) {
-      failed_ = true;
-      errno_ = errno;
-    }
-  }
-  // Closes and renames; false (and the temporary removed) on any failure.
-  bool commit(std::string& err) {
-    if (f_ == stdout) {
-      if (std::fflush(stdout) != 0 || failed_) {
-        err = std::string("writing standard output: ") + std::strerror(failed_ ? errno_ : errno);
-        return false;
-      }
-      return true;
-    }
-    const bool flushed = std::fflush(f_) == 0 && !failed_ && fsync(fileno(f_)) == 0;
-    const int e = failed_ ? errno_ : errno;
-    const bool closed = std::fclose(f_) == 0;
-    f_ = nullptr;
-    if (!flushed || !closed) {
-      err = "writing " + path_ + ": " + std::strerror(e);
-      discard();
-      return false;
-    }
-    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
-      err = "cannot rename to " + path_ + ": " + std::strerror(errno);
-      discard();
-      return false;
-    }
-    tmp_.clear();
-    return true;
-  }
-  // Writes what is buffered to the temporary file (for another program to read it).
-  bool flush_only(std::string& err) {
-    if (failed_ || std::fflush(f_) != 0) {
-      err = "writing " + path_ + ": " + std::strerror(failed_ ? errno_ : errno);
-      return false;
-    }
-    return true;
-  }
-  void discard() {
-    if (f_ && f_ != stdout) std::fclose(f_);
-    f_ = nullptr;
-    if (!tmp_.empty()) unlink(tmp_.c_str());
-    tmp_.clear();
-  }
-  const std::string& temporary() const { return tmp_; }
-
- private:
-  std::string path_, tmp_;
-  std::FILE* f_ = nullptr;
-  bool failed_ = false;
-  int errno_ = 0;
-};
 
 // Runs `dot -TFORMAT -o OUT_TMP DOT_FILE`; an error message, or empty.
 std::string run_dot(const std::string& program, const std::string& format,

@@ -7,11 +7,9 @@
 // each listed function's callers and callees, the flame graph of the program, and the source
 // of the listed functions' files (each at most 1 MB, 8 MB in all). Written to a temporary
 // file, renamed when complete. docs/serve.md, "calltree report --html".
-#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -21,6 +19,7 @@
 #include "args.h"
 #include "assets.h"
 #include "command.h"
+#include "output_file.h"
 #include "progress.h"
 #include "views/session.h"
 
@@ -270,20 +269,14 @@ int run_report(std::span<const std::string_view> args) {
     return exit_usage;
   }
   // A temporary file beside the output, renamed when complete: never half a report.
-  const std::string tmp = *out_path + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << *page;
-    f.close();
-    if (!f) {
-      std::remove(tmp.c_str());
-      std::fprintf(stderr, "calltree report: cannot write %s\n", out_path->c_str());
-      return exit_usage;
-    }
+  output_file out;
+  if (!out.open(*out_path, err)) {
+    std::fprintf(stderr, "calltree report: %s\n", err.c_str());
+    return exit_usage;
   }
-  if (std::rename(tmp.c_str(), out_path->c_str()) != 0) {
-    std::remove(tmp.c_str());
-    std::fprintf(stderr, "calltree report: cannot write %s\n", out_path->c_str());
+  out.write(*page);
+  if (!out.commit(err)) {
+    std::fprintf(stderr, "calltree report: %s\n", err.c_str());
     return exit_usage;
   }
   std::fprintf(stderr, "calltree report: wrote %s (%zu bytes; %zu of %llu functions)\n",

@@ -1,0 +1,88 @@
+// output_file.cc — a command's output file, written whole or not at all (output_file.h).
+#include "output_file.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace calltree::cli {
+
+bool output_file::open(const std::string& path, std::string& err) {
+  path_ = path;
+  if (path == "-") {
+    f_ = stdout;
+    return true;
+  }
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (base.empty()) {
+    err = path + ": not a file name";
+    return false;
+  }
+  tmp_ = dir + "." + base + ".calltree-XXXXXX";
+  const int fd = mkstemp(tmp_.data());
+  if (fd < 0) {
+    err = "cannot write in " + (dir.empty() ? std::string(".") : dir) + ": " + std::strerror(errno);
+    tmp_.clear();
+    return false;
+  }
+  const mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
+  f_ = fdopen(fd, "wb");
+  return f_ != nullptr;
+}
+
+void output_file::write(std::string_view bytes) {
+  if (!failed_ && std::fwrite(bytes.data(), 1, bytes.size(), f_) != bytes.size()) {
+    failed_ = true;
+    errno_ = errno;
+  }
+}
+
+bool output_file::commit(std::string& err) {
+  if (f_ == stdout) {
+    if (std::fflush(stdout) != 0 || failed_) {
+      err = std::string("writing standard output: ") + std::strerror(failed_ ? errno_ : errno);
+      return false;
+    }
+    return true;
+  }
+  const bool flushed = std::fflush(f_) == 0 && !failed_ && fsync(fileno(f_)) == 0;
+  const int e = failed_ ? errno_ : errno;
+  const bool closed = std::fclose(f_) == 0;
+  f_ = nullptr;
+  if (!flushed || !closed) {
+    err = "writing " + path_ + ": " + std::strerror(e);
+    discard();
+    return false;
+  }
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    err = "cannot rename to " + path_ + ": " + std::strerror(errno);
+    discard();
+    return false;
+  }
+  tmp_.clear();
+  return true;
+}
+
+bool output_file::flush_only(std::string& err) {
+  if (failed_ || std::fflush(f_) != 0) {
+    err = "writing " + path_ + ": " + std::strerror(failed_ ? errno_ : errno);
+    return false;
+  }
+  return true;
+}
+
+void output_file::discard() {
+  if (f_ && f_ != stdout) std::fclose(f_);
+  f_ = nullptr;
+  if (!tmp_.empty()) unlink(tmp_.c_str());
+  tmp_.clear();
+}
+
+}  // namespace calltree::cli

@@ -1,0 +1,41 @@
+// output_file.h — a command's output file, written whole or not at all.
+//
+// What it is: OUT written to a temporary file beside it (".NAME.calltree-XXXXXX", with the
+// permissions a new file gets) and renamed onto OUT when complete, after fsync. Any failure,
+// or the end of the object without commit(), removes the temporary file: OUT is never half
+// written, and an OUT that is also an input stays whole until the end. "-" is standard
+// output. Used by `export` and `report`.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace calltree::cli {
+
+class output_file {
+ public:
+  output_file() = default;
+  output_file(const output_file&) = delete;
+  output_file& operator=(const output_file&) = delete;
+  ~output_file() { discard(); }
+
+  // Creates the temporary file (or takes standard output for "-"); false with `err`.
+  bool open(const std::string& path, std::string& err);
+  void write(std::string_view bytes);
+  // Closes and renames; false (and the temporary removed) on any failure.
+  bool commit(std::string& err);
+  // Writes what is buffered to the temporary file (for another program to read it).
+  bool flush_only(std::string& err);
+  // Removes the temporary file; OUT is left as it was.
+  void discard();
+  const std::string& temporary() const { return tmp_; }
+
+ private:
+  std::string path_, tmp_;
+  std::FILE* f_ = nullptr;
+  bool failed_ = false;
+  int errno_ = 0;
+};
+
+}  // namespace calltree::cli
