@@ -5,10 +5,16 @@
 // the first event) is one complete event ("ph":"X") whose duration is the frame's total, its
 // children placed one after another from its start (heaviest first), its own self cost after
 // them. Each part is a thread of its own (tid = part number; a file of one part: tid 1).
-// Durations are in microseconds, the trace format's unit: a time event is converted (Xdebug's
-// Time_(10ns): one count is 0.01 µs, written exactly as a decimal), a count event is taken as
-// one count per µs. Each event's args carry the frame's file and its exact self cost in every
-// exported event, so summed per function they are `annotate`'s self costs.
+// Durations are in microseconds, the trace format's unit: a count event is taken as one count
+// per µs; a time event is converted (Xdebug's Time_(10ns): one count is 0.01 µs). A fraction
+// of a µs is written in steps of 1/1024 µs, not as the exact decimal: the readers add `ts` and
+// `dur` in binary floating point (Chrome DevTools' trace engine does), and 0.001-steps do not
+// add up exactly there, so a child ending where its sibling starts (21921.654 + 3.728) seemed to
+// overlap it and was hung under the wrong parent. Multiples of 1/1024 add exactly in a double
+// (below 2^43 µs); each frame's start and end are rounded to the nearest step and its
+// duration is their difference, so frames still nest and tile exactly, within half a
+// nanosecond of the true times. Each event's args carry the frame's file and its exact self
+// cost in every exported event, so summed per function they are `annotate`'s self costs.
 #include <charconv>
 
 #include "calltree/version.h"
@@ -21,20 +27,30 @@ namespace calltree::exporting {
 
 namespace {
 
-// A value in µs, as exact decimal text: numerator/denominator µs with denominator a power of
-// ten (1, 1000 for ns), or times a factor (ms, s).
+// A time in µs as the trace's ticks: whole µs (div 1), or 1/1024 µs when a count is a
+// fraction of a µs (div 1000 for ns, 100 for Time_(10ns)); see the comment at the top.
+__extension__ using u128 = unsigned __int128;
+
 struct to_micros {
   std::uint64_t mul = 1, div = 1;
-  void append(std::string& out, std::uint64_t v) const {
-    char num[24];
+  static constexpr unsigned frac_bits = 10;
+  std::uint64_t ticks(std::uint64_t v) const {
     v = scaled(v, mul);
-    auto [end, ec] = std::to_chars(num, num + sizeof num, v / div);
+    if (div == 1) return v;
+    const u128 t = ((static_cast<u128>(v) << frac_bits) + div / 2) / div;
+    return static_cast<std::uint64_t>(t);
+  }
+  void append(std::string& out, std::uint64_t t) const {
+    char num[24];
+    const std::uint64_t whole = div == 1 ? t : t >> frac_bits;
+    auto [end, ec] = std::to_chars(num, num + sizeof num, whole);
     out.append(num, end);
-    if (div > 1 && v % div) {
-      std::string frac = std::to_string(v % div + div).substr(1);  // leading zeros kept
-      while (!frac.empty() && frac.back() == '0') frac.pop_back();
+    const std::uint64_t frac = div == 1 ? 0 : t & ((1u << frac_bits) - 1);
+    if (frac) {  // frac/1024 = frac * 9765625 / 10^10, exactly
+      std::string digits = std::to_string(frac * 9765625 + 10000000000ull).substr(1);
+      while (digits.back() == '0') digits.pop_back();
       out += '.';
-      out += frac;
+      out += digits;
     }
   }
 };
@@ -123,10 +139,11 @@ result<export_report> write_chrome(const views::session& s, const export_options
       append_json_string(buf, s.name(k));
       buf += ",\"cat\":\"function\",\"ph\":\"X\",\"pid\":1,\"tid\":";
       number(tid);
+      const std::uint64_t begin = micros.ticks(start), end = micros.ticks(start + total);
       buf += ",\"ts\":";
-      micros.append(buf, start);
+      micros.append(buf, begin);
       buf += ",\"dur\":";
-      micros.append(buf, total);
+      micros.append(buf, end - begin);
       buf += ",\"args\":{\"file\":";
       append_json_string(buf, s.file(k));
       buf += ",\"self\":{";
