@@ -1,7 +1,7 @@
 # The two commands of the README, and a few more. Every target installs what is missing first.
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
-BUILD_FUZZ ?= build-fuzz
+BUILD_FUZZ ?= $(BUILD_ASAN)
 BUILD_TSAN ?= build-tsan
 BUILD_PGO  ?= build-pgo
 BUILD_RELEASE ?= build-release
@@ -52,8 +52,13 @@ release: deps
 test-release: build release
 	bash tests/release/same_build.sh $(BUILD)/calltree $(BUILD_RELEASE)/calltree ../shared/corpus
 
+# One clang build serves the sanitized tests and the fuzz targets: ASan + UBSan at -O2 -g (as
+# libFuzzer's targets want it), with libFuzzer's coverage hooks compiled in (the tests do not
+# notice them). CI compiles it once, not twice.
+SANITIZE_CONFIG = $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_SANITIZE=ON -DCALLTREE_FUZZ=ON
+
 test-sanitize: deps
-	@cmake -S . -B $(BUILD_ASAN) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_SANITIZE=ON >/dev/null
+	@cmake -S . -B $(BUILD_ASAN) $(SANITIZE_CONFIG) >/dev/null
 	@cmake --build $(BUILD_ASAN) -j $(JOBS)
 	# KCachegrind loading the outputs is checked by `make test`; the viewer is not ours to sanitize.
 	# cli.out_of_memory limits the address space, which ASan reserves terabytes of.
@@ -74,7 +79,7 @@ test-threads: deps
 # Short libFuzzer runs of every target (FUZZ_SECONDS each), seeded from the corpus.
 FUZZ_SECONDS ?= 30
 fuzz: deps
-	@cmake -S . -B $(BUILD_FUZZ) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_FUZZ=ON -DCALLTREE_SANITIZE=ON -DCALLTREE_TESTS=OFF >/dev/null
+	@cmake -S . -B $(BUILD_FUZZ) $(SANITIZE_CONFIG) >/dev/null
 	@cmake --build $(BUILD_FUZZ) -j $(JOBS)
 	bash tests/fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
 
