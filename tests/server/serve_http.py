@@ -182,7 +182,12 @@ s = Server(recurse, os.path.join(CORPUS, "vg-recurse-cacheuse.callgrind"))
 p = s.json("/api/v1/profile")
 check(p["mode"] == "diff" and len(p["inputs"]) == 2, "diff mode")
 d = s.json("/api/v1/functions?unchanged=no")
-check(d["counts"]["added"] > 0 and all(r["change"] != "unchanged" for r in d["rows"]), "diff rows")
+cd = json.loads(subprocess.run([CALLTREE, "diff", "--json", "--threshold=0", recurse,
+                                os.path.join(CORPUS, "vg-recurse-cacheuse.callgrind")],
+                               capture_output=True, text=True, timeout=60).stdout)
+check(all(d["counts"][k] == cd["counts"][k] for k in ("changed", "unchanged", "added", "removed"))
+      and d["total_rows"] == cd["counts"]["listed"]
+      and all(r["change"] != "unchanged" for r in d["rows"]), "diff rows as calltree diff's")
 s.stop()
 
 # Cannot read: exit 1. Usage: exit 2.

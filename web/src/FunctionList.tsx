@@ -2,7 +2,7 @@
 // filtered by the server, shown through a window so that 300 000 rows scroll as 30: only the
 // rows in view are in the DOM, fetched a page at a time (GET /api/v1/functions?offset&limit).
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { get, isReport, type Costs, type DiffList, type DiffRow, type FunctionList as FL, type Group, type Profile, type Row } from "./api";
+import { get, isReport, type Costs, type DiffGroup, type DiffList, type DiffRow, type FunctionList as FL, type Group, type Profile, type Row } from "./api";
 import { base, fmt, num, pct, percentChange, signed } from "./format";
 import { navigate, type ViewState } from "./url";
 
@@ -31,10 +31,10 @@ function useDebounced<T>(v: T, ms: number): T {
 }
 
 /** The rows of one query, fetched by pages as the window needs them. */
-function usePagedRows(params: Record<string, string>, diff: boolean) {
+function usePagedRows(params: Record<string, string>) {
   const key = JSON.stringify(params);
   const [, bump] = useState(0);
-  const cache = useRef<{ key: string; pages: Map<number, AnyRow[]>; pending: Set<number>; total: number | null; groups: Group[] | null; error: string | null; extra: DiffList | FL | null }>({
+  const cache = useRef<{ key: string; pages: Map<number, AnyRow[]>; pending: Set<number>; total: number | null; groups: (Group | DiffGroup)[] | null; error: string | null; extra: DiffList | FL | null }>({
     key: "",
     pages: new Map(),
     pending: new Set(),
@@ -57,7 +57,7 @@ function usePagedRows(params: Record<string, string>, diff: boolean) {
         c.pages.set(page, ans.rows as AnyRow[]);
         c.total = ans.total_rows;
         c.extra = ans;
-        if (!diff) c.groups = (ans as FL).groups;
+        c.groups = ans.groups;
         c.error = null;
         bump((n) => n + 1);
       },
@@ -93,17 +93,17 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
   const params: Record<string, string> = { sort: event, by: state.by, parts: state.parts };
   if (state.dir) params.dir = state.dir;
   if (state.filter) params.filter = state.filter;
+  if (state.group !== "none" && !isReport()) {
+    params.group = state.group;
+    if (state.in_group) params.in_group = state.in_group;
+  }
   if (!diff) {
     params.events = events.join(",");
-    if (state.group !== "none") {
-      params.group = state.group;
-      if (state.in_group) params.in_group = state.in_group;
-    }
   } else {
     params.measure = state.measure;
     if (state.by === "calls") params.by = "self";
   }
-  const { c, need, row } = usePagedRows(params, diff);
+  const { c, need, row } = usePagedRows(params);
   useEffect(() => setRegexError(c.error), [c.error]);
 
   const body = useRef<HTMLDivElement>(null);
@@ -208,7 +208,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
           onInput={(e) => setFilterText((e.target as HTMLInputElement).value)}
           title={regexError ?? "RE2 syntax, matched anywhere in the name; (?i) for any case"}
         />
-        {!diff && !isReport() && (
+        {!isReport() && (
           <label>
             Group{" "}
             <select value={state.group} aria-label="Group by" onChange={(e) => navigate({ group: (e.target as HTMLSelectElement).value as ViewState["group"], in_group: "" })}>
@@ -243,6 +243,11 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
         <span class="count" data-testid="row-count">
           {c.total === null ? "…" : fmt(total) + (total === 1 ? " row" : " rows")}
         </span>
+        {diff && c.extra && "counts" in c.extra && (
+          <span class="count" data-testid="diff-counts" title="functions matched as calltree diff matches them: (object, file, name)">
+            {fmt(c.extra.counts.changed)} changed · {fmt(c.extra.counts.added)} added · {fmt(c.extra.counts.removed)} removed · {fmt(c.extra.counts.unchanged)} same
+          </span>
+        )}
       </div>
       {regexError && <div class="error" role="alert">{regexError}</div>}
       {groups && (
@@ -250,14 +255,33 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
           <div class={"group" + (state.in_group === "" ? " selected" : "")} onClick={() => navigate({ in_group: "" })}>
             <span class="gname">(all groups)</span>
           </div>
-          {groups.map((g) => (
-            <div class={"group" + (state.in_group === g.name ? " selected" : "")} onClick={() => navigate({ in_group: g.name })} title={g.name}>
-              <span class="num">{pct(g.inclusive[event], c.extra?.totals[event] as never)}</span>
-              <span class="num">{pct(g.self[event], c.extra?.totals[event] as never)}</span>
-              <span class="num">{g.functions}</span>
-              <span class="gname">{state.group === "class" ? g.name : base(g.name) || g.name}</span>
-            </div>
-          ))}
+          {groups.map((g) => {
+            const gname = <span class="gname">{state.group === "class" ? g.name : base(g.name) || g.name}</span>;
+            const select = () => navigate({ in_group: g.name });
+            const cls = "group" + (state.in_group === g.name ? " selected" : "");
+            if (!diff) {
+              const sg = g as Group;
+              return (
+                <div class={cls} onClick={select} title={g.name}>
+                  <span class="num">{pct(sg.inclusive[event], c.extra?.totals[event] as never)}</span>
+                  <span class="num">{pct(sg.self[event], c.extra?.totals[event] as never)}</span>
+                  <span class="num">{sg.functions}</span>
+                  {gname}
+                </div>
+              );
+            }
+            // A diff's group: the change of its cost (self or inclusive, as the list's Cost).
+            const dd = (g as DiffGroup)[state.by === "inclusive" ? "inclusive" : "self"][event];
+            const dir = num(dd?.delta) > 0 ? "up" : num(dd?.delta) < 0 ? "down" : "";
+            return (
+              <div class={cls + " dgroup"} onClick={select} title={`${g.name}\n${fmt(dd?.old)} → ${fmt(dd?.new)}`} data-group={g.name}>
+                <span class={"num delta " + dir}>{signed(dd?.delta)}</span>
+                <span class={"num " + dir}>{dd ? percentChange(dd.percent) : ""}</span>
+                <span class="num">{g.functions}</span>
+                {gname}
+              </div>
+            );
+          })}
         </div>
       )}
       <div class="thead" style={{ gridTemplateColumns: template }} role="row">

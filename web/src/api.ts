@@ -113,6 +113,13 @@ export interface DiffRow {
   inclusive: Record<string, Delta>;
 }
 
+export interface DiffGroup {
+  name: string;
+  functions: number;
+  self: Record<string, Delta>;
+  inclusive: Record<string, Delta>;
+}
+
 export interface DiffList {
   events: string[];
   totals: Record<string, Delta>;
@@ -120,6 +127,8 @@ export interface DiffList {
   total_rows: number;
   offset: number;
   rows: DiffRow[];
+  groups: DiffGroup[] | null;
+  total_groups: number | null;
 }
 
 export interface CallRef extends FnRef {

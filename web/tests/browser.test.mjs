@@ -341,6 +341,12 @@ test("diff: deltas as calltree diff, only-in-one-side marked, flame coloured", a
     eq(await rowText(pg, 0, "name"), top.name, "the largest change");
     eq(await rowText(pg, 0, "delta"), (top.self.Ir.delta > 0 ? "+" : "") + fmt(top.self.Ir.delta), "its delta");
     eq(await rowText(pg, 0, "change"), top.change === "changed" ? "" : top.change, "marked as " + top.change);
+    // The counts are calltree diff's: its functions (object, file, name), not annotate's keys.
+    const Dall = JSON.parse(execFileSync(calltree, ["diff", "--json", "--threshold=0", diffOld, diffNew], { maxBuffer: 1 << 28 }).toString());
+    const n = (k) => fmt(Dall.counts[k]);
+    await pg.waitForSelector('[data-testid="diff-counts"]');
+    eq(await pg.textContent('[data-testid="diff-counts"]'), `${n("changed")} changed · ${n("added")} added · ${n("removed")} removed · ${n("unchanged")} same`, "counts as calltree diff");
+    eq(await pg.textContent('[data-testid="row-count"]'), fmt(Dall.counts.changed + Dall.counts.added + Dall.counts.removed + Dall.counts.unchanged) + " rows", "every function of either side");
     await pg.selectOption('select[aria-label="Order by"]', "percent");
     await pg.waitForFunction(() => [...document.querySelectorAll(".tbody .row .cell.change")].some((e) => e.textContent === "added"));
     await shot(pg, "diff");
@@ -350,6 +356,37 @@ test("diff: deltas as calltree diff, only-in-one-side marked, flame coloured", a
     assert(colours >= 2, "flame coloured by change");
     assert((await pg.textContent(".legend")).includes("grew"), "legend");
     await shot(pg, "diff-flame");
+  } finally {
+    s2.stop();
+  }
+});
+
+test("diff: grouped by source file, each group's change, one group's rows", async () => {
+  const oldT = join(corpus, "vg-threads-separate.t01.callgrind");
+  const newT = join(corpus, "vg-threads-separate.t02.callgrind");
+  const s2 = await serve([oldT, newT]);
+  try {
+    const D = JSON.parse(execFileSync(calltree, ["diff", "--json", "--threshold=0", oldT, newT], { maxBuffer: 1 << 28 }).toString());
+    // The expected change of each file's group: its functions' self cost summed, each side.
+    const byFile = new Map();
+    for (const f of D.functions) {
+      const b = f.file.split("/").pop() || f.file;
+      const g = byFile.get(b) ?? { old: 0, nw: 0 };
+      g.old += f.self.Ir.old;
+      g.nw += f.self.Ir.new;
+      byFile.set(b, g);
+    }
+    const [bigName, big] = [...byFile].sort((a, b) => Math.abs(b[1].nw - b[1].old) - Math.abs(a[1].nw - a[1].old))[0];
+    const pg = await page(s2.url + "#group=file");
+    await pg.waitForSelector(".groups .group.dgroup");
+    // The first group is the one whose self cost changed most; its delta is shown.
+    eq(await pg.textContent(".groups .group.dgroup .gname"), bigName, "the group that changed most");
+    const d = big.nw - big.old;
+    eq(await pg.textContent(".groups .group.dgroup .delta"), (d > 0 ? "+" : "") + fmt(d), "its change");
+    await pg.click(`.groups .group.dgroup:has(.gname:text-is("${bigName}"))`);
+    await pg.waitForFunction(() => location.hash.includes("in_group="));
+    await pg.waitForFunction((b) => [...document.querySelectorAll(".tbody .row .cell.loc")].length > 0 && [...document.querySelectorAll(".tbody .row .cell.loc")].every((e) => e.textContent === b), bigName);
+    await shot(pg, "diff-group");
   } finally {
     s2.stop();
   }
