@@ -97,6 +97,16 @@ json recorded_only(const json& costs, const json& recorded) {
   return out;
 }
 
+std::string run(const std::string& cmd) {
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[65536];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  pclose(pipe);
+  return out;
+}
+
 TEST(ServeApi, NumbersAreAnnotates) {
   std::size_t files = 0, functions = 0, details = 0, lines = 0;
   for (const auto& path : test::corpus_profiles(true)) {
@@ -464,20 +474,45 @@ TEST(ServeApi, PartsAreSummedOrChosen) {
                                      parts[2]["totals"]["Ir"].get<std::uint64_t>());
 }
 
-std::string run(const std::string& cmd) {
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[65536];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  pclose(pipe);
-  return out;
-}
 
 // The diff list is `calltree diff --json --threshold=0`'s: the same functions (calltree diff's
 // (object, fl= file, name), not annotate's keys), counts, totals and numbers, on two pairs of
 // corpus files: two threads of one run, and one program profiled with and without
 // --separate-recs/--separate-callers (whose keys and functions differ: inlined code).
+// part_columns=yes: each row of the window with its cost in each part, annotate --part=N's.
+TEST(ServeApi, PartsSideBySide) {
+  const fs::path path = fs::path(CALLTREE_CORPUS_DIR) / "vg-threads-separate-combined.callgrind";
+  auto s = load(path);
+  ASSERT_TRUE(s);
+  const server::api a = make_api(s);
+  const json list =
+      get_json(a, "/api/v1/functions?limit=40&offset=3&cycles=no&events=Ir&part_columns=yes");
+  ASSERT_EQ(list["part_columns"], 5);
+  ASSERT_EQ(list["rows"].size(), 40u);
+  for (std::size_t part = 1; part <= 5; ++part) {
+    const json ann = json::parse(run(std::string(CALLTREE_BINARY) + " annotate --json --part=" +
+                                     std::to_string(part) + " '" + path.string() + "'"));
+    std::map<std::string, json> by_key;
+    for (const auto& f : ann["functions"]) by_key[f["key"]] = f;
+    std::size_t nonzero = 0;
+    for (const auto& r : list["rows"]) {
+      const json& got = r["parts"][part - 1];
+      auto it = by_key.find(key_of(r));
+      const json zero = {{"Ir", 0}};
+      EXPECT_EQ(got["self"], it == by_key.end() ? zero : recorded_only(it->second["self"], json::array({"Ir"})))
+          << key_of(r) << " part " << part;
+      EXPECT_EQ(got["inclusive"],
+                it == by_key.end() ? zero : recorded_only(it->second["inclusive"], json::array({"Ir"})))
+          << key_of(r) << " part " << part;
+      nonzero += got["self"]["Ir"] != 0;
+    }
+    EXPECT_GT(nonzero, 0u) << "part " << part;
+  }
+  // Without it, no parts; a bad value is a 400.
+  EXPECT_FALSE(get_json(a, "/api/v1/functions?limit=1")["rows"][0].contains("parts"));
+  EXPECT_EQ(get(a, "/api/v1/functions?part_columns=maybe").status, 400);
+}
+
 TEST(ServeApi, DiffModeIsCalltreeDiffs) {
   const std::pair<const char*, const char*> pairs[] = {
       {"vg-threads-separate.t01.callgrind", "vg-threads-separate.t02.callgrind"},

@@ -97,8 +97,11 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
     params.group = state.group;
     if (state.in_group) params.in_group = state.in_group;
   }
+  const partCount = profile.inputs[profile.inputs.length - 1].parts.length;
+  const pcols = !diff && state.pcols && partCount > 1 && !isReport();
   if (!diff) {
     params.events = events.join(",");
+    if (pcols) params.part_columns = "yes";
   } else {
     params.measure = state.measure;
     if (state.by === "calls") params.by = "self";
@@ -173,7 +176,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
     }
   };
 
-  const columns = useMemo(() => makeColumns(profile, events, event, state, diff, c.extra), [profile, events.join(), event, state.by, diff, c.extra]);
+  const columns = useMemo(() => makeColumns(profile, events, event, state, diff, c.extra, pcols), [profile, events.join(), event, state.by, diff, c.extra, pcols]);
   const template = columns.map((col) => (col.width ? col.width + "px" : "minmax(200px, 1fr)")).join(" ");
 
   const rows = [];
@@ -217,6 +220,11 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
               <option value="file">source file</option>
               <option value="class">class / namespace</option>
             </select>
+          </label>
+        )}
+        {!diff && partCount > 1 && !isReport() && (
+          <label title="a column per part (thread, dump) of the chosen event's cost: self, or inclusive when the list is sorted by it">
+            <input type="checkbox" checked={state.pcols} aria-label="Parts side by side" onChange={(e) => navigate({ pcols: (e.target as HTMLInputElement).checked })} /> parts side by side
           </label>
         )}
         {diff && (
@@ -327,22 +335,45 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
   );
 }
 
-function makeColumns(profile: Profile, events: string[], _event: string, _state: ViewState, diff: boolean, extra: DiffList | FL | null): Column[] {
+function makeColumns(profile: Profile, events: string[], _event: string, _state: ViewState, diff: boolean, extra: DiffList | FL | null, pcols: boolean): Column[] {
   const cols: Column[] = [];
   if (!diff) {
     const totals = (extra as FL | null)?.totals ?? profile.totals;
     for (const e of events) {
-      cols.push({
+      if (pcols && e === _event) {
+        // The parts side by side: the cost of this event in each part (self, or inclusive when
+        // sorted by it), then all parts summed; a head's click shows that part alone.
+        const which = _state.by === "inclusive" ? "inclusive" : "self";
+        const parts = profile.inputs[profile.inputs.length - 1].parts.slice(0, 16);
+        parts.forEach((q, i) =>
+          cols.push({
+            key: "pcol p" + q.index,
+            title: `P${q.index} ${which === "self" ? "self" : "incl."}`,
+            tip: `${which} cost of ${e} in part ${q.index}${q.thread !== null ? " (thread " + q.thread + ")" : ""}: click to show this part alone`,
+            sort: { parts: String(q.index), pcols: false, by: which, event: e } as Partial<ViewState>,
+            cell: (r) => {
+              const pr = (r as Row).parts;
+              return pr ? fmt(pr[i]?.[which][e]) : "";
+            },
+            width: 88,
+          }),
+        );
+      }
+      const summedOnly = pcols && e === _event; // (beside the parts: only the sum of the same cost)
+      const showIncl = !summedOnly || _state.by === "inclusive";
+      const showSelf = !summedOnly || _state.by !== "inclusive";
+
+      if (showIncl) cols.push({
         key: "incl",
-        title: "Incl. " + e,
+        title: (summedOnly ? "All incl. " : "Incl. ") + e,
         tip: `inclusive cost of ${e}: the function and everything it calls (% of the total)`,
         sort: { event: e, by: "inclusive" },
         cell: (r) => fmtCost((r as Row).inclusive[e], totals[e]),
         width: 150,
       });
-      cols.push({
+      if (showSelf) cols.push({
         key: "self",
-        title: "Self " + e,
+        title: (summedOnly ? "All self " : "Self ") + e,
         tip: `self cost of ${e}: the function's own code (% of the total)`,
         sort: { event: e, by: "self" },
         cell: (r) => fmtCost((r as Row).self[e], totals[e]),
@@ -351,7 +382,7 @@ function makeColumns(profile: Profile, events: string[], _event: string, _state:
     }
     cols.push({ key: "calls", title: "Calls", tip: "calls into the function from other functions", sort: { by: "calls" }, cell: (r) => fmt((r as Row).calls), width: 80 });
     cols.push({ key: "name", title: "Function", tip: "name (click to sort by name)", sort: { by: "name" }, cell: (r) => r.name + (r.kind === "function" && (r as Row).cycle ? `  <cycle ${(r as Row).cycle}>` : ""), width: 0 });
-    cols.push({ key: "loc", title: "Location", tip: "source file (object)", cell: (r) => base(r.file) || base(r.object), width: 160 });
+    if (!pcols) cols.push({ key: "loc", title: "Location", tip: "source file (object)", cell: (r) => base(r.file) || base(r.object), width: 160 });
     return cols;
   }
   const by = _state.by === "inclusive" ? "inclusive" : "self";

@@ -82,6 +82,7 @@ export interface Row extends FnRef {
   self: Costs;
   inclusive: Costs;
   calls: Cost;
+  parts?: { self: Costs; inclusive: Costs }[] | null; // with part_columns=yes
 }
 
 export interface Group {

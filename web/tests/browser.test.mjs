@@ -323,6 +323,40 @@ test("parts: one part of a multi-thread profile, as annotate --part", async () =
     const cells = await pg.$$eval("[data-part-self]", (els) => els.length);
     eq(cells, annotateJson(threads).parts.count, "a column per part");
     await shot(pg, "parts-side-by-side");
+    // The list's parts side by side: a column per part, each cell annotate --part=N's self cost.
+    const pg2 = await page(s2.url + "#cycles=no");
+    await waitRows(pg2);
+    await pg2.check('input[aria-label="Parts side by side"]');
+    await pg2.waitForFunction(() => location.hash.includes("pcols=1"));
+    const nparts = annotateJson(threads).parts.count;
+    await pg2.waitForSelector(`.tbody .row[data-index="0"] .cell.pcol.p${nparts}:not(:empty)`);
+    const heads = await pg2.$$eval(".thead .cell.pcol", (els) => els.map((e) => e.textContent));
+    eq(heads.length, nparts, "a column per part: " + heads.join(","));
+    const per = [];
+    for (let n = 1; n <= nparts; n++) per.push(annotateJson(threads, "--part", String(n)));
+    let nonzero = 0;
+    let compared = 0;
+    for (let i = 0; i < 10; i++) {
+      const name = await rowText(pg2, i, "name");
+      // (A name of several files, inlined code, is not told apart by the name alone: skipped.)
+      if (new Set(per.flatMap((P) => P.functions.filter((g) => g.name === name).map((g) => g.key))).size > 1) continue;
+      compared++;
+      let sum = 0;
+      for (let n = 1; n <= nparts; n++) {
+        const f = per[n - 1].functions.find((g) => g.name === name);
+        const want = f ? f.self[per[n - 1].events[0]] : 0;
+        eq(await rowText(pg2, i, "p" + n), fmt(want), `${name}: part ${n}'s self cost`);
+        if (want) nonzero++;
+        sum += want;
+      }
+      // and beside them, all parts summed.
+      assert((await rowText(pg2, i, "self")).startsWith(fmt(sum) + " "), `${name}: the parts' sum`);
+    }
+    assert(compared >= 6 && nonzero >= 8, `the parts' cells hold costs (${compared} rows, ${nonzero} cells)`);
+    await shot(pg2, "parts-columns");
+    // A part's head shows that part alone.
+    await pg2.click(".thead .cell.pcol.p2");
+    await pg2.waitForFunction(() => location.hash.includes("parts=2") && !location.hash.includes("pcols=1"));
   } finally {
     s2.stop();
   }
