@@ -269,6 +269,38 @@ test("source: a file that is not there says so", async () => {
   }
 });
 
+test("source: a file of 200,000 lines scrolls to its end, the last costs shown", async () => {
+  // A small hand-written profile whose function has cost on line 3 and on line 199,999 of a
+  // generated 200,000-line file.
+  const dir = mkdtempSync(join(tmpdir(), "calltree-bigsrc-"));
+  try {
+    const lines = [];
+    for (let i = 1; i <= 200000; i++) lines.push(`int line_${i} = ${i};`);
+    writeFileSync(join(dir, "big.c"), lines.join("\n") + "\n");
+    writeFileSync(join(dir, "big.callgrind"), "# callgrind format\nversion: 1\ncreator: browser.test\nevents: Ir\nfl=big.c\nfn=main\n3 1000\n199999 12345\n200000 7\n");
+    const s2 = await serve([join(dir, "big.callgrind")], dir);
+    try {
+      const id = await idOf(s2, "main");
+      const pg = await page(s2.url + `#fn=${id}&tab=source`);
+      await pg.waitForSelector('[data-testid="source"] .srcline[data-line="3"]');
+      eq(await pg.textContent('[data-testid="source-lines"]'), "200,000 lines · ", "the whole file");
+      const inPage = await pg.$$eval(".srcline", (els) => els.length);
+      assert(inPage < 200, `a window of the lines in the page, not all: ${inPage}`);
+      await pg.$eval(".srcbody", (el) => (el.scrollTop = el.scrollHeight));
+      await pg.waitForSelector('.srcline[data-line="199999"]');
+      eq(await pg.textContent('.srcline[data-line="199999"] code'), "int line_199999 = 199999;", "the line's text");
+      eq(await pg.textContent('.srcline[data-line="199999"] .num'), "12,345", "line 199,999's cost");
+      eq(await pg.textContent('.srcline[data-line="200000"] .num'), "7", "the last line's cost");
+      assert(await pg.$eval('.srcline[data-line="199999"]', (el) => el.classList.contains("hot")), "a hot line");
+      await shot(pg, "source-big");
+    } finally {
+      s2.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("deep link: fragment state opens the same view, back and forward", async (s) => {
   const id = await idOf(s, "fib");
   const pg = await page(s.url + `#fn=${id}&tab=calls&by=inclusive&filter=fib`);
