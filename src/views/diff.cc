@@ -167,10 +167,9 @@ result<std::shared_ptr<const function_table>> diff_source::of_parts(
   }
   // Each key's function: the one tied to it, else (code inlined under another file) one of
   // its name on that side.
-  auto tie_keys = [&](const session& s, const key_lookup& lookup,
-                      std::vector<std::uint32_t>& of_key, const std::vector<std::uint32_t>& key_of,
+  auto tie_keys = [&](const session& s, std::vector<std::uint32_t>& of_key,
+                      const std::vector<std::uint32_t>& key_of,
                       const std::unordered_map<std::string_view, std::uint32_t>& by_name) {
-    (void)lookup;
     for (std::uint32_t f = 0; f < nf; ++f)
       if (key_of[f] != no_key && of_key[key_of[f]] == no_key &&
           s.file(key_of[f]) == t->display_file[f])
@@ -180,8 +179,8 @@ result<std::shared_ptr<const function_table>> diff_source::of_parts(
         if (auto it = by_name.find(s.t.function_name(k)); it != by_name.end())
           of_key[k] = it->second;
   };
-  tie_keys(old_, old_keys, t->of_old_key, t->old_key, old_by_name);
-  tie_keys(new_, new_keys, t->of_new_key, t->new_key, new_by_name);
+  tie_keys(old_, t->of_old_key, t->old_key, old_by_name);
+  tie_keys(new_, t->of_new_key, t->new_key, new_by_name);
   // Each model function's row here, for the groups' inclusive costs.
   std::unordered_map<name_triple, std::uint32_t, name_triple_hash> of_name;
   of_name.reserve(nf);
