@@ -10,6 +10,7 @@
 
 #include <sys/random.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -187,7 +188,9 @@ bool ipv6_literal(std::string_view s) {  // "[...]" of hex digits, ':' and '.'
 
 struct api::impl {
   std::shared_ptr<const views::session> single, old_side, new_side;
-  std::optional<views::key_match> match;  // diff mode
+  // Diff mode: calltree diff's functions, or why they could not be read.
+  std::unique_ptr<views::diff_source> diff_src;
+  std::string diff_error;
   bool serve_sources = true;
   objdump_runner objdump;
   std::string cookie_name;
@@ -242,16 +245,18 @@ struct api::impl {
     if (rest == "profile")
       return detail::route_profile(r, main(), diff() ? old_side.get() : nullptr);
     if (rest == "functions")
-      return diff() && !detail::param(r, "side")
-                 ? detail::route_diff_functions(r, *old_side, *new_side, *match)
-                 : detail::route_functions(r, *s);
+    {
+      if (!diff() || detail::param(r, "side")) return detail::route_functions(r, *s);
+      if (!diff_src) return error_response(503, "no_diff", diff_error);
+      return detail::route_diff_functions(r, *diff_src);
+    }
     if (rest.compare(0, 9, "function/") == 0) return detail::route_function(r, *s, rest.substr(9));
     if (rest.compare(0, 6, "graph/") == 0) return detail::route_graph(r, *s, rest.substr(6));
     if (rest == "flame") {
       if (!diff()) return detail::route_flame(r, *s, nullptr);
+      if (!diff_src) return error_response(503, "no_diff", diff_error);
       std::optional<detail::flame_delta> delta;
-      if (auto f =
-              detail::make_flame_delta(r, *old_side, *new_side, *match, s == old_side.get(), delta))
+      if (auto f = detail::make_flame_delta(r, *diff_src, s == old_side.get(), delta))
         return error_response(*f);
       return detail::route_flame(r, *s, &*delta);
     }
@@ -291,7 +296,13 @@ api::api(api_options options, std::shared_ptr<const views::session> old_session,
     : api(std::move(options), nullptr) {
   impl_->old_side = std::move(old_session);
   impl_->new_side = std::move(new_session);
-  impl_->match = views::match_keys(*impl_->old_side, *impl_->new_side);
+  // (calltree diff's functions need each profile read again, as `calltree diff` reads it.)
+  auto src = views::diff_source::load(*impl_->old_side, *impl_->new_side,
+                                      std::max(1u, impl_->new_side->options.threads));
+  if (src)
+    impl_->diff_src = std::move(*src);
+  else
+    impl_->diff_error = "the functions of calltree diff could not be made: " + src.error().message;
 }
 
 api::~api() = default;

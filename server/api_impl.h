@@ -60,22 +60,18 @@ std::optional<failure> parse_common(const request& r, const views::session& s, c
 std::optional<failure> parse_id(std::string_view segment, const views::session& s,
                                 std::uint32_t& id);
 
-// In diff mode, what a flame graph's functions carry: their old and new cost (diff.h).
+// In diff mode, what a flame graph's functions carry: the old and new cost of the function of
+// calltree diff each frame's key belongs to (views/diff.h).
 struct flame_delta {
-  const views::session& old_side;
-  const views::session& new_side;
-  const views::key_match& match;
   bool frames_of_old = false;  // the frames are the old side's keys
-  std::shared_ptr<const views::part_costs> old_costs, new_costs;
-  views::column_set old_columns, new_columns;
+  std::shared_ptr<const views::function_table> table;
+  views::diff_columns columns;
   // "diff": {"change": ..., "self": {E: {old, new, delta, percent}}, "inclusive": {...}}
   void write(json_writer& j, std::uint32_t key) const;
 };
 // Makes the flame_delta of a request, or a failure.
-std::optional<failure> make_flame_delta(const request& r, const views::session& old_side,
-                                        const views::session& new_side,
-                                        const views::key_match& match, bool frames_of_old,
-                                        std::optional<flame_delta>& out);
+std::optional<failure> make_flame_delta(const request& r, const views::diff_source& src,
+                                        bool frames_of_old, std::optional<flame_delta>& out);
 // {"old": o, "new": n, "delta": n - o, "percent": ...} of one cost.
 void change_object(json_writer& j, std::uint64_t o, std::uint64_t n);
 
@@ -91,8 +87,7 @@ response route_source(const request& r, const views::session& s, std::string_vie
                       bool serve_text);
 response route_asm(const request& r, const views::session& s, std::string_view id,
                    const objdump_runner& run);
-response route_diff_functions(const request& r, const views::session& old_side,
-                              const views::session& new_side, const views::key_match& match);
+response route_diff_functions(const request& r, const views::diff_source& src);
 
 // Writes a function's identity fields: "id", "kind", "name", "file", "file_id", "object".
 void function_fields(json_writer& j, const views::session& s, std::uint32_t id);

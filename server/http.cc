@@ -3,7 +3,37 @@
 
 #include <httplib.h>
 
+#include <string>
+#include <string_view>
+
 namespace calltree::server {
+
+namespace {
+
+// Accept-Encoding without `br`. Debian's cpp-httplib (0.11, built with brotli) answers a
+// client that accepts br (every browser) with brotli at quality 11: 17.7 s for the 5.4 MB
+// source answer of a 200,000-line file here, where gzip takes 0.24 s. Without br it picks
+// gzip.
+std::string without_brotli(std::string_view value) {
+  std::string out;
+  std::size_t at = 0;
+  while (at <= value.size()) {
+    std::size_t comma = value.find(',', at);
+    if (comma == std::string_view::npos) comma = value.size();
+    std::string_view item = value.substr(at, comma - at);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    std::string_view name = item.substr(0, item.find(';'));
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    if (!item.empty() && name != "br" && name.find("br") == std::string_view::npos) {
+      if (!out.empty()) out += ", ";
+      out += item;
+    }
+    at = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
 
 struct http_server::impl {
   httplib::Server svr;
@@ -45,6 +75,11 @@ result<int> http_server::bind(const std::string& host, int port) {
 bool http_server::run(const api& handler) {
   httplib::Server& svr = impl_->svr;
   svr.set_pre_routing_handler([&handler](const httplib::Request& req, httplib::Response& res) {
+    // (The request object is cpp-httplib's own, not const: it picks the response's encoding
+    // from this header after this handler returns.)
+    auto& headers = const_cast<httplib::Request&>(req).headers;
+    if (auto it = headers.find("Accept-Encoding"); it != headers.end())
+      it->second = without_brotli(it->second);
     response out = handler.handle_target(req.method, req.target, req.get_header_value("Host"),
                                          req.get_header_value("Authorization"),
                                          req.get_header_value("Cookie"));

@@ -34,11 +34,13 @@ void change_object(json_writer& j, std::uint64_t o, std::uint64_t n) {
 
 namespace {
 
-void row_changes(json_writer& j, const views::column_set& cols, const views::diff_row& r) {
+void changes(json_writer& j, const views::column_set& cols, const std::vector<std::uint64_t>& so,
+             const std::vector<std::uint64_t>& sn, const std::vector<std::uint64_t>& io,
+             const std::vector<std::uint64_t>& in) {
   for (int which = 0; which < 2; ++which) {
     j.key(which == 0 ? "self" : "inclusive").begin_object();
-    const auto& o = which == 0 ? r.self_old : r.inclusive_old;
-    const auto& n = which == 0 ? r.self_new : r.inclusive_new;
+    const auto& o = which == 0 ? so : io;
+    const auto& n = which == 0 ? sn : in;
     for (std::size_t c = 0; c < cols.size(); ++c) {
       j.key(cols.columns[c].name);
       change_object(j, o[c], n[c]);
@@ -47,41 +49,47 @@ void row_changes(json_writer& j, const views::column_set& cols, const views::dif
   }
 }
 
+void row_changes(json_writer& j, const views::column_set& cols, const views::diff_row& r) {
+  changes(j, cols, r.self_old, r.self_new, r.inclusive_old, r.inclusive_new);
+}
+
 }  // namespace
 
 void flame_delta::write(json_writer& j, std::uint32_t key) const {
-  const views::diff_row r = views::diff_of_key(old_side, new_side, match, *old_costs, *new_costs,
-                                               old_columns, new_columns, key, frames_of_old);
+  const auto& of_key = frames_of_old ? table->of_old_key : table->of_new_key;
+  if (key >= of_key.size() || of_key[key] == views::no_key) return;  // (a cycle: no function)
+  const views::diff_row r = views::diff_of_function(*table, columns, of_key[key]);
   j.key("diff").begin_object();
   j.key("change").value(to_string(r.change));
   j.key("other_id");
   const std::uint32_t other = frames_of_old ? r.new_id : r.old_id;
-  other == views::key_match::none ? j.null() : j.value(static_cast<std::uint64_t>(other));
-  row_changes(j, new_columns, r);
+  other == views::no_key ? j.null() : j.value(static_cast<std::uint64_t>(other));
+  row_changes(j, columns.new_columns, r);
   j.end_object();
 }
 
-std::optional<failure> make_flame_delta(const request& r, const views::session& old_side,
-                                        const views::session& new_side,
-                                        const views::key_match& match, bool frames_of_old,
-                                        std::optional<flame_delta>& out) {
+std::optional<failure> make_flame_delta(const request& r, const views::diff_source& src,
+                                        bool frames_of_old, std::optional<flame_delta>& out) {
   common_query c;
-  if (auto f = parse_common(r, frames_of_old ? old_side : new_side, c)) return f;
-  std::vector<std::string> names = c.events.empty() ? match.compared : c.events;
+  if (auto f = parse_common(r, frames_of_old ? src.old_side() : src.new_side(), c)) return f;
+  std::vector<std::string> names = c.events.empty() ? src.compared : c.events;
   // (An event of one side only has no change to show: the delta covers the compared ones.)
   std::erase_if(names, [&](const std::string& n) {
-    return std::find(match.compared.begin(), match.compared.end(), n) == match.compared.end();
+    return std::find(src.compared.begin(), src.compared.end(), n) == src.compared.end();
   });
-  auto oc = views::resolve_columns(old_side, names, {});
-  auto nc = views::resolve_columns(new_side, names, {});
-  if (!oc || !nc) return failure{400, "bad_event", "an event is not in both profiles"};
-  out.emplace(flame_delta{old_side, new_side, match, frames_of_old, old_side.costs_of(c.parts),
-                          new_side.costs_of(c.parts), std::move(*oc), std::move(*nc)});
+  auto cols = views::resolve_diff_columns(src, names, {});
+  if (!cols) return failure{400, "bad_event", "an event is not in both profiles"};
+  if (!c.parts.empty() && src.old_side().p.parts.size() != src.new_side().p.parts.size())
+    return failure{400, "bad_parts", "the two profiles have different numbers of parts: compare all"};
+  auto table = src.of_parts(c.parts);
+  if (!table) return failure{400, "bad_parts", table.error().message};
+  out.emplace(flame_delta{frames_of_old, *table, std::move(*cols)});
   return std::nullopt;
 }
 
-response route_diff_functions(const request& r, const views::session& old_side,
-                              const views::session& new_side, const views::key_match& match) {
+response route_diff_functions(const request& r, const views::diff_source& src) {
+  const views::session& old_side = src.old_side();
+  const views::session& new_side = src.new_side();
   common_query c;
   if (auto f = parse_common(r, new_side, c)) return error_response(*f);
   if (!c.parts.empty() && old_side.p.parts.size() != new_side.p.parts.size())
@@ -153,7 +161,30 @@ response route_diff_functions(const request& r, const views::session& old_side,
     if (!v) return error_response(400, "bad_limit", "limit takes a number");
     q.limit = std::min<std::uint64_t>(*v, 5000);
   }
-  auto list = views::diff_functions(old_side, new_side, match, q);
+  if (auto g = param(r, "group")) {
+    if (*g == "none")
+      q.group = views::grouping::none;
+    else if (*g == "object")
+      q.group = views::grouping::object;
+    else if (*g == "file")
+      q.group = views::grouping::file;
+    else if (*g == "class")
+      q.group = views::grouping::klass;
+    else
+      return error_response(400, "bad_group", "group takes none, object, file or class");
+  }
+  if (auto g = param(r, "in_group")) {
+    if (q.group == views::grouping::none)
+      return error_response(400, "bad_group", "in_group needs group=");
+    q.in_group = std::string(*g);
+    q.only_group = true;
+  }
+  if (auto l = param(r, "group_limit")) {
+    auto v = parse_uint(*l, UINT64_MAX);
+    if (!v) return error_response(400, "bad_limit", "group_limit takes a number");
+    q.group_limit = std::min<std::uint64_t>(*v, 5000);
+  }
+  auto list = views::diff_functions(src, q);
   if (!list) return error_response(400, "bad_event", list.error().message);
   const views::diff_list& l = *list;
 
@@ -161,19 +192,19 @@ response route_diff_functions(const request& r, const views::session& old_side,
   begin_envelope(j);
   j.key("mode").value("diff");
   j.key("events").begin_array();
-  for (const auto& col : l.columns.columns) j.value(col.name);
+  for (const auto& col : l.columns.new_columns.columns) j.value(col.name);
   j.end_array();
   j.key("old_only_events").begin_array();
-  for (const auto& e : match.old_only) j.value(e);
+  for (const auto& e : src.old_only) j.value(e);
   j.end_array();
   j.key("new_only_events").begin_array();
-  for (const auto& e : match.new_only) j.value(e);
+  for (const auto& e : src.new_only) j.value(e);
   j.end_array();
+  j.key("matching").value("functions");
   j.key("totals").begin_object();
   for (std::size_t col = 0; col < l.columns.size(); ++col) {
-    j.key(l.columns.columns[col].name);
-    change_object(j, l.old_columns.columns[col].value(l.old_costs->totals()),
-                  l.columns.columns[col].value(l.new_costs->totals()));
+    j.key(l.columns.new_columns.columns[col].name);
+    change_object(j, l.totals_old[col], l.totals_new[col]);
   }
   j.end_object();
   j.key("counts").begin_object();
@@ -186,24 +217,37 @@ response route_diff_functions(const request& r, const views::session& old_side,
   j.key("limit").value(static_cast<std::uint64_t>(q.limit));
   j.key("rows").begin_array();
   for (const views::diff_row& row : l.rows) {
+    const function_key& k = l.table->r.functions[row.function].key;
     j.begin_object();
-    const bool has_new = row.new_id != views::key_match::none;
-    const views::session& s = has_new ? new_side : old_side;
-    const std::uint32_t key = has_new ? row.new_id : row.old_id;
     j.key("id");
-    has_new ? j.value(static_cast<std::uint64_t>(row.new_id)) : j.null();
+    row.new_id == views::no_key ? j.null() : j.value(static_cast<std::uint64_t>(row.new_id));
     j.key("old_id");
-    row.old_id == views::key_match::none ? j.null()
-                                         : j.value(static_cast<std::uint64_t>(row.old_id));
+    row.old_id == views::no_key ? j.null() : j.value(static_cast<std::uint64_t>(row.old_id));
     j.key("kind").value("function");
-    j.key("name").value(s.name(key));
-    j.key("file").value(s.file(key));
-    j.key("object").value(s.object(key));
+    j.key("name").value(k.name);
+    j.key("file").value(l.table->display_file[row.function]);
+    j.key("object").value(k.object);
     j.key("change").value(to_string(row.change));
-    row_changes(j, l.columns, row);
+    row_changes(j, l.columns.new_columns, row);
     j.end_object();
   }
   j.end_array();
+  j.key("groups");
+  if (!l.grouped) {
+    j.null();
+  } else {
+    j.begin_array();
+    for (const views::diff_group& g : l.groups) {
+      j.begin_object();
+      j.key("name").value(g.name);
+      j.key("functions").value(static_cast<std::uint64_t>(g.functions));
+      changes(j, l.columns.new_columns, g.self_old, g.self_new, g.inclusive_old, g.inclusive_new);
+      j.end_object();
+    }
+    j.end_array();
+  }
+  j.key("total_groups");
+  l.grouped ? j.value(static_cast<std::uint64_t>(l.total_groups)) : j.null();
   j.end_object();
   return json_response(j.take());
 }

@@ -2,6 +2,8 @@
 // GET /api/v1/function/ID (one function, its callers and callees). docs/serve.md.
 #include <re2/re2.h>
 
+#include <algorithm>
+
 #include "api_impl.h"
 #include "views/function_detail.h"
 #include "views/function_list.h"
@@ -100,9 +102,22 @@ response route_functions(const request& r, const views::session& s) {
     if (!v) return error_response(400, "bad_limit", "limit takes a number");
     q.limit = std::min<std::uint64_t>(*v, max_limit);
   }
+  bool part_columns = false;
+  if (auto pc = param(r, "part_columns")) {
+    if (*pc != "yes" && *pc != "no")
+      return error_response(400, "bad_part_columns", "part_columns takes yes or no");
+    part_columns = *pc == "yes";
+  }
   auto list = views::list_functions(s, q);
   if (!list) return error_response(400, "bad_event", list.error().message);
   const views::function_list& l = *list;
+  // The parts side by side: each part's costs of the rows of this window only (each part's
+  // costs are made once and kept by the session, views/part_costs.h).
+  std::vector<std::shared_ptr<const views::part_costs>> per_part;
+  if (part_columns && s.p.parts.size() > 1)
+    for (std::uint32_t part = 0; part < std::min(s.p.parts.size(), views::max_part_columns);
+         ++part)
+      per_part.push_back(s.costs_of({part}));
 
   json_writer j;
   begin_envelope(j);
@@ -134,9 +149,28 @@ response route_functions(const request& r, const views::session& s) {
     j.key("calls").value(row.calls);
     j.key("cycle");
     row.cycle ? j.value(static_cast<std::uint64_t>(row.cycle)) : j.null();
+    if (part_columns) {
+      // (A cycle is a cycle of the parts summed: no part has it as such.)
+      j.key("parts");
+      if (s.is_cycle(row.id)) {
+        j.null();
+      } else {
+        j.begin_array();
+        for (const auto& pc : per_part) {
+          j.begin_object();
+          j.key("self");
+          costs_of_row(j, l.columns, pc->self(row.id));
+          j.key("inclusive");
+          costs_of_row(j, l.columns, pc->inclusive(row.id));
+          j.end_object();
+        }
+        j.end_array();
+      }
+    }
     j.end_object();
   }
   j.end_array();
+  if (part_columns) j.key("part_columns").value(static_cast<std::uint64_t>(per_part.size()));
   j.key("groups");
   if (q.group == views::grouping::none) {
     j.null();

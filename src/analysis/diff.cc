@@ -78,11 +78,21 @@ class key_table {
 // One side of the diff: the profile, its names as matched, and its event columns.
 class side {
  public:
-  side(const profile& p, const match_options& match, std::optional<std::uint32_t> part)
-      : p_(p), names_(p.strings, match), part_(part) {}
+  side(const profile& p, const match_options& match, std::optional<std::uint32_t> part,
+       const std::vector<std::uint32_t>& parts = {})
+      : p_(p), names_(p.strings, match), part_(part) {
+    if (!part_ && !parts.empty()) {
+      some_.assign(p.parts.size(), 0);
+      for (std::uint32_t n : parts)
+        if (n < some_.size()) some_[n] = 1;
+    }
+  }
 
   const profile& prof() const { return p_; }
-  bool selected(part_id part) const { return !part_ || *part_ == part; }
+  bool selected(part_id part) const {
+    if (part_) return *part_ == part;
+    return some_.empty() || (part < some_.size() && some_[part]);
+  }
 
   // The key index of function `f`, interned into `keys` on first use.
   std::uint32_t node(function_id f, key_table& keys) {
@@ -101,6 +111,7 @@ class side {
   const profile& p_;
   name_rewriter names_;
   std::optional<std::uint32_t> part_;
+  std::vector<char> some_;  // the parts selected by diff_options::parts; empty: all
   std::vector<std::uint32_t> node_of_;
 };
 
@@ -130,6 +141,11 @@ result<diff_result> diff_profiles(const profile& old_profile, const profile& new
                    std::to_string(old_profile.parts.size()) + " parts, the new one " +
                    std::to_string(new_profile.parts.size()) + ")"};
   }
+  for (std::uint32_t n : options.part ? std::vector<std::uint32_t>{} : options.parts)
+    if (n >= old_profile.parts.size() || n >= new_profile.parts.size())
+      return error{"part " + std::to_string(n + 1) + " does not exist (the old profile has " +
+                   std::to_string(old_profile.parts.size()) + " parts, the new one " +
+                   std::to_string(new_profile.parts.size()) + ")"};
   diff_result r;
   r.parts_old = old_profile.parts.size();
   r.parts_new = new_profile.parts.size();
@@ -153,7 +169,14 @@ result<diff_result> diff_profiles(const profile& old_profile, const profile& new
 
   // Program totals of the selected parts.
   auto totals = [&](const profile& p, const std::vector<event_id>& cols) {
-    std::vector<std::uint64_t> t = options.part ? p.parts[*options.part].totals : p.total();
+    if (options.part) return pick(p.parts[*options.part].totals, cols);
+    if (options.parts.empty()) return pick(p.total(), cols);
+    std::vector<std::uint64_t> t(p.events.size(), 0);
+    for (std::uint32_t n : options.parts)
+      for (std::size_t i = 0; i < p.parts[n].totals.size() && i < t.size(); ++i) {
+        const std::uint64_t v = p.parts[n].totals[i];
+        t[i] = t[i] > UINT64_MAX - v ? UINT64_MAX : t[i] + v;
+      }
     return pick(t, cols);
   };
   r.total_old = totals(old_profile, cols_old);
@@ -161,8 +184,8 @@ result<diff_result> diff_profiles(const profile& old_profile, const profile& new
 
   // Keys of every function named by a selected row, on both sides.
   key_table keys;
-  side sides[2] = {side(old_profile, options.match, options.part),
-                   side(new_profile, options.match, options.part)};
+  side sides[2] = {side(old_profile, options.match, options.part, options.parts),
+                   side(new_profile, options.match, options.part, options.parts)};
   std::vector<std::uint8_t> present;  // bit 0: old, bit 1: new
   auto mark = [&](std::uint32_t node, int s) {
     if (present.size() <= node) present.resize(node + 1, 0);

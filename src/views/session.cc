@@ -122,7 +122,9 @@ std::shared_ptr<const part_costs> session::costs_of(const std::vector<std::uint3
     }
   auto made = std::make_shared<part_costs>(*this, parts);
   recent_.insert(recent_.begin(), {parts, made});
-  if (recent_.size() > 4) recent_.pop_back();
+  // (Every part of a file of a few, for the list's parts side by side, and a few selections.)
+  if (recent_.size() > 4 + std::min<std::size_t>(p.parts.size(), max_part_columns))
+    recent_.pop_back();
   return made;
 }
 

@@ -45,6 +45,9 @@ struct load_options {
 
 class part_costs;
 
+// At most this many parts are shown side by side (the function list's columns per part).
+inline constexpr std::size_t max_part_columns = 16;
+
 // How the function list groups keys (function_list.h).
 enum class grouping : std::uint8_t { none, object, file, klass };
 

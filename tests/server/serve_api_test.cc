@@ -97,6 +97,16 @@ json recorded_only(const json& costs, const json& recorded) {
   return out;
 }
 
+std::string run(const std::string& cmd) {
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[65536];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  pclose(pipe);
+  return out;
+}
+
 TEST(ServeApi, NumbersAreAnnotates) {
   std::size_t files = 0, functions = 0, details = 0, lines = 0;
   for (const auto& path : test::corpus_profiles(true)) {
@@ -464,7 +474,113 @@ TEST(ServeApi, PartsAreSummedOrChosen) {
                                      parts[2]["totals"]["Ir"].get<std::uint64_t>());
 }
 
+
+// The diff list is `calltree diff --json --threshold=0`'s: the same functions (calltree diff's
+// (object, fl= file, name), not annotate's keys), counts, totals and numbers, on two pairs of
+// corpus files: two threads of one run, and one program profiled with and without
+// --separate-recs/--separate-callers (whose keys and functions differ: inlined code).
+// part_columns=yes: each row of the window with its cost in each part, annotate --part=N's.
+TEST(ServeApi, PartsSideBySide) {
+  const fs::path path = fs::path(CALLTREE_CORPUS_DIR) / "vg-threads-separate-combined.callgrind";
+  auto s = load(path);
+  ASSERT_TRUE(s);
+  const server::api a = make_api(s);
+  const json list =
+      get_json(a, "/api/v1/functions?limit=40&offset=3&cycles=no&events=Ir&part_columns=yes");
+  ASSERT_EQ(list["part_columns"], 5);
+  ASSERT_EQ(list["rows"].size(), 40u);
+  for (std::size_t part = 1; part <= 5; ++part) {
+    const json ann = json::parse(run(std::string(CALLTREE_BINARY) + " annotate --json --part=" +
+                                     std::to_string(part) + " '" + path.string() + "'"));
+    std::map<std::string, json> by_key;
+    for (const auto& f : ann["functions"]) by_key[f["key"]] = f;
+    std::size_t nonzero = 0;
+    for (const auto& r : list["rows"]) {
+      const json& got = r["parts"][part - 1];
+      auto it = by_key.find(key_of(r));
+      const json zero = {{"Ir", 0}};
+      EXPECT_EQ(got["self"], it == by_key.end() ? zero : recorded_only(it->second["self"], json::array({"Ir"})))
+          << key_of(r) << " part " << part;
+      EXPECT_EQ(got["inclusive"],
+                it == by_key.end() ? zero : recorded_only(it->second["inclusive"], json::array({"Ir"})))
+          << key_of(r) << " part " << part;
+      nonzero += got["self"]["Ir"] != 0;
+    }
+    EXPECT_GT(nonzero, 0u) << "part " << part;
+  }
+  // Without it, no parts; a bad value is a 400.
+  EXPECT_FALSE(get_json(a, "/api/v1/functions?limit=1")["rows"][0].contains("parts"));
+  EXPECT_EQ(get(a, "/api/v1/functions?part_columns=maybe").status, 400);
+}
+
 TEST(ServeApi, DiffModeIsCalltreeDiffs) {
+  const std::pair<const char*, const char*> pairs[] = {
+      {"vg-threads-separate.t01.callgrind", "vg-threads-separate.t02.callgrind"},
+      {"vg-recurse-default.callgrind", "vg-recurse-separate-recs-callers.callgrind"}};
+  for (const auto& [old_name, new_name] : pairs) {
+    SCOPED_TRACE(std::string(old_name) + " -> " + new_name);
+    const fs::path old_path = fs::path(CALLTREE_CORPUS_DIR) / old_name;
+    const fs::path new_path = fs::path(CALLTREE_CORPUS_DIR) / new_name;
+    auto old_s = load(old_path);
+    auto new_s = load(new_path);
+    ASSERT_TRUE(old_s && new_s);
+    server::api_options o;
+    o.token = token;
+    o.port = port;
+    const server::api a(o, old_s, new_s);
+    EXPECT_EQ(get_json(a, "/api/v1/profile")["mode"], "diff");
+    const json d = json::parse(run(std::string(CALLTREE_BINARY) + " diff --json --threshold=0 '" +
+                                   old_path.string() + "' '" + new_path.string() + "'"));
+    const json list = get_json(a, "/api/v1/functions?limit=5000&unchanged=no");
+    EXPECT_EQ(list["matching"], "functions");
+    EXPECT_EQ(list["totals"], d["totals"]);
+    for (const char* c : {"changed", "unchanged", "added", "removed"})
+      EXPECT_EQ(list["counts"][c], d["counts"][c]) << c;
+    // Every function calltree diff lists (every changed one), with its numbers.
+    std::map<std::string, json> expected;
+    for (const auto& f : d["functions"])
+      expected[f["object"].get<std::string>() + "|" + f["file"].get<std::string>() + "|" +
+               f["name"].get<std::string>()] = f;
+    ASSERT_EQ(list["total_rows"].get<std::size_t>(), expected.size());
+    EXPECT_GT(expected.size(), 10u);
+    std::uint64_t last = UINT64_MAX;
+    for (const auto& r : list["rows"]) {
+      const std::string id = r["object"].get<std::string>() + "|" + r["file"].get<std::string>() +
+                             "|" + r["name"].get<std::string>();
+      auto it = expected.find(id);
+      ASSERT_NE(it, expected.end()) << id;
+      EXPECT_EQ(r["change"], it->second["change"]) << id;
+      EXPECT_EQ(r["self"], it->second["self"]) << id;
+      EXPECT_EQ(r["inclusive"], it->second["inclusive"]) << id;
+      // An added function has no OLD id, a removed one no NEW id; the others open their key.
+      EXPECT_EQ(r["id"].is_null(), r["change"] == "removed") << id;
+      EXPECT_EQ(r["old_id"].is_null(), r["change"] == "added") << id;
+      if (!r["id"].is_null()) {
+        const json fn = get_json(a, "/api/v1/function/" + std::to_string(r["id"].get<int>()));
+        EXPECT_EQ(fn["name"], r["name"]) << id;
+      }
+      // Biggest change first.
+      const auto was = r["self"]["Ir"]["old"].get<std::uint64_t>();
+      const auto now = r["self"]["Ir"]["new"].get<std::uint64_t>();
+      const std::uint64_t size = now > was ? now - was : was - now;
+      EXPECT_LE(size, last);
+      last = size;
+    }
+    // With the unchanged ones: every function of either side.
+    const json all = get_json(a, "/api/v1/functions?limit=5000");
+    EXPECT_EQ(all["total_rows"].get<std::size_t>(),
+              d["counts"]["changed"].get<std::size_t>() + d["counts"]["unchanged"].get<std::size_t>() +
+                  d["counts"]["added"].get<std::size_t>() + d["counts"]["removed"].get<std::size_t>());
+    // Each side's routes, and the flame graph's changes (each frame's function's).
+    get_json(a, "/api/v1/functions?side=old");
+    const json fl = get_json(a, "/api/v1/flame");
+    EXPECT_TRUE(fl["functions"].begin().value().contains("diff"));
+  }
+}
+
+// Grouped, the diff list answers each group's old and new cost: self summed over its
+// functions (those of calltree diff), and only the group's rows with in_group.
+TEST(ServeApi, DiffModeGroups) {
   auto old_s = load(fs::path(CALLTREE_CORPUS_DIR) / "vg-threads-separate.t01.callgrind");
   auto new_s = load(fs::path(CALLTREE_CORPUS_DIR) / "vg-threads-separate.t02.callgrind");
   ASSERT_TRUE(old_s && new_s);
@@ -472,61 +588,44 @@ TEST(ServeApi, DiffModeIsCalltreeDiffs) {
   o.token = token;
   o.port = port;
   const server::api a(o, old_s, new_s);
-  const json list = get_json(a, "/api/v1/functions?limit=5000&unchanged=no");
-  EXPECT_EQ(get_json(a, "/api/v1/profile")["mode"], "diff");
-  const std::string cmd = std::string(CALLTREE_BINARY) + " diff --json --threshold=0 '" +
-                          CALLTREE_CORPUS_DIR + "/vg-threads-separate.t01.callgrind' '" +
-                          CALLTREE_CORPUS_DIR + "/vg-threads-separate.t02.callgrind'";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[65536];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  pclose(pipe);
-  const json d = json::parse(out);
-  EXPECT_EQ(list["totals"], d["totals"]);
-  // Every row is annotate --json's key of either side, matched by (object, file, name).
-  std::map<std::string, json> old_fns, new_fns;
-  for (const auto& [side, file] :
-       {std::pair<std::map<std::string, json>*, const char*>{&old_fns, "t01"}, {&new_fns, "t02"}}) {
-    const json ann = annotate_json(fs::path(CALLTREE_CORPUS_DIR) /
-                                   (std::string("vg-threads-separate.") + file + ".callgrind"));
-    for (const auto& f : ann["functions"])
-      (*side)[(f["object"].is_null() ? std::string() : f["object"].get<std::string>()) + "|" +
-              f["key"].get<std::string>()] = f;
-  }
   const json all = get_json(a, "/api/v1/functions?limit=5000");
-  std::size_t checked = 0;
-  for (const auto& r : all["rows"]) {
-    const std::string id = r["object"].get<std::string>() + "|" + key_of(r);
-    const bool in_old = old_fns.count(id), in_new = new_fns.count(id);
-    ASSERT_TRUE(in_old || in_new) << id;
-    EXPECT_EQ(r["change"], !in_old ? "added" : !in_new ? "removed" : r["change"]) << id;
-    for (const char* what : {"self", "inclusive"}) {
-      EXPECT_EQ(r[what]["Ir"]["old"], in_old ? old_fns[id][what]["Ir"] : json(0)) << id;
-      EXPECT_EQ(r[what]["Ir"]["new"], in_new ? new_fns[id][what]["Ir"] : json(0)) << id;
+  for (const char* by : {"object", "file", "class"}) {
+    SCOPED_TRACE(by);
+    const json g = get_json(a, std::string("/api/v1/functions?limit=1&group=") + by);
+    ASSERT_TRUE(g["groups"].is_array());
+    ASSERT_GT(g["groups"].size(), std::string(by) == "class" ? 0u : 1u);  // (C: one "(global)")
+    EXPECT_EQ(g["total_groups"].get<std::size_t>(), g["groups"].size());
+    std::size_t functions = 0;
+    std::uint64_t old_sum = 0, new_sum = 0, last = UINT64_MAX;
+    for (const auto& grp : g["groups"]) {
+      functions += grp["functions"].get<std::size_t>();
+      const auto os = grp["self"]["Ir"]["old"].get<std::uint64_t>();
+      const auto ns = grp["self"]["Ir"]["new"].get<std::uint64_t>();
+      old_sum += os;
+      new_sum += ns;
+      const std::uint64_t size = ns > os ? ns - os : os - ns;  // ordered by the change
+      EXPECT_LE(size, last);
+      last = size;
+      EXPECT_LE(grp["inclusive"]["Ir"]["new"].get<std::uint64_t>(),
+                all["totals"]["Ir"]["new"].get<std::uint64_t>());
+      // The group's own rows: their self costs sum to the group's.
+      const json in = get_json(a, std::string("/api/v1/functions?limit=5000&group=") + by +
+                                      "&in_group=" + grp["name"].get<std::string>());
+      EXPECT_EQ(in["total_rows"].get<std::size_t>(), grp["functions"].get<std::size_t>());
+      std::uint64_t o2 = 0, n2 = 0;
+      for (const auto& r : in["rows"]) {
+        o2 += r["self"]["Ir"]["old"].get<std::uint64_t>();
+        n2 += r["self"]["Ir"]["new"].get<std::uint64_t>();
+      }
+      EXPECT_EQ(o2, os) << grp["name"];
+      EXPECT_EQ(n2, ns) << grp["name"];
     }
-    ++checked;
+    EXPECT_EQ(functions, all["total_rows"].get<std::size_t>());
+    EXPECT_EQ(old_sum, all["totals"]["Ir"]["old"].get<std::uint64_t>());
+    EXPECT_EQ(new_sum, all["totals"]["Ir"]["new"].get<std::uint64_t>());
   }
-  std::set<std::string> both;
-  for (const auto& [k, v] : old_fns) both.insert(k);
-  for (const auto& [k, v] : new_fns) both.insert(k);
-  EXPECT_EQ(checked, both.size());
-  EXPECT_EQ(all["total_rows"].get<std::size_t>(), both.size());
-  // The changed ones only, biggest change first.
-  std::uint64_t last = UINT64_MAX;
-  for (const auto& r : list["rows"]) {
-    EXPECT_NE(r["change"], "unchanged");
-    const auto was = r["self"]["Ir"]["old"].get<std::uint64_t>();
-    const auto now = r["self"]["Ir"]["new"].get<std::uint64_t>();
-    const std::uint64_t size = now > was ? now - was : was - now;
-    EXPECT_LE(size, last);
-    last = size;
-  }
-  // Each side's routes, and the flame graph's changes.
-  get_json(a, "/api/v1/functions?side=old");
-  const json fl = get_json(a, "/api/v1/flame");
-  EXPECT_TRUE(fl["functions"].begin().value().contains("diff"));
+  EXPECT_EQ(get(a, "/api/v1/functions?group=nope").status, 400);
+  EXPECT_EQ(get(a, "/api/v1/functions?in_group=x").status, 400);
 }
 
 TEST(ServeViews, CxxScopes) {

@@ -120,6 +120,13 @@ try:
     r, body = s.request("GET", "/api/v1/functions?limit=500", headers={"Accept-Encoding": "gzip"})
     check(r.getheader("Content-Encoding") == "gzip", "gzip")
     check(json.loads(gzip.decompress(body))["total_rows"] > 300, "gzip body")
+    # Never brotli (cpp-httplib's takes seconds per megabyte): gzip for a browser's header.
+    r, body = s.request("GET", "/api/v1/functions?limit=500",
+                        headers={"Accept-Encoding": "gzip, deflate, br"})
+    check(r.getheader("Content-Encoding") == "gzip", "gzip, not br: %s" % r.getheader("Content-Encoding"))
+    r, body = s.request("GET", "/api/v1/functions?limit=500", headers={"Accept-Encoding": "br"})
+    check(r.getheader("Content-Encoding") is None and json.loads(body)["total_rows"] > 300,
+          "no encoding when only br is offered")
     # Every view answers; the numbers of the recurse example.
     rows = s.json("/api/v1/functions?limit=5")["rows"]
     check(rows[0]["name"] == "<cycle 1>", "the cycle first")
@@ -182,7 +189,12 @@ s = Server(recurse, os.path.join(CORPUS, "vg-recurse-cacheuse.callgrind"))
 p = s.json("/api/v1/profile")
 check(p["mode"] == "diff" and len(p["inputs"]) == 2, "diff mode")
 d = s.json("/api/v1/functions?unchanged=no")
-check(d["counts"]["added"] > 0 and all(r["change"] != "unchanged" for r in d["rows"]), "diff rows")
+cd = json.loads(subprocess.run([CALLTREE, "diff", "--json", "--threshold=0", recurse,
+                                os.path.join(CORPUS, "vg-recurse-cacheuse.callgrind")],
+                               capture_output=True, text=True, timeout=60).stdout)
+check(all(d["counts"][k] == cd["counts"][k] for k in ("changed", "unchanged", "added", "removed"))
+      and d["total_rows"] == cd["counts"]["listed"]
+      and all(r["change"] != "unchanged" for r in d["rows"]), "diff rows as calltree diff's")
 s.stop()
 
 # Cannot read: exit 1. Usage: exit 2.

@@ -2,7 +2,7 @@
 // filtered by the server, shown through a window so that 300 000 rows scroll as 30: only the
 // rows in view are in the DOM, fetched a page at a time (GET /api/v1/functions?offset&limit).
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { get, isReport, type Costs, type DiffList, type DiffRow, type FunctionList as FL, type Group, type Profile, type Row } from "./api";
+import { get, isReport, type Costs, type DiffGroup, type DiffList, type DiffRow, type FunctionList as FL, type Group, type Profile, type Row } from "./api";
 import { base, fmt, num, pct, percentChange, signed } from "./format";
 import { navigate, type ViewState } from "./url";
 
@@ -31,10 +31,10 @@ function useDebounced<T>(v: T, ms: number): T {
 }
 
 /** The rows of one query, fetched by pages as the window needs them. */
-function usePagedRows(params: Record<string, string>, diff: boolean) {
+function usePagedRows(params: Record<string, string>) {
   const key = JSON.stringify(params);
   const [, bump] = useState(0);
-  const cache = useRef<{ key: string; pages: Map<number, AnyRow[]>; pending: Set<number>; total: number | null; groups: Group[] | null; error: string | null; extra: DiffList | FL | null }>({
+  const cache = useRef<{ key: string; pages: Map<number, AnyRow[]>; pending: Set<number>; total: number | null; groups: (Group | DiffGroup)[] | null; error: string | null; extra: DiffList | FL | null }>({
     key: "",
     pages: new Map(),
     pending: new Set(),
@@ -57,7 +57,7 @@ function usePagedRows(params: Record<string, string>, diff: boolean) {
         c.pages.set(page, ans.rows as AnyRow[]);
         c.total = ans.total_rows;
         c.extra = ans;
-        if (!diff) c.groups = (ans as FL).groups;
+        c.groups = ans.groups;
         c.error = null;
         bump((n) => n + 1);
       },
@@ -93,17 +93,20 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
   const params: Record<string, string> = { sort: event, by: state.by, parts: state.parts };
   if (state.dir) params.dir = state.dir;
   if (state.filter) params.filter = state.filter;
+  if (state.group !== "none" && !isReport()) {
+    params.group = state.group;
+    if (state.in_group) params.in_group = state.in_group;
+  }
+  const partCount = profile.inputs[profile.inputs.length - 1].parts.length;
+  const pcols = !diff && state.pcols && partCount > 1 && !isReport();
   if (!diff) {
     params.events = events.join(",");
-    if (state.group !== "none") {
-      params.group = state.group;
-      if (state.in_group) params.in_group = state.in_group;
-    }
+    if (pcols) params.part_columns = "yes";
   } else {
     params.measure = state.measure;
     if (state.by === "calls") params.by = "self";
   }
-  const { c, need, row } = usePagedRows(params, diff);
+  const { c, need, row } = usePagedRows(params);
   useEffect(() => setRegexError(c.error), [c.error]);
 
   const body = useRef<HTMLDivElement>(null);
@@ -173,7 +176,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
     }
   };
 
-  const columns = useMemo(() => makeColumns(profile, events, event, state, diff, c.extra), [profile, events.join(), event, state.by, diff, c.extra]);
+  const columns = useMemo(() => makeColumns(profile, events, event, state, diff, c.extra, pcols), [profile, events.join(), event, state.by, diff, c.extra, pcols]);
   const template = columns.map((col) => (col.width ? col.width + "px" : "minmax(200px, 1fr)")).join(" ");
 
   const rows = [];
@@ -208,7 +211,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
           onInput={(e) => setFilterText((e.target as HTMLInputElement).value)}
           title={regexError ?? "RE2 syntax, matched anywhere in the name; (?i) for any case"}
         />
-        {!diff && !isReport() && (
+        {!isReport() && (
           <label>
             Group{" "}
             <select value={state.group} aria-label="Group by" onChange={(e) => navigate({ group: (e.target as HTMLSelectElement).value as ViewState["group"], in_group: "" })}>
@@ -217,6 +220,11 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
               <option value="file">source file</option>
               <option value="class">class / namespace</option>
             </select>
+          </label>
+        )}
+        {!diff && partCount > 1 && !isReport() && (
+          <label title="a column per part (thread, dump) of the chosen event's cost: self, or inclusive when the list is sorted by it">
+            <input type="checkbox" checked={state.pcols} aria-label="Parts side by side" onChange={(e) => navigate({ pcols: (e.target as HTMLInputElement).checked })} /> parts side by side
           </label>
         )}
         {diff && (
@@ -243,6 +251,11 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
         <span class="count" data-testid="row-count">
           {c.total === null ? "…" : fmt(total) + (total === 1 ? " row" : " rows")}
         </span>
+        {diff && c.extra && "counts" in c.extra && (
+          <span class="count" data-testid="diff-counts" title="functions matched as calltree diff matches them: (object, file, name)">
+            {fmt(c.extra.counts.changed)} changed · {fmt(c.extra.counts.added)} added · {fmt(c.extra.counts.removed)} removed · {fmt(c.extra.counts.unchanged)} same
+          </span>
+        )}
       </div>
       {regexError && <div class="error" role="alert">{regexError}</div>}
       {groups && (
@@ -250,14 +263,33 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
           <div class={"group" + (state.in_group === "" ? " selected" : "")} onClick={() => navigate({ in_group: "" })}>
             <span class="gname">(all groups)</span>
           </div>
-          {groups.map((g) => (
-            <div class={"group" + (state.in_group === g.name ? " selected" : "")} onClick={() => navigate({ in_group: g.name })} title={g.name}>
-              <span class="num">{pct(g.inclusive[event], c.extra?.totals[event] as never)}</span>
-              <span class="num">{pct(g.self[event], c.extra?.totals[event] as never)}</span>
-              <span class="num">{g.functions}</span>
-              <span class="gname">{state.group === "class" ? g.name : base(g.name) || g.name}</span>
-            </div>
-          ))}
+          {groups.map((g) => {
+            const gname = <span class="gname">{state.group === "class" ? g.name : base(g.name) || g.name}</span>;
+            const select = () => navigate({ in_group: g.name });
+            const cls = "group" + (state.in_group === g.name ? " selected" : "");
+            if (!diff) {
+              const sg = g as Group;
+              return (
+                <div class={cls} onClick={select} title={g.name}>
+                  <span class="num">{pct(sg.inclusive[event], c.extra?.totals[event] as never)}</span>
+                  <span class="num">{pct(sg.self[event], c.extra?.totals[event] as never)}</span>
+                  <span class="num">{sg.functions}</span>
+                  {gname}
+                </div>
+              );
+            }
+            // A diff's group: the change of its cost (self or inclusive, as the list's Cost).
+            const dd = (g as DiffGroup)[state.by === "inclusive" ? "inclusive" : "self"][event];
+            const dir = num(dd?.delta) > 0 ? "up" : num(dd?.delta) < 0 ? "down" : "";
+            return (
+              <div class={cls + " dgroup"} onClick={select} title={`${g.name}\n${fmt(dd?.old)} → ${fmt(dd?.new)}`} data-group={g.name}>
+                <span class={"num delta " + dir}>{signed(dd?.delta)}</span>
+                <span class={"num " + dir}>{dd ? percentChange(dd.percent) : ""}</span>
+                <span class="num">{g.functions}</span>
+                {gname}
+              </div>
+            );
+          })}
         </div>
       )}
       <div class="thead" style={{ gridTemplateColumns: template }} role="row">
@@ -303,22 +335,45 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
   );
 }
 
-function makeColumns(profile: Profile, events: string[], _event: string, _state: ViewState, diff: boolean, extra: DiffList | FL | null): Column[] {
+function makeColumns(profile: Profile, events: string[], _event: string, _state: ViewState, diff: boolean, extra: DiffList | FL | null, pcols: boolean): Column[] {
   const cols: Column[] = [];
   if (!diff) {
     const totals = (extra as FL | null)?.totals ?? profile.totals;
     for (const e of events) {
-      cols.push({
+      if (pcols && e === _event) {
+        // The parts side by side: the cost of this event in each part (self, or inclusive when
+        // sorted by it), then all parts summed; a head's click shows that part alone.
+        const which = _state.by === "inclusive" ? "inclusive" : "self";
+        const parts = profile.inputs[profile.inputs.length - 1].parts.slice(0, 16);
+        parts.forEach((q, i) =>
+          cols.push({
+            key: "pcol p" + q.index,
+            title: `P${q.index} ${which === "self" ? "self" : "incl."}`,
+            tip: `${which} cost of ${e} in part ${q.index}${q.thread !== null ? " (thread " + q.thread + ")" : ""}: click to show this part alone`,
+            sort: { parts: String(q.index), pcols: false, by: which, event: e } as Partial<ViewState>,
+            cell: (r) => {
+              const pr = (r as Row).parts;
+              return pr ? fmt(pr[i]?.[which][e]) : "";
+            },
+            width: 88,
+          }),
+        );
+      }
+      const summedOnly = pcols && e === _event; // (beside the parts: only the sum of the same cost)
+      const showIncl = !summedOnly || _state.by === "inclusive";
+      const showSelf = !summedOnly || _state.by !== "inclusive";
+
+      if (showIncl) cols.push({
         key: "incl",
-        title: "Incl. " + e,
+        title: (summedOnly ? "All incl. " : "Incl. ") + e,
         tip: `inclusive cost of ${e}: the function and everything it calls (% of the total)`,
         sort: { event: e, by: "inclusive" },
         cell: (r) => fmtCost((r as Row).inclusive[e], totals[e]),
         width: 150,
       });
-      cols.push({
+      if (showSelf) cols.push({
         key: "self",
-        title: "Self " + e,
+        title: (summedOnly ? "All self " : "Self ") + e,
         tip: `self cost of ${e}: the function's own code (% of the total)`,
         sort: { event: e, by: "self" },
         cell: (r) => fmtCost((r as Row).self[e], totals[e]),
@@ -327,7 +382,7 @@ function makeColumns(profile: Profile, events: string[], _event: string, _state:
     }
     cols.push({ key: "calls", title: "Calls", tip: "calls into the function from other functions", sort: { by: "calls" }, cell: (r) => fmt((r as Row).calls), width: 80 });
     cols.push({ key: "name", title: "Function", tip: "name (click to sort by name)", sort: { by: "name" }, cell: (r) => r.name + (r.kind === "function" && (r as Row).cycle ? `  <cycle ${(r as Row).cycle}>` : ""), width: 0 });
-    cols.push({ key: "loc", title: "Location", tip: "source file (object)", cell: (r) => base(r.file) || base(r.object), width: 160 });
+    if (!pcols) cols.push({ key: "loc", title: "Location", tip: "source file (object)", cell: (r) => base(r.file) || base(r.object), width: 160 });
     return cols;
   }
   const by = _state.by === "inclusive" ? "inclusive" : "self";

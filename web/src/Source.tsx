@@ -1,40 +1,47 @@
 // Source.tsx — the selected function's source file with its per-line costs (GET
 // /api/v1/source/FILE_ID): hot lines highlighted, the calls made from a line and its jumps
 // beneath it; scrolled to the function's first line. A file that cannot be read says why and
-// still lists the costs per line.
-import { useEffect, useRef } from "preact/hooks";
+// still lists the costs per line. Shown through a window, as the function list: every line
+// and every note beneath one is a row of one height, and only the rows in view are in the
+// page, so a file of any length scrolls as one of 50 lines.
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { FunctionDetail, Source, SourceLine } from "./api";
 import { FnLink } from "./Calls";
 import { fmt, pct } from "./format";
 import type { ViewState } from "./url";
 import { useFetch } from "./useFetch";
 
-const MAX_LINES = 50000;
+const ROW = 18; // px, every line and every note
+const OVERSCAN = 20;
 
-function Annotations({ l, event, totals }: { l: SourceLine; event: string; totals: Record<string, number | string> }) {
+type Call = NonNullable<SourceLine["calls"]>[number];
+type Jump = NonNullable<SourceLine["jumps"]>[number];
+/** One row of the view: a line of the file (n: its number, 0 for cost without one), or a call
+ * or a jump noted beneath line n. */
+type Item = { n: number; l?: SourceLine; call?: Call; jump?: Jump };
+
+function Note({ it, event, totals, top }: { it: Item; event: string; totals: Record<string, number | string>; top: number }) {
+  if (it.call) {
+    const c = it.call;
+    return (
+      <div class="srcnote" style={{ top: top + "px" }}>
+        <span />
+        <span class="num">{fmt(c.cost[event])}</span>
+        <span class="num">{Number(c.cost[event]) <= Number(totals[event]) ? pct(c.cost[event], totals[event]) : ""}</span>
+        <span>
+          → {fmt(c.count)} call{c.count === 1 ? "" : "s"} to <FnLink f={c.callee} />
+        </span>
+      </div>
+    );
+  }
+  const j = it.jump!;
   return (
-    <>
-      {(l.calls ?? []).map((c) => (
-        <div class="srcnote">
-          <span />
-          <span class="num">{fmt(c.cost[event])}</span>
-          <span class="num">{Number(c.cost[event]) <= Number(totals[event]) ? pct(c.cost[event], totals[event]) : ""}</span>
-          <span>
-            → {fmt(c.count)} call{c.count === 1 ? "" : "s"} to <FnLink f={c.callee} />
-          </span>
-        </div>
-      ))}
-      {(l.jumps ?? []).map((j) => (
-        <div class="srcnote jump">
-          <span />
-          <span class="num">{fmt(j.executed)}</span>
-          <span />
-          <span>
-            {j.conditional ? `⤷ conditional jump to line ${j.target_line}: taken ${fmt(j.followed)} of ${fmt(j.executed)}` : `⤷ jump to line ${j.target_line}: ${fmt(j.followed)} times`}
-          </span>
-        </div>
-      ))}
-    </>
+    <div class="srcnote jump" style={{ top: top + "px" }}>
+      <span />
+      <span class="num">{fmt(j.executed)}</span>
+      <span />
+      <span>{j.conditional ? `⤷ conditional jump to line ${j.target_line}: taken ${fmt(j.followed)} of ${fmt(j.executed)}` : `⤷ jump to line ${j.target_line}: ${fmt(j.followed)} times`}</span>
+    </div>
   );
 }
 
@@ -47,45 +54,83 @@ export function SourceView({ f, event, state }: { f: FunctionDetail; event: stri
   });
   const box = useRef<HTMLDivElement>(null);
   const first = f.source?.first_line ?? 0;
+  const s = q.data;
+  // Every row of the view, made once per answer.
+  const items = useMemo(() => {
+    const out: Item[] = [];
+    if (!s) return out;
+    const byLine = new Map<number, SourceLine>();
+    for (const l of s.lines) byLine.set(l.line, l);
+    const push = (n: number, l: SourceLine | undefined) => {
+      out.push({ n, l });
+      if (l) {
+        for (const call of l.calls ?? []) out.push({ n, call });
+        for (const jump of l.jumps ?? []) out.push({ n, jump });
+      }
+    };
+    const zero = byLine.get(0);
+    if (zero) push(0, zero);
+    if (!s.missing) for (let i = 1; i <= s.text.length; i++) push(i, byLine.get(i));
+    else for (const l of s.lines) if (l.line > 0) push(l.line, l);
+    return out;
+  }, [s]);
+  const [view, setView] = useState({ top: 0, height: 600 });
   useEffect(() => {
-    const el = box.current?.querySelector(`[data-line="${first}"]`) as HTMLElement | null;
-    if (el && box.current) box.current.scrollTop = el.offsetTop - 40;
-  }, [q.data, first]);
+    const el = box.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setView({ top: el.scrollTop, height: el.clientHeight }));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [s]);
+  // Open at the function's first line.
+  useEffect(() => {
+    const el = box.current;
+    if (!el || !items.length) return;
+    let at = 0;
+    if (first) {
+      let lo = 0, hi = items.length - 1; // (rows are in line order)
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (items[mid].n < first) lo = mid + 1;
+        else hi = mid;
+      }
+      at = lo;
+    }
+    el.scrollTop = Math.max(0, at * ROW - 40);
+    setView({ top: el.scrollTop, height: el.clientHeight });
+  }, [items, first]);
   if (fileId === null || fileId === undefined) return <div class="hint">This function has no source file in the profile.</div>;
   if (q.error) return <div class="error">{q.error.message}</div>;
-  const s = q.data;
   if (!s) return <div class="hint">Loading the source…</div>;
   const totals = f.totals as Record<string, number | string>;
-  const byLine = new Map<number, SourceLine>();
-  for (const l of s.lines) byLine.set(l.line, l);
+  const from = Math.max(0, Math.floor(view.top / ROW) - OVERSCAN);
+  const to = Math.min(items.length, Math.ceil((view.top + view.height) / ROW) + OVERSCAN);
   const rows = [];
-  const zero = byLine.get(0);
-  if (zero) rows.push(line(0, "(cost without a line number)", zero));
-  function line(n: number, text: string, l: SourceLine | undefined) {
+  for (let i = from; i < to; i++) {
+    const it = items[i];
+    const top = i * ROW;
+    if (it.call || it.jump) {
+      rows.push(<Note key={i} it={it} event={event} totals={totals} top={top} />);
+      continue;
+    }
+    const { n, l } = it;
     const inFn = f.source && n >= f.source.first_line && n <= f.source.last_line;
-    return (
-      <>
-        <div class={"srcline" + (l?.hot ? " hot" : "") + (inFn ? " infn" : "")} data-line={n}>
-          <span class="ln">{n || ""}</span>
-          <span class="num">{l ? fmt(l.self[event]) : ""}</span>
-          <span class="num">{l ? pct(l.self[event], totals[event]) : ""}</span>
-          <code>{text}</code>
-        </div>
-        {l && (l.calls?.length || l.jumps?.length) ?  <Annotations l={l} event={event} totals={totals} /> : null}
-      </>
+    const text = n === 0 ? "(cost without a line number)" : s.missing ? "" : s.text[n - 1];
+    rows.push(
+      <div key={i} class={"srcline" + (l?.hot ? " hot" : "") + (inFn ? " infn" : "")} data-line={n} style={{ top: top + "px" }}>
+        <span class="ln">{n || ""}</span>
+        <span class="num">{l ? fmt(l.self[event]) : ""}</span>
+        <span class="num">{l ? pct(l.self[event], totals[event]) : ""}</span>
+        <code>{text}</code>
+      </div>,
     );
-  }
-  if (!s.missing) {
-    const n = Math.min(s.text.length, MAX_LINES);
-    for (let i = 1; i <= n; i++) rows.push(line(i, s.text[i - 1], byLine.get(i)));
-  } else {
-    for (const l of s.lines) if (l.line > 0) rows.push(line(l.line, "", l));
   }
   return (
     <div class="source" data-testid="source">
       <div class="srchead">
         <b data-testid="source-name">{s.name}</b>{" "}
         <span class="dim">
+          {!s.missing && <span data-testid="source-lines">{fmt(s.text.length)} lines · </span>}
           hot: a line with at least {(s.hot * 100).toFixed(2)}% of the total {s.event}
           {!s.has_costs && " · this file has no costs per line (it was not found while reading; start serve with -I or --source-root)"}
         </span>
@@ -95,9 +140,13 @@ export function SourceView({ f, event, state }: { f: FunctionDetail; event: stri
           {s.message ?? "The source file cannot be shown."} {s.lines.length > 0 && "Its costs per line:"}
         </div>
       )}
-      {!s.missing && s.text.length > MAX_LINES && <div class="notice">Only the first {MAX_LINES} lines are shown.</div>}
-      <div class="srcbody" ref={box}>
-        {rows}
+      <div class="srcbody" ref={box} onScroll={(e) => {
+        const el = e.currentTarget as HTMLDivElement;
+        setView({ top: el.scrollTop, height: el.clientHeight });
+      }}>
+        <div class="srcspacer" style={{ height: items.length * ROW + "px" }}>
+          {rows}
+        </div>
       </div>
     </div>
   );

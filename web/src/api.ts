@@ -82,6 +82,7 @@ export interface Row extends FnRef {
   self: Costs;
   inclusive: Costs;
   calls: Cost;
+  parts?: { self: Costs; inclusive: Costs }[] | null; // with part_columns=yes
 }
 
 export interface Group {
@@ -113,6 +114,13 @@ export interface DiffRow {
   inclusive: Record<string, Delta>;
 }
 
+export interface DiffGroup {
+  name: string;
+  functions: number;
+  self: Record<string, Delta>;
+  inclusive: Record<string, Delta>;
+}
+
 export interface DiffList {
   events: string[];
   totals: Record<string, Delta>;
@@ -120,6 +128,8 @@ export interface DiffList {
   total_rows: number;
   offset: number;
   rows: DiffRow[];
+  groups: DiffGroup[] | null;
+  total_groups: number | null;
 }
 
 export interface CallRef extends FnRef {

@@ -244,7 +244,7 @@ function Page({ state }: { state: ViewState }) {
   if (!p) return <div class="hint">Loading the profile…</div>;
   const event = p.events.some((e) => e.name === state.event) ? state.event : p.events[0]?.name ?? "";
   return (
-    <div class={"app" + (p.mode === "diff" ? " diffmode" : "")}>
+    <div class={"app" + (p.mode === "diff" ? " diffmode" : "") + (p.mode !== "diff" && state.pcols && p.inputs[0].parts.length > 1 && !p.report ? " pcolsmode" : "")}>
       <Header p={p} state={state} event={event} />
       <Diagnostics p={p} />
       {p.report && (

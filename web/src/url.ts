@@ -16,6 +16,7 @@ export interface ViewState {
   in_group: string;
   parts: string; // "all" or "1,2"
   all: boolean; // columns for every event, not only the sorted one
+  pcols: boolean; // the parts side by side: a column per part
   measure: string; // diff: abs_delta | delta | percent | new | old
   derived: string; // a derived event of the page, "NAME=FORMULA" (the API's derived=)
 }
@@ -32,6 +33,7 @@ export const defaults: ViewState = {
   in_group: "",
   parts: "all",
   all: false,
+  pcols: false,
   measure: "abs_delta",
   derived: "",
 };
@@ -59,6 +61,7 @@ export function parseHash(hash: string): ViewState {
   pick("measure", ["abs_delta", "delta", "percent", "new", "old"]);
   pick("derived");
   s.all = p.get("all") === "1";
+  s.pcols = p.get("pcols") === "1";
   return s;
 }
 

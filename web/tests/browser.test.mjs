@@ -269,6 +269,38 @@ test("source: a file that is not there says so", async () => {
   }
 });
 
+test("source: a file of 200,000 lines scrolls to its end, the last costs shown", async () => {
+  // A small hand-written profile whose function has cost on line 3 and on line 199,999 of a
+  // generated 200,000-line file.
+  const dir = mkdtempSync(join(tmpdir(), "calltree-bigsrc-"));
+  try {
+    const lines = [];
+    for (let i = 1; i <= 200000; i++) lines.push(`int line_${i} = ${i};`);
+    writeFileSync(join(dir, "big.c"), lines.join("\n") + "\n");
+    writeFileSync(join(dir, "big.callgrind"), "# callgrind format\nversion: 1\ncreator: browser.test\nevents: Ir\nfl=big.c\nfn=main\n3 1000\n199999 12345\n200000 7\n");
+    const s2 = await serve([join(dir, "big.callgrind")], dir);
+    try {
+      const id = await idOf(s2, "main");
+      const pg = await page(s2.url + `#fn=${id}&tab=source`);
+      await pg.waitForSelector('[data-testid="source"] .srcline[data-line="3"]');
+      eq(await pg.textContent('[data-testid="source-lines"]'), "200,000 lines · ", "the whole file");
+      const inPage = await pg.$$eval(".srcline", (els) => els.length);
+      assert(inPage < 200, `a window of the lines in the page, not all: ${inPage}`);
+      await pg.$eval(".srcbody", (el) => (el.scrollTop = el.scrollHeight));
+      await pg.waitForSelector('.srcline[data-line="199999"]');
+      eq(await pg.textContent('.srcline[data-line="199999"] code'), "int line_199999 = 199999;", "the line's text");
+      eq(await pg.textContent('.srcline[data-line="199999"] .num'), "12,345", "line 199,999's cost");
+      eq(await pg.textContent('.srcline[data-line="200000"] .num'), "7", "the last line's cost");
+      assert(await pg.$eval('.srcline[data-line="199999"]', (el) => el.classList.contains("hot")), "a hot line");
+      await shot(pg, "source-big");
+    } finally {
+      s2.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("deep link: fragment state opens the same view, back and forward", async (s) => {
   const id = await idOf(s, "fib");
   const pg = await page(s.url + `#fn=${id}&tab=calls&by=inclusive&filter=fib`);
@@ -323,6 +355,40 @@ test("parts: one part of a multi-thread profile, as annotate --part", async () =
     const cells = await pg.$$eval("[data-part-self]", (els) => els.length);
     eq(cells, annotateJson(threads).parts.count, "a column per part");
     await shot(pg, "parts-side-by-side");
+    // The list's parts side by side: a column per part, each cell annotate --part=N's self cost.
+    const pg2 = await page(s2.url + "#cycles=no");
+    await waitRows(pg2);
+    await pg2.check('input[aria-label="Parts side by side"]');
+    await pg2.waitForFunction(() => location.hash.includes("pcols=1"));
+    const nparts = annotateJson(threads).parts.count;
+    await pg2.waitForSelector(`.tbody .row[data-index="0"] .cell.pcol.p${nparts}:not(:empty)`);
+    const heads = await pg2.$$eval(".thead .cell.pcol", (els) => els.map((e) => e.textContent));
+    eq(heads.length, nparts, "a column per part: " + heads.join(","));
+    const per = [];
+    for (let n = 1; n <= nparts; n++) per.push(annotateJson(threads, "--part", String(n)));
+    let nonzero = 0;
+    let compared = 0;
+    for (let i = 0; i < 10; i++) {
+      const name = await rowText(pg2, i, "name");
+      // (A name of several files, inlined code, is not told apart by the name alone: skipped.)
+      if (new Set(per.flatMap((P) => P.functions.filter((g) => g.name === name).map((g) => g.key))).size > 1) continue;
+      compared++;
+      let sum = 0;
+      for (let n = 1; n <= nparts; n++) {
+        const f = per[n - 1].functions.find((g) => g.name === name);
+        const want = f ? f.self[per[n - 1].events[0]] : 0;
+        eq(await rowText(pg2, i, "p" + n), fmt(want), `${name}: part ${n}'s self cost`);
+        if (want) nonzero++;
+        sum += want;
+      }
+      // and beside them, all parts summed.
+      assert((await rowText(pg2, i, "self")).startsWith(fmt(sum) + " "), `${name}: the parts' sum`);
+    }
+    assert(compared >= 6 && nonzero >= 8, `the parts' cells hold costs (${compared} rows, ${nonzero} cells)`);
+    await shot(pg2, "parts-columns");
+    // A part's head shows that part alone.
+    await pg2.click(".thead .cell.pcol.p2");
+    await pg2.waitForFunction(() => location.hash.includes("parts=2") && !location.hash.includes("pcols=1"));
   } finally {
     s2.stop();
   }
@@ -341,6 +407,12 @@ test("diff: deltas as calltree diff, only-in-one-side marked, flame coloured", a
     eq(await rowText(pg, 0, "name"), top.name, "the largest change");
     eq(await rowText(pg, 0, "delta"), (top.self.Ir.delta > 0 ? "+" : "") + fmt(top.self.Ir.delta), "its delta");
     eq(await rowText(pg, 0, "change"), top.change === "changed" ? "" : top.change, "marked as " + top.change);
+    // The counts are calltree diff's: its functions (object, file, name), not annotate's keys.
+    const Dall = JSON.parse(execFileSync(calltree, ["diff", "--json", "--threshold=0", diffOld, diffNew], { maxBuffer: 1 << 28 }).toString());
+    const n = (k) => fmt(Dall.counts[k]);
+    await pg.waitForSelector('[data-testid="diff-counts"]');
+    eq(await pg.textContent('[data-testid="diff-counts"]'), `${n("changed")} changed · ${n("added")} added · ${n("removed")} removed · ${n("unchanged")} same`, "counts as calltree diff");
+    eq(await pg.textContent('[data-testid="row-count"]'), fmt(Dall.counts.changed + Dall.counts.added + Dall.counts.removed + Dall.counts.unchanged) + " rows", "every function of either side");
     await pg.selectOption('select[aria-label="Order by"]', "percent");
     await pg.waitForFunction(() => [...document.querySelectorAll(".tbody .row .cell.change")].some((e) => e.textContent === "added"));
     await shot(pg, "diff");
@@ -350,6 +422,37 @@ test("diff: deltas as calltree diff, only-in-one-side marked, flame coloured", a
     assert(colours >= 2, "flame coloured by change");
     assert((await pg.textContent(".legend")).includes("grew"), "legend");
     await shot(pg, "diff-flame");
+  } finally {
+    s2.stop();
+  }
+});
+
+test("diff: grouped by source file, each group's change, one group's rows", async () => {
+  const oldT = join(corpus, "vg-threads-separate.t01.callgrind");
+  const newT = join(corpus, "vg-threads-separate.t02.callgrind");
+  const s2 = await serve([oldT, newT]);
+  try {
+    const D = JSON.parse(execFileSync(calltree, ["diff", "--json", "--threshold=0", oldT, newT], { maxBuffer: 1 << 28 }).toString());
+    // The expected change of each file's group: its functions' self cost summed, each side.
+    const byFile = new Map();
+    for (const f of D.functions) {
+      const b = f.file.split("/").pop() || f.file;
+      const g = byFile.get(b) ?? { old: 0, nw: 0 };
+      g.old += f.self.Ir.old;
+      g.nw += f.self.Ir.new;
+      byFile.set(b, g);
+    }
+    const [bigName, big] = [...byFile].sort((a, b) => Math.abs(b[1].nw - b[1].old) - Math.abs(a[1].nw - a[1].old))[0];
+    const pg = await page(s2.url + "#group=file");
+    await pg.waitForSelector(".groups .group.dgroup");
+    // The first group is the one whose self cost changed most; its delta is shown.
+    eq(await pg.textContent(".groups .group.dgroup .gname"), bigName, "the group that changed most");
+    const d = big.nw - big.old;
+    eq(await pg.textContent(".groups .group.dgroup .delta"), (d > 0 ? "+" : "") + fmt(d), "its change");
+    await pg.click(`.groups .group.dgroup:has(.gname:text-is("${bigName}"))`);
+    await pg.waitForFunction(() => location.hash.includes("in_group="));
+    await pg.waitForFunction((b) => [...document.querySelectorAll(".tbody .row .cell.loc")].length > 0 && [...document.querySelectorAll(".tbody .row .cell.loc")].every((e) => e.textContent === b), bigName);
+    await shot(pg, "diff-group");
   } finally {
     s2.stop();
   }

@@ -2,7 +2,7 @@
 // real corpus profiles, in headless chromium. Not a test (web.browser is); run it by hand:
 //
 //   node web/tests/docs-screenshots.mjs --calltree build/calltree --corpus ../shared/corpus \
-//        --source . --out docs/images
+//        --source . --out docs/images [--only NAME,NAME]   (e.g. --only diff,diff-group)
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,6 +17,7 @@ const calltree = resolve(arg("calltree", "build/calltree"));
 const corpus = resolve(arg("corpus", "../shared/corpus"));
 const source = resolve(arg("source", "."));
 const out = resolve(arg("out", "docs/images"));
+const only = arg("only", "") ? arg("only", "").split(",") : null;
 const browserPath = existsSync("/usr/lib/chromium/chromium") ? "/usr/lib/chromium/chromium" : "/usr/bin/chromium";
 mkdirSync(out, { recursive: true });
 
@@ -42,6 +43,7 @@ async function idOf(url, name) {
 
 const browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox"] });
 async function shoot(url, name, ready, opts = {}) {
+  if (only && !only.includes(name)) return;
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 820 }, colorScheme: opts.dark ? "dark" : "light" });
   const pg = await ctx.newPage();
   await pg.goto(url);
@@ -72,11 +74,13 @@ rec.stop();
 
 const threads = await serve(["vg-threads-separate-combined.callgrind"]);
 await shoot(threads.url + `#parts=2&tab=parts&fn=${await idOf(threads.url, "^msort_with_tmp\\.part\\.0'2$")}`, "parts", '[data-part-self="2"]:not(:empty)');
+await shoot(threads.url + "#cycles=no&pcols=1", "parts-columns", '.tbody .row[data-index="0"] .cell.pcol.p5:not(:empty)');
 threads.stop();
 
 const diff = await serve(["vg-threads-separate.t02.callgrind", "vg-threads-separate.t03.callgrind"]);
 await shoot(diff.url, "diff", ".tbody .row .cell.delta");
 await shoot(diff.url + "#tab=flame", "diff-flame", '[data-testid="flame"] .frame');
+await shoot(diff.url + "#group=file", "diff-group", ".groups .group.dgroup");
 diff.stop();
 
 const bad = await serve([join(source, "tests/malformed/m03-undefined-function-id.callgrind")]);

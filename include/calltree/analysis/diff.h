@@ -67,9 +67,11 @@ struct diff_result {
 struct diff_options {
   match_options match;
   std::optional<std::uint32_t> part;  // one part (0-based) of both profiles; default all
+  // Several parts (0-based) of both profiles, summed, when `part` is not set; empty: all.
+  std::vector<std::uint32_t> parts;
 };
 
-// Fails only when `part` names a part one of the profiles does not have.
+// Fails only when `part` (or one of `parts`) names a part one of the profiles does not have.
 result<diff_result> diff_profiles(const profile& old_profile, const profile& new_profile,
                                   const diff_options& options = {});
 
