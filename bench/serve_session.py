@@ -15,7 +15,8 @@ The figures of docs/performance.md's "serve" table, all measured in one run on t
              call graph (graph/ID), the flame graph from it and its callers (the sandwich),
              its source (source/FILE_ID); then sorts by every column, a regex search, a group
              by object, the whole flame graph; and, with OLD, `serve OLD FILE`'s diff list,
-             sorted two ways, and its flame graph coloured by change.
+             sorted three ways and grouped by object, and its flame graph coloured by change
+             (with that server's time to its URL and its peak RSS against the two files).
 
 Prints one table: p50, p95 and max per kind of request and over all of them. Requests go to
 127.0.0.1 only; the session is bounded (a few hundred requests).
@@ -102,6 +103,7 @@ def diff_session(c):
     c.get("diff", "/api/v1/functions?limit=100")
     c.get("diff", "/api/v1/functions?limit=100&measure=percent")
     c.get("diff", "/api/v1/functions?limit=100&by=inclusive")
+    c.get("diff", "/api/v1/functions?limit=100&group=object")
     c.get("flame", "/api/v1/flame")
 
 
@@ -147,10 +149,11 @@ def main():
         p.wait(timeout=60)
     times = c.times
     if old:
-        p, port, token, _ = start(calltree, [old, path])
+        p, port, token, diff_ready = start(calltree, [old, path])
         try:
             d = Client(port, token)
             diff_session(d)
+            diff_hwm = vm(p.pid, "VmHWM")
         finally:
             p.terminate()
             p.wait(timeout=60)
@@ -162,6 +165,10 @@ def main():
     print("ready         %.3f s   (%.2fx check)" % (ready, ready / min(check)))
     print("first view    %.3f s   (check x 1.5 + 0.5 s = %.3f s)" % (first, min(check) * 1.5 + 0.5))
     print("peak RSS      %.1f MB  (%.2fx the file)" % (hwm / 1e6, hwm / size))
+    if old:
+        both = size + os.path.getsize(old)
+        print("diff ready    %.3f s   (serve OLD FILE to its URL)" % diff_ready)
+        print("diff RSS      %.1f MB  (%.2fx the two files)" % (diff_hwm / 1e6, diff_hwm / both))
     print("%-16s %6s %9s %9s %9s" % ("requests", "count", "p50 ms", "p95 ms", "max ms"))
     every = []
     for kind in sorted(times):
