@@ -2,7 +2,7 @@
 // filtered by the server, shown through a window so that 300 000 rows scroll as 30: only the
 // rows in view are in the DOM, fetched a page at a time (GET /api/v1/functions?offset&limit).
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { get, isReport, type Costs, type DiffList, type DiffRow, type FunctionList as FL, type Group, type Profile, type Row } from "./api";
+import { get, type Costs, type DiffList, type DiffRow, type FunctionList as FL, type Group, type Profile, type Row } from "./api";
 import { base, fmt, num, pct, percentChange, signed } from "./format";
 import { navigate, type ViewState } from "./url";
 
@@ -208,7 +208,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
           onInput={(e) => setFilterText((e.target as HTMLInputElement).value)}
           title={regexError ?? "RE2 syntax, matched anywhere in the name; (?i) for any case"}
         />
-        {!diff && !isReport() && (
+        {!diff && (
           <label>
             Group{" "}
             <select value={state.group} aria-label="Group by" onChange={(e) => navigate({ group: (e.target as HTMLSelectElement).value as ViewState["group"], in_group: "" })}>
