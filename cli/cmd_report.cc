@@ -158,8 +158,7 @@ int run_report(std::span<const std::string_view> args) {
   ao.token = std::string(32, '0');
   ao.serve_sources = !a.has("no-source");
   const server::api api(ao, session);
-  // One answer of the API, asked in-process, and its size; a failure is the report's failure.
-  std::size_t bytes = 0;
+  // One answer of the API, asked in-process; a failure is the report's failure.
   auto ask = [&](const std::string& target, nlohmann::json& j) -> bool {
     server::response r =
         api.handle_target("GET", target, "localhost:0", "Bearer " + ao.token, std::string());
@@ -167,9 +166,22 @@ int run_report(std::span<const std::string_view> args) {
       std::fprintf(stderr, "calltree report: %s: %s\n", target.c_str(), r.body.c_str());
       return false;
     }
-    bytes = r.body.size();
     j = nlohmann::json::parse(r.body, nullptr, false);
     return !j.is_discarded();
+  };
+
+  // Answers embedded as the API wrote them (most of the report's bytes): kept as text, never
+  // parsed and written again.
+  std::map<std::string, std::string> raw;
+  auto ask_raw = [&](const std::string& target, std::string& body) -> bool {
+    server::response r =
+        api.handle_target("GET", target, "localhost:0", "Bearer " + ao.token, std::string());
+    if (r.status != 200) {
+      std::fprintf(stderr, "calltree report: %s: %s\n", target.c_str(), r.body.c_str());
+      return false;
+    }
+    body = std::move(r.body);
+    return true;
   };
 
   nlohmann::json data = nlohmann::json::object();
@@ -249,9 +261,8 @@ int run_report(std::span<const std::string_view> args) {
   std::set<std::uint64_t> file_ids;
   for (const auto& row : rows) {
     const std::string id = std::to_string(row["id"].get<std::uint64_t>());
-    nlohmann::json detail;
-    if (!ask("/api/v1/function/" + id + "?limit=100" + sort, detail)) return exit_usage;
-    data["function/" + id] = std::move(detail);
+    if (!ask_raw("/api/v1/function/" + id + "?limit=100" + sort, raw["function/" + id]))
+      return exit_usage;
     if (row["file_id"].is_number()) file_ids.insert(row["file_id"].get<std::uint64_t>());
   }
 
@@ -264,12 +275,12 @@ int run_report(std::span<const std::string_view> args) {
     if (graphs.full()) {  // (none more fits: not asked)
       ++graphs.left_out;
     } else {
-      nlohmann::json g;
-      if (!ask("/api/v1/graph/" + id + "?up=" + std::to_string(graph_depth) +
-                   "&down=" + std::to_string(graph_depth) + "&min=" + graph_min + sort,
-               g))
+      std::string g;
+      if (!ask_raw("/api/v1/graph/" + id + "?up=" + std::to_string(graph_depth) +
+                       "&down=" + std::to_string(graph_depth) + "&min=" + graph_min + sort,
+                   g))
         return exit_usage;
-      if (graphs.take(bytes)) data["graph/" + id] = std::move(g);
+      if (graphs.take(g.size())) raw["graph/" + id] = std::move(g);
     }
     if (row["kind"] == "cycle") {
       // (a cycle has no flame graph of its own: the page says so as serve's answer does)
@@ -286,15 +297,14 @@ int run_report(std::span<const std::string_view> args) {
       ++flames.left_out;
       continue;
     }
-    nlohmann::json up, down;
+    std::string up, down;
     const std::string flame = "/api/v1/flame?root=" + id + "&min=" + flame_min +
                               "&max_frames=" + std::to_string(flame_frames) + sort;
-    if (!ask(flame + "&direction=callers", up)) return exit_usage;
-    const std::size_t up_bytes = bytes;
-    if (!ask(flame + "&direction=callees", down)) return exit_usage;
-    if (flames.take(up_bytes + bytes)) {
-      data["flame/" + id + "/callers"] = std::move(up);
-      data["flame/" + id + "/callees"] = std::move(down);
+    if (!ask_raw(flame + "&direction=callers", up) || !ask_raw(flame + "&direction=callees", down))
+      return exit_usage;
+    if (flames.take(up.size() + down.size())) {
+      raw["flame/" + id + "/callers"] = std::move(up);
+      raw["flame/" + id + "/callees"] = std::move(down);
     }
   }
 
@@ -304,13 +314,11 @@ int run_report(std::span<const std::string_view> args) {
     server::response r =
         api.handle_target("GET", target, "localhost:0", "Bearer " + ao.token, std::string());
     if (r.status != 200 || !sources.take(r.body.size())) continue;
-    data["source/" + std::to_string(f)] = nlohmann::json::parse(r.body, nullptr, false);
+    raw["source/" + std::to_string(f)] = std::move(r.body);
   }
   const std::string program_flame =
       "/api/v1/flame?max_frames=5000&min=" + std::to_string(std::max(threshold, 0.0005)) + sort;
-  nlohmann::json flame;
-  if (!ask(program_flame, flame)) return exit_usage;
-  data["flame"] = std::move(flame);
+  if (!ask_raw(program_flame, raw["flame"])) return exit_usage;
 
   // Each part alone (a profile of several parts): its function list at the same threshold of
   // the part's total, its groups, flame graph, and the listed functions' callers and callees,
@@ -323,30 +331,31 @@ int run_report(std::span<const std::string_view> args) {
     for (const auto& part : input["parts"]) {
       const std::string n = std::to_string(part["index"].get<std::uint64_t>());
       const std::string q = "&parts=" + n;
-      nlohmann::json part_rows, part_groups = nlohmann::json::object(), part_flame;
+      nlohmann::json part_rows, part_groups = nlohmann::json::object();
+      std::string part_flame;
       std::uint64_t part_total_rows = 0;
       if (!list(q, number(part["totals"][event]), part_rows, part_total_rows) ||
-          !groups(q, part_groups) || !ask(program_flame + q, part_flame))
+          !groups(q, part_groups) || !ask_raw(program_flame + q, part_flame))
         return exit_usage;
       nlohmann::json answer = {{"rows", std::move(part_rows)},
                                {"totals", part["totals"]},
                                {"total_rows", part_total_rows},
                                {"groups", std::move(part_groups)}};
-      if (!parts.take(answer.dump().size() + bytes)) continue;
+      if (!parts.take(answer.dump().size() + part_flame.size())) continue;
       parts_shown.push_back(part["index"]);
       for (const auto& row : answer["rows"]) {
         const std::string id = std::to_string(row["id"].get<std::uint64_t>());
-        nlohmann::json detail;
-        if (!ask("/api/v1/function/" + id + "?limit=100" + sort + q, detail)) return exit_usage;
-        if (parts.room(bytes)) {
-          data["function/" + id + "?parts=" + n] = std::move(detail);
+        std::string detail;
+        if (!ask_raw("/api/v1/function/" + id + "?limit=100" + sort + q, detail)) return exit_usage;
+        if (parts.room(detail.size())) {
+          raw["function/" + id + "?parts=" + n] = std::move(detail);
           ++part_details;
         } else {
           ++part_details_left_out;
         }
       }
       data["parts/" + n] = std::move(answer);
-      data["flame?parts=" + n] = std::move(part_flame);
+      raw["flame?parts=" + n] = std::move(part_flame);
     }
   }
 
@@ -370,7 +379,17 @@ int run_report(std::span<const std::string_view> args) {
       {"part_details_left_out", part_details_left_out}};
   data["profile"] = std::move(profile);
 
-  auto page = report_page(data.dump(), err);
+  // The data object: the parsed answers, then the raw ones spliced in as members.
+  std::string json = data.dump();
+  json.pop_back();  // '}'
+  for (const auto& [key, body] : raw) {
+    json += ',';
+    json += nlohmann::json(key).dump();
+    json += ':';
+    json += body;
+  }
+  json += '}';
+  auto page = report_page(json, err);
   if (!page) {
     std::fprintf(stderr, "calltree report: %s\n", err.c_str());
     return exit_usage;
