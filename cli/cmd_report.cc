@@ -40,7 +40,8 @@ constexpr flag report_flags[] = {
     {"output", 'o', true, "the file to write", "FILE"},
     {"threshold", 0, true,
      "list the functions whose inclusive cost is at least PCT percent of the total [0.1]", "PCT"},
-    {"event", 0, true, "the event the threshold measures [the first]", "NAME"},
+    {"event", 0, true, "the event of the threshold, call graphs and flame graphs [the first]",
+     "NAME"},
     {"include", 'I', true, "look for source files in DIR too (repeatable)", "DIR"},
     {"source-root", 0, true, "look for sources under NEW where the profile says OLD (repeatable)",
      "OLD=NEW"},
@@ -158,21 +159,7 @@ int run_report(std::span<const std::string_view> args) {
   ao.token = std::string(32, '0');
   ao.serve_sources = !a.has("no-source");
   const server::api api(ao, session);
-  // One answer of the API, asked in-process; a failure is the report's failure.
-  auto ask = [&](const std::string& target, nlohmann::json& j) -> bool {
-    server::response r =
-        api.handle_target("GET", target, "localhost:0", "Bearer " + ao.token, std::string());
-    if (r.status != 200) {
-      std::fprintf(stderr, "calltree report: %s: %s\n", target.c_str(), r.body.c_str());
-      return false;
-    }
-    j = nlohmann::json::parse(r.body, nullptr, false);
-    return !j.is_discarded();
-  };
-
-  // Answers embedded as the API wrote them (most of the report's bytes): kept as text, never
-  // parsed and written again.
-  std::map<std::string, std::string> raw;
+  // One answer of the API, asked in-process, as it wrote it; a failure is the report's failure.
   auto ask_raw = [&](const std::string& target, std::string& body) -> bool {
     server::response r =
         api.handle_target("GET", target, "localhost:0", "Bearer " + ao.token, std::string());
@@ -183,6 +170,16 @@ int run_report(std::span<const std::string_view> args) {
     body = std::move(r.body);
     return true;
   };
+  // The same, parsed (the answers the report reads: the profile, lists and groups).
+  auto ask = [&](const std::string& target, nlohmann::json& j) -> bool {
+    std::string body;
+    if (!ask_raw(target, body)) return false;
+    j = nlohmann::json::parse(body, nullptr, false);
+    return !j.is_discarded();
+  };
+  // Answers embedded as the API wrote them (most of the report's bytes), by the route the page
+  // asks them under: kept as text, never parsed and written again.
+  std::map<std::string, std::string> raw;
 
   nlohmann::json data = nlohmann::json::object();
   nlohmann::json profile;
@@ -232,9 +229,12 @@ int run_report(std::span<const std::string_view> args) {
         }
         const auto id = row["id"].get<std::uint32_t>();
         nlohmann::json g = nlohmann::json::array();
-        for (auto kind : {views::grouping::object, views::grouping::file, views::grouping::klass})
-          id < session->keys() ? g.push_back(name_index(views::group_name(*session, kind, id)))
-                               : g.push_back(nullptr);
+        for (auto kind : {views::grouping::object, views::grouping::file, views::grouping::klass}) {
+          if (id < session->keys())  // (a cycle is in no group)
+            g.push_back(name_index(views::group_name(*session, kind, id)));
+          else
+            g.push_back(nullptr);
+        }
         row["g"] = std::move(g);
         rows.push_back(std::move(row));
       }
@@ -331,6 +331,10 @@ int run_report(std::span<const std::string_view> args) {
     for (const auto& part : input["parts"]) {
       const std::string n = std::to_string(part["index"].get<std::uint64_t>());
       const std::string q = "&parts=" + n;
+      if (parts.full()) {  // (none more fits: not asked)
+        ++parts.left_out;
+        continue;
+      }
       nlohmann::json part_rows, part_groups = nlohmann::json::object();
       std::string part_flame;
       std::uint64_t part_total_rows = 0;

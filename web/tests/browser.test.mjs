@@ -156,7 +156,7 @@ test("select: click a row, keyboard moves, callers and callees as annotate's", a
   await shot(pg, "callers");
   // A click on a caller selects it.
   await pg.click('[aria-label="Callers"] tbody tr td:nth-child(4) a');
-  await pg.waitForFunction((n) => !document.querySelector('[data-testid="selected-name"]').textContent.startsWith(n), topSelf.name);
+  await pg.waitForFunction((n) => document.querySelector('[data-testid="selected-name"]')?.textContent.startsWith(n) === false, topSelf.name);
   // The keyboard: down from row 1 selects row 2.
   await pg.focus(".tbody");
   await pg.click('.tbody .row[data-index="1"]');
