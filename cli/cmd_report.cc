@@ -1,15 +1,22 @@
 // cmd_report.cc — `calltree report --html FILE -o report.html`: serve's page as one file.
 //
-// The page of `calltree serve` (the front end embedded in this binary) with the answers its
-// views need written into it, so that it opens from disk, with no server, for CI artifacts
-// and e-mail. The answers are the serve API's own (server/api.h, asked in-process, no socket):
-// the profile, the function list cut at a threshold of inclusive cost (the page says which),
-// each listed function's callers and callees, the flame graph of the program, and the source
-// of the listed functions' files (each at most 1 MB, 8 MB in all). Written to a temporary
-// file, renamed when complete. docs/serve.md, "calltree report --html".
+// The page of `calltree serve` (the front end embedded in this binary, made self-contained by
+// report_page.cc) with the answers its views ask for written into it, so that it opens from
+// disk, with no server, for CI artifacts and e-mail. The answers are the serve API's own
+// (server/api.h, asked in-process, no socket), keyed by route as the page asks them
+// (web/src/api.ts, reportAnswer): the profile; the function list cut at a threshold of
+// inclusive cost (the page says which), each row with its object, file and class group; the
+// groups' sums; each listed function's callers and callees, call graph at the page's default
+// depth and threshold, and callers' and callees' flame graphs; the program's flame graph;
+// the listed functions' source files; and, for a profile of several parts, each part alone
+// (its list, groups, flame graph and its functions' callers and callees). Byte budgets (below)
+// keep the file small: answers are taken heaviest function first while they fit, and the
+// page says how many were left out. Written to a temporary file, renamed when complete.
+// docs/serve.md, "calltree report --html".
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -21,6 +28,8 @@
 #include "command.h"
 #include "output_file.h"
 #include "progress.h"
+#include "report_page.h"
+#include "views/function_list.h"
 #include "views/session.h"
 
 namespace calltree::cli {
@@ -31,7 +40,8 @@ constexpr flag report_flags[] = {
     {"output", 'o', true, "the file to write", "FILE"},
     {"threshold", 0, true,
      "list the functions whose inclusive cost is at least PCT percent of the total [0.1]", "PCT"},
-    {"event", 0, true, "the event the threshold measures [the first]", "NAME"},
+    {"event", 0, true, "the event of the threshold, call graphs and flame graphs [the first]",
+     "NAME"},
     {"include", 'I', true, "look for source files in DIR too (repeatable)", "DIR"},
     {"source-root", 0, true, "look for sources under NEW where the profile says OLD (repeatable)",
      "OLD=NEW"},
@@ -44,90 +54,62 @@ constexpr std::string_view report_summary =
     "Writes the page of 'calltree serve' as one HTML file with the profile's data\n"
     "in it: it opens from disk with no server (for CI artifacts and e-mail). The\n"
     "function list holds the functions above a threshold of inclusive cost (the\n"
-    "page says which), with their callers, callees and source, and the flame\n"
-    "graph; the call graph and per-function maps need 'calltree serve'.\n"
+    "page says which), grouped by object, file or class as in serve, with each\n"
+    "one's callers, callees, source, call graph (at callers and callees depth 2,\n"
+    "calls below 0.5% hidden) and flame graphs (sandwich, callee map); the\n"
+    "program's flame graph; and each part alone, for a profile of several parts.\n"
+    "Byte budgets keep the file small (graphs 2 MB, flame graphs 2 MB, sources\n"
+    "8 MB, parts 4 MB); what a view asks that the report does not hold (another\n"
+    "depth, event or part) says so and needs 'calltree serve'.\n"
     "Exit status: 0 written, 1 the profile cannot be read, 2 usage or I/O errors.";
 
+// The report's byte budgets (of the API's JSON answers): each kind of answer is taken for the
+// heaviest functions first while it fits; the page says what was left out.
+constexpr std::size_t max_functions = 20000;   // rows listed, whatever the threshold
 constexpr std::size_t max_source = 1 << 20;    // bytes of one file's answer
 constexpr std::size_t max_sources = 8u << 20;  // bytes of all of them
-constexpr std::size_t max_functions = 20000;   // rows listed, whatever the threshold
+constexpr std::size_t max_graph = 64 << 10;    // one function's call graph
+constexpr std::size_t max_graphs = 2u << 20;   // all the call graphs
+constexpr std::size_t max_flame = 64 << 10;    // one function's two flame graphs
+constexpr std::size_t max_flames = 2u << 20;   // all of them
+constexpr std::size_t max_part = 2u << 20;     // one part's list, groups and flame graph
+constexpr std::size_t max_parts = 4u << 20;    // all the parts' answers
+// The call graph at the page's defaults (CallGraph.tsx), per-function flames as cut here.
+constexpr int graph_depth = 2;
+constexpr const char* graph_min = "0.005";
+constexpr const char* flame_min = "0.005";
+constexpr std::size_t flame_frames = 500;
 
-// `</` may not appear inside a <script> element: JSON allows `<\/` for it.
-std::string script_safe(const std::string& json) {
-  std::string out;
-  out.reserve(json.size() + 64);
-  for (std::size_t i = 0; i < json.size(); ++i) {
-    if (json[i] == '<' && i + 1 < json.size() && json[i + 1] == '/') {
-      out += "<\\/";
-      ++i;
-    } else {
-      out.push_back(json[i]);
+// A share of the report's bytes.
+struct budget {
+  std::size_t limit, each;
+  std::size_t used = 0, shown = 0, left_out = 0;
+  // Takes an answer of n bytes if it fits, else counts it left out.
+  bool take(std::size_t n) {
+    if (n > each || used + n > limit) {
+      ++left_out;
+      return false;
     }
+    used += n;
+    ++shown;
+    return true;
   }
-  return out;
-}
-
-// The asset a tag of index.html names (`src="./assets/x.js"`), or nullptr.
-const server::asset* named_asset(const std::string& html, std::size_t tag, const char* attr) {
-  const std::size_t end = html.find('>', tag);
-  std::size_t a = html.find(attr, tag);
-  if (a == std::string::npos || a > end) return nullptr;
-  a += std::string_view(attr).size();
-  const std::size_t q = html.find('"', a);
-  if (q == std::string::npos) return nullptr;
-  std::string path = html.substr(a, q - a);
-  if (path.compare(0, 2, "./") == 0) path.erase(0, 1);
-  return server::find_asset(path);
-}
-
-// index.html with its script and stylesheet written into it, and the data before them.
-std::optional<std::string> inline_page(const std::string& data_json, std::string& err) {
-  const server::asset* index = server::find_asset("/index.html");
-  if (!index) {
-    err = "this calltree was built without its web front end (-DCALLTREE_WEB=OFF)";
-    return std::nullopt;
+  // Less than 1 KB left: no answer fits.
+  bool full() const { return used + 1024 > limit; }
+  // Takes n more bytes of an answer already counted, if they fit.
+  bool room(std::size_t n) {
+    if (used + n > limit) return false;
+    used += n;
+    return true;
   }
-  std::string html(index->data);
-  std::string out;
-  std::size_t pos = 0;
-  bool script = false;
-  while (true) {
-    const std::size_t s = html.find("<script type=\"module\"", pos);
-    const std::size_t l = html.find("<link rel=\"stylesheet\"", pos);
-    const std::size_t next = std::min(s, l);
-    if (next == std::string::npos) break;
-    out.append(html, pos, next - pos);
-    if (next == s) {
-      const server::asset* js = named_asset(html, s, "src=\"");
-      const std::size_t close = html.find("</script>", s);
-      if (!js || close == std::string::npos) {
-        err = "the front end's index.html names a script this binary does not hold";
-        return std::nullopt;
-      }
-      out += "<script>window.__CALLTREE_REPORT__=" + script_safe(data_json) + ";</script>\n";
-      std::string code(js->data);
-      for (std::size_t i = 0; (i = code.find("</script", i)) != std::string::npos; i += 2)
-        code.replace(i, 2, "<\\/");
-      out += "<script type=\"module\">" + code + "</script>";
-      pos = close + 9;
-      script = true;
-    } else {
-      const server::asset* css = named_asset(html, l, "href=\"");
-      if (!css) {
-        err = "the front end's index.html names a stylesheet this binary does not hold";
-        return std::nullopt;
-      }
-      out += "<style>" + std::string(css->data) + "</style>";
-      pos = html.find('>', l) + 1;
-    }
+  nlohmann::json said() const {
+    return {{"budget", limit},
+            {"each", each},
+            {"bytes", used},
+            {"shown", shown},
+            {"left_out", left_out}};
   }
-  out.append(html, pos, std::string::npos);
-  if (!script) {
-    err = "the front end's index.html has no module script";
-    return std::nullopt;
-  }
-  return out;
-}
+};
 
 int run_report(std::span<const std::string_view> args) {
   std::string err;
@@ -177,17 +159,27 @@ int run_report(std::span<const std::string_view> args) {
   ao.token = std::string(32, '0');
   ao.serve_sources = !a.has("no-source");
   const server::api api(ao, session);
-  // One answer of the API, asked in-process; a failure is the report's failure.
-  auto ask = [&](const std::string& target, nlohmann::json& j) -> bool {
+  // One answer of the API, asked in-process, as it wrote it; a failure is the report's failure.
+  auto ask_raw = [&](const std::string& target, std::string& body) -> bool {
     server::response r =
         api.handle_target("GET", target, "localhost:0", "Bearer " + ao.token, std::string());
     if (r.status != 200) {
       std::fprintf(stderr, "calltree report: %s: %s\n", target.c_str(), r.body.c_str());
       return false;
     }
-    j = nlohmann::json::parse(r.body, nullptr, false);
+    body = std::move(r.body);
+    return true;
+  };
+  // The same, parsed (the answers the report reads: the profile, lists and groups).
+  auto ask = [&](const std::string& target, nlohmann::json& j) -> bool {
+    std::string body;
+    if (!ask_raw(target, body)) return false;
+    j = nlohmann::json::parse(body, nullptr, false);
     return !j.is_discarded();
   };
+  // Answers embedded as the API wrote them (most of the report's bytes), by the route the page
+  // asks them under: kept as text, never parsed and written again.
+  std::map<std::string, std::string> raw;
 
   nlohmann::json data = nlohmann::json::object();
   nlohmann::json profile;
@@ -204,66 +196,204 @@ int run_report(std::span<const std::string_view> args) {
     event = *e;
   }
   auto number = [](const nlohmann::json& v) {
+    if (v.is_null()) return 0.0;
     return v.is_string() ? std::stod(v.get<std::string>()) : v.get<double>();
   };
-  const double total = number(profile["totals"][event]);
+  const std::string sort = "&sort=" + event;
 
-  // The function list, heaviest inclusive first, down to the threshold.
-  nlohmann::json rows = nlohmann::json::array();
-  std::uint64_t total_rows = 0;
-  for (std::size_t offset = 0;; offset += 5000) {
-    nlohmann::json page;
-    if (!ask("/api/v1/functions?by=inclusive&sort=" + event +
-                 "&limit=5000&offset=" + std::to_string(offset),
-             page))
-      return exit_usage;
-    total_rows = page["total_rows"].get<std::uint64_t>();
-    bool below = false;
-    for (auto& row : page["rows"]) {
-      if (number(row["inclusive"][event]) < threshold * total || rows.size() >= max_functions) {
-        below = true;
-        break;
+  // The function list (of all parts, or of `parts`), heaviest inclusive first, down to the
+  // threshold of `total`; each row with its groups (indices into `group_names`).
+  nlohmann::json group_names = nlohmann::json::array();
+  std::map<std::string, std::size_t, std::less<>> group_index;
+  auto name_index = [&](std::string_view name) {
+    auto it = group_index.find(name);
+    if (it != group_index.end()) return it->second;
+    group_names.push_back(std::string(name));
+    return group_index.emplace(std::string(name), group_names.size() - 1).first->second;
+  };
+  auto list = [&](const std::string& parts, double total, nlohmann::json& rows,
+                  std::uint64_t& total_rows) -> bool {
+    rows = nlohmann::json::array();
+    for (std::size_t offset = 0;; offset += 5000) {
+      nlohmann::json page;
+      if (!ask("/api/v1/functions?by=inclusive&limit=5000&offset=" + std::to_string(offset) + sort +
+                   parts,
+               page))
+        return false;
+      total_rows = page["total_rows"].get<std::uint64_t>();
+      bool below = false;
+      for (auto& row : page["rows"]) {
+        if (number(row["inclusive"][event]) < threshold * total || rows.size() >= max_functions) {
+          below = true;
+          break;
+        }
+        const auto id = row["id"].get<std::uint32_t>();
+        nlohmann::json g = nlohmann::json::array();
+        for (auto kind : {views::grouping::object, views::grouping::file, views::grouping::klass}) {
+          if (id < session->keys())  // (a cycle is in no group)
+            g.push_back(name_index(views::group_name(*session, kind, id)));
+          else
+            g.push_back(nullptr);
+        }
+        row["g"] = std::move(g);
+        rows.push_back(std::move(row));
       }
-      rows.push_back(std::move(row));
+      if (below || page["rows"].size() < 5000) break;
     }
-    if (below || page["rows"].size() < 5000) break;
-  }
+    return true;
+  };
+  // The groups of the three groupings (sums over every function, not only the listed ones).
+  auto groups = [&](const std::string& parts, nlohmann::json& out) -> bool {
+    for (const char* kind : {"object", "file", "class"}) {
+      nlohmann::json g;
+      if (!ask(std::string("/api/v1/functions?by=inclusive&limit=0&group=") + kind + sort + parts,
+               g))
+        return false;
+      out[kind] = {{"groups", std::move(g["groups"])}, {"total_groups", g["total_groups"]}};
+    }
+    return true;
+  };
+
+  nlohmann::json rows;
+  std::uint64_t total_rows = 0;
+  if (!list("", number(profile["totals"][event]), rows, total_rows)) return exit_usage;
+  if (!groups("", data["groups"])) return exit_usage;
   std::set<std::uint64_t> file_ids;
   for (const auto& row : rows) {
     const std::string id = std::to_string(row["id"].get<std::uint64_t>());
-    nlohmann::json detail;
-    if (!ask("/api/v1/function/" + id + "?limit=100&sort=" + event, detail)) return exit_usage;
-    data["function/" + id] = std::move(detail);
+    if (!ask_raw("/api/v1/function/" + id + "?limit=100" + sort, raw["function/" + id]))
+      return exit_usage;
     if (row["file_id"].is_number()) file_ids.insert(row["file_id"].get<std::uint64_t>());
   }
-  std::size_t source_bytes = 0, sources_left_out = 0;
+
+  // The call graph of each listed function at the page's defaults, and its callers' and
+  // callees' flame graphs (the sandwich; the callees' also draw its callee map), heaviest
+  // first while they fit their budgets.
+  budget graphs{max_graphs, max_graph}, flames{max_flames, max_flame};
+  for (const auto& row : rows) {
+    const std::string id = std::to_string(row["id"].get<std::uint64_t>());
+    if (graphs.full()) {  // (none more fits: not asked)
+      ++graphs.left_out;
+    } else {
+      std::string g;
+      if (!ask_raw("/api/v1/graph/" + id + "?up=" + std::to_string(graph_depth) +
+                       "&down=" + std::to_string(graph_depth) + "&min=" + graph_min + sort,
+                   g))
+        return exit_usage;
+      if (graphs.take(g.size())) raw["graph/" + id] = std::move(g);
+    }
+    if (row["kind"] == "cycle") {
+      // (a cycle has no flame graph of its own: the page says so as serve's answer does)
+      const nlohmann::json no = {
+          {"__error",
+           {{"status", 400},
+            {"code", "bad_root"},
+            {"message", "a flame graph's root is a function, not a cycle (take a member)"}}}};
+      data["flame/" + id + "/callers"] = no;
+      data["flame/" + id + "/callees"] = no;
+      continue;
+    }
+    if (flames.full()) {  // (none more fits: not asked)
+      ++flames.left_out;
+      continue;
+    }
+    std::string up, down;
+    const std::string flame = "/api/v1/flame?root=" + id + "&min=" + flame_min +
+                              "&max_frames=" + std::to_string(flame_frames) + sort;
+    if (!ask_raw(flame + "&direction=callers", up) || !ask_raw(flame + "&direction=callees", down))
+      return exit_usage;
+    if (flames.take(up.size() + down.size())) {
+      raw["flame/" + id + "/callers"] = std::move(up);
+      raw["flame/" + id + "/callees"] = std::move(down);
+    }
+  }
+
+  budget sources{max_sources, max_source};
   for (std::uint64_t f : file_ids) {
     const std::string target = "/api/v1/source/" + std::to_string(f) + "?sort=" + event;
     server::response r =
         api.handle_target("GET", target, "localhost:0", "Bearer " + ao.token, std::string());
-    if (r.status != 200 || r.body.size() > max_source ||
-        source_bytes + r.body.size() > max_sources) {
-      ++sources_left_out;
-      continue;
-    }
-    source_bytes += r.body.size();
-    data["source/" + std::to_string(f)] = nlohmann::json::parse(r.body, nullptr, false);
+    if (r.status != 200 || !sources.take(r.body.size())) continue;
+    raw["source/" + std::to_string(f)] = std::move(r.body);
   }
-  nlohmann::json flame;
-  if (!ask("/api/v1/flame?max_frames=5000&sort=" + event +
-               "&min=" + std::to_string(std::max(threshold, 0.0005)),
-           flame))
-    return exit_usage;
-  data["flame"] = std::move(flame);
+  const std::string program_flame =
+      "/api/v1/flame?max_frames=5000&min=" + std::to_string(std::max(threshold, 0.0005)) + sort;
+  if (!ask_raw(program_flame, raw["flame"])) return exit_usage;
+
+  // Each part alone (a profile of several parts): its function list at the same threshold of
+  // the part's total, its groups, flame graph, and the listed functions' callers and callees,
+  // the lighter parts' last while the budget lasts.
+  budget parts{max_parts, max_part};
+  nlohmann::json parts_shown = nlohmann::json::array();
+  std::size_t part_details = 0, part_details_left_out = 0;
+  const nlohmann::json& input = profile["inputs"].back();
+  if (input["parts"].size() > 1) {
+    for (const auto& part : input["parts"]) {
+      const std::string n = std::to_string(part["index"].get<std::uint64_t>());
+      const std::string q = "&parts=" + n;
+      if (parts.full()) {  // (none more fits: not asked)
+        ++parts.left_out;
+        continue;
+      }
+      nlohmann::json part_rows, part_groups = nlohmann::json::object();
+      std::string part_flame;
+      std::uint64_t part_total_rows = 0;
+      if (!list(q, number(part["totals"][event]), part_rows, part_total_rows) ||
+          !groups(q, part_groups) || !ask_raw(program_flame + q, part_flame))
+        return exit_usage;
+      nlohmann::json answer = {{"rows", std::move(part_rows)},
+                               {"totals", part["totals"]},
+                               {"total_rows", part_total_rows},
+                               {"groups", std::move(part_groups)}};
+      if (!parts.take(answer.dump().size() + part_flame.size())) continue;
+      parts_shown.push_back(part["index"]);
+      for (const auto& row : answer["rows"]) {
+        const std::string id = std::to_string(row["id"].get<std::uint64_t>());
+        std::string detail;
+        if (!ask_raw("/api/v1/function/" + id + "?limit=100" + sort + q, detail)) return exit_usage;
+        if (parts.room(detail.size())) {
+          raw["function/" + id + "?parts=" + n] = std::move(detail);
+          ++part_details;
+        } else {
+          ++part_details_left_out;
+        }
+      }
+      data["parts/" + n] = std::move(answer);
+      raw["flame?parts=" + n] = std::move(part_flame);
+    }
+  }
+
   data["functions"] = {{"rows", std::move(rows)}, {"totals", profile["totals"]}};
-  profile["report"] = {{"threshold", threshold},
-                       {"event", event},
-                       {"functions", total_rows},
-                       {"shown", data["functions"]["rows"].size()},
-                       {"sources_left_out", sources_left_out}};
+  data["group_names"] = std::move(group_names);
+  const std::size_t shown = data["functions"]["rows"].size();
+  profile["report"] = {
+      {"threshold", threshold},
+      {"event", event},
+      {"functions", total_rows},
+      {"shown", shown},
+      {"sources_left_out", sources.left_out},
+      {"sources", sources.said()},
+      {"graphs", graphs.said()},
+      {"graph", {{"up", graph_depth}, {"down", graph_depth}, {"min", std::stod(graph_min)}}},
+      {"flames", flames.said()},
+      {"flame", {{"min", std::stod(flame_min)}, {"max_frames", flame_frames}}},
+      {"parts", parts.said()},
+      {"parts_shown", std::move(parts_shown)},
+      {"part_details", part_details},
+      {"part_details_left_out", part_details_left_out}};
   data["profile"] = std::move(profile);
 
-  auto page = inline_page(data.dump(), err);
+  // The data object: the parsed answers, then the raw ones spliced in as members.
+  std::string json = data.dump();
+  json.pop_back();  // '}'
+  for (const auto& [key, body] : raw) {
+    json += ',';
+    json += nlohmann::json(key).dump();
+    json += ':';
+    json += body;
+  }
+  json += '}';
+  auto page = report_page(json, err);
   if (!page) {
     std::fprintf(stderr, "calltree report: %s\n", err.c_str());
     return exit_usage;
@@ -280,8 +410,7 @@ int run_report(std::span<const std::string_view> args) {
     return exit_usage;
   }
   std::fprintf(stderr, "calltree report: wrote %s (%zu bytes; %zu of %llu functions)\n",
-               out_path->c_str(), page->size(), data["functions"]["rows"].size(),
-               static_cast<unsigned long long>(total_rows));
+               out_path->c_str(), page->size(), shown, static_cast<unsigned long long>(total_rows));
   return exit_ok;
 }
 

@@ -118,7 +118,7 @@ export default function CallGraph({ fn, event, state }: { fn: number; event: str
       </div>
       {q.error && <div class="error">{q.error.message}</div>}
       {err && <div class="error">{err}</div>}
-      {svg ? (
+      {q.error ? null : svg ? (
         <div
           class="graph"
           dangerouslySetInnerHTML={{ __html: svg }}

@@ -93,7 +93,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
   const params: Record<string, string> = { sort: event, by: state.by, parts: state.parts };
   if (state.dir) params.dir = state.dir;
   if (state.filter) params.filter = state.filter;
-  if (state.group !== "none" && !isReport()) {
+  if (state.group !== "none") {
     params.group = state.group;
     if (state.in_group) params.in_group = state.in_group;
   }
@@ -211,7 +211,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
           onInput={(e) => setFilterText((e.target as HTMLInputElement).value)}
           title={regexError ?? "RE2 syntax, matched anywhere in the name; (?i) for any case"}
         />
-        {!isReport() && (
+        {(
           <label>
             Group{" "}
             <select value={state.group} aria-label="Group by" onChange={(e) => navigate({ group: (e.target as HTMLSelectElement).value as ViewState["group"], in_group: "" })}>

@@ -64,7 +64,33 @@ export interface Profile {
   functions: number;
   cycles: number;
   files: { id: number; name: string; found: boolean }[];
-  report: { threshold: number; event: string; functions: number; shown: number; sources_left_out: number } | null;
+  report: Report | null;
+}
+
+/** What a report (`calltree report --html`) holds of each kind of answer, within its byte budget. */
+export interface ReportBudget {
+  budget: number;
+  each: number;
+  bytes: number;
+  shown: number;
+  left_out: number;
+}
+
+export interface Report {
+  threshold: number;
+  event: string;
+  functions: number;
+  shown: number;
+  sources_left_out: number;
+  sources: ReportBudget;
+  graphs: ReportBudget;
+  graph: { up: number; down: number; min: number };
+  flames: ReportBudget;
+  flame: { min: number; max_frames: number };
+  parts: ReportBudget;
+  parts_shown: number[];
+  part_details: number;
+  part_details_left_out: number;
 }
 
 export interface FnRef {
@@ -327,23 +353,52 @@ export async function get<T>(path: string, params: Params = {}, signal?: AbortSi
 
 export const isReport = () => window.__CALLTREE_REPORT__ !== undefined;
 
+/** A function list as a report holds it: rows with their groups (indices into group_names). */
+type ReportRow = Row & { g: (number | null)[] };
+type ReportGroups = Record<string, { groups: Group[]; total_groups: number }>;
+const GROUPINGS = ["object", "file", "class"];
+
 /**
- * The answer a report (`calltree report --html`) holds for a request: the function list is
- * sorted, filtered and cut here from the rows it holds (those above its threshold); the other
- * answers are looked up by route. Views it does not hold say that `calltree serve` has them.
+ * The answer a report (`calltree report --html`) holds for a request. The function list is
+ * sorted, filtered, grouped and cut here from the rows it holds (those above its threshold,
+ * of all parts summed or of one part); the groups' sums, each function's callers and callees,
+ * call graph (at the page's default depth and threshold), flame graphs (sandwich, callee map)
+ * and source are the server's answers, looked up by route. What it does not hold (another
+ * depth, event or part, or a function left out by a budget) is an error that says so.
  */
 function reportAnswer(data: Record<string, unknown>, path: string, params: Params): unknown {
-  const missing = (what: string) => {
-    throw new ApiError(404, "not_in_report", `This report does not hold ${what}: open the profile with calltree serve.`);
+  const profile = data.profile as Profile;
+  const r = profile.report!;
+  const missing = (what: string): never => {
+    throw new ApiError(404, "not_in_report", `Not in this report: ${what}. Open the profile with calltree serve to see it.`);
   };
-  if (path === "profile") return data.profile;
+  const stored = (key: string): unknown => {
+    const hit = data[key] as { __error?: { status: number; code: string; message: string } } | undefined;
+    if (hit?.__error) throw new ApiError(hit.__error.status, hit.__error.code, hit.__error.message);
+    return hit;
+  };
+  const parts = String(params.parts ?? "all");
+  const part = parts === "all" ? "" : parts;
+  if (part && !/^\d+$/.test(part)) missing("several parts summed (it holds each part alone and all of them summed)");
+  if (part && !r.parts_shown.includes(Number(part))) missing(`part ${part} alone (left out by the parts' budget)`);
+  const event = String(params.sort ?? r.event);
+  if (path === "profile") return profile;
   if (path === "functions") {
-    const all = data.functions as { rows: Row[]; totals: Costs };
-    if (params.group && params.group !== "none") missing("groups");
-    const event = String(params.sort ?? Object.keys(all.totals)[0]);
-    const by = String(params.by ?? "self");
-    const asc = params.dir ? params.dir === "asc" : by === "name";
+    const all = (part ? data["parts/" + part] : data.functions) as { rows: ReportRow[]; totals: Costs; groups?: ReportGroups };
     let rows = all.rows;
+    let groups: Group[] | null = null, total_groups: number | null = null;
+    const grouping = String(params.group ?? "none");
+    if (grouping !== "none") {
+      const k = GROUPINGS.indexOf(grouping);
+      const g = (part ? all.groups : (data.groups as ReportGroups))?.[grouping];
+      if (k < 0 || !g) return missing(`the grouping by ${grouping}`);
+      groups = g.groups;
+      total_groups = g.total_groups;
+      if (params.in_group) {
+        const names = data.group_names as string[];
+        rows = rows.filter((row) => row.g[k] !== null && names[row.g[k]!] === params.in_group);
+      }
+    }
     if (params.filter) {
       let re: RegExp;
       try {
@@ -351,27 +406,53 @@ function reportAnswer(data: Record<string, unknown>, path: string, params: Param
       } catch (e) {
         throw new ApiError(400, "bad_regex", "bad regular expression: " + (e as Error).message);
       }
-      rows = rows.filter((r) => re.test(r.name));
+      rows = rows.filter((row) => re.test(row.name));
     }
+    const by = String(params.by ?? "self");
+    const asc = params.dir ? params.dir === "asc" : by === "name";
     const n = (c: Cost | undefined) => (c === undefined ? 0 : Number(c));
-    const key = (r: Row): number | string => (by === "name" ? r.name : by === "calls" ? n(r.calls) : by === "inclusive" ? n(r.inclusive[event]) : n(r.self[event]));
+    const key = (row: Row): number | string => (by === "name" ? row.name : by === "calls" ? n(row.calls) : by === "inclusive" ? n(row.inclusive[event]) : n(row.self[event]));
     rows = [...rows].sort((a, b) => {
       const x = key(a), y = key(b);
       const c = x < y ? -1 : x > y ? 1 : 0;
       return asc ? c : -c;
     });
     const offset = Number(params.offset ?? 0), limit = Number(params.limit ?? 100);
-    return { events: Object.keys(all.totals), totals: all.totals, total_rows: rows.length, offset, rows: rows.slice(offset, offset + limit), groups: null, total_groups: null };
+    return { events: Object.keys(all.totals), totals: all.totals, total_rows: rows.length, offset, rows: rows.slice(offset, offset + limit), groups, total_groups };
   }
-  if (path.startsWith("function/") || path.startsWith("source/")) {
-    const hit = data[path];
-    if (hit === undefined) missing(path.startsWith("source/") ? "this source file" : "this function (below its threshold)");
+  if (path.startsWith("function/")) {
+    const hit = stored(path + (part ? "?parts=" + part : ""));
+    if (hit !== undefined) return hit;
+    // (the parts side by side ask one row's costs only: the part's list has them)
+    const row = part && Number(params.limit) === 1 ? (data["parts/" + part] as { rows: Row[] }).rows.find((x) => "function/" + x.id === path) : undefined;
+    if (!row) return missing(part ? `this function in part ${part} (below the threshold there, or left out by the parts' budget)` : "this function (below the threshold)");
+    const totals = (data["parts/" + part] as { totals: Costs }).totals;
+    return { ...row, events: Object.keys(totals), present: true, totals, cycle_id: null, callers: [], callers_total: 0, callees: [], callees_total: 0, members: [], members_total: 0, same_name: [], source: null };
+  }
+  if (path.startsWith("source/")) {
+    const hit = stored(path);
+    if (hit === undefined) missing("this source file (not found, or left out by the sources' budget)");
+    return hit;
+  }
+  if (path.startsWith("graph/")) {
+    const g = r.graph;
+    const up = Number(params.up ?? 2), down = Number(params.down ?? 2), min = Number(params.min ?? 0.005);
+    if (part || up !== g.up || down !== g.down || Math.abs(min - g.min) > 1e-9 || event !== r.event || params.side)
+      missing(`the call graph at callers depth ${up}, callees depth ${down}, ${+(min * 100).toFixed(3)}% of ${event}${part ? ` in part ${part}` : ""} (it holds each listed function's at depth ${g.up} and ${g.down}, ${g.min * 100}% of ${r.event}, all parts summed)`);
+    const hit = stored(path);
+    if (hit === undefined) missing(`this function's call graph (left out by the call graphs' budget: ${r.graphs.shown} held, ${r.graphs.left_out} left out)`);
     return hit;
   }
   if (path === "flame") {
-    if ((params.root ?? "all") !== "all" || (params.direction ?? "callees") !== "callees" || (params.parts ?? "all") !== "all") missing("this function's flame graph, sandwich or callee map");
-    return data.flame;
+    const root = String(params.root ?? "all"), direction = String(params.direction ?? "callees");
+    if (root === "all") {
+      if (direction !== "callees") missing("the program's flame graph by callers");
+      return part ? stored("flame?parts=" + part) : data.flame;
+    }
+    if (part || event !== r.event || params.side) missing(`a function's flame graphs${part ? ` in part ${part}` : ""} by ${event} (it holds them by ${r.event}, all parts summed)`);
+    const hit = stored(`flame/${root}/${direction}`);
+    if (hit === undefined) missing(`this function's flame graphs, sandwich and callee map (below the threshold, or left out by the flame graphs' budget: ${r.flames.shown} held, ${r.flames.left_out} left out)`);
+    return hit;
   }
-  if (path.startsWith("graph/")) missing("the call graph");
   return missing(path);
 }

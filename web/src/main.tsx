@@ -10,6 +10,7 @@ import { Flame, Sandwich } from "./Flame";
 import { base, fmt, pct, percentChange } from "./format";
 import { FunctionList } from "./FunctionList";
 import { Parts } from "./Parts";
+import { ReportNotice } from "./ReportNotice";
 import { MachineCode } from "./MachineCode";
 import { SourceView } from "./Source";
 import { Treemap } from "./Treemap";
@@ -65,7 +66,7 @@ function Header({ p, state, event }: { p: Profile; state: ViewState; event: stri
           <input type="checkbox" checked={state.all} onChange={(e) => navigate({ all: (e.target as HTMLInputElement).checked })} /> all events
         </label>
       )}
-      {parts.length > 1 && !isReport() && (
+      {parts.length > 1 && (
         <label>
           Part{" "}
           <select value={state.parts} aria-label="Parts" onChange={(e) => navigate({ parts: (e.target as HTMLSelectElement).value })}>
@@ -190,7 +191,7 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
         <div class="hint">Loading…</div>
       )}
       <nav class="tabs" role="tablist">
-        {TABS.filter(([t]) => t !== "parts" || (p.inputs[p.inputs.length - 1].parts.length > 1 && !isReport())).map(([t, label]) => (
+        {TABS.filter(([t]) => t !== "parts" || p.inputs[p.inputs.length - 1].parts.length > 1).map(([t, label]) => (
           <button role="tab" aria-selected={tab === t} class={tab === t ? "active" : ""} onClick={() => navigate({ tab: t })}>
             {label}
           </button>
@@ -201,8 +202,7 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
         {tab === "source" && f && <SourceView f={f} event={event} state={state} />}
         {tab === "asm" && f && isReport() && <div class="error">This report does not hold machine code: open the profile with calltree serve.</div>}
         {tab === "asm" && f && !isReport() && <MachineCode f={f} event={event} state={state} />}
-        {tab === "graph" && f && isReport() && <div class="error">This report does not hold the call graph: open the profile with calltree serve.</div>}
-        {tab === "graph" && f && !isReport() && (
+        {tab === "graph" && f && (
           <Suspense fallback={<div class="hint">Loading Graphviz…</div>}>
             <CallGraph fn={f.id} event={event} state={state} />
           </Suspense>
@@ -247,11 +247,7 @@ function Page({ state }: { state: ViewState }) {
     <div class={"app" + (p.mode === "diff" ? " diffmode" : "") + (p.mode !== "diff" && state.pcols && p.inputs[0].parts.length > 1 && !p.report ? " pcolsmode" : "")}>
       <Header p={p} state={state} event={event} />
       <Diagnostics p={p} />
-      {p.report && (
-        <div class="notice" data-testid="report-threshold">
-          A report (calltree report --html): it lists the functions whose inclusive {p.report.event} is at least {p.report.threshold * 100}% of the total, {fmt(p.report.shown)} of {fmt(p.report.functions)}, with their callers, callees and source, and the program's flame graph. The call graph and each function's own maps need <code>calltree serve</code>.
-        </div>
-      )}
+      {p.report && <ReportNotice r={p.report} parts={p.inputs[p.inputs.length - 1].parts.length} />}
       <main>
         <FunctionList profile={p} state={state} event={event} />
         <Detail p={p} state={state} event={event} />

@@ -156,7 +156,7 @@ test("select: click a row, keyboard moves, callers and callees as annotate's", a
   await shot(pg, "callers");
   // A click on a caller selects it.
   await pg.click('[aria-label="Callers"] tbody tr td:nth-child(4) a');
-  await pg.waitForFunction((n) => !document.querySelector('[data-testid="selected-name"]').textContent.startsWith(n), topSelf.name);
+  await pg.waitForFunction((n) => document.querySelector('[data-testid="selected-name"]')?.textContent.startsWith(n) === false, topSelf.name);
   // The keyboard: down from row 1 selects row 2.
   await pg.focus(".tbody");
   await pg.click('.tbody .row[data-index="1"]');
@@ -557,9 +557,52 @@ test("report --html: one file, opens from disk, the threshold said", async () =>
   await pg.click('button[role="tab"]:text("Flame graph")');
   await pg.waitForSelector('[data-testid="flame"] .frame:text-is("main")');
   await shot(pg, "report");
+  // The call graph (Graphviz's WebAssembly from the file itself) of main: its inclusive share
+  // as annotate's; another depth is not in the report and says so.
+  const main = A.functions.find((f) => f.name === "main");
+  const pctOf = (c) => { const p = (100 * c) / A.totals.Ir; return p >= 10 ? p.toFixed(1) + "%" : p.toFixed(2) + "%"; };
+  await pg.fill("input.search", "^main$");
+  await pg.waitForFunction(() => document.querySelector('[data-testid="row-count"]').textContent === "1 row");
+  await pg.click('.tbody .row[data-index="0"]');
+  await pg.waitForFunction(() => document.querySelector('[data-testid="selected-name"]')?.textContent === "main");
+  const mainId = Number(new URLSearchParams((await pg.evaluate(() => location.hash)).slice(1)).get("fn"));
   await pg.click('button[role="tab"]:text("Call graph")');
-  await pg.waitForSelector(".tabbody .error");
-  assert((await pg.textContent(".tabbody .error")).includes("calltree serve"), "the call graph needs serve");
+  await pg.waitForSelector(`.graph svg g.node#n${mainId}`, { timeout: 20000 });
+  const node = await pg.$$eval(`.graph svg g.node#n${mainId} text`, (els) => els.map((e) => e.textContent));
+  eq(node.join(" | "), `main | ${pctOf(main.inclusive.Ir)} incl. · ${pctOf(main.self.Ir)} self`, "main's node in the report's call graph");
+  for (const c of main.callees.filter((c) => c.cost.Ir / A.totals.Ir >= 0.005)) {
+    const n = byKey.get(c.function).name;
+    assert((await pg.$$eval(".graph svg g.node text", (els) => els.map((e) => e.textContent))).includes(n), `callee ${n} not in the report's graph`);
+  }
+  await shot(pg, "report-callgraph");
+  await pg.fill('[data-testid="callgraph"] input[aria-label="Callers depth"]', "3");
+  await pg.keyboard.press("Tab");
+  await pg.waitForSelector('[data-testid="callgraph"] .error');
+  const notHeld = await pg.textContent('[data-testid="callgraph"] .error');
+  assert(notHeld.startsWith("Not in this report: the call graph at callers depth 3") && notHeld.includes("calltree serve"), "another depth: " + notHeld);
+  eq(await pg.$$eval(".graph svg", (els) => els.length), 0, "no stale graph under the message");
+  // A per-function flame graph: the sandwich of main, main in both halves, its callees' half
+  // as wide as main's inclusive cost.
+  await pg.click('button[role="tab"]:text("Sandwich")');
+  await pg.waitForSelector('[data-testid="sandwich"] .frame');
+  const frames = await pg.$$eval(`[data-testid="sandwich"] .frame[data-fn="${mainId}"]`, (els) => els.map((e) => e.title));
+  eq(frames.length, 2, "main in both halves of the report's sandwich");
+  for (const t of frames) assert(t.startsWith(`main\n${fmt(main.inclusive.Ir)} Ir (`), "main's frame: " + t);
+  await pg.click('button[role="tab"]:text("Callee map")');
+  await pg.waitForSelector('[data-testid="treemap"] .tm');
+  // Grouped by source file: the group's self share and function count are the whole file's.
+  await pg.fill("input.search", "");
+  await pg.selectOption('select[aria-label="Group by"]', "file");
+  await pg.waitForSelector('.groups .group:has(.gname:text-is("recurse.c"))');
+  const inFile = A.functions.filter((f) => f.file === "./src/c/recurse.c");
+  const cells = await pg.$$eval('.groups .group:has(.gname:text-is("recurse.c")) .num', (els) => els.map((e) => e.textContent));
+  eq(cells[1], pctOf(inFile.reduce((a, f) => a + f.self.Ir, 0)), "recurse.c's self share");
+  eq(cells[2], String(inFile.length), "recurse.c's functions");
+  await pg.click('.groups .group:has(.gname:text-is("recurse.c"))');
+  const listed = inFile.filter((f) => f.inclusive.Ir >= 0.001 * A.totals.Ir).length;
+  await pg.waitForFunction((n) => document.querySelector('[data-testid="row-count"]').textContent === n + " rows", listed);
+  for (const loc of await pg.$$eval(".tbody .row .cell.loc", (els) => els.map((e) => e.textContent))) eq(loc, "recurse.c", "row of the group");
+  await shot(pg, "report-group");
   const outside = requests.filter((u) => !u.startsWith("file:") && !u.startsWith("data:"));
   eq(outside.join(" "), "", "requests other than the file");
   // Bad input: no profile, or nowhere to write: an error, and no file (nor a temporary one).
@@ -576,6 +619,38 @@ test("report --html: one file, opens from disk, the threshold said", async () =>
   eq(status(["report", "--html", recurse, "-o", join(out, "no-dir", "r.html")]), 2, "unwritable output");
   eq(status(["report", recurse, "-o", none]), 2, "no --html");
   assert(!existsSync(none) && !existsSync(join(out, "no-dir")), "no file written");
+  eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
+});
+
+test("report --html: each part of a multi-thread profile, as annotate --part", async () => {
+  const file = join(out, "..", "threads-report.html");
+  execFileSync(calltree, ["report", "--html", threads, "-o", file], { cwd: corpus, stdio: ["ignore", "ignore", "pipe"] });
+  const pg = await page("file://" + file);
+  await waitRows(pg);
+  const count = annotateJson(threads).parts.count;
+  eq(await pg.$$eval('select[aria-label="Parts"] option', (els) => els.length), count + 1, "a choice per part, and all summed");
+  for (const n of ["2", "4"]) {
+    const P = annotateJson(threads, "--part", n);
+    const e = P.events[0];
+    const top = [...P.functions].sort((a, b) => b.self[e] - a.self[e])[0];
+    await pg.selectOption('select[aria-label="Parts"]', n);
+    await pg.waitForFunction((n) => location.hash.includes("parts=" + n), n);
+    await pg.waitForFunction(([name, c]) => {
+      const r = document.querySelector('.tbody .row[data-index="0"]');
+      return r?.querySelector(".name")?.textContent.startsWith(name) && r.querySelector(".self")?.textContent.startsWith(c + " ");
+    }, [top.name, fmt(top.self[e])]);
+    // Its callers and callees in that part, and the parts side by side.
+    await pg.click('.tbody .row[data-index="0"]');
+    await pg.waitForFunction((c) => document.querySelector('[data-testid="selected-self"]')?.textContent === c, fmt(top.self[e]));
+    await pg.click('button[role="tab"]:text("Parts")');
+    await pg.waitForFunction(([n, c]) => document.querySelector(`[data-part-self="${n}"]`)?.textContent === c, [n, fmt(top.self[e])]);
+    await pg.click('button[role="tab"]:text("Callers / callees")');
+  }
+  await shot(pg, "report-part");
+  // A function's own views hold all parts summed only: one part's call graph says so.
+  await pg.click('button[role="tab"]:text("Call graph")');
+  await pg.waitForSelector('[data-testid="callgraph"] .error');
+  assert((await pg.textContent('[data-testid="callgraph"] .error')).includes("in part 4"), "one part's call graph not held");
   eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
 });
 

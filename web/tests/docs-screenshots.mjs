@@ -91,5 +91,6 @@ bad.stop();
 const report = join(tmpdir(), "calltree-recurse-report.html");
 await new Promise((ok, fail) => spawn(calltree, ["report", "--html", join(source, "examples/recurse.callgrind"), "-o", report], { cwd: corpus, stdio: "inherit" }).on("exit", (c) => (c ? fail(new Error("report " + c)) : ok())));
 await shoot("file://" + report + "#fn=" + 240 + "&tab=source", "report", ".srcline.hot");
+await shoot("file://" + report + "#fn=" + 259 + "&tab=graph", "report-callgraph", ".graph svg g.node");
 
 await browser.close();
