@@ -63,8 +63,8 @@ constexpr flag export_flags[] = {
      "FRACTION"},
     {"addresses", 0, true,
      "pprof, a profile with instruction positions: a location per instruction address and "
-     "each object's address range (go tool pprof -addresses); the file is about ten times "
-     "larger [no]",
+     "each object's address range (go tool pprof -addresses); the file is many times larger "
+     "[no]",
      "yes|no"},
     {"title", 0, true, "the title of a flamegraph, speedscope or chrome export [the file name]",
      "TEXT"},
