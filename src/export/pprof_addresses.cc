@@ -159,13 +159,25 @@ result<std::optional<address_split>> split_by_address(const views::session& s,
   const std::size_t ncol = columns.columns.size();
   const std::size_t width = s.t.recorded.size();
   out.columns = ncol;
-  std::vector<std::uint32_t> order(sink.rows.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const address_row& x = sink.rows[a];
-    const address_row& y = sink.rows[b];
+  // (Sorted as a contiguous copy of the keys: sorting indices that compare through the rows
+  // took a seventh of the export's time on the corpus's 24 MB profile.)
+  struct sort_item {
+    std::uint32_t key, object;
+    std::uint64_t address;
+    std::uint32_t index;
+  };
+  std::vector<sort_item> items;
+  items.reserve(sink.rows.size());
+  for (std::uint32_t i = 0; i < sink.rows.size(); ++i)
+    items.push_back({sink.rows[i].key, sink.rows[i].object, sink.rows[i].address, i});
+  std::sort(items.begin(), items.end(), [](const sort_item& x, const sort_item& y) {
     return std::tie(x.key, x.address, x.object) < std::tie(y.key, y.address, y.object);
   });
+  std::vector<std::uint32_t> order;
+  order.reserve(items.size());
+  for (const auto& it : items) order.push_back(it.index);
+  items.clear();
+  items.shrink_to_fit();
   out.rows.reserve(order.size());
   out.costs.reserve(order.size() * ncol);
   for (std::uint32_t i : order) {
