@@ -62,10 +62,13 @@ SH
 row "export --to=pprof of each file" "$tmp/pb/00000.callgrind.pb.gz" bash "$tmp/each.sh"
 row "go tool pprof -proto of the $N exports" "$tmp/pprof-all.pb.gz" \
   bash -c "go tool pprof -proto $tmp/pb/*.pb.gz > $tmp/pprof-all.pb.gz"
-# The two reductions agree (as tests/export/check_fleet.py checks on five files).
+# The two reductions agree: the same file byte for byte (merge is associative:
+# tests/cli/merge_associative.sh), so the same totals.
 a=$("$bin" annotate --auto=no "$tmp/all.callgrind" | grep 'PROGRAM TOTALS')
 b=$("$bin" annotate --auto=no "$tmp/tree.callgrind" | grep 'PROGRAM TOTALS')
 echo
 echo "merge at once: $a"
 echo "merge as tree: $b"
 [ "$a" = "$b" ] || { echo "fleet.sh: the two merges differ" >&2; exit 1; }
+cmp "$tmp/all.callgrind" "$tmp/tree.callgrind" || { echo "fleet.sh: the two merges' bytes differ" >&2; exit 1; }
+echo "merge at once and as a tree: the same $(stat -c %s "$tmp/all.callgrind") bytes"

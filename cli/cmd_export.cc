@@ -61,6 +61,11 @@ constexpr flag export_flags[] = {
      "stack formats: no frame for a call path below this share of the total; self costs stay "
      "exact (0: every path, up to --max-frames) [0.00001]",
      "FRACTION"},
+    {"addresses", 0, true,
+     "pprof, a profile with instruction positions: a location per instruction address and "
+     "each object's address range (go tool pprof -addresses); the file is many times larger "
+     "[no]",
+     "yes|no"},
     {"title", 0, true, "the title of a flamegraph, speedscope or chrome export [the file name]",
      "TEXT"},
     {"dot-command", 0, true, "svg/png: the Graphviz program to run [dot]", "PATH"},
@@ -103,7 +108,7 @@ std::string run_dot(const std::string& program, const std::string& format,
 // --to=json: the model as read (positions and jumps kept), not annotate's tables.
 int export_model(const std::string& input, const std::string& out_path, const parsed_args& a) {
   for (const char* f : {"show", "event", "part", "node-thres", "edge-thres", "min-share",
-                        "max-frames", "title", "dot-command"})
+                        "max-frames", "title", "dot-command", "addresses"})
     if (a.has(f))
       return usage_error("export",
                          std::string("--") + f + " does not apply to --to=json (the whole model)");
@@ -197,6 +202,13 @@ int run_export(std::span<const std::string_view> args) {
     if (!share || *share > 1)
       return usage_error("export", "--min-share needs a number from 0 to 1");
     o.min_share = *share;
+  }
+  if (auto v = a.get("addresses")) {
+    auto b = parse_yes_no(*v);
+    if (!b) return usage_error("export", "--addresses needs yes or no");
+    if (*b && o.format != export_format::pprof)
+      return usage_error("export", "--addresses applies to --to=pprof only");
+    o.addresses = *b;
   }
   const std::string input = a.positional[0];
   o.title = a.get("title").value_or(input == "-" ? "<stdin>" : input);

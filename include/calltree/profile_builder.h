@@ -7,6 +7,7 @@
 // What it is not: format handling (the reader did all of it) or analysis.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -66,7 +67,11 @@ result<read_stats> load_profile(const std::string& path, profile& out, diagnosti
                                 reader_options options = {}, builder_options build = {});
 
 // Emits the profile as records, part by part and function by function, so any record sink
-// (the writer, the checker, dump) can take a profile as it takes a file.
-void replay(const profile& p, record_sink& sink);
+// (the writer, the checker, dump) can take a profile as it takes a file. `model`: functions
+// and rows in the order they were first read; `canonical`: functions by (object, file, name),
+// each function's rows by source file and position, so that the same facts give the same
+// records however they were read (what `calltree merge` writes).
+enum class replay_order : std::uint8_t { model, canonical };
+void replay(const profile& p, record_sink& sink, replay_order order = replay_order::model);
 
 }  // namespace calltree

@@ -2,7 +2,11 @@
 #include "calltree/analysis/merge.h"
 
 #include <algorithm>
+#include <charconv>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
 
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
@@ -11,18 +15,84 @@ namespace calltree {
 
 namespace {
 
+// The value of the `desc: Merged:` line merge writes, "N parts of M files summed" (M "file"
+// when 1): how many original parts and files a merged input stands for.
+struct merged_count {
+  std::uint64_t parts = 0, files = 0;
+};
+
+std::optional<merged_count> parse_merged(std::string_view v) {
+  auto number = [&](std::uint64_t& out) {
+    const char* end = v.data() + v.size();
+    auto [ptr, ec] = std::from_chars(v.data(), end, out);
+    if (ec != std::errc() || ptr == v.data()) return false;
+    v.remove_prefix(static_cast<std::size_t>(ptr - v.data()));
+    return true;
+  };
+  auto word = [&](std::string_view w) {
+    if (!v.starts_with(w)) return false;
+    v.remove_prefix(w.size());
+    return true;
+  };
+  merged_count c;
+  if (!number(c.parts) || !word(" parts of ") || !number(c.files)) return std::nullopt;
+  if (!word(c.files == 1 ? " file summed" : " files summed") || !v.empty()) return std::nullopt;
+  if (c.parts == 0 || c.files == 0) return std::nullopt;
+  return c;
+}
+
+std::string merged_description(const merged_count& c) {
+  return std::to_string(c.parts) + " parts of " + std::to_string(c.files) +
+         (c.files == 1 ? " file" : " files") + " summed";
+}
+
+// The distinct commands of a `cmd:` line: merge joins them with " ; ", so a merged input's
+// line is split again (a command that itself holds " ; " is taken as two).
+void add_commands(std::string_view cmd, std::vector<std::string>& into) {
+  constexpr std::string_view sep = " ; ";
+  while (!cmd.empty()) {
+    const std::size_t at = cmd.find(sep);
+    std::string_view one = cmd.substr(0, at);
+    if (!one.empty() && std::find(into.begin(), into.end(), one) == into.end())
+      into.emplace_back(one);
+    if (at == std::string_view::npos) break;
+    cmd.remove_prefix(at + sep.size());
+  }
+}
+
 // Passes every record on to the builder and remembers what the part headers and ends said that
-// the builder, folding parts, does not keep: pids, commands, and each part's summary.
+// the builder, folding parts, does not keep: pids, commands, descriptions, how many original
+// parts and files each part stands for, and each part's summary. What it keeps composes: a
+// merged input (its `desc: Merged:` line) counts as the parts and files it was made of, and
+// its `cmd:` as the commands it joined, so merging merged files gives what one merge of all
+// the originals gives.
 class header_watch final : public record_sink {
  public:
   void set_next(record_sink* next) { next_ = next; }
+  // Around each input file: a file counts once, or as the files its merged parts stand for.
+  void begin_input() {
+    input_plain_ = false;
+    input_files_ = 0;
+  }
+  void end_input() { origin.files += input_files_ + (input_plain_ ? 1 : 0); }
+
   void on_part_begin(const part_header& h) override {
     ++parts;
+    std::optional<merged_count> merged;
+    for (const auto& [type, value] : h.descriptions)
+      if (type == "Merged") merged = parse_merged(value);
+    if (merged) {
+      origin.parts += merged->parts;
+      input_files_ += merged->files;
+    } else {
+      origin.parts += 1;
+      input_plain_ = true;
+    }
     if (parts == 1)
       pid = h.pid;
     else if (pid != h.pid)
       pid.reset();
-    if (std::find(cmds.begin(), cmds.end(), h.cmd) == cmds.end()) cmds.push_back(h.cmd);
+    add_commands(h.cmd, cmds);
     if (parts == 1)
       descriptions = h.descriptions;
     else
@@ -55,9 +125,10 @@ class header_watch final : public record_sink {
     return said >= computed && !(said >= half && computed < half);
   }
 
-  std::uint64_t parts = 0;
-  std::optional<std::uint64_t> pid;  // nullopt unless every part had the same pid
-  std::vector<std::string> cmds;     // distinct cmd: lines, in order
+  std::uint64_t parts = 0;                // parts read
+  merged_count origin;                    // the original parts and files they stand for
+  std::optional<std::uint64_t> pid;       // nullopt unless every part had the same pid
+  std::vector<std::string> cmds;          // distinct commands, in the order first seen
   std::vector<std::pair<std::string, std::string>> descriptions;  // desc: lines of every part
   // Per part read, in order: (event name, summary chosen).
   std::vector<std::vector<std::pair<std::string, std::uint64_t>>> summaries;
@@ -66,6 +137,8 @@ class header_watch final : public record_sink {
   record_sink* next_ = nullptr;
   std::vector<std::string> events_;
   std::optional<std::vector<std::uint64_t>> header_summary_;
+  bool input_plain_ = false;        // the input has a part that is not a merge's
+  std::uint64_t input_files_ = 0;   // files the input's merged parts stand for
 };
 
 // Adds a part's chosen summary into `into` (profile event order).
@@ -112,8 +185,10 @@ result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& ou
     ro.threads = options.threads;
     profile_builder builder(out, &diagnostics, ro.display_name, build);
     watch.set_next(&builder);
+    watch.begin_input();
     auto read = read_callgrind(**in, out.strings, watch, diagnostics, ro);
     if (!read) return read.error();
+    watch.end_input();
     ++stats.inputs;
     stats.parts_read += read->parts;
     stats.bytes += read->bytes;
@@ -130,9 +205,10 @@ result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& ou
     h.pid = watch.pid;
     h.thread.reset();
     h.part_number.reset();
+    // The distinct commands, sorted: which input came first does not change the line.
+    std::sort(watch.cmds.begin(), watch.cmds.end());
     std::string cmd;
     for (const auto& c : watch.cmds) {
-      if (c.empty()) continue;
       if (!cmd.empty()) cmd += " ; ";
       cmd += c;
     }
@@ -143,12 +219,10 @@ result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& ou
       if (!e.long_name.empty() || !e.formula.empty())
         h.event_definitions.push_back(event_definition{e.name, e.formula, e.long_name});
     h.descriptions = watch.descriptions;
-    if (stats.parts_read > 1) {
-      std::erase_if(h.descriptions, [](const auto& d) { return d.first == "Merged"; });
-      h.descriptions.emplace_back(
-          "Merged", std::to_string(stats.parts_read) + " parts of " + std::to_string(stats.inputs) +
-                        (stats.inputs == 1 ? " file" : " files") + " summed");
-    }
+    // One Merged: line, counting the original parts and files (a merged input counts as
+    // what it was made of), so any bracketing of merges of the same files says the same.
+    std::erase_if(h.descriptions, [](const auto& d) { return d.first == "Merged"; });
+    if (watch.origin.parts > 1) h.descriptions.emplace_back("Merged", merged_description(watch.origin));
   }
   // Summaries: every part read counts once, in the part it was folded into.
   if (build.sum_parts) {
@@ -169,7 +243,7 @@ result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& ou
 
 bool write_callgrind(const profile& p, std::ostream& out, const writer_options& options) {
   callgrind_writer writer(out, p.strings, options);
-  replay(p, writer);
+  replay(p, writer, replay_order::canonical);
   return writer.finish();
 }
 

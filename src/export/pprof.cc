@@ -12,9 +12,11 @@
 #include <algorithm>
 #include <climits>
 #include <deque>
+#include <span>
 #include <unordered_map>
 
 #include "export/formats.h"
+#include "export/pprof_addresses.h"
 #include "export/protobuf.h"
 #include "export/stacks.h"
 #include "views/session.h"
@@ -36,11 +38,11 @@ namespace sample_field {
 constexpr std::uint32_t location_id = 1, value = 2;
 }
 namespace mapping_field {
-constexpr std::uint32_t id = 1, filename = 5, has_functions = 7, has_filenames = 8,
-                        has_line_numbers = 9;
+constexpr std::uint32_t id = 1, memory_start = 2, memory_limit = 3, filename = 5,
+                        has_functions = 7, has_filenames = 8, has_line_numbers = 9;
 }
 namespace location_field {
-constexpr std::uint32_t id = 1, mapping_id = 2, line = 4;
+constexpr std::uint32_t id = 1, mapping_id = 2, address = 3, line = 4;
 }
 namespace line_field {
 constexpr std::uint32_t function_id = 1, line = 2;
@@ -114,6 +116,19 @@ result<export_report> write_pprof(const views::session& s, const export_options&
   report.frames = tree.frames();
   report.estimated = tree.estimated;
   report.warnings = st.columns.warnings;
+  // Instruction-level profiles: a location per address (export/pprof_addresses.h).
+  std::optional<address_split> split;
+  if (o.addresses) {
+    auto split_read = split_by_address(s, st.columns, o.parts, tree);
+    if (!split_read) return split_read.error();
+    split = std::move(*split_read);
+    if (!split)
+      report.warnings.push_back(
+          s.input_name == "-" ? "--addresses: standard input cannot be read again for the "
+                                "instruction addresses; one location per function"
+                              : "--addresses: the profile has no instruction positions; one "
+                                "location per function");
+  }
 
   string_table strings;
   proto_encoder profile, m;
@@ -132,6 +147,36 @@ result<export_report> write_pprof(const views::session& s, const export_options&
   std::vector<std::uint64_t> mapping_of_object(s.t.objects.size(), 0);
   proto_encoder functions, locations, mappings, line;
   std::uint64_t next_location = 1, next_mapping = 1;
+  // Per object: the range of its addresses and whether anything in it has line numbers.
+  std::vector<std::uint64_t> object_low(s.t.objects.size(), UINT64_MAX);
+  std::vector<std::uint64_t> object_high(s.t.objects.size(), 0);
+  std::vector<char> object_lines(s.t.objects.size(), 0);
+  for (std::uint32_t k = 0; k < s.keys(); ++k)
+    if (s.t.key_has_object[k] && k < s.t.key_first_line.size() && s.t.key_first_line[k])
+      object_lines[s.t.key_object[k]] = 1;
+  if (split)
+    for (const auto& r : split->rows) {
+      if (r.object >= s.t.objects.size()) continue;
+      object_low[r.object] = std::min(object_low[r.object], r.address);
+      object_high[r.object] = std::max(object_high[r.object], r.address);
+      object_lines[r.object] |= r.line != 0;
+    }
+  auto mapping_for = [&](std::uint32_t ob) -> std::uint64_t {
+    if (mapping_of_object[ob]) return mapping_of_object[ob];
+    mapping_of_object[ob] = next_mapping++;
+    m.clear();
+    m.varint_field(mapping_field::id, mapping_of_object[ob]);
+    if (object_low[ob] <= object_high[ob]) {
+      m.varint_field(mapping_field::memory_start, object_low[ob]);
+      m.varint_field(mapping_field::memory_limit, object_high[ob] + 1);
+    }
+    m.int64_field(mapping_field::filename, strings.index(s.t.objects[ob]));
+    m.varint_field(mapping_field::has_functions, 1);
+    m.varint_field(mapping_field::has_filenames, 1);
+    m.varint_field(mapping_field::has_line_numbers, object_lines[ob] ? 1 : 0);
+    mappings.message_field(profile_field::mapping, m);
+    return mapping_of_object[ob];
+  };
   std::vector<std::int64_t> file_strings(s.t.files.size(), -1);    // per display file
   std::vector<std::int64_t> name_strings(s.p.strings.size(), -1);  // per name of the pool
   for (std::size_t f = 0; f < tree.frames(); ++f) {
@@ -159,20 +204,8 @@ result<export_report> write_pprof(const views::session& s, const export_options&
     functions.message_field(profile_field::function, m);
 
     std::uint64_t mapping = 0;
-    if (s.t.key_has_object[k] && !s.t.objects[s.t.key_object[k]].empty()) {
-      const std::uint32_t ob = s.t.key_object[k];
-      if (!mapping_of_object[ob]) {
-        mapping_of_object[ob] = next_mapping++;
-        m.clear();
-        m.varint_field(mapping_field::id, mapping_of_object[ob]);
-        m.int64_field(mapping_field::filename, strings.index(s.t.objects[ob]));
-        m.varint_field(mapping_field::has_functions, 1);
-        m.varint_field(mapping_field::has_filenames, 1);
-        m.varint_field(mapping_field::has_line_numbers, first_line ? 1 : 0);
-        mappings.message_field(profile_field::mapping, m);
-      }
-      mapping = mapping_of_object[ob];
-    }
+    if (s.t.key_has_object[k] && !s.t.objects[s.t.key_object[k]].empty())
+      mapping = mapping_for(s.t.key_object[k]);
     line.clear();
     line.varint_field(line_field::function_id, id);
     if (first_line) line.int64_field(line_field::line, static_cast<std::int64_t>(first_line));
@@ -183,15 +216,35 @@ result<export_report> write_pprof(const views::session& s, const export_options&
     locations.message_field(profile_field::location, m);
   }
 
-  // Samples: every frame with a self cost, its stack leaf first.
   std::vector<std::uint64_t> stack;  // by depth: location ids, root first
   std::vector<std::uint64_t> ids;
   std::vector<std::int64_t> values(ncol);
-  for (std::size_t f = 0; f < tree.frames(); ++f) {
-    const std::uint32_t d = tree.depth[f];
-    stack.resize(d);
-    stack.push_back(location_of[tree.node[f]]);
-    const std::uint64_t* self = tree.self.row(f).data();
+  // Address locations: one per (key, object, address) that a frame's cost is dealt to, with
+  // the address's line in its key's function, numbered after the functions' locations.
+  std::vector<std::uint64_t> location_of_row;
+  if (split) {
+    location_of_row.assign(split->rows.size(), 0);
+    for (const auto& c : split->cells) {
+      std::uint64_t& id = location_of_row[c.row];
+      if (id) continue;
+      const address_row& r = split->rows[c.row];
+      id = next_location++;
+      line.clear();
+      line.varint_field(line_field::function_id, location_of[r.key]);
+      if (r.line) line.int64_field(line_field::line, static_cast<std::int64_t>(r.line));
+      m.clear();
+      m.varint_field(location_field::id, id);
+      if (r.object < s.t.objects.size() && !s.t.objects[r.object].empty())
+        m.varint_field(location_field::mapping_id, mapping_for(r.object));
+      m.varint_field(location_field::address, r.address);
+      m.message_field(location_field::line, line);
+      locations.message_field(profile_field::location, m);
+    }
+  }
+
+  // Samples: every frame with a self cost, its stack leaf first; a frame whose cost is dealt
+  // to addresses, one sample per address, the address's location as the leaf.
+  auto put_sample = [&](std::span<const std::uint64_t> stack_ids, const std::uint64_t* self) {
     bool any = false;
     for (std::size_t c = 0; c < ncol; ++c) {
       const std::uint64_t v = scaled(self[c], units[c].scale);
@@ -199,12 +252,27 @@ result<export_report> write_pprof(const views::session& s, const export_options&
           v > static_cast<std::uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(v);
       any |= v != 0;
     }
-    if (!any) continue;
-    ids.assign(stack.rbegin(), stack.rend());
+    if (!any) return;
+    ids.assign(stack_ids.rbegin(), stack_ids.rend());
     m.clear();
     m.packed_field<std::uint64_t>(sample_field::location_id, ids);
     m.packed_field<std::int64_t>(sample_field::value, values);
     profile.message_field(profile_field::sample, m);
+  };
+  for (std::size_t f = 0; f < tree.frames(); ++f) {
+    const std::uint32_t d = tree.depth[f];
+    stack.resize(d);
+    stack.push_back(location_of[tree.node[f]]);
+    if (split && split->frame_first[f] < split->frame_first[f + 1]) {
+      for (std::uint32_t i = split->frame_first[f]; i < split->frame_first[f + 1]; ++i) {
+        const auto& c = split->cells[i];
+        stack.back() = location_of_row[c.row];
+        put_sample(stack, split->cell_values.data() + c.value);
+      }
+      stack.back() = location_of[tree.node[f]];  // the callees' frames see the function
+      continue;
+    }
+    put_sample(stack, tree.self.row(f).data());
   }
   // The rest (field order is free in the wire format): the period type is the first sample
   // type, one count per sample; comments say where the stacks come from.

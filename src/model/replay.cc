@@ -1,8 +1,10 @@
 // replay.cc — a profile back into records, so any record sink can take a profile.
 //
-// Order: parts in order; for each, its header as read, then function by function (in function
-// id order) the function's self rows, then its call rows, then its jump rows, each in row
-// order; then the part's end. Costs go back from the profile's event order to the part's own
+// Order: parts in order; for each, its header as read, then function by function the
+// function's self rows, then its call rows, then its jump rows; then the part's end. Functions
+// and rows come in model order (function id order, each function's rows in row order: the
+// order the input named them) or in the canonical order of model/canonical_order.h (by names
+// and positions: the same facts give the same records whatever order they were read in). Costs go back from the profile's event order to the part's own
 // `events:` order. The end record carries a `summary:` only when the part's summary is not the
 // header's (it was written after the body), the `totals:` line as stated, and the computed
 // totals (the sum of the part's self costs). Records have line 0: they come from no input
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "calltree/profile_builder.h"
+#include "model/canonical_order.h"
 
 namespace calltree {
 
@@ -36,26 +39,15 @@ std::optional<std::vector<std::uint64_t>> to_part_order(
   return out;
 }
 
-// Row indices sorted by (part, function), stable so rows keep their order within a function.
-template <typename Rows, typename Function>
-std::vector<std::uint32_t> order_rows(const Rows& rows, Function function_of) {
-  std::vector<std::uint32_t> idx(rows.size());
-  std::iota(idx.begin(), idx.end(), 0u);
-  std::stable_sort(idx.begin(), idx.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const auto& ra = rows[a];
-    const auto& rb = rows[b];
-    if (ra.part != rb.part) return ra.part < rb.part;
-    return function_of(ra) < function_of(rb);
-  });
-  return idx;
-}
-
 }  // namespace
 
-void replay(const profile& p, record_sink& sink) {
-  auto self_order = order_rows(p.self_rows, [](const self_row& r) { return r.function; });
-  auto call_order = order_rows(p.calls, [](const call_row& r) { return r.caller; });
-  auto jump_order = order_rows(p.jumps, [](const jump_row& r) { return r.function; });
+void replay(const profile& p, record_sink& sink, replay_order order) {
+  const detail::row_order rows =
+      order == replay_order::canonical ? detail::canonical_order(p) : detail::model_order(p);
+  const auto& self_order = rows.self;
+  const auto& call_order = rows.calls;
+  const auto& jump_order = rows.jumps;
+  const auto& function_key = rows.function_key;
   std::size_t si = 0, ci = 0, ji = 0;
 
   auto object_of = [&](function_id f) { return p.objects[p.functions[f].object].name; };
@@ -83,14 +75,16 @@ void replay(const profile& p, record_sink& sink) {
     while (ji < jump_order.size() && part_of_jump(ji) < pi) ++ji;
 
     for (;;) {
-      // The next function of this part: the smallest function id with rows left.
+      // The next function of this part: the one with the smallest key that has rows left.
       function_id f = ~function_id{0};
+      auto consider = [&](function_id g) {
+        if (f == ~function_id{0} || function_key[g] < function_key[f]) f = g;
+      };
       if (si < self_order.size() && part_of_self(si) == pi)
-        f = std::min(f, p.self_rows[self_order[si]].function);
-      if (ci < call_order.size() && part_of_call(ci) == pi)
-        f = std::min(f, p.calls[call_order[ci]].caller);
+        consider(p.self_rows[self_order[si]].function);
+      if (ci < call_order.size() && part_of_call(ci) == pi) consider(p.calls[call_order[ci]].caller);
       if (ji < jump_order.size() && part_of_jump(ji) == pi)
-        f = std::min(f, p.jumps[jump_order[ji]].function);
+        consider(p.jumps[jump_order[ji]].function);
       if (f == ~function_id{0}) break;
 
       for (; si < self_order.size() && part_of_self(si) == pi &&

@@ -7,7 +7,10 @@
 //   header key (callgrind_annotate stops reading the header there) and a header `summary:`
 //   right after it (KCachegrind refuses a summary before `events:`). A `summary:` that the
 //   input gave after its body is written after the body, just before `totals:`: both readers
-//   accept it there, and it is where the input said it.
+//   accept it there, and it is where the input said it. A reader takes `cmd:` from the part
+//   before when a part does not restate it, so a part without a command after one with a
+//   command says `cmd:` with no value; `pid:` cannot be cleared, so a part without one after a
+//   part with one states the pid it will be read with.
 // * Body: the writer keeps the current object, function file, source file and function, and
 //   writes `ob=`, `fl=`+`fn=` (always both: callgrind_annotate keys a function by the file in
 //   force, which an `fi=` may have changed), `fi=`/`fe=` only when they change. A call is
@@ -41,6 +44,7 @@
 #include <charconv>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <string>
@@ -118,6 +122,8 @@ struct callgrind_writer::impl {
   // What a reader takes for the next part when it says no positions: (it inherits them from
   // the part before; see reader.cc), so `positions: line` may only be left out after line.
   std::uint8_t inherited_positions = pos_line;
+  std::optional<std::uint64_t> inherited_pid;  // and `pid:`, which no line clears
+  std::string inherited_cmd;  // likewise `cmd:`, which a part that has none must clear
   std::size_t event_count = 0;
   std::vector<std::uint64_t> totals;
   // Per name class, the id written for each pool id in this part (0: none yet), and the pool
@@ -274,12 +280,19 @@ struct callgrind_writer::impl {
     buf += "# callgrind format\nversion: 1\n";
     const std::string& creator = options.creator.empty() ? h.creator : options.creator;
     if (!creator.empty()) buf += "creator: " + creator + "\n";
-    if (h.pid) {
+    // A part without `pid:` after one with it is read with that pid, and no line clears
+    // it: the writer says so, so that the file says the same in every part that means it.
+    if (h.pid) inherited_pid = h.pid;
+    if (inherited_pid) {
       buf += "pid: ";
-      append_u64(buf, *h.pid);
+      append_u64(buf, *inherited_pid);
       buf += '\n';
     }
-    if (!h.cmd.empty()) buf += "cmd: " + h.cmd + "\n";
+    if (!h.cmd.empty())
+      buf += "cmd: " + h.cmd + "\n";
+    else if (!inherited_cmd.empty())
+      buf += "cmd:\n";  // a reader would take the part before's command for this one's
+    inherited_cmd = h.cmd;
     if (h.part_number) {
       buf += "part: ";
       append_u64(buf, *h.part_number);

@@ -21,11 +21,15 @@
 // client-request bug: 18446744073693740485 over a total of 16): the part's self-cost total counts
 // instead.
 //
-// Headers of the merged part (sum): the first input's, with `events:` the union of all events,
-// `positions:` the union of all position columns, `pid:` kept only when every part had the
-// same one, `thread:` and `part:` dropped, `cmd:` kept when every part had the same one (else
-// the distinct commands joined by " ; "), the `desc:` lines every part had (cache
-// geometry, yes; one dump's `Timerange:`, no), and a `desc: Merged:` line saying what was merged.
+// Headers of the merged part (sum): the first input's, with `events:` the union of all events
+// (in the order first seen), `positions:` the union of all position columns, `pid:` kept only
+// when every part had the same one, `thread:` and `part:` dropped, `cmd:` the distinct commands
+// sorted and joined by " ; ", the `desc:` lines every part had (cache geometry, yes; one dump's
+// `Timerange:`, no), and `desc: Merged: N parts of M files summed`. They compose: a merged input
+// counts as the parts and files of its own Merged: line, and its cmd: splits at " ; " into its
+// commands. `write_callgrind` writes in the canonical order (model/canonical_order.h), so
+// merge(merge(a,b),c), merge(a,merge(b,c)) and merge(a,b,c) are the same bytes
+// (docs/fleet.md).
 #pragma once
 
 #include <cstdint>
