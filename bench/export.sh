@@ -61,7 +61,7 @@ measure() {
 }
 
 # a / b to two decimals, "-" when b is 0 (a run below /usr/bin/time's 10 ms)
-ratio() { awk "BEGIN{if ($2 > 0) printf \"%.2f\", $1 / $2; else printf \"-\"}"; }
+ratio() { awk "BEGIN{if (($2) > 0) printf \"%.2f\", ($1) / ($2); else printf \"-\"}"; }
 
 size=$(du -m "$file" | cut -f1)
 echo "File: $file ($size MB), best of $REPS runs, $(nproc) cores"
