@@ -69,8 +69,10 @@ class string_table {
     order_.push_back(s);
     return static_cast<std::int64_t>(order_.size() - 1);
   }
-  void write(proto_encoder& out) const {
-    for (std::string_view s : order_) out.bytes_field(profile_field::string_table, s);
+  // Calls f(text) for every string, in id order.
+  template <typename F>
+  void each(F&& f) const {
+    for (std::string_view s : order_) f(s);
   }
 
  private:
@@ -259,10 +261,19 @@ result<export_report> write_pprof(const views::session& s, const export_options&
                                    : "stacks: the call graph is a tree; exact")};
   tail.packed_field<std::int64_t>(profile_field::comment, comments);
   tail.int64_field(profile_field::default_sample_type, strings.index(units[0].type));
-  strings.write(tail);
-
   for (const proto_encoder* piece : {&mappings, &locations, &functions, &tail})
     gz.write(piece->bytes());
+  // The string table last (every index() is done), in 1 MB batches as the samples: it is
+  // mostly the functions' names (76 MB on the real profile), never whole in memory.
+  profile.clear();
+  strings.each([&](std::string_view text) {
+    profile.bytes_field(profile_field::string_table, text);
+    if (profile.size() >= (1u << 20)) {
+      gz.write(profile.bytes());
+      profile.clear();
+    }
+  });
+  gz.write(profile.bytes());
   if (auto z = gz.finish(); !z) return z.error();
   return report;
 }
