@@ -219,27 +219,44 @@ result<export_report> write_pprof(const views::session& s, const export_options&
   gzip_writer gz(out);
   gz.write(profile.bytes());
   profile.clear();
-  std::vector<std::uint64_t> stack;  // by depth: location ids, root first
-  std::vector<std::uint64_t> ids;
+  // The packed location ids of the current frame's stack, leaf first, are kept encoded,
+  // written backwards from the end of `rev`: the root's id ends the buffer and a frame's id goes
+  // just before its parent's, so each frame encodes one id, whatever its depth.
+  std::uint32_t deepest = 0;
+  for (std::uint32_t d : tree.depth) deepest = std::max(deepest, d);
+  std::string rev((std::size_t{deepest} + 1) * 10, '\0');
+  char* const rev_end = rev.data() + rev.size();
+  std::vector<char*> begin_at;  // by depth: where that frame's stack begins in `rev`
   std::vector<std::int64_t> values(ncol);
   for (std::size_t f = 0; f < tree.frames(); ++f) {
     const std::uint32_t d = tree.depth[f];
-    stack.resize(d);
-    stack.push_back(location_of[tree.node[f]]);
+    begin_at.resize(d);
+    char* const begin =
+        proto_encoder::varint_before(d ? begin_at[d - 1] : rev_end, location_of[tree.node[f]]);
+    begin_at.push_back(begin);
     const std::uint64_t* self = tree.self.row(f).data();
     bool any = false;
+    std::size_t values_size = 0;
     for (std::size_t c = 0; c < ncol; ++c) {
       const std::uint64_t v = scaled(self[c], units[c].scale);
       values[c] =
           v > static_cast<std::uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(v);
+      values_size += proto_encoder::varint_size(static_cast<std::uint64_t>(values[c]));
       any |= v != 0;
     }
     if (!any) continue;
-    ids.assign(stack.rbegin(), stack.rend());
-    m.clear();
-    m.packed_field<std::uint64_t>(sample_field::location_id, ids);
-    m.packed_field<std::int64_t>(sample_field::value, values);
-    profile.message_field(profile_field::sample, m);
+    // Sample{location_id: packed ids, value: packed values}
+    const auto ids_size = static_cast<std::size_t>(rev_end - begin);
+    const std::size_t body = 1 + proto_encoder::varint_size(ids_size) + ids_size + 1 +
+                             proto_encoder::varint_size(values_size) + values_size;
+    profile.tag(profile_field::sample, 2);
+    profile.varint(body);
+    profile.tag(sample_field::location_id, 2);
+    profile.varint(ids_size);
+    profile.raw(std::string_view(begin, ids_size));
+    profile.tag(sample_field::value, 2);
+    profile.varint(values_size);
+    for (std::int64_t v : values) profile.varint(static_cast<std::uint64_t>(v));
     if (profile.size() >= (1u << 20)) {
       gz.write(profile.bytes());
       profile.clear();
