@@ -59,7 +59,8 @@ class row_out {
     if (static_cast<std::size_t>(p_ - buf_.get()) + n > size) flush();
   }
   void flush() {
-    if (p_ != buf_.get()) out_(std::string_view(buf_.get(), static_cast<std::size_t>(p_ - buf_.get())));
+    if (p_ != buf_.get())
+      out_(std::string_view(buf_.get(), static_cast<std::size_t>(p_ - buf_.get())));
     p_ = buf_.get();
   }
   void lit(std::string_view s) {

@@ -92,11 +92,11 @@ struct profile_builder::impl {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;  // [begin, end) of its rows
     bool indexed = false;                                       // its rows are in self_index
   };
-  bool self_global = false;  // every row is in self_index
+  bool self_global = false;                                       // every row is in self_index
   std::unordered_map<std::uint64_t, run_function> run_functions;  // by part << 32 | function
-  std::uint64_t run_key = ~0ull;     // the current run's
-  run_function* run = nullptr;       // its entry
-  std::uint32_t run_begin = 0;       // its first row (the rows after it are its)
+  std::uint64_t run_key = ~0ull;                                  // the current run's
+  run_function* run = nullptr;                                    // its entry
+  std::uint32_t run_begin = 0;           // its first row (the rows after it are its)
   std::vector<std::uint64_t> run_slots;  // (generation << 32 | row); 0: none yet
   std::uint32_t run_generation = 0;      // slots of another generation are empty
   std::uint32_t run_count = 0;
@@ -133,7 +133,8 @@ struct profile_builder::impl {
   std::size_t run_slot(const self_row& row) const {
     const std::size_t mask = run_slots.size() - 1;
     const std::uint64_t gen = static_cast<std::uint64_t>(run_generation) << 32;
-    for (std::size_t i = hash_run(row) >> (64 - __builtin_ctzll(run_slots.size()));; i = (i + 1) & mask) {
+    for (std::size_t i = hash_run(row) >> (64 - __builtin_ctzll(run_slots.size()));;
+         i = (i + 1) & mask) {
       const std::uint64_t e = run_slots[i];
       if ((e & ~0xffffffffull) != gen) return i;
       const self_row& o = p.self_rows[static_cast<std::uint32_t>(e)];
@@ -175,8 +176,8 @@ struct profile_builder::impl {
       }
     } else {
       auto same = [&](const self_row& o) {
-        return o.function == row.function && o.source_file == row.source_file &&
-               o.pos == row.pos && o.part == row.part;
+        return o.function == row.function && o.source_file == row.source_file && o.pos == row.pos &&
+               o.part == row.part;
       };
       auto h = hash_self(row);
       std::size_t slot;

@@ -405,6 +405,7 @@ TEST(ReaderSemantics, FunctionInSeveralRunsHasOneRowPerPosition) {
   EXPECT_EQ(self(p, "c"), 8u);
   for (std::size_t r = 0; r < p.self_rows.size(); ++r)
     if (p.self_rows[r].function == fn(p, "a") && p.self_rows[r].pos.line == 5) {
-      EXPECT_EQ(p.self_costs.row(r)[0], p.file_name(p.self_rows[r].source_file) == "b.h" ? 14u : 3u);
+      EXPECT_EQ(p.self_costs.row(r)[0],
+                p.file_name(p.self_rows[r].source_file) == "b.h" ? 14u : 3u);
     }
 }
