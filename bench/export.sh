@@ -11,9 +11,9 @@
 # size, and the ratios to annotate --auto=no's (the issue's target: each format within 2x).
 # Then the machine's floor for an output of that size: `dd` writing as many bytes (of zeros,
 # 1 MB blocks, fsync'd as calltree fsyncs before its rename) into the same temporary
-# directory, timed the same way, and the export's ratios to "annotate + floor": what reading
-# the file as annotate does and writing the bytes would take at least (a 3.4 GB folded file
-# is mostly kernel time, whatever writes it).
+# directory, timed the same way, the export's wall-clock ratio to that floor, and its ratios
+# to "annotate + floor": what reading the file as annotate does and writing the bytes would
+# take at least (a 3.4 GB folded file is mostly kernel time, whatever writes it).
 # Environment: REPS (default 3), FORMATS (default: every format but png), CALLTREE_FLAGS.
 set -uo pipefail
 if [ $# -lt 1 ] || [ ! -x "$1" ]; then
@@ -67,10 +67,11 @@ size=$(du -m "$file" | cut -f1)
 echo "File: $file ($size MB), best of $REPS runs, $(nproc) cores"
 echo
 echo "| run | seconds | CPU seconds | peak RSS | output | ratio (wall) | ratio (CPU) |" \
-  "write floor: seconds | CPU seconds | ratio to annotate + floor (wall) | (CPU) |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  "write floor: seconds | CPU seconds | ratio to floor (wall) |" \
+  "ratio to annotate + floor (wall) | (CPU) |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 read -r base base_cpu base_rss < <(measure "$bin" annotate --auto=no "${extra[@]}" "$file")
-printf '| annotate --auto=no | %s | %s | %d MB | | 1.00 | 1.00 | | | | |\n' "$base" "$base_cpu" \
+printf '| annotate --auto=no | %s | %s | %d MB | | 1.00 | 1.00 | | | | | |\n' "$base" "$base_cpu" \
   $((base_rss / 1024))
 for f in $FORMATS; do
   out=$tmp/out.$f
@@ -81,8 +82,8 @@ for f in $FORMATS; do
   read -r ft fc _ < <(measure dd if=/dev/zero of="$tmp/floor" bs=1M \
     count=$(((bytes + 1048575) / 1048576 > 0 ? (bytes + 1048575) / 1048576 : 1)) conv=fsync)
   rm -f "$tmp/floor"
-  printf '| export --to=%s | %s | %s | %d MB | %.1f MB | %s | %s | %s | %s | %s | %s |\n' "$f" \
+  printf '| export --to=%s | %s | %s | %d MB | %.1f MB | %s | %s | %s | %s | %s | %s | %s |\n' "$f" \
     "$t" "$c" $((rss / 1024)) "$(awk "BEGIN{print $bytes / 1e6}")" \
-    "$(ratio "$t" "$base")" "$(ratio "$c" "$base_cpu")" "$ft" "$fc" \
+    "$(ratio "$t" "$base")" "$(ratio "$c" "$base_cpu")" "$ft" "$fc" "$(ratio "$t" "$ft")" \
     "$(ratio "$t" "$base + $ft")" "$(ratio "$c" "$base_cpu + $fc")"
 done
