@@ -9,6 +9,11 @@
 # (best of $REPS wall-clock runs), CPU seconds (user + system, best of the runs: steadier than
 # the wall clock on a shared machine), peak RSS (largest of the runs, /usr/bin/time), output
 # size, and the ratios to annotate --auto=no's (the issue's target: each format within 2x).
+# Then the machine's floor for an output of that size: `dd` writing as many bytes (of zeros,
+# 1 MB blocks, fsync'd as calltree fsyncs before its rename) into the same temporary
+# directory, timed the same way, the export's wall-clock ratio to that floor, and its ratios
+# to "annotate + floor": what reading the file as annotate does and writing the bytes would
+# take at least (a 3.4 GB folded file is mostly kernel time, whatever writes it).
 # Environment: REPS (default 3), FORMATS (default: every format but png), CALLTREE_FLAGS.
 set -uo pipefail
 if [ $# -lt 1 ] || [ ! -x "$1" ]; then
@@ -55,19 +60,30 @@ measure() {
   echo "$best $cpu $rss"
 }
 
+# a / b to two decimals, "-" when b is 0 (a run below /usr/bin/time's 10 ms)
+ratio() { awk "BEGIN{if (($2) > 0) printf \"%.2f\", ($1) / ($2); else printf \"-\"}"; }
+
 size=$(du -m "$file" | cut -f1)
 echo "File: $file ($size MB), best of $REPS runs, $(nproc) cores"
 echo
-echo "| run | seconds | CPU seconds | peak RSS | output | ratio (wall) | ratio (CPU) |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| run | seconds | CPU seconds | peak RSS | output | ratio (wall) | ratio (CPU) |" \
+  "write floor: seconds | CPU seconds | ratio to floor (wall) |" \
+  "ratio to annotate + floor (wall) | (CPU) |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 read -r base base_cpu base_rss < <(measure "$bin" annotate --auto=no "${extra[@]}" "$file")
-printf '| annotate --auto=no | %s | %s | %d MB | | 1.00 | 1.00 |\n' "$base" "$base_cpu" \
+printf '| annotate --auto=no | %s | %s | %d MB | | 1.00 | 1.00 | | | | | |\n' "$base" "$base_cpu" \
   $((base_rss / 1024))
 for f in $FORMATS; do
   out=$tmp/out.$f
   read -r t c rss < <(measure "$bin" export --to="$f" "${extra[@]}" "$file" -o "$out")
   bytes=$(stat -c %s "$out" 2>/dev/null || echo 0)
-  printf '| export --to=%s | %s | %s | %d MB | %.1f MB | %s | %s |\n' "$f" "$t" "$c" \
-    $((rss / 1024)) "$(awk "BEGIN{print $bytes / 1e6}")" \
-    "$(awk "BEGIN{printf \"%.2f\", $t / $base}")" "$(awk "BEGIN{printf \"%.2f\", $c / $base_cpu}")"
+  rm -f "$out"
+  # The floor: as many bytes written by dd (whole MB, at least one), fsync'd.
+  read -r ft fc _ < <(measure dd if=/dev/zero of="$tmp/floor" bs=1M \
+    count=$(((bytes + 1048575) / 1048576 > 0 ? (bytes + 1048575) / 1048576 : 1)) conv=fsync)
+  rm -f "$tmp/floor"
+  printf '| export --to=%s | %s | %s | %d MB | %.1f MB | %s | %s | %s | %s | %s | %s | %s |\n' "$f" \
+    "$t" "$c" $((rss / 1024)) "$(awk "BEGIN{print $bytes / 1e6}")" \
+    "$(ratio "$t" "$base")" "$(ratio "$c" "$base_cpu")" "$ft" "$fc" "$(ratio "$t" "$ft")" \
+    "$(ratio "$t" "$base + $ft")" "$(ratio "$c" "$base_cpu + $fc")"
 done

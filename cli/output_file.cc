@@ -16,6 +16,21 @@ bool output_file::open(const std::string& path, std::string& err) {
     f_ = stdout;
     return true;
   }
+  // A device, FIFO or socket (/dev/null, a pipe's name) is written as it is: renaming a
+  // temporary file onto it would replace the device with a regular file.
+  if (struct stat st; stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISDIR(st.st_mode)) {
+      err = path + ": is a directory";
+      return false;
+    }
+    f_ = std::fopen(path.c_str(), "wb");
+    if (!f_) {
+      err = "cannot write " + path + ": " + std::strerror(errno);
+      return false;
+    }
+    direct_ = true;
+    return true;
+  }
   const std::size_t slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
   const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -48,6 +63,17 @@ bool output_file::commit(std::string& err) {
   if (f_ == stdout) {
     if (std::fflush(stdout) != 0 || failed_) {
       err = std::string("writing standard output: ") + std::strerror(failed_ ? errno_ : errno);
+      return false;
+    }
+    return true;
+  }
+  if (direct_) {
+    const bool flushed = std::fflush(f_) == 0 && !failed_;
+    const int e = failed_ ? errno_ : errno;
+    const bool closed = std::fclose(f_) == 0;
+    f_ = nullptr;
+    if (!flushed || !closed) {
+      err = "writing " + path_ + ": " + std::strerror(e);
       return false;
     }
     return true;

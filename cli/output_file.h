@@ -4,7 +4,8 @@
 // permissions a new file gets) and renamed onto OUT when complete, after fsync. Any failure,
 // or the end of the object without commit(), removes the temporary file: OUT is never half
 // written, and an OUT that is also an input stays whole until the end. "-" is standard
-// output. Used by `export` and `report`.
+// output. A path that is not a regular file (/dev/null, a FIFO) is written directly, never
+// replaced. Used by `export` and `report`.
 #pragma once
 
 #include <cstdio>
@@ -35,6 +36,7 @@ class output_file {
   std::string path_, tmp_;
   std::FILE* f_ = nullptr;
   bool failed_ = false;
+  bool direct_ = false;  // a device or FIFO, written in place
   int errno_ = 0;
 };
 

@@ -3,10 +3,16 @@
 // Written row by row from the model (profile.h) as it is: tables of names referred to by
 // index (objects, files, functions), events with their long names and formulas, parts with
 // their headers and totals, then every self-cost row, call row and jump row with its part and
-// positions. Costs are arrays in the order of "events" (recorded events only: derived ones
-// are formulas over them); addresses are hex strings ("0x4011a0": exact at any size, as
-// objdump prints them); other numbers are exact integers.
+// positions. A row table is {"columns": [...], "rows": [[...], ...]}: each row an array in the
+// order of the columns named once (an instruction-level profile has tens of millions of rows;
+// keys repeated in every row made three quarters of the bytes). Costs are arrays in the order
+// of "events" (recorded events only: derived ones are formulas over them); addresses are hex
+// strings ("0x4011a0": exact at any size, as objdump prints them); other numbers are exact
+// integers. The rows are formatted straight into a large buffer handed to the sink whole.
+#include <bit>
 #include <charconv>
+#include <cstring>
+#include <memory>
 
 #include "calltree/profile.h"
 #include "export/export.h"
@@ -17,6 +23,7 @@ namespace calltree {
 
 namespace {
 
+// The header's pieces (names, parts) go through a std::string; the rows through `row_out`.
 struct writer {
   exporting::buffered_sink b;
   std::string& buf;
@@ -25,13 +32,6 @@ struct writer {
     char t[24];
     auto [end, ec] = std::to_chars(t, t + sizeof t, v);
     buf.append(t, end);
-  }
-  void hex(std::uint64_t v) {
-    char t[24];
-    auto [end, ec] = std::to_chars(t, t + sizeof t, v, 16);
-    buf += "\"0x";
-    buf.append(t, end);
-    buf += '"';
   }
   void str(std::string_view s) { append_json_string(buf, s); }
   void costs(std::span<const std::uint64_t> row) {
@@ -48,28 +48,93 @@ struct writer {
     else
       buf += "null";
   }
-  // "line":N,"instr":"0x..","bb":"0x.." for the kinds the model has.
-  void pos(std::string_view prefix, const position& p, std::uint8_t kinds) {
+};
+
+// Rows formatted into a fixed buffer by pointer; reserve(n) before writing up to n bytes.
+class row_out {
+ public:
+  explicit row_out(const export_sink& out) : out_(out), buf_(std::make_unique<char[]>(size)) {}
+  ~row_out() { flush(); }
+  void reserve(std::size_t n) {
+    if (static_cast<std::size_t>(p_ - buf_.get()) + n > size) flush();
+  }
+  void flush() {
+    if (p_ != buf_.get())
+      out_(std::string_view(buf_.get(), static_cast<std::size_t>(p_ - buf_.get())));
+    p_ = buf_.get();
+  }
+  void lit(std::string_view s) {
+    std::memcpy(p_, s.data(), s.size());
+    p_ += s.size();
+  }
+  void ch(char c) { *p_++ = c; }
+  void num(std::uint64_t v) { p_ = std::to_chars(p_, p_ + 20, v).ptr; }
+  void hex(std::uint64_t v) {
+    lit("\"0x");
+    p_ = std::to_chars(p_, p_ + 16, v, 16).ptr;
+    ch('"');
+  }
+  // ",L,I,B" for the position kinds the model has; ",null" each when `absent`.
+  void pos(const position& q, std::uint8_t kinds, bool absent = false) {
     if (kinds & pos_line) {
-      buf += ",\"";
-      buf += prefix;
-      buf += "line\":";
-      num(p.line);
+      ch(',');
+      absent ? lit("null") : num(q.line);
     }
     if (kinds & pos_instr) {
-      buf += ",\"";
-      buf += prefix;
-      buf += "instr\":";
-      hex(p.instr);
+      ch(',');
+      absent ? lit("null") : hex(q.instr);
     }
     if (kinds & pos_bb) {
-      buf += ",\"";
-      buf += prefix;
-      buf += "bb\":";
-      hex(p.bb);
+      ch(',');
+      absent ? lit("null") : hex(q.bb);
     }
   }
+  void costs(std::span<const std::uint64_t> row, const std::vector<std::uint32_t>& pick) {
+    ch('[');
+    for (std::size_t i = 0; i < pick.size(); ++i) {
+      if (i) ch(',');
+      num(row[pick[i]]);
+    }
+    ch(']');
+  }
+  // Bytes a row may take at most: `numbers` integers or addresses, `costs` cost cells.
+  static constexpr std::size_t bound(std::size_t numbers, std::size_t costs) {
+    return 16 + 24 * (numbers + costs);
+  }
+
+ private:
+  static constexpr std::size_t size = std::size_t{1} << 20;
+  const export_sink& out_;
+  std::unique_ptr<char[]> buf_;
+  char* p_ = buf_.get();
 };
+
+// {"columns":["part",...,<position columns>,...],"rows":[
+void columns(std::string& buf, std::initializer_list<std::string_view> before,
+             std::string_view prefix, std::uint8_t kinds,
+             std::initializer_list<std::string_view> middle, bool target,
+             std::initializer_list<std::string_view> after) {
+  buf += "{\"columns\":[";
+  bool first = true;
+  auto name = [&](std::string_view pre, std::string_view n) {
+    if (!first) buf += ',';
+    first = false;
+    buf += '"';
+    buf += pre;
+    buf += n;
+    buf += '"';
+  };
+  auto positions = [&](std::string_view pre) {
+    for (auto [bit, n] : {std::pair{pos_line, "line"}, {pos_instr, "instr"}, {pos_bb, "bb"}})
+      if (kinds & bit) name(pre, n);
+  };
+  for (auto n : before) name("", n);
+  positions(prefix);
+  for (auto n : middle) name("", n);
+  if (target) positions("target_");
+  for (auto n : after) name("", n);
+  buf += "],\"rows\":[";
+}
 
 }  // namespace
 
@@ -90,7 +155,7 @@ status export_model_json(const profile& p, const std::string& input, const expor
     pick(*v);
     return row;
   };
-  buf += "{\"schema\":\"calltree-model\",\"version\":1,\"input\":";
+  buf += "{\"schema\":\"calltree-model\",\"version\":2,\"input\":";
   w.str(input);
   buf += ",\"positions\":[";
   bool first = true;
@@ -193,69 +258,85 @@ status export_model_json(const profile& p, const std::string& input, const expor
     w.costs(pick(pt.totals));
     buf += '}';
   }
-  buf += "],\"costs\":[";
-  for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
-    const self_row& r = p.self_rows[i];
-    if (i) buf += ',';
-    buf += "\n{\"part\":";
-    w.num(r.part + 1);
-    buf += ",\"function\":";
-    w.num(r.function);
-    buf += ",\"file\":";
-    w.num(r.source_file);
-    w.pos("", r.pos, p.positions);
-    buf += ",\"self\":";
-    w.costs(pick(p.self_costs.row(i)));
-    buf += '}';
-    w.b.maybe_flush();
+  const std::uint8_t kinds = p.positions;
+  const std::size_t npos = static_cast<std::size_t>(std::popcount(kinds));
+  buf += "],\"costs\":";
+  columns(buf, {"part", "function", "file"}, "", kinds, {}, false, {"self"});
+  w.b.flush();
+  {
+    row_out o(out);
+    const std::size_t most = row_out::bound(3 + npos, recorded.size());
+    for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
+      const self_row& r = p.self_rows[i];
+      o.reserve(most);
+      o.lit(i ? ",\n[" : "\n[");
+      o.num(r.part + 1);
+      o.ch(',');
+      o.num(r.function);
+      o.ch(',');
+      o.num(r.source_file);
+      o.pos(r.pos, kinds);
+      o.ch(',');
+      o.costs(p.self_costs.row(i), recorded);
+      o.ch(']');
+    }
   }
-  buf += "],\"calls\":[";
-  for (std::size_t i = 0; i < p.calls.size(); ++i) {
-    const call_row& r = p.calls[i];
-    if (i) buf += ',';
-    buf += "\n{\"part\":";
-    w.num(r.part + 1);
-    buf += ",\"caller\":";
-    w.num(r.caller);
-    buf += ",\"file\":";
-    w.num(r.caller_source_file);
-    w.pos("", r.site, p.positions);
-    buf += ",\"callee\":";
-    w.num(r.callee);
-    if (r.has_target) w.pos("target_", r.target, p.positions);
-    buf += ",\"count\":";
-    w.num(r.count);
-    buf += ",\"inclusive\":";
-    w.costs(pick(p.call_costs.row(i)));
-    buf += '}';
-    w.b.maybe_flush();
+  buf += "]},\"calls\":";
+  columns(buf, {"part", "caller", "file"}, "", kinds, {"callee"}, true, {"count", "inclusive"});
+  w.b.flush();
+  {
+    row_out o(out);
+    const std::size_t most = row_out::bound(6 + 2 * npos, recorded.size());
+    for (std::size_t i = 0; i < p.calls.size(); ++i) {
+      const call_row& r = p.calls[i];
+      o.reserve(most);
+      o.lit(i ? ",\n[" : "\n[");
+      o.num(r.part + 1);
+      o.ch(',');
+      o.num(r.caller);
+      o.ch(',');
+      o.num(r.caller_source_file);
+      o.pos(r.site, kinds);
+      o.ch(',');
+      o.num(r.callee);
+      o.pos(r.target, kinds, !r.has_target);
+      o.ch(',');
+      o.num(r.count);
+      o.ch(',');
+      o.costs(p.call_costs.row(i), recorded);
+      o.ch(']');
+    }
   }
-  buf += "],\"jumps\":[";
-  for (std::size_t i = 0; i < p.jumps.size(); ++i) {
-    const jump_row& r = p.jumps[i];
-    if (i) buf += ',';
-    buf += "\n{\"part\":";
-    w.num(r.part + 1);
-    buf += ",\"function\":";
-    w.num(r.function);
-    buf += ",\"file\":";
-    w.num(r.source_file);
-    w.pos("", r.source, p.positions);
-    buf += ",\"conditional\":";
-    buf += r.conditional ? "true" : "false";
-    buf += ",\"executed\":";
-    w.num(r.executed);
-    buf += ",\"followed\":";
-    w.num(r.followed);
-    buf += ",\"target_function\":";
-    w.num(r.target_function);
-    buf += ",\"target_file\":";
-    w.num(r.target_file);
-    w.pos("target_", r.target, p.positions);
-    buf += '}';
-    w.b.maybe_flush();
+  buf += "]},\"jumps\":";
+  columns(buf, {"part", "function", "file"}, "", kinds,
+          {"conditional", "executed", "followed", "target_function", "target_file"}, true, {});
+  w.b.flush();
+  {
+    row_out o(out);
+    const std::size_t most = row_out::bound(9 + 2 * npos, 0);
+    for (std::size_t i = 0; i < p.jumps.size(); ++i) {
+      const jump_row& r = p.jumps[i];
+      o.reserve(most);
+      o.lit(i ? ",\n[" : "\n[");
+      o.num(r.part + 1);
+      o.ch(',');
+      o.num(r.function);
+      o.ch(',');
+      o.num(r.source_file);
+      o.pos(r.source, kinds);
+      o.lit(r.conditional ? ",true," : ",false,");
+      o.num(r.executed);
+      o.ch(',');
+      o.num(r.followed);
+      o.ch(',');
+      o.num(r.target_function);
+      o.ch(',');
+      o.num(r.target_file);
+      o.pos(r.target, kinds);
+      o.ch(']');
+    }
   }
-  buf += "]}\n";
+  buf += "]}}\n";
   return ok();
 }
 

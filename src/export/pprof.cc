@@ -12,8 +12,8 @@
 #include <algorithm>
 #include <climits>
 #include <deque>
-#include <span>
 #include <unordered_map>
+#include <vector>
 
 #include "export/formats.h"
 #include "export/pprof_addresses.h"
@@ -51,57 +51,86 @@ namespace function_field {
 constexpr std::uint32_t id = 1, name = 2, system_name = 3, filename = 4, start_line = 5;
 }
 
-// Strings numbered in order of first use; a lookup of a known string allocates nothing.
+// Strings numbered in order of first use. index() finds a string given before (a lookup of a
+// known string allocates nothing); add() appends one the caller knows to be new (a name of the
+// session's pool, each asked for once: no hashing of hundreds of thousands of long C++ names).
+// Views of the session's tables are kept as views; others are copied.
 class string_table {
  public:
   string_table() { index(""); }
   std::int64_t index(std::string_view s) {
     if (auto it = ids_.find(s); it != ids_.end()) return it->second;
-    const std::string& kept = order_.emplace_back(s);  // (a deque: the views stay valid)
-    const auto id = static_cast<std::int64_t>(order_.size() - 1);
+    const std::string& kept = owned_.emplace_back(s);  // (a deque: the views stay valid)
+    const auto id = add(kept);
     ids_.emplace(kept, id);
     return id;
   }
-  void write(proto_encoder& out) const {
-    for (const std::string& s : order_) out.bytes_field(profile_field::string_table, s);
+  // `s` must outlive the table. (pprof allows the same text twice in its table.)
+  std::int64_t add(std::string_view s) {
+    order_.push_back(s);
+    return static_cast<std::int64_t>(order_.size() - 1);
+  }
+  // Calls f(text) for every string, in id order.
+  template <typename F>
+  void each(F&& f) const {
+    for (std::string_view s : order_) f(s);
   }
 
  private:
   std::unordered_map<std::string_view, std::int64_t> ids_;
-  std::deque<std::string> order_;
+  std::deque<std::string> owned_;
+  std::vector<std::string_view> order_;
 };
 
-// Gzips the pieces, one after another, into `out`, at level 1: 0.04 s for the 3.4 MB proto of
-// the corpus's 24 MB profile where level 6 takes 0.11 s (gzip -1/-6), the file 11 % larger (it
-// is read once, by pprof or an ingester).
-status gzip_to(std::initializer_list<std::string_view> pieces, const export_sink& out) {
-  z_stream z{};
-  if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    return error{"zlib: deflateInit2 failed"};
-  std::string buf(1 << 16, '\0');
-  const std::string_view* last = pieces.end() - 1;
-  for (const std::string_view* piece = pieces.begin(); piece != pieces.end(); ++piece) {
-    std::string_view data = *piece;
-    do {
-      const uInt chunk = static_cast<uInt>(std::min<std::size_t>(data.size(), 1u << 30));
-      z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-      z.avail_in = chunk;
-      data.remove_prefix(chunk);
-      const int flush = piece == last && data.empty() ? Z_FINISH : Z_NO_FLUSH;
-      do {
-        z.next_out = reinterpret_cast<Bytef*>(buf.data());
-        z.avail_out = static_cast<uInt>(buf.size());
-        if (deflate(&z, flush) == Z_STREAM_ERROR) {
-          deflateEnd(&z);
-          return error{"zlib: deflate failed"};
-        }
-        out(std::string_view(buf.data(), buf.size() - z.avail_out));
-      } while (z.avail_out == 0);
-    } while (!data.empty());
+// A gzip stream into `out`, at level 1: 0.04 s for the 3.4 MB proto of the corpus's 24 MB
+// profile where level 6 takes 0.11 s (gzip -1/-6), the file 11 % larger (it is read once, by
+// pprof or an ingester). Pieces are compressed as they come: the proto is never whole in memory.
+class gzip_writer {
+ public:
+  explicit gzip_writer(const export_sink& out) : out_(out), buf_(1 << 17, '\0') {
+    ok_ = deflateInit2(&z_, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK;
   }
-  deflateEnd(&z);
-  return ok();
-}
+  ~gzip_writer() {
+    if (ok_) deflateEnd(&z_);
+  }
+  gzip_writer(const gzip_writer&) = delete;
+  gzip_writer& operator=(const gzip_writer&) = delete;
+  void write(std::string_view data) {
+    while (ok_ && !data.empty()) {
+      const uInt chunk = static_cast<uInt>(std::min<std::size_t>(data.size(), 1u << 30));
+      z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+      z_.avail_in = chunk;
+      data.remove_prefix(chunk);
+      run(Z_NO_FLUSH);
+    }
+  }
+  status finish() {
+    if (ok_) {
+      z_.avail_in = 0;
+      run(Z_FINISH);
+    }
+    if (!ok_) return error{"zlib: deflate failed"};
+    return ok();
+  }
+
+ private:
+  void run(int flush) {
+    do {
+      z_.next_out = reinterpret_cast<Bytef*>(buf_.data());
+      z_.avail_out = static_cast<uInt>(buf_.size());
+      if (deflate(&z_, flush) == Z_STREAM_ERROR) {
+        ok_ = false;
+        return;
+      }
+      if (z_.avail_out != buf_.size())
+        out_(std::string_view(buf_.data(), buf_.size() - z_.avail_out));
+    } while (z_.avail_out == 0);
+  }
+  const export_sink& out_;
+  z_stream z_{};
+  std::string buf_;
+  bool ok_ = false;
+};
 
 }  // namespace
 
@@ -189,7 +218,7 @@ result<export_report> write_pprof(const views::session& s, const export_options&
     m.varint_field(function_field::id, id);
     // (names by the pool's id: one lookup per distinct name, no hashing of its text)
     std::int64_t& name_string = name_strings[s.t.key_function[k]];
-    if (name_string < 0) name_string = strings.index(s.name(k));
+    if (name_string < 0) name_string = strings.add(s.name(k));
     const std::int64_t name = name_string;
     m.int64_field(function_field::name, name);
     // pprof demangles and simplifies a name whose system name is the same ("Animal::<=>"
@@ -216,9 +245,6 @@ result<export_report> write_pprof(const views::session& s, const export_options&
     locations.message_field(profile_field::location, m);
   }
 
-  std::vector<std::uint64_t> stack;  // by depth: location ids, root first
-  std::vector<std::uint64_t> ids;
-  std::vector<std::int64_t> values(ncol);
   // Address locations: one per (key, object, address) that a frame's cost is dealt to, with
   // the address's line in its key's function, numbered after the functions' locations.
   std::vector<std::uint64_t> location_of_row;
@@ -242,38 +268,68 @@ result<export_report> write_pprof(const views::session& s, const export_options&
     }
   }
 
-  // Samples: every frame with a self cost, its stack leaf first; a frame whose cost is dealt
-  // to addresses, one sample per address, the address's location as the leaf.
-  auto put_sample = [&](std::span<const std::uint64_t> stack_ids, const std::uint64_t* self) {
+  // Samples: every frame with a self cost, its stack leaf first, compressed in batches as
+  // they are encoded (field order is free in the wire format: the sample types first, the
+  // samples, then the tables). A frame whose cost is dealt to addresses gives one sample per
+  // address, the address's location as the leaf.
+  gzip_writer gz(out);
+  gz.write(profile.bytes());
+  profile.clear();
+  // The packed location ids of the current frame's stack, leaf first, are kept encoded,
+  // written backwards from the end of `rev`: the root's id ends the buffer and a frame's id goes
+  // just before its parent's, so each frame encodes one id, whatever its depth.
+  std::uint32_t deepest = 0;
+  for (std::uint32_t d : tree.depth) deepest = std::max(deepest, d);
+  std::string rev((std::size_t{deepest} + 1) * 10, '\0');
+  char* const rev_end = rev.data() + rev.size();
+  std::vector<char*> begin_at;  // by depth: where that frame's stack begins in `rev`
+  std::vector<std::int64_t> values(ncol);
+  auto put_sample = [&](const char* begin, const std::uint64_t* self) {
     bool any = false;
+    std::size_t values_size = 0;
     for (std::size_t c = 0; c < ncol; ++c) {
       const std::uint64_t v = scaled(self[c], units[c].scale);
       values[c] =
           v > static_cast<std::uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(v);
+      values_size += proto_encoder::varint_size(static_cast<std::uint64_t>(values[c]));
       any |= v != 0;
     }
     if (!any) return;
-    ids.assign(stack_ids.rbegin(), stack_ids.rend());
-    m.clear();
-    m.packed_field<std::uint64_t>(sample_field::location_id, ids);
-    m.packed_field<std::int64_t>(sample_field::value, values);
-    profile.message_field(profile_field::sample, m);
+    // Sample{location_id: packed ids, value: packed values}
+    const auto ids_size = static_cast<std::size_t>(rev_end - begin);
+    const std::size_t body = 1 + proto_encoder::varint_size(ids_size) + ids_size + 1 +
+                             proto_encoder::varint_size(values_size) + values_size;
+    profile.tag(profile_field::sample, 2);
+    profile.varint(body);
+    profile.tag(sample_field::location_id, 2);
+    profile.varint(ids_size);
+    profile.raw(std::string_view(begin, ids_size));
+    profile.tag(sample_field::value, 2);
+    profile.varint(values_size);
+    for (std::int64_t v : values) profile.varint(static_cast<std::uint64_t>(v));
+    if (profile.size() >= (1u << 20)) {
+      gz.write(profile.bytes());
+      profile.clear();
+    }
   };
   for (std::size_t f = 0; f < tree.frames(); ++f) {
     const std::uint32_t d = tree.depth[f];
-    stack.resize(d);
-    stack.push_back(location_of[tree.node[f]]);
-    if (split && split->frame_first[f] < split->frame_first[f + 1]) {
+    begin_at.resize(d);
+    char* const parent = d ? begin_at[d - 1] : rev_end;
+    const std::uint64_t own = location_of[tree.node[f]];
+    const bool by_address = split && split->frame_first[f] < split->frame_first[f + 1];
+    // By address: each address's id goes where the frame's own id goes, one sample each;
+    // then the own id is written there (for the callees' frames: they see the function).
+    if (by_address)
       for (std::uint32_t i = split->frame_first[f]; i < split->frame_first[f + 1]; ++i) {
         const auto& c = split->cells[i];
-        stack.back() = location_of_row[c.row];
-        put_sample(stack, split->cell_values.data() + c.value);
+        put_sample(proto_encoder::varint_before(parent, location_of_row[c.row]),
+                   split->cell_values.data() + c.value);
       }
-      stack.back() = location_of[tree.node[f]];  // the callees' frames see the function
-      continue;
-    }
-    put_sample(stack, tree.self.row(f).data());
+    begin_at.push_back(proto_encoder::varint_before(parent, own));
+    if (!by_address) put_sample(begin_at.back(), tree.self.row(f).data());
   }
+  gz.write(profile.bytes());
   // The rest (field order is free in the wire format): the period type is the first sample
   // type, one count per sample; comments say where the stacks come from.
   proto_encoder tail;
@@ -289,14 +345,20 @@ result<export_report> write_pprof(const views::session& s, const export_options&
                                    : "stacks: the call graph is a tree; exact")};
   tail.packed_field<std::int64_t>(profile_field::comment, comments);
   tail.int64_field(profile_field::default_sample_type, strings.index(units[0].type));
-  strings.write(tail);
-
-  // (Fields may come in any order: the pieces are compressed one after another, never joined.)
-  if (auto z = gzip_to(
-          {profile.bytes(), mappings.bytes(), locations.bytes(), functions.bytes(), tail.bytes()},
-          out);
-      !z)
-    return z.error();
+  for (const proto_encoder* piece : {&mappings, &locations, &functions, &tail})
+    gz.write(piece->bytes());
+  // The string table last (every index() is done), in 1 MB batches as the samples: it is
+  // mostly the functions' names (76 MB on the real profile), never whole in memory.
+  profile.clear();
+  strings.each([&](std::string_view text) {
+    profile.bytes_field(profile_field::string_table, text);
+    if (profile.size() >= (1u << 20)) {
+      gz.write(profile.bytes());
+      profile.clear();
+    }
+  });
+  gz.write(profile.bytes());
+  if (auto z = gz.finish(); !z) return z.error();
   return report;
 }
 

@@ -42,6 +42,32 @@ class proto_encoder {
     for (T v : values) varint(static_cast<std::uint64_t>(v));
   }
 
+  // The pieces of a field written by hand (a packed field whose bytes are already encoded):
+  // its tag, a varint (its length), its bytes.
+  void tag(std::uint32_t field, std::uint32_t wire) { varint((std::uint64_t{field} << 3) | wire); }
+  void varint(std::uint64_t v) {
+    char b[10];
+    std::size_t n = 0;
+    while (v >= 0x80) {
+      b[n++] = static_cast<char>((v & 0x7f) | 0x80);
+      v >>= 7;
+    }
+    b[n++] = static_cast<char>(v);
+    out_.append(b, n);
+  }
+  void raw(std::string_view bytes) { out_.append(bytes); }
+  // Writes v's varint so that it ends at `end`; returns where it begins.
+  static char* varint_before(char* end, std::uint64_t v) {
+    char* p = end - varint_size(v);
+    char* q = p;
+    while (v >= 0x80) {
+      *q++ = static_cast<char>((v & 0x7f) | 0x80);
+      v >>= 7;
+    }
+    *q = static_cast<char>(v);
+    return p;
+  }
+
   const std::string& bytes() const { return out_; }
   std::string take() { return std::move(out_); }
   void clear() { out_.clear(); }
@@ -57,14 +83,6 @@ class proto_encoder {
   }
 
  private:
-  void tag(std::uint32_t field, std::uint32_t wire) { varint((std::uint64_t{field} << 3) | wire); }
-  void varint(std::uint64_t v) {
-    while (v >= 0x80) {
-      out_.push_back(static_cast<char>((v & 0x7f) | 0x80));
-      v >>= 7;
-    }
-    out_.push_back(static_cast<char>(v));
-  }
   std::string out_;
 };
 

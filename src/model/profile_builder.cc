@@ -79,6 +79,77 @@ struct profile_builder::impl {
     add_costs(p.self_costs.row(last_self), r.costs, r.line);
   }
 
+  // Where a self row is looked up. Rows of one function come in one run on most files (a
+  // callgrind dump writes each function context once, its cost lines together): a row of a
+  // function met in one run only can only equal a row of that run, so the lookup is in a
+  // small index of the current run (`run_slots`), which stays in the cache, and those rows need
+  // no index of their own (a 14 M-row instruction-level profile spent half of its build on the
+  // cache misses of one index of every row, and 268 MB on it). When a function's rows come back
+  // after another's (a second run of it, another part folded into the same one), the rows of
+  // its runs so far go into `self_index`, and its rows are looked up there from then on (rows
+  // that were in the model before the builder: all of them). The same rows either way.
+  struct run_function {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;  // [begin, end) of its rows
+    bool indexed = false;                                       // its rows are in self_index
+  };
+  bool self_global = false;                                       // every row is in self_index
+  std::unordered_map<std::uint64_t, run_function> run_functions;  // by part << 32 | function
+  std::uint64_t run_key = ~0ull;                                  // the current run's
+  run_function* run = nullptr;                                    // its entry
+  std::uint32_t run_begin = 0;           // its first row (the rows after it are its)
+  std::vector<std::uint64_t> run_slots;  // (generation << 32 | row); 0: none yet
+  std::uint32_t run_generation = 0;      // slots of another generation are empty
+  std::uint32_t run_count = 0;
+
+  static std::uint64_t hash_run(const self_row& r) {
+    return hash_pos(mix(4, r.source_file), r.pos);
+  }
+  void start_run(std::uint64_t key) {
+    if (run && !run->indexed)
+      run->runs.emplace_back(run_begin, static_cast<std::uint32_t>(p.self_rows.size()));
+    run_key = key;
+    run_begin = static_cast<std::uint32_t>(p.self_rows.size());
+    auto [it, fresh] = run_functions.try_emplace(key);
+    run = &it->second;
+    if (!fresh && !run->indexed) {
+      for (auto [b, e] : run->runs)
+        for (std::uint32_t i = b; i < e; ++i) index_self(i);
+      run->runs = {};
+      run->indexed = true;
+    }
+    if (run->indexed) return;
+    run_count = 0;
+    if (run_slots.empty()) run_slots.assign(64, 0);
+    if (++run_generation == 0) {  // (after 2^32 runs: clear once)
+      std::fill(run_slots.begin(), run_slots.end(), 0);
+      run_generation = 1;
+    }
+  }
+  void go_global() {
+    self_global = true;
+    for (std::uint32_t i = 0; i < p.self_rows.size(); ++i) index_self(i);
+  }
+  // The slot of `row` in the run's index: its entry, or the empty slot to fill.
+  std::size_t run_slot(const self_row& row) const {
+    const std::size_t mask = run_slots.size() - 1;
+    const std::uint64_t gen = static_cast<std::uint64_t>(run_generation) << 32;
+    for (std::size_t i = hash_run(row) >> (64 - __builtin_ctzll(run_slots.size()));;
+         i = (i + 1) & mask) {
+      const std::uint64_t e = run_slots[i];
+      if ((e & ~0xffffffffull) != gen) return i;
+      const self_row& o = p.self_rows[static_cast<std::uint32_t>(e)];
+      if (o.source_file == row.source_file && o.pos == row.pos) return i;
+    }
+  }
+  void run_insert(std::size_t slot, std::uint32_t r) {
+    const std::uint64_t gen = static_cast<std::uint64_t>(run_generation) << 32;
+    run_slots[slot] = gen | r;
+    if (++run_count * 4 <= run_slots.size() * 3) return;
+    run_slots.assign(run_slots.size() * 2, 0);
+    for (std::uint32_t i = run_begin; i < p.self_rows.size(); ++i)
+      run_slots[run_slot(p.self_rows[i])] = gen | i;
+  }
+
   // on_cost when the record does not go to the row of the line before.
   __attribute__((noinline)) void cost_slow(const cost_record& r) {
     if (limit_hit) return;
@@ -86,20 +157,39 @@ struct profile_builder::impl {
     row.part = part;
     resolve_context(r.ctx, row.function, row.source_file);
     row.pos = keep(r.pos);
-    auto same = [&](const self_row& o) {
-      return o.function == row.function && o.source_file == row.source_file && o.pos == row.pos &&
-             o.part == row.part;
-    };
-    auto h = hash_self(row);
-    std::size_t slot;
-    std::uint32_t found = self_index.find(
-        h, [&](std::uint32_t i) { return same(p.self_rows[i]); }, slot);
-    if (found == row_index::empty) {
-      if (!room_for_row(p.self_rows, &p.self_costs, r.line)) return;
-      found = static_cast<std::uint32_t>(p.self_rows.size());
-      p.self_rows.push_back(row);
-      p.self_costs.add_row();
-      self_index.insert(h, found, slot);
+    std::uint32_t found;
+    if (!self_global) {
+      const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.function;
+      if (key != run_key) start_run(key);
+    }
+    if (!self_global && !run->indexed) {
+      const std::size_t slot = run_slot(row);
+      const std::uint64_t e = run_slots[slot];
+      if (e >> 32 == run_generation) {
+        found = static_cast<std::uint32_t>(e);
+      } else {
+        if (!room_for_row(p.self_rows, &p.self_costs, r.line)) return;
+        found = static_cast<std::uint32_t>(p.self_rows.size());
+        p.self_rows.push_back(row);
+        p.self_costs.add_row();
+        run_insert(slot, found);
+      }
+    } else {
+      auto same = [&](const self_row& o) {
+        return o.function == row.function && o.source_file == row.source_file && o.pos == row.pos &&
+               o.part == row.part;
+      };
+      auto h = hash_self(row);
+      std::size_t slot;
+      found = self_index.find(
+          h, [&](std::uint32_t i) { return same(p.self_rows[i]); }, slot);
+      if (found == row_index::empty) {
+        if (!room_for_row(p.self_rows, &p.self_costs, r.line)) return;
+        found = static_cast<std::uint32_t>(p.self_rows.size());
+        p.self_rows.push_back(row);
+        p.self_costs.add_row();
+        self_index.insert(h, found, slot);
+      }
     }
     last_self = found;
     last_self_pos = row.pos;
@@ -120,7 +210,7 @@ struct profile_builder::impl {
     for (object_id i = 0; i < p.objects.size(); ++i) object_of.emplace(p.objects[i].name, i);
     for (file_id i = 0; i < p.files.size(); ++i) file_of.emplace(p.files[i].name, i);
     for (function_id i = 0; i < p.functions.size(); ++i) index_function(i);
-    for (std::uint32_t i = 0; i < p.self_rows.size(); ++i) index_self(i);
+    if (!p.self_rows.empty()) go_global();
     for (std::uint32_t i = 0; i < p.calls.size(); ++i) index_call(i);
     for (std::uint32_t i = 0; i < p.jumps.size(); ++i) index_jump(i);
   }

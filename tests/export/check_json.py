@@ -23,14 +23,24 @@ def check(path):
     corpus.run([calltree, "export", "--to=json", path, "-o", out], cwd=tmp)
     with open(out, encoding="utf-8") as f:
         m = json.load(f)
-    assert m["schema"] == "calltree-model" and m["version"] == 1
+    assert m["schema"] == "calltree-model" and m["version"] == 2
+    # Row tables: {"columns": [...], "rows": [[...]]}; each row as a dict of its columns.
+    tables = {}
+    for t in ("costs", "calls", "jumps"):
+        cols = m[t]["columns"]
+        assert len(set(cols)) == len(cols), "%s: columns %s" % (t, cols)
+        for row in m[t]["rows"]:
+            assert len(row) == len(cols), "%s: row %s, columns %s" % (t, row, cols)
+        tables[t] = [dict(zip(cols, row)) for row in m[t]["rows"]]
+    pos = m["positions"]
+    assert tables["costs"] == [] or [c for c in m["costs"]["columns"] if c in pos] == pos
     events = [e["name"] for e in m["events"]]
     r = json.loads(corpus.run([calltree, "annotate", "--json", "--auto=no", path], cwd=tmp))
     assert events == r["recorded_events"], "events %s, annotate %s" % (events, r["recorded_events"])
     fn, files = m["functions"], m["files"]
     got = defaultdict(lambda: [0] * len(events))
     per_part = defaultdict(lambda: [0] * len(events))
-    for row in m["costs"]:
+    for row in tables["costs"]:
         assert 0 <= row["function"] < len(fn) and 0 <= row["file"] < len(files)
         key = (fn[row["function"]]["name"], files[row["file"]])
         for i, v in enumerate(row["self"]):
@@ -45,7 +55,7 @@ def check(path):
     for i, p in enumerate(m["parts"]):
         assert p["totals"] == per_part.get(i + 1, [0] * len(events)), "part %d totals" % (i + 1)
     calls = defaultdict(int)
-    for c in m["calls"]:
+    for c in tables["calls"]:
         assert 0 <= c["caller"] < len(fn) and 0 <= c["callee"] < len(fn)
         calls[(fn[c["caller"]]["name"], fn[c["callee"]]["name"])] += c["count"]
     want_calls = defaultdict(int)
@@ -58,8 +68,8 @@ def check(path):
             assert calls.get(k) == v, "calls %s: %s in the model, %d in annotate" % (
                 k, calls.get(k), v)
     if "jumps" in os.path.basename(path):
-        assert m["jumps"], "no jump rows"
-        for j in m["jumps"]:
+        assert tables["jumps"], "no jump rows"
+        for j in tables["jumps"]:
             assert 0 <= j["target_function"] < len(fn)
 
 

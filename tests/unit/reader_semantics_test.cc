@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <tuple>
 
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
@@ -377,4 +378,34 @@ TEST(ReaderSemantics, StrayCrAroundANameIsTrimmedSoItRoundTrips) {
   auto l = read_text("events: Ir\r\nfl=a.c\r\nfn=main5\r\r\n1 3\r\n");
   EXPECT_EQ(self(l->p, "main5"), 3u);
   EXPECT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
+}
+
+// A function whose lines come in several runs (another function's between them, an inlined
+// file's lines between its own, a run big enough to grow the builder's index of a run) has one
+// row per position, its costs summed: the builder's lookup within a run and its index of the
+// functions met again give the same rows.
+TEST(ReaderSemantics, FunctionInSeveralRunsHasOneRowPerPosition) {
+  std::string text = "events: Ir\npositions: line\nfl=a.c\nfn=a\n";
+  for (int line = 1; line <= 200; ++line) text += std::to_string(line) + " 1\n";
+  text += "fi=b.h\n5 7\nfe=a.c\n5 1\nfn=b\n1 2\n2 2\nfn=a\n";
+  for (int line = 1; line <= 200; ++line) text += std::to_string(line) + " 1\n";
+  text += "fi=b.h\n5 7\nfn=b\n1 2\nfn=c\n1 4\n1 4\n";
+  auto l = read_text(text);
+  ASSERT_EQ(l->diags.errors(), 0u);
+  const profile& p = l->p;
+  // a: 200 lines of a.c and line 5 of b.h; b: 2 lines; c: 1.
+  EXPECT_EQ(p.self_rows.size(), 201u + 2u + 1u);
+  std::map<std::tuple<function_id, file_id, std::uint64_t>, int> seen;
+  for (const auto& r : p.self_rows) {
+    auto key = std::tuple(r.function, r.source_file, r.pos.line);
+    EXPECT_EQ(++seen[key], 1);
+  }
+  EXPECT_EQ(self(p, "a"), 200u * 2 + 1 + 14);
+  EXPECT_EQ(self(p, "b"), 6u);
+  EXPECT_EQ(self(p, "c"), 8u);
+  for (std::size_t r = 0; r < p.self_rows.size(); ++r)
+    if (p.self_rows[r].function == fn(p, "a") && p.self_rows[r].pos.line == 5) {
+      EXPECT_EQ(p.self_costs.row(r)[0],
+                p.file_name(p.self_rows[r].source_file) == "b.h" ? 14u : 3u);
+    }
 }
