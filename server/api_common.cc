@@ -128,6 +128,28 @@ std::optional<failure> parse_common(const request& r, const views::session& s, c
   return std::nullopt;
 }
 
+std::optional<failure> parse_group(const request& r, views::grouping& group,
+                                   std::optional<std::string>& in_group) {
+  if (auto g = param(r, "group")) {
+    if (*g == "none")
+      group = views::grouping::none;
+    else if (*g == "object")
+      group = views::grouping::object;
+    else if (*g == "file")
+      group = views::grouping::file;
+    else if (*g == "class")
+      group = views::grouping::klass;
+    else
+      return failure{400, "bad_group", "group takes none, object, file or class"};
+  }
+  if (auto g = param(r, "in_group")) {
+    if (group == views::grouping::none)
+      return failure{400, "bad_group", "in_group needs group=object, file or class"};
+    in_group = std::string(*g);
+  }
+  return std::nullopt;
+}
+
 std::optional<failure> parse_id(std::string_view segment, const views::session& s,
                                 std::uint32_t& id) {
   auto v = parse_uint(segment, UINT64_MAX);

@@ -55,6 +55,11 @@ struct common_query {
 };
 std::optional<failure> parse_common(const request& r, const views::session& s, common_query& q);
 
+// group= (none, object, file, class) and in_group= (a group's name; needs group=), as the
+// function list and the diff list take them (`in_group` untouched when not given).
+std::optional<failure> parse_group(const request& r, views::grouping& group,
+                                   std::optional<std::string>& in_group);
+
 // A function id from a path segment ("123"): the id, or a failure (400 for no number, 404
 // for no such function).
 std::optional<failure> parse_id(std::string_view segment, const views::session& s,

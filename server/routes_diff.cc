@@ -161,22 +161,10 @@ response route_diff_functions(const request& r, const views::diff_source& src) {
     if (!v) return error_response(400, "bad_limit", "limit takes a number");
     q.limit = std::min<std::uint64_t>(*v, 5000);
   }
-  if (auto g = param(r, "group")) {
-    if (*g == "none")
-      q.group = views::grouping::none;
-    else if (*g == "object")
-      q.group = views::grouping::object;
-    else if (*g == "file")
-      q.group = views::grouping::file;
-    else if (*g == "class")
-      q.group = views::grouping::klass;
-    else
-      return error_response(400, "bad_group", "group takes none, object, file or class");
-  }
-  if (auto g = param(r, "in_group")) {
-    if (q.group == views::grouping::none)
-      return error_response(400, "bad_group", "in_group needs group=");
-    q.in_group = std::string(*g);
+  std::optional<std::string> in_group;
+  if (auto f = parse_group(r, q.group, in_group)) return error_response(*f);
+  if (in_group) {
+    q.in_group = std::move(*in_group);
     q.only_group = true;
   }
   if (auto l = param(r, "group_limit")) {

@@ -65,23 +65,7 @@ response route_functions(const request& r, const views::session& s) {
       return RE2::PartialMatch(re2::StringPiece(name.data(), name.size()), *re);
     };
   }
-  if (auto g = param(r, "group")) {
-    if (*g == "none")
-      q.group = views::grouping::none;
-    else if (*g == "object")
-      q.group = views::grouping::object;
-    else if (*g == "file")
-      q.group = views::grouping::file;
-    else if (*g == "class")
-      q.group = views::grouping::klass;
-    else
-      return error_response(400, "bad_group", "group takes none, object, file or class");
-  }
-  if (auto g = param(r, "in_group")) {
-    if (q.group == views::grouping::none)
-      return error_response(400, "bad_group", "in_group needs group=object, file or class");
-    q.in_group = std::string(*g);
-  }
+  if (auto f = parse_group(r, q.group, q.in_group)) return error_response(*f);
   if (auto cy = param(r, "cycles")) {
     if (*cy != "yes" && *cy != "no")
       return error_response(400, "bad_cycles", "cycles takes yes or no");
