@@ -16,11 +16,12 @@ import sys
 import tempfile
 from collections import defaultdict
 
+from check_pprof_lib import raw_sections
+
 FILES = ["vg-phases-instr-jumps-nocompress-pos.callgrind", "vg-sort-instr-noline.callgrind",
          "vg-recurse-cacheuse.callgrind"]
 LOC = re.compile(r"^\s*(\d+): 0x([0-9a-f]+) (?:M=(\d+) )?(.*?) (\S*):(\d+) s=\d+")
 MAP = re.compile(r"^(\d+): 0x([0-9a-f]+)/0x([0-9a-f]+)/0x[0-9a-f]+ (.*?)  (\[.*\])?$")
-SAMPLE = re.compile(r"^\s*(-?\d+(?:\s+-?\d+)*):((?:\s+\d+)*)\s*$")
 COST = re.compile(r'^cost ob="(.*?)" fl=".*?" fi=".*?" fn="(.*?)" pos=(0x[0-9a-f]+|\d+)(?::\d+)? costs=\[(.*)\]$')
 
 
@@ -56,30 +57,18 @@ def expected(ct, path):
 def pprof_raw(path, env):
     text = subprocess.run(["go", "tool", "pprof", "-raw", path], capture_output=True,
                           text=True, check=True, env=env).stdout
-    types, locs, samples, maps = [], {}, [], {}
-    section = None
-    for line in text.splitlines():
-        if line in ("Samples:", "Locations", "Mappings"):
-            section = line
-            continue
-        if section == "Samples:":
-            if not types:
-                types = [t.replace("[dflt]", "").split("/")[0] for t in line.split()]
-                continue
-            m = SAMPLE.match(line)
-            if m:
-                samples.append(([int(v) for v in m.group(1).split()],
-                                [int(i) for i in m.group(2).split()]))
-        elif section == "Locations":
-            m = LOC.match(line)
-            if m:
-                locs[int(m.group(1))] = (int(m.group(2), 16), int(m.group(3) or 0), m.group(4))
-        elif section == "Mappings":
-            m = MAP.match(line)
-            if m:
-                maps[int(m.group(1))] = (int(m.group(2), 16), int(m.group(3), 16), m.group(4),
-                                         m.group(5) or "")
-    return types, locs, samples, maps
+    types, samples, lines = raw_sections(text)
+    locs, maps = {}, {}
+    for line in lines["Locations"]:
+        m = LOC.match(line)
+        if m:
+            locs[int(m.group(1))] = (int(m.group(2), 16), int(m.group(3) or 0), m.group(4))
+    for line in lines["Mappings"]:
+        m = MAP.match(line)
+        if m:
+            maps[int(m.group(1))] = (int(m.group(2), 16), int(m.group(3), 16), m.group(4),
+                                     m.group(5) or "")
+    return [t.split("/")[0] for t in types], locs, samples, maps
 
 
 def check(ct, corpus, name, tmp, env, top):

@@ -6,9 +6,10 @@ LOC = re.compile(r"^\s*(\d+): 0x[0-9a-f]+ (?:M=\d+ )?(.*):(\d+) s=(\d+)(?:\(.*\)
 SAMPLE = re.compile(r"^\s*(-?\d+(?:\s+-?\d+)*):((?:\s+\d+)*)\s*$")
 
 
-def parse_raw(text):
-    """(sample type strings, {location id: 'name file'}, [(values, [location ids])])."""
-    types, locs, samples = [], {}, []
+def raw_sections(text):
+    """`go tool pprof -raw` output: (sample type strings, [(values, [location ids])], {section:
+    [line]}), the Samples section parsed, the Locations and Mappings sections' lines kept."""
+    types, samples, lines = [], [], {"Locations": [], "Mappings": []}
     section = None
     for line in text.splitlines():
         if line in ("Samples:", "Locations", "Mappings"):
@@ -22,10 +23,19 @@ def parse_raw(text):
             if m:
                 samples.append(([int(v) for v in m.group(1).split()],
                                 [int(i) for i in m.group(2).split()]))
-        elif section == "Locations":
-            m = LOC.match(line)
-            if m:
-                locs[int(m.group(1))] = m.group(2)
+        elif section:
+            lines[section].append(line)
+    return types, samples, lines
+
+
+def parse_raw(text):
+    """(sample type strings, {location id: 'name file'}, [(values, [location ids])])."""
+    types, samples, lines = raw_sections(text)
+    locs = {}
+    for line in lines["Locations"]:
+        m = LOC.match(line)
+        if m:
+            locs[int(m.group(1))] = m.group(2)
     return types, locs, samples
 
 
