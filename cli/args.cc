@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <unistd.h>
 
 #include "command.h"
 
@@ -131,6 +132,23 @@ std::optional<double> parse_nonnegative(std::string_view s) {
   const double v = std::strtod(copy.c_str(), &end);
   if (end != copy.c_str() + copy.size() || !(v >= 0)) return std::nullopt;
   return v;
+}
+
+std::string include_dir(std::string dir) {
+  if (!dir.empty() && dir[0] == '=') dir.erase(0, 1);
+  if (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  return dir;
+}
+
+std::optional<std::pair<std::string, std::string>> source_root(std::string_view v) {
+  const auto eq = v.find('=');
+  if (eq == std::string_view::npos) return std::nullopt;
+  return std::pair{std::string(v.substr(0, eq)), std::string(v.substr(eq + 1))};
+}
+
+std::string current_dir() {
+  if (char buf[4096]; getcwd(buf, sizeof buf)) return std::string(buf) + "/";
+  return {};
 }
 
 int usage_error(std::string_view command, std::string_view message) {

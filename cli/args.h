@@ -50,6 +50,16 @@ std::vector<std::string> split_commas(std::string_view s);
 // A whole decimal number at least 0 ("0.5", "1e-3"): nullopt for anything else (NaN too).
 std::optional<double> parse_nonnegative(std::string_view s);
 
+// An -I DIR of serve and report: `-I=DIR` too (as callgrind_annotate takes it), a trailing '/'
+// dropped (a lone "/" kept).
+std::string include_dir(std::string dir);
+
+// --source-root OLD=NEW split at its first '=': nullopt without one.
+std::optional<std::pair<std::string, std::string>> source_root(std::string_view v);
+
+// The current directory with a trailing '/' (file names under it are shown relative), or "".
+std::string current_dir();
+
 // Prints "calltree COMMAND: MESSAGE\n(see 'calltree COMMAND --help')" to stderr; returns the
 // usage exit status (2).
 int usage_error(std::string_view command, std::string_view message);

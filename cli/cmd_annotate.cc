@@ -243,9 +243,9 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     } else if (name == "raw") {
       o.raw = true;
     } else if (name == "source-root") {
-      auto eq = value.find('=');
-      if (eq == std::string::npos) return usage_error("annotate", "--source-root takes OLD=NEW");
-      o.source_roots.emplace_back(value.substr(0, eq), value.substr(eq + 1));
+      auto root = source_root(value);
+      if (!root) return usage_error("annotate", "--source-root takes OLD=NEW");
+      o.source_roots.push_back(std::move(*root));
     } else if (name == "event") {
       o.event_definitions.push_back(value);
     }
@@ -290,7 +290,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
   if (asm_req && input == "-")
     return usage_error("annotate", "--asm reads the profile twice: give a file");
   o.input_name = input;
-  if (char buf[4096]; getcwd(buf, sizeof buf)) o.cwd = std::string(buf) + "/";
+  o.cwd = current_dir();
   if (input != "-") {
     struct stat st;
     if (stat(input.c_str(), &st) == 0) o.input_mtime = static_cast<std::int64_t>(st.st_mtime);

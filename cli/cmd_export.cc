@@ -9,7 +9,6 @@
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <charconv>
@@ -221,7 +220,7 @@ int run_export(std::span<const std::string_view> args) {
   auto threads = parse_threads(a.get("threads"));
   if (!threads) return usage_error("export", "--threads needs a number from 1 to 64");
   lo.threads = *threads;
-  if (char buf[4096]; getcwd(buf, sizeof buf)) lo.cwd = std::string(buf) + "/";
+  lo.cwd = current_dir();
   progress_line progress(input);
   lo.progress = [&progress](const read_progress& p) { progress.update(p); };
   auto loaded = views::load_session(input, lo);

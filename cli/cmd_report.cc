@@ -134,13 +134,13 @@ int run_report(std::span<const std::string_view> args) {
   }
 
   views::load_options lo;
-  for (auto dir : a.all("include")) lo.include_dirs.push_back(dir);
+  for (auto dir : a.all("include")) lo.include_dirs.push_back(include_dir(std::move(dir)));
   for (const auto& v : a.all("source-root")) {
-    auto eq = v.find('=');
-    if (eq == std::string::npos) return usage_error("report", "--source-root takes OLD=NEW");
-    lo.source_roots.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+    auto root = source_root(v);
+    if (!root) return usage_error("report", "--source-root takes OLD=NEW");
+    lo.source_roots.push_back(std::move(*root));
   }
-  if (char buf[4096]; getcwd(buf, sizeof buf)) lo.cwd = std::string(buf) + "/";
+  lo.cwd = current_dir();
   const std::string& path = a.positional[0];
   std::shared_ptr<const views::session> session;
   {

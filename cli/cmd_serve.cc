@@ -8,7 +8,6 @@
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <memory>
@@ -98,21 +97,17 @@ int run_serve(std::span<const std::string_view> args) {
   }
   const std::string host = a.get("host").value_or("127.0.0.1");
   views::load_options lo;
-  for (auto dir : a.all("include")) {
-    if (!dir.empty() && dir[0] == '=') dir.erase(0, 1);
-    if (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-    lo.include_dirs.push_back(dir);
-  }
+  for (auto dir : a.all("include")) lo.include_dirs.push_back(include_dir(std::move(dir)));
   for (const auto& v : a.all("source-root")) {
-    auto eq = v.find('=');
-    if (eq == std::string::npos) return usage_error("serve", "--source-root takes OLD=NEW");
-    lo.source_roots.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+    auto root = source_root(v);
+    if (!root) return usage_error("serve", "--source-root takes OLD=NEW");
+    lo.source_roots.push_back(std::move(*root));
   }
   lo.event_definitions = a.all("event");
   auto threads = parse_threads(a.get("threads"));
   if (!threads) return usage_error("serve", "--threads needs a number from 1 to 64");
   lo.threads = *threads;
-  if (char buf[4096]; getcwd(buf, sizeof buf)) lo.cwd = std::string(buf) + "/";
+  lo.cwd = current_dir();
 
   auto token = server::make_token();
   if (!token) {
