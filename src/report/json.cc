@@ -2,7 +2,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 namespace calltree {
 
@@ -21,6 +23,18 @@ std::size_t utf8_len(std::string_view s, std::size_t i) {
   if (n == 4 && c == 0xf4 && b(i + 1) >= 0x90) return 0;
   return n;
 }
+// Whether any of the 8 bytes at p is written escaped or checked as UTF-8: below 0x20, 0x7f
+// and above, '"' or '\\' (the bit tricks of "Bit Twiddling Hacks": a byte below n, a zero
+// byte). Names are long and plain: 8 bytes a step instead of one.
+bool escapes_any(const char* p) {
+  std::uint64_t w;
+  std::memcpy(&w, p, 8);
+  constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  auto zero_byte = [&](std::uint64_t v) { return (v - ones) & ~v & highs; };
+  const std::uint64_t below_space = (w - ones * 0x20) & ~w & highs;
+  return (below_space | (w & highs) | zero_byte(w ^ (ones * 0x7f)) | zero_byte(w ^ (ones * '"')) |
+          zero_byte(w ^ (ones * '\\'))) != 0;
+}
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
@@ -28,6 +42,7 @@ void append_json_string(std::string& out, std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     // A run of characters written as they are, appended at once.
     std::size_t j = i;
+    while (j + 8 <= s.size() && !escapes_any(s.data() + j)) j += 8;
     while (j < s.size()) {
       const auto p = static_cast<unsigned char>(s[j]);
       if (p < 0x20 || p >= 0x7f || p == '"' || p == '\\') break;
