@@ -68,7 +68,7 @@ constexpr flag export_flags[] = {
     {"title", 0, true, "the title of a flamegraph, speedscope or chrome export [the file name]",
      "TEXT"},
     {"dot-command", 0, true, "svg/png: the Graphviz program to run [dot]", "PATH"},
-    {"threads", 0, true, "threads to read with [number of cores]", "N"},
+    {"threads", 0, true, "threads to read with (and, for pprof, to compress with) [number of cores]", "N"},
     {"help", 'h', false, "show this help"},
 };
 
@@ -220,6 +220,7 @@ int run_export(std::span<const std::string_view> args) {
   auto threads = parse_threads(a.get("threads"));
   if (!threads) return usage_error("export", "--threads needs a number from 1 to 64");
   lo.threads = *threads;
+  o.threads = *threads;
   lo.cwd = current_dir();
   progress_line progress(input);
   lo.progress = [&progress](const read_progress& p) { progress.update(p); };

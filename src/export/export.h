@@ -63,6 +63,9 @@ struct export_options {
   // instead of one location per function. Off by default: a sample per address with its
   // whole stack makes the file many times larger (docs/export.md: 14x on a 24 MB profile).
   bool addresses = false;
+  // pprof: threads that deflate the output (export/gzip_stream.h; the bytes are the same for
+  // any number).
+  unsigned threads = 1;
   // A title for formats that show one (flamegraph, speedscope, chrome); empty: the input's name.
   std::string title;
 };
