@@ -3,7 +3,8 @@
 // The estimate's exact tree of the first event (docs/estimate.md), roots at the bottom, each
 // frame a box whose width is its total (a frame's children side by side on top of it, the
 // heaviest first, its self cost the part of its width they leave), coloured by a hash of its
-// name in flamegraph.pl's "hot" tones. Each box's <title> (the browser's tooltip) says the
+// name in flamegraph.pl's "hot" tones, labelled with its name without the caller context its
+// parent shows (stack_frame_name, as the folded export writes it). Each box's <title> (the browser's tooltip) says the
 // function, its file, its total and its share; boxes narrower than 0.1 px are not drawn (their
 // cost stays inside their parent's width), as flamegraph.pl's --minwidth. The script
 // (flamegraph_script.h) zooms on click and searches by regular expression. No Perl, no
@@ -155,19 +156,30 @@ result<export_report> write_flamegraph(const views::session& s, const export_opt
   buf += "\" y=\"";
   buf += fmt("%.1f", base_y + frame_height - 4);
   buf += "\">all</text></g>\n";
+  std::vector<std::uint32_t> key_at;  // by depth: the key of the current path's frame
   for (std::size_t f = 0; f < tree.frames(); ++f) {
-    if (!drawn[f]) continue;
     const std::uint32_t k = tree.node[f];
+    key_at.resize(tree.depth[f]);
+    key_at.push_back(k);
+    if (!drawn[f]) continue;
     const std::uint64_t t = tree.total.row(f)[0];
     const double x = static_cast<double>(start[f]) * scale;
     const double w = static_cast<double>(t) * scale;
     const double y = base_y - (tree.depth[f] + 1) * frame_height;
     const std::string_view name = s.name(k);
+    // The box shows the name without the caller context its parent shows (as the folded
+    // export writes it); the tooltip and the search keep the full name.
+    const std::string_view shown =
+        stack_frame_name(name, tree.depth[f] ? s.name(key_at[tree.depth[f] - 1]) : "");
     const std::uint32_t h = fnv(name);
     buf += "<g data-d=\"" + std::to_string(tree.depth[f] + 1) + "\" data-x=\"" + fmt("%.4f", x) +
            "\" data-w=\"" + fmt("%.4f", w) + "\" data-total=\"" + std::to_string(t) +
            "\" data-self=\"" + std::to_string(tree.self.row(f)[0]) + "\" data-name=\"";
     append_xml(buf, name);
+    if (shown.size() != name.size()) {
+      buf += "\" data-label=\"";
+      append_xml(buf, shown);
+    }
     buf += "\"><title>";
     append_xml(buf, name);
     buf += " (";
@@ -184,10 +196,10 @@ result<export_report> write_flamegraph(const views::session& s, const export_opt
     // (the script's label(): as many characters as fit at 7 px each)
     const std::size_t chars = static_cast<std::size_t>(w / 7);
     if (chars >= 3) {
-      if (name.size() <= chars)
-        append_xml(buf, name);
+      if (shown.size() <= chars)
+        append_xml(buf, shown);
       else {
-        append_xml(buf, name.substr(0, chars - 2));
+        append_xml(buf, shown.substr(0, chars - 2));
         buf += "..";
       }
     }

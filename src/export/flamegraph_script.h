@@ -18,6 +18,7 @@ function init() {
     var g = gs[i];
     frames.push({g: g, x: +g.getAttribute("data-x"), w: +g.getAttribute("data-w"),
                  d: +g.getAttribute("data-d"), name: g.getAttribute("data-name"),
+                 label: g.getAttribute("data-label") || g.getAttribute("data-name"),
                  rect: g.getElementsByTagName("rect")[0], text: g.getElementsByTagName("text")[0],
                  fill: g.getElementsByTagName("rect")[0].getAttribute("fill")});
     g.addEventListener("click", zoomTo.bind(null, frames[frames.length - 1]));
@@ -36,7 +37,7 @@ function init() {
 function label(f, w) {
   var chars = Math.floor(w / 7);
   if (chars < 3) return "";
-  return f.name.length <= chars ? f.name : f.name.substring(0, chars - 2) + "..";
+  return f.label.length <= chars ? f.label : f.label.substring(0, chars - 2) + "..";
 }
 function place(f, x, w) {
   f.rect.setAttribute("x", PAD + x);

@@ -120,6 +120,50 @@ std::uint64_t scaled(std::uint64_t n, std::uint64_t scale) {
   return n * scale;
 }
 
-std::string_view frame_name(const views::session& s, std::uint32_t k) { return s.name(k); }
+namespace {
+// Where the caller context of a callgrind name begins: after the first "'", or after a
+// recursion level right after the name ("f'2'g'h": level 2 of f, called from g, from h);
+// npos when there is none.
+std::size_t context_at(std::string_view name, std::size_t& level_at) {
+  const auto tick = name.find('\'');
+  level_at = std::string_view::npos;
+  if (tick == std::string_view::npos || tick == 0) return std::string_view::npos;
+  const auto next = name.find('\'', tick + 1);
+  const std::string_view first = name.substr(tick + 1, next - tick - 1);
+  if (!first.empty() && first.find_first_not_of("0123456789") == std::string_view::npos) {
+    level_at = tick;
+    return next == std::string_view::npos ? next : next + 1;
+  }
+  return tick + 1;
+}
+}  // namespace
+
+std::string_view stack_frame_name(std::string_view name, std::string_view parent) {
+  std::size_t level = 0, parent_level = 0;
+  const std::size_t at = context_at(name, level);
+  if (at == std::string_view::npos || parent.empty()) return name;
+  const std::string_view context = name.substr(at);
+  // The callers are named without their recursion levels: the parent's is left out of the
+  // comparison ("cyc_b'2'cyc_a'cyc_c" under "cyc_a'2'cyc_c'cyc_b").
+  context_at(parent, parent_level);
+  std::string_view head = parent, tail;
+  if (parent_level != std::string_view::npos) {
+    const auto end = parent.find('\'', parent_level + 1);
+    head = parent.substr(0, parent_level);
+    tail = end == std::string_view::npos ? std::string_view() : parent.substr(end);
+  }
+  // Does head + tail start with `context`, up to a "'" or the end?
+  bool implied;
+  if (context.size() <= head.size()) {
+    implied = head.starts_with(context) &&
+              (context.size() == head.size() ? tail.empty() || tail[0] == '\''
+                                             : head[context.size()] == '\'');
+  } else {
+    const std::string_view rest = context.substr(head.size());
+    implied = context.starts_with(head) && tail.starts_with(rest) &&
+              (tail.size() == rest.size() || tail[rest.size()] == '\'');
+  }
+  return implied ? name.substr(0, at - 1) : name;
+}
 
 }  // namespace calltree::exporting

@@ -53,7 +53,14 @@ def check(path):
             assert px - 1e-3 <= x and x + w <= px + pw + 1e-3, "frame %d outside its parent" % i
             children[stack[-1][3]] += t
             assert children[stack[-1][3]] <= stack[-1][4], "children exceed frame %d" % i
-        stack.append((d, x, w, i, t))
+        # The label: the name without the caller context the parent shows (folded's rule).
+        name, label = g.get("data-name"), g.get("data-label")
+        shown = corpus.stack_label(name, stack[-1][5] if d else None)
+        assert label == (shown if shown != name else None), (
+            "frame %r under %r labelled %r" % (name, stack[-1][5] if d else None, label))
+        text = "".join(g.find(NS + "text").itertext())
+        assert (label or name).startswith(text.removesuffix("..")), "box text %r" % text
+        stack.append((d, x, w, i, t, name))
     assert bottom_total == total, "bottom frames total %d of %d" % (bottom_total, total)
     if total:
         assert abs(bottom_width - width) < 1e-2, "bottom frames %f px of %f" % (bottom_width, width)

@@ -55,6 +55,39 @@ def annotate(calltree, path):
     return events, self_of, sums
 
 
+def _context_at(name):
+    """(where the caller context of a callgrind name begins or -1, where its recursion level
+    begins or -1): "f'g'h" -> (2, -1); "f'2'g'h" -> (4, 1)."""
+    tick = name.find("'")
+    if tick <= 0:
+        return -1, -1
+    nxt = name.find("'", tick + 1)
+    first = name[tick + 1:] if nxt < 0 else name[tick + 1:nxt]
+    if first.isdigit():
+        return (-1 if nxt < 0 else nxt + 1), tick
+    return tick + 1, -1
+
+
+def stack_label(name, parent):
+    """The name a stack shows for a frame `name` under `parent` (None for a root): without its
+    callgrind caller context ("f'g'h") when the parent's name, without its own recursion level,
+    starts with that context; a recursion level ("f'2'g'h" -> "f'2") stays.
+    export/stacks.h's stack_frame_name, written again."""
+    at, _ = _context_at(name)
+    if at < 0 or not parent:
+        return name
+    return name[:at - 1] if (as_caller(parent) + "'").startswith(name[at:] + "'") else name
+
+
+def as_caller(name):
+    """A name as a caller context names it: without its recursion level ("f'2'g" -> "f'g")."""
+    _, level = _context_at(name)
+    if level < 0:
+        return name
+    end = name.find("'", level + 1)
+    return name[:level] + ("" if end < 0 else name[end:])
+
+
 def parallel(fn, items, workers=2):
     failures = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:

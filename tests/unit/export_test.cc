@@ -4,11 +4,13 @@
 #include "export/export.h"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "export/gzip_stream.h"
 #include "export/protobuf.h"
 #include "export/stacks.h"
 
@@ -96,6 +98,85 @@ TEST(ExportFormats, NamesRoundTrip) {
   }
   EXPECT_FALSE(parse_export_format("svg"));  // (the CLI draws svg/png from dot)
   EXPECT_FALSE(parse_export_format("PPROF"));
+}
+
+TEST(StackFrameName, LeavesOutTheContextTheParentShows) {
+  EXPECT_EQ(stack_frame_name("f'g'h", "g'h"), "f");
+  EXPECT_EQ(stack_frame_name("f'g'h", "g'h'k"), "f");      // the parent's own deeper context
+  EXPECT_EQ(stack_frame_name("f'g", "g'2'h"), "f");        // (a caller is named without its level)
+  EXPECT_EQ(stack_frame_name("f'g'h", "g"), "f'g'h");      // h is not in the stack
+  EXPECT_EQ(stack_frame_name("f'g'h", "g'hx"), "f'g'h");   // up to a "'" only
+  EXPECT_EQ(stack_frame_name("f'g'h", "x'g'h"), "f'g'h");  // the caller is the parent itself
+  EXPECT_EQ(stack_frame_name("f'g'h", ""), "f'g'h");       // a root
+  EXPECT_EQ(stack_frame_name("main", "x"), "main");
+  EXPECT_EQ(stack_frame_name("'f", "f"), "'f");
+}
+
+TEST(StackFrameName, KeepsRecursionLevels) {
+  EXPECT_EQ(stack_frame_name("f'2", "f"), "f'2");
+  EXPECT_EQ(stack_frame_name("f'2'g'h", "g'h"), "f'2");
+  EXPECT_EQ(stack_frame_name("cyc_b'2'cyc_a'cyc_c", "cyc_a'2'cyc_c'cyc_b"), "cyc_b'2");
+  EXPECT_EQ(stack_frame_name("cyc_b'2'cyc_a'cyc_c", "cyc_a'3'cyc_b'cyc_c"), "cyc_b'2'cyc_a'cyc_c");
+}
+
+TEST(StackFrameName, QuotesThatAreNotContexts) {
+  // pyprof2calltree: "<method 'encode' of 'str' objects>"
+  const std::string_view m = "<method 'encode' of 'str' objects>";
+  EXPECT_EQ(stack_frame_name(m, "encode"), m);
+  EXPECT_EQ(stack_frame_name(m, "encode' of 'str"), m);
+}
+
+// gzip_stream's output, inflated (zlib's gzip mode reads one member only: the whole must be one).
+std::string gunzip(const std::string& gz) {
+  z_stream z{};
+  EXPECT_EQ(inflateInit2(&z, 16 + 15), Z_OK);
+  std::string out(1 << 16, '\0'), all;
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));
+  z.avail_in = static_cast<uInt>(gz.size());
+  int r = Z_OK;
+  while (r == Z_OK) {
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    r = inflate(&z, Z_NO_FLUSH);
+    all.append(out.data(), out.size() - z.avail_out);
+  }
+  EXPECT_EQ(r, Z_STREAM_END);
+  EXPECT_EQ(z.avail_in, 0u) << "bytes after the gzip member";
+  inflateEnd(&z);
+  return all;
+}
+
+TEST(GzipStream, OneMemberWhateverTheThreadsAndBlocks) {
+  std::string text;
+  std::uint64_t x = 1;
+  while (text.size() < 3 * gzip_stream::block_size + 12345) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    text += "function_" + std::to_string(x >> 52) + "'caller_" + std::to_string(x >> 58) + ";";
+  }
+  for (std::size_t size : {std::size_t{0}, std::size_t{1}, gzip_stream::block_size,
+                           gzip_stream::block_size + 1, text.size()}) {
+    const std::string in = text.substr(0, size);
+    std::string first;
+    for (unsigned threads : {1u, 2u, 5u}) {
+      std::string gz;
+      export_sink sink = [&gz](std::string_view b) { gz.append(b); };
+      {
+        gzip_stream s(sink, threads);
+        for (std::size_t at = 0; at < in.size(); at += 100003)  // (pieces across the blocks)
+          s.write(std::string_view(in).substr(at, 100003));
+        ASSERT_TRUE(s.finish());
+      }
+      EXPECT_EQ(gunzip(gz), in) << size << " bytes, " << threads << " threads";
+      if (threads == 1) {
+        first = gz;
+      } else {
+        EXPECT_EQ(gz, first) << "the bytes depend on the threads";
+      }
+    }
+    if (size == text.size()) {
+      EXPECT_LT(first.size(), in.size() / 3);  // (compressed)
+    }
+  }
 }
 
 }  // namespace
