@@ -65,36 +65,9 @@ result<export_report> write_speedscope(const views::session& s, const export_opt
       report.estimated |= tree.estimated;
       for (auto& w : made->columns.warnings) report.warnings.push_back(std::move(w));
       const auto [unit, scale] = speedscope_unit(unit_of(cols->columns[c].name));
+      // The header needs the total: the sum of the frames' self costs, first.
       std::uint64_t total = 0;
-      std::string samples = "[", weights = "[";
-      std::vector<std::uint32_t> stack;
-      bool first = true;
-      for (std::size_t f = 0; f < tree.frames(); ++f) {
-        const std::uint32_t k = tree.node[f];
-        if (frame_of[k] == UINT32_MAX) {
-          frame_of[k] = static_cast<std::uint32_t>(frame_keys.size());
-          frame_keys.push_back(k);
-        }
-        stack.resize(tree.depth[f]);
-        stack.push_back(frame_of[k]);
-        const std::uint64_t self = scaled(tree.self.row(f)[0], scale);
-        if (!self) continue;
-        total += self;
-        if (!first) {
-          samples += ',';
-          weights += ',';
-        }
-        first = false;
-        samples += '[';
-        for (std::size_t i = 0; i < stack.size(); ++i) {
-          if (i) samples += ',';
-          append_number(samples, stack[i]);
-        }
-        samples += ']';
-        append_number(weights, self);
-      }
-      samples += ']';
-      weights += ']';
+      for (std::size_t f = 0; f < tree.frames(); ++f) total += scaled(tree.self.row(f)[0], scale);
       if (!first_profile) buf += ',';
       first_profile = false;
       buf += "{\"type\":\"sampled\",\"name\":";
@@ -105,10 +78,40 @@ result<export_report> write_speedscope(const views::session& s, const export_opt
       buf += unit;
       buf += "\",\"startValue\":0,\"endValue\":";
       append_number(buf, total);
-      buf += ",\"samples\":";
-      b.flush();
-      out(samples);
-      buf += ",\"weights\":";
+      // Samples stream out as they are made; each stack's text is its parent's and one
+      // index (kept by depth), not every index again. The weights wait in their own string.
+      buf += ",\"samples\":[";
+      std::string weights = "[";
+      std::string path;                     // "i,j,k" of the current frame's stack
+      std::vector<std::size_t> prefix_end;  // by depth: where that frame's text ends in `path`
+      bool first = true;
+      for (std::size_t f = 0; f < tree.frames(); ++f) {
+        const std::uint32_t k = tree.node[f];
+        if (frame_of[k] == UINT32_MAX) {
+          frame_of[k] = static_cast<std::uint32_t>(frame_keys.size());
+          frame_keys.push_back(k);
+        }
+        const std::uint32_t d = tree.depth[f];
+        prefix_end.resize(d);
+        path.resize(d ? prefix_end[d - 1] : 0);
+        if (d) path += ',';
+        append_number(path, frame_of[k]);
+        prefix_end.push_back(path.size());
+        const std::uint64_t self = scaled(tree.self.row(f)[0], scale);
+        if (!self) continue;
+        if (!first) {
+          buf += ',';
+          weights += ',';
+        }
+        first = false;
+        buf += '[';
+        buf += path;
+        buf += ']';
+        b.maybe_flush();
+        append_number(weights, self);
+      }
+      weights += ']';
+      buf += "],\"weights\":";
       b.flush();
       out(weights);
       buf += '}';
