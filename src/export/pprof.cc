@@ -50,13 +50,16 @@ namespace function_field {
 constexpr std::uint32_t id = 1, name = 2, system_name = 3, filename = 4, start_line = 5;
 }
 
-// Strings numbered in order of first use. index() finds a string given before (a lookup of a
-// known string allocates nothing); add() appends one the caller knows to be new (a name of the
-// session's pool, each asked for once: no hashing of hundreds of thousands of long C++ names).
-// Views of the session's tables are kept as views; others are copied.
+// Strings numbered in order of first use, each written to the gzip stream as it is numbered
+// (the wire format leaves field order free, and a repeated field may come in pieces: the
+// string table is the order of its entries, wherever they are). index() finds a string given
+// before (a lookup of a known string allocates nothing); add() numbers one the caller knows to
+// be new (a name of the session's pool, each asked for once: no hashing of hundreds of
+// thousands of long C++ names, 76 MB on the real profile, which so are deflated on the other
+// threads while the tables and samples are made, not after them).
 class string_table {
  public:
-  string_table() { index(""); }
+  explicit string_table(gzip_stream& gz) : gz_(gz) { index(""); }
   std::int64_t index(std::string_view s) {
     if (auto it = ids_.find(s); it != ids_.end()) return it->second;
     const std::string& kept = owned_.emplace_back(s);  // (a deque: the views stay valid)
@@ -64,21 +67,22 @@ class string_table {
     ids_.emplace(kept, id);
     return id;
   }
-  // `s` must outlive the table. (pprof allows the same text twice in its table.)
+  // (pprof allows the same text twice in its table.)
   std::int64_t add(std::string_view s) {
-    order_.push_back(s);
-    return static_cast<std::int64_t>(order_.size() - 1);
-  }
-  // Calls f(text) for every string, in id order.
-  template <typename F>
-  void each(F&& f) const {
-    for (std::string_view s : order_) f(s);
+    field_.clear();
+    field_.tag(profile_field::string_table, 2);
+    field_.varint(s.size());
+    gz_.write(field_.bytes());
+    gz_.write(s);
+    return next_++;
   }
 
  private:
+  gzip_stream& gz_;
+  proto_encoder field_;
   std::unordered_map<std::string_view, std::int64_t> ids_;
   std::deque<std::string> owned_;
-  std::vector<std::string_view> order_;
+  std::int64_t next_ = 0;
 };
 
 }  // namespace
@@ -108,7 +112,10 @@ result<export_report> write_pprof(const views::session& s, const export_options&
                                 "location per function");
   }
 
-  string_table strings;
+  // The gzip stream from the start: the strings go into it as they are numbered, the
+  // functions and locations in batches as they are made, then the samples, then the rest.
+  gzip_stream gz(out, o.threads);
+  string_table strings(gz);
   proto_encoder profile, m;
   std::vector<event_unit> units;
   for (const auto& c : st.columns.columns) {
@@ -124,6 +131,13 @@ result<export_report> write_pprof(const views::session& s, const export_options&
   std::vector<std::uint64_t> location_of(s.keys(), 0);
   std::vector<std::uint64_t> mapping_of_object(s.t.objects.size(), 0);
   proto_encoder functions, locations, mappings, line;
+  auto flush_tables = [&] {  // (into the stream in batches, as the samples)
+    if (functions.size() + locations.size() < (1u << 20)) return;
+    for (proto_encoder* piece : {&locations, &functions}) {
+      gz.write(piece->bytes());
+      piece->clear();
+    }
+  };
   std::uint64_t next_location = 1, next_mapping = 1;
   // Per object: the range of its addresses and whether anything in it has line numbers.
   std::vector<std::uint64_t> object_low(s.t.objects.size(), UINT64_MAX);
@@ -192,6 +206,7 @@ result<export_report> write_pprof(const views::session& s, const export_options&
     if (mapping) m.varint_field(location_field::mapping_id, mapping);
     m.message_field(location_field::line, line);
     locations.message_field(profile_field::location, m);
+    flush_tables();
   }
 
   // Address locations: one per (key, object, address) that a frame's cost is dealt to, with
@@ -214,16 +229,19 @@ result<export_report> write_pprof(const views::session& s, const export_options&
       m.varint_field(location_field::address, r.address);
       m.message_field(location_field::line, line);
       locations.message_field(profile_field::location, m);
+      flush_tables();
     }
   }
 
   // Samples: every frame with a self cost, its stack leaf first, compressed in batches as
-  // they are encoded (field order is free in the wire format: the sample types first, the
-  // samples, then the tables). A frame whose cost is dealt to addresses gives one sample per
-  // address, the address's location as the leaf.
-  gzip_stream gz(out, o.threads);
+  // they are encoded. A frame whose cost is dealt to addresses gives one sample per address,
+  // the address's location as the leaf.
   gz.write(profile.bytes());
   profile.clear();
+  for (proto_encoder* piece : {&locations, &functions}) {
+    gz.write(piece->bytes());
+    piece->clear();
+  }
   // The packed location ids of the current frame's stack, leaf first, are kept encoded,
   // written backwards from the end of `rev`: the root's id ends the buffer and a frame's id goes
   // just before its parent's, so each frame encodes one id, whatever its depth.
@@ -294,17 +312,7 @@ result<export_report> write_pprof(const views::session& s, const export_options&
                                    : "stacks: the call graph is a tree; exact")};
   tail.packed_field<std::int64_t>(profile_field::comment, comments);
   tail.int64_field(profile_field::default_sample_type, strings.index(units[0].type));
-  for (const proto_encoder* piece : {&mappings, &locations, &functions, &tail})
-    gz.write(piece->bytes());
-  // The string table last (every index() is done): it is mostly the functions' names (76 MB
-  // on the real profile), each given to the gzip stream as it is, never whole in memory.
-  strings.each([&](std::string_view text) {
-    profile.clear();
-    profile.tag(profile_field::string_table, 2);
-    profile.varint(text.size());
-    gz.write(profile.bytes());
-    gz.write(text);
-  });
+  for (const proto_encoder* piece : {&mappings, &tail}) gz.write(piece->bytes());
   if (auto z = gz.finish(); !z) return z.error();
   return report;
 }
