@@ -88,6 +88,12 @@ int run_serve(std::span<const std::string_view> args) {
   }
   if (a.positional.empty() || a.positional.size() > 2)
     return usage_error("serve", "needs one profile, or two (OLD NEW) for a diff");
+  // A diff reads both files again for calltree diff's functions (views::diff_source): standard
+  // input cannot be read twice.
+  if (a.positional.size() == 2 && (a.positional[0] == "-" || a.positional[1] == "-"))
+    return usage_error("serve",
+                       "a diff reads OLD and NEW twice: '-' (standard input) cannot be one of "
+                       "them (save it to a file)");
   int port = 0;
   if (auto v = a.get("port")) {
     if (v->empty() || v->find_first_not_of("0123456789") != std::string::npos || v->size() > 5 ||

@@ -5,7 +5,7 @@ What serve_api_test.cc checks in-process, here end to end on the binary: the one
 (the URL and a 128-bit token), the token as query parameter, Bearer header and the cookie it
 sets, the Host check, GET/HEAD only, raw traversal targets, gzip, concurrent clients, a file
 with errors that still opens, the diff mode, SIGINT and SIGTERM (exit 0), a port in use (exit
-2), a profile that cannot be read (exit 1), the warning of a non-loopback --host. Requests go
+2), a profile that cannot be read (exit 1), a diff of standard input (exit 2), the warning of a non-loopback --host. Requests go
 to 127.0.0.1 only; every loop is bounded.
 """
 import gzip
@@ -206,6 +206,10 @@ check(r.returncode == 2, "no file: %d" % r.returncode)
 r = subprocess.run([CALLTREE, "serve", "--port", "70000", recurse], capture_output=True,
                    text=True, timeout=60)
 check(r.returncode == 2, "a bad port: %d" % r.returncode)
+r = subprocess.run([CALLTREE, "serve", "-", recurse], input="", capture_output=True, text=True,
+                   timeout=60)
+check(r.returncode == 2 and "standard input" in r.stderr, "a diff from stdin: %d %r" % (
+    r.returncode, r.stderr))
 
 # --host other than loopback warns (it listens on every address; asked on 127.0.0.1 only).
 s = Server("--host", "0.0.0.0", recurse)
