@@ -39,6 +39,9 @@ struct load_options {
   // Make label_of, label_name and keys_by_name (the views' indexes of names). Exports, which
   // show every key under its own name, do without them: a fifth of their time on a big file.
   bool index_names = true;
+  // Keep the jumps (the source view's arrows). Exports show none: without them the file's
+  // jump lines are read and checked, and no record is made (reader_options::skip_jump_records).
+  bool keep_jumps = true;
   // reader_options::progress, for a command's progress line.
   std::function<void(const read_progress&)> progress;
 };
