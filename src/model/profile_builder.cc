@@ -2,6 +2,7 @@
 #include "calltree/profile_builder.h"
 
 #include <algorithm>
+#include <new>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -227,6 +228,58 @@ struct profile_builder::impl {
     diags->report(std::move(d));
   }
 
+  // The room expect_input_bytes reserved (0: none): while a table's capacity is still that,
+  // its pages past its rows were never touched, and the guard counts its rows only.
+  std::size_t reserved_self = 0, reserved_calls = 0, reserved_jumps = 0;
+  std::size_t reserved_self_costs = 0, reserved_call_costs = 0;  // bytes
+  std::size_t pending_self_costs = 0, pending_call_costs = 0;    // rows, reserved at begin()
+  template <typename Row>
+  static std::uint64_t held(const std::vector<Row>& v, std::size_t reserved) {
+    return (v.capacity() == reserved ? v.size() : v.capacity()) * sizeof(Row);
+  }
+  static std::uint64_t held(const cost_matrix& m, std::size_t reserved) {
+    return m.bytes() == reserved ? m.rows() * m.columns() * sizeof(std::uint64_t) : m.bytes();
+  }
+
+  void expect_input_bytes(std::uint64_t bytes) {
+    if (!p.self_rows.empty() || !p.calls.empty() || !p.jumps.empty() || limit_hit) return;
+    // The fewest bytes a row takes, about, in an instruction-level callgrind file (the real
+    // 260 MB profile of docs/performance.md: 18 a self row, 490 a call row, 240 a jump row).
+    // A file with more rows than this grows its tables from there as without the hint.
+    const std::size_t self = bytes / 16, calls = bytes / 256, jumps = opt.keep_jumps ? bytes / 128 : 0;
+    const std::size_t columns = std::max<std::size_t>(p.events.size(), 1);
+    const std::uint64_t total = self * (sizeof(self_row) + 8 * columns) +
+                                calls * (sizeof(call_row) + 8 * columns) + jumps * sizeof(jump_row);
+    if (opt.max_memory && total > opt.max_memory / 2) return;
+    try {
+      p.self_rows.reserve(self);
+      p.calls.reserve(calls);
+      p.jumps.reserve(jumps);
+    } catch (const std::bad_alloc&) {  // (no address space for it: grow as without the hint)
+      return;
+    }
+    reserved_self = p.self_rows.capacity();
+    reserved_calls = p.calls.capacity();
+    reserved_jumps = p.jumps.capacity();
+    pending_self_costs = self;
+    pending_call_costs = calls;
+  }
+  // The cost tables' room, once a part says how many columns a row has.
+  void reserve_costs() {
+    if (!pending_self_costs && !pending_call_costs) return;
+    const std::uint64_t bytes =
+        (pending_self_costs + pending_call_costs) * p.events.size() * sizeof(std::uint64_t);
+    if (opt.max_memory && bytes > opt.max_memory / 4) pending_self_costs = pending_call_costs = 0;
+    try {
+      if (!p.self_costs.rows()) p.self_costs.reserve_rows(pending_self_costs);
+      if (!p.call_costs.rows()) p.call_costs.reserve_rows(pending_call_costs);
+    } catch (const std::bad_alloc&) {
+    }
+    reserved_self_costs = p.self_costs.bytes();
+    reserved_call_costs = p.call_costs.bytes();
+    pending_self_costs = pending_call_costs = 0;
+  }
+
   // Bytes the model holds, estimated from sizes and capacities: names (text, view, hash node),
   // objects, files, functions, rows with their costs, and the row indexes (a 4-byte slot and
   // a 4-byte hash per slot at most 3/4 full).
@@ -236,10 +289,10 @@ struct profile_builder::impl {
     b += (object_of.size() + file_of.size() + event_index.size()) * per_map_entry;
     b += (p.objects.capacity() + p.files.capacity()) * sizeof(object);
     b += p.functions.capacity() * sizeof(function) + p.functions.size() * per_index_entry;
-    b += p.self_rows.capacity() * sizeof(self_row) + p.self_rows.size() * per_index_entry;
-    b += p.calls.capacity() * sizeof(call_row) + p.calls.size() * per_index_entry;
-    b += p.jumps.capacity() * sizeof(jump_row) + p.jumps.size() * per_index_entry;
-    b += p.self_costs.bytes() + p.call_costs.bytes();
+    b += held(p.self_rows, reserved_self) + p.self_rows.size() * per_index_entry;
+    b += held(p.calls, reserved_calls) + p.calls.size() * per_index_entry;
+    b += held(p.jumps, reserved_jumps) + p.jumps.size() * per_index_entry;
+    b += held(p.self_costs, reserved_self_costs) + held(p.call_costs, reserved_call_costs);
     b += p.events.size() * (sizeof(event_type) + 64) + p.parts.size() * sizeof(calltree::part);
     return b;
   }
@@ -486,6 +539,7 @@ struct profile_builder::impl {
     }
     p.positions |= static_cast<std::uint8_t>(h.positions & opt.keep_positions);
     widen();
+    reserve_costs();
     scratch.assign(p.events.size(), 0);
     have_last = false;
     last_self = row_index::empty;
@@ -529,6 +583,8 @@ profile_builder::~profile_builder() = default;
 void profile_builder::set_display_name(std::string name) { impl_->display_name = std::move(name); }
 
 bool profile_builder::limit_hit() const { return impl_->limit_hit; }
+
+void profile_builder::expect_input_bytes(std::uint64_t bytes) { impl_->expect_input_bytes(bytes); }
 
 void profile_builder::on_part_begin(const part_header& h) {
   auto& m = *impl_;
@@ -680,6 +736,7 @@ result<read_stats> load_profile(const std::string& path, profile& out, diagnosti
   if (!in) return in.error();
   if (options.display_name == "<input>") options.display_name = path == "-" ? "<stdin>" : path;
   profile_builder b(out, &diagnostics, options.display_name, build);
+  if ((*in)->kind() == compression::none) b.expect_input_bytes((*in)->raw_size());
   auto r = read_callgrind(**in, out.strings, b, diagnostics, options);
   if (r && b.limit_hit()) r->complete = false;
   return r;
