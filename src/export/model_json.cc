@@ -50,6 +50,25 @@ struct writer {
   }
 };
 
+// "00" to "99".
+constexpr char pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+// The decimal digits of v (1 to 20).
+inline int decimal_digits(std::uint64_t v) {
+  int n = 1;
+  for (;;) {
+    if (v < 10) return n;
+    if (v < 100) return n + 1;
+    if (v < 1000) return n + 2;
+    if (v < 10000) return n + 3;
+    v /= 10000;
+    n += 4;
+  }
+}
+
 // Rows formatted into a fixed buffer by pointer; reserve(n) before writing up to n bytes.
 class row_out {
  public:
@@ -68,11 +87,39 @@ class row_out {
     p_ += s.size();
   }
   void ch(char c) { *p_++ = c; }
-  void num(std::uint64_t v) { p_ = std::to_chars(p_, p_ + 20, v).ptr; }
+  // Decimal, as std::to_chars writes it, inline: most numbers of a row (parts, file ids,
+  // costs of one instruction) have one or two digits.
+  void num(std::uint64_t v) {
+    if (v < 10) {
+      *p_++ = static_cast<char>('0' + v);
+    } else if (v < 100) {
+      std::memcpy(p_, pairs + 2 * v, 2);
+      p_ += 2;
+    } else {
+      const int n = decimal_digits(v);
+      char* q = p_ + n;
+      while (v >= 100) {
+        q -= 2;
+        std::memcpy(q, pairs + 2 * (v % 100), 2);
+        v /= 100;
+      }
+      if (v >= 10) {
+        q -= 2;
+        std::memcpy(q, pairs + 2 * v, 2);
+      } else {
+        *--q = static_cast<char>('0' + v);
+      }
+      p_ += n;
+    }
+  }
+  // "0x" and lowercase hex digits, as std::to_chars(…, 16) writes them, in quotes.
   void hex(std::uint64_t v) {
-    lit("\"0x");
-    p_ = std::to_chars(p_, p_ + 16, v, 16).ptr;
-    ch('"');
+    std::memcpy(p_, "\"0x", 3);
+    const int n = (64 - std::countl_zero(v | 1) + 3) / 4;
+    char* q = p_ + 3 + n;
+    for (int i = 0; i < n; ++i, v >>= 4) *--q = "0123456789abcdef"[v & 15];
+    p_ += 3 + n;
+    *p_++ = '"';
   }
   // ",L,I,B" for the position kinds the model has; ",null" each when `absent`.
   void pos(const position& q, std::uint8_t kinds, bool absent = false) {
