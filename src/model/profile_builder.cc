@@ -8,16 +8,38 @@
 #include <unordered_set>
 
 #include "model/row_index.h"
+#include "model/run_index.h"
 
 namespace calltree {
 
 using detail::mix;
 using detail::row_index;
+using detail::run_index;
 
 namespace {
 std::uint64_t hash_pos(std::uint64_t h, const position& p) {
   return mix(mix(mix(h, p.instr), p.bb), p.line);
 }
+
+// What tells apart the rows of one part and function (run_index.h).
+struct self_in_run {
+  static std::uint64_t hash(const self_row& r) { return hash_pos(mix(4, r.source_file), r.pos); }
+  static bool same(const self_row& a, const self_row& b) {
+    return a.source_file == b.source_file && a.pos == b.pos;
+  }
+};
+struct jump_in_run {
+  static std::uint64_t hash(const jump_row& r) {
+    std::uint64_t h = hash_pos(mix(5, r.source_file), r.source);
+    h = mix(mix(mix(h, r.conditional), r.target_file), r.target_function);
+    return hash_pos(h, r.target);
+  }
+  static bool same(const jump_row& a, const jump_row& b) {
+    return a.source_file == b.source_file && a.source == b.source &&
+           a.conditional == b.conditional && a.target_file == b.target_file &&
+           a.target_function == b.target_function && a.target == b.target;
+  }
+};
 }  // namespace
 
 struct profile_builder::impl {
@@ -80,76 +102,10 @@ struct profile_builder::impl {
     add_costs(p.self_costs.row(last_self), r.costs, r.line);
   }
 
-  // Where a self row is looked up. Rows of one function come in one run on most files (a
-  // callgrind dump writes each function context once, its cost lines together): a row of a
-  // function met in one run only can only equal a row of that run, so the lookup is in a
-  // small index of the current run (`run_slots`), which stays in the cache, and those rows need
-  // no index of their own (a 14 M-row instruction-level profile spent half of its build on the
-  // cache misses of one index of every row, and 268 MB on it). When a function's rows come back
-  // after another's (a second run of it, another part folded into the same one), the rows of
-  // its runs so far go into `self_index`, and its rows are looked up there from then on (rows
-  // that were in the model before the builder: all of them). The same rows either way.
-  struct run_function {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;  // [begin, end) of its rows
-    bool indexed = false;                                       // its rows are in self_index
-  };
-  bool self_global = false;                                       // every row is in self_index
-  std::unordered_map<std::uint64_t, run_function> run_functions;  // by part << 32 | function
-  std::uint64_t run_key = ~0ull;                                  // the current run's
-  run_function* run = nullptr;                                    // its entry
-  std::uint32_t run_begin = 0;           // its first row (the rows after it are its)
-  std::vector<std::uint64_t> run_slots;  // (generation << 32 | row); 0: none yet
-  std::uint32_t run_generation = 0;      // slots of another generation are empty
-  std::uint32_t run_count = 0;
-
-  static std::uint64_t hash_run(const self_row& r) {
-    return hash_pos(mix(4, r.source_file), r.pos);
-  }
-  void start_run(std::uint64_t key) {
-    if (run && !run->indexed)
-      run->runs.emplace_back(run_begin, static_cast<std::uint32_t>(p.self_rows.size()));
-    run_key = key;
-    run_begin = static_cast<std::uint32_t>(p.self_rows.size());
-    auto [it, fresh] = run_functions.try_emplace(key);
-    run = &it->second;
-    if (!fresh && !run->indexed) {
-      for (auto [b, e] : run->runs)
-        for (std::uint32_t i = b; i < e; ++i) index_self(i);
-      run->runs = {};
-      run->indexed = true;
-    }
-    if (run->indexed) return;
-    run_count = 0;
-    if (run_slots.empty()) run_slots.assign(64, 0);
-    if (++run_generation == 0) {  // (after 2^32 runs: clear once)
-      std::fill(run_slots.begin(), run_slots.end(), 0);
-      run_generation = 1;
-    }
-  }
-  void go_global() {
-    self_global = true;
-    for (std::uint32_t i = 0; i < p.self_rows.size(); ++i) index_self(i);
-  }
-  // The slot of `row` in the run's index: its entry, or the empty slot to fill.
-  std::size_t run_slot(const self_row& row) const {
-    const std::size_t mask = run_slots.size() - 1;
-    const std::uint64_t gen = static_cast<std::uint64_t>(run_generation) << 32;
-    for (std::size_t i = hash_run(row) >> (64 - __builtin_ctzll(run_slots.size()));;
-         i = (i + 1) & mask) {
-      const std::uint64_t e = run_slots[i];
-      if ((e & ~0xffffffffull) != gen) return i;
-      const self_row& o = p.self_rows[static_cast<std::uint32_t>(e)];
-      if (o.source_file == row.source_file && o.pos == row.pos) return i;
-    }
-  }
-  void run_insert(std::size_t slot, std::uint32_t r) {
-    const std::uint64_t gen = static_cast<std::uint64_t>(run_generation) << 32;
-    run_slots[slot] = gen | r;
-    if (++run_count * 4 <= run_slots.size() * 3) return;
-    run_slots.assign(run_slots.size() * 2, 0);
-    for (std::uint32_t i = run_begin; i < p.self_rows.size(); ++i)
-      run_slots[run_slot(p.self_rows[i])] = gen | i;
-  }
+  // Where a self row and a jump row are looked up first (run_index.h): in an index of the rows
+  // of its function's current run.
+  run_index<self_row, self_in_run> self_runs;
+  run_index<jump_row, jump_in_run> jump_runs;
 
   // on_cost when the record does not go to the row of the line before.
   __attribute__((noinline)) void cost_slow(const cost_record& r) {
@@ -159,21 +115,16 @@ struct profile_builder::impl {
     resolve_context(r.ctx, row.function, row.source_file);
     row.pos = keep(r.pos);
     std::uint32_t found;
-    if (!self_global) {
-      const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.function;
-      if (key != run_key) start_run(key);
-    }
-    if (!self_global && !run->indexed) {
-      const std::size_t slot = run_slot(row);
-      const std::uint64_t e = run_slots[slot];
-      if (e >> 32 == run_generation) {
-        found = static_cast<std::uint32_t>(e);
-      } else {
+    const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.function;
+    if (self_runs.serves(key, p.self_rows, [this](std::uint32_t i) { index_self(i); })) {
+      const std::size_t slot = self_runs.find(row, p.self_rows);
+      found = self_runs.at(slot);
+      if (found == row_index::empty) {
         if (!room_for_row(p.self_rows, &p.self_costs, r.line)) return;
         found = static_cast<std::uint32_t>(p.self_rows.size());
         p.self_rows.push_back(row);
         p.self_costs.add_row();
-        run_insert(slot, found);
+        self_runs.add(slot, found, p.self_rows);
       }
     } else {
       auto same = [&](const self_row& o) {
@@ -211,9 +162,15 @@ struct profile_builder::impl {
     for (object_id i = 0; i < p.objects.size(); ++i) object_of.emplace(p.objects[i].name, i);
     for (file_id i = 0; i < p.files.size(); ++i) file_of.emplace(p.files[i].name, i);
     for (function_id i = 0; i < p.functions.size(); ++i) index_function(i);
-    if (!p.self_rows.empty()) go_global();
+    if (!p.self_rows.empty()) {
+      self_runs.go_global();
+      for (std::uint32_t i = 0; i < p.self_rows.size(); ++i) index_self(i);
+    }
     for (std::uint32_t i = 0; i < p.calls.size(); ++i) index_call(i);
-    for (std::uint32_t i = 0; i < p.jumps.size(); ++i) index_jump(i);
+    if (!p.jumps.empty()) {
+      jump_runs.go_global();
+      for (std::uint32_t i = 0; i < p.jumps.size(); ++i) index_jump(i);
+    }
   }
 
   void overflow(std::uint64_t line) {
@@ -678,25 +635,34 @@ void profile_builder::on_jump(const jump_record& r) {
                             ? row.function
                             : m.function_for(r.ctx.object, r.target_file, r.target_function);
   row.target = m.keep(r.target);
-  auto h = impl::hash_jump(row);
-  std::size_t slot;
-  auto found = m.jump_index.find(
-      h,
-      [&](std::uint32_t i) {
-        const auto& o = p.jumps[i];
-        return o.part == row.part && o.function == row.function &&
-               o.source_file == row.source_file && o.source == row.source &&
-               o.conditional == row.conditional && o.target_file == row.target_file &&
-               o.target_function == row.target_function && o.target == row.target;
-      },
-      slot);
-  if (found == row_index::empty) {
-    if (!m.room_for_row(p.jumps, nullptr, r.line)) return;
-    found = static_cast<std::uint32_t>(p.jumps.size());
-    p.jumps.push_back(row);
-    p.jumps.back().executed = 0;
-    p.jumps.back().followed = 0;
-    m.jump_index.insert(h, found, slot);
+  row.executed = row.followed = 0;
+  std::uint32_t found;
+  const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.function;
+  if (m.jump_runs.serves(key, p.jumps, [&m](std::uint32_t i) { m.index_jump(i); })) {
+    const std::size_t slot = m.jump_runs.find(row, p.jumps);
+    found = m.jump_runs.at(slot);
+    if (found == row_index::empty) {
+      if (!m.room_for_row(p.jumps, nullptr, r.line)) return;
+      found = static_cast<std::uint32_t>(p.jumps.size());
+      p.jumps.push_back(row);
+      m.jump_runs.add(slot, found, p.jumps);
+    }
+  } else {
+    auto h = impl::hash_jump(row);
+    std::size_t slot;
+    found = m.jump_index.find(
+        h,
+        [&](std::uint32_t i) {
+          const auto& o = p.jumps[i];
+          return o.part == row.part && o.function == row.function && jump_in_run::same(o, row);
+        },
+        slot);
+    if (found == row_index::empty) {
+      if (!m.room_for_row(p.jumps, nullptr, r.line)) return;
+      found = static_cast<std::uint32_t>(p.jumps.size());
+      p.jumps.push_back(row);
+      m.jump_index.insert(h, found, slot);
+    }
   }
   if (!add_saturating(p.jumps[found].executed, r.executed) ||
       !add_saturating(p.jumps[found].followed, r.followed))

@@ -409,3 +409,37 @@ TEST(ReaderSemantics, FunctionInSeveralRunsHasOneRowPerPosition) {
                 p.file_name(p.self_rows[r].source_file) == "b.h" ? 14u : 3u);
     }
 }
+
+// Jump rows the same way: a function's jumps in several runs (another function's jumps between
+// them, a run big enough to grow the index of a run, a jump written twice) have one row per
+// (source, kind, target), their counts summed.
+TEST(ReaderSemantics, FunctionJumpsInSeveralRunsHaveOneRowPerJump) {
+  std::string text = "events: Ir\npositions: line\nfl=a.c\nfn=a\n";
+  auto jumps = [&text] {
+    for (int line = 1; line <= 100; ++line)
+      text += "jcnd=1/2 " + std::to_string(line + 1000) + "\n" + std::to_string(line) + "\n" +
+              "jump=3 " + std::to_string(line + 2000) + "\n" + std::to_string(line) + " 1\n";
+  };
+  jumps();
+  text += "fn=b\njump=1 7\n5\njump=1 7\n5 1\nfn=a\n";
+  jumps();
+  text += "fn=b\njump=1 7\n5 1\njcnd=1/1 7\n5\n";
+  auto l = read_text(text);
+  ASSERT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
+  const profile& p = l->p;
+  // a: 100 conditional and 100 unconditional jumps; b: one of each.
+  ASSERT_EQ(p.jumps.size(), 202u);
+  std::map<std::tuple<function_id, std::uint64_t, bool, std::uint64_t>, int> seen;
+  for (const auto& j : p.jumps) {
+    auto key = std::tuple(j.function, j.source.line, j.conditional, j.target.line);
+    EXPECT_EQ(++seen[key], 1);
+    if (j.function == fn(p, "a")) {
+      EXPECT_EQ(j.target.line, j.source.line + (j.conditional ? 1000 : 2000));
+      EXPECT_EQ(j.executed, j.conditional ? 4u : 6u);
+      EXPECT_EQ(j.followed, j.conditional ? 2u : 6u);
+    } else {
+      EXPECT_EQ(j.function, fn(p, "b"));
+      EXPECT_EQ(j.executed, j.conditional ? 1u : 3u);
+    }
+  }
+}
