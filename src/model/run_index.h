@@ -43,10 +43,9 @@ class run_index {
 
   // The slot of `row` in the current run: where it is, or the free slot to add() it to.
   std::size_t find(const Row& row, const std::vector<Row>& rows) const {
-    const std::size_t mask = slots_.size() - 1;
+    const std::size_t mask = (std::size_t{1} << bits_) - 1;
     const std::uint64_t gen = static_cast<std::uint64_t>(generation_) << 32;
-    for (std::size_t i = Traits::hash(row) >> (64 - __builtin_ctzll(slots_.size()));;
-         i = (i + 1) & mask) {
+    for (std::size_t i = Traits::hash(row) >> (64 - bits_);; i = (i + 1) & mask) {
       const std::uint64_t e = slots_[i];
       if ((e & ~0xffffffffull) != gen) return i;
       if (Traits::same(rows[static_cast<std::uint32_t>(e)], row)) return i;
@@ -61,9 +60,13 @@ class run_index {
   void add(std::size_t slot, std::uint32_t r, const std::vector<Row>& rows) {
     const std::uint64_t gen = static_cast<std::uint64_t>(generation_) << 32;
     slots_[slot] = gen | r;
-    if (++count_ * 4 <= slots_.size() * 3) return;
-    slots_.assign(slots_.size() * 2, 0);
-    for (std::uint32_t i = begin_; i < rows.size(); ++i) slots_[find(rows[i], rows)] = gen | i;
+    if (++count_ * 4 <= (std::size_t{1} << bits_) * 3) return;
+    // Twice the slots, under a new generation: the run's entries are placed again.
+    ++bits_;
+    if (slots_.size() < std::size_t{1} << bits_) slots_.resize(std::size_t{1} << bits_, 0);
+    next_generation();
+    const std::uint64_t fresh = static_cast<std::uint64_t>(generation_) << 32;
+    for (std::uint32_t i = begin_; i < rows.size(); ++i) slots_[find(rows[i], rows)] = fresh | i;
   }
 
  private:
@@ -88,7 +91,11 @@ class run_index {
     }
     if (run_->indexed) return;
     count_ = 0;
-    if (slots_.empty()) slots_.assign(64, 0);
+    bits_ = first_bits;
+    if (slots_.empty()) slots_.assign(std::size_t{1} << first_bits, 0);
+    next_generation();
+  }
+  void next_generation() {
     if (++generation_ == 0) {  // (after 2^32 runs: clear once)
       std::fill(slots_.begin(), slots_.end(), 0);
       generation_ = 1;
@@ -100,7 +107,11 @@ class run_index {
   std::uint64_t key_ = ~0ull;                              // the current run's
   function_runs* run_ = nullptr;                           // its entry
   std::uint32_t begin_ = 0;                                // its first row (the rows after are its)
-  std::vector<std::uint64_t> slots_;                       // (generation << 32 | row); 0: none yet
+  // (generation << 32 | row); 0: none yet. A run uses the first 2^bits_ of them: a run of a
+  // few rows looks in a few cache lines, whatever the size a long run before it made this.
+  std::vector<std::uint64_t> slots_;
+  static constexpr unsigned first_bits = 6;
+  unsigned bits_ = first_bits;
   std::uint32_t generation_ = 0;                           // slots of another one are empty
   std::uint32_t count_ = 0;
 };
