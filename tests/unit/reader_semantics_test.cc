@@ -443,3 +443,27 @@ TEST(ReaderSemantics, FunctionJumpsInSeveralRunsHaveOneRowPerJump) {
     }
   }
 }
+
+// More runs than the index of a run has generations (2^16 - 1, then its slots are cleared): a
+// line written twice in a run still goes to one row, in every run, also where the first run's
+// entries were left in slots no run after it used (the first function's lines, which only the
+// functions after the 2^16 - 1st have again).
+TEST(ReaderSemantics, ManyRunsHaveOneRowPerPosition) {
+  std::string text = "events: Ir\npositions: line\nfl=a.c\n";
+  constexpr int functions = 70000;
+  for (int f = 0; f < functions; ++f) {
+    const std::string a = f == 0 || f >= 65535 ? "1001" : "1", b = a + "0";
+    text += "fn=f" + std::to_string(f) + "\n" + a + " 1\n" + b + " 1\n" + a + " 1\njump=1 9\n" +
+            b + "\njump=1 9\n" + b + "\n";
+  }
+  auto l = read_text(text);
+  ASSERT_EQ(l->diags.errors(), 0u);
+  const profile& p = l->p;
+  ASSERT_EQ(p.self_rows.size(), 2u * functions);
+  ASSERT_EQ(p.jumps.size(), std::size_t{functions});
+  for (std::size_t r = 0; r < p.self_rows.size(); ++r) {
+    const auto line = p.self_rows[r].pos.line;
+    ASSERT_EQ(p.self_costs.row(r)[0], line == 1 || line == 1001 ? 2u : 1u) << r;
+  }
+  for (const auto& j : p.jumps) ASSERT_EQ(j.executed, 2u);
+}
