@@ -122,16 +122,17 @@ class row_out {
     *p_++ = '"';
   }
   // ",L,I,B" for the position kinds the model has; ",null" each when `absent`.
-  void pos(const position& q, std::uint8_t kinds, bool absent = false) {
-    if (kinds & pos_line) {
+  template <std::uint8_t kinds>
+  void pos(const position& q, bool absent = false) {
+    if constexpr ((kinds & pos_line) != 0) {
       ch(',');
       absent ? lit("null") : num(q.line);
     }
-    if (kinds & pos_instr) {
+    if constexpr ((kinds & pos_instr) != 0) {
       ch(',');
       absent ? lit("null") : hex(q.instr);
     }
-    if (kinds & pos_bb) {
+    if constexpr ((kinds & pos_bb) != 0) {
       ch(',');
       absent ? lit("null") : hex(q.bb);
     }
@@ -181,6 +182,99 @@ void columns(std::string& buf, std::initializer_list<std::string_view> before,
   if (target) positions("target_");
   for (auto n : after) name("", n);
   buf += "],\"rows\":[";
+}
+
+// f.template operator()<K>() for K = kinds, a constant in each: the position columns of every
+// row are known before its first one.
+template <typename F>
+void with_kinds(std::uint8_t kinds, F&& f) {
+  switch (kinds & (pos_line | pos_instr | pos_bb)) {
+    case 0: return f.template operator()<0>();
+    case pos_line: return f.template operator()<pos_line>();
+    case pos_instr: return f.template operator()<pos_instr>();
+    case pos_bb: return f.template operator()<pos_bb>();
+    case pos_line | pos_instr: return f.template operator()<pos_line | pos_instr>();
+    case pos_line | pos_bb: return f.template operator()<pos_line | pos_bb>();
+    case pos_instr | pos_bb: return f.template operator()<pos_instr | pos_bb>();
+    default: return f.template operator()<pos_line | pos_instr | pos_bb>();
+  }
+}
+
+template <std::uint8_t kinds>
+void self_rows(const profile& p, const std::vector<std::uint32_t>& recorded,
+               const export_sink& out) {
+  row_out o(out);
+  const std::size_t most = row_out::bound(3 + std::popcount(kinds), recorded.size());
+  for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
+    const self_row& r = p.self_rows[i];
+    o.reserve(most);
+    if (i) o.ch(',');
+    o.lit("\n[");
+    o.num(r.part + 1);
+    o.ch(',');
+    o.num(r.function);
+    o.ch(',');
+    o.num(r.source_file);
+    o.pos<kinds>(r.pos);
+    o.ch(',');
+    o.costs(p.self_costs.row(i), recorded);
+    o.ch(']');
+  }
+}
+
+template <std::uint8_t kinds>
+void call_rows(const profile& p, const std::vector<std::uint32_t>& recorded,
+               const export_sink& out) {
+  row_out o(out);
+  const std::size_t most = row_out::bound(6 + 2 * std::popcount(kinds), recorded.size());
+  for (std::size_t i = 0; i < p.calls.size(); ++i) {
+    const call_row& r = p.calls[i];
+    o.reserve(most);
+    if (i) o.ch(',');
+    o.lit("\n[");
+    o.num(r.part + 1);
+    o.ch(',');
+    o.num(r.caller);
+    o.ch(',');
+    o.num(r.caller_source_file);
+    o.pos<kinds>(r.site);
+    o.ch(',');
+    o.num(r.callee);
+    o.pos<kinds>(r.target, !r.has_target);
+    o.ch(',');
+    o.num(r.count);
+    o.ch(',');
+    o.costs(p.call_costs.row(i), recorded);
+    o.ch(']');
+  }
+}
+
+template <std::uint8_t kinds>
+void jump_rows(const profile& p, const export_sink& out) {
+  row_out o(out);
+  const std::size_t most = row_out::bound(9 + 2 * std::popcount(kinds), 0);
+  for (std::size_t i = 0; i < p.jumps.size(); ++i) {
+    const jump_row& r = p.jumps[i];
+    o.reserve(most);
+    if (i) o.ch(',');
+    o.lit("\n[");
+    o.num(r.part + 1);
+    o.ch(',');
+    o.num(r.function);
+    o.ch(',');
+    o.num(r.source_file);
+    o.pos<kinds>(r.source);
+    o.lit(r.conditional ? ",true," : ",false,");
+    o.num(r.executed);
+    o.ch(',');
+    o.num(r.followed);
+    o.ch(',');
+    o.num(r.target_function);
+    o.ch(',');
+    o.num(r.target_file);
+    o.pos<kinds>(r.target);
+    o.ch(']');
+  }
 }
 
 }  // namespace
@@ -306,83 +400,19 @@ status export_model_json(const profile& p, const std::string& input, const expor
     buf += '}';
   }
   const std::uint8_t kinds = p.positions;
-  const std::size_t npos = static_cast<std::size_t>(std::popcount(kinds));
   buf += "],\"costs\":";
   columns(buf, {"part", "function", "file"}, "", kinds, {}, false, {"self"});
   w.b.flush();
-  {
-    row_out o(out);
-    const std::size_t most = row_out::bound(3 + npos, recorded.size());
-    for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
-      const self_row& r = p.self_rows[i];
-      o.reserve(most);
-      o.lit(i ? ",\n[" : "\n[");
-      o.num(r.part + 1);
-      o.ch(',');
-      o.num(r.function);
-      o.ch(',');
-      o.num(r.source_file);
-      o.pos(r.pos, kinds);
-      o.ch(',');
-      o.costs(p.self_costs.row(i), recorded);
-      o.ch(']');
-    }
-  }
+  with_kinds(kinds, [&]<std::uint8_t K>() { self_rows<K>(p, recorded, out); });
   buf += "]},\"calls\":";
   columns(buf, {"part", "caller", "file"}, "", kinds, {"callee"}, true, {"count", "inclusive"});
   w.b.flush();
-  {
-    row_out o(out);
-    const std::size_t most = row_out::bound(6 + 2 * npos, recorded.size());
-    for (std::size_t i = 0; i < p.calls.size(); ++i) {
-      const call_row& r = p.calls[i];
-      o.reserve(most);
-      o.lit(i ? ",\n[" : "\n[");
-      o.num(r.part + 1);
-      o.ch(',');
-      o.num(r.caller);
-      o.ch(',');
-      o.num(r.caller_source_file);
-      o.pos(r.site, kinds);
-      o.ch(',');
-      o.num(r.callee);
-      o.pos(r.target, kinds, !r.has_target);
-      o.ch(',');
-      o.num(r.count);
-      o.ch(',');
-      o.costs(p.call_costs.row(i), recorded);
-      o.ch(']');
-    }
-  }
+  with_kinds(kinds, [&]<std::uint8_t K>() { call_rows<K>(p, recorded, out); });
   buf += "]},\"jumps\":";
   columns(buf, {"part", "function", "file"}, "", kinds,
           {"conditional", "executed", "followed", "target_function", "target_file"}, true, {});
   w.b.flush();
-  {
-    row_out o(out);
-    const std::size_t most = row_out::bound(9 + 2 * npos, 0);
-    for (std::size_t i = 0; i < p.jumps.size(); ++i) {
-      const jump_row& r = p.jumps[i];
-      o.reserve(most);
-      o.lit(i ? ",\n[" : "\n[");
-      o.num(r.part + 1);
-      o.ch(',');
-      o.num(r.function);
-      o.ch(',');
-      o.num(r.source_file);
-      o.pos(r.source, kinds);
-      o.lit(r.conditional ? ",true," : ",false,");
-      o.num(r.executed);
-      o.ch(',');
-      o.num(r.followed);
-      o.ch(',');
-      o.num(r.target_function);
-      o.ch(',');
-      o.num(r.target_file);
-      o.pos(r.target, kinds);
-      o.ch(']');
-    }
-  }
+  with_kinds(kinds, [&]<std::uint8_t K>() { jump_rows<K>(p, out); });
   buf += "]}}\n";
   return ok();
 }
