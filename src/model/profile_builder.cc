@@ -37,6 +37,17 @@ struct self_in_run {
     return a.source_file == b.source_file && a.pos == b.pos;
   }
 };
+struct call_in_run {
+  static std::uint64_t hash(const call_row& r) {
+    return hash_in_run(r.caller_source_file, r.site) ^
+           hash_in_run(r.callee ^ std::uint64_t{r.has_target} << 32, r.target) * 3;
+  }
+  static bool same(const call_row& a, const call_row& b) {
+    return a.callee == b.callee && a.site == b.site &&
+           a.caller_source_file == b.caller_source_file && a.target == b.target &&
+           a.has_target == b.has_target;
+  }
+};
 struct jump_in_run {
   static std::uint64_t hash(const jump_row& r) {
     return hash_in_run(r.source_file, r.source) ^
@@ -114,6 +125,7 @@ struct profile_builder::impl {
   // Where a self row and a jump row are looked up first (run_index.h): in an index of the rows
   // of its function's current run.
   run_index<self_row, self_in_run> self_runs;
+  run_index<call_row, call_in_run> call_runs;
   run_index<jump_row, jump_in_run> jump_runs;
 
   // on_cost when the record does not go to the row of the line before.
@@ -175,7 +187,10 @@ struct profile_builder::impl {
       self_runs.go_global();
       for (std::uint32_t i = 0; i < p.self_rows.size(); ++i) index_self(i);
     }
-    for (std::uint32_t i = 0; i < p.calls.size(); ++i) index_call(i);
+    if (!p.calls.empty()) {
+      call_runs.go_global();
+      for (std::uint32_t i = 0; i < p.calls.size(); ++i) index_call(i);
+    }
     if (!p.jumps.empty()) {
       jump_runs.go_global();
       for (std::uint32_t i = 0; i < p.jumps.size(); ++i) index_jump(i);
@@ -600,14 +615,24 @@ void profile_builder::on_call(const call_record& r) {
   row.target = m.keep(r.target);
   row.has_target = r.has_target;
   auto same = [&](const call_row& o) {
-    return o.caller == row.caller && o.callee == row.callee && o.site == row.site &&
-           o.caller_source_file == row.caller_source_file && o.target == row.target &&
-           o.has_target == row.has_target && o.part == row.part;
+    return o.caller == row.caller && o.part == row.part && call_in_run::same(o, row);
   };
   std::uint32_t found;
+  const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.caller;
   if (m.last_call != row_index::empty && same(p.calls[m.last_call])) {
     // The row of the call before: with no positions kept, a caller's calls to one callee.
     found = m.last_call;
+  } else if (m.call_runs.serves(key, p.calls, [&m](std::uint32_t i) { m.index_call(i); })) {
+    const std::size_t slot = m.call_runs.find(row, p.calls);
+    found = m.call_runs.at(slot);
+    if (found == row_index::empty) {
+      if (!m.room_for_row(p.calls, &p.call_costs, r.line)) return;
+      found = static_cast<std::uint32_t>(p.calls.size());
+      p.calls.push_back(row);
+      p.call_costs.add_row();
+      m.call_runs.add(slot, found, p.calls);
+    }
+    m.last_call = found;
   } else {
     auto h = impl::hash_call(row);
     std::size_t slot;

@@ -467,3 +467,35 @@ TEST(ReaderSemantics, ManyRunsHaveOneRowPerPosition) {
   }
   for (const auto& j : p.jumps) ASSERT_EQ(j.executed, 2u);
 }
+
+// Call rows the same way: a caller's calls in several runs (another caller's between them, a
+// run big enough to grow the index of a run) have one row per (site, callee, target), their
+// counts and inclusive costs summed.
+TEST(ReaderSemantics, CallerInSeveralRunsHasOneRowPerCall) {
+  std::string text = "events: Ir\npositions: line\nfl=a.c\nfn=b\n1 1\nfn=c\n1 1\nfn=a\n";
+  auto calls = [&text] {
+    for (int line = 1; line <= 100; ++line)
+      text += "cfn=" + std::string(line % 2 ? "b" : "c") + "\ncalls=2 1\n" +
+              std::to_string(line) + " 10\n";
+  };
+  calls();
+  text += "fn=b\ncfn=c\ncalls=1 1\n5 3\nfn=a\n";
+  calls();
+  auto l = read_text(text);
+  ASSERT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
+  const profile& p = l->p;
+  ASSERT_EQ(p.calls.size(), 101u);
+  std::map<std::tuple<function_id, std::uint64_t, function_id>, int> seen;
+  for (std::size_t c = 0; c < p.calls.size(); ++c) {
+    const call_row& r = p.calls[c];
+    EXPECT_EQ(++seen[std::tuple(r.caller, r.site.line, r.callee)], 1);
+    if (r.caller == fn(p, "a")) {
+      EXPECT_EQ(r.callee, fn(p, r.site.line % 2 ? "b" : "c"));
+      EXPECT_EQ(r.count, 4u);
+      EXPECT_EQ(p.call_costs.row(c)[0], 20u);
+    } else {
+      EXPECT_EQ(r.count, 1u);
+      EXPECT_EQ(p.call_costs.row(c)[0], 3u);
+    }
+  }
+}
