@@ -9,6 +9,7 @@
 // of "events" (recorded events only: derived ones are formulas over them); addresses are hex
 // strings ("0x4011a0": exact at any size, as objdump prints them); other numbers are exact
 // integers. The rows are formatted straight into a large buffer handed to the sink whole.
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cstring>
@@ -56,6 +57,16 @@ constexpr char pairs[] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
+// "00" to "ff".
+constexpr auto hex_pairs = [] {
+  std::array<char, 512> t{};
+  for (int i = 0; i < 256; ++i) {
+    t[2 * i] = "0123456789abcdef"[i >> 4];
+    t[2 * i + 1] = "0123456789abcdef"[i & 15];
+  }
+  return t;
+}();
+
 // The decimal digits of v (1 to 20).
 inline int decimal_digits(std::uint64_t v) {
   int n = 1;
@@ -87,6 +98,7 @@ class row_out {
     p_ += s.size();
   }
   void ch(char c) { *p_++ = c; }
+  const char* at() const { return p_; }
   // Decimal, as std::to_chars writes it, inline: most numbers of a row (parts, file ids,
   // costs of one instruction) have one or two digits.
   void num(std::uint64_t v) {
@@ -117,7 +129,11 @@ class row_out {
     std::memcpy(p_, "\"0x", 3);
     const int n = (64 - std::countl_zero(v | 1) + 3) / 4;
     char* q = p_ + 3 + n;
-    for (int i = 0; i < n; ++i, v >>= 4) *--q = "0123456789abcdef"[v & 15];
+    for (int i = n; i > 1; i -= 2, v >>= 8) {
+      q -= 2;
+      std::memcpy(q, hex_pairs.data() + 2 * (v & 0xff), 2);
+    }
+    if (n & 1) *--q = "0123456789abcdef"[v & 15];
     p_ += 3 + n;
     *p_++ = '"';
   }
@@ -205,16 +221,31 @@ void self_rows(const profile& p, const std::vector<std::uint32_t>& recorded,
                const export_sink& out) {
   row_out o(out);
   const std::size_t most = row_out::bound(3 + std::popcount(kinds), recorded.size());
+  // The rows of a function come together, most with the part, function and file of the row
+  // before: those three columns are copied from it as text.
+  char same[80];
+  std::size_t same_size = 0;
+  std::uint64_t same_part = ~0ull, same_function = ~0ull, same_file = ~0ull;
   for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
     const self_row& r = p.self_rows[i];
     o.reserve(most);
     if (i) o.ch(',');
-    o.lit("\n[");
-    o.num(r.part + 1);
-    o.ch(',');
-    o.num(r.function);
-    o.ch(',');
-    o.num(r.source_file);
+    if (r.function == same_function && r.source_file == same_file && r.part == same_part) {
+      o.lit({same, same_size});
+    } else {
+      const char* from = o.at();
+      o.lit("\n[");
+      o.num(r.part + 1);
+      o.ch(',');
+      o.num(r.function);
+      o.ch(',');
+      o.num(r.source_file);
+      same_size = static_cast<std::size_t>(o.at() - from);
+      std::memcpy(same, from, same_size);
+      same_part = r.part;
+      same_function = r.function;
+      same_file = r.source_file;
+    }
     o.pos<kinds>(r.pos);
     o.ch(',');
     o.costs(p.self_costs.row(i), recorded);
