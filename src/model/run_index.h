@@ -40,17 +40,19 @@ class run_index {
   void go_global() { global_ = true; }
 
   // The slot of `row` in the current run: where it is, or the free slot to add() it to.
-  std::size_t find(const Row& row, const std::vector<Row>& rows) const {
-    return find(row, Traits::hash(row), rows);
+  std::size_t find(const Row& row, const std::vector<Row>& rows) {
+    found_hash_ = Traits::hash(row);
+    return find(row, found_hash_, rows);
   }
   // The row in `slot`, or row_index::empty.
   std::uint32_t at(std::size_t slot) const {
     const std::uint64_t e = slots_[slot];
     return e >> 48 == generation_ ? static_cast<std::uint32_t>(e) : row_index::empty;
   }
-  // Row `r` (the last of `rows`) goes into the free `slot` find() gave.
+  // Row `r` (the last of `rows`, the row find() was last asked for) goes into the free `slot`
+  // find() gave.
   void add(std::size_t slot, std::uint32_t r, const std::vector<Row>& rows) {
-    slots_[slot] = entry(Traits::hash(rows[r]), r);
+    slots_[slot] = entry(found_hash_, r);
     if (++count_ * 2 <= std::size_t{1} << bits_) return;
     // Twice the slots, under a new generation: the run's entries are placed again.
     ++bits_;
@@ -132,6 +134,7 @@ class run_index {
   unsigned bits_ = first_bits;
   std::uint32_t generation_ = 0;  // 1 to 2^16 - 1; slots of another one are empty
   std::uint32_t count_ = 0;
+  std::uint64_t found_hash_ = 0;  // the hash of the row find() was last asked for
 };
 
 }  // namespace calltree::detail
