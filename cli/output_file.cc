@@ -59,8 +59,7 @@ void output_file::write(std::string_view bytes) {
     errno_ = errno;
   }
   written_ += bytes.size();
-  if (!tmp_.empty() && written_ - started_ >= writeback_step && !failed_)
-    start_writeback();
+  if (!tmp_.empty() && written_ - started_ >= writeback_step && !failed_) start_writeback();
 }
 
 // The kernel starts writing the bytes so far to the disk now, without waiting for it, so

@@ -205,14 +205,22 @@ void columns(std::string& buf, std::initializer_list<std::string_view> before,
 template <typename F>
 void with_kinds(std::uint8_t kinds, F&& f) {
   switch (kinds & (pos_line | pos_instr | pos_bb)) {
-    case 0: return f.template operator()<0>();
-    case pos_line: return f.template operator()<pos_line>();
-    case pos_instr: return f.template operator()<pos_instr>();
-    case pos_bb: return f.template operator()<pos_bb>();
-    case pos_line | pos_instr: return f.template operator()<pos_line | pos_instr>();
-    case pos_line | pos_bb: return f.template operator()<pos_line | pos_bb>();
-    case pos_instr | pos_bb: return f.template operator()<pos_instr | pos_bb>();
-    default: return f.template operator()<pos_line | pos_instr | pos_bb>();
+    case 0:
+      return f.template operator()<0>();
+    case pos_line:
+      return f.template operator()<pos_line>();
+    case pos_instr:
+      return f.template operator()<pos_instr>();
+    case pos_bb:
+      return f.template operator()<pos_bb>();
+    case pos_line | pos_instr:
+      return f.template operator()<pos_line | pos_instr>();
+    case pos_line | pos_bb:
+      return f.template operator()<pos_line | pos_bb>();
+    case pos_instr | pos_bb:
+      return f.template operator()<pos_instr | pos_bb>();
+    default:
+      return f.template operator()<pos_line | pos_instr | pos_bb>();
   }
 }
 

@@ -50,9 +50,8 @@ struct call_in_run {
 };
 struct jump_in_run {
   static std::uint64_t hash(const jump_row& r) {
-    return hash_in_run(r.source_file, r.source) ^
-           hash_in_run(r.target_file ^ std::uint64_t{r.target_function} << 32 ^ r.conditional,
-                       r.target) * 3;
+    const std::uint64_t to = r.target_file ^ std::uint64_t{r.target_function} << 32;
+    return hash_in_run(r.source_file, r.source) ^ hash_in_run(to ^ r.conditional, r.target) * 3;
   }
   static bool same(const jump_row& a, const jump_row& b) {
     return a.source_file == b.source_file && a.source == b.source &&
@@ -227,7 +226,8 @@ struct profile_builder::impl {
     // The fewest bytes a row takes, about, in an instruction-level callgrind file (the real
     // 260 MB profile of docs/performance.md: 18 a self row, 490 a call row, 240 a jump row).
     // A file with more rows than this grows its tables from there as without the hint.
-    const std::size_t self = bytes / 16, calls = bytes / 256, jumps = opt.keep_jumps ? bytes / 128 : 0;
+    const std::size_t self = bytes / 16, calls = bytes / 256,
+                      jumps = opt.keep_jumps ? bytes / 128 : 0;
     const std::size_t columns = std::max<std::size_t>(p.events.size(), 1);
     const std::uint64_t total = self * (sizeof(self_row) + 8 * columns) +
                                 calls * (sizeof(call_row) + 8 * columns) + jumps * sizeof(jump_row);

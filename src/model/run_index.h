@@ -99,7 +99,8 @@ class run_index {
     begin_ = size;
     const std::uint64_t h = mix(7, key);
     std::size_t slot;
-    run_ = keys_.find(h, [&](std::uint32_t i) { return functions_[i].key == key; }, slot);
+    run_ = keys_.find(
+        h, [&](std::uint32_t i) { return functions_[i].key == key; }, slot);
     if (run_ == row_index::empty) {
       run_ = static_cast<std::uint32_t>(functions_.size());
       functions_.push_back(function_run{key, size, size, false});
@@ -121,12 +122,12 @@ class run_index {
     }
   }
 
-  bool global_ = false;                       // every row is in the other index
-  std::vector<function_run> functions_;       // every key met
-  row_index keys_;                            // functions_ by key (part << 32 | function)
-  std::uint64_t key_ = ~0ull;                 // the current run's
-  std::uint32_t run_ = row_index::empty;      // its entry in functions_
-  std::uint32_t begin_ = 0;                                // its first row (the rows after are its)
+  bool global_ = false;                   // every row is in the other index
+  std::vector<function_run> functions_;   // every key met
+  row_index keys_;                        // functions_ by key (part << 32 | function)
+  std::uint64_t key_ = ~0ull;             // the current run's
+  std::uint32_t run_ = row_index::empty;  // its entry in functions_
+  std::uint32_t begin_ = 0;               // its first row (the rows after are its)
   // See entry(); 0: none yet. A run uses the first 2^bits_ of them, at most half full: a run of
   // a few rows looks in a few cache lines, whatever the size a long run before it made this.
   std::vector<std::uint64_t> slots_;

@@ -453,8 +453,8 @@ TEST(ReaderSemantics, ManyRunsHaveOneRowPerPosition) {
   constexpr int functions = 70000;
   for (int f = 0; f < functions; ++f) {
     const std::string a = f == 0 || f >= 65535 ? "1001" : "1", b = a + "0";
-    text += "fn=f" + std::to_string(f) + "\n" + a + " 1\n" + b + " 1\n" + a + " 1\njump=1 9\n" +
-            b + "\njump=1 9\n" + b + "\n";
+    text += "fn=f" + std::to_string(f) + "\n" + a + " 1\n" + b + " 1\n" + a + " 1\njump=1 9\n" + b +
+            "\njump=1 9\n" + b + "\n";
   }
   auto l = read_text(text);
   ASSERT_EQ(l->diags.errors(), 0u);
@@ -475,8 +475,8 @@ TEST(ReaderSemantics, CallerInSeveralRunsHasOneRowPerCall) {
   std::string text = "events: Ir\npositions: line\nfl=a.c\nfn=b\n1 1\nfn=c\n1 1\nfn=a\n";
   auto calls = [&text] {
     for (int line = 1; line <= 100; ++line)
-      text += "cfn=" + std::string(line % 2 ? "b" : "c") + "\ncalls=2 1\n" +
-              std::to_string(line) + " 10\n";
+      text += "cfn=" + std::string(line % 2 ? "b" : "c") + "\ncalls=2 1\n" + std::to_string(line) +
+              " 10\n";
   };
   calls();
   text += "fn=b\ncfn=c\ncalls=1 1\n5 3\nfn=a\n";
