@@ -33,7 +33,11 @@ class output_file {
   const std::string& temporary() const { return tmp_; }
 
  private:
+  void start_writeback();
+  static constexpr std::size_t writeback_step = std::size_t{32} << 20;
+
   std::string path_, tmp_;
+  std::size_t written_ = 0, started_ = 0;  // bytes written; bytes whose writeback was started
   std::FILE* f_ = nullptr;
   bool failed_ = false;
   bool direct_ = false;  // a device or FIFO, written in place

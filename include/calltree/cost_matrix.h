@@ -34,7 +34,10 @@ class cost_matrix {
   }
   // Appends a zero row and returns its index.
   std::size_t add_row() {
-    data_.resize(data_.size() + columns_, 0);
+    if (columns_ == 1)
+      data_.push_back(0);  // (inline, where resize is a call: one event is the common case)
+    else
+      data_.resize(data_.size() + columns_, 0);
     return rows_++;
   }
   // Widens every row to `columns` (new columns are 0). Rarely needed: a later part with a new

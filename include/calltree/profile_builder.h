@@ -56,6 +56,13 @@ class profile_builder final : public record_sink {
   // True once builder_options::max_memory stopped the build (the profile is incomplete).
   bool limit_hit() const;
 
+  // A hint before the first part: the input about to be read has `bytes` bytes of text. Into a
+  // model without rows yet, the row tables are reserved for the rows such a file may hold (by
+  // the bytes a row takes at least on instruction-level profiles), so they are not moved while
+  // they grow: pages reserved are not touched until rows fill them, and the memory guard
+  // counts the rows held, not the room reserved. No effect past max_memory / 2 or with rows.
+  void expect_input_bytes(std::uint64_t bytes);
+
  private:
   struct impl;
   std::unique_ptr<impl> impl_;

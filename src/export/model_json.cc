@@ -9,6 +9,7 @@
 // of "events" (recorded events only: derived ones are formulas over them); addresses are hex
 // strings ("0x4011a0": exact at any size, as objdump prints them); other numbers are exact
 // integers. The rows are formatted straight into a large buffer handed to the sink whole.
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cstring>
@@ -50,6 +51,35 @@ struct writer {
   }
 };
 
+// "00" to "99".
+constexpr char pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+// "00" to "ff".
+constexpr auto hex_pairs = [] {
+  std::array<char, 512> t{};
+  for (int i = 0; i < 256; ++i) {
+    t[2 * i] = "0123456789abcdef"[i >> 4];
+    t[2 * i + 1] = "0123456789abcdef"[i & 15];
+  }
+  return t;
+}();
+
+// The decimal digits of v (1 to 20).
+inline int decimal_digits(std::uint64_t v) {
+  int n = 1;
+  for (;;) {
+    if (v < 10) return n;
+    if (v < 100) return n + 1;
+    if (v < 1000) return n + 2;
+    if (v < 10000) return n + 3;
+    v /= 10000;
+    n += 4;
+  }
+}
+
 // Rows formatted into a fixed buffer by pointer; reserve(n) before writing up to n bytes.
 class row_out {
  public:
@@ -68,23 +98,57 @@ class row_out {
     p_ += s.size();
   }
   void ch(char c) { *p_++ = c; }
-  void num(std::uint64_t v) { p_ = std::to_chars(p_, p_ + 20, v).ptr; }
+  const char* at() const { return p_; }
+  // Decimal, as std::to_chars writes it, inline: most numbers of a row (parts, file ids,
+  // costs of one instruction) have one or two digits.
+  void num(std::uint64_t v) {
+    if (v < 10) {
+      *p_++ = static_cast<char>('0' + v);
+    } else if (v < 100) {
+      std::memcpy(p_, pairs + 2 * v, 2);
+      p_ += 2;
+    } else {
+      const int n = decimal_digits(v);
+      char* q = p_ + n;
+      while (v >= 100) {
+        q -= 2;
+        std::memcpy(q, pairs + 2 * (v % 100), 2);
+        v /= 100;
+      }
+      if (v >= 10) {
+        q -= 2;
+        std::memcpy(q, pairs + 2 * v, 2);
+      } else {
+        *--q = static_cast<char>('0' + v);
+      }
+      p_ += n;
+    }
+  }
+  // "0x" and lowercase hex digits, as std::to_chars(…, 16) writes them, in quotes.
   void hex(std::uint64_t v) {
-    lit("\"0x");
-    p_ = std::to_chars(p_, p_ + 16, v, 16).ptr;
-    ch('"');
+    std::memcpy(p_, "\"0x", 3);
+    const int n = (64 - std::countl_zero(v | 1) + 3) / 4;
+    char* q = p_ + 3 + n;
+    for (int i = n; i > 1; i -= 2, v >>= 8) {
+      q -= 2;
+      std::memcpy(q, hex_pairs.data() + 2 * (v & 0xff), 2);
+    }
+    if (n & 1) *--q = "0123456789abcdef"[v & 15];
+    p_ += 3 + n;
+    *p_++ = '"';
   }
   // ",L,I,B" for the position kinds the model has; ",null" each when `absent`.
-  void pos(const position& q, std::uint8_t kinds, bool absent = false) {
-    if (kinds & pos_line) {
+  template <std::uint8_t kinds>
+  void pos(const position& q, bool absent = false) {
+    if constexpr ((kinds & pos_line) != 0) {
       ch(',');
       absent ? lit("null") : num(q.line);
     }
-    if (kinds & pos_instr) {
+    if constexpr ((kinds & pos_instr) != 0) {
       ch(',');
       absent ? lit("null") : hex(q.instr);
     }
-    if (kinds & pos_bb) {
+    if constexpr ((kinds & pos_bb) != 0) {
       ch(',');
       absent ? lit("null") : hex(q.bb);
     }
@@ -134,6 +198,122 @@ void columns(std::string& buf, std::initializer_list<std::string_view> before,
   if (target) positions("target_");
   for (auto n : after) name("", n);
   buf += "],\"rows\":[";
+}
+
+// f.template operator()<K>() for K = kinds, a constant in each: the position columns of every
+// row are known before its first one.
+template <typename F>
+void with_kinds(std::uint8_t kinds, F&& f) {
+  switch (kinds & (pos_line | pos_instr | pos_bb)) {
+    case 0:
+      return f.template operator()<0>();
+    case pos_line:
+      return f.template operator()<pos_line>();
+    case pos_instr:
+      return f.template operator()<pos_instr>();
+    case pos_bb:
+      return f.template operator()<pos_bb>();
+    case pos_line | pos_instr:
+      return f.template operator()<pos_line | pos_instr>();
+    case pos_line | pos_bb:
+      return f.template operator()<pos_line | pos_bb>();
+    case pos_instr | pos_bb:
+      return f.template operator()<pos_instr | pos_bb>();
+    default:
+      return f.template operator()<pos_line | pos_instr | pos_bb>();
+  }
+}
+
+template <std::uint8_t kinds>
+void self_rows(const profile& p, const std::vector<std::uint32_t>& recorded,
+               const export_sink& out) {
+  row_out o(out);
+  const std::size_t most = row_out::bound(3 + std::popcount(kinds), recorded.size());
+  // The rows of a function come together, most with the part, function and file of the row
+  // before: those three columns are copied from it as text.
+  char same[80];
+  std::size_t same_size = 0;
+  std::uint64_t same_part = ~0ull, same_function = ~0ull, same_file = ~0ull;
+  for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
+    const self_row& r = p.self_rows[i];
+    o.reserve(most);
+    if (i) o.ch(',');
+    if (r.function == same_function && r.source_file == same_file && r.part == same_part) {
+      o.lit({same, same_size});
+    } else {
+      const char* from = o.at();
+      o.lit("\n[");
+      o.num(r.part + 1);
+      o.ch(',');
+      o.num(r.function);
+      o.ch(',');
+      o.num(r.source_file);
+      same_size = static_cast<std::size_t>(o.at() - from);
+      std::memcpy(same, from, same_size);
+      same_part = r.part;
+      same_function = r.function;
+      same_file = r.source_file;
+    }
+    o.pos<kinds>(r.pos);
+    o.ch(',');
+    o.costs(p.self_costs.row(i), recorded);
+    o.ch(']');
+  }
+}
+
+template <std::uint8_t kinds>
+void call_rows(const profile& p, const std::vector<std::uint32_t>& recorded,
+               const export_sink& out) {
+  row_out o(out);
+  const std::size_t most = row_out::bound(6 + 2 * std::popcount(kinds), recorded.size());
+  for (std::size_t i = 0; i < p.calls.size(); ++i) {
+    const call_row& r = p.calls[i];
+    o.reserve(most);
+    if (i) o.ch(',');
+    o.lit("\n[");
+    o.num(r.part + 1);
+    o.ch(',');
+    o.num(r.caller);
+    o.ch(',');
+    o.num(r.caller_source_file);
+    o.pos<kinds>(r.site);
+    o.ch(',');
+    o.num(r.callee);
+    o.pos<kinds>(r.target, !r.has_target);
+    o.ch(',');
+    o.num(r.count);
+    o.ch(',');
+    o.costs(p.call_costs.row(i), recorded);
+    o.ch(']');
+  }
+}
+
+template <std::uint8_t kinds>
+void jump_rows(const profile& p, const export_sink& out) {
+  row_out o(out);
+  const std::size_t most = row_out::bound(9 + 2 * std::popcount(kinds), 0);
+  for (std::size_t i = 0; i < p.jumps.size(); ++i) {
+    const jump_row& r = p.jumps[i];
+    o.reserve(most);
+    if (i) o.ch(',');
+    o.lit("\n[");
+    o.num(r.part + 1);
+    o.ch(',');
+    o.num(r.function);
+    o.ch(',');
+    o.num(r.source_file);
+    o.pos<kinds>(r.source);
+    o.lit(r.conditional ? ",true," : ",false,");
+    o.num(r.executed);
+    o.ch(',');
+    o.num(r.followed);
+    o.ch(',');
+    o.num(r.target_function);
+    o.ch(',');
+    o.num(r.target_file);
+    o.pos<kinds>(r.target);
+    o.ch(']');
+  }
 }
 
 }  // namespace
@@ -259,83 +439,19 @@ status export_model_json(const profile& p, const std::string& input, const expor
     buf += '}';
   }
   const std::uint8_t kinds = p.positions;
-  const std::size_t npos = static_cast<std::size_t>(std::popcount(kinds));
   buf += "],\"costs\":";
   columns(buf, {"part", "function", "file"}, "", kinds, {}, false, {"self"});
   w.b.flush();
-  {
-    row_out o(out);
-    const std::size_t most = row_out::bound(3 + npos, recorded.size());
-    for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
-      const self_row& r = p.self_rows[i];
-      o.reserve(most);
-      o.lit(i ? ",\n[" : "\n[");
-      o.num(r.part + 1);
-      o.ch(',');
-      o.num(r.function);
-      o.ch(',');
-      o.num(r.source_file);
-      o.pos(r.pos, kinds);
-      o.ch(',');
-      o.costs(p.self_costs.row(i), recorded);
-      o.ch(']');
-    }
-  }
+  with_kinds(kinds, [&]<std::uint8_t K>() { self_rows<K>(p, recorded, out); });
   buf += "]},\"calls\":";
   columns(buf, {"part", "caller", "file"}, "", kinds, {"callee"}, true, {"count", "inclusive"});
   w.b.flush();
-  {
-    row_out o(out);
-    const std::size_t most = row_out::bound(6 + 2 * npos, recorded.size());
-    for (std::size_t i = 0; i < p.calls.size(); ++i) {
-      const call_row& r = p.calls[i];
-      o.reserve(most);
-      o.lit(i ? ",\n[" : "\n[");
-      o.num(r.part + 1);
-      o.ch(',');
-      o.num(r.caller);
-      o.ch(',');
-      o.num(r.caller_source_file);
-      o.pos(r.site, kinds);
-      o.ch(',');
-      o.num(r.callee);
-      o.pos(r.target, kinds, !r.has_target);
-      o.ch(',');
-      o.num(r.count);
-      o.ch(',');
-      o.costs(p.call_costs.row(i), recorded);
-      o.ch(']');
-    }
-  }
+  with_kinds(kinds, [&]<std::uint8_t K>() { call_rows<K>(p, recorded, out); });
   buf += "]},\"jumps\":";
   columns(buf, {"part", "function", "file"}, "", kinds,
           {"conditional", "executed", "followed", "target_function", "target_file"}, true, {});
   w.b.flush();
-  {
-    row_out o(out);
-    const std::size_t most = row_out::bound(9 + 2 * npos, 0);
-    for (std::size_t i = 0; i < p.jumps.size(); ++i) {
-      const jump_row& r = p.jumps[i];
-      o.reserve(most);
-      o.lit(i ? ",\n[" : "\n[");
-      o.num(r.part + 1);
-      o.ch(',');
-      o.num(r.function);
-      o.ch(',');
-      o.num(r.source_file);
-      o.pos(r.source, kinds);
-      o.lit(r.conditional ? ",true," : ",false,");
-      o.num(r.executed);
-      o.ch(',');
-      o.num(r.followed);
-      o.ch(',');
-      o.num(r.target_function);
-      o.ch(',');
-      o.num(r.target_file);
-      o.pos(r.target, kinds);
-      o.ch(']');
-    }
-  }
+  with_kinds(kinds, [&]<std::uint8_t K>() { jump_rows<K>(p, out); });
   buf += "]}}\n";
   return ok();
 }

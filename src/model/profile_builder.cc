@@ -2,21 +2,63 @@
 #include "calltree/profile_builder.h"
 
 #include <algorithm>
+#include <new>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "model/row_index.h"
+#include "model/run_index.h"
 
 namespace calltree {
 
 using detail::mix;
 using detail::row_index;
+using detail::run_index;
 
 namespace {
 std::uint64_t hash_pos(std::uint64_t h, const position& p) {
   return mix(mix(mix(h, p.instr), p.bb), p.line);
 }
+
+// A position and a file id in one word, for an index of a run's rows (at most thousands, whose
+// positions are near each other): a product per field, summed up, the high half folded into
+// the low one and mixed back (run_index takes the top bits). One multiply deep, not four.
+std::uint64_t hash_in_run(std::uint64_t file, const position& p) {
+  const std::uint64_t h = p.instr * 0x9e3779b97f4a7c15ull + p.line * 0xc2b2ae3d27d4eb4full +
+                          p.bb * 0x165667b19e3779f9ull + file * 0xd6e8feb86659fd93ull;
+  return (h ^ (h >> 32)) * 0xff51afd7ed558ccdull;
+}
+
+// What tells apart the rows of one part and function (run_index.h).
+struct self_in_run {
+  static std::uint64_t hash(const self_row& r) { return hash_in_run(r.source_file, r.pos); }
+  static bool same(const self_row& a, const self_row& b) {
+    return a.source_file == b.source_file && a.pos == b.pos;
+  }
+};
+struct call_in_run {
+  static std::uint64_t hash(const call_row& r) {
+    return hash_in_run(r.caller_source_file, r.site) ^
+           hash_in_run(r.callee ^ std::uint64_t{r.has_target} << 32, r.target) * 3;
+  }
+  static bool same(const call_row& a, const call_row& b) {
+    return a.callee == b.callee && a.site == b.site &&
+           a.caller_source_file == b.caller_source_file && a.target == b.target &&
+           a.has_target == b.has_target;
+  }
+};
+struct jump_in_run {
+  static std::uint64_t hash(const jump_row& r) {
+    const std::uint64_t to = r.target_file ^ std::uint64_t{r.target_function} << 32;
+    return hash_in_run(r.source_file, r.source) ^ hash_in_run(to ^ r.conditional, r.target) * 3;
+  }
+  static bool same(const jump_row& a, const jump_row& b) {
+    return a.source_file == b.source_file && a.source == b.source &&
+           a.conditional == b.conditional && a.target_file == b.target_file &&
+           a.target_function == b.target_function && a.target == b.target;
+  }
+};
 }  // namespace
 
 struct profile_builder::impl {
@@ -79,76 +121,11 @@ struct profile_builder::impl {
     add_costs(p.self_costs.row(last_self), r.costs, r.line);
   }
 
-  // Where a self row is looked up. Rows of one function come in one run on most files (a
-  // callgrind dump writes each function context once, its cost lines together): a row of a
-  // function met in one run only can only equal a row of that run, so the lookup is in a
-  // small index of the current run (`run_slots`), which stays in the cache, and those rows need
-  // no index of their own (a 14 M-row instruction-level profile spent half of its build on the
-  // cache misses of one index of every row, and 268 MB on it). When a function's rows come back
-  // after another's (a second run of it, another part folded into the same one), the rows of
-  // its runs so far go into `self_index`, and its rows are looked up there from then on (rows
-  // that were in the model before the builder: all of them). The same rows either way.
-  struct run_function {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;  // [begin, end) of its rows
-    bool indexed = false;                                       // its rows are in self_index
-  };
-  bool self_global = false;                                       // every row is in self_index
-  std::unordered_map<std::uint64_t, run_function> run_functions;  // by part << 32 | function
-  std::uint64_t run_key = ~0ull;                                  // the current run's
-  run_function* run = nullptr;                                    // its entry
-  std::uint32_t run_begin = 0;           // its first row (the rows after it are its)
-  std::vector<std::uint64_t> run_slots;  // (generation << 32 | row); 0: none yet
-  std::uint32_t run_generation = 0;      // slots of another generation are empty
-  std::uint32_t run_count = 0;
-
-  static std::uint64_t hash_run(const self_row& r) {
-    return hash_pos(mix(4, r.source_file), r.pos);
-  }
-  void start_run(std::uint64_t key) {
-    if (run && !run->indexed)
-      run->runs.emplace_back(run_begin, static_cast<std::uint32_t>(p.self_rows.size()));
-    run_key = key;
-    run_begin = static_cast<std::uint32_t>(p.self_rows.size());
-    auto [it, fresh] = run_functions.try_emplace(key);
-    run = &it->second;
-    if (!fresh && !run->indexed) {
-      for (auto [b, e] : run->runs)
-        for (std::uint32_t i = b; i < e; ++i) index_self(i);
-      run->runs = {};
-      run->indexed = true;
-    }
-    if (run->indexed) return;
-    run_count = 0;
-    if (run_slots.empty()) run_slots.assign(64, 0);
-    if (++run_generation == 0) {  // (after 2^32 runs: clear once)
-      std::fill(run_slots.begin(), run_slots.end(), 0);
-      run_generation = 1;
-    }
-  }
-  void go_global() {
-    self_global = true;
-    for (std::uint32_t i = 0; i < p.self_rows.size(); ++i) index_self(i);
-  }
-  // The slot of `row` in the run's index: its entry, or the empty slot to fill.
-  std::size_t run_slot(const self_row& row) const {
-    const std::size_t mask = run_slots.size() - 1;
-    const std::uint64_t gen = static_cast<std::uint64_t>(run_generation) << 32;
-    for (std::size_t i = hash_run(row) >> (64 - __builtin_ctzll(run_slots.size()));;
-         i = (i + 1) & mask) {
-      const std::uint64_t e = run_slots[i];
-      if ((e & ~0xffffffffull) != gen) return i;
-      const self_row& o = p.self_rows[static_cast<std::uint32_t>(e)];
-      if (o.source_file == row.source_file && o.pos == row.pos) return i;
-    }
-  }
-  void run_insert(std::size_t slot, std::uint32_t r) {
-    const std::uint64_t gen = static_cast<std::uint64_t>(run_generation) << 32;
-    run_slots[slot] = gen | r;
-    if (++run_count * 4 <= run_slots.size() * 3) return;
-    run_slots.assign(run_slots.size() * 2, 0);
-    for (std::uint32_t i = run_begin; i < p.self_rows.size(); ++i)
-      run_slots[run_slot(p.self_rows[i])] = gen | i;
-  }
+  // Where a self row and a jump row are looked up first (run_index.h): in an index of the rows
+  // of its function's current run.
+  run_index<self_row, self_in_run> self_runs;
+  run_index<call_row, call_in_run> call_runs;
+  run_index<jump_row, jump_in_run> jump_runs;
 
   // on_cost when the record does not go to the row of the line before.
   __attribute__((noinline)) void cost_slow(const cost_record& r) {
@@ -158,21 +135,16 @@ struct profile_builder::impl {
     resolve_context(r.ctx, row.function, row.source_file);
     row.pos = keep(r.pos);
     std::uint32_t found;
-    if (!self_global) {
-      const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.function;
-      if (key != run_key) start_run(key);
-    }
-    if (!self_global && !run->indexed) {
-      const std::size_t slot = run_slot(row);
-      const std::uint64_t e = run_slots[slot];
-      if (e >> 32 == run_generation) {
-        found = static_cast<std::uint32_t>(e);
-      } else {
+    const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.function;
+    if (self_runs.serves(key, p.self_rows, [this](std::uint32_t i) { index_self(i); })) {
+      const std::size_t slot = self_runs.find(row, p.self_rows);
+      found = self_runs.at(slot);
+      if (found == row_index::empty) {
         if (!room_for_row(p.self_rows, &p.self_costs, r.line)) return;
         found = static_cast<std::uint32_t>(p.self_rows.size());
         p.self_rows.push_back(row);
         p.self_costs.add_row();
-        run_insert(slot, found);
+        self_runs.add(slot, found, p.self_rows);
       }
     } else {
       auto same = [&](const self_row& o) {
@@ -210,9 +182,18 @@ struct profile_builder::impl {
     for (object_id i = 0; i < p.objects.size(); ++i) object_of.emplace(p.objects[i].name, i);
     for (file_id i = 0; i < p.files.size(); ++i) file_of.emplace(p.files[i].name, i);
     for (function_id i = 0; i < p.functions.size(); ++i) index_function(i);
-    if (!p.self_rows.empty()) go_global();
-    for (std::uint32_t i = 0; i < p.calls.size(); ++i) index_call(i);
-    for (std::uint32_t i = 0; i < p.jumps.size(); ++i) index_jump(i);
+    if (!p.self_rows.empty()) {
+      self_runs.go_global();
+      for (std::uint32_t i = 0; i < p.self_rows.size(); ++i) index_self(i);
+    }
+    if (!p.calls.empty()) {
+      call_runs.go_global();
+      for (std::uint32_t i = 0; i < p.calls.size(); ++i) index_call(i);
+    }
+    if (!p.jumps.empty()) {
+      jump_runs.go_global();
+      for (std::uint32_t i = 0; i < p.jumps.size(); ++i) index_jump(i);
+    }
   }
 
   void overflow(std::uint64_t line) {
@@ -227,6 +208,59 @@ struct profile_builder::impl {
     diags->report(std::move(d));
   }
 
+  // The room expect_input_bytes reserved (0: none): while a table's capacity is still that,
+  // its pages past its rows were never touched, and the guard counts its rows only.
+  std::size_t reserved_self = 0, reserved_calls = 0, reserved_jumps = 0;
+  std::size_t reserved_self_costs = 0, reserved_call_costs = 0;  // bytes
+  std::size_t pending_self_costs = 0, pending_call_costs = 0;    // rows, reserved at begin()
+  template <typename Row>
+  static std::uint64_t held(const std::vector<Row>& v, std::size_t reserved) {
+    return (v.capacity() == reserved ? v.size() : v.capacity()) * sizeof(Row);
+  }
+  static std::uint64_t held(const cost_matrix& m, std::size_t reserved) {
+    return m.bytes() == reserved ? m.rows() * m.columns() * sizeof(std::uint64_t) : m.bytes();
+  }
+
+  void expect_input_bytes(std::uint64_t bytes) {
+    if (!p.self_rows.empty() || !p.calls.empty() || !p.jumps.empty() || limit_hit) return;
+    // The fewest bytes a row takes, about, in an instruction-level callgrind file (the real
+    // 260 MB profile of docs/performance.md: 18 a self row, 490 a call row, 240 a jump row).
+    // A file with more rows than this grows its tables from there as without the hint.
+    const std::size_t self = bytes / 16, calls = bytes / 256,
+                      jumps = opt.keep_jumps ? bytes / 128 : 0;
+    const std::size_t columns = std::max<std::size_t>(p.events.size(), 1);
+    const std::uint64_t total = self * (sizeof(self_row) + 8 * columns) +
+                                calls * (sizeof(call_row) + 8 * columns) + jumps * sizeof(jump_row);
+    if (opt.max_memory && total > opt.max_memory / 2) return;
+    try {
+      p.self_rows.reserve(self);
+      p.calls.reserve(calls);
+      p.jumps.reserve(jumps);
+    } catch (const std::bad_alloc&) {  // (no address space for it: grow as without the hint)
+      return;
+    }
+    reserved_self = p.self_rows.capacity();
+    reserved_calls = p.calls.capacity();
+    reserved_jumps = p.jumps.capacity();
+    pending_self_costs = self;
+    pending_call_costs = calls;
+  }
+  // The cost tables' room, once a part says how many columns a row has.
+  void reserve_costs() {
+    if (!pending_self_costs && !pending_call_costs) return;
+    const std::uint64_t bytes =
+        (pending_self_costs + pending_call_costs) * p.events.size() * sizeof(std::uint64_t);
+    if (opt.max_memory && bytes > opt.max_memory / 4) pending_self_costs = pending_call_costs = 0;
+    try {
+      if (!p.self_costs.rows()) p.self_costs.reserve_rows(pending_self_costs);
+      if (!p.call_costs.rows()) p.call_costs.reserve_rows(pending_call_costs);
+    } catch (const std::bad_alloc&) {
+    }
+    reserved_self_costs = p.self_costs.bytes();
+    reserved_call_costs = p.call_costs.bytes();
+    pending_self_costs = pending_call_costs = 0;
+  }
+
   // Bytes the model holds, estimated from sizes and capacities: names (text, view, hash node),
   // objects, files, functions, rows with their costs, and the row indexes (a 4-byte slot and
   // a 4-byte hash per slot at most 3/4 full).
@@ -236,19 +270,44 @@ struct profile_builder::impl {
     b += (object_of.size() + file_of.size() + event_index.size()) * per_map_entry;
     b += (p.objects.capacity() + p.files.capacity()) * sizeof(object);
     b += p.functions.capacity() * sizeof(function) + p.functions.size() * per_index_entry;
-    b += p.self_rows.capacity() * sizeof(self_row) + p.self_rows.size() * per_index_entry;
-    b += p.calls.capacity() * sizeof(call_row) + p.calls.size() * per_index_entry;
-    b += p.jumps.capacity() * sizeof(jump_row) + p.jumps.size() * per_index_entry;
-    b += p.self_costs.bytes() + p.call_costs.bytes();
+    b += held(p.self_rows, reserved_self) + p.self_rows.size() * per_index_entry;
+    b += held(p.calls, reserved_calls) + p.calls.size() * per_index_entry;
+    b += held(p.jumps, reserved_jumps) + p.jumps.size() * per_index_entry;
+    b += held(p.self_costs, reserved_self_costs) + held(p.call_costs, reserved_call_costs);
     b += p.events.size() * (sizeof(event_type) + 64) + p.parts.size() * sizeof(calltree::part);
     return b;
   }
+
+  // room()'s last count: what it saw of the names and tables, the bytes it may grant without
+  // counting again, and those granted since.
+  std::uint64_t counted_strings = ~0ull, counted_tables = ~0ull, slack = 0, granted = 0;
+  void forget_count() { counted_strings = counted_tables = ~0ull; }
 
   // May the model grow by `extra` bytes? If not, the limit is reported (once) and every
   // record from `line` on is dropped.
   bool room(std::uint64_t line, std::uint64_t extra) {
     if (limit_hit) return false;
-    if (!opt.max_memory || model_bytes() + extra <= opt.max_memory) return true;
+    if (!opt.max_memory) return true;
+    // Counting the model (model_bytes) for each new row was 5 % of building the real 260 MB
+    // profile. Between two counts, while no name, object, file or function was added (nor a
+    // part: begin() forgets the count), the model grew by no more than the `extra`s granted
+    // since (each is at least what its row adds): while those stay within half of what the
+    // last count left below the limit, the answer is yes without counting, as counting would
+    // have said.
+    const std::uint64_t strings = p.strings.bytes() + p.strings.size();
+    const std::uint64_t tables = p.functions.size() + p.objects.size() + p.files.size();
+    if (strings == counted_strings && tables == counted_tables && granted + extra <= slack) {
+      granted += extra;
+      return true;
+    }
+    const std::uint64_t b = model_bytes();
+    if (b + extra <= opt.max_memory) {
+      counted_strings = strings;
+      counted_tables = tables;
+      granted = 0;
+      slack = (opt.max_memory - b - extra) / 2;
+      return true;
+    }
     limit_hit = limit_in_part = true;
     last_self = last_call = row_index::empty;  // no more fast paths
     if (diags) {
@@ -431,6 +490,7 @@ struct profile_builder::impl {
   }
 
   void widen() {
+    forget_count();
     std::size_t n = p.events.size();
     p.self_costs.set_columns(n);
     p.call_costs.set_columns(n);
@@ -486,6 +546,7 @@ struct profile_builder::impl {
     }
     p.positions |= static_cast<std::uint8_t>(h.positions & opt.keep_positions);
     widen();
+    reserve_costs();
     scratch.assign(p.events.size(), 0);
     have_last = false;
     last_self = row_index::empty;
@@ -529,6 +590,8 @@ profile_builder::~profile_builder() = default;
 void profile_builder::set_display_name(std::string name) { impl_->display_name = std::move(name); }
 
 bool profile_builder::limit_hit() const { return impl_->limit_hit; }
+
+void profile_builder::expect_input_bytes(std::uint64_t bytes) { impl_->expect_input_bytes(bytes); }
 
 void profile_builder::on_part_begin(const part_header& h) {
   auto& m = *impl_;
@@ -578,14 +641,24 @@ void profile_builder::on_call(const call_record& r) {
   row.target = m.keep(r.target);
   row.has_target = r.has_target;
   auto same = [&](const call_row& o) {
-    return o.caller == row.caller && o.callee == row.callee && o.site == row.site &&
-           o.caller_source_file == row.caller_source_file && o.target == row.target &&
-           o.has_target == row.has_target && o.part == row.part;
+    return o.caller == row.caller && o.part == row.part && call_in_run::same(o, row);
   };
   std::uint32_t found;
+  const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.caller;
   if (m.last_call != row_index::empty && same(p.calls[m.last_call])) {
     // The row of the call before: with no positions kept, a caller's calls to one callee.
     found = m.last_call;
+  } else if (m.call_runs.serves(key, p.calls, [&m](std::uint32_t i) { m.index_call(i); })) {
+    const std::size_t slot = m.call_runs.find(row, p.calls);
+    found = m.call_runs.at(slot);
+    if (found == row_index::empty) {
+      if (!m.room_for_row(p.calls, &p.call_costs, r.line)) return;
+      found = static_cast<std::uint32_t>(p.calls.size());
+      p.calls.push_back(row);
+      p.call_costs.add_row();
+      m.call_runs.add(slot, found, p.calls);
+    }
+    m.last_call = found;
   } else {
     auto h = impl::hash_call(row);
     std::size_t slot;
@@ -622,25 +695,34 @@ void profile_builder::on_jump(const jump_record& r) {
                             ? row.function
                             : m.function_for(r.ctx.object, r.target_file, r.target_function);
   row.target = m.keep(r.target);
-  auto h = impl::hash_jump(row);
-  std::size_t slot;
-  auto found = m.jump_index.find(
-      h,
-      [&](std::uint32_t i) {
-        const auto& o = p.jumps[i];
-        return o.part == row.part && o.function == row.function &&
-               o.source_file == row.source_file && o.source == row.source &&
-               o.conditional == row.conditional && o.target_file == row.target_file &&
-               o.target_function == row.target_function && o.target == row.target;
-      },
-      slot);
-  if (found == row_index::empty) {
-    if (!m.room_for_row(p.jumps, nullptr, r.line)) return;
-    found = static_cast<std::uint32_t>(p.jumps.size());
-    p.jumps.push_back(row);
-    p.jumps.back().executed = 0;
-    p.jumps.back().followed = 0;
-    m.jump_index.insert(h, found, slot);
+  row.executed = row.followed = 0;
+  std::uint32_t found;
+  const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.function;
+  if (m.jump_runs.serves(key, p.jumps, [&m](std::uint32_t i) { m.index_jump(i); })) {
+    const std::size_t slot = m.jump_runs.find(row, p.jumps);
+    found = m.jump_runs.at(slot);
+    if (found == row_index::empty) {
+      if (!m.room_for_row(p.jumps, nullptr, r.line)) return;
+      found = static_cast<std::uint32_t>(p.jumps.size());
+      p.jumps.push_back(row);
+      m.jump_runs.add(slot, found, p.jumps);
+    }
+  } else {
+    auto h = impl::hash_jump(row);
+    std::size_t slot;
+    found = m.jump_index.find(
+        h,
+        [&](std::uint32_t i) {
+          const auto& o = p.jumps[i];
+          return o.part == row.part && o.function == row.function && jump_in_run::same(o, row);
+        },
+        slot);
+    if (found == row_index::empty) {
+      if (!m.room_for_row(p.jumps, nullptr, r.line)) return;
+      found = static_cast<std::uint32_t>(p.jumps.size());
+      p.jumps.push_back(row);
+      m.jump_index.insert(h, found, slot);
+    }
   }
   if (!add_saturating(p.jumps[found].executed, r.executed) ||
       !add_saturating(p.jumps[found].followed, r.followed))
@@ -680,6 +762,7 @@ result<read_stats> load_profile(const std::string& path, profile& out, diagnosti
   if (!in) return in.error();
   if (options.display_name == "<input>") options.display_name = path == "-" ? "<stdin>" : path;
   profile_builder b(out, &diagnostics, options.display_name, build);
+  if ((*in)->kind() == compression::none) b.expect_input_bytes((*in)->raw_size());
   auto r = read_callgrind(**in, out.strings, b, diagnostics, options);
   if (r && b.limit_hit()) r->complete = false;
   return r;

@@ -409,3 +409,93 @@ TEST(ReaderSemantics, FunctionInSeveralRunsHasOneRowPerPosition) {
                 p.file_name(p.self_rows[r].source_file) == "b.h" ? 14u : 3u);
     }
 }
+
+// Jump rows the same way: a function's jumps in several runs (another function's jumps between
+// them, a run big enough to grow the index of a run, a jump written twice) have one row per
+// (source, kind, target), their counts summed.
+TEST(ReaderSemantics, FunctionJumpsInSeveralRunsHaveOneRowPerJump) {
+  std::string text = "events: Ir\npositions: line\nfl=a.c\nfn=a\n";
+  auto jumps = [&text] {
+    for (int line = 1; line <= 100; ++line)
+      text += "jcnd=1/2 " + std::to_string(line + 1000) + "\n" + std::to_string(line) + "\n" +
+              "jump=3 " + std::to_string(line + 2000) + "\n" + std::to_string(line) + " 1\n";
+  };
+  jumps();
+  text += "fn=b\njump=1 7\n5\njump=1 7\n5 1\nfn=a\n";
+  jumps();
+  text += "fn=b\njump=1 7\n5 1\njcnd=1/1 7\n5\n";
+  auto l = read_text(text);
+  ASSERT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
+  const profile& p = l->p;
+  // a: 100 conditional and 100 unconditional jumps; b: one of each.
+  ASSERT_EQ(p.jumps.size(), 202u);
+  std::map<std::tuple<function_id, std::uint64_t, bool, std::uint64_t>, int> seen;
+  for (const auto& j : p.jumps) {
+    auto key = std::tuple(j.function, j.source.line, j.conditional, j.target.line);
+    EXPECT_EQ(++seen[key], 1);
+    if (j.function == fn(p, "a")) {
+      EXPECT_EQ(j.target.line, j.source.line + (j.conditional ? 1000 : 2000));
+      EXPECT_EQ(j.executed, j.conditional ? 4u : 6u);
+      EXPECT_EQ(j.followed, j.conditional ? 2u : 6u);
+    } else {
+      EXPECT_EQ(j.function, fn(p, "b"));
+      EXPECT_EQ(j.executed, j.conditional ? 1u : 3u);
+    }
+  }
+}
+
+// More runs than the index of a run has generations (2^16 - 1, then its slots are cleared): a
+// line written twice in a run still goes to one row, in every run, also where the first run's
+// entries were left in slots no run after it used (the first function's lines, which only the
+// functions after the 2^16 - 1st have again).
+TEST(ReaderSemantics, ManyRunsHaveOneRowPerPosition) {
+  std::string text = "events: Ir\npositions: line\nfl=a.c\n";
+  constexpr int functions = 70000;
+  for (int f = 0; f < functions; ++f) {
+    const std::string a = f == 0 || f >= 65535 ? "1001" : "1", b = a + "0";
+    text += "fn=f" + std::to_string(f) + "\n" + a + " 1\n" + b + " 1\n" + a + " 1\njump=1 9\n" + b +
+            "\njump=1 9\n" + b + "\n";
+  }
+  auto l = read_text(text);
+  ASSERT_EQ(l->diags.errors(), 0u);
+  const profile& p = l->p;
+  ASSERT_EQ(p.self_rows.size(), 2u * functions);
+  ASSERT_EQ(p.jumps.size(), std::size_t{functions});
+  for (std::size_t r = 0; r < p.self_rows.size(); ++r) {
+    const auto line = p.self_rows[r].pos.line;
+    ASSERT_EQ(p.self_costs.row(r)[0], line == 1 || line == 1001 ? 2u : 1u) << r;
+  }
+  for (const auto& j : p.jumps) ASSERT_EQ(j.executed, 2u);
+}
+
+// Call rows the same way: a caller's calls in several runs (another caller's between them, a
+// run big enough to grow the index of a run) have one row per (site, callee, target), their
+// counts and inclusive costs summed.
+TEST(ReaderSemantics, CallerInSeveralRunsHasOneRowPerCall) {
+  std::string text = "events: Ir\npositions: line\nfl=a.c\nfn=b\n1 1\nfn=c\n1 1\nfn=a\n";
+  auto calls = [&text] {
+    for (int line = 1; line <= 100; ++line)
+      text += "cfn=" + std::string(line % 2 ? "b" : "c") + "\ncalls=2 1\n" + std::to_string(line) +
+              " 10\n";
+  };
+  calls();
+  text += "fn=b\ncfn=c\ncalls=1 1\n5 3\nfn=a\n";
+  calls();
+  auto l = read_text(text);
+  ASSERT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
+  const profile& p = l->p;
+  ASSERT_EQ(p.calls.size(), 101u);
+  std::map<std::tuple<function_id, std::uint64_t, function_id>, int> seen;
+  for (std::size_t c = 0; c < p.calls.size(); ++c) {
+    const call_row& r = p.calls[c];
+    EXPECT_EQ(++seen[std::tuple(r.caller, r.site.line, r.callee)], 1);
+    if (r.caller == fn(p, "a")) {
+      EXPECT_EQ(r.callee, fn(p, r.site.line % 2 ? "b" : "c"));
+      EXPECT_EQ(r.count, 4u);
+      EXPECT_EQ(p.call_costs.row(c)[0], 20u);
+    } else {
+      EXPECT_EQ(r.count, 1u);
+      EXPECT_EQ(p.call_costs.row(c)[0], 3u);
+    }
+  }
+}
