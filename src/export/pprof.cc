@@ -142,15 +142,17 @@ result<export_report> write_pprof(const views::session& s, const export_options&
   gzip_stream gz(out, o.threads);
   string_table strings(gz);
 
-  // Functions: one per key (a key without a frame is a function no sample names). They need
-  // the session only, not the tree: made on a thread of their own while this one makes the
-  // tree (their names are most of the strings: 76 MB of the real profile, numbered and so
-  // written into the stream there). In the call graph's depth-first order, callees after
-  // their callers as the tree's frames come: a context's name then sits near its callers',
-  // which share most of it, within deflate's window (the real profile's file: 9.9 MB, where the
-  // keys' own order made 13.3 MB).
+  // Functions: one per key with a self cost in the exported events (the tree has a frame of
+  // each: the self costs are placed exactly), then one per key of the tree still without (a
+  // caller on the way to them). They need the session only, not the tree: made on a thread of
+  // their own while this one makes the tree (their names are most of the strings: 76 MB of the
+  // real profile, numbered and so written into the stream there). In the call graph's
+  // depth-first order, callees after their callers as the tree's frames come: a context's
+  // name then sits near its callers', which share most of it, within deflate's window (the
+  // real profile's file: 10.0 MB, where the keys' own order made 13.3 MB).
   const std::uint32_t keys = static_cast<std::uint32_t>(s.keys());
   std::vector<std::uint64_t> function_of(keys, 0);
+  std::uint64_t next_function = 1;
   proto_encoder functions, locations, mappings;
   auto flush_tables = [&] {  // (into the stream in batches, as the samples)
     if (functions.size() + locations.size() < (1u << 20)) return;
@@ -159,32 +161,38 @@ result<export_report> write_pprof(const views::session& s, const export_options&
       piece->clear();
     }
   };
+  std::vector<std::int64_t> file_strings(s.t.files.size(), -1);    // per display file
+  std::vector<std::int64_t> name_strings(s.p.strings.size(), -1);  // per name of the pool
+  proto_encoder fm;
+  auto add_function = [&](std::uint32_t k) {
+    function_of[k] = next_function++;
+    const std::uint64_t first_line = k < s.t.key_first_line.size() ? s.t.key_first_line[k] : 0;
+    fm.clear();
+    fm.varint_field(function_field::id, function_of[k]);
+    // (names by the pool's id: one lookup per distinct name, no hashing of its text)
+    std::int64_t& name_string = name_strings[s.t.key_function[k]];
+    if (name_string < 0) name_string = strings.add(s.name(k));
+    const std::int64_t name = name_string;
+    fm.int64_field(function_field::name, name);
+    // pprof demangles and simplifies a name whose system name is the same ("Animal::<=>"
+    // would lose its "<=>" as template arguments): callgrind's names are already demangled,
+    // so only a mangled one ("_Z...") is given as a system name.
+    if (s.name(k).starts_with("_Z")) fm.int64_field(function_field::system_name, name);
+    std::int64_t& file_string = file_strings[s.t.key_file[k]];
+    if (file_string < 0) file_string = strings.index(s.file(k));
+    fm.int64_field(function_field::filename, file_string);
+    if (first_line)
+      fm.int64_field(function_field::start_line, static_cast<std::int64_t>(first_line));
+    functions.message_field(profile_field::function, fm);
+    flush_tables();
+  };
+  const auto costs = s.costs_of(o.parts);
   auto make_functions = [&] {
-    proto_encoder m;
-    std::vector<std::int64_t> file_strings(s.t.files.size(), -1);    // per display file
-    std::vector<std::int64_t> name_strings(s.p.strings.size(), -1);  // per name of the pool
-    std::uint64_t next_function = 1;
     for (std::uint32_t k : depth_first(s)) {
-      function_of[k] = next_function++;
-      const std::uint64_t first_line = k < s.t.key_first_line.size() ? s.t.key_first_line[k] : 0;
-      m.clear();
-      m.varint_field(function_field::id, function_of[k]);
-      // (names by the pool's id: one lookup per distinct name, no hashing of its text)
-      std::int64_t& name_string = name_strings[s.t.key_function[k]];
-      if (name_string < 0) name_string = strings.add(s.name(k));
-      const std::int64_t name = name_string;
-      m.int64_field(function_field::name, name);
-      // pprof demangles and simplifies a name whose system name is the same ("Animal::<=>"
-      // would lose its "<=>" as template arguments): callgrind's names are already demangled,
-      // so only a mangled one ("_Z...") is given as a system name.
-      if (s.name(k).starts_with("_Z")) m.int64_field(function_field::system_name, name);
-      std::int64_t& file_string = file_strings[s.t.key_file[k]];
-      if (file_string < 0) file_string = strings.index(s.file(k));
-      m.int64_field(function_field::filename, file_string);
-      if (first_line)
-        m.int64_field(function_field::start_line, static_cast<std::int64_t>(first_line));
-      functions.message_field(profile_field::function, m);
-      flush_tables();
+      if (!costs->present(k)) continue;
+      bool any = false;
+      for (const auto& c : cols->columns) any |= c.value(costs->self(k)) != 0;
+      if (any) add_function(k);
     }
   };
   std::future<void> functions_made;
@@ -199,6 +207,9 @@ result<export_report> write_pprof(const views::session& s, const export_options&
   auto made = make_stacks(s, o);
   if (on_thread) functions_made.get();  // (before anything returns: it uses this frame)
   else make_functions();
+  if (made)
+    for (std::uint32_t k : made->tree.node)
+      if (!function_of[k]) add_function(k);
   if (!made) return made.error();
   const stacks& st = *made;
   const path_tree& tree = st.tree;
