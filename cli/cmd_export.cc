@@ -68,7 +68,7 @@ constexpr flag export_flags[] = {
     {"title", 0, true, "the title of a flamegraph, speedscope or chrome export [the file name]",
      "TEXT"},
     {"dot-command", 0, true, "svg/png: the Graphviz program to run [dot]", "PATH"},
-    {"threads", 0, true, "threads to read with (and, for pprof, to compress with) [number of cores]", "N"},
+    {"threads", 0, true, "threads to read with (and to compress pprof, format stacks with) [number of cores]", "N"},
     {"help", 'h', false, "show this help"},
 };
 

@@ -16,9 +16,12 @@
 // nanosecond of the true times. Each event's args carry the frame's file and its exact self
 // cost in every exported event, so summed per function they are `annotate`'s self costs.
 #include <charconv>
+#include <string>
+#include <vector>
 
 #include "calltree/version.h"
 #include "export/formats.h"
+#include "export/ordered_chunks.h"
 #include "export/stacks.h"
 #include "report/json.h"
 #include "views/session.h"
@@ -115,47 +118,62 @@ result<export_report> write_chrome(const views::session& s, const export_options
                                           : "part " + std::to_string(parts[0] + 1) + " (" +
                                                 cols->columns[0].name + ")");
     buf += "}}";
-    // Start of each frame: its parent's start plus its earlier siblings' totals.
+    // Start of each frame: its parent's start plus its earlier siblings' totals (a first
+    // pass); then chunks of frames are formatted on threads (ordered_chunks.h).
+    std::vector<std::uint64_t> start(tree.frames());
     std::vector<std::uint64_t> next_start;  // by depth: where the next child starts
     std::uint64_t root_start = 0;
     for (std::size_t f = 0; f < tree.frames(); ++f) {
       const std::uint32_t d = tree.depth[f];
       const std::uint64_t total = tree.total.row(f)[0];
-      std::uint64_t start;
       if (d == 0) {
-        start = root_start;
+        start[f] = root_start;
         root_start += total;
       } else {
-        start = next_start[d - 1];
+        start[f] = next_start[d - 1];
         next_start[d - 1] += total;
       }
       next_start.resize(d);
-      next_start.push_back(start);
-      bool any = total != 0;
-      for (std::size_t c = 0; c < ncol && !any; ++c) any = tree.self.row(f)[c] != 0;
-      if (!any) continue;  // (a frame of no cost in any event)
-      const std::uint32_t k = tree.node[f];
-      buf += ",{\"name\":";
-      append_json_string(buf, s.name(k));
-      buf += ",\"cat\":\"function\",\"ph\":\"X\",\"pid\":1,\"tid\":";
-      number(tid);
-      const std::uint64_t begin = micros.ticks(start), end = micros.ticks(start + total);
-      buf += ",\"ts\":";
-      micros.append(buf, begin);
-      buf += ",\"dur\":";
-      micros.append(buf, end - begin);
-      buf += ",\"args\":{\"file\":";
-      append_json_string(buf, s.file(k));
-      buf += ",\"self\":{";
-      for (std::size_t c = 0; c < ncol; ++c) {
-        if (c) buf += ',';
-        append_json_string(buf, made->columns.columns[c].name);
-        buf += ':';
-        number(tree.self.row(f)[c]);
-      }
-      buf += "}}}";
-      b.maybe_flush();
+      next_start.push_back(start[f]);
     }
+    auto format = [&](std::size_t begin, std::size_t end, chunk_text& chunk) {
+      std::string& text = chunk.text;
+      char digits[24];
+      auto append_number = [&](std::uint64_t v) {
+        auto [e, ec] = std::to_chars(digits, digits + sizeof digits, v);
+        text.append(digits, e);
+      };
+      for (std::size_t f = begin; f < end; ++f) {
+        const std::uint64_t total = tree.total.row(f)[0];
+        bool any = total != 0;
+        for (std::size_t c = 0; c < ncol && !any; ++c) any = tree.self.row(f)[c] != 0;
+        if (!any) continue;  // (a frame of no cost in any event)
+        const std::uint32_t k = tree.node[f];
+        text += ",{\"name\":";
+        append_json_string(text, s.name(k));
+        text += ",\"cat\":\"function\",\"ph\":\"X\",\"pid\":1,\"tid\":";
+        append_number(tid);
+        const std::uint64_t first = micros.ticks(start[f]), last = micros.ticks(start[f] + total);
+        text += ",\"ts\":";
+        micros.append(text, first);
+        text += ",\"dur\":";
+        micros.append(text, last - first);
+        text += ",\"args\":{\"file\":";
+        append_json_string(text, s.file(k));
+        text += ",\"self\":{";
+        for (std::size_t c = 0; c < ncol; ++c) {
+          if (c) text += ',';
+          append_json_string(text, made->columns.columns[c].name);
+          text += ':';
+          append_number(tree.self.row(f)[c]);
+        }
+        text += "}}}";
+      }
+    };
+    b.flush();
+    format_in_order(tree.frames(), o.threads, format, [&](chunk_text& chunk) {
+      if (!chunk.text.empty()) out(chunk.text);
+    });
   }
   buf += "]}\n";
   return report;

@@ -9,8 +9,11 @@
 // space-separated field, so spaces in names are kept.
 #include <charconv>
 #include <climits>
+#include <string>
+#include <vector>
 
 #include "export/formats.h"
+#include "export/ordered_chunks.h"
 #include "export/stacks.h"
 #include "views/session.h"
 
@@ -28,49 +31,53 @@ result<export_report> write_folded(const views::session& s, const export_options
   report.estimated = tree.estimated;
   report.warnings = made->columns.warnings;
   // (make_stacks weighs by the first column: the one written.)
-  // A frame's text: its key's name, or its name without the caller context its parent
-  // shows (stack_frame_name); each form made once per key.
-  std::vector<std::string> full(s.keys()), shortened(s.keys());
-  auto text_of = [&](std::uint32_t k, std::uint32_t parent) -> const std::string& {
-    const std::string_view name = s.name(k);
-    const std::string_view shown =
-        stack_frame_name(name, parent == UINT32_MAX ? std::string_view() : s.name(parent));
-    std::string& n = shown.size() == name.size() ? full[k] : shortened[k];
-    if (n.empty()) {
-      n = std::string(shown);
-      for (char& c : n)
+  // A frame's text: its key's name, or its name without the caller context its parent shows
+  // (stack_frame_name). Chunks of frames are formatted on threads (ordered_chunks.h), each
+  // starting from its first frame's ancestors.
+  auto format = [&](std::size_t begin, std::size_t end, chunk_text& chunk) {
+    std::string path;
+    std::vector<std::size_t> prefix_end;  // by depth: where the path text ends in `path`
+    std::vector<std::uint32_t> key_at;    // by depth: the key of the path's frame
+    auto enter = [&](std::size_t f) {
+      const std::uint32_t d = tree.depth[f], k = tree.node[f];
+      prefix_end.resize(d);
+      key_at.resize(d);
+      path.resize(d ? prefix_end[d - 1] : 0);
+      if (d) path += ';';
+      const std::string_view shown =
+          stack_frame_name(s.name(k), d ? s.name(key_at[d - 1]) : std::string_view());
+      const std::size_t at = path.size();
+      path += shown;
+      for (std::size_t i = at; i < path.size(); ++i) {
+        const char c = path[i];
         if (c == ';')
-          c = ':';
+          path[i] = ':';
         else if (c == '\n' || c == '\r')
-          c = ' ';
-      if (n.empty()) n.push_back('?');
+          path[i] = ' ';
+      }
+      if (shown.empty()) path += '?';
+      prefix_end.push_back(path.size());
+      key_at.push_back(k);
+    };
+    std::vector<std::size_t> above;  // the chunk's first frame's ancestors, nearest first
+    for (auto a = tree.parent[begin]; a != path_tree::no_frame; a = tree.parent[a])
+      above.push_back(a);
+    for (auto it = above.rbegin(); it != above.rend(); ++it) enter(*it);
+    char num[24];
+    for (std::size_t f = begin; f < end; ++f) {
+      enter(f);
+      const std::uint64_t self = tree.self.row(f)[0];
+      if (!self) continue;
+      chunk.text += path;
+      chunk.text += ' ';
+      auto [e, ec] = std::to_chars(num, num + sizeof num, self);
+      chunk.text.append(num, e);
+      chunk.text += '\n';
     }
-    return n;
   };
-  buffered_sink b(out);
-  std::vector<std::size_t> prefix_end;  // by depth: where the path text ends in `path`
-  std::vector<std::uint32_t> key_at;    // by depth: the key of the path's frame
-  std::string path;
-  char num[24];
-  for (std::size_t f = 0; f < tree.frames(); ++f) {
-    const std::uint32_t d = tree.depth[f];
-    prefix_end.resize(d);
-    key_at.resize(d);
-    path.resize(d ? prefix_end[d - 1] : 0);
-    if (d) path += ';';
-    path += text_of(tree.node[f], d ? key_at[d - 1] : UINT32_MAX);
-    prefix_end.push_back(path.size());
-    key_at.push_back(tree.node[f]);
-    const std::uint64_t self = tree.self.row(f)[0];
-    if (!self) continue;
-    std::string& buf = b.buf();
-    buf += path;
-    buf += ' ';
-    auto [end, ec] = std::to_chars(num, num + sizeof num, self);
-    buf.append(num, end);
-    buf += '\n';
-    b.maybe_flush();
-  }
+  format_in_order(tree.frames(), o.threads, format, [&](chunk_text& c) {
+    if (!c.text.empty()) out(c.text);
+  });
   return report;
 }
 

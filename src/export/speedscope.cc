@@ -7,9 +7,12 @@
 // (speedscope's units: Xdebug's Time_(10ns) in nanoseconds, each count times 10; counts are
 // "none"). Summed per frame, the weights are the functions' self costs; summed, the total.
 #include <charconv>
+#include <string>
+#include <vector>
 
 #include "calltree/version.h"
 #include "export/formats.h"
+#include "export/ordered_chunks.h"
 #include "export/stacks.h"
 #include "report/json.h"
 #include "views/session.h"
@@ -64,7 +67,8 @@ result<export_report> write_speedscope(const views::session& s, const export_opt
       report.frames += tree.frames();
       report.estimated |= tree.estimated;
       for (auto& w : made->columns.warnings) report.warnings.push_back(std::move(w));
-      const auto [unit, scale] = speedscope_unit(unit_of(cols->columns[c].name));
+      const auto [unit, unit_scale] = speedscope_unit(unit_of(cols->columns[c].name));
+      const std::uint64_t scale = unit_scale;  // (clang 14 captures no structured binding)
       // The header needs the total: the sum of the frames' self costs, first.
       std::uint64_t total = 0;
       for (std::size_t f = 0; f < tree.frames(); ++f) total += scaled(tree.self.row(f)[0], scale);
@@ -78,38 +82,51 @@ result<export_report> write_speedscope(const views::session& s, const export_opt
       buf += unit;
       buf += "\",\"startValue\":0,\"endValue\":";
       append_number(buf, total);
-      // Samples stream out as they are made; each stack's text is its parent's and one
+      // The frames' indexes in order of first use, in a first pass; then chunks of samples
+      // are formatted on threads (ordered_chunks.h), each stack's text its parent's and one
       // index (kept by depth), not every index again. The weights wait in their own string.
-      buf += ",\"samples\":[";
-      std::string weights = "[";
-      std::string path;                     // "i,j,k" of the current frame's stack
-      std::vector<std::size_t> prefix_end;  // by depth: where that frame's text ends in `path`
-      bool first = true;
-      for (std::size_t f = 0; f < tree.frames(); ++f) {
-        const std::uint32_t k = tree.node[f];
+      for (const std::uint32_t k : tree.node)
         if (frame_of[k] == UINT32_MAX) {
           frame_of[k] = static_cast<std::uint32_t>(frame_keys.size());
           frame_keys.push_back(k);
         }
-        const std::uint32_t d = tree.depth[f];
-        prefix_end.resize(d);
-        path.resize(d ? prefix_end[d - 1] : 0);
-        if (d) path += ',';
-        append_number(path, frame_of[k]);
-        prefix_end.push_back(path.size());
-        const std::uint64_t self = scaled(tree.self.row(f)[0], scale);
-        if (!self) continue;
-        if (!first) {
-          buf += ',';
-          weights += ',';
+      auto format = [&](std::size_t begin, std::size_t end, chunk_text& chunk) {
+        std::string path;                     // "i,j,k" of the current frame's stack
+        std::vector<std::size_t> prefix_end;  // by depth: where that frame's text ends in `path`
+        char digits[24];
+        auto enter = [&](std::size_t f) {
+          const std::uint32_t d = tree.depth[f];
+          prefix_end.resize(d);
+          path.resize(d ? prefix_end[d - 1] : 0);
+          if (d) path += ',';
+          auto [e, ec] = std::to_chars(digits, digits + sizeof digits, frame_of[tree.node[f]]);
+          path.append(digits, e);
+          prefix_end.push_back(path.size());
+        };
+        std::vector<std::size_t> above;  // the chunk's first frame's ancestors, nearest first
+        for (auto a = tree.parent[begin]; a != path_tree::no_frame; a = tree.parent[a])
+          above.push_back(a);
+        for (auto it = above.rbegin(); it != above.rend(); ++it) enter(*it);
+        for (std::size_t f = begin; f < end; ++f) {
+          enter(f);
+          const std::uint64_t self = scaled(tree.self.row(f)[0], scale);
+          if (!self) continue;
+          chunk.text += ",[";
+          chunk.text += path;
+          chunk.text += ']';
+          chunk.side += ',';
+          auto [e, ec] = std::to_chars(digits, digits + sizeof digits, self);
+          chunk.side.append(digits, e);
         }
-        first = false;
-        buf += '[';
-        buf += path;
-        buf += ']';
-        b.maybe_flush();
-        append_number(weights, self);
-      }
+      };
+      buf += ",\"samples\":[";
+      b.flush();
+      std::string weights = "[";
+      bool started = false, weighed = false;
+      format_in_order(tree.frames(), o.threads, format, [&](chunk_text& chunk) {
+        if (!chunk.text.empty()) out(without_first_separator(chunk.text, started));
+        weights += without_first_separator(chunk.side, weighed);
+      });
       weights += ']';
       buf += "],\"weights\":";
       b.flush();
@@ -118,20 +135,29 @@ result<export_report> write_speedscope(const views::session& s, const export_opt
     }
   }
   buf += "],\"shared\":{\"frames\":[";
-  for (std::size_t i = 0; i < frame_keys.size(); ++i) {
-    const std::uint32_t k = frame_keys[i];
-    if (i) buf += ',';
-    buf += "{\"name\":";
-    append_json_string(buf, s.name(k));
-    buf += ",\"file\":";
-    append_json_string(buf, s.file(k));
-    if (k < s.t.key_first_line.size() && s.t.key_first_line[k]) {
-      buf += ",\"line\":";
-      append_number(buf, s.t.key_first_line[k]);
+  b.flush();
+  // (the names, 76 MB of JSON on the real profile, in chunks on threads as the samples)
+  auto format_frames = [&](std::size_t begin, std::size_t end, chunk_text& chunk) {
+    std::string& text = chunk.text;
+    char digits[24];
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::uint32_t k = frame_keys[i];
+      text += ",{\"name\":";
+      append_json_string(text, s.name(k));
+      text += ",\"file\":";
+      append_json_string(text, s.file(k));
+      if (k < s.t.key_first_line.size() && s.t.key_first_line[k]) {
+        text += ",\"line\":";
+        auto [e, ec] = std::to_chars(digits, digits + sizeof digits, s.t.key_first_line[k]);
+        text.append(digits, e);
+      }
+      text += '}';
     }
-    buf += '}';
-    b.maybe_flush();
-  }
+  };
+  bool started = false;
+  format_in_order(frame_keys.size(), o.threads, format_frames, [&](chunk_text& chunk) {
+    if (!chunk.text.empty()) out(without_first_separator(chunk.text, started));
+  });
   buf += "]}}\n";
   return report;
 }

@@ -7,13 +7,16 @@
 #include <zlib.h>
 
 #include <cstdint>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "export/gzip_stream.h"
+#include "export/ordered_chunks.h"
 #include "export/protobuf.h"
-#include "views/session.h"
 #include "export/stacks.h"
+#include "views/session.h"
 
 namespace calltree::exporting {
 namespace {
@@ -200,6 +203,76 @@ TEST(PprofThreads, TheSameBytesOnOneAndFourThreads) {
   }
   EXPECT_GT(gunzip(one).size(), 3 * gzip_stream::block_size);
   EXPECT_EQ(one, four);
+}
+
+// Chunks are taken in frame order, whole, once each, whatever the threads; the first
+// separator of a list is left out once; what a chunk throws reaches the caller.
+TEST(OrderedChunks, TakenInOrderWhateverTheThreads) {
+  for (std::size_t frames : {std::size_t{0}, std::size_t{1}, frames_per_chunk, frames_per_chunk + 1,
+                             7 * frames_per_chunk + 5}) {
+    std::string expected;
+    for (std::size_t f = 0; f < frames; ++f)
+      if (f % 3) expected += "," + std::to_string(f);
+    for (unsigned threads : {1u, 2u, 8u}) {
+      std::string got;
+      bool started = false;
+      std::size_t chunks = 0;
+      format_in_order(
+          frames, threads,
+          [](std::size_t begin, std::size_t end, chunk_text& c) {
+            EXPECT_TRUE(c.text.empty() && c.side.empty());  // (a spare one is emptied first)
+            for (std::size_t f = begin; f < end; ++f)
+              if (f % 3) c.text += "," + std::to_string(f);
+            c.side = std::to_string(begin);
+          },
+          [&](chunk_text& c) {
+            EXPECT_EQ(c.side, std::to_string(chunks * frames_per_chunk));
+            ++chunks;
+            got += without_first_separator(c.text, started);
+          });
+      EXPECT_EQ(chunks, (frames + frames_per_chunk - 1) / frames_per_chunk);
+      EXPECT_EQ(got, expected.empty() ? expected : expected.substr(1))
+          << frames << " frames, " << threads << " threads";
+    }
+  }
+  for (unsigned threads : {1u, 2u}) {
+    std::size_t taken = 0;
+    EXPECT_THROW(format_in_order(
+                     10 * frames_per_chunk, threads,
+                     [](std::size_t begin, std::size_t, chunk_text&) {
+                       if (begin == 3 * frames_per_chunk) throw std::bad_alloc();
+                     },
+                     [&](chunk_text&) { ++taken; }),
+                 std::bad_alloc);
+    EXPECT_EQ(taken, 3u) << "the chunks before the one that threw, and none after";
+  }
+}
+
+// The text formats formatted in chunks on threads write what one thread writes. (Run under
+// ThreadSanitizer by make test-threads.)
+TEST(ChunkThreads, TheSameBytesOnOneAndFourThreads) {
+  views::load_options lo;
+  lo.index_names = false;
+  auto s = views::load_session(
+      std::string(CALLTREE_CORPUS_DIR) + "/vg-gxx-small-default.cc1plus.callgrind", lo);
+  ASSERT_TRUE(s) << s.error().message;
+  for (export_format format :
+       {export_format::folded, export_format::speedscope, export_format::chrome}) {
+    std::string one, four;
+    for (auto [threads, into] : {std::pair{1u, &one}, {4u, &four}}) {
+      export_options o;
+      o.format = format;
+      o.threads = threads;
+      o.events = {"Ir"};
+      std::string* bytes = into;  // (clang 14 captures no structured binding)
+      export_sink sink = [bytes](std::string_view b) { bytes->append(b); };
+      auto r = export_profile(**s, o, sink);
+      ASSERT_TRUE(r) << r.error().message;
+      EXPECT_GT(r->frames, 4 * frames_per_chunk) << export_format_name(format);
+    }
+    EXPECT_GT(one.size(), 1000000u) << export_format_name(format);
+    EXPECT_EQ(one, four) << export_format_name(format);
+  }
 }
 
 }  // namespace
