@@ -40,6 +40,11 @@ class cost_matrix {
       data_.resize(data_.size() + columns_, 0);
     return rows_++;
   }
+  // Appends n zero rows.
+  void add_rows(std::size_t n) {
+    data_.resize(data_.size() + n * columns_, 0);
+    rows_ += n;
+  }
   // Widens every row to `columns` (new columns are 0). Rarely needed: a later part with a new
   // event.
   void set_columns(std::size_t columns);

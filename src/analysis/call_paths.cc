@@ -93,8 +93,9 @@ struct path_estimator::impl {
     lists by_caller(nodes, caller);
     for (std::uint32_t n = 0; n < nodes; ++n) {
       auto calls = by_caller[n];
-      std::stable_sort(calls.begin(), calls.end(),
-                       [&](std::uint32_t x, std::uint32_t y) { return g.call_to[x] < g.call_to[y]; });
+      std::stable_sort(calls.begin(), calls.end(), [&](std::uint32_t x, std::uint32_t y) {
+        return g.call_to[x] < g.call_to[y];
+      });
       for (std::size_t i = 0; i < calls.size(); ++i) {
         if (i == 0 || g.call_to[calls[i]] != to.back()) {
           from.push_back(n);
@@ -356,11 +357,12 @@ path_tree lay_out(std::size_t events, std::size_t w, std::span<const std::uint32
   t.node.reserve(n);
   t.parent.reserve(n);
   t.depth.reserve(n);
-  t.self.reserve_rows(n);
-  t.total.reserve_rows(n);
+  t.self.add_rows(n);
+  t.total.add_rows(n);
   // (old frame, its new parent) on a stack, children pushed in reverse.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> stack;
-  for (auto it = children[n].rbegin(); it != children[n].rend(); ++it) stack.emplace_back(*it, none);
+  for (auto it = children[n].rbegin(); it != children[n].rend(); ++it)
+    stack.emplace_back(*it, none);
   while (!stack.empty()) {
     const auto [f, p] = stack.back();
     stack.pop_back();
@@ -368,10 +370,8 @@ path_tree lay_out(std::size_t events, std::size_t w, std::span<const std::uint32
     t.node.push_back(node[f]);
     t.parent.push_back(p);
     t.depth.push_back(p == none ? 0 : t.depth[p] + 1);
-    auto s = t.self.row(t.self.add_row());
-    auto tt = t.total.row(t.total.add_row());
-    std::copy_n(self.row(f).begin(), events, s.begin());
-    std::copy_n(total.row(f).begin(), events, tt.begin());
+    std::copy_n(self.row(f).begin(), events, t.self.row(id).begin());
+    std::copy_n(total.row(f).begin(), events, t.total.row(id).begin());
     const auto c = children[f];
     for (auto it = c.rbegin(); it != c.rend(); ++it) stack.emplace_back(*it, id);
   }
@@ -415,16 +415,14 @@ path_tree path_estimator::estimate(const path_options& options) const {
   if (!exact) {
     // A display: totals are the estimated weights (rounded down, so children always fit), self
     // what the children leave.
-    self.reserve_rows(n0);
-    total.reserve_rows(n0);
+    self.add_rows(n0);
+    total.add_rows(n0);
     for (std::size_t f = 0; f < n0; ++f) {
-      self.add_row();
-      auto t = total.row(total.add_row());
+      auto t = total.row(f);
       for (std::size_t e = 0; e < events; ++e) t[e] = whole(weight[f * events + e]);
     }
     cost_matrix kids(events);
-    kids.reserve_rows(n0);
-    for (std::size_t f = 0; f < n0; ++f) kids.add_row();
+    kids.add_rows(n0);
     for (std::size_t f = n0; f-- > 0;) {
       auto s = self.row(f);
       auto t = total.row(f);
@@ -445,18 +443,27 @@ path_tree path_estimator::estimate(const path_options& options) const {
       if (best == none || b.weight[f] > b.weight[best]) best = f;
     }
     std::vector<std::uint32_t> chain;
+    std::vector<char> in_chain(g.nodes, 0);
+    // The first heaviest call into `at` from a node not in the chain (none: there is none).
+    // The first heaviest of all its calls is that one unless it comes from the chain.
+    auto heaviest_caller = [&](std::uint32_t at, bool skip_chain) {
+      std::uint32_t best = none;
+      for (auto arc : g.in[at]) {
+        if (skip_chain && in_chain[g.from[arc]]) continue;
+        if (best == none || g.cost.row(arc)[w] > g.cost.row(best)[w]) best = arc;
+      }
+      return best;
+    };
     for (std::uint32_t v = 0; v < g.nodes; ++v) {
       const auto c = g.self.row(v);
       if (best_frame[v] != none || std::all_of(c.begin(), c.end(), [](auto x) { return !x; }))
         continue;
       chain.assign(1, v);
+      in_chain[v] = 1;
       std::uint32_t under = none;
       for (std::uint32_t at = v;;) {
-        std::uint32_t best = none;
-        for (auto arc : g.in[at]) {
-          if (std::find(chain.begin(), chain.end(), g.from[arc]) != chain.end()) continue;
-          if (best == none || g.cost.row(arc)[w] > g.cost.row(best)[w]) best = arc;
-        }
+        std::uint32_t best = heaviest_caller(at, false);
+        if (best != none && in_chain[g.from[best]]) best = heaviest_caller(at, true);
         if (best == none) break;
         at = g.from[best];
         if (best_frame[at] != none) {
@@ -464,19 +471,17 @@ path_tree path_estimator::estimate(const path_options& options) const {
           break;
         }
         chain.push_back(at);
+        in_chain[at] = 1;
       }
       for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
         under = b.add(*it, under, none, 0);
         best_frame[*it] = under;
+        in_chain[*it] = 0;
       }
     }
     const std::size_t n = b.node.size();
-    self.reserve_rows(n);
-    total.reserve_rows(n);
-    for (std::size_t f = 0; f < n; ++f) {
-      self.add_row();
-      total.add_row();
-    }
+    self.add_rows(n);
+    total.add_rows(n);
     // Each node's self cost over its frames, by estimated self share; else by path weight (in
     // this event, then the weight event); else all to the chain's frame, its last one.
     lists frames_of(g.nodes, b.node);
@@ -488,6 +493,10 @@ path_tree path_estimator::estimate(const path_options& options) const {
       for (std::size_t e = 0; e < events; ++e) {
         const std::uint64_t amount = g.self.row(v)[e];
         if (!amount) continue;
+        if (fs.size() == 1) {  // (most nodes: what apportion would give, at once)
+          self.row(fs[0])[e] = amount;
+          continue;
+        }
         auto basis = [&](const std::vector<double>& of, std::size_t event) {
           double sum = 0;
           shares.assign(fs.size(), 0);
