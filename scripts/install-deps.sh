@@ -3,7 +3,7 @@
 # Safe to run again: it does nothing when everything is there. Needs root (or sudo) to install.
 set -euo pipefail
 packages=(cmake ninja-build g++ clang libclang-rt-14-dev pkg-config zlib1g-dev libzstd-dev
-          liblzma-dev libbz2-dev libgtest-dev libgmock-dev libbenchmark-dev valgrind gzip zstd
+          liblzma-dev libisal-dev libbz2-dev libgtest-dev libgmock-dev libbenchmark-dev valgrind gzip zstd
           xz-utils bzip2 python3 clang-format time kcachegrind xvfb xauth dbus-daemon ccache
           libcpp-httplib-dev libre2-dev nodejs chromium fonts-dejavu-core golang-go graphviz
           binutils gcc doxygen nlohmann-json3-dev man-db groff-base bsdextrautils

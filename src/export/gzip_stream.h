@@ -13,8 +13,8 @@
 //
 // threads = 1 deflates each block on the caller's thread when it is full; with more, at most
 // 2 x threads blocks are in flight (memory: that many MiB in and out). A thread that cannot
-// be started deflates on the caller's thread instead. Level 1: pprof files are read once, by
-// a parser that wants them soon.
+// be started deflates on the caller's thread instead. Level 1 of ISA-L's igzip (Debian's
+// libisal): pprof files are read once, by a parser that wants them soon.
 #pragma once
 
 #include <cstdint>
@@ -39,7 +39,7 @@ class gzip_stream {
   gzip_stream& operator=(const gzip_stream&) = delete;
 
   void write(std::string_view data);
-  // Deflates what is left, waits for every block, writes the trailer. An error if zlib failed
+  // Deflates what is left, waits for every block, writes the trailer. An error if deflate failed
   // on any block (what was written to the sink is then not a gzip file: the caller discards it).
   status finish();
 
