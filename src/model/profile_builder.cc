@@ -224,9 +224,10 @@ struct profile_builder::impl {
   void expect_input_bytes(std::uint64_t bytes) {
     if (!p.self_rows.empty() || !p.calls.empty() || !p.jumps.empty() || limit_hit) return;
     // The fewest bytes a row takes, about, in an instruction-level callgrind file (the real
-    // 260 MB profile of docs/performance.md: 18 a self row, 490 a call row, 240 a jump row).
-    // A file with more rows than this grows its tables from there as without the hint.
-    const std::size_t self = bytes / 16, calls = bytes / 256,
+    // 260 MB profile of docs/performance.md: 18 a self row, 490 a call row, 240 a jump row;
+    // bench/gen_profile.cc's 261 MB file 15.4 a self row). A file with more rows than this
+    // grows its tables from there as without the hint.
+    const std::size_t self = bytes / 12, calls = bytes / 256,
                       jumps = opt.keep_jumps ? bytes / 128 : 0;
     const std::size_t columns = std::max<std::size_t>(p.events.size(), 1);
     const std::uint64_t total = self * (sizeof(self_row) + 8 * columns) +
