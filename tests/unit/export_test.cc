@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -183,24 +184,39 @@ TEST(GzipStream, OneMemberWhateverTheThreadsAndBlocks) {
   }
 }
 
+// A small real profile's session (the tests that compare thread counts), and an export of it
+// as one string, with the frames of the tree it drew.
+const views::session* small_session() {
+  static const std::unique_ptr<views::session> s = [] {
+    views::load_options lo;
+    lo.index_names = false;
+    auto loaded = views::load_session(
+        std::string(CALLTREE_CORPUS_DIR) + "/vg-gxx-small-default.cc1plus.callgrind", lo);
+    return loaded ? std::move(*loaded) : nullptr;
+  }();
+  return s.get();
+}
+
+std::string exported(export_options o, unsigned threads, std::size_t* frames = nullptr) {
+  const views::session* s = small_session();
+  if (!s) {
+    ADD_FAILURE() << "the corpus's vg-gxx-small-default.cc1plus.callgrind was not read";
+    return {};
+  }
+  o.threads = threads;
+  std::string bytes;
+  export_sink sink = [&bytes](std::string_view b) { bytes.append(b); };
+  auto r = export_profile(*s, o, sink);
+  EXPECT_TRUE(r) << r.error().message;
+  if (r && frames) *frames = r->frames;
+  return bytes;
+}
+
 // The pprof export on several threads (the functions made beside the tree, the gzip blocks
 // on their own) writes what one thread writes: a 3.7 MB proto of 4 blocks. (Run under
 // ThreadSanitizer by make test-threads.)
 TEST(PprofThreads, TheSameBytesOnOneAndFourThreads) {
-  views::load_options lo;
-  lo.index_names = false;
-  auto s = views::load_session(
-      std::string(CALLTREE_CORPUS_DIR) + "/vg-gxx-small-default.cc1plus.callgrind", lo);
-  ASSERT_TRUE(s) << s.error().message;
-  std::string one, four;
-  for (auto [threads, into] : {std::pair{1u, &one}, {4u, &four}}) {
-    export_options o;
-    o.threads = threads;
-    std::string* bytes = into;  // (clang 14 captures no structured binding)
-    export_sink sink = [bytes](std::string_view b) { bytes->append(b); };
-    auto r = export_profile(**s, o, sink);
-    ASSERT_TRUE(r) << r.error().message;
-  }
+  const std::string one = exported({}, 1), four = exported({}, 4);
   EXPECT_GT(gunzip(one).size(), 3 * gzip_stream::block_size);
   EXPECT_EQ(one, four);
 }
@@ -251,25 +267,14 @@ TEST(OrderedChunks, TakenInOrderWhateverTheThreads) {
 // The text formats formatted in chunks on threads write what one thread writes. (Run under
 // ThreadSanitizer by make test-threads.)
 TEST(ChunkThreads, TheSameBytesOnOneAndFourThreads) {
-  views::load_options lo;
-  lo.index_names = false;
-  auto s = views::load_session(
-      std::string(CALLTREE_CORPUS_DIR) + "/vg-gxx-small-default.cc1plus.callgrind", lo);
-  ASSERT_TRUE(s) << s.error().message;
   for (export_format format :
        {export_format::folded, export_format::speedscope, export_format::chrome}) {
-    std::string one, four;
-    for (auto [threads, into] : {std::pair{1u, &one}, {4u, &four}}) {
-      export_options o;
-      o.format = format;
-      o.threads = threads;
-      o.events = {"Ir"};
-      std::string* bytes = into;  // (clang 14 captures no structured binding)
-      export_sink sink = [bytes](std::string_view b) { bytes->append(b); };
-      auto r = export_profile(**s, o, sink);
-      ASSERT_TRUE(r) << r.error().message;
-      EXPECT_GT(r->frames, 4 * frames_per_chunk) << export_format_name(format);
-    }
+    export_options o;
+    o.format = format;
+    o.events = {"Ir"};
+    std::size_t frames = 0;
+    const std::string one = exported(o, 1, &frames), four = exported(o, 4);
+    EXPECT_GT(frames, 4 * frames_per_chunk) << export_format_name(format);
     EXPECT_GT(one.size(), 1000000u) << export_format_name(format);
     EXPECT_EQ(one, four) << export_format_name(format);
   }
