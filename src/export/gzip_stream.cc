@@ -1,9 +1,11 @@
 // export/gzip_stream.cc — gzip deflated block by block on several threads (see gzip_stream.h).
 #include "export/gzip_stream.h"
 
+#include <zlib.h>
+#if CALLTREE_HAVE_ISAL
 #include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
-#include <zlib.h>
+#endif
 
 #include <algorithm>
 #include <system_error>
@@ -16,12 +18,11 @@ namespace {
 
 constexpr std::size_t window = std::size_t{1} << 15;  // deflate's 32 KiB of history
 
-// One block as a piece of a raw deflate stream: primed with the end of the block before it,
-// ended by a sync flush (or, for the last, the stream's end). Deflated by ISA-L's igzip at
-// its level 1 (Intel's deflate for storage: on the real profile's 107 MB proto 0.09 s where
-// zlib's level 1 took 0.32 s, and 0.7 % smaller); the CRC by its crc32_gzip_refl, gzip's
-// CRC-32.
-gzip_stream::deflated deflate_block(const std::shared_ptr<const std::string>& in,
+#if CALLTREE_HAVE_ISAL
+// By ISA-L's igzip at its level 1 (Intel's deflate for storage: on the real profile's 107 MB
+// proto 0.09 s where zlib's level 1 took 0.32 s, and 0.7 % smaller); the CRC by its
+// crc32_gzip_refl, gzip's CRC-32.
+gzip_stream::deflated deflate_block_isal(const std::shared_ptr<const std::string>& in,
                                     const std::shared_ptr<const std::string>& before, bool last) {
   gzip_stream::deflated d;
   d.size = in->size();
@@ -68,11 +69,77 @@ gzip_stream::deflated deflate_block(const std::shared_ptr<const std::string>& in
   d.ok = ok;
   return d;
 }
+#endif
+
+// By zlib at level 1 (a build without ISA-L).
+gzip_stream::deflated deflate_block_zlib(const std::shared_ptr<const std::string>& in,
+                                         const std::shared_ptr<const std::string>& before,
+                                         bool last) {
+  gzip_stream::deflated d;
+  d.size = in->size();
+  d.crc = static_cast<std::uint32_t>(
+      crc32_z(0, reinterpret_cast<const Bytef*>(in->data()), static_cast<z_size_t>(in->size())));
+  z_stream z{};
+  if (deflateInit2(&z, 1, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return d;
+  bool ok = true;
+  if (before && !before->empty()) {
+    const std::size_t n = std::min(before->size(), window);
+    ok = deflateSetDictionary(&z, reinterpret_cast<const Bytef*>(before->data() + before->size() - n),
+                              static_cast<uInt>(n)) == Z_OK;
+  }
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in->data()));
+  z.avail_in = static_cast<uInt>(in->size());
+  d.bytes.resize(deflateBound(&z, static_cast<uLong>(in->size())) + 64);
+  std::size_t used = 0;
+  const int flush = last ? Z_FINISH : Z_SYNC_FLUSH;
+  while (ok) {
+    z.next_out = reinterpret_cast<Bytef*>(d.bytes.data() + used);
+    z.avail_out = static_cast<uInt>(d.bytes.size() - used);
+    const int r = deflate(&z, flush);
+    used = d.bytes.size() - z.avail_out;
+    if (r == Z_STREAM_ERROR) {
+      ok = false;
+    } else if (last ? r == Z_STREAM_END : z.avail_in == 0 && z.avail_out != 0) {
+      break;  // (a sync flush is complete when room is left over)
+    } else if (z.avail_out == 0) {
+      d.bytes.resize(d.bytes.size() * 2);
+    } else if (r == Z_BUF_ERROR) {
+      ok = false;
+    }
+  }
+  deflateEnd(&z);
+  d.bytes.resize(used);
+  d.ok = ok;
+  return d;
+}
+
+// One block as a piece of a raw deflate stream: primed with the end of the block before it,
+// ended by a sync flush (or, for the last, the stream's end).
+gzip_stream::deflated deflate_block(const std::shared_ptr<const std::string>& in,
+                                    const std::shared_ptr<const std::string>& before, bool last,
+                                    gzip_engine engine) {
+#if CALLTREE_HAVE_ISAL
+  if (engine == gzip_engine::isal) return deflate_block_isal(in, before, last);
+#else
+  (void)engine;
+#endif
+  return deflate_block_zlib(in, before, last);
+}
 
 }  // namespace
 
-gzip_stream::gzip_stream(const export_sink& out, unsigned threads)
-    : out_(out), in_flight_(threads > 1 ? 2 * std::size_t{threads} : 0) {
+gzip_engine gzip_stream::best_engine() {
+#if CALLTREE_HAVE_ISAL
+  return gzip_engine::isal;
+#else
+  return gzip_engine::zlib;
+#endif
+}
+
+bool gzip_stream::has(gzip_engine engine) { return engine == gzip_engine::zlib || engine == best_engine(); }
+
+gzip_stream::gzip_stream(const export_sink& out, unsigned threads, gzip_engine engine)
+    : out_(out), in_flight_(threads > 1 ? 2 * std::size_t{threads} : 0), engine_(engine) {
   // RFC 1952: magic, deflate, no flags, no time, "fastest" (level 1), Unix.
   static constexpr char header[] = {'\x1f', '\x8b', 8, 0, 0, 0, 0, 0, 4, 3};
   out_(std::string_view(header, sizeof header));
@@ -98,14 +165,14 @@ void gzip_stream::submit(bool last) {
   std::future<deflated> f;
   if (in_flight_) {
     try {
-      f = std::async(std::launch::async, deflate_block, in, before, last);
+      f = std::async(std::launch::async, deflate_block, in, before, last, engine_);
     } catch (const std::system_error&) {
       // No thread to be had: this one deflates.
     }
   }
   if (!f.valid()) {
     std::promise<deflated> done;
-    done.set_value(deflate_block(in, before, last));
+    done.set_value(deflate_block(in, before, last, engine_));
     f = done.get_future();
   }
   pending_.push_back(std::move(f));

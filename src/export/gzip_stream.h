@@ -13,8 +13,10 @@
 //
 // threads = 1 deflates each block on the caller's thread when it is full; with more, at most
 // 2 x threads blocks are in flight (memory: that many MiB in and out). A thread that cannot
-// be started deflates on the caller's thread instead. Level 1 of ISA-L's igzip (Debian's
-// libisal): pprof files are read once, by a parser that wants them soon.
+// be started deflates on the caller's thread instead. Level 1 (pprof files are read once, by
+// a parser that wants them soon) of ISA-L's igzip when the build found it (Debian's
+// libisal-dev: 3.5x zlib's speed), else of zlib; the bytes differ between the two, never
+// between thread counts.
 #pragma once
 
 #include <cstdint>
@@ -29,11 +31,17 @@
 
 namespace calltree::exporting {
 
+enum class gzip_engine : std::uint8_t { zlib, isal };
+
 class gzip_stream {
  public:
   static constexpr std::size_t block_size = std::size_t{1} << 20;
 
-  gzip_stream(const export_sink& out, unsigned threads);
+  // ISA-L's when the build has it, else zlib's; whether the build has an engine.
+  static gzip_engine best_engine();
+  static bool has(gzip_engine engine);
+
+  gzip_stream(const export_sink& out, unsigned threads, gzip_engine engine = best_engine());
   ~gzip_stream();
   gzip_stream(const gzip_stream&) = delete;
   gzip_stream& operator=(const gzip_stream&) = delete;
@@ -56,6 +64,7 @@ class gzip_stream {
 
   const export_sink& out_;
   std::size_t in_flight_;
+  gzip_engine engine_;
   std::shared_ptr<const std::string> previous_;  // the last submitted block (its tail: the next's dictionary)
   std::string block_;
   std::deque<std::future<deflated>> pending_;
