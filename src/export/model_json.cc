@@ -99,6 +99,15 @@ class row_out {
   }
   void ch(char c) { *p_++ = c; }
   const char* at() const { return p_; }
+  // A row's start and the three columns every table begins with: "\n[part,a,b".
+  void head(std::uint32_t part, std::uint64_t a, std::uint64_t b) {
+    lit("\n[");
+    num(part + 1);
+    ch(',');
+    num(a);
+    ch(',');
+    num(b);
+  }
   // Decimal, as std::to_chars writes it, inline: most numbers of a row (parts, file ids,
   // costs of one instruction) have one or two digits.
   void num(std::uint64_t v) {
@@ -242,12 +251,7 @@ void self_rows(const profile& p, const std::vector<std::uint32_t>& recorded,
       o.lit({same, same_size});
     } else {
       const char* from = o.at();
-      o.lit("\n[");
-      o.num(r.part + 1);
-      o.ch(',');
-      o.num(r.function);
-      o.ch(',');
-      o.num(r.source_file);
+      o.head(r.part, r.function, r.source_file);
       same_size = static_cast<std::size_t>(o.at() - from);
       std::memcpy(same, from, same_size);
       same_part = r.part;
@@ -270,12 +274,7 @@ void call_rows(const profile& p, const std::vector<std::uint32_t>& recorded,
     const call_row& r = p.calls[i];
     o.reserve(most);
     if (i) o.ch(',');
-    o.lit("\n[");
-    o.num(r.part + 1);
-    o.ch(',');
-    o.num(r.caller);
-    o.ch(',');
-    o.num(r.caller_source_file);
+    o.head(r.part, r.caller, r.caller_source_file);
     o.pos<kinds>(r.site);
     o.ch(',');
     o.num(r.callee);
@@ -296,12 +295,7 @@ void jump_rows(const profile& p, const export_sink& out) {
     const jump_row& r = p.jumps[i];
     o.reserve(most);
     if (i) o.ch(',');
-    o.lit("\n[");
-    o.num(r.part + 1);
-    o.ch(',');
-    o.num(r.function);
-    o.ch(',');
-    o.num(r.source_file);
+    o.head(r.part, r.function, r.source_file);
     o.pos<kinds>(r.source);
     o.lit(r.conditional ? ",true," : ",false,");
     o.num(r.executed);
