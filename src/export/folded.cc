@@ -59,10 +59,7 @@ result<export_report> write_folded(const views::session& s, const export_options
       prefix_end.push_back(path.size());
       key_at.push_back(k);
     };
-    std::vector<std::size_t> above;  // the chunk's first frame's ancestors, nearest first
-    for (auto a = tree.parent[begin]; a != path_tree::no_frame; a = tree.parent[a])
-      above.push_back(a);
-    for (auto it = above.rbegin(); it != above.rend(); ++it) enter(*it);
+    for (const std::uint32_t a : ancestors(tree, begin)) enter(a);
     char num[24];
     for (std::size_t f = begin; f < end; ++f) {
       enter(f);

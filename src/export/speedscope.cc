@@ -103,10 +103,7 @@ result<export_report> write_speedscope(const views::session& s, const export_opt
           path.append(digits, e);
           prefix_end.push_back(path.size());
         };
-        std::vector<std::size_t> above;  // the chunk's first frame's ancestors, nearest first
-        for (auto a = tree.parent[begin]; a != path_tree::no_frame; a = tree.parent[a])
-          above.push_back(a);
-        for (auto it = above.rbegin(); it != above.rend(); ++it) enter(*it);
+        for (const std::uint32_t a : ancestors(tree, begin)) enter(a);
         for (std::size_t f = begin; f < end; ++f) {
           enter(f);
           const std::uint64_t self = scaled(tree.self.row(f)[0], scale);

@@ -53,6 +53,12 @@ result<stacks> make_stacks(const views::session& s, const export_options& o) {
   return out;
 }
 
+std::vector<std::uint32_t> ancestors(const path_tree& tree, std::size_t f) {
+  std::vector<std::uint32_t> up;
+  for (auto a = tree.parent[f]; a != path_tree::no_frame; a = tree.parent[a]) up.push_back(a);
+  return {up.rbegin(), up.rend()};
+}
+
 namespace {
 
 bool iequals(std::string_view a, std::string_view b) {

@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "calltree/analysis/call_paths.h"
 #include "calltree/result.h"
@@ -30,6 +31,10 @@ struct stacks {
 // The exact tree of `o.parts` in the columns `o.events` (empty: every known event), weighed by
 // the first column.
 result<stacks> make_stacks(const views::session& s, const export_options& o);
+
+// The ancestors of frame f, its root first: where the text of a chunk of frames starting at
+// f begins (ordered_chunks.h).
+std::vector<std::uint32_t> ancestors(const path_tree& tree, std::size_t f);
 
 // The columns alone (dot and json need no tree).
 result<views::column_set> export_columns(const views::session& s, const export_options& o);
@@ -55,8 +60,8 @@ std::uint64_t scaled(std::uint64_t n, std::uint64_t scale);
 // with it ("g'h", or "g'h'k" with a deeper context of its own): by induction the whole context
 // is then in the stack, and the full name can be read back from it. A context the stack does
 // not show (a root, a parent of another context) is kept, and so is a recursion level
-// (--separate-recs: "f'2'g'h" is shown "f'2" under "g'h..."). The frames stay the keys' frames: only the text is shorter
-// (a quarter of the bytes on a --separate-callers=3 profile of clang).
+// (--separate-recs: "f'2'g'h" is shown "f'2" under "g'h..."). The frames stay the keys' frames:
+// only the text is shorter (a quarter of the bytes on a --separate-callers=3 profile of clang).
 std::string_view stack_frame_name(std::string_view name, std::string_view parent);
 
 }  // namespace calltree::exporting
