@@ -122,6 +122,10 @@ class record_sink {
   virtual void on_call(const call_record&) {}
   virtual void on_jump(const jump_record&) {}
   virtual void on_part_end(const part_end&) {}
+  // Whether the sink wants no more records (it gave up on what it was making from them): the
+  // reader then stops at the end of the block or chunk it is reading (a MB at most), with no
+  // diagnostic, and read_stats::complete false. Asked once a block.
+  virtual bool wants_no_more() const { return false; }
 };
 
 // Sends every record to several sinks in turn.
@@ -142,6 +146,11 @@ class tee_sink final : public record_sink {
   }
   void on_part_end(const part_end& e) override {
     for (auto* s : sinks_) s->on_part_end(e);
+  }
+  bool wants_no_more() const override {
+    for (auto* s : sinks_)
+      if (s->wants_no_more()) return true;
+    return false;
   }
 
  private:

@@ -531,6 +531,13 @@ class reader_impl {
   input& in_;
   string_pool& names_;
   record_sink& sink_;
+  // record_sink::wants_no_more: reading stops (incomplete, no diagnostic).
+  bool sink_gave_up() {
+    if (!sink_.wants_no_more()) return false;
+    stats_.complete = false;
+    stop_ = true;
+    return true;
+  }
   diagnostic_sink& diags_;
   const reader_options& opt_;
   read_stats stats_;
@@ -2450,7 +2457,7 @@ void reader_impl::run_chunked(detail::chunk_feed& feed, std::size_t ring) {
   direct(first);
   done_with(0, first);
   if (!part_open_) {
-    for (std::size_t k = 1; !stop_; ++k) {
+    for (std::size_t k = 1; !stop_ && !sink_gave_up(); ++k) {
       const auto c = feed.get(k);
       if (c.bytes.empty()) break;
       direct(c);
@@ -2556,7 +2563,7 @@ void reader_impl::run_chunked(detail::chunk_feed& feed, std::size_t ring) {
     for (auto& t : threads) t.join();
   };
   try {
-    for (; !stop_; ++k) {
+    for (; !stop_ && !sink_gave_up(); ++k) {
       current.store(k, std::memory_order_release);
       current.notify_all();
       const auto c = feed.get(k);
@@ -2640,7 +2647,7 @@ result<read_stats> reader_impl::run() {
       truncated = feed->truncated();
     }
   }
-  while (!feed && !stop_) {
+  while (!feed && !stop_ && !sink_gave_up()) {
     auto blk = in_.next();
     if (!blk) {
       io_error = blk.error();

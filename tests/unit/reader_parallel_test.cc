@@ -231,3 +231,41 @@ TEST(ReaderParallel, CheckerCountsTheSameSummedOnTwoThreads) {
     EXPECT_EQ(r[0].calls, r[1].calls);
   }
 }
+
+// A sink that wants no more records (record_sink::wants_no_more) stops the reading at the end
+// of the block or chunk being read, on one thread and on two: the reading is incomplete, with
+// no diagnostic, and most of the input is never read. A sink that never asks reads it all.
+TEST(ReaderParallel, ASinkThatWantsNoMoreStopsTheReading) {
+  std::string text = "events: Ir\nfl=a.c\n";
+  for (int f = 0; f < 20000; ++f) text += "fn=f" + std::to_string(f) + "\n1 1\n2 2\n3 3\n";
+  struct give_up final : record_sink {
+    std::uint64_t after = 0, records = 0;
+    void on_cost(const cost_record&) override { ++records; }
+    bool wants_no_more() const override { return after && records >= after; }
+  };
+  for (unsigned threads : {1u, 2u}) {
+    for (std::uint64_t after : {std::uint64_t{0}, std::uint64_t{100}}) {
+      SCOPED_TRACE(std::to_string(threads) + " threads, giving up after " +
+                   std::to_string(after));
+      test::streamed_input in(text, 4096, text.size());
+      string_pool names;
+      diagnostic_collector diags;
+      give_up sink;
+      sink.after = after;
+      reader_options opt;
+      opt.threads = threads;
+      opt.chunk_bytes = 4096;
+      const auto st = read_callgrind(in, names, sink, diags, opt);
+      ASSERT_TRUE(st);
+      EXPECT_EQ(st->errors + st->warnings, 0u);
+      if (!after) {
+        EXPECT_TRUE(st->complete);
+        EXPECT_EQ(sink.records, 60000u);
+      } else {
+        EXPECT_FALSE(st->complete);
+        EXPECT_GE(sink.records, after);
+        EXPECT_LT(sink.records, 6000u);  // a few chunks of 4 KB at most, not 800 KB
+      }
+    }
+  }
+}
