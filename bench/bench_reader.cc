@@ -3,6 +3,7 @@
 //   BM_read_null_sink     the reader alone: lines, tokens, numbers, name tables, records
 //   BM_read_checker_like  the reader with a sink that touches every record (as check does)
 //   BM_read_and_build     reader + profile builder (what annotate and merge load)
+//   BM_read_and_stream    reader + builder handing self rows on (export --to=json)
 //   BM_build_only         the builder alone, fed records captured once
 //   BM_read_xdebug        reader + builder on Xdebug's one-block-per-call shape
 #include <benchmark/benchmark.h>
@@ -87,6 +88,36 @@ void read_and_build(benchmark::State& state, const std::string& t) {
 
 void BM_read_and_build(benchmark::State& state) { read_and_build(state, bench_text()); }
 BENCHMARK(BM_read_and_build)->Unit(benchmark::kMillisecond);
+
+// The self rows handed on run by run (builder_options::self_rows_to), kept nowhere: what
+// export --to=json's reading thread does but for the window.
+struct counting_stream final : calltree::self_row_stream {
+  void take(const calltree::profile&, std::span<const calltree::self_row> rows,
+            const calltree::cost_matrix&) override {
+    count += rows.size();
+  }
+  std::uint64_t count = 0;
+};
+
+void BM_read_and_stream(benchmark::State& state) {
+  const std::string& t = bench_text();
+  for (auto _ : state) {
+    view_input in(t);
+    calltree::profile p;
+    null_diagnostics diags;
+    counting_stream rows;
+    calltree::builder_options o;
+    o.self_rows_to = &rows;
+    calltree::profile_builder b(p, &diags, "bench", o);
+    b.expect_input_bytes(t.size());
+    auto r = calltree::read_callgrind(in, p.strings, b, diags);
+    b.finish_stream();
+    benchmark::DoNotOptimize(r);
+    benchmark::DoNotOptimize(rows.count);
+  }
+  set_bytes(state, t.size());
+}
+BENCHMARK(BM_read_and_stream)->Unit(benchmark::kMillisecond);
 
 // Records captured once, with their costs in one flat vector, replayed into fresh builders.
 struct captured final : calltree::record_sink {

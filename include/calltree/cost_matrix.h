@@ -49,6 +49,11 @@ class cost_matrix {
   // event.
   void set_columns(std::size_t columns);
   void reserve_rows(std::size_t n) { data_.reserve(n * columns_); }
+  // No rows (the room stays).
+  void clear() {
+    data_.clear();
+    rows_ = 0;
+  }
   // Bytes of cost storage held (capacity, not size: what the memory guard must count).
   std::size_t bytes() const { return data_.capacity() * sizeof(std::uint64_t); }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "calltree/diagnostic.h"
@@ -18,6 +19,27 @@
 #include "calltree/records.h"
 
 namespace calltree {
+
+// Where a builder hands its self rows when it keeps none (builder_options::self_rows_to): the
+// rows of one run of a function at a time, once the run is over. A run is the self rows of
+// one (part, function) read without a record of another function's self cost between them
+// (a callgrind dump writes each function's cost lines together, but for a few functions it
+// writes in two blocks; Xdebug writes a block per call). The rows of a run are summed within
+// it as the model sums them: one row per source file and position, in the order first read.
+// The model's rows of a function are those of its runs summed the same way: a row of a later
+// run that is at the source file and position of an earlier run's row is that row (the stream
+// sums them); the others follow every row read before them.
+class self_row_stream {
+ public:
+  virtual ~self_row_stream() = default;
+  // `rows` (all of one part and function) with their costs (`costs.row(i)`, in the order of
+  // `p.events`). `p` is the profile being built: its names, events and parts so far.
+  virtual void take(const profile& p, std::span<const self_row> rows,
+                    const cost_matrix& costs) = 0;
+  // True once the stream gave up (what it makes of the rows cannot be the model's): the
+  // builder then wants no more records (record_sink::wants_no_more).
+  virtual bool given_up() const { return false; }
+};
 
 struct builder_options {
   // Fold every part into one part (the first input's header): `merge --parts=sum`.
@@ -33,6 +55,10 @@ struct builder_options {
   // records before it (later parts are dropped whole). 0 = no limit. Starts at the process's
   // memory limit (memory_limit.h: --max-memory, else 3/4 of the machine's memory).
   std::uint64_t max_memory = default_memory_limit();
+  // Keep no self rows: hand each run's to this stream (`export --to=json` writes them as they
+  // come). The profile must be empty at the start; calls, jumps, names and parts are built as
+  // ever.
+  self_row_stream* self_rows_to = nullptr;
 };
 
 class profile_builder final : public record_sink {
@@ -49,12 +75,18 @@ class profile_builder final : public record_sink {
   void on_call(const call_record& r) override;
   void on_jump(const jump_record& r) override;
   void on_part_end(const part_end& e) override;
+  // With builder_options::self_rows_to: once the stream gave up.
+  bool wants_no_more() const override;
 
   // Name the next input (for diagnostics) when one builder reads several inputs.
   void set_display_name(std::string name);
 
   // True once builder_options::max_memory stopped the build (the profile is incomplete).
   bool limit_hit() const;
+
+  // With builder_options::self_rows_to: hands on the run not yet handed on (the last one).
+  // on_part_end does it too; call it once every record is in.
+  void finish_stream();
 
   // A hint before the first part: the input about to be read has `bytes` bytes of text. Into a
   // model without rows yet, the row tables are reserved for the rows such a file may hold (by

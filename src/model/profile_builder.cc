@@ -136,11 +136,16 @@ struct profile_builder::impl {
     row.pos = keep(r.pos);
     std::uint32_t found;
     const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.function;
-    if (self_runs.serves(key, p.self_rows, [this](std::uint32_t i) { index_self(i); })) {
+    // Streaming: every run is one of its own, whatever its function had before, and its rows
+    // take memory until it is handed on only (the memory guard is for the rows kept).
+    const bool streaming = opt.self_rows_to != nullptr;
+    if (streaming && key != stream_key) stream_run(key);
+    if (streaming ||
+        self_runs.serves(key, p.self_rows, [this](std::uint32_t i) { index_self(i); })) {
       const std::size_t slot = self_runs.find(row, p.self_rows);
       found = self_runs.at(slot);
       if (found == row_index::empty) {
-        if (!room_for_row(p.self_rows, &p.self_costs, r.line)) return;
+        if (!streaming && !room_for_row(p.self_rows, &p.self_costs, r.line)) return;
         found = static_cast<std::uint32_t>(p.self_rows.size());
         p.self_rows.push_back(row);
         p.self_costs.add_row();
@@ -166,6 +171,22 @@ struct profile_builder::impl {
     last_self = found;
     last_self_pos = row.pos;
     add_costs(p.self_costs.row(found), r.costs, r.line);
+  }
+
+  // builder_options::self_rows_to: the key (part << 32 | function) of the run being read.
+  std::uint64_t stream_key = ~0ull;
+  // The run's rows to the stream, and the tables emptied for the next run (before self_runs
+  // starts it: its rows then begin at 0).
+  void hand_on() {
+    if (!p.self_rows.empty()) opt.self_rows_to->take(p, p.self_rows, p.self_costs);
+    p.self_rows.clear();
+    p.self_costs.clear();
+    last_self = row_index::empty;
+  }
+  void stream_run(std::uint64_t key) {
+    hand_on();
+    stream_key = key;
+    self_runs.start_alone(p.self_rows);
   }
 
   // The last context seen, to skip the lookups on runs of lines of one function.
@@ -227,7 +248,7 @@ struct profile_builder::impl {
     // 260 MB profile of docs/performance.md: 18 a self row, 490 a call row, 240 a jump row;
     // bench/gen_profile.cc's 261 MB file 15.4 a self row). A file with more rows than this
     // grows its tables from there as without the hint.
-    const std::size_t self = bytes / 12, calls = bytes / 256,
+    const std::size_t self = opt.self_rows_to ? 0 : bytes / 12, calls = bytes / 256,
                       jumps = opt.keep_jumps ? bytes / 128 : 0;
     const std::size_t columns = std::max<std::size_t>(p.events.size(), 1);
     const std::uint64_t total = self * (sizeof(self_row) + 8 * columns) +
@@ -592,6 +613,15 @@ void profile_builder::set_display_name(std::string name) { impl_->display_name =
 
 bool profile_builder::limit_hit() const { return impl_->limit_hit; }
 
+bool profile_builder::wants_no_more() const {
+  return impl_->opt.self_rows_to && impl_->opt.self_rows_to->given_up();
+}
+
+void profile_builder::finish_stream() {
+  auto& m = *impl_;
+  if (m.opt.self_rows_to) m.hand_on();
+}
+
 void profile_builder::expect_input_bytes(std::uint64_t bytes) { impl_->expect_input_bytes(bytes); }
 
 void profile_builder::on_part_begin(const part_header& h) {
@@ -737,6 +767,10 @@ void profile_builder::on_part_end(const part_end& e) {
     return;
   }
   m.end(e);
+  if (m.opt.self_rows_to) {
+    m.hand_on();
+    m.stream_key = ~0ull;  // (with sum_parts, the next part's run of this function is another)
+  }
   if (m.limit_in_part) {
     m.limit_in_part = false;
     m.recompute_totals(m.part);

@@ -38,6 +38,14 @@ class run_index {
   }
   // Every row is (and will be) in the index of every row.
   void go_global() { global_ = true; }
+  // A run of its own, whatever came before (a builder that hands each run on and keeps no
+  // rows across runs): no key is remembered, and none looked up.
+  void start_alone(const std::vector<Row>& rows) {
+    key_ = ~0ull;
+    run_ = row_index::empty;
+    begin_ = static_cast<std::uint32_t>(rows.size());
+    fresh_slots();
+  }
 
   // The slot of `row` in the current run: where it is, or the free slot to add() it to.
   std::size_t find(const Row& row, const std::vector<Row>& rows) {
@@ -110,6 +118,9 @@ class run_index {
       functions_[run_].indexed = true;
     }
     if (functions_[run_].indexed) return;
+    fresh_slots();
+  }
+  void fresh_slots() {
     count_ = 0;
     bits_ = first_bits;
     if (slots_.empty()) slots_.assign(std::size_t{1} << first_bits, 0);
