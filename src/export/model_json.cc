@@ -9,6 +9,8 @@
 // of "events" (recorded events only: derived ones are formulas over them); addresses are hex
 // strings ("0x4011a0": exact at any size, as objdump prints them); other numbers are exact
 // integers. The rows are formatted straight into a large buffer handed to the sink whole.
+// The row tables come before the name tables and parts, so that the self rows can be written
+// as the file is read (export/model_json_stream.h): the same bytes either way.
 #include <array>
 #include <bit>
 #include <charconv>
@@ -18,6 +20,7 @@
 #include "calltree/profile.h"
 #include "export/export.h"
 #include "export/formats.h"
+#include "export/model_json.h"
 #include "report/json.h"
 
 namespace calltree {
@@ -234,38 +237,6 @@ void with_kinds(std::uint8_t kinds, F&& f) {
 }
 
 template <std::uint8_t kinds>
-void self_rows(const profile& p, const std::vector<std::uint32_t>& recorded,
-               const export_sink& out) {
-  row_out o(out);
-  const std::size_t most = row_out::bound(3 + std::popcount(kinds), recorded.size());
-  // The rows of a function come together, most with the part, function and file of the row
-  // before: those three columns are copied from it as text.
-  char same[80];
-  std::size_t same_size = 0;
-  std::uint64_t same_part = ~0ull, same_function = ~0ull, same_file = ~0ull;
-  for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
-    const self_row& r = p.self_rows[i];
-    o.reserve(most);
-    if (i) o.ch(',');
-    if (r.function == same_function && r.source_file == same_file && r.part == same_part) {
-      o.lit({same, same_size});
-    } else {
-      const char* from = o.at();
-      o.head(r.part, r.function, r.source_file);
-      same_size = static_cast<std::size_t>(o.at() - from);
-      std::memcpy(same, from, same_size);
-      same_part = r.part;
-      same_function = r.function;
-      same_file = r.source_file;
-    }
-    o.pos<kinds>(r.pos);
-    o.ch(',');
-    o.costs(p.self_costs.row(i), recorded);
-    o.ch(']');
-  }
-}
-
-template <std::uint8_t kinds>
 void call_rows(const profile& p, const std::vector<std::uint32_t>& recorded,
                const export_sink& out) {
   row_out o(out);
@@ -312,23 +283,71 @@ void jump_rows(const profile& p, const export_sink& out) {
 
 }  // namespace
 
-status export_model_json(const profile& p, const std::string& input, const export_sink& out) {
-  writer w(out);
-  std::string& buf = w.buf;
-  std::vector<std::uint32_t> recorded;  // model event ids of the recorded events
+
+namespace exporting {
+
+std::vector<std::uint32_t> recorded_events(const profile& p) {
+  std::vector<std::uint32_t> recorded;
   for (std::uint32_t e = 0; e < p.events.size(); ++e)
     if (p.events[e].recorded) recorded.push_back(e);
-  std::vector<std::uint64_t> row(recorded.size());
-  auto pick = [&](std::span<const std::uint64_t> all) {
-    for (std::size_t i = 0; i < recorded.size(); ++i) row[i] = all[recorded[i]];
-    return std::span<const std::uint64_t>(row);
-  };
-  auto pick_opt = [&](const std::optional<std::vector<std::uint64_t>>& v)
-      -> std::optional<std::vector<std::uint64_t>> {
-    if (!v) return std::nullopt;
-    pick(*v);
-    return row;
-  };
+  return recorded;
+}
+
+// The rows of "costs". The rows of a function come together, most with the part, function
+// and file of the row before: those three columns are copied from it as text.
+struct self_row_writer::impl {
+  impl(const export_sink& out, const profile& p) : o(out), recorded(recorded_events(p)) {}
+  row_out o;
+  std::vector<std::uint32_t> recorded;
+  bool first = true;
+  char same[80];
+  std::size_t same_size = 0;
+  std::uint64_t same_part = ~0ull, same_function = ~0ull, same_file = ~0ull;
+
+  template <std::uint8_t kinds>
+  void write(std::span<const self_row> rows, const std::uint64_t* costs, std::size_t columns) {
+    const std::size_t most = row_out::bound(3 + std::popcount(kinds), recorded.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const self_row& r = rows[i];
+      o.reserve(most);
+      if (!first) o.ch(',');
+      first = false;
+      if (r.function == same_function && r.source_file == same_file && r.part == same_part) {
+        o.lit({same, same_size});
+      } else {
+        const char* from = o.at();
+        o.head(r.part, r.function, r.source_file);
+        same_size = static_cast<std::size_t>(o.at() - from);
+        std::memcpy(same, from, same_size);
+        same_part = r.part;
+        same_function = r.function;
+        same_file = r.source_file;
+      }
+      o.pos<kinds>(r.pos);
+      o.ch(',');
+      o.costs({costs + i * columns, columns}, recorded);
+      o.ch(']');
+    }
+  }
+};
+
+self_row_writer::self_row_writer(const export_sink& out, const profile& p)
+    : kinds_(p.positions), impl_(std::make_unique<impl>(out, p)) {}
+self_row_writer::~self_row_writer() = default;
+
+void self_row_writer::write(std::span<const self_row> rows, const std::uint64_t* costs,
+                            std::size_t columns) {
+  with_kinds(kinds_, [&]<std::uint8_t K>() { impl_->write<K>(rows, costs, columns); });
+}
+
+void self_row_writer::flush() { impl_->o.flush(); }
+
+std::string model_json_head(const profile& p, const std::string& input) {
+  std::string head;
+  const export_sink into = [&head](std::string_view b) { head += b; };
+  writer w(into);
+  std::string& buf = w.buf;
+  const auto recorded = recorded_events(p);
   buf += "{\"schema\":\"calltree-model\",\"version\":2,\"input\":";
   w.str(input);
   buf += ",\"positions\":[";
@@ -365,7 +384,38 @@ status export_model_json(const profile& p, const std::string& input, const expor
     w.str(e.formula);
     buf += '}';
   }
-  buf += "],\"objects\":[";
+  buf += "],\"costs\":";
+  columns(buf, {"part", "function", "file"}, "", p.positions, {}, false, {"self"});
+  w.b.flush();
+  return head;
+}
+
+void model_json_tail(const profile& p, const export_sink& out) {
+  writer w(out);
+  std::string& buf = w.buf;
+  const auto recorded = recorded_events(p);
+  std::vector<std::uint64_t> row(recorded.size());
+  auto pick = [&](std::span<const std::uint64_t> all) {
+    for (std::size_t i = 0; i < recorded.size(); ++i) row[i] = all[recorded[i]];
+    return std::span<const std::uint64_t>(row);
+  };
+  auto pick_opt = [&](const std::optional<std::vector<std::uint64_t>>& v)
+      -> std::optional<std::vector<std::uint64_t>> {
+    if (!v) return std::nullopt;
+    pick(*v);
+    return row;
+  };
+  const std::uint8_t kinds = p.positions;
+  buf += "]},\"calls\":";
+  columns(buf, {"part", "caller", "file"}, "", kinds, {"callee"}, true, {"count", "inclusive"});
+  w.b.flush();
+  with_kinds(kinds, [&]<std::uint8_t K>() { call_rows<K>(p, recorded, out); });
+  buf += "]},\"jumps\":";
+  columns(buf, {"part", "function", "file"}, "", kinds,
+          {"conditional", "executed", "followed", "target_function", "target_file"}, true, {});
+  w.b.flush();
+  with_kinds(kinds, [&]<std::uint8_t K>() { jump_rows<K>(p, out); });
+  buf += "]},\"objects\":[";
   for (std::size_t i = 0; i < p.objects.size(); ++i) {
     if (i) buf += ',';
     w.str(p.object_name(static_cast<object_id>(i)));
@@ -432,21 +482,19 @@ status export_model_json(const profile& p, const std::string& input, const expor
     w.costs(pick(pt.totals));
     buf += '}';
   }
-  const std::uint8_t kinds = p.positions;
-  buf += "],\"costs\":";
-  columns(buf, {"part", "function", "file"}, "", kinds, {}, false, {"self"});
-  w.b.flush();
-  with_kinds(kinds, [&]<std::uint8_t K>() { self_rows<K>(p, recorded, out); });
-  buf += "]},\"calls\":";
-  columns(buf, {"part", "caller", "file"}, "", kinds, {"callee"}, true, {"count", "inclusive"});
-  w.b.flush();
-  with_kinds(kinds, [&]<std::uint8_t K>() { call_rows<K>(p, recorded, out); });
-  buf += "]},\"jumps\":";
-  columns(buf, {"part", "function", "file"}, "", kinds,
-          {"conditional", "executed", "followed", "target_function", "target_file"}, true, {});
-  w.b.flush();
-  with_kinds(kinds, [&]<std::uint8_t K>() { jump_rows<K>(p, out); });
-  buf += "]}}\n";
+  buf += "]}\n";
+}
+
+}  // namespace exporting
+
+status export_model_json(const profile& p, const std::string& input, const export_sink& out) {
+  out(exporting::model_json_head(p, input));
+  {
+    exporting::self_row_writer rows(out, p);
+    if (!p.self_rows.empty())
+      rows.write(p.self_rows, p.self_costs.row(0).data(), p.self_costs.columns());
+  }
+  exporting::model_json_tail(p, out);
   return ok();
 }
 
