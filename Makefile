@@ -70,11 +70,11 @@ test-sanitize: deps
 # names on several threads (the parallel reader and its chunk feeds, the streamed inputs'
 # decoding thread, annotate's names read ahead, `--threads` from the command line). Without
 # address randomization (setarch -R): TSan's fixed memory layout can clash with the kernel's.
-THREAD_TESTS := reader_parallel_test chunk_feed_test reader_paths_test annotate_spill_test export_test calltree_cli
+THREAD_TESTS := reader_parallel_test chunk_feed_test reader_paths_test annotate_spill_test export_test model_json_stream_test calltree_cli
 test-threads: deps
 	@cmake -S . -B $(BUILD_TSAN) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_TSAN=ON >/dev/null
 	@cmake --build $(BUILD_TSAN) -j $(JOBS) --target $(THREAD_TESTS)
-	cd $(BUILD_TSAN) && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" setarch $$(uname -m) -R ctest --output-on-failure -j $(JOBS) -R '^(ReaderParallel|ChunkFeed|ReaderPaths|annotate_spill|GzipStream|PprofThreads|ChunkThreads|OrderedChunks|cli\.threads)'
+	cd $(BUILD_TSAN) && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" setarch $$(uname -m) -R ctest --output-on-failure -j $(JOBS) -R '^(ReaderParallel|ChunkFeed|ReaderPaths|annotate_spill|GzipStream|PprofThreads|ChunkThreads|OrderedChunks|ModelJsonStream|cli\.threads)'
 
 # Short libFuzzer runs of every target (FUZZ_SECONDS each), seeded from the corpus.
 FUZZ_SECONDS ?= 30

@@ -25,6 +25,7 @@
 #include "command.h"
 #include "diagnostics_output.h"
 #include "export/export.h"
+#include "export/model_json_stream.h"
 #include "output_file.h"
 #include "progress.h"
 #include "views/part_costs.h"
@@ -104,19 +105,89 @@ std::string run_dot(const std::string& program, const std::string& format,
   return {};
 }
 
-// --to=json: the model as read (positions and jumps kept), not annotate's tables.
+// A profile read with errors is not exported: they are printed, as `calltree check` prints
+// them, and nothing is written.
+int refuse(const std::string& input, const diagnostic_collector& diags, const read_stats& r) {
+  print_diagnostics(diags);
+  std::fprintf(stderr, "calltree export: %s: %llu error(s)%s; nothing written\n", input.c_str(),
+               static_cast<unsigned long long>(diags.errors()),
+               r.complete ? "" : ", not read to its end");
+  return exit_findings;
+}
+
+// --to=json written while the file is read (export/model_json_stream.h), into `out`'s
+// temporary file: exit_ok with the document complete, or -1 when what was written is not the
+// model's (a function's rows came back in a later run, a later part brought events) and the
+// caller must write the model instead.
+int export_model_streaming(const std::string& input, output_file& out, reader_options ro) {
+  diagnostic_collector diags(20);
+  progress_line progress(ro.display_name);
+  progress.attach(ro);
+  auto in = open_input(input);
+  if (!in) {
+    std::fprintf(stderr, "calltree export: %s\n", in.error().message.c_str());
+    return exit_findings;
+  }
+  const export_sink sink = [&out](std::string_view b) { out.write(b); };
+  exporting::model_json_stream stream(input, sink, ro.threads);
+  builder_options bo;
+  bo.self_rows_to = &stream;
+  profile p;
+  profile_builder b(p, &diags, ro.display_name, bo);
+  if ((*in)->kind() == compression::none) b.expect_input_bytes((*in)->raw_size());
+  auto r = read_callgrind(**in, p.strings, b, diags, ro);
+  progress.finish();
+  if (!r) {
+    std::fprintf(stderr, "calltree export: %s\n", r.error().message.c_str());
+    return exit_findings;
+  }
+  if (stream.given_up()) return -1;  // (it stopped the reading)
+  if (b.limit_hit()) r->complete = false;
+  if (diags.errors() || !r->complete) return refuse(input, diags, *r);
+  b.finish_stream();
+  auto done = stream.finish(p);
+  if (!done) {
+    std::fprintf(stderr, "calltree export: %s\n", done.error().message.c_str());
+    return exit_findings;
+  }
+  return *done ? exit_ok : -1;
+}
+
+// --to=json: the model as read (positions and jumps kept), not annotate's tables. Written as
+// the file is read when the file can be read again and OUT is a file (not standard output, a
+// pipe or a device) that can be thrown away for the model if need be (a few files only:
+// Xdebug's, whose functions come back block after block).
 int export_model(const std::string& input, const std::string& out_path, const parsed_args& a) {
   for (const char* f : {"show", "event", "part", "node-thres", "edge-thres", "min-share",
                         "max-frames", "title", "dot-command", "addresses"})
     if (a.has(f))
       return usage_error("export",
                          std::string("--") + f + " does not apply to --to=json (the whole model)");
-  diagnostic_collector diags(20);
   reader_options ro;
   ro.display_name = input == "-" ? "<stdin>" : input;
   auto threads = parse_threads(a.get("threads"));
   if (!threads) return usage_error("export", "--threads needs a number from 1 to 64");
   ro.threads = *threads;
+  std::string err;
+  output_file out;
+  if (!out.open(out_path, err)) {
+    std::fprintf(stderr, "calltree export: %s\n", err.c_str());
+    return exit_usage;
+  }
+  if (input != "-" && !out.temporary().empty()) {
+    const int rc = export_model_streaming(input, out, ro);
+    if (rc == exit_ok && !out.commit(err)) {
+      std::fprintf(stderr, "calltree export: %s\n", err.c_str());
+      return exit_findings;
+    }
+    if (rc != -1) return rc;
+    out.discard();
+    if (!out.open(out_path, err)) {
+      std::fprintf(stderr, "calltree export: %s\n", err.c_str());
+      return exit_usage;
+    }
+  }
+  diagnostic_collector diags(20);
   progress_line progress(ro.display_name);
   progress.attach(ro);
   profile p;
@@ -126,22 +197,9 @@ int export_model(const std::string& input, const std::string& out_path, const pa
     std::fprintf(stderr, "calltree export: %s\n", r.error().message.c_str());
     return exit_findings;
   }
-  if (diags.errors() || !r->complete) {
-    print_diagnostics(diags);
-    std::fprintf(stderr, "calltree export: %s: %llu error(s)%s; nothing written\n", input.c_str(),
-                 static_cast<unsigned long long>(diags.errors()),
-                 r->complete ? "" : ", not read to its end");
-    return exit_findings;
-  }
-  std::string err;
-  output_file out;
-  if (!out.open(out_path, err)) {
-    std::fprintf(stderr, "calltree export: %s\n", err.c_str());
-    return exit_usage;
-  }
+  if (diags.errors() || !r->complete) return refuse(input, diags, *r);
   auto done = export_model_json(p, input, [&out](std::string_view b) { out.write(b); });
   if (!done) {
-    out.discard();
     std::fprintf(stderr, "calltree export: %s\n", done.error().message.c_str());
     return exit_findings;
   }

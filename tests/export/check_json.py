@@ -5,7 +5,10 @@ For every corpus file: the document parses, names its schema and version; its co
 summed per (function name, row file), are the self costs `calltree annotate --json` prints,
 for every event; summed per part they are the part's totals; its call rows' counts, summed
 per (caller, callee) name pair, are annotate's call counts; files recorded with
---collect-jumps have jump rows, and every index in a row points into its table.
+--collect-jumps have jump rows, and every index in a row points into its table. Into a file
+the rows are written as the profile is read (export/model_json_stream.h), onto standard
+output from the whole model: the two are the same bytes, on every corpus file and on a file
+the stream gives up on (a later part with another event: the model is written instead).
 """
 import json
 import os
@@ -21,8 +24,11 @@ tmp = corpus.tempdir()
 def check(path):
     out = os.path.join(tmp, os.path.basename(path) + ".model.json")
     corpus.run([calltree, "export", "--to=json", path, "-o", out], cwd=tmp)
-    with open(out, encoding="utf-8") as f:
-        m = json.load(f)
+    with open(out, "rb") as f:
+        written = f.read()
+    assert written == corpus.run([calltree, "export", "--to=json", path, "-o", "-"], cwd=tmp), \
+        "-o FILE (streamed) and -o - (the model) differ"
+    m = json.loads(written)
     assert m["schema"] == "calltree-model" and m["version"] == 2
     # Row tables: {"columns": [...], "rows": [[...]]}; each row as a dict of its columns.
     tables = {}
@@ -73,7 +79,28 @@ def check(path):
             assert 0 <= j["target_function"] < len(fn)
 
 
+def check_given_up():
+    """A part that brings an event after rows were written: the stream gives up, the model is
+    written instead (the same document as onto standard output)."""
+    path = os.path.join(tmp, "two-parts.callgrind")
+    with open(path, "w") as f:
+        f.write("# callgrind format\nversion: 1\npart: 1\nevents: Ir\nfl=a.c\nfn=f\n1 10\n"
+                "# callgrind format\nversion: 1\npart: 2\nevents: Ir Dr\nfl=a.c\nfn=g\n2 1 2\n")
+    out = os.path.join(tmp, "two-parts.json")
+    corpus.run([calltree, "export", "--to=json", path, "-o", out], cwd=tmp)
+    with open(out, "rb") as f:
+        written = f.read()
+    assert written == corpus.run([calltree, "export", "--to=json", path, "-o", "-"], cwd=tmp)
+    m = json.loads(written)
+    assert [e["name"] for e in m["events"]] == ["Ir", "Dr"]
+    assert m["costs"]["rows"] == [[1, 0, 1, 1, [10, 0]], [2, 1, 1, 2, [1, 2]]], m["costs"]
+
+
 files = corpus.corpus_files(corpus_dir)
 failures = corpus.parallel(check, files)
+try:
+    check_given_up()
+except Exception as e:  # noqa: BLE001 (reported like a file's failure)
+    failures.append("two-parts.callgrind: %s" % e)
 shutil.rmtree(tmp, ignore_errors=True)
 corpus.finish("export json", failures, len(files))

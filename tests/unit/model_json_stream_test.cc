@@ -1,0 +1,143 @@
+// model_json_stream_test.cc — `export --to=json` written while the file is read
+// (export/model_json_stream.h) writes the bytes export_model_json writes from the whole model,
+// or says it could not: on every corpus, golden and malformed file, on one thread and two,
+// with the window of the command and with windows too small to hold a function's two runs.
+#include "export/model_json_stream.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "calltree/diagnostic.h"
+#include "calltree/input.h"
+#include "calltree/profile_builder.h"
+#include "calltree/reader.h"
+#include "profile_files.h"
+
+namespace calltree::exporting {
+namespace {
+
+std::unique_ptr<input> opened(const std::string& path_or_text, bool text) {
+  if (text) return memory_input(path_or_text);
+  auto in = open_input(path_or_text);
+  EXPECT_TRUE(in) << path_or_text;
+  return in ? std::move(*in) : memory_input("");
+}
+
+// The document from the whole model.
+std::string from_model(const std::string& source, bool text = false) {
+  auto in = opened(source, text);
+  profile p;
+  diagnostic_collector diags;
+  profile_builder b(p, &diags, "f");
+  EXPECT_TRUE(read_callgrind(*in, p.strings, b, diags));
+  std::string bytes;
+  const export_sink sink = [&bytes](std::string_view s) { bytes.append(s); };
+  EXPECT_TRUE(export_model_json(p, "f", sink));
+  return bytes;
+}
+
+// The document written while reading, or nullopt where the stream says it is not the model's.
+std::optional<std::string> streamed(const std::string& source, unsigned threads,
+                                    std::size_t window, bool text = false) {
+  auto in = opened(source, text);
+  std::string bytes;
+  const export_sink sink = [&bytes](std::string_view s) { bytes.append(s); };
+  model_json_stream stream("f", sink, threads, window);
+  builder_options o;
+  o.self_rows_to = &stream;
+  profile p;
+  diagnostic_collector diags;
+  profile_builder b(p, &diags, "f", o);
+  reader_options ro;
+  ro.threads = threads;
+  EXPECT_TRUE(read_callgrind(*in, p.strings, b, diags, ro));
+  b.finish_stream();
+  auto whole = stream.finish(p);
+  EXPECT_TRUE(whole) << whole.error().message;
+  if (!whole || !*whole) return std::nullopt;
+  EXPECT_TRUE(p.self_rows.empty());  // (none kept)
+  return bytes;
+}
+
+TEST(ModelJsonStream, TheModelsBytesOnEveryFile) {
+  std::size_t files = 0, whole = 0, small_window_whole = 0;
+  for (const auto& f : test::every_profile(true)) {
+    const std::string want = from_model(f.string());
+    for (unsigned threads : {1u, 2u}) {
+      const auto got = streamed(f.string(), threads, model_json_stream::default_window_rows);
+      // A file whose functions come back after more rows than the window fall back; the
+      // corpus has none (Xdebug's files are small).
+      if (f.string().find("/corpus/") != std::string::npos) {
+        EXPECT_TRUE(got) << f;
+      }
+      if (got) {
+        EXPECT_EQ(*got, want) << f << ", " << threads << " thread(s)";
+        ++whole;
+      }
+    }
+    // A window of a few rows: a function's second run mostly finds its first written; where
+    // it does not, the bytes are still the model's.
+    for (std::size_t window : {1u, 7u, 64u}) {
+      if (const auto got = streamed(f.string(), 2, window)) {
+        EXPECT_EQ(*got, want) << f << ", window " << window;
+        ++small_window_whole;
+      }
+    }
+    ++files;
+  }
+  EXPECT_GT(files, 60u);
+  EXPECT_GT(whole, 2 * files - 10);
+  EXPECT_GT(small_window_whole, files);
+}
+
+// A function in two blocks: the second block's row at a place of the first is summed into it,
+// its other rows follow every row read before.
+TEST(ModelJsonStream, ALaterRunSummedIntoTheWindow) {
+  const std::string text =
+      "events: Ir\nfl=a.c\nfn=f\n1 10\n2 20\nfn=g\n5 7\nfn=f\n2 1\n3 30\n";
+  const std::string want = from_model(text, true);
+  EXPECT_NE(want.find("[1,0,1,1,[10]],\n[1,0,1,2,[21]],\n[1,1,1,5,[7]],\n[1,0,1,3,[30]]]"),
+            std::string::npos)
+      << want;
+  for (unsigned threads : {1u, 2u}) {
+    EXPECT_EQ(streamed(text, threads, 3, true), want);
+    // f's first run leaves the window (written) before its second comes: not the model's.
+    EXPECT_EQ(streamed(text, threads, 2, true), std::nullopt);
+  }
+}
+
+// What else makes the stream give up: a sum beyond 2^64-1 across two runs (the model reports
+// it), a later part with another event (every row so far is one cell short).
+TEST(ModelJsonStream, GivesUpWhereTheRowsSoFarAreNotTheModels) {
+  const std::string overflow =
+      "events: Ir\nfn=f\n1 18446744073709551615\nfn=g\n1 1\nfn=f\n1 1\n";
+  EXPECT_EQ(streamed(overflow, 2, 100, true), std::nullopt);
+  const std::string more_events =
+      "# callgrind format\nversion: 1\npart: 1\nevents: Ir\nfn=f\n1 10\n"
+      "# callgrind format\nversion: 1\npart: 2\nevents: Ir Dr\nfn=g\n1 1 2\n";
+  EXPECT_EQ(streamed(more_events, 2, 100, true), std::nullopt);
+  // (The same events again: whole.)
+  const std::string same_events =
+      "# callgrind format\nversion: 1\npart: 1\nevents: Ir\nfn=f\n1 10\n"
+      "# callgrind format\nversion: 1\npart: 2\nevents: Ir\nfn=f\n1 1\n";
+  EXPECT_EQ(streamed(same_events, 2, 100, true), from_model(same_events, true));
+}
+
+// A run larger than the window and the ring: the ring grows for it.
+TEST(ModelJsonStream, ARunLargerThanTheRing) {
+  std::string text = "events: Ir\nfn=f\n";
+  for (int i = 1; i <= 200000; ++i) text += std::to_string(i) + " 1\n";
+  text += "fn=g\n1 1\nfn=f\n7 1\n";
+  for (std::size_t window : {1000u, 1u << 18}) {
+    const auto got = streamed(text, 2, window, true);
+    if (window == 1000)
+      EXPECT_EQ(got, std::nullopt);  // (f's first run was written)
+    else
+      EXPECT_EQ(got, from_model(text, true));
+  }
+}
+
+}  // namespace
+}  // namespace calltree::exporting
