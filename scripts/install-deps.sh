@@ -7,7 +7,7 @@ packages=(cmake ninja-build g++ clang libclang-rt-14-dev pkg-config zlib1g-dev l
           xz-utils bzip2 python3 clang-format time kcachegrind xvfb xauth dbus-daemon ccache
           libcpp-httplib-dev libre2-dev nodejs chromium fonts-dejavu-core golang-go graphviz
           binutils gcc doxygen nlohmann-json3-dev man-db groff-base bsdextrautils
-          dpkg-dev file fakeroot zsh)
+          dpkg-dev file fakeroot zsh strace)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
