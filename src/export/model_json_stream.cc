@@ -14,6 +14,8 @@ namespace {
 constexpr std::size_t step_rows = 16384;
 // The ring's first size (rows); it doubles, up to the window and half as much again.
 constexpr std::size_t first_ring = 65536;
+// Runs after which the stream gives up if most were summed into earlier runs.
+constexpr std::uint64_t judged_after_runs = 8192;
 }  // namespace
 
 std::size_t model_json_stream::place_hash::operator()(const place& q) const {
@@ -71,6 +73,12 @@ void model_json_stream::take(const profile& p, std::span<const self_row> rows,
   }
   const std::uint64_t key = std::uint64_t{rows[0].part} << 32 | rows[0].function;
   const std::uint64_t state = state_of(key);
+  ++runs_;
+  if (state >= 2) ++summed_runs_;
+  if (runs_ == judged_after_runs && 2 * summed_runs_ > runs_) {
+    broken_ = true;  // mostly calls summed (Xdebug): the model is small and quicker
+    return;
+  }
   if (state == 1)
     broken_ = true;  // its rows so far were written
   else if (state >= 2)

@@ -17,7 +17,10 @@
 // changes the positions or events the document's head named (or the width of a row) make the
 // document written so far not the model's: the stream gives up at once (the builder stops the
 // reading), finish() says so, and the caller throws the output away and writes the model (a
-// second reading of the file).
+// second reading of the file). It gives up too when more than half of the first 8,192 runs
+// were summed into earlier ones: a file of a block per call (Xdebug) has few rows for its
+// size, its model is small, and building it costs less than summing runs here (a hash lookup
+// per row), so the first runs' reading is all that is lost.
 //
 // The rows live in one ring, in the order they are written: the window (the rows not yet
 // handed to the writing thread) after the rows that thread is writing, so the memory is the
@@ -116,6 +119,7 @@ class model_json_stream final : public self_row_stream {
   // the number of its first segment, in the window.
   std::vector<std::vector<std::uint64_t>> state_;
   std::unordered_map<std::uint64_t, places> repeated_;  // by key
+  std::uint64_t runs_ = 0, summed_runs_ = 0;           // taken, and of those summed in
 
   std::thread thread_;
   std::mutex mutex_;
