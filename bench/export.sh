@@ -10,10 +10,13 @@
 # the wall clock on a shared machine), peak RSS (largest of the runs, /usr/bin/time), output
 # size, and the ratios to annotate --auto=no's (the issue's target: each format within 2x).
 # Then the machine's floor for an output of that size: `dd` writing as many bytes (of zeros,
-# 1 MB blocks, fsync'd as calltree fsyncs before its rename) into the same temporary
-# directory, timed the same way, the export's wall-clock ratio to that floor, and its ratios
+# 1 MB blocks, not fsync'd, as calltree does not fsync) into the same temporary directory,
+# timed the same way, the export's wall-clock ratio to that floor, and its ratios
 # to "annotate + floor": what reading the file as annotate does and writing the bytes would
 # take at least (a 3.4 GB folded file is mostly kernel time, whatever writes it).
+# Every run starts with no output of an earlier run on the disk or waiting to be written back
+# (removed, then `sync`): the kernel writing back the last run's hundreds of MB would be timed
+# with the next run (it made runs of one binary vary from 2 to 5 s here).
 # Environment: REPS (default 3), FORMATS (default: every format but png), CALLTREE_FLAGS.
 set -uo pipefail
 if [ $# -lt 1 ] || [ ! -x "$1" ]; then
@@ -46,6 +49,8 @@ cat "$file" >/dev/null
 measure() {
   local best="" cpu="" rss=0 i t u k m c
   for ((i = 0; i < REPS; i++)); do
+    rm -f "$tmp"/out.* "$tmp/floor"
+    sync
     /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" || {
       echo "export.sh: failed: $* ($(tail -1 "$tmp/err"))" >&2
       echo "0 0 0"
@@ -77,11 +82,9 @@ for f in $FORMATS; do
   out=$tmp/out.$f
   read -r t c rss < <(measure "$bin" export --to="$f" "${extra[@]}" "$file" -o "$out")
   bytes=$(stat -c %s "$out" 2>/dev/null || echo 0)
-  rm -f "$out"
-  # The floor: as many bytes written by dd (whole MB, at least one), fsync'd.
+  # The floor: as many bytes written by dd (whole MB, at least one).
   read -r ft fc _ < <(measure dd if=/dev/zero of="$tmp/floor" bs=1M \
-    count=$(((bytes + 1048575) / 1048576 > 0 ? (bytes + 1048575) / 1048576 : 1)) conv=fsync)
-  rm -f "$tmp/floor"
+    count=$(((bytes + 1048575) / 1048576 > 0 ? (bytes + 1048575) / 1048576 : 1)))
   printf '| export --to=%s | %s | %s | %d MB | %.1f MB | %s | %s | %s | %s | %s | %s | %s |\n' "$f" \
     "$t" "$c" $((rss / 1024)) "$(awk "BEGIN{print $bytes / 1e6}")" \
     "$(ratio "$t" "$base")" "$(ratio "$c" "$base_cpu")" "$ft" "$fc" "$(ratio "$t" "$ft")" \

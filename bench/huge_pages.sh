@@ -8,7 +8,7 @@
 # seconds of REPS runs, the minor page faults and peak RSS of the best run (/usr/bin/time), and
 # the ratios on/off. The kernel's mode is printed first: with "never" the hint does nothing,
 # with "always" every large enough region has huge pages anyway (Debian and Ubuntu: madvise).
-# Environment: REPS (default 3).
+# An output is removed and `sync`ed after each run. Environment: REPS (default 3).
 set -uo pipefail
 if [ $# -lt 1 ] || [ ! -x "$1" ]; then
   echo "usage: bench/huge_pages.sh CALLTREE-BINARY [FILE]" >&2
@@ -51,6 +51,7 @@ for c in "${commands[@]}"; do
       fi
       if [ -z "${cpu[$hp]:-}" ] || awk "BEGIN{exit !($s < ${cpu[$hp]})}"; then cpu[$hp]=$s; fi
       rm -f "$tmp/out"
+      sync  # (no run pays for the writeback of the one before)
     done
   done
   printf '| %s | %s | %s | %d | %d MB | %s | %s | %d | %d MB | %.2f | %.2f |\n' "$c" \
