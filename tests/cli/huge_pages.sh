@@ -4,8 +4,8 @@
 # `export --to=json` and `merge` (models of 20 MB and more) on the corpus's largest profile,
 # under strace: by default the process asks madvise(MADV_HUGEPAGE) for at least one block,
 # every range it asks for is 2 MB-aligned at both ends, and with CALLTREE_HUGE_PAGES=0 it asks
-# for none; the outputs are the same bytes either way. (Not under the sanitizers, whose operator new is their own: make
-# test-sanitize leaves this test out.)
+# for none; the outputs are the same bytes either way. (Not under the sanitizers, whose
+# operator new is their own: make test-sanitize leaves this test out.)
 set -uo pipefail
 bin=$1
 corpus=$2
