@@ -8,11 +8,13 @@ BUILD_RELEASE ?= build-release
 BUILD_GCC_RELEASE ?= build-gcc-release
 BUILD_CLANG_RELEASE ?= build-clang-release
 JOBS       ?= $(shell nproc)
-CMAKE_GEN  := -G Ninja
 # Every build made here treats warnings as errors (a user's plain cmake build does not), and
 # compiles through ccache when it is installed (builds of several directories share objects).
-CCACHE     := $(shell command -v ccache 2>/dev/null)
-CMAKE_GEN  += -DCALLTREE_WERROR=ON $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE))
+# Both are expanded when a recipe runs, after `deps` installed ccache: on a fresh machine the
+# first build then has it too, and the next target does not configure build/ again with it
+# (which rebuilt all of build/ once, ~10 minutes of CI).
+CCACHE      = $(shell command -v ccache 2>/dev/null)
+CMAKE_GEN   = -G Ninja -DCALLTREE_WERROR=ON $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE))
 # Paths under this checkout are hashed relative to it (and the build directory's own path not
 # at all), so two checkouts of one machine (a work tree and CI's fresh clone) share objects.
 export CCACHE_BASEDIR  := $(CURDIR)
