@@ -69,7 +69,8 @@ constexpr flag export_flags[] = {
     {"title", 0, true, "the title of a flamegraph, speedscope or chrome export [the file name]",
      "TEXT"},
     {"dot-command", 0, true, "svg/png: the Graphviz program to run [dot]", "PATH"},
-    {"threads", 0, true, "threads to read with (and to compress pprof, format stacks with) [number of cores]", "N"},
+    {"threads", 0, true,
+     "threads to read with (and to compress pprof, format stacks with) [number of cores]", "N"},
     {"help", 'h', false, "show this help"},
 };
 
@@ -275,7 +276,7 @@ int run_export(std::span<const std::string_view> args) {
   views::load_options lo;
   lo.event_definitions = a.all("event");
   lo.index_names = false;  // (every key is exported under its own name)
-  lo.keep_jumps = false;    // (no format shows them; json, which does, reads the model)
+  lo.keep_jumps = false;   // (no format shows them; json, which does, reads the model)
   auto threads = parse_threads(a.get("threads"));
   if (!threads) return usage_error("export", "--threads needs a number from 1 to 64");
   lo.threads = *threads;

@@ -118,8 +118,9 @@ std::string common_sections() {
        roff("set to a non-empty value: no colours (unless --color=always)") + "\n.TP\n.B TMPDIR\n" +
        roff("where long names wait in a temporary file while a report is written") +
        "\n.TP\n.B CALLTREE_HUGE_PAGES\n" +
-       roff("0: blocks of memory of 4 MB and more do not ask the kernel for transparent huge "
-            "pages (by default they do: fewer page faults; the output is the same)") +
+       roff(
+           "0: blocks of memory of 4 MB and more do not ask the kernel for transparent huge "
+           "pages (by default they do: fewer page faults; the output is the same)") +
        "\n";
   s += ".SH EXIT STATUS\n" + roff(exit_status_text) + "\n";
   return s;

@@ -34,8 +34,7 @@ class self_row_stream {
   virtual ~self_row_stream() = default;
   // `rows` (all of one part and function) with their costs (`costs.row(i)`, in the order of
   // `p.events`). `p` is the profile being built: its names, events and parts so far.
-  virtual void take(const profile& p, std::span<const self_row> rows,
-                    const cost_matrix& costs) = 0;
+  virtual void take(const profile& p, std::span<const self_row> rows, const cost_matrix& costs) = 0;
   // True once the stream gave up (what it makes of the rows cannot be the model's): the
   // builder then wants no more records (record_sink::wants_no_more).
   virtual bool given_up() const { return false; }

@@ -11,6 +11,8 @@
 // integers. The rows are formatted straight into a large buffer handed to the sink whole.
 // The row tables come before the name tables and parts, so that the self rows can be written
 // as the file is read (export/model_json_stream.h): the same bytes either way.
+#include "export/model_json.h"
+
 #include <array>
 #include <bit>
 #include <charconv>
@@ -20,7 +22,6 @@
 #include "calltree/profile.h"
 #include "export/export.h"
 #include "export/formats.h"
-#include "export/model_json.h"
 #include "report/json.h"
 
 namespace calltree {
@@ -282,7 +283,6 @@ void jump_rows(const profile& p, const export_sink& out) {
 }
 
 }  // namespace
-
 
 namespace exporting {
 

@@ -119,7 +119,7 @@ class model_json_stream final : public self_row_stream {
   // the number of its first segment, in the window.
   std::vector<std::vector<std::uint64_t>> state_;
   std::unordered_map<std::uint64_t, places> repeated_;  // by key
-  std::uint64_t runs_ = 0, summed_runs_ = 0;           // taken, and of those summed in
+  std::uint64_t runs_ = 0, summed_runs_ = 0;            // taken, and of those summed in
 
   std::thread thread_;
   std::mutex mutex_;

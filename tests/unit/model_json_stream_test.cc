@@ -39,8 +39,8 @@ std::string from_model(const std::string& source, bool text = false) {
 }
 
 // The document written while reading, or nullopt where the stream says it is not the model's.
-std::optional<std::string> streamed(const std::string& source, unsigned threads,
-                                    std::size_t window, bool text = false) {
+std::optional<std::string> streamed(const std::string& source, unsigned threads, std::size_t window,
+                                    bool text = false) {
   auto in = opened(source, text);
   std::string bytes;
   const export_sink sink = [&bytes](std::string_view s) { bytes.append(s); };
@@ -97,8 +97,7 @@ TEST(ModelJsonStream, TheModelsBytesOnEveryFile) {
 // A function in two blocks: the second block's row at a place of the first is summed into it,
 // its other rows follow every row read before.
 TEST(ModelJsonStream, ALaterRunSummedIntoTheWindow) {
-  const std::string text =
-      "events: Ir\nfl=a.c\nfn=f\n1 10\n2 20\nfn=g\n5 7\nfn=f\n2 1\n3 30\n";
+  const std::string text = "events: Ir\nfl=a.c\nfn=f\n1 10\n2 20\nfn=g\n5 7\nfn=f\n2 1\n3 30\n";
   const std::string want = from_model(text, true);
   EXPECT_NE(want.find("[1,0,1,1,[10]],\n[1,0,1,2,[21]],\n[1,1,1,5,[7]],\n[1,0,1,3,[30]]]"),
             std::string::npos)
@@ -113,8 +112,7 @@ TEST(ModelJsonStream, ALaterRunSummedIntoTheWindow) {
 // What else makes the stream give up: a sum beyond 2^64-1 across two runs (the model reports
 // it), a later part with another event (every row so far is one cell short).
 TEST(ModelJsonStream, GivesUpWhereTheRowsSoFarAreNotTheModels) {
-  const std::string overflow =
-      "events: Ir\nfn=f\n1 18446744073709551615\nfn=g\n1 1\nfn=f\n1 1\n";
+  const std::string overflow = "events: Ir\nfn=f\n1 18446744073709551615\nfn=g\n1 1\nfn=f\n1 1\n";
   EXPECT_EQ(streamed(overflow, 2, 100, true), std::nullopt);
   const std::string more_events =
       "# callgrind format\nversion: 1\npart: 1\nevents: Ir\nfn=f\n1 10\n"
@@ -141,12 +139,6 @@ TEST(ModelJsonStream, ARunLargerThanTheRing) {
   }
 }
 
-}  // namespace
-}  // namespace calltree::exporting
-
-namespace calltree::exporting {
-namespace {
-
 // A block per call (Xdebug): once more than half of the first 8,192 runs were summed into
 // earlier ones, the stream gives up (the model is small); one run fewer, or half of them
 // summed, and it writes the model's bytes.
@@ -157,8 +149,7 @@ TEST(ModelJsonStream, GivesUpWhereMostRunsAreCallsSummed) {
       text += "fn=f" + std::to_string(i % functions) + "\n" + std::to_string(i % 7 + 1) + " 3\n";
     return text;
   };
-  const std::string summed = calls(8192, 100), fewer = calls(8191, 100),
-                    half = calls(8192, 4096);
+  const std::string summed = calls(8192, 100), fewer = calls(8191, 100), half = calls(8192, 4096);
   EXPECT_EQ(streamed(summed, 2, model_json_stream::default_window_rows, true), std::nullopt);
   EXPECT_EQ(streamed(fewer, 2, model_json_stream::default_window_rows, true),
             from_model(fewer, true));

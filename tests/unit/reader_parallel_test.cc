@@ -245,8 +245,7 @@ TEST(ReaderParallel, ASinkThatWantsNoMoreStopsTheReading) {
   };
   for (unsigned threads : {1u, 2u}) {
     for (std::uint64_t after : {std::uint64_t{0}, std::uint64_t{100}}) {
-      SCOPED_TRACE(std::to_string(threads) + " threads, giving up after " +
-                   std::to_string(after));
+      SCOPED_TRACE(std::to_string(threads) + " threads, giving up after " + std::to_string(after));
       test::streamed_input in(text, 4096, text.size());
       string_pool names;
       diagnostic_collector diags;
