@@ -71,6 +71,7 @@ class profile_builder final : public record_sink {
 
   void on_part_begin(const part_header& h) override;
   void on_cost(const cost_record& r) override;
+  void on_cost_run(const cost_run_record& r) override;
   void on_call(const call_record& r) override;
   void on_jump(const jump_record& r) override;
   void on_part_end(const part_end& e) override;

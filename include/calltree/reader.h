@@ -35,13 +35,14 @@ struct reader_options {
   // Starts at the process's memory limit (memory_limit.h: --max-memory, else 3/4 of memory).
   std::uint64_t max_name_bytes = default_memory_limit();
   // Threads reading may use. 1: everything on the calling thread. 2 or more: a compressed
-  // input is decoded on a thread of its own, ahead of the parsing; read with sum_cost_runs, the
-  // input (a mapped plain file, or a zstd stream's or pipe's bytes as they come) is cut into
-  // chunks at function boundaries that the other threads read ahead on speculation (see
-  // reader.cc, "The parallel path", and chunk_feed.h). Records, diagnostics, names and
-  // read_stats are the same whatever the number, except that runs of sum_cost_runs may be cut
-  // in other places, and sums of sum_by_context grouped otherwise (the sums per key are the
-  // same): tests/unit/reader_parallel_test.cc, tests/cli/threads.sh.
+  // input is decoded on a thread of its own, ahead of the parsing; read with sum_cost_runs or
+  // cost_run_records, the input (a mapped plain file, or a zstd stream's or pipe's bytes as
+  // they come) is cut into chunks at function boundaries that the other threads read ahead on
+  // speculation (see reader.cc, "The parallel path", and chunk_feed.h). Records, diagnostics,
+  // names and read_stats are the same whatever the number, except that runs of sum_cost_runs
+  // may be cut in other places, sums of sum_by_context grouped otherwise (the sums per key are
+  // the same), and cost lines may come in cost_run_records: tests/unit/reader_parallel_test.cc,
+  // tests/cli/threads.sh.
   unsigned threads = 1;
   // For sinks that ignore positions (annotate with no source to show): consecutive self-cost
   // lines of one context (object, file, source file, function) may arrive as one cost record,
@@ -65,6 +66,14 @@ struct reader_options {
   // written); where not, sums are per key alone, as without sum_per_line. Called once per name
   // and reading thread, from any of them. Empty: every file.
   std::function<bool(std::string_view source_file)> lines_of;
+  // For sinks that take a run of one context's self-cost lines at once (the model's self rows
+  // handed on as they come, builder_options::self_rows_to): on the parallel path, a chunk read
+  // ahead hands each run of cost lines of one context (calls and jumps between them do not end
+  // it) to record_sink::on_cost_run, the calls and jumps between its lines after it; every line
+  // is still there, with its own line number, position and costs. It turns the parallel path
+  // on without summing (the sink's per-line work, not the parsing, moves off this thread).
+  // Every other record, every diagnostic and read_stats are as without it.
+  bool cost_run_records = false;
   // For sinks that keep no jumps: jump lines are read and checked as ever, and counted in
   // read_stats, but no jump records are sent.
   bool skip_jump_records = false;

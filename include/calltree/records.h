@@ -106,6 +106,25 @@ struct jump_record {
   position target;
 };
 
+// A run of self-cost lines of one context, as a chunk read ahead hands them over
+// (reader_options::cost_run_records): each line as its own cost_record would have it but for
+// the context, which they share, and the costs, which are `costs` row by row, the part's event
+// count to a row. Calls and jumps written between two of the lines come after the run.
+struct cost_line {
+  std::uint64_t line = 0;
+  position pos;
+  std::uint32_t given = UINT32_MAX;
+};
+struct cost_run_record {
+  context ctx;
+  std::span<const cost_line> lines;      // at least one
+  std::span<const std::uint64_t> costs;  // lines.size() rows, each as cost_record::costs
+  std::span<const std::uint64_t> costs_of(std::size_t i) const {
+    const std::size_t n = costs.size() / lines.size();
+    return costs.subspan(i * n, n);
+  }
+};
+
 // The end of a part: what its `summary:` (if it came after the body) and `totals:` said.
 struct part_end {
   std::uint64_t line = 0;
@@ -119,6 +138,18 @@ class record_sink {
   virtual ~record_sink() = default;
   virtual void on_part_begin(const part_header&) {}
   virtual void on_cost(const cost_record&) {}
+  // Only with reader_options::cost_run_records. By default, a cost record a line, in order.
+  virtual void on_cost_run(const cost_run_record& r) {
+    cost_record c;
+    c.ctx = r.ctx;
+    for (std::size_t i = 0; i < r.lines.size(); ++i) {
+      c.line = r.lines[i].line;
+      c.pos = r.lines[i].pos;
+      c.given = r.lines[i].given;
+      c.costs = r.costs_of(i);
+      on_cost(c);
+    }
+  }
   virtual void on_call(const call_record&) {}
   virtual void on_jump(const jump_record&) {}
   virtual void on_part_end(const part_end&) {}
@@ -137,6 +168,9 @@ class tee_sink final : public record_sink {
   }
   void on_cost(const cost_record& r) override {
     for (auto* s : sinks_) s->on_cost(r);
+  }
+  void on_cost_run(const cost_run_record& r) override {
+    for (auto* s : sinks_) s->on_cost_run(r);
   }
   void on_call(const call_record& r) override {
     for (auto* s : sinks_) s->on_call(r);

@@ -140,6 +140,7 @@ struct profile_builder::impl {
     // take memory until it is handed on only (the memory guard is for the rows kept).
     const bool streaming = opt.self_rows_to != nullptr;
     if (streaming && key != stream_key) stream_run(key);
+    if (streaming) index_run_rows();
     if (streaming ||
         self_runs.serves(key, p.self_rows, [this](std::uint32_t i) { index_self(i); })) {
       const std::size_t slot = self_runs.find(row, p.self_rows);
@@ -150,6 +151,7 @@ struct profile_builder::impl {
         p.self_rows.push_back(row);
         p.self_costs.add_row();
         self_runs.add(slot, found, p.self_rows);
+        run_rows_indexed = p.self_rows.size();
       }
     } else {
       auto same = [&](const self_row& o) {
@@ -187,6 +189,16 @@ struct profile_builder::impl {
     hand_on();
     stream_key = key;
     self_runs.start_alone(p.self_rows);
+    run_rows_indexed = 0;
+  }
+  // Streaming: the rows of the run [0, run_rows_indexed) are in self_runs; on_cost_run adds
+  // rows it knows to be new without it, and the first lookup after puts them in.
+  std::size_t run_rows_indexed = 0;
+  void index_run_rows() {
+    for (; run_rows_indexed < p.self_rows.size(); ++run_rows_indexed) {
+      const std::size_t slot = self_runs.find(p.self_rows[run_rows_indexed], p.self_rows);
+      self_runs.add(slot, static_cast<std::uint32_t>(run_rows_indexed), p.self_rows);
+    }
   }
 
   // The last context seen, to skip the lookups on runs of lines of one function.
@@ -658,6 +670,63 @@ void profile_builder::on_cost(const cost_record& r) {
     return;
   }
   m.cost_slow(r);
+}
+
+// A run of one context's cost lines (reader_options::cost_run_records): with self_rows_to,
+// each line as cost_slow would take it, with the context resolved and the run's key looked at
+// once. A run that starts the function's rows with its positions in increasing order (most:
+// callgrind writes a block's instructions so) has a row a line, none to look up: its rows are
+// added as they are, and indexed only if a later line of the function's run looks one up.
+// Otherwise (the memory guard's states included) a line at a time.
+void profile_builder::on_cost_run(const cost_run_record& r) {
+  auto& m = *impl_;
+  if (!m.opt.self_rows_to || m.limit_hit) return record_sink::on_cost_run(r);
+  self_row row;
+  row.part = m.part;
+  m.resolve_context(r.ctx, row.function, row.source_file);
+  const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.function;
+  if (key != m.stream_key) m.stream_run(key);
+  auto& rows = m.p.self_rows;
+  auto& costs = m.p.self_costs;
+  std::size_t i = 0;
+  const std::size_t n = r.lines.size();
+  if (rows.empty()) {
+    auto before = [](const position& a, const position& b) {
+      if (a.instr != b.instr) return a.instr < b.instr;
+      if (a.line != b.line) return a.line < b.line;
+      return a.bb < b.bb;
+    };
+    rows.reserve(n);
+    for (; i < n; ++i) {
+      row.pos = m.keep(r.lines[i].pos);
+      if (i && !before(rows.back().pos, row.pos)) break;
+      rows.push_back(row);
+    }
+    costs.add_rows(i);  // (zeros: no sum into them overflows)
+    if (m.single_column != impl::no_column && r.costs.size() == n)
+      for (std::size_t k = 0; k < i; ++k) costs.row(k)[m.single_column] = r.costs[k];
+    else
+      for (std::size_t k = 0; k < i; ++k) m.add_costs(costs.row(k), r.costs_of(k), 0);
+    if (i == n) {
+      m.last_self = row_index::empty;  // (on_cost's fast path: the row of the line before)
+      return;
+    }
+  }
+  m.index_run_rows();
+  for (; i < n; ++i) {
+    row.pos = m.keep(r.lines[i].pos);
+    const std::size_t slot = m.self_runs.find(row, rows);
+    std::uint32_t found = m.self_runs.at(slot);
+    if (found == row_index::empty) {
+      found = static_cast<std::uint32_t>(rows.size());
+      rows.push_back(row);
+      costs.add_row();
+      m.self_runs.add(slot, found, rows);
+      m.run_rows_indexed = rows.size();
+    }
+    m.add_costs(costs.row(found), r.costs_of(i), r.lines[i].line);
+  }
+  m.last_self = row_index::empty;
 }
 
 void profile_builder::on_call(const call_record& r) {

@@ -57,8 +57,9 @@ class run_index {
     const std::uint64_t e = slots_[slot];
     return e >> 48 == generation_ ? static_cast<std::uint32_t>(e) : row_index::empty;
   }
-  // Row `r` (the last of `rows`, the row find() was last asked for) goes into the free `slot`
-  // find() gave.
+  // Row `r` (the row find() was last asked for) goes into the free `slot` find() gave. The
+  // run's rows before it must all be in the index, and none after it (a builder may add rows
+  // to the run first and index them later, in order: profile_builder's on_cost_run).
   void add(std::size_t slot, std::uint32_t r, const std::vector<Row>& rows) {
     slots_[slot] = entry(found_hash_, r);
     if (++count_ * 2 <= std::size_t{1} << bits_) return;
@@ -66,7 +67,7 @@ class run_index {
     ++bits_;
     if (slots_.size() < std::size_t{1} << bits_) slots_.resize(std::size_t{1} << bits_, 0);
     next_generation();
-    for (std::uint32_t i = begin_; i < rows.size(); ++i) {
+    for (std::uint32_t i = begin_; i <= r; ++i) {
       const std::uint64_t h = Traits::hash(rows[i]);
       slots_[find(rows[i], h, rows)] = entry(h, i);
     }

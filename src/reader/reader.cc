@@ -2222,6 +2222,14 @@ void reader_impl::process_block(const char* p, const char* end) {
 // direct reading's, which those options allow: sums per key are the same
 // (tests/unit/reader_parallel_test.cc).
 //
+// It pays too where the sink's work per line is more than the reading's, and a run of lines
+// can be handed over in one piece: with reader_options::cost_run_records (export --to=json, a
+// self row of the model per line) a chunk's cost lines go over as runs of one context
+// (record_batch.h), each with its context mapped once, and the builder adds a run's rows
+// without looking them up when they start its function's rows in increasing order
+// (profile_builder::on_cost_run). The lines are all still there; only calls and jumps between
+// a run's lines come after it.
+//
 // Which chunks a worker takes. A speculated chunk costs more in all than a direct reading of
 // it: a third more on the worker (names in a pool of their own, records kept, placeholders),
 // then its adoption and its records on this thread. So the chunks worth giving a worker are
@@ -2500,7 +2508,7 @@ void reader_impl::run_chunked(detail::chunk_feed& feed, std::size_t ring) {
     if (!text.starts_with("fn=")) return;
     s.names = string_pool();
     s.names.keep_digests();  // hashed here, not again by the reading thread (adopt)
-    s.records.clear(opt_.sum_by_context);
+    s.records.clear(opt_.sum_by_context, opt_.cost_run_records && !opt_.sum_cost_runs);
     auto fresh = std::make_unique<reader_impl>(in_, s.names, s.records, s.diagnostics, opt_);
     if (s.reader) fresh->reuse_tables(*s.reader);
     s.reader = std::move(fresh);
@@ -2608,12 +2616,13 @@ result<read_stats> reader_impl::run() {
   std::optional<error> io_error;
   bool truncated = false;
   bool first_block = true;
-  // The parallel path pays only when records are few for the lines read (sum_cost_runs):
-  // handing a record from one core to the other costs about what reading its line does.
+  // The parallel path pays only when records are few for the lines read (sum_cost_runs), or
+  // the sink's work per line is more than the reading's (cost_run_records): handing a record
+  // from one core to the other costs about what reading its line does.
   // (The feed outlives the reading: diagnostics at the end quote the last line, in its chunk.)
   std::unique_ptr<detail::chunk_feed> feed;
   std::size_t ring = 0;  // run_chunked's, for the kind of feed made
-  if (opt_.threads > 1 && opt_.sum_cost_runs) {
+  if (opt_.threads > 1 && (opt_.sum_cost_runs || opt_.cost_run_records)) {
     // A speculation in flight holds its chunk's names, sums and tables (a ring of five on two
     // cores, three for a decoded stream): 128 KiB chunks hold 3.3 MB less than 512 KiB ones on the
     // real profile, in the same time (docs/performance.md, "Memory").
@@ -2729,7 +2738,8 @@ result<read_stats> read_callgrind(input& in, string_pool& names, record_sink& re
   // into chunks on a thread of its own (chunk_feed.h). gzip, xz and bzip2 decode slower than
   // one core parses: another thread parsing would only take the decoder's core from it
   // (measured with gzip, the real 260 MB profile: 5-7 % slower).
-  const bool chunked = options.sum_cost_runs && parallel_decoding(in.kind());
+  const bool chunked =
+      (options.sum_cost_runs || options.cost_run_records) && parallel_decoding(in.kind());
   if (options.threads > 1 && !chunked && in.kind() != compression::none) {
     std::unique_ptr<input> ahead;
     try {

@@ -51,7 +51,12 @@ std::uint64_t hash_context(const context& c) {
 
 }  // namespace
 
-void record_batch::clear(bool summing) {
+void record_batch::clear(bool summing, bool runs) {
+  runs_mode_ = runs && !summing;
+  runs_.clear();
+  lines_.clear();
+  run_values_.clear();
+  run_open_ = false;
   order_.clear();
   notes_.clear();
   messages_.clear();
@@ -77,6 +82,25 @@ void record_batch::add(std::size_t at, std::span<const std::uint64_t> v) {
 }
 
 void record_batch::on_cost(const cost_record& r) {
+  if (runs_mode_) {
+    if (!run_open_ || !same_context(runs_.back().ctx, r.ctx) ||
+        runs_.back().width != r.costs.size()) {
+      order_.push_back(item::run);
+      run& u = runs_.emplace_back();
+      copy_context(u.ctx, r.ctx);
+      u.begin = lines_.size();
+      u.values = run_values_.size();
+      u.width = r.costs.size();
+      run_open_ = true;
+    }
+    ++runs_.back().count;
+    cost_line& l = lines_.emplace_back();
+    l.line = r.line;
+    copy_position(l.pos, r.pos);
+    l.given = r.given;
+    keep(run_values_, r.costs);
+    return;
+  }
   if (summing_) {
     auto add_to = [&](std::uint32_t i) {
       cost_record& d = costs_[i];
@@ -208,6 +232,7 @@ void record_batch::on_jump(const jump_record& r) {
 
 void record_batch::keep_note(const note& n) {
   if (messages_.empty() || messages_.back() != n.message) messages_.emplace_back(n.message);
+  run_open_ = false;  // (a note stays between the cost lines around it)
   order_.push_back(item::note);
   notes_.push_back(n);
   notes_.back().message = messages_.back();
@@ -216,7 +241,7 @@ void record_batch::keep_note(const note& n) {
 void record_batch::replay(record_sink& sink, const std::vector<string_id>& map,
                           std::uint64_t line_base,
                           const std::function<void(const note&)>& on_note) {
-  std::size_t ic = 0, il = 0, ij = 0, iv = 0, in = 0;
+  std::size_t ic = 0, il = 0, ij = 0, iv = 0, in = 0, iu = 0;
   auto values = [&](std::span<const std::uint64_t> s) {
     std::span<const std::uint64_t> v(values_.data() + iv, s.size());
     iv += s.size();
@@ -255,6 +280,17 @@ void record_batch::replay(record_sink& sink, const std::vector<string_id>& map,
       case item::note:
         on_note(notes_[in++]);
         break;
+      case item::run: {
+        const run& u = runs_[iu++];
+        cost_run_record r;
+        r.ctx = u.ctx;
+        map_context(r.ctx, map);
+        for (std::size_t k = u.begin; k < u.begin + u.count; ++k) lines_[k].line += line_base;
+        r.lines = {lines_.data() + u.begin, u.count};
+        r.costs = {run_values_.data() + u.values, u.count * u.width};
+        sink.on_cost_run(r);
+        break;
+      }
     }
   }
 }

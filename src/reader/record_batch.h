@@ -6,8 +6,11 @@
 // are known in the real pool.
 // Summing (reader_options::sum_by_context), it keeps one record per key instead: self costs
 // per context, calls per context, callee and has_target, jumps per context, kind and target
-// names (and per line, with sum_per_line); each sum stays where its key first appeared, and keeps that record's line and
-// positions.
+// names (and per line, with sum_per_line); each sum stays where its key first appeared, and
+// keeps that record's line and positions.
+// With reader_options::cost_run_records (and no summing), it keeps the cost lines of each run
+// of one context together instead (calls and jumps between them do not end the run, a note
+// does), and replays them as one cost_run_record, where the run's first line was.
 // What it is not: a queue between threads (one thread fills it, then another replays it).
 #pragma once
 
@@ -44,8 +47,9 @@ class record_batch final : public record_sink {
   // A sum went above 2^64-1 (summing only): the speculation cannot stand, the chunk is read
   // directly, where the builder reports it where it happens.
   bool overflowed() const { return overflowed_; }
-  // `summing`: one record per key (reader_options::sum_by_context).
-  void clear(bool summing = false);
+  // `summing`: one record per key (reader_options::sum_by_context). `runs` (not summing): cost
+  // lines kept as runs (reader_options::cost_run_records).
+  void clear(bool summing = false, bool runs = false);
   // After clear(true): per key and line position (self costs) or call-site line (calls) for
   // the records whose source file `per_line` says yes to (reader_options::sum_per_line).
   void sum_per_line(std::function<bool(string_id)> per_line) { per_line_ = std::move(per_line); }
@@ -69,7 +73,7 @@ class record_batch final : public record_sink {
               const std::function<void(const note&)>& on_note);
 
  private:
-  enum class item : std::uint8_t { cost, call, jump, note };
+  enum class item : std::uint8_t { cost, call, jump, note, run };
   std::vector<item> order_;
   std::vector<note> notes_;           // each viewing its message in messages_
   std::deque<std::string> messages_;  // each once while it repeats (mostly one for all)
@@ -81,6 +85,18 @@ class record_batch final : public record_sink {
   std::vector<std::size_t> cost_at_, call_at_;
   row_index cost_index_, call_index_, jump_index_;
   bool summing_ = false;
+  // Runs (clear(false, true)): each its context and where its lines and costs begin.
+  struct run {
+    context ctx;
+    std::size_t begin = 0, count = 0;  // in lines_
+    std::size_t values = 0;            // in run_values_
+    std::size_t width = 0;             // costs a line
+  };
+  bool runs_mode_ = false;
+  std::vector<run> runs_;
+  std::vector<cost_line> lines_;
+  std::vector<std::uint64_t> run_values_;
+  bool run_open_ = false;  // the last cost line's run takes the next one of its context
   // Summing: the record the last cost and the last jump went to, and whether that cost record
   // sums per line.
   std::uint32_t last_cost_ = row_index::empty, last_jump_ = row_index::empty;

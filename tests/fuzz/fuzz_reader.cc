@@ -4,8 +4,9 @@
 // event, parts opened and closed in order) and every diagnostic must format. Compressed input
 // is found by magic bytes, so the seeds' gzip/zstd/xz/bzip2 streams fuzz the decoders too,
 // and each compressed input is read a second time with the decoder on its own thread. A plain
-// input is read again on the parallel path, and once more summed per key and line
-// (reader_options::sum_per_line, lines_of) on one thread and on two: the same sums.
+// input is read again on the parallel path, once more summed per key and line
+// (reader_options::sum_per_line, lines_of) on one thread and on two: the same sums, and once
+// more with cost lines in runs (reader_options::cost_run_records): the same lines.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -61,6 +62,38 @@ class summing_sink final : public record_sink {
   }
   fuzz::checking_sink check_;
   const string_pool& names_;
+  std::uint64_t part_ = 0;
+};
+
+// Each context's cost lines in order (reader_options::cost_run_records: a run at once),
+// every field of each; the calls in order.
+class line_sink final : public record_sink {
+ public:
+  explicit line_sink(const string_pool& names) : check_(names) {}
+  void on_part_begin(const part_header& h) override {
+    check_.on_part_begin(h);
+    part_ = h.index;
+  }
+  void on_part_end(const part_end& e) override { check_.on_part_end(e); }
+  void on_cost(const cost_record& r) override {
+    check_.on_cost(r);
+    std::vector<std::uint64_t> v{r.line, r.pos.instr, r.pos.bb, r.pos.line, r.given};
+    v.insert(v.end(), r.costs.begin(), r.costs.end());
+    lines[{part_, r.ctx.object, r.ctx.file, r.ctx.source_file, r.ctx.function}].push_back(v);
+  }
+  void on_cost_run(const cost_run_record& r) override {
+    CALLTREE_FUZZ_CHECK(!r.lines.empty() && r.costs.size() % r.lines.size() == 0);
+    record_sink::on_cost_run(r);
+  }
+  void on_call(const call_record& r) override {
+    check_.on_call(r);
+    calls.push_back({r.line, r.ctx.function, r.callee_function, r.count});
+  }
+  std::map<std::vector<std::uint64_t>, std::vector<std::vector<std::uint64_t>>> lines;
+  std::vector<std::vector<std::uint64_t>> calls;
+
+ private:
+  fuzz::checking_sink check_;
   std::uint64_t part_ = 0;
 };
 
@@ -148,6 +181,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto sums2 = summed(2, m2);
     CALLTREE_FUZZ_CHECK(m1.size() == m2.size());
     CALLTREE_FUZZ_CHECK(sums1 == sums2);
+
+    // Cost lines in runs (reader_options::cost_run_records): every line of every context, in
+    // order and as it was, and the calls in order, on one thread and on the parallel path.
+    auto in_runs = [&](unsigned threads, string_pool& pool) {
+      line_sink sink(pool);
+      fuzz::checking_diagnostics d;
+      auto options = fuzz::fuzz_reader_options();
+      options.threads = threads;
+      options.chunk_bytes = 64;
+      options.cost_run_records = true;
+      options.speculate_every_chunk = true;
+      auto in5 = memory_input(std::string(bytes));
+      CALLTREE_FUZZ_CHECK(read_callgrind(*in5, pool, sink, d, options).has_value());
+      return std::pair{sink.lines, sink.calls};
+    };
+    string_pool r1, r2;
+    const auto runs1 = in_runs(1, r1);
+    const auto runs2 = in_runs(2, r2);
+    CALLTREE_FUZZ_CHECK(r1.size() == r2.size());
+    CALLTREE_FUZZ_CHECK(runs1 == runs2);
   }
   return 0;
 }

@@ -39,8 +39,10 @@ std::string from_model(const std::string& source, bool text = false) {
 }
 
 // The document written while reading, or nullopt where the stream says it is not the model's.
+// Read as the command reads (cost lines of chunks read ahead in runs); `chunk` (bytes): every
+// chunk after the first read ahead, on two threads.
 std::optional<std::string> streamed(const std::string& source, unsigned threads, std::size_t window,
-                                    bool text = false) {
+                                    bool text = false, std::size_t chunk = 0) {
   auto in = opened(source, text);
   std::string bytes;
   const export_sink sink = [&bytes](std::string_view s) { bytes.append(s); };
@@ -52,6 +54,9 @@ std::optional<std::string> streamed(const std::string& source, unsigned threads,
   profile_builder b(p, &diags, "f", o);
   reader_options ro;
   ro.threads = threads;
+  ro.cost_run_records = true;
+  ro.chunk_bytes = chunk;
+  ro.speculate_every_chunk = chunk != 0;
   EXPECT_TRUE(read_callgrind(*in, p.strings, b, diags, ro));
   b.finish_stream();
   auto whole = stream.finish(p);
@@ -62,7 +67,7 @@ std::optional<std::string> streamed(const std::string& source, unsigned threads,
 }
 
 TEST(ModelJsonStream, TheModelsBytesOnEveryFile) {
-  std::size_t files = 0, whole = 0, small_window_whole = 0;
+  std::size_t files = 0, whole = 0, small_window_whole = 0, chunked_whole = 0;
   for (const auto& f : test::every_profile(true)) {
     const std::string want = from_model(f.string());
     for (unsigned threads : {1u, 2u}) {
@@ -79,6 +84,15 @@ TEST(ModelJsonStream, TheModelsBytesOnEveryFile) {
         ++whole;
       }
     }
+    // Chunks of a few hundred bytes, all but the first read ahead: their cost lines come in
+    // runs (profile_builder::on_cost_run), a function's runs cut by chunks and inlined files.
+    for (std::size_t chunk : {97u, 4096u}) {
+      if (const auto got =
+              streamed(f.string(), 2, model_json_stream::default_window_rows, false, chunk)) {
+        EXPECT_EQ(*got, want) << f << ", chunks of " << chunk;
+        ++chunked_whole;
+      }
+    }
     // A window of a few rows: a function's second run mostly finds its first written; where
     // it does not, the bytes are still the model's.
     for (std::size_t window : {1u, 7u, 64u}) {
@@ -92,6 +106,7 @@ TEST(ModelJsonStream, TheModelsBytesOnEveryFile) {
   EXPECT_GT(files, 60u);
   EXPECT_GT(whole, 2 * files - 10);
   EXPECT_GT(small_window_whole, files);
+  EXPECT_GT(chunked_whole, 2 * files - 10);
 }
 
 // A function in two blocks: the second block's row at a place of the first is summed into it,

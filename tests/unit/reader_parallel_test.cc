@@ -268,3 +268,101 @@ TEST(ReaderParallel, ASinkThatWantsNoMoreStopsTheReading) {
     }
   }
 }
+
+namespace {
+
+// A reading as reader_options::cost_run_records may order it: each context's cost lines in
+// order (line, positions, given, costs), and every other record and diagnostic in order; and
+// what came in cost_run_records (each of one context, its lines in order).
+struct line_lists {
+  std::map<std::string, std::vector<std::string>> lines;  // per part and context
+  std::vector<std::string> others;
+  std::vector<std::string> names;
+  std::string stats;
+  std::uint64_t speculated = 0;
+  std::size_t runs = 0, run_lines = 0;
+  bool runs_in_order = true;
+};
+
+class line_sink final : public test::text_sink {
+ public:
+  line_sink(const string_pool& names, line_lists& out) : text_sink(names), out_(out) {}
+
+  void on_part_begin(const part_header& h) override { out_.others.push_back(begin_text(h)); }
+  void on_cost(const cost_record& r) override {
+    std::string s = std::to_string(r.line) + " @" + std::to_string(r.pos.instr) + "," +
+                    std::to_string(r.pos.bb) + "," + std::to_string(r.pos.line) + " g" +
+                    std::to_string(r.given);
+    for (auto c : r.costs) s += " " + std::to_string(c);
+    out_.lines[ctx(r.ctx)].push_back(s);
+  }
+  void on_cost_run(const cost_run_record& r) override {
+    ++out_.runs;
+    out_.run_lines += r.lines.size();
+    for (std::size_t i = 1; i < r.lines.size(); ++i)
+      out_.runs_in_order = out_.runs_in_order && r.lines[i - 1].line < r.lines[i].line;
+    record_sink::on_cost_run(r);  // (a cost record a line)
+  }
+  void on_call(const call_record& r) override {
+    std::string s = "call " + std::to_string(r.line) + ctx(r.ctx) + " -> " + name(r.callee_object) +
+                    "|" + name(r.callee_file) + "|" + name(r.callee_function) + " n" +
+                    std::to_string(r.count) + " @" + std::to_string(r.site.instr) + "," +
+                    std::to_string(r.site.line) + " -> " + std::to_string(r.target.instr) + "," +
+                    std::to_string(r.target.line) + " g" + std::to_string(r.given);
+    for (auto c : r.costs) s += " " + std::to_string(c);
+    out_.others.push_back(s);
+  }
+  void on_jump(const jump_record& r) override {
+    out_.others.push_back("jump " + std::to_string(r.line) + ctx(r.ctx) + " " +
+                          std::to_string(r.executed) + "/" + std::to_string(r.followed) + " @" +
+                          std::to_string(r.source.instr) + "," + std::to_string(r.source.line) +
+                          " -> " + name(r.target_file) + "|" + name(r.target_function) + " " +
+                          std::to_string(r.target.instr) + "," + std::to_string(r.target.line));
+  }
+  void on_part_end(const part_end& e) override { out_.others.push_back(end_text(e)); }
+  void report(diagnostic d) override { out_.others.push_back(format_diagnostic(d)); }
+
+ private:
+  line_lists& out_;
+};
+
+line_lists read_lines(const std::string& text, unsigned threads, std::size_t chunk) {
+  auto in = memory_input(text);
+  reader_options opt;
+  opt.display_name = "t";
+  opt.threads = threads;
+  opt.chunk_bytes = chunk;
+  opt.cost_run_records = true;
+  opt.speculate_every_chunk = true;
+  return test::read_with<line_sink, line_lists>(*in, opt);
+}
+
+}  // namespace
+
+// reader_options::cost_run_records: chunks read ahead hand over each run of one context's cost
+// lines at once. Against one thread (a record a line): every cost line of every context, in
+// order, with its line number, positions, given and costs; every other record and diagnostic
+// in order; the names and the statistics. The runs came (most lines in them), each in order.
+TEST(ReaderParallel, CostRunRecordsKeepEveryLine) {
+  const auto& texts = every_text();
+  std::uint64_t speculated = 0;
+  std::size_t runs = 0, lines = 0;
+  for (const auto& [name, text] : texts) {
+    const auto a = read_lines(text, 1, 4096);
+    EXPECT_EQ(a.runs, 0u);
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{97}, std::size_t{4096}}) {
+      SCOPED_TRACE(name + ", chunks of " + std::to_string(chunk));
+      const auto b = read_lines(text, 2, chunk);
+      EXPECT_EQ(a.stats, b.stats);
+      EXPECT_EQ(a.names, b.names);
+      EXPECT_EQ(a.lines, b.lines);
+      expect_same_lines(a.others, b.others);
+      EXPECT_TRUE(b.runs_in_order);
+      speculated += b.speculated;
+      runs += b.runs;
+      lines += b.run_lines;
+    }
+  }
+  EXPECT_GT(speculated, 100000u);
+  EXPECT_GT(lines, 2 * runs);
+}
