@@ -41,6 +41,16 @@ class text_sink : public record_sink, public diagnostic_sink {
     part_ = h.index;
     return "part " + std::to_string(h.index) + " " + std::to_string(h.line);
   }
+  // Every field of a call record.
+  std::string call_text(const call_record& r) const {
+    std::string s = "call " + std::to_string(r.line) + ctx(r.ctx) + " -> " + name(r.callee_object) +
+                    "|" + name(r.callee_file) + "|" + name(r.callee_function) + " n" +
+                    std::to_string(r.count) + " @" + std::to_string(r.site.instr) + "," +
+                    std::to_string(r.site.line) + " -> " + std::to_string(r.target.instr) + "," +
+                    std::to_string(r.target.line) + " g" + std::to_string(r.given);
+    for (auto c : r.costs) s += " " + std::to_string(c);
+    return s;
+  }
   static std::string end_text(const part_end& e) {
     std::string s = "end " + std::to_string(e.line);
     for (auto v : e.computed) s += " " + std::to_string(v);
@@ -66,15 +76,7 @@ class context_sums final : public text_sink {
     auto& g = out_.given[key];
     g = std::max(g, r.given);
   }
-  void on_call(const call_record& r) override {
-    std::string s = "call " + std::to_string(r.line) + ctx(r.ctx) + " -> " + name(r.callee_object) +
-                    "|" + name(r.callee_file) + "|" + name(r.callee_function) + " n" +
-                    std::to_string(r.count) + " @" + std::to_string(r.site.instr) + "," +
-                    std::to_string(r.site.line) + " -> " + std::to_string(r.target.instr) + "," +
-                    std::to_string(r.target.line) + " g" + std::to_string(r.given);
-    for (auto c : r.costs) s += " " + std::to_string(c);
-    out_.others.push_back(s);
-  }
+  void on_call(const call_record& r) override { out_.others.push_back(call_text(r)); }
   void on_jump(const jump_record& r) override {
     out_.others.push_back("jump " + std::to_string(r.line) + ctx(r.ctx) + " " +
                           std::to_string(r.executed) + "/" + std::to_string(r.followed));

@@ -303,15 +303,7 @@ class line_sink final : public test::text_sink {
       out_.runs_in_order = out_.runs_in_order && r.lines[i - 1].line < r.lines[i].line;
     record_sink::on_cost_run(r);  // (a cost record a line)
   }
-  void on_call(const call_record& r) override {
-    std::string s = "call " + std::to_string(r.line) + ctx(r.ctx) + " -> " + name(r.callee_object) +
-                    "|" + name(r.callee_file) + "|" + name(r.callee_function) + " n" +
-                    std::to_string(r.count) + " @" + std::to_string(r.site.instr) + "," +
-                    std::to_string(r.site.line) + " -> " + std::to_string(r.target.instr) + "," +
-                    std::to_string(r.target.line) + " g" + std::to_string(r.given);
-    for (auto c : r.costs) s += " " + std::to_string(c);
-    out_.others.push_back(s);
-  }
+  void on_call(const call_record& r) override { out_.others.push_back(call_text(r)); }
   void on_jump(const jump_record& r) override {
     out_.others.push_back("jump " + std::to_string(r.line) + ctx(r.ctx) + " " +
                           std::to_string(r.executed) + "/" + std::to_string(r.followed) + " @" +
