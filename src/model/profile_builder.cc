@@ -138,20 +138,18 @@ struct profile_builder::impl {
     const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.function;
     // Streaming: every run is one of its own, whatever its function had before, and its rows
     // take memory until it is handed on only (the memory guard is for the rows kept).
-    const bool streaming = opt.self_rows_to != nullptr;
-    if (streaming && key != stream_key) stream_run(key);
-    if (streaming) index_run_rows();
-    if (streaming ||
-        self_runs.serves(key, p.self_rows, [this](std::uint32_t i) { index_self(i); })) {
+    if (opt.self_rows_to) {
+      if (key != stream_key) stream_run(key);
+      found = stream_row(row);
+    } else if (self_runs.serves(key, p.self_rows, [this](std::uint32_t i) { index_self(i); })) {
       const std::size_t slot = self_runs.find(row, p.self_rows);
       found = self_runs.at(slot);
       if (found == row_index::empty) {
-        if (!streaming && !room_for_row(p.self_rows, &p.self_costs, r.line)) return;
+        if (!room_for_row(p.self_rows, &p.self_costs, r.line)) return;
         found = static_cast<std::uint32_t>(p.self_rows.size());
         p.self_rows.push_back(row);
         p.self_costs.add_row();
         self_runs.add(slot, found, p.self_rows);
-        run_rows_indexed = p.self_rows.size();
       }
     } else {
       auto same = [&](const self_row& o) {
@@ -199,6 +197,20 @@ struct profile_builder::impl {
       const std::size_t slot = self_runs.find(p.self_rows[run_rows_indexed], p.self_rows);
       self_runs.add(slot, static_cast<std::uint32_t>(run_rows_indexed), p.self_rows);
     }
+  }
+  // Streaming: the run's row at `row`'s place, added if it has none (cost_slow, on_cost_run).
+  std::uint32_t stream_row(const self_row& row) {
+    index_run_rows();
+    const std::size_t slot = self_runs.find(row, p.self_rows);
+    std::uint32_t found = self_runs.at(slot);
+    if (found == row_index::empty) {
+      found = static_cast<std::uint32_t>(p.self_rows.size());
+      p.self_rows.push_back(row);
+      p.self_costs.add_row();
+      self_runs.add(slot, found, p.self_rows);
+      run_rows_indexed = p.self_rows.size();
+    }
+    return found;
   }
 
   // The last context seen, to skip the lookups on runs of lines of one function.
@@ -712,19 +724,9 @@ void profile_builder::on_cost_run(const cost_run_record& r) {
       return;
     }
   }
-  m.index_run_rows();
   for (; i < n; ++i) {
     row.pos = m.keep(r.lines[i].pos);
-    const std::size_t slot = m.self_runs.find(row, rows);
-    std::uint32_t found = m.self_runs.at(slot);
-    if (found == row_index::empty) {
-      found = static_cast<std::uint32_t>(rows.size());
-      rows.push_back(row);
-      costs.add_row();
-      m.self_runs.add(slot, found, rows);
-      m.run_rows_indexed = rows.size();
-    }
-    m.add_costs(costs.row(found), r.costs_of(i), r.lines[i].line);
+    m.add_costs(costs.row(m.stream_row(row)), r.costs_of(i), r.lines[i].line);
   }
   m.last_self = row_index::empty;
 }
