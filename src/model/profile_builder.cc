@@ -67,8 +67,25 @@ struct profile_builder::impl {
   std::string display_name;
   builder_options opt;
 
-  std::unordered_map<string_id, object_id> object_of;
-  std::unordered_map<string_id, file_id> file_of;
+  // Per string id: the object and the file of that name, and the function last found or made
+  // with that name (none: not yet). Arrays, not maps: string ids are dense, and these are
+  // looked at for every context and callee the reader hands on.
+  // (A function's entry holds its object and file too: one cache line read, not two.)
+  static constexpr std::uint32_t none = 0xffffffffu;
+  struct named_function {
+    function_id id = none;
+    object_id object = none;
+    file_id file = none;
+  };
+  std::vector<object_id> object_of;
+  std::vector<file_id> file_of;
+  std::vector<named_function> function_of;
+  template <typename T, typename Fill>
+  static T& at(std::vector<T>& v, string_id s, Fill fill) {
+    if (s >= v.size()) v.resize(std::max<std::size_t>(s + 1, 2 * v.size()), fill);
+    return v[s];
+  }
+  static std::uint32_t& at(std::vector<std::uint32_t>& v, string_id s) { return at(v, s, none); }
   row_index function_index;
   row_index self_index, call_index, jump_index;
 
@@ -224,9 +241,13 @@ struct profile_builder::impl {
     if (p.objects.empty()) p.objects.push_back(object{string_pool::empty});
     if (p.files.empty()) p.files.push_back(file{string_pool::empty});
     for (event_id i = 0; i < p.events.size(); ++i) event_index.emplace(p.events[i].name, i);
-    for (object_id i = 0; i < p.objects.size(); ++i) object_of.emplace(p.objects[i].name, i);
-    for (file_id i = 0; i < p.files.size(); ++i) file_of.emplace(p.files[i].name, i);
-    for (function_id i = 0; i < p.functions.size(); ++i) index_function(i);
+    for (object_id i = 0; i < p.objects.size(); ++i) at(object_of, p.objects[i].name) = i;
+    for (file_id i = 0; i < p.files.size(); ++i) at(file_of, p.files[i].name) = i;
+    for (function_id i = 0; i < p.functions.size(); ++i) {
+      index_function(i);
+      at(function_of, p.functions[i].name, named_function{}) =
+          named_function{i, p.functions[i].object, p.functions[i].file};
+    }
     if (!p.self_rows.empty()) {
       self_runs.go_global();
       for (std::uint32_t i = 0; i < p.self_rows.size(); ++i) index_self(i);
@@ -313,7 +334,9 @@ struct profile_builder::impl {
   std::uint64_t model_bytes() const {
     constexpr std::uint64_t per_name = 64, per_index_entry = 16, per_map_entry = 48;
     std::uint64_t b = p.strings.bytes() + p.strings.size() * per_name;
-    b += (object_of.size() + file_of.size() + event_index.size()) * per_map_entry;
+    b += (object_of.capacity() + file_of.capacity()) * sizeof(std::uint32_t) +
+         function_of.capacity() * sizeof(named_function);
+    b += event_index.size() * per_map_entry;
     b += (p.objects.capacity() + p.files.capacity()) * sizeof(object);
     b += p.functions.capacity() * sizeof(function) + p.functions.size() * per_index_entry;
     b += held(p.self_rows, reserved_self) + p.self_rows.size() * per_index_entry;
@@ -396,14 +419,20 @@ struct profile_builder::impl {
   }
 
   object_id object_for(string_id s) {
-    auto [it, fresh] = object_of.try_emplace(s, static_cast<object_id>(p.objects.size()));
-    if (fresh) p.objects.push_back(object{s});
-    return it->second;
+    object_id& o = at(object_of, s);
+    if (o == none) {
+      o = static_cast<object_id>(p.objects.size());
+      p.objects.push_back(object{s});
+    }
+    return o;
   }
   file_id file_for(string_id s) {
-    auto [it, fresh] = file_of.try_emplace(s, static_cast<file_id>(p.files.size()));
-    if (fresh) p.files.push_back(file{s});
-    return it->second;
+    file_id& f = at(file_of, s);
+    if (f == none) {
+      f = static_cast<file_id>(p.files.size());
+      p.files.push_back(file{s});
+    }
+    return f;
   }
 
   static std::uint64_t hash_function(const function& f) {
@@ -435,6 +464,9 @@ struct profile_builder::impl {
   }
   function_id lookup_function(string_id obj, string_id fil, string_id name) {
     function f{object_for(obj), file_for(fil), name};
+    // Mostly a name is one function's: the one last found by it.
+    named_function& by_name = at(function_of, name, named_function{});
+    if (by_name.object == f.object && by_name.file == f.file) return by_name.id;
     auto h = hash_function(f);
     std::size_t slot;
     auto r = function_index.find(
@@ -444,11 +476,13 @@ struct profile_builder::impl {
           return g.object == f.object && g.file == f.file && g.name == f.name;
         },
         slot);
-    if (r != row_index::empty) return r;
-    auto id = static_cast<function_id>(p.functions.size());
-    p.functions.push_back(f);
-    function_index.insert(h, id, slot);
-    return id;
+    if (r == row_index::empty) {
+      r = static_cast<function_id>(p.functions.size());
+      p.functions.push_back(f);
+      function_index.insert(h, r, slot);
+    }
+    by_name = named_function{r, f.object, f.file};
+    return r;
   }
 
   // function_for with a one-entry cache: a function's calls to one callee come in runs.
