@@ -131,7 +131,8 @@ int export_model_streaming(const std::string& input, output_file& out, reader_op
   }
   const export_sink sink = [&out](std::string_view b) { out.write(b); };
   exporting::model_json_stream stream(input, sink, ro.threads);
-  ro.cost_run_records = true;  // a chunk read ahead hands its rows over run by run
+  ro.cost_run_records = true;  // a chunk read ahead hands its rows over run by run,
+  ro.merge_cost_lines = true;  // one a place
   builder_options bo;
   bo.self_rows_to = &stream;
   profile p;

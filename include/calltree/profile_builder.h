@@ -35,6 +35,15 @@ class self_row_stream {
   // `rows` (all of one part and function) with their costs (`costs.row(i)`, in the order of
   // `p.events`). `p` is the profile being built: its names, events and parts so far.
   virtual void take(const profile& p, std::span<const self_row> rows, const cost_matrix& costs) = 0;
+  // The rows of a run of cost lines a chunk read ahead merged by place
+  // (reader_options::merge_cost_lines, cost_run_record::merged_chunk): one row a line, each
+  // `first` but for its position (`lines[i].pos`), `costs` the rows' costs (`columns` a row,
+  // in the order of `p.events`). No row handed on with the same `chunk` for this function is
+  // at the place of another (the stream need look up none of them against each other); rows
+  // of earlier chunks may be. The builder hands on whatever it had first. By default, as
+  // take() of those rows.
+  virtual void take_lines(const profile& p, const self_row& first, std::span<const cost_line> lines,
+                          const std::uint64_t* costs, std::size_t columns, std::uint64_t chunk);
   // True once the stream gave up (what it makes of the rows cannot be the model's): the
   // builder then wants no more records (record_sink::wants_no_more).
   virtual bool given_up() const { return false; }

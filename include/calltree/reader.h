@@ -74,6 +74,16 @@ struct reader_options {
   // on without summing (the sink's per-line work, not the parsing, moves off this thread).
   // Every other record, every diagnostic and read_stats are as without it.
   bool cost_run_records = false;
+  // With cost_run_records, for sinks that sum a function's cost lines per source file and
+  // position (the model's self rows): a chunk read ahead adds each cost line to the earlier
+  // line of its function (object, file, name) at the same source file and position, if the
+  // chunk has one, as the model sums them, in the earlier line's place (its line number,
+  // the largest `given`). The runs it hands over then hold one line per place of the chunk,
+  // and say so (cost_run_record::merged_chunk): the sink looks nothing up within a chunk.
+  // A chunk whose names map two of its own to one name in the real pool (which could make
+  // two places of the chunk one) is read directly instead. Lines read directly come one by
+  // one, as without it. Every other record, every diagnostic and read_stats are as without it.
+  bool merge_cost_lines = false;
   // For sinks that keep no jumps: jump lines are read and checked as ever, and counted in
   // read_stats, but no jump records are sent.
   bool skip_jump_records = false;

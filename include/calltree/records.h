@@ -119,6 +119,11 @@ struct cost_run_record {
   context ctx;
   std::span<const cost_line> lines;      // at least one
   std::span<const std::uint64_t> costs;  // lines.size() rows, each as cost_record::costs
+  // With reader_options::merge_cost_lines, the number of the chunk the run was read in (0: a
+  // run whose lines were not merged). The lines of the runs of one chunk are at distinct
+  // places of their function: no two runs with one number, of one function (object, file,
+  // name), hold a line at the same source file and position. The numbers grow.
+  std::uint64_t merged_chunk = 0;
   std::span<const std::uint64_t> costs_of(std::size_t i) const {
     const std::size_t n = costs.size() / lines.size();
     return costs.subspan(i * n, n);

@@ -63,28 +63,71 @@ std::uint64_t& model_json_stream::state_of(std::uint64_t key) {
   return v[function];
 }
 
-void model_json_stream::take(const profile& p, std::span<const self_row> rows,
-                             const cost_matrix& costs) {
-  if (broken_ || rows.empty()) return;
+std::uint64_t& model_json_stream::chunk_of(std::uint64_t key) {
+  const auto part = static_cast<std::size_t>(key >> 32);
+  const auto function = static_cast<std::size_t>(key & 0xffffffffu);
+  if (chunk_.size() <= part) chunk_.resize(part + 1);
+  auto& v = chunk_[part];
+  if (v.size() <= function) v.resize(std::max(function + 1, 2 * v.size()), 0);
+  return v[function];
+}
+
+// Starts the document at the first rows; false (and given up) if rows of `columns` costs do
+// not fit it: a later part's events widened the rows.
+bool model_json_stream::started(const profile& p, std::size_t columns) {
   if (!writer_) start(p);
-  if (costs.columns() != columns_) {
-    broken_ = true;  // a later part's events widened the rows
-    return;
-  }
-  const std::uint64_t key = std::uint64_t{rows[0].part} << 32 | rows[0].function;
-  const std::uint64_t state = state_of(key);
+  if (columns != columns_) broken_ = true;
+  return !broken_;
+}
+
+bool model_json_stream::count_run(std::uint64_t state) {
   ++runs_;
   if (state >= 2) ++summed_runs_;
-  if (runs_ == judged_after_runs && 2 * summed_runs_ > runs_) {
+  if (runs_ == judged_after_runs && 2 * summed_runs_ > runs_)
     broken_ = true;  // mostly calls summed (Xdebug): the model is small and quicker
-    return;
-  }
-  if (state == 1)
+  else if (state == 1)
     broken_ = true;  // its rows so far were written
-  else if (state >= 2)
+  return !broken_;
+}
+
+void model_json_stream::take(const profile& p, std::span<const self_row> rows,
+                             const cost_matrix& costs) {
+  if (broken_ || rows.empty() || !started(p, costs.columns())) return;
+  const std::uint64_t key = std::uint64_t{rows[0].part} << 32 | rows[0].function;
+  const std::uint64_t state = state_of(key);
+  if (!count_run(state)) return;
+  chunk_of(key) = 0;
+  if (state >= 2)
     broken_ = !sum_into(key, rows, costs);
   else
     append(key, rows, costs.row(0).data());
+}
+
+// A run of a chunk merged by place: appended as it is while its function's rows in the window
+// all came from that chunk (a block of the function with another source file in between, or
+// nothing of it yet), else summed in as take() sums a run.
+void model_json_stream::take_lines(const profile& p, const self_row& first,
+                                   std::span<const cost_line> lines, const std::uint64_t* costs,
+                                   std::size_t columns, std::uint64_t chunk) {
+  if (broken_ || lines.empty() || !started(p, columns)) return;
+  const std::uint64_t key = std::uint64_t{first.part} << 32 | first.function;
+  const std::uint64_t state = state_of(key);
+  std::uint64_t& from = chunk_of(key);
+  if (state >= 2 && from == chunk) return append_lines(key, first, lines, costs);
+  if (!count_run(state)) return;
+  if (state == 0) {
+    from = chunk;
+    return append_lines(key, first, lines, costs);
+  }
+  from = 0;
+  std::vector<self_row> rows(lines.size(), first);
+  cost_matrix m;
+  m.set_columns(columns_);
+  m.add_rows(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) rows[i].pos = lines[i].pos;
+  if (columns_)
+    std::memcpy(m.row(0).data(), costs, lines.size() * columns_ * sizeof(std::uint64_t));
+  broken_ = !sum_into(key, rows, m);
 }
 
 // A later run of an open function: each row summed into the row at its place, the others
@@ -131,13 +174,43 @@ void model_json_stream::append(std::uint64_t key, std::span<const self_row> rows
                   len * columns_ * sizeof(std::uint64_t));
     done += len;
   }
+  add_segment(key, n);
+}
+
+// The n rows at taken_ (a run of `first`'s function and source file, `lines`' positions)
+// from a chunk merged by place.
+void model_json_stream::append_lines(std::uint64_t key, const self_row& first,
+                                     std::span<const cost_line> lines, const std::uint64_t* costs) {
+  const std::size_t n = lines.size();
+  make_room(n);
+  const std::size_t cap = ring_.size();
+  for (std::size_t done = 0; done < n;) {
+    const std::size_t at = (taken_ + done) % cap;
+    const std::size_t len = std::min(n - done, cap - at);
+    self_row* to = ring_.data() + at;
+    for (std::size_t i = 0; i < len; ++i) {
+      to[i] = first;
+      to[i].pos = lines[done + i].pos;
+    }
+    if (columns_)
+      std::memcpy(ring_costs_.data() + at * columns_, costs + done * columns_,
+                  len * columns_ * sizeof(std::uint64_t));
+    done += len;
+  }
+  add_segment(key, n);
+}
+
+// The n rows just copied to taken_ as the window's newest segment, of `key`'s.
+void model_json_stream::add_segment(std::uint64_t key, std::size_t n) {
   const std::uint64_t number = segments_sent_ + window_.size();
   window_.push_back(segment{key, taken_, n});
   std::uint64_t& state = state_of(key);
   if (state == 0) state = 2 + number;
-  if (auto it = repeated_.find(key); it != repeated_.end())
-    for (std::size_t i = 0; i < n; ++i)
-      it->second.emplace(place{rows[i].source_file, rows[i].pos}, taken_ + i);
+  if (auto it = repeated_.find(key); it != repeated_.end()) {
+    const std::size_t cap = ring_.size();
+    for (std::uint64_t r = taken_; r < taken_ + n; ++r)
+      it->second.emplace(place{ring_[r % cap].source_file, ring_[r % cap].pos}, r);
+  }
   taken_ += n;
 }
 

@@ -62,6 +62,8 @@ class model_json_stream final : public self_row_stream {
   model_json_stream& operator=(const model_json_stream&) = delete;
 
   void take(const profile& p, std::span<const self_row> rows, const cost_matrix& costs) override;
+  void take_lines(const profile& p, const self_row& first, std::span<const cost_line> lines,
+                  const std::uint64_t* costs, std::size_t columns, std::uint64_t chunk) override;
   bool given_up() const override { return broken_; }
 
   // Once every record is in (after profile_builder::finish_stream), with the model `p` the
@@ -90,9 +92,16 @@ class model_json_stream final : public self_row_stream {
   using places = std::unordered_map<place, std::uint64_t, place_hash>;
 
   void start(const profile& p);
+  bool started(const profile& p, std::size_t columns);
   std::uint64_t& state_of(std::uint64_t key);
+  std::uint64_t& chunk_of(std::uint64_t key);
+  // A run's judgement: true if the stream may go on with it (see take()).
+  bool count_run(std::uint64_t state);
   bool sum_into(std::uint64_t key, std::span<const self_row> rows, const cost_matrix& costs);
   void append(std::uint64_t key, std::span<const self_row> rows, const std::uint64_t* costs);
+  void append_lines(std::uint64_t key, const self_row& first, std::span<const cost_line> lines,
+                    const std::uint64_t* costs);
+  void add_segment(std::uint64_t key, std::size_t n);
   void make_room(std::size_t n);
   void send_oldest();
   void write_rows(std::uint64_t from, std::uint64_t to);
@@ -118,6 +127,9 @@ class model_json_stream final : public self_row_stream {
   // Per part and function: 0 never seen; 1 seen, its rows written or being written; else 2 +
   // the number of its first segment, in the window.
   std::vector<std::vector<std::uint64_t>> state_;
+  // Per part and function in the window: the chunk its rows came from when all came from one
+  // chunk merged by place (take_lines), else 0.
+  std::vector<std::vector<std::uint64_t>> chunk_;
   std::unordered_map<std::uint64_t, places> repeated_;  // by key
   std::uint64_t runs_ = 0, summed_runs_ = 0;            // taken, and of those summed in
 

@@ -123,6 +123,9 @@ struct profile_builder::impl {
   // The profile column of a part with one event (the common case, on_cost's fast path).
   static constexpr std::size_t no_column = ~std::size_t{0};
   std::size_t single_column = no_column;
+  // Whether the part's costs are the profile's columns as they are (event_map[i] == i, as
+  // many), and every position column is kept: a run's lines are then rows as they are.
+  bool rows_as_read = false;
 
   // Adds a record's costs (part order) into a model row (profile order).
   void add_costs(std::span<std::uint64_t> dst, std::span<const std::uint64_t> costs,
@@ -627,6 +630,10 @@ struct profile_builder::impl {
     p.positions |= static_cast<std::uint8_t>(h.positions & opt.keep_positions);
     widen();
     reserve_costs();
+    rows_as_read =
+        event_map.size() == p.events.size() && (mask_instr & mask_bb & mask_line) == ~0ull;
+    for (std::size_t i = 0; i < event_map.size(); ++i)
+      if (event_map[i] != i) rows_as_read = false;
     scratch.assign(p.events.size(), 0);
     have_last = false;
     last_self = row_index::empty;
@@ -730,6 +737,14 @@ void profile_builder::on_cost_run(const cost_run_record& r) {
   self_row row;
   row.part = m.part;
   m.resolve_context(r.ctx, row.function, row.source_file);
+  const std::size_t columns = m.event_map.size();
+  if (r.merged_chunk && m.rows_as_read && r.costs.size() == r.lines.size() * columns) {
+    // Merged by place where it was read: the rows as they are, to the stream.
+    m.hand_on();
+    m.stream_key = ~0ull;
+    m.opt.self_rows_to->take_lines(m.p, row, r.lines, r.costs.data(), columns, r.merged_chunk);
+    return;
+  }
   const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.function;
   if (key != m.stream_key) m.stream_run(key);
   auto& rows = m.p.self_rows;
@@ -880,6 +895,21 @@ void profile_builder::on_part_end(const part_end& e) {
     m.limit_in_part = false;
     m.recompute_totals(m.part);
   }
+}
+
+void self_row_stream::take_lines(const profile& p, const self_row& first,
+                                 std::span<const cost_line> lines, const std::uint64_t* costs,
+                                 std::size_t columns, std::uint64_t) {
+  std::vector<self_row> rows(lines.size(), first);
+  cost_matrix m;
+  m.set_columns(p.events.size());
+  m.add_rows(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    rows[i].pos = lines[i].pos;
+    auto dst = m.row(i);
+    for (std::size_t e = 0; e < columns && e < dst.size(); ++e) dst[e] = costs[i * columns + e];
+  }
+  take(p, rows, m);
 }
 
 event_id profile::find_event(std::string_view name) const {

@@ -512,6 +512,7 @@ class reader_impl {
   std::uint8_t spec_unknown_ = 0;    // fields (1 instr, 2 bb, 4 line) whose base is unknown yet
   std::vector<spec_def> spec_defs_;  // names the chunk defines, in order
   std::vector<spec_ref> spec_refs_;  // placeholders, in the order they were made
+  std::uint64_t adopted_ = 0;        // chunks adopted (their number: merged_chunk)
   // The speculation's records, where it keeps its notes in their place among them.
   detail::record_batch* spec_batch_ = nullptr;
   void keep_spec_note(diag_code code, std::size_t col, std::size_t len, std::string_view message) {
@@ -2406,9 +2407,17 @@ bool reader_impl::adopt(speculation& s) {
   computed_ = std::move(sum);
   flush_run();
   const std::uint64_t line_base = line_no_;
-  s.records.replay(sink_, map, line_base, [&](const detail::record_batch::note& n) {
-    deliver(severity::note, n.code, line_base + n.line, n.col, n.len, n.message, n.line_text);
-  });
+  // Merged lines whose places the map would join (merge_cost_lines) go on unmarked: the sink
+  // then sums them as lines read directly. (Exact either way: no sum of a part's self costs
+  // goes above its total, which fits, so no line number of an overflow is lost.)
+  ++adopted_;
+  const std::uint64_t chunk = s.records.map_keeps_places(map) ? adopted_ : 0;
+  s.records.replay(
+      sink_, map, line_base,
+      [&](const detail::record_batch::note& n) {
+        deliver(severity::note, n.code, line_base + n.line, n.col, n.len, n.message, n.line_text);
+      },
+      chunk);
   line_no_ += w.line_no_;
   stats_.lines += w.stats_.lines;
   stats_.cost_lines += w.stats_.cost_lines;
@@ -2508,7 +2517,8 @@ void reader_impl::run_chunked(detail::chunk_feed& feed, std::size_t ring) {
     if (!text.starts_with("fn=")) return;
     s.names = string_pool();
     s.names.keep_digests();  // hashed here, not again by the reading thread (adopt)
-    s.records.clear(opt_.sum_by_context, opt_.cost_run_records && !opt_.sum_cost_runs);
+    s.records.clear(opt_.sum_by_context, opt_.cost_run_records && !opt_.sum_cost_runs,
+                    opt_.merge_cost_lines);
     auto fresh = std::make_unique<reader_impl>(in_, s.names, s.records, s.diagnostics, opt_);
     if (s.reader) fresh->reuse_tables(*s.reader);
     s.reader = std::move(fresh);

@@ -11,6 +11,9 @@
 // With reader_options::cost_run_records (and no summing), it keeps the cost lines of each run
 // of one context together instead (calls and jumps between them do not end the run, a note
 // does), and replays them as one cost_run_record, where the run's first line was.
+// Merging as well (reader_options::merge_cost_lines), a cost line at the source file and
+// position of an earlier line of its function in the chunk is added to that line instead of
+// kept (see on_cost, "Merging").
 // What it is not: a queue between threads (one thread fills it, then another replays it).
 #pragma once
 
@@ -48,8 +51,9 @@ class record_batch final : public record_sink {
   // directly, where the builder reports it where it happens.
   bool overflowed() const { return overflowed_; }
   // `summing`: one record per key (reader_options::sum_by_context). `runs` (not summing): cost
-  // lines kept as runs (reader_options::cost_run_records).
-  void clear(bool summing = false, bool runs = false);
+  // lines kept as runs (reader_options::cost_run_records); `merging` too: merged by place
+  // (reader_options::merge_cost_lines).
+  void clear(bool summing = false, bool runs = false, bool merging = false);
   // After clear(true): per key and line position (self costs) or call-site line (calls) for
   // the records whose source file `per_line` says yes to (reader_options::sum_per_line).
   void sum_per_line(std::function<bool(string_id)> per_line) { per_line_ = std::move(per_line); }
@@ -66,11 +70,15 @@ class record_batch final : public record_sink {
   };
   void keep_note(const note& n);
 
+  // Merging: whether `map` keeps the places the chunk merged by apart, i.e. maps no two ids
+  // the runs use in one field of their contexts (object, file, function, source file) to one.
+  bool map_keeps_places(const std::vector<string_id>& map);
+
   // Sends every record to `sink`, with each string id `s` replaced by map[s] and `line_base`
   // added to each line number, and each note to `on_note` (its line as it was) in its place
-  // among them.
+  // among them. Merging, each run says it is of chunk `chunk` (cost_run_record::merged_chunk).
   void replay(record_sink& sink, const std::vector<string_id>& map, std::uint64_t line_base,
-              const std::function<void(const note&)>& on_note);
+              const std::function<void(const note&)>& on_note, std::uint64_t chunk = 0);
 
  private:
   enum class item : std::uint8_t { cost, call, jump, note, run };
@@ -91,12 +99,39 @@ class record_batch final : public record_sink {
     std::size_t begin = 0, count = 0;  // in lines_
     std::size_t values = 0;            // in run_values_
     std::size_t width = 0;             // costs a line
+    std::uint32_t function = 0;        // merging: its function's index in functions_
   };
   bool runs_mode_ = false;
   std::vector<run> runs_;
   std::vector<cost_line> lines_;
   std::vector<std::uint64_t> run_values_;
   bool run_open_ = false;  // the last cost line's run takes the next one of its context
+  void add_line(const cost_record& r, std::uint32_t function);
+
+  // Merging: the chunk's functions (object, file, name), each with the last position of its
+  // lines while they came in increasing order (no two then share a place), and from the first
+  // that did not, its lines in places_ (an index by function, source file and position).
+  struct function_lines {
+    string_id object, file, name;
+    position last;
+    std::uint32_t lines = 0;
+    bool indexed = false;
+  };
+  struct place {
+    std::uint32_t line;  // in lines_
+    std::uint32_t run;   // in runs_
+  };
+  bool merging_ = false;
+  std::vector<function_lines> functions_;
+  row_index function_index_, place_index_;
+  std::vector<place> places_;
+  std::uint32_t last_function_ = row_index::empty;      // the function of the last cost line
+  std::vector<std::pair<string_id, string_id>> apart_;  // source files kept apart at a place
+  std::vector<std::uint64_t> distinct_;                 // map_keeps_places's table
+  std::uint32_t function_of(const context& c);
+  void index_places(std::uint32_t function);
+  void merge_cost(const cost_record& r);
+  void add_to_line(const place& at, const cost_record& r);
   // Summing: the record the last cost and the last jump went to, and whether that cost record
   // sums per line.
   std::uint32_t last_cost_ = row_index::empty, last_jump_ = row_index::empty;

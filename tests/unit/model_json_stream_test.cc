@@ -39,10 +39,10 @@ std::string from_model(const std::string& source, bool text = false) {
 }
 
 // The document written while reading, or nullopt where the stream says it is not the model's.
-// Read as the command reads (cost lines of chunks read ahead in runs); `chunk` (bytes): every
-// chunk after the first read ahead, on two threads.
+// Read as the command reads (cost lines of chunks read ahead in runs, merged by place but
+// with `merge` false); `chunk` (bytes): every chunk after the first read ahead, on two threads.
 std::optional<std::string> streamed(const std::string& source, unsigned threads, std::size_t window,
-                                    bool text = false, std::size_t chunk = 0) {
+                                    bool text = false, std::size_t chunk = 0, bool merge = true) {
   auto in = opened(source, text);
   std::string bytes;
   const export_sink sink = [&bytes](std::string_view s) { bytes.append(s); };
@@ -55,6 +55,7 @@ std::optional<std::string> streamed(const std::string& source, unsigned threads,
   reader_options ro;
   ro.threads = threads;
   ro.cost_run_records = true;
+  ro.merge_cost_lines = merge;
   ro.chunk_bytes = chunk;
   ro.speculate_every_chunk = chunk != 0;
   EXPECT_TRUE(read_callgrind(*in, p.strings, b, diags, ro));
@@ -85,12 +86,15 @@ TEST(ModelJsonStream, TheModelsBytesOnEveryFile) {
       }
     }
     // Chunks of a few hundred bytes, all but the first read ahead: their cost lines come in
-    // runs (profile_builder::on_cost_run), a function's runs cut by chunks and inlined files.
+    // runs (profile_builder::on_cost_run), a function's runs cut by chunks and inlined files,
+    // merged by place in the chunk (model_json_stream::take_lines) or not.
     for (std::size_t chunk : {97u, 4096u}) {
-      if (const auto got =
-              streamed(f.string(), 2, model_json_stream::default_window_rows, false, chunk)) {
-        EXPECT_EQ(*got, want) << f << ", chunks of " << chunk;
-        ++chunked_whole;
+      for (bool merge : {true, false}) {
+        if (const auto got = streamed(f.string(), 2, model_json_stream::default_window_rows, false,
+                                      chunk, merge)) {
+          EXPECT_EQ(*got, want) << f << ", chunks of " << chunk << (merge ? ", merged" : "");
+          ++chunked_whole;
+        }
       }
     }
     // A window of a few rows: a function's second run mostly finds its first written; where
@@ -106,7 +110,7 @@ TEST(ModelJsonStream, TheModelsBytesOnEveryFile) {
   EXPECT_GT(files, 60u);
   EXPECT_GT(whole, 2 * files - 10);
   EXPECT_GT(small_window_whole, files);
-  EXPECT_GT(chunked_whole, 2 * files - 10);
+  EXPECT_GT(chunked_whole, 4 * files - 20);
 }
 
 // A function in two blocks: the second block's row at a place of the first is summed into it,
@@ -122,6 +126,23 @@ TEST(ModelJsonStream, ALaterRunSummedIntoTheWindow) {
     // f's first run leaves the window (written) before its second comes: not the model's.
     EXPECT_EQ(streamed(text, threads, 2, true), std::nullopt);
   }
+}
+
+// Chunks merged by place where they were read (reader_options::merge_cost_lines): f's lines
+// at one place in one chunk (after an inlined file, out of order) come summed, its runs of
+// other source files appended as they are; f back in a later chunk is summed in by place.
+TEST(ModelJsonStream, MergedChunksAndAFunctionBackInALaterOne) {
+  const std::string text =
+      "events: Ir\nfl=a.c\nfn=h\n1 1\n"
+      "fn=f\n1 10\nfi=b.h\n7 1\nfe=a.c\n2 20\n1 5\nfi=b.h\n7 2\n9 1\n"
+      "fn=g\n5 7\nfn=f\n2 1\nfi=b.h\n9 4\nfe=a.c\n3 30\n";
+  const std::string want = from_model(text, true);
+  EXPECT_NE(want.find("[1,1,1,1,[15]],\n[1,1,2,7,[3]],\n[1,1,1,2,[21]],\n[1,1,2,9,[5]],\n"
+                      "[1,2,1,5,[7]],\n[1,1,1,3,[30]]]"),
+            std::string::npos)
+      << want;
+  for (std::size_t chunk : {1u, 40u, 4096u})
+    EXPECT_EQ(streamed(text, 2, 100, true, chunk), want) << "chunks of " << chunk;
 }
 
 // What else makes the stream give up: a sum beyond 2^64-1 across two runs (the model reports

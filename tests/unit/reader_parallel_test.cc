@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "calltree/checker.h"
@@ -357,4 +359,123 @@ TEST(ReaderParallel, CostRunRecordsKeepEveryLine) {
   }
   EXPECT_GT(speculated, 100000u);
   EXPECT_GT(lines, 2 * runs);
+}
+
+namespace {
+
+// A reading as the model sums its self costs: per place (part, function: object, file and
+// name; source file; position) the summed costs and the largest `given`, the places in the
+// order they first appear; every other record and diagnostic in order; and, of runs a chunk
+// merged (cost_run_record::merged_chunk), whether any held a place twice in its chunk.
+struct place_sums {
+  std::map<std::string, std::vector<std::uint64_t>> sums;
+  std::vector<std::string> order;
+  std::vector<std::string> others;
+  std::vector<std::string> names;
+  std::string stats;
+  std::uint64_t speculated = 0;
+  std::size_t merged_runs = 0, merged_lines = 0;
+  bool places_once_a_chunk = true, chunks_grow = true;
+};
+
+class place_sink final : public test::text_sink {
+ public:
+  place_sink(const string_pool& names, place_sums& out) : text_sink(names), out_(out) {}
+
+  void on_part_begin(const part_header& h) override { out_.others.push_back(begin_text(h)); }
+  void on_cost(const cost_record& r) override { add(place(r.ctx, r.pos), r.costs); }
+  void on_cost_run(const cost_run_record& r) override {
+    if (r.merged_chunk) {
+      ++out_.merged_runs;
+      out_.merged_lines += r.lines.size();
+      out_.chunks_grow = out_.chunks_grow && r.merged_chunk >= chunk_;
+      if (r.merged_chunk != chunk_) seen_.clear();
+      chunk_ = r.merged_chunk;
+      for (const auto& l : r.lines)
+        out_.places_once_a_chunk =
+            seen_.insert(place(r.ctx, l.pos)).second && out_.places_once_a_chunk;
+    }
+    record_sink::on_cost_run(r);  // (a cost record a line)
+  }
+  void on_call(const call_record& r) override { out_.others.push_back(call_text(r)); }
+  void on_jump(const jump_record& r) override {
+    out_.others.push_back("jump " + std::to_string(r.line) + ctx(r.ctx) + " " +
+                          std::to_string(r.executed) + "/" + std::to_string(r.followed));
+  }
+  void on_part_end(const part_end& e) override { out_.others.push_back(end_text(e)); }
+  void report(diagnostic d) override { out_.others.push_back(format_diagnostic(d)); }
+
+ private:
+  std::string place(const context& c, const position& p) const {
+    return ctx(c) + " @" + std::to_string(p.instr) + "," + std::to_string(p.bb) + "," +
+           std::to_string(p.line);
+  }
+  void add(const std::string& key, std::span<const std::uint64_t> costs) {
+    auto [it, fresh] = out_.sums.try_emplace(key);
+    if (fresh) out_.order.push_back(key);
+    if (it->second.size() < costs.size()) it->second.resize(costs.size());
+    for (std::size_t i = 0; i < costs.size(); ++i) it->second[i] += costs[i];
+  }
+  place_sums& out_;
+  std::set<std::string> seen_;  // the places of the chunk being merged
+  std::uint64_t chunk_ = 0;
+};
+
+place_sums read_places(const std::string& text, unsigned threads, std::size_t chunk) {
+  auto in = memory_input(text);
+  reader_options opt;
+  opt.display_name = "t";
+  opt.threads = threads;
+  opt.chunk_bytes = chunk;
+  opt.cost_run_records = true;
+  opt.merge_cost_lines = true;
+  opt.speculate_every_chunk = true;
+  return test::read_with<place_sink, place_sums>(*in, opt);
+}
+
+}  // namespace
+
+// reader_options::merge_cost_lines: chunks read ahead add each cost line to the earlier line
+// of its function at its place. Against one thread (a record a line): the same sums per place,
+// the places first met in the same order, every other record and diagnostic in order, the
+// names and the statistics; and no merged chunk hands over a place twice.
+TEST(ReaderParallel, MergedCostLinesSumAsTheModel) {
+  std::uint64_t speculated = 0;
+  std::size_t runs = 0, lines = 0;
+  for (const auto& [name, text] : every_text()) {
+    const auto a = read_places(text, 1, 4096);
+    EXPECT_EQ(a.merged_runs, 0u);
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{97}, std::size_t{4096}}) {
+      SCOPED_TRACE(name + ", chunks of " + std::to_string(chunk));
+      const auto b = read_places(text, 2, chunk);
+      EXPECT_EQ(a.stats, b.stats);
+      EXPECT_EQ(a.names, b.names);
+      EXPECT_EQ(a.sums, b.sums);
+      EXPECT_EQ(a.order, b.order);
+      expect_same_lines(a.others, b.others);
+      EXPECT_TRUE(b.places_once_a_chunk);
+      EXPECT_TRUE(b.chunks_grow);
+      speculated += b.speculated;
+      runs += b.merged_runs;
+      lines += b.merged_lines;
+    }
+  }
+  EXPECT_GT(speculated, 100000u);
+  EXPECT_GT(lines, 2 * runs);
+}
+
+// A chunk that names one file by an id defined before it and again in full: its two lines at
+// one place of g are two places to the chunk and one to the model. The chunk's runs go over
+// unmarked (no merged_chunk), and the sums are the model's.
+TEST(ReaderParallel, MergedChunkWhoseNamesJoinPlaces) {
+  const std::string text =
+      "events: Ir\nfl=(1) a.c\nfi=(2) b.h\nfn=(1) f\n1 1\n"
+      "fn=(3) g\nfi=(2)\n5 1\n6 1\nfi=b.h\n5 2\n";
+  const auto a = read_places(text, 1, 1);
+  const auto b = read_places(text, 2, 1);
+  EXPECT_EQ(a.sums, b.sums);
+  EXPECT_EQ(a.order, b.order);
+  EXPECT_TRUE(b.places_once_a_chunk);
+  EXPECT_GE(b.speculated, 1u);
+  EXPECT_EQ(a.sums.at("0||a.c|b.h|g @0,0,5"), std::vector<std::uint64_t>{3});
 }
