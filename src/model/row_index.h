@@ -65,10 +65,16 @@ class row_index {
     count_ = 0;
     shift_ = 32;
   }
-  // Empties the index but keeps its slots: for an index filled again and again to about the
-  // same size (a chunk's records), which would otherwise allocate them again each time.
+  // Empties the index but keeps its memory: for an index filled again and again to about the
+  // same size (a chunk's records), which would otherwise allocate it again each time. It keeps
+  // as many slots as the entries it held wanted (not the most it ever had: one large chunk
+  // would make every later reset fill them all).
   void reset() {
-    std::fill(slots_.begin(), slots_.end(), unused);
+    if (slots_.empty()) return;
+    std::size_t n = 1024;
+    while (count_ * 4 > n * 3) n *= 2;
+    slots_.assign(n, unused);  // (within the capacity: no allocation)
+    shift_ = 32 - static_cast<unsigned>(__builtin_ctzll(n));
     count_ = 0;
   }
 
