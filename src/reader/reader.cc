@@ -361,8 +361,15 @@ class reader_impl {
     return run_.ctx.function == ctx_.function && run_.ctx.source_file == ctx_.source_file &&
            run_.ctx.file == ctx_.file && run_.ctx.object == ctx_.object;
   }
+  // With merge_cost_lines, on speculation: the lines go to the chunk's record_batch as they
+  // are read (record_batch::merge_in_run), not through on_cost.
+  bool merge_run_continues() const {
+    return spec_batch_ && !pending_call_ && !pending_jump_ && !drop_call_cost_ && !spec_unknown_ &&
+           n_events_ <= run_loop_events && spec_batch_->open_run_of(ctx_);
+  }
+  template <bool merging>
   [[gnu::noinline]] void fast_cost_run(const char*& p, const char* end);
-  template <layout L, bool one_event>
+  template <layout L, bool one_event, bool merging>
   void fast_cost_run_as(const char*& p, const char* end);
   bool fast_target(const char*& p, const char* end, position& out, const char** extra = nullptr);
   void fast_commit(const char*& p_io, const char* nl) {
@@ -1824,32 +1831,36 @@ bool reader_impl::fast_key_line(const char*& p_io, const char* end, std::size_t 
 // path's grammar), no part total going above 2^64-1, the same line where the sink wants sums
 // per line. Position-only lines move the base. Anything else ends the loop before that line,
 // which the per-line paths then read as before.
+// Merging (reader_options::merge_cost_lines, a chunk read ahead), the loop hands each cost
+// line to the chunk's batch as it is read, where the line before would have handed its
+// cost_record through on_cost: same lines, same merging (record_batch.h), no record made.
+template <bool merging>
 void reader_impl::fast_cost_run(const char*& p, const char* end) {
   const bool one = n_events_ == 1;
   switch (layout_) {
     case layout::line:
-      return one ? fast_cost_run_as<layout::line, true>(p, end)
-                 : fast_cost_run_as<layout::line, false>(p, end);
+      return one ? fast_cost_run_as<layout::line, true, merging>(p, end)
+                 : fast_cost_run_as<layout::line, false, merging>(p, end);
     case layout::instr:
-      return one ? fast_cost_run_as<layout::instr, true>(p, end)
-                 : fast_cost_run_as<layout::instr, false>(p, end);
+      return one ? fast_cost_run_as<layout::instr, true, merging>(p, end)
+                 : fast_cost_run_as<layout::instr, false, merging>(p, end);
     case layout::instr_line:
-      return one ? fast_cost_run_as<layout::instr_line, true>(p, end)
-                 : fast_cost_run_as<layout::instr_line, false>(p, end);
+      return one ? fast_cost_run_as<layout::instr_line, true, merging>(p, end)
+                 : fast_cost_run_as<layout::instr_line, false, merging>(p, end);
     default:
       return;
   }
 }
 
-template <reader_impl::layout L, bool one_event>
+template <reader_impl::layout L, bool one_event, bool merging>
 void reader_impl::fast_cost_run_as(const char*& p_io, const char* end) {
   const char* p = p_io;
   std::uint64_t instr = base_.instr, line = base_.line;
   const std::uint64_t run_line = run_.pos.line;
-  const bool per_line = lines_wanted(ctx_.source_file);
+  const bool per_line = !merging && lines_wanted(ctx_.source_file);
   const std::size_t n = n_events_;
   const std::size_t max_len = max_len_;
-  std::uint64_t total1 = computed_[0], sum1 = run_costs_[0];
+  std::uint64_t total1 = computed_[0], sum1 = merging ? 0 : run_costs_[0];  // (merging: none)
   std::uint64_t lines = 0, cost_lines = 0;
   std::uint32_t given = run_.given;
   const char* last = nullptr;
@@ -1910,7 +1921,7 @@ void reader_impl::fast_cost_run_as(const char*& p_io, const char* end) {
         std::uint64_t t;
         if (__builtin_add_overflow(total1, c[0], &t)) break;  // per line: reported there
         total1 = t;
-        add_saturating(sum1, c[0]);
+        if constexpr (!merging) add_saturating(sum1, c[0]);
       } else {
         bool overflow = false;
         std::uint64_t t[run_loop_events];
@@ -1919,8 +1930,16 @@ void reader_impl::fast_cost_run_as(const char*& p_io, const char* end) {
         if (overflow) break;
         for (std::size_t k = 0; k < ncost; ++k) {
           computed_[k] = t[k];
-          add_saturating(run_costs_[k], c[k]);
+          if constexpr (!merging) add_saturating(run_costs_[k], c[k]);
         }
+      }
+      if constexpr (merging) {
+        for (std::size_t k = ncost; k < n; ++k) c[k] = 0;
+        position at;
+        at.instr = i2;
+        at.bb = base_.bb;
+        at.line = l2;
+        spec_batch_->merge_in_run(line_no_ + lines + 1, at, c, static_cast<std::uint32_t>(ncost));
       }
       given = std::max(given, static_cast<std::uint32_t>(ncost));
       ++cost_lines;
@@ -1932,11 +1951,11 @@ void reader_impl::fast_cost_run_as(const char*& p_io, const char* end) {
     p = q + 1;
   }
   if (!lines) return;
-  if constexpr (one_event) {
-    computed_[0] = total1;
-    run_costs_[0] = sum1;
+  if constexpr (one_event) computed_[0] = total1;
+  if constexpr (!merging) {
+    if constexpr (one_event) run_costs_[0] = sum1;
+    run_.given = given;
   }
-  run_.given = given;
   base_.instr = instr;
   base_.line = line;
   line_no_ += lines;
@@ -2116,7 +2135,12 @@ void reader_impl::process_block(const char* p, const char* end) {
         if (starts_cost_line(c0)) {
           if (!fast_cost_line(p, end, max_len_)) break;
           // (Only if the next line is a cost line too: Xdebug writes one a block.)
-          if (p != end && starts_cost_line(*p) && run_continues()) fast_cost_run(p, end);
+          if (p != end && starts_cost_line(*p)) {
+            if (run_continues())
+              fast_cost_run<false>(p, end);
+            else if (merge_run_continues())
+              fast_cost_run<true>(p, end);
+          }
         } else if (!fast_key_line(p, end, max_len_)) {
           break;
         }

@@ -40,11 +40,6 @@ void map_context(context& c, const std::vector<string_id>& map) {
   c.function = map[c.function];
 }
 
-bool same_context(const context& a, const context& b) {
-  return a.function == b.function && a.source_file == b.source_file && a.file == b.file &&
-         a.object == b.object;
-}
-
 std::uint64_t hash_context(const context& c) {
   return mix(mix(mix(mix(0, c.object), c.file), c.source_file), c.function);
 }
@@ -136,12 +131,7 @@ void record_batch::merge_cost(const cost_record& r) {
   const std::uint32_t f = function_of(r.ctx);
   function_lines& fl = functions_[f];
   if (!fl.indexed) {
-    const position& a = fl.last;
-    const position& b = r.pos;
-    const bool after = a.instr != b.instr ? a.instr < b.instr
-                       : a.line != b.line ? a.line < b.line
-                                          : a.bb < b.bb;
-    if (fl.lines == 0 || after) {
+    if (fl.lines == 0 || after(fl.last, r.pos)) {
       ++fl.lines;
       fl.last = r.pos;
       return add_line(r, f);
@@ -168,6 +158,17 @@ void record_batch::merge_cost(const cost_record& r) {
   place_index_.insert(h, static_cast<std::uint32_t>(places_.size()), slot);
   places_.push_back(place{static_cast<std::uint32_t>(lines_.size() - 1),
                           static_cast<std::uint32_t>(runs_.size() - 1)});
+}
+
+void record_batch::merge_slow(std::uint64_t line, const position& pos, const std::uint64_t* costs,
+                              std::uint32_t given) {
+  cost_record r;
+  r.line = line;
+  r.ctx = runs_.back().ctx;
+  r.pos = pos;
+  r.costs = {costs, runs_.back().width};
+  r.given = given;
+  merge_cost(r);
 }
 
 std::uint32_t record_batch::function_of(const context& c) {

@@ -70,6 +70,34 @@ class record_batch final : public record_sink {
   };
   void keep_note(const note& n);
 
+  // Merging, for the reader's loop over a run of cost lines (reader.cc, fast_cost_run): whether
+  // the last cost line went to an open run of context `c`, and the next cost line of `c` (its
+  // number, position, and `width` costs, as the run's lines have, `given` of them written), as
+  // on_cost would take it. The lines that need no lookup are taken here, inline.
+  bool open_run_of(const context& c) const {
+    return merging_ && run_open_ && !runs_.empty() && runs_.back().count &&
+           same_context(runs_.back().ctx, c);
+  }
+  void merge_in_run(std::uint64_t line, const position& pos, const std::uint64_t* costs,
+                    std::uint32_t given) {
+    run& u = runs_.back();
+    cost_line& last = lines_.back();
+    if (last.pos == pos) {
+      std::uint64_t* v = run_values_.data() + run_values_.size() - u.width;
+      for (std::size_t k = 0; k < u.width; ++k)
+        overflowed_ |= __builtin_add_overflow(v[k], costs[k], &v[k]);
+      last.given = std::max(last.given, given);
+      return;
+    }
+    function_lines& f = functions_[u.function];
+    if (f.indexed || !after(f.last, pos)) return merge_slow(line, pos, costs, given);
+    f.last = pos;
+    ++f.lines;
+    ++u.count;
+    lines_.push_back(cost_line{line, pos, given});
+    run_values_.insert(run_values_.end(), costs, costs + u.width);
+  }
+
   // Merging: whether `map` keeps the places the chunk merged by apart, i.e. maps no two ids
   // the runs use in one field of their contexts (object, file, function, source file) to one.
   bool map_keeps_places(const std::vector<string_id>& map);
@@ -129,6 +157,18 @@ class record_batch final : public record_sink {
   std::vector<std::pair<string_id, string_id>> apart_;  // source files kept apart at a place
   std::vector<std::uint64_t> distinct_;                 // map_keeps_places's table
   std::uint32_t function_of(const context& c);
+  static bool same_context(const context& a, const context& b) {
+    return a.function == b.function && a.source_file == b.source_file && a.file == b.file &&
+           a.object == b.object;
+  }
+  // Positions compare by instr, then line, then bb (any strict order would do).
+  static bool after(const position& a, const position& b) {
+    return a.instr != b.instr ? a.instr < b.instr
+           : a.line != b.line ? a.line < b.line
+                              : a.bb < b.bb;
+  }
+  void merge_slow(std::uint64_t line, const position& pos, const std::uint64_t* costs,
+                  std::uint32_t given);
   void index_places(std::uint32_t function);
   void merge_cost(const cost_record& r);
   void add_to_line(const place& at, const cost_record& r);

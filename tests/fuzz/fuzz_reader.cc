@@ -6,10 +6,13 @@
 // and each compressed input is read a second time with the decoder on its own thread. A plain
 // input is read again on the parallel path, once more summed per key and line
 // (reader_options::sum_per_line, lines_of) on one thread and on two: the same sums, and once
-// more with cost lines in runs (reader_options::cost_run_records): the same lines.
+// more with cost lines in runs (reader_options::cost_run_records): the same lines, and merged
+// by place where chunks are read ahead (merge_cost_lines): the same sums per place, no place
+// twice in a merged chunk.
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string_view>
 #include <vector>
 
@@ -95,6 +98,48 @@ class line_sink final : public record_sink {
  private:
   fuzz::checking_sink check_;
   std::uint64_t part_ = 0;
+};
+
+// Costs summed per place (part, context, position), as the model's self rows; the calls in
+// order; whether a chunk merged by place (cost_run_record::merged_chunk) held one twice.
+class place_sink final : public record_sink {
+ public:
+  explicit place_sink(const string_pool& names) : check_(names) {}
+  void on_part_begin(const part_header& h) override {
+    check_.on_part_begin(h);
+    part_ = h.index;
+  }
+  void on_part_end(const part_end& e) override { check_.on_part_end(e); }
+  void on_cost(const cost_record& r) override {
+    check_.on_cost(r);
+    auto& sum = sums[place(r.ctx, r.pos)];
+    if (sum.size() < r.costs.size()) sum.resize(r.costs.size());
+    for (std::size_t i = 0; i < r.costs.size(); ++i) sum[i] += r.costs[i];
+  }
+  void on_cost_run(const cost_run_record& r) override {
+    CALLTREE_FUZZ_CHECK(!r.lines.empty() && r.costs.size() % r.lines.size() == 0);
+    if (r.merged_chunk) {
+      CALLTREE_FUZZ_CHECK(r.merged_chunk >= chunk_);
+      if (r.merged_chunk != chunk_) seen_.clear();
+      chunk_ = r.merged_chunk;
+      for (const auto& l : r.lines) CALLTREE_FUZZ_CHECK(seen_.insert(place(r.ctx, l.pos)).second);
+    }
+    record_sink::on_cost_run(r);
+  }
+  void on_call(const call_record& r) override {
+    check_.on_call(r);
+    calls.push_back({r.line, r.ctx.function, r.callee_function, r.count});
+  }
+  std::map<std::vector<std::uint64_t>, std::vector<std::uint64_t>> sums;
+  std::vector<std::vector<std::uint64_t>> calls;
+
+ private:
+  std::vector<std::uint64_t> place(const context& c, const position& p) const {
+    return {part_, c.object, c.file, c.source_file, c.function, p.instr, p.bb, p.line};
+  }
+  fuzz::checking_sink check_;
+  std::uint64_t part_ = 0, chunk_ = 0;
+  std::set<std::vector<std::uint64_t>> seen_;
 };
 
 }  // namespace
@@ -201,6 +246,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto runs2 = in_runs(2, r2);
     CALLTREE_FUZZ_CHECK(r1.size() == r2.size());
     CALLTREE_FUZZ_CHECK(runs1 == runs2);
+
+    // Merged by place (reader_options::merge_cost_lines): the same sums, the calls in order.
+    auto merged = [&](unsigned threads, string_pool& pool) {
+      place_sink sink(pool);
+      fuzz::checking_diagnostics d;
+      auto options = fuzz::fuzz_reader_options();
+      options.threads = threads;
+      options.chunk_bytes = 64;
+      options.cost_run_records = true;
+      options.merge_cost_lines = true;
+      options.speculate_every_chunk = true;
+      auto in6 = memory_input(std::string(bytes));
+      CALLTREE_FUZZ_CHECK(read_callgrind(*in6, pool, sink, d, options).has_value());
+      return std::pair{sink.sums, sink.calls};
+    };
+    string_pool p1, p2;
+    const auto merged1 = merged(1, p1);
+    const auto merged2 = merged(2, p2);
+    CALLTREE_FUZZ_CHECK(p1.size() == p2.size());
+    CALLTREE_FUZZ_CHECK(merged1 == merged2);
   }
   return 0;
 }
