@@ -22,6 +22,7 @@
 #include "calltree/profile.h"
 #include "export/export.h"
 #include "export/formats.h"
+#include "export/ordered_chunks.h"
 #include "report/json.h"
 
 namespace calltree {
@@ -87,15 +88,17 @@ inline int decimal_digits(std::uint64_t v) {
 // Rows formatted into a fixed buffer by pointer; reserve(n) before writing up to n bytes.
 class row_out {
  public:
-  explicit row_out(const export_sink& out) : out_(out), buf_(std::make_unique<char[]>(size)) {}
+  static constexpr std::size_t size = std::size_t{1} << 20;
+  explicit row_out(const export_sink& out) : out_(out), own_(new char[size]), buf_(own_.get()) {}
+  // Into `buf`, the caller's (`size` bytes).
+  row_out(const export_sink& out, char* buf) : out_(out), buf_(buf) {}
   ~row_out() { flush(); }
   void reserve(std::size_t n) {
-    if (static_cast<std::size_t>(p_ - buf_.get()) + n > size) flush();
+    if (static_cast<std::size_t>(p_ - buf_) + n > size) flush();
   }
   void flush() {
-    if (p_ != buf_.get())
-      out_(std::string_view(buf_.get(), static_cast<std::size_t>(p_ - buf_.get())));
-    p_ = buf_.get();
+    if (p_ != buf_) out_(std::string_view(buf_, static_cast<std::size_t>(p_ - buf_)));
+    p_ = buf_;
   }
   void lit(std::string_view s) {
     std::memcpy(p_, s.data(), s.size());
@@ -180,10 +183,10 @@ class row_out {
   }
 
  private:
-  static constexpr std::size_t size = std::size_t{1} << 20;
   const export_sink& out_;
-  std::unique_ptr<char[]> buf_;
-  char* p_ = buf_.get();
+  std::unique_ptr<char[]> own_;
+  char* buf_;
+  char* p_ = buf_;
 };
 
 // {"columns":["part",...,<position columns>,...],"rows":[
@@ -238,11 +241,10 @@ void with_kinds(std::uint8_t kinds, F&& f) {
 }
 
 template <std::uint8_t kinds>
-void call_rows(const profile& p, const std::vector<std::uint32_t>& recorded,
-               const export_sink& out) {
-  row_out o(out);
+void call_rows(const profile& p, const std::vector<std::uint32_t>& recorded, std::size_t begin,
+               std::size_t end, row_out& o) {
   const std::size_t most = row_out::bound(6 + 2 * std::popcount(kinds), recorded.size());
-  for (std::size_t i = 0; i < p.calls.size(); ++i) {
+  for (std::size_t i = begin; i < end; ++i) {
     const call_row& r = p.calls[i];
     o.reserve(most);
     if (i) o.ch(',');
@@ -260,10 +262,9 @@ void call_rows(const profile& p, const std::vector<std::uint32_t>& recorded,
 }
 
 template <std::uint8_t kinds>
-void jump_rows(const profile& p, const export_sink& out) {
-  row_out o(out);
+void jump_rows(const profile& p, std::size_t begin, std::size_t end, row_out& o) {
   const std::size_t most = row_out::bound(9 + 2 * std::popcount(kinds), 0);
-  for (std::size_t i = 0; i < p.jumps.size(); ++i) {
+  for (std::size_t i = begin; i < end; ++i) {
     const jump_row& r = p.jumps[i];
     o.reserve(most);
     if (i) o.ch(',');
@@ -390,10 +391,92 @@ std::string model_json_head(const profile& p, const std::string& input) {
   return head;
 }
 
-void model_json_tail(const profile& p, const export_sink& out) {
-  writer w(out);
+// The tail in pieces, each formatted on its own (on any thread): their texts one after the
+// other are the tail. A table's head is a piece; its rows are pieces of a fixed number of rows
+// (where a piece ends depends on the model only: the same bytes for any number of threads).
+namespace {
+
+struct tail_piece {
+  enum kind : std::uint8_t { calls_head, calls, jumps_head, jumps, names, functions, parts } what;
+  std::size_t begin = 0, end = 0;
+};
+
+std::vector<tail_piece> tail_pieces(const profile& p, std::size_t rows_a_piece) {
+  const std::size_t functions_a_piece = std::max<std::size_t>(1, rows_a_piece / 4);
+  std::vector<tail_piece> v;
+  auto rows = [&v](tail_piece::kind k, std::size_t n, std::size_t per) {
+    for (std::size_t b = 0; b < n; b += per) v.push_back({k, b, std::min(n, b + per)});
+  };
+  v.push_back({tail_piece::calls_head});
+  rows(tail_piece::calls, p.calls.size(), rows_a_piece);
+  v.push_back({tail_piece::jumps_head});
+  rows(tail_piece::jumps, p.jumps.size(), rows_a_piece);
+  v.push_back({tail_piece::names});
+  rows(tail_piece::functions, p.functions.size(), functions_a_piece);
+  v.push_back({tail_piece::parts});
+  return v;
+}
+
+void format_piece(const profile& p, const std::vector<std::uint32_t>& recorded, const tail_piece& t,
+                  chunk_text& c) {
+  const export_sink into = [&c](std::string_view b) { c.text += b; };
+  const std::uint8_t kinds = p.positions;
+  auto rows = [&](auto each) {
+    if (!c.scratch) c.scratch.reset(new char[row_out::size]);
+    row_out o(into, c.scratch.get());
+    each(o);
+  };
+  writer w(into);
   std::string& buf = w.buf;
-  const auto recorded = recorded_events(p);
+  switch (t.what) {
+    case tail_piece::calls_head:
+      buf += "]},\"calls\":";
+      columns(buf, {"part", "caller", "file"}, "", kinds, {"callee"}, true, {"count", "inclusive"});
+      return;
+    case tail_piece::calls:
+      return rows([&](row_out& o) {
+        with_kinds(kinds, [&]<std::uint8_t K>() { call_rows<K>(p, recorded, t.begin, t.end, o); });
+      });
+    case tail_piece::jumps_head:
+      buf += "]},\"jumps\":";
+      columns(buf, {"part", "function", "file"}, "", kinds,
+              {"conditional", "executed", "followed", "target_function", "target_file"}, true, {});
+      return;
+    case tail_piece::jumps:
+      return rows([&](row_out& o) {
+        with_kinds(kinds, [&]<std::uint8_t K>() { jump_rows<K>(p, t.begin, t.end, o); });
+      });
+    case tail_piece::names:
+      buf += "]},\"objects\":[";
+      for (std::size_t i = 0; i < p.objects.size(); ++i) {
+        if (i) buf += ',';
+        w.str(p.object_name(static_cast<object_id>(i)));
+      }
+      buf += "],\"files\":[";
+      for (std::size_t i = 0; i < p.files.size(); ++i) {
+        if (i) buf += ',';
+        w.str(p.file_name(static_cast<file_id>(i)));
+        w.b.maybe_flush();
+      }
+      buf += "],\"functions\":[";
+      return;
+    case tail_piece::functions:
+      for (std::size_t i = t.begin; i < t.end; ++i) {
+        const function& f = p.functions[i];
+        if (i) buf += ',';
+        buf += "{\"object\":";
+        w.num(f.object);
+        buf += ",\"file\":";
+        w.num(f.file);
+        buf += ",\"name\":";
+        w.str(p.strings.view(f.name));
+        buf += '}';
+        w.b.maybe_flush();
+      }
+      return;
+    case tail_piece::parts:
+      break;
+  }
   std::vector<std::uint64_t> row(recorded.size());
   auto pick = [&](std::span<const std::uint64_t> all) {
     for (std::size_t i = 0; i < recorded.size(); ++i) row[i] = all[recorded[i]];
@@ -405,40 +488,6 @@ void model_json_tail(const profile& p, const export_sink& out) {
     pick(*v);
     return row;
   };
-  const std::uint8_t kinds = p.positions;
-  buf += "]},\"calls\":";
-  columns(buf, {"part", "caller", "file"}, "", kinds, {"callee"}, true, {"count", "inclusive"});
-  w.b.flush();
-  with_kinds(kinds, [&]<std::uint8_t K>() { call_rows<K>(p, recorded, out); });
-  buf += "]},\"jumps\":";
-  columns(buf, {"part", "function", "file"}, "", kinds,
-          {"conditional", "executed", "followed", "target_function", "target_file"}, true, {});
-  w.b.flush();
-  with_kinds(kinds, [&]<std::uint8_t K>() { jump_rows<K>(p, out); });
-  buf += "]},\"objects\":[";
-  for (std::size_t i = 0; i < p.objects.size(); ++i) {
-    if (i) buf += ',';
-    w.str(p.object_name(static_cast<object_id>(i)));
-  }
-  buf += "],\"files\":[";
-  for (std::size_t i = 0; i < p.files.size(); ++i) {
-    if (i) buf += ',';
-    w.str(p.file_name(static_cast<file_id>(i)));
-    w.b.maybe_flush();
-  }
-  buf += "],\"functions\":[";
-  for (std::size_t i = 0; i < p.functions.size(); ++i) {
-    const function& f = p.functions[i];
-    if (i) buf += ',';
-    buf += "{\"object\":";
-    w.num(f.object);
-    buf += ",\"file\":";
-    w.num(f.file);
-    buf += ",\"name\":";
-    w.str(p.strings.view(f.name));
-    buf += '}';
-    w.b.maybe_flush();
-  }
   buf += "],\"parts\":[";
   for (std::size_t i = 0; i < p.parts.size(); ++i) {
     const part& pt = p.parts[i];
@@ -483,6 +532,26 @@ void model_json_tail(const profile& p, const export_sink& out) {
     buf += '}';
   }
   buf += "]}\n";
+}
+
+}  // namespace
+
+void model_json_tail(const profile& p, const export_sink& out, unsigned threads,
+                     const std::function<void()>& before, std::size_t piece_rows) {
+  const auto recorded = recorded_events(p);
+  const auto pieces = tail_pieces(p, std::max<std::size_t>(1, piece_rows));
+  bool first = true;
+  format_in_order(
+      pieces.size(), threads,
+      [&](std::size_t begin, std::size_t end, chunk_text& c) {
+        for (std::size_t i = begin; i < end; ++i) format_piece(p, recorded, pieces[i], c);
+      },
+      [&](chunk_text& c) {
+        if (first && before) before();
+        first = false;
+        if (!c.text.empty()) out(c.text);
+      },
+      1);
 }
 
 }  // namespace exporting

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -43,7 +44,14 @@ class self_row_writer {
   std::unique_ptr<impl> impl_;
 };
 
-// From the end of "costs" to the end of the document.
-void model_json_tail(const profile& p, const export_sink& out);
+// From the end of "costs" to the end of the document, formatted in pieces (`piece_rows` rows
+// of a table, a quarter as many functions) on `threads` threads while this one writes them in
+// order: the same bytes for any number of threads and any size of piece. `before`, if set,
+// runs on this thread before the first byte goes out (model_json_stream waits there for its
+// last rows while the first pieces are formatted).
+inline constexpr std::size_t tail_piece_rows = 16384;
+void model_json_tail(const profile& p, const export_sink& out, unsigned threads = 1,
+                     const std::function<void()>& before = {},
+                     std::size_t piece_rows = tail_piece_rows);
 
 }  // namespace calltree::exporting

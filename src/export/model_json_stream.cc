@@ -311,6 +311,8 @@ void model_json_stream::work() {
   }
 }
 
+// The window's last rows go to the writing thread, and the tail is formatted in pieces while
+// it writes them: the first piece goes out once that thread is done.
 result<bool> model_json_stream::finish(const profile& p) {
   if (!writer_) start(p);
   if (!broken_)
@@ -322,20 +324,28 @@ result<bool> model_json_stream::finish(const profile& p) {
     }
     changed_.notify_all();
   }
-  stop();
-  if (failed_) {
-    try {
-      std::rethrow_exception(failed_);
-    } catch (const std::exception& e) {
-      return error{std::string("writing the self rows: ") + e.what()};
-    } catch (...) {
-      return error{"writing the self rows failed"};
+  auto rows_written = [this]() -> result<bool> {
+    stop();
+    if (failed_) {
+      try {
+        std::rethrow_exception(failed_);
+      } catch (const std::exception& e) {
+        return error{std::string("writing the self rows: ") + e.what()};
+      } catch (...) {
+        return error{"writing the self rows failed"};
+      }
     }
+    writer_->flush();
+    return true;
+  };
+  if (broken_ || model_json_head(p, input_) != head_) {
+    auto done = rows_written();
+    if (!done) return done;
+    return false;
   }
-  writer_->flush();
-  if (broken_ || model_json_head(p, input_) != head_) return false;
-  model_json_tail(p, out_);
-  return true;
+  result<bool> done = true;
+  model_json_tail(p, out_, threads_, [&] { done = rows_written(); });
+  return done;
 }
 
 }  // namespace calltree::exporting

@@ -11,7 +11,7 @@
 namespace calltree::exporting {
 
 void format_in_order(std::size_t frames, unsigned threads, const chunk_format& format,
-                     const chunk_take& take) {
+                     const chunk_take& take, std::size_t per_chunk) {
   const std::size_t in_flight = threads > 1 ? 2 * std::size_t{threads} : 0;
   std::deque<std::future<chunk_text>> pending;
   // Taken chunks are formatted into again: their memory stays with the process (a chunk of
@@ -33,8 +33,8 @@ void format_in_order(std::size_t frames, unsigned threads, const chunk_format& f
       spare.push_back(std::move(c));
     }
   };
-  for (std::size_t begin = 0; begin < frames; begin += frames_per_chunk) {
-    const std::size_t end = std::min(frames, begin + frames_per_chunk);
+  for (std::size_t begin = 0; begin < frames; begin += per_chunk) {
+    const std::size_t end = std::min(frames, begin + per_chunk);
     chunk_text c;
     if (!spare.empty()) {
       c = std::move(spare.back());

@@ -15,14 +15,17 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace calltree::exporting {
 
 // A chunk's text; `side` is for a second stream that goes elsewhere in the file (speedscope's
-// weights follow all of its samples).
+// weights follow all of its samples). `scratch` is the formatter's to use as it likes (it
+// stays with the chunk_text, which is reused).
 struct chunk_text {
   std::string text, side;
+  std::unique_ptr<char[]> scratch;
 };
 
 // Formats frames [begin, end) into `out` (called on any thread, for disjoint ranges; it must
@@ -33,10 +36,11 @@ using chunk_take = std::function<void(chunk_text& chunk)>;
 
 inline constexpr std::size_t frames_per_chunk = 1024;
 
-// Every chunk of [0, frames), formatted by `format` and taken by `take` in order. An
-// exception thrown by `format` (std::bad_alloc) reaches the caller, after the threads ended.
+// Every chunk of [0, frames) (`per_chunk` frames each, the last perhaps fewer), formatted by
+// `format` and taken by `take` in order. An exception thrown by `format` (std::bad_alloc) or
+// by `take` reaches the caller, after the threads ended.
 void format_in_order(std::size_t frames, unsigned threads, const chunk_format& format,
-                     const chunk_take& take);
+                     const chunk_take& take, std::size_t per_chunk = frames_per_chunk);
 
 // The text after a chunk's leading separator: the first chunk that has any text starts the
 // list without it. `started` is the caller's, false before the first piece.

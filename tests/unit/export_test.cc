@@ -269,6 +269,25 @@ TEST(OrderedChunks, TakenInOrderWhateverTheThreads) {
   }
 }
 
+// Chunks of another size (the json export's tail: a piece a chunk): each [begin, end) of
+// that many frames but the last, in order.
+TEST(OrderedChunks, ChunksOfAnySize) {
+  for (std::size_t per : {std::size_t{1}, std::size_t{3}, std::size_t{5000}})
+    for (unsigned threads : {1u, 2u}) {
+      std::string got;
+      format_in_order(
+          11, threads,
+          [](std::size_t begin, std::size_t end, chunk_text& c) {
+            c.text = std::to_string(begin) + "-" + std::to_string(end) + " ";
+          },
+          [&](chunk_text& c) { got += c.text; }, per);
+      std::string want;
+      for (std::size_t b = 0; b < 11; b += per)
+        want += std::to_string(b) + "-" + std::to_string(std::min<std::size_t>(11, b + per)) + " ";
+      EXPECT_EQ(got, want) << per << " a chunk, " << threads << " threads";
+    }
+}
+
 // The text formats formatted in chunks on threads write what one thread writes. (Run under
 // ThreadSanitizer by make test-threads.)
 TEST(ChunkThreads, TheSameBytesOnOneAndFourThreads) {

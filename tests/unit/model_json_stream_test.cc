@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
@@ -111,6 +112,38 @@ TEST(ModelJsonStream, TheModelsBytesOnEveryFile) {
   EXPECT_GT(whole, 2 * files - 10);
   EXPECT_GT(small_window_whole, files);
   EXPECT_GT(chunked_whole, 4 * files - 20);
+}
+
+// The tail (calls, jumps, names, parts) in pieces of a few rows on several threads: the bytes
+// of one piece on one thread, on every file.
+TEST(ModelJsonStream, TheTailInPiecesOnEveryFile) {
+  std::size_t pieces_of_rows = 0, pieces_of_jumps = 0;
+  for (const auto& f : test::every_profile(true)) {
+    auto in = opened(f.string(), false);
+    profile p;
+    diagnostic_collector diags;
+    profile_builder b(p, &diags, "f");
+    ASSERT_TRUE(read_callgrind(*in, p.strings, b, diags));
+    auto tail = [&p](unsigned threads, std::size_t rows) {
+      std::string bytes;
+      const export_sink sink = [&bytes](std::string_view s) { bytes.append(s); };
+      model_json_tail(p, sink, threads, {}, rows);
+      return bytes;
+    };
+    const std::string want = tail(1, ~std::size_t{0} / 2);
+    for (std::size_t rows : {1u, 2u, 7u, 64u, 16384u})
+      for (unsigned threads : {1u, 3u}) {
+        const std::string got = tail(threads, rows);
+        // (Compared whole, the first byte that differs shown: a diff of two long texts is slow.)
+        const auto at = std::mismatch(got.begin(), got.end(), want.begin(), want.end());
+        EXPECT_TRUE(got == want) << f << ", pieces of " << rows << ", " << threads
+                                 << " threads: first differs at byte " << (at.first - got.begin());
+      }
+    if (p.calls.size() > 7 && p.functions.size() > 7) ++pieces_of_rows;
+    if (p.jumps.size() > 7) ++pieces_of_jumps;
+  }
+  EXPECT_GT(pieces_of_rows, 10u);
+  EXPECT_GE(pieces_of_jumps, 3u);
 }
 
 // A function in two blocks: the second block's row at a place of the first is summed into it,
