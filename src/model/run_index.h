@@ -42,7 +42,7 @@ class run_index {
   // rows across runs): no key is remembered, and none looked up.
   void start_alone(const std::vector<Row>& rows) {
     key_ = ~0ull;
-    run_ = row_index::empty;
+    run_ = none;
     begin_ = static_cast<std::uint32_t>(rows.size());
     fresh_slots();
   }
@@ -93,32 +93,36 @@ class run_index {
   }
 
   // A key met: the rows of its one run so far, or (met again) none here at all. (A key has
-  // one run at most before its rows go to the other index.)
+  // one run at most before its rows go to the other index.) Kept per function id, for the
+  // part it was last met in: keys come part after part (or all of part 0), so a function met
+  // in a later part is a new key, and its entry of the earlier part is not wanted again. An
+  // array, not a map of keys: a function's entry is one read, near those of the functions
+  // made just before it (a map of the real profile's 275 k keys missed the cache on most).
   struct function_run {
-    std::uint64_t key = 0;
+    std::uint32_t part = none;         // of the key met last with this function (none: none)
     std::uint32_t begin = 0, end = 0;  // [begin, end) of its rows
     bool indexed = false;              // its rows are in the other index
   };
+  static constexpr std::uint32_t none = 0xffffffffu;
 
   template <typename IndexRow>
   void start(std::uint64_t key, const std::vector<Row>& rows, IndexRow index_row) {
     const auto size = static_cast<std::uint32_t>(rows.size());
-    if (run_ != row_index::empty) functions_[run_].end = size;
+    if (run_ != none) functions_[run_].end = size;
     key_ = key;
     begin_ = size;
-    const std::uint64_t h = mix(7, key);
-    std::size_t slot;
-    run_ = keys_.find(
-        h, [&](std::uint32_t i) { return functions_[i].key == key; }, slot);
-    if (run_ == row_index::empty) {
-      run_ = static_cast<std::uint32_t>(functions_.size());
-      functions_.push_back(function_run{key, size, size, false});
-      keys_.insert(h, run_, slot);
-    } else if (!functions_[run_].indexed) {
-      for (std::uint32_t i = functions_[run_].begin; i < functions_[run_].end; ++i) index_row(i);
-      functions_[run_].indexed = true;
+    const auto part = static_cast<std::uint32_t>(key >> 32);
+    run_ = static_cast<std::uint32_t>(key & 0xffffffffu);
+    if (run_ >= functions_.size())
+      functions_.resize(std::max<std::size_t>(run_ + 1, 2 * functions_.size()));
+    function_run& f = functions_[run_];
+    if (f.part != part) {
+      f = function_run{part, size, size, false};
+    } else if (!f.indexed) {
+      for (std::uint32_t i = f.begin; i < f.end; ++i) index_row(i);
+      f.indexed = true;
     }
-    if (functions_[run_].indexed) return;
+    if (f.indexed) return;
     fresh_slots();
   }
   void fresh_slots() {
@@ -134,12 +138,11 @@ class run_index {
     }
   }
 
-  bool global_ = false;                   // every row is in the other index
-  std::vector<function_run> functions_;   // every key met
-  row_index keys_;                        // functions_ by key (part << 32 | function)
-  std::uint64_t key_ = ~0ull;             // the current run's
-  std::uint32_t run_ = row_index::empty;  // its entry in functions_
-  std::uint32_t begin_ = 0;               // its first row (the rows after are its)
+  bool global_ = false;                  // every row is in the other index
+  std::vector<function_run> functions_;  // by function id: the keys met
+  std::uint64_t key_ = ~0ull;            // the current run's
+  std::uint32_t run_ = none;             // its function (its entry in functions_)
+  std::uint32_t begin_ = 0;              // its first row (the rows after are its)
   // See entry(); 0: none yet. A run uses the first 2^bits_ of them, at most half full: a run of
   // a few rows looks in a few cache lines, whatever the size a long run before it made this.
   std::vector<std::uint64_t> slots_;
