@@ -104,6 +104,13 @@ class row_out {
     std::memcpy(p_, s.data(), s.size());
     p_ += s.size();
   }
+  // A text of at most 32 bytes whose buffer has 32 (`same` of self_row_writer): copied in one
+  // fixed-size move, not a call to memcpy. The bytes past it are written over next.
+  void lit_short(std::string_view s) {
+    if (s.size() > 32) return lit(s);
+    std::memcpy(p_, s.data(), 32);
+    p_ += s.size();
+  }
   void ch(char c) { *p_++ = c; }
   const char* at() const { return p_; }
   // A row's start and the three columns every table begins with: "\n[part,a,b".
@@ -115,30 +122,33 @@ class row_out {
     ch(',');
     num(b);
   }
-  // Decimal, as std::to_chars writes it, inline: most numbers of a row (parts, file ids,
-  // costs of one instruction) have one or two digits.
-  void num(std::uint64_t v) {
+  // Decimal, as std::to_chars writes it: most numbers of a row (parts, file ids, costs of one
+  // instruction) have one or two digits, written inline; the others by a call.
+  [[gnu::always_inline]] void num(std::uint64_t v) {
     if (v < 10) {
       *p_++ = static_cast<char>('0' + v);
     } else if (v < 100) {
       std::memcpy(p_, pairs + 2 * v, 2);
       p_ += 2;
     } else {
-      const int n = decimal_digits(v);
-      char* q = p_ + n;
-      while (v >= 100) {
-        q -= 2;
-        std::memcpy(q, pairs + 2 * (v % 100), 2);
-        v /= 100;
-      }
-      if (v >= 10) {
-        q -= 2;
-        std::memcpy(q, pairs + 2 * v, 2);
-      } else {
-        *--q = static_cast<char>('0' + v);
-      }
-      p_ += n;
+      num_long(v);
     }
+  }
+  [[gnu::noinline]] void num_long(std::uint64_t v) {
+    const int n = decimal_digits(v);
+    char* q = p_ + n;
+    while (v >= 100) {
+      q -= 2;
+      std::memcpy(q, pairs + 2 * (v % 100), 2);
+      v /= 100;
+    }
+    if (v >= 10) {
+      q -= 2;
+      std::memcpy(q, pairs + 2 * v, 2);
+    } else {
+      *--q = static_cast<char>('0' + v);
+    }
+    p_ += n;
   }
   // "0x" and lowercase hex digits, as std::to_chars(…, 16) writes them, in quotes.
   void hex(std::uint64_t v) {
@@ -307,14 +317,27 @@ struct self_row_writer::impl {
 
   template <std::uint8_t kinds>
   void write(std::span<const self_row> rows, const std::uint64_t* costs, std::size_t columns) {
+    if (columns == 1 && recorded.size() == 1 && recorded[0] == 0)
+      return write_as<kinds, true>(rows, costs, columns);
+    write_as<kinds, false>(rows, costs, columns);
+  }
+  // `one`: a single recorded event, the only column (most profiles): its cell written as it is.
+  // The rows were written long ago (the stream's window): each is fetched some rows ahead.
+  template <std::uint8_t kinds, bool one>
+  void write_as(std::span<const self_row> rows, const std::uint64_t* costs, std::size_t columns) {
     const std::size_t most = row_out::bound(3 + std::popcount(kinds), recorded.size());
+    constexpr std::size_t ahead = 8;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const self_row& r = rows[i];
+      if (i + ahead < rows.size()) {
+        __builtin_prefetch(&rows[i + ahead]);
+        __builtin_prefetch(costs + (i + ahead) * columns);
+      }
       o.reserve(most);
       if (!first) o.ch(',');
       first = false;
       if (r.function == same_function && r.source_file == same_file && r.part == same_part) {
-        o.lit({same, same_size});
+        o.lit_short({same, same_size});
       } else {
         const char* from = o.at();
         o.head(r.part, r.function, r.source_file);
@@ -326,7 +349,13 @@ struct self_row_writer::impl {
       }
       o.pos<kinds>(r.pos);
       o.ch(',');
-      o.costs({costs + i * columns, columns}, recorded);
+      if constexpr (one) {
+        o.ch('[');
+        o.num(costs[i]);
+        o.ch(']');
+      } else {
+        o.costs({costs + i * columns, columns}, recorded);
+      }
       o.ch(']');
     }
   }
