@@ -54,23 +54,20 @@ void model_json_stream::start(const profile& p) {
   }
 }
 
-std::uint64_t& model_json_stream::state_of(std::uint64_t key) {
+namespace {
+// The entry of `key` (part << 32 | function) in a table per part and function (0: none yet).
+std::uint64_t& entry_of(std::vector<std::vector<std::uint64_t>>& table, std::uint64_t key) {
   const auto part = static_cast<std::size_t>(key >> 32);
   const auto function = static_cast<std::size_t>(key & 0xffffffffu);
-  if (state_.size() <= part) state_.resize(part + 1);
-  auto& v = state_[part];
+  if (table.size() <= part) table.resize(part + 1);
+  auto& v = table[part];
   if (v.size() <= function) v.resize(std::max(function + 1, 2 * v.size()), 0);
   return v[function];
 }
+}  // namespace
 
-std::uint64_t& model_json_stream::chunk_of(std::uint64_t key) {
-  const auto part = static_cast<std::size_t>(key >> 32);
-  const auto function = static_cast<std::size_t>(key & 0xffffffffu);
-  if (chunk_.size() <= part) chunk_.resize(part + 1);
-  auto& v = chunk_[part];
-  if (v.size() <= function) v.resize(std::max(function + 1, 2 * v.size()), 0);
-  return v[function];
-}
+std::uint64_t& model_json_stream::state_of(std::uint64_t key) { return entry_of(state_, key); }
+std::uint64_t& model_json_stream::chunk_of(std::uint64_t key) { return entry_of(chunk_, key); }
 
 // Starts the document at the first rows; false (and given up) if rows of `columns` costs do
 // not fit it: a later part's events widened the rows.

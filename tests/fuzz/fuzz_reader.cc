@@ -68,22 +68,16 @@ class summing_sink final : public record_sink {
   std::uint64_t part_ = 0;
 };
 
-// Each context's cost lines in order (reader_options::cost_run_records: a run at once),
-// every field of each; the calls in order.
-class line_sink final : public record_sink {
+// What the two sinks of cost lines in runs below share: every record checked, the part, a
+// run's shape, the calls in order.
+class run_sink : public record_sink {
  public:
-  explicit line_sink(const string_pool& names) : check_(names) {}
+  explicit run_sink(const string_pool& names) : check_(names) {}
   void on_part_begin(const part_header& h) override {
     check_.on_part_begin(h);
     part_ = h.index;
   }
   void on_part_end(const part_end& e) override { check_.on_part_end(e); }
-  void on_cost(const cost_record& r) override {
-    check_.on_cost(r);
-    std::vector<std::uint64_t> v{r.line, r.pos.instr, r.pos.bb, r.pos.line, r.given};
-    v.insert(v.end(), r.costs.begin(), r.costs.end());
-    lines[{part_, r.ctx.object, r.ctx.file, r.ctx.source_file, r.ctx.function}].push_back(v);
-  }
   void on_cost_run(const cost_run_record& r) override {
     CALLTREE_FUZZ_CHECK(!r.lines.empty() && r.costs.size() % r.lines.size() == 0);
     record_sink::on_cost_run(r);
@@ -92,24 +86,32 @@ class line_sink final : public record_sink {
     check_.on_call(r);
     calls.push_back({r.line, r.ctx.function, r.callee_function, r.count});
   }
-  std::map<std::vector<std::uint64_t>, std::vector<std::vector<std::uint64_t>>> lines;
   std::vector<std::vector<std::uint64_t>> calls;
 
- private:
+ protected:
   fuzz::checking_sink check_;
   std::uint64_t part_ = 0;
 };
 
+// Each context's cost lines in order (reader_options::cost_run_records: a run at once),
+// every field of each; the calls in order.
+class line_sink final : public run_sink {
+ public:
+  explicit line_sink(const string_pool& names) : run_sink(names) {}
+  void on_cost(const cost_record& r) override {
+    check_.on_cost(r);
+    std::vector<std::uint64_t> v{r.line, r.pos.instr, r.pos.bb, r.pos.line, r.given};
+    v.insert(v.end(), r.costs.begin(), r.costs.end());
+    lines[{part_, r.ctx.object, r.ctx.file, r.ctx.source_file, r.ctx.function}].push_back(v);
+  }
+  std::map<std::vector<std::uint64_t>, std::vector<std::vector<std::uint64_t>>> lines;
+};
+
 // Costs summed per place (part, context, position), as the model's self rows; the calls in
 // order; whether a chunk merged by place (cost_run_record::merged_chunk) held one twice.
-class place_sink final : public record_sink {
+class place_sink final : public run_sink {
  public:
-  explicit place_sink(const string_pool& names) : check_(names) {}
-  void on_part_begin(const part_header& h) override {
-    check_.on_part_begin(h);
-    part_ = h.index;
-  }
-  void on_part_end(const part_end& e) override { check_.on_part_end(e); }
+  explicit place_sink(const string_pool& names) : run_sink(names) {}
   void on_cost(const cost_record& r) override {
     check_.on_cost(r);
     auto& sum = sums[place(r.ctx, r.pos)];
@@ -117,28 +119,21 @@ class place_sink final : public record_sink {
     for (std::size_t i = 0; i < r.costs.size(); ++i) sum[i] += r.costs[i];
   }
   void on_cost_run(const cost_run_record& r) override {
-    CALLTREE_FUZZ_CHECK(!r.lines.empty() && r.costs.size() % r.lines.size() == 0);
     if (r.merged_chunk) {
       CALLTREE_FUZZ_CHECK(r.merged_chunk >= chunk_);
       if (r.merged_chunk != chunk_) seen_.clear();
       chunk_ = r.merged_chunk;
       for (const auto& l : r.lines) CALLTREE_FUZZ_CHECK(seen_.insert(place(r.ctx, l.pos)).second);
     }
-    record_sink::on_cost_run(r);
-  }
-  void on_call(const call_record& r) override {
-    check_.on_call(r);
-    calls.push_back({r.line, r.ctx.function, r.callee_function, r.count});
+    run_sink::on_cost_run(r);
   }
   std::map<std::vector<std::uint64_t>, std::vector<std::uint64_t>> sums;
-  std::vector<std::vector<std::uint64_t>> calls;
 
  private:
   std::vector<std::uint64_t> place(const context& c, const position& p) const {
     return {part_, c.object, c.file, c.source_file, c.function, p.instr, p.bb, p.line};
   }
-  fuzz::checking_sink check_;
-  std::uint64_t part_ = 0, chunk_ = 0;
+  std::uint64_t chunk_ = 0;
   std::set<std::vector<std::uint64_t>> seen_;
 };
 
@@ -227,18 +222,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     CALLTREE_FUZZ_CHECK(m1.size() == m2.size());
     CALLTREE_FUZZ_CHECK(sums1 == sums2);
 
-    // Cost lines in runs (reader_options::cost_run_records): every line of every context, in
-    // order and as it was, and the calls in order, on one thread and on the parallel path.
-    auto in_runs = [&](unsigned threads, string_pool& pool) {
-      line_sink sink(pool);
+    // Cost lines in runs (reader_options::cost_run_records), merged by place or not, in
+    // chunks of 64 bytes read ahead.
+    auto read_in_runs = [&](unsigned threads, string_pool& pool, record_sink& sink, bool merge) {
       fuzz::checking_diagnostics d;
       auto options = fuzz::fuzz_reader_options();
       options.threads = threads;
       options.chunk_bytes = 64;
       options.cost_run_records = true;
+      options.merge_cost_lines = merge;
       options.speculate_every_chunk = true;
       auto in5 = memory_input(std::string(bytes));
       CALLTREE_FUZZ_CHECK(read_callgrind(*in5, pool, sink, d, options).has_value());
+    };
+    // Every line of every context, in order and as it was, and the calls in order, on one
+    // thread and on the parallel path.
+    auto in_runs = [&](unsigned threads, string_pool& pool) {
+      line_sink sink(pool);
+      read_in_runs(threads, pool, sink, false);
       return std::pair{sink.lines, sink.calls};
     };
     string_pool r1, r2;
@@ -250,15 +251,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // Merged by place (reader_options::merge_cost_lines): the same sums, the calls in order.
     auto merged = [&](unsigned threads, string_pool& pool) {
       place_sink sink(pool);
-      fuzz::checking_diagnostics d;
-      auto options = fuzz::fuzz_reader_options();
-      options.threads = threads;
-      options.chunk_bytes = 64;
-      options.cost_run_records = true;
-      options.merge_cost_lines = true;
-      options.speculate_every_chunk = true;
-      auto in6 = memory_input(std::string(bytes));
-      CALLTREE_FUZZ_CHECK(read_callgrind(*in6, pool, sink, d, options).has_value());
+      read_in_runs(threads, pool, sink, true);
       return std::pair{sink.sums, sink.calls};
     };
     string_pool p1, p2;

@@ -62,11 +62,29 @@ class text_sink : public record_sink, public diagnostic_sink {
   std::uint32_t part_ = 0;
 };
 
-class context_sums final : public text_sink {
+// A text_sink that writes every record but the self costs, and every diagnostic, as text in
+// order into `out.others` (a reading's `Reading`).
+template <typename Reading>
+class others_sink : public text_sink {
  public:
-  context_sums(const string_pool& names, summed_reading& out) : text_sink(names), out_(out) {}
-
   void on_part_begin(const part_header& h) override { out_.others.push_back(begin_text(h)); }
+  void on_call(const call_record& r) override { out_.others.push_back(call_text(r)); }
+  void on_jump(const jump_record& r) override {
+    out_.others.push_back("jump " + std::to_string(r.line) + ctx(r.ctx) + " " +
+                          std::to_string(r.executed) + "/" + std::to_string(r.followed));
+  }
+  void on_part_end(const part_end& e) override { out_.others.push_back(end_text(e)); }
+  void report(diagnostic d) override { out_.others.push_back(format_diagnostic(d)); }
+
+ protected:
+  others_sink(const string_pool& names, Reading& out) : text_sink(names), out_(out) {}
+  Reading& out_;
+};
+
+class context_sums final : public others_sink<summed_reading> {
+ public:
+  context_sums(const string_pool& names, summed_reading& out) : others_sink(names, out) {}
+
   void on_cost(const cost_record& r) override {
     ++out_.cost_records;
     const std::string key = ctx(r.ctx);
@@ -76,16 +94,6 @@ class context_sums final : public text_sink {
     auto& g = out_.given[key];
     g = std::max(g, r.given);
   }
-  void on_call(const call_record& r) override { out_.others.push_back(call_text(r)); }
-  void on_jump(const jump_record& r) override {
-    out_.others.push_back("jump " + std::to_string(r.line) + ctx(r.ctx) + " " +
-                          std::to_string(r.executed) + "/" + std::to_string(r.followed));
-  }
-  void on_part_end(const part_end& e) override { out_.others.push_back(end_text(e)); }
-  void report(diagnostic d) override { out_.others.push_back(format_diagnostic(d)); }
-
- private:
-  summed_reading& out_;
 };
 
 inline std::string stats_text(const read_stats& st) {

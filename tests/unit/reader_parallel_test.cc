@@ -320,15 +320,21 @@ class line_sink final : public test::text_sink {
   line_lists& out_;
 };
 
-line_lists read_lines(const std::string& text, unsigned threads, std::size_t chunk) {
-  auto in = memory_input(text);
+// Cost lines in runs (merged by place or not), every chunk after the first read ahead.
+reader_options in_runs(unsigned threads, std::size_t chunk, bool merge) {
   reader_options opt;
   opt.display_name = "t";
   opt.threads = threads;
   opt.chunk_bytes = chunk;
   opt.cost_run_records = true;
+  opt.merge_cost_lines = merge;
   opt.speculate_every_chunk = true;
-  return test::read_with<line_sink, line_lists>(*in, opt);
+  return opt;
+}
+
+line_lists read_lines(const std::string& text, unsigned threads, std::size_t chunk) {
+  auto in = memory_input(text);
+  return test::read_with<line_sink, line_lists>(*in, in_runs(threads, chunk, false));
 }
 
 }  // namespace
@@ -378,11 +384,10 @@ struct place_sums {
   bool places_once_a_chunk = true, chunks_grow = true;
 };
 
-class place_sink final : public test::text_sink {
+class place_sink final : public test::others_sink<place_sums> {
  public:
-  place_sink(const string_pool& names, place_sums& out) : text_sink(names), out_(out) {}
+  place_sink(const string_pool& names, place_sums& out) : others_sink(names, out) {}
 
-  void on_part_begin(const part_header& h) override { out_.others.push_back(begin_text(h)); }
   void on_cost(const cost_record& r) override { add(place(r.ctx, r.pos), r.costs); }
   void on_cost_run(const cost_run_record& r) override {
     if (r.merged_chunk) {
@@ -397,13 +402,6 @@ class place_sink final : public test::text_sink {
     }
     record_sink::on_cost_run(r);  // (a cost record a line)
   }
-  void on_call(const call_record& r) override { out_.others.push_back(call_text(r)); }
-  void on_jump(const jump_record& r) override {
-    out_.others.push_back("jump " + std::to_string(r.line) + ctx(r.ctx) + " " +
-                          std::to_string(r.executed) + "/" + std::to_string(r.followed));
-  }
-  void on_part_end(const part_end& e) override { out_.others.push_back(end_text(e)); }
-  void report(diagnostic d) override { out_.others.push_back(format_diagnostic(d)); }
 
  private:
   std::string place(const context& c, const position& p) const {
@@ -416,21 +414,13 @@ class place_sink final : public test::text_sink {
     if (it->second.size() < costs.size()) it->second.resize(costs.size());
     for (std::size_t i = 0; i < costs.size(); ++i) it->second[i] += costs[i];
   }
-  place_sums& out_;
   std::set<std::string> seen_;  // the places of the chunk being merged
   std::uint64_t chunk_ = 0;
 };
 
 place_sums read_places(const std::string& text, unsigned threads, std::size_t chunk) {
   auto in = memory_input(text);
-  reader_options opt;
-  opt.display_name = "t";
-  opt.threads = threads;
-  opt.chunk_bytes = chunk;
-  opt.cost_run_records = true;
-  opt.merge_cost_lines = true;
-  opt.speculate_every_chunk = true;
-  return test::read_with<place_sink, place_sums>(*in, opt);
+  return test::read_with<place_sink, place_sums>(*in, in_runs(threads, chunk, true));
 }
 
 }  // namespace
