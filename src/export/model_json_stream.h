@@ -22,6 +22,12 @@
 // size, its model is small, and building it costs less than summing runs here (a hash lookup
 // per row), so the first runs' reading is all that is lost.
 //
+// A chunk read ahead and merged by place (reader_options::merge_cost_lines) hands its runs on
+// as its lines (take_lines): no two of them, of one function, are at one place, so a run is
+// appended as it is while its function's rows in the window all came from that chunk (a
+// block's runs of other source files, inlined code); a function back from an earlier chunk is
+// summed in by place as take() sums a later run.
+//
 // The rows live in one ring, in the order they are written: the window (the rows not yet
 // handed to the writing thread) after the rows that thread is writing, so the memory is the
 // ring's, whatever the file's size (on the real profile the model's 17 M self rows took 1 GB).
@@ -68,7 +74,8 @@ class model_json_stream final : public self_row_stream {
 
   // Once every record is in (after profile_builder::finish_stream), with the model `p` the
   // builder made: the rest of the document, and true. false: what was written is no document
-  // of p (see above). An error if formatting failed (out of memory).
+  // of p (see above). An error if formatting failed (out of memory). The tail is formatted on
+  // `threads` threads (model_json_tail) while the writing thread writes the last rows.
   result<bool> finish(const profile& p);
 
  private:
