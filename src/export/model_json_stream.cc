@@ -12,8 +12,6 @@ namespace calltree::exporting {
 namespace {
 // Rows the writing thread is told of at once, and writes at once.
 constexpr std::size_t step_rows = 16384;
-// The ring's first size (rows); it doubles, up to the window and half as much again.
-constexpr std::size_t first_ring = 65536;
 // Runs after which the stream gives up if most were summed into earlier runs.
 constexpr std::uint64_t judged_after_runs = 8192;
 }  // namespace
@@ -228,13 +226,15 @@ void model_json_stream::make_room(std::size_t n) {
   const std::size_t most = window_rows_ + window_rows_ / 2;
   const std::size_t want = taken_ - sent_ + n;  // the window and the run
   if (ring_.size() < std::max(most, want)) {
-    // A larger ring, once the writing thread has written every row sent: the window's rows
-    // move to their places in it.
+    // The ring at its size at once (the window and half as much again, or the run that needs
+    // more), once the writing thread has written every row sent: the window's rows move to
+    // their places in it. Its memory is not filled: a page is first touched by the rows
+    // written into it (grown by doubling and value-initialised, the ring was zeroed and copied
+    // 2 M rows' worth on the reading thread: 0.1 s where the guest's memory was fresh).
     if (thread_.joinable()) changed_.wait(lock, [this] { return released_ == sent_ || failed_; });
-    std::size_t size = std::max(first_ring, ring_.size());
-    while (size < want || (size < most && size < 2 * want)) size *= 2;
-    std::vector<self_row> rows(size);
-    std::vector<std::uint64_t> costs(size * columns_);
+    const std::size_t size = std::max(most, want);
+    ring<self_row> rows(size);
+    ring<std::uint64_t> costs(size * columns_);
     for (std::uint64_t r = sent_; r < taken_; ++r) {
       rows[r % size] = ring_[r % ring_.size()];
       std::memcpy(costs.data() + (r % size) * columns_,

@@ -45,6 +45,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "calltree/profile.h"
@@ -125,8 +126,24 @@ class model_json_stream final : public self_row_stream {
   std::size_t columns_ = 0;                  // cost cells a row has
 
   // The ring: rows [released_, sent_) are the writing thread's, [sent_, taken_) the window.
-  std::vector<self_row> ring_;
-  std::vector<std::uint64_t> ring_costs_;  // columns_ per row
+  // Its memory is not initialised (rows are written before they are read).
+  template <typename T>
+  struct uninitialised : std::allocator<T> {
+    template <typename U>
+    struct rebind {
+      using other = uninitialised<U>;
+    };
+    template <typename U>
+    void construct(U*) noexcept {}
+    template <typename U, typename... A>
+    void construct(U* p, A&&... a) {
+      ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+    }
+  };
+  template <typename T>
+  using ring = std::vector<T, uninitialised<T>>;
+  ring<self_row> ring_;
+  ring<std::uint64_t> ring_costs_;  // columns_ per row
   // (released_ and notified_ under mutex_; seen_released_: released_ when last looked at.)
   std::uint64_t taken_ = 0, sent_ = 0, released_ = 0, notified_ = 0, seen_released_ = 0;
   std::deque<segment> window_;
