@@ -106,14 +106,24 @@ std::string run_dot(const std::string& program, const std::string& format,
   return {};
 }
 
+// "calltree export: MESSAGE" on standard error; `status` is the exit status to return.
+int failed(const std::string& message, int status = exit_findings) {
+  std::fprintf(stderr, "calltree export: %s\n", message.c_str());
+  return status;
+}
+void warn(const std::string& message) {
+  std::fprintf(stderr, "calltree export: warning: %s\n", message.c_str());
+}
+
 // A profile read with errors is not exported: they are printed, as `calltree check` prints
 // them, and nothing is written.
+int nothing_written(const std::string& input, std::uint64_t errors, bool complete) {
+  return failed(input + ": " + std::to_string(errors) + " error(s)" +
+                (complete ? "" : ", not read to its end") + "; nothing written");
+}
 int refuse(const std::string& input, const diagnostic_collector& diags, const read_stats& r) {
   print_diagnostics(diags);
-  std::fprintf(stderr, "calltree export: %s: %llu error(s)%s; nothing written\n", input.c_str(),
-               static_cast<unsigned long long>(diags.errors()),
-               r.complete ? "" : ", not read to its end");
-  return exit_findings;
+  return nothing_written(input, diags.errors(), r.complete);
 }
 
 // --to=json written while the file is read (export/model_json_stream.h), into `out`'s
@@ -125,10 +135,7 @@ int export_model_streaming(const std::string& input, output_file& out, reader_op
   progress_line progress(ro.display_name);
   progress.attach(ro);
   auto in = open_input(input);
-  if (!in) {
-    std::fprintf(stderr, "calltree export: %s\n", in.error().message.c_str());
-    return exit_findings;
-  }
+  if (!in) return failed(in.error().message);
   const export_sink sink = [&out](std::string_view b) { out.write(b); };
   exporting::model_json_stream stream(input, sink, ro.threads);
   ro.cost_run_records = true;  // a chunk read ahead hands its rows over run by run,
@@ -140,19 +147,13 @@ int export_model_streaming(const std::string& input, output_file& out, reader_op
   if ((*in)->kind() == compression::none) b.expect_input_bytes((*in)->raw_size());
   auto r = read_callgrind(**in, p.strings, b, diags, ro);
   progress.finish();
-  if (!r) {
-    std::fprintf(stderr, "calltree export: %s\n", r.error().message.c_str());
-    return exit_findings;
-  }
+  if (!r) return failed(r.error().message);
   if (stream.given_up()) return -1;  // (it stopped the reading)
   if (b.limit_hit()) r->complete = false;
   if (diags.errors() || !r->complete) return refuse(input, diags, *r);
   b.finish_stream();
   auto done = stream.finish(p);
-  if (!done) {
-    std::fprintf(stderr, "calltree export: %s\n", done.error().message.c_str());
-    return exit_findings;
-  }
+  if (!done) return failed(done.error().message);
   return *done ? exit_ok : -1;
 }
 
@@ -173,22 +174,13 @@ int export_model(const std::string& input, const std::string& out_path, const pa
   ro.threads = *threads;
   std::string err;
   output_file out;
-  if (!out.open(out_path, err)) {
-    std::fprintf(stderr, "calltree export: %s\n", err.c_str());
-    return exit_usage;
-  }
+  if (!out.open(out_path, err)) return failed(err, exit_usage);
   if (input != "-" && !out.temporary().empty()) {
     const int rc = export_model_streaming(input, out, ro);
-    if (rc == exit_ok && !out.commit(err)) {
-      std::fprintf(stderr, "calltree export: %s\n", err.c_str());
-      return exit_findings;
-    }
+    if (rc == exit_ok && !out.commit(err)) return failed(err);
     if (rc != -1) return rc;
     out.discard();
-    if (!out.open(out_path, err)) {
-      std::fprintf(stderr, "calltree export: %s\n", err.c_str());
-      return exit_usage;
-    }
+    if (!out.open(out_path, err)) return failed(err, exit_usage);
   }
   diagnostic_collector diags(20);
   progress_line progress(ro.display_name);
@@ -196,20 +188,11 @@ int export_model(const std::string& input, const std::string& out_path, const pa
   profile p;
   auto r = load_profile(input, p, diags, ro, builder_options{});
   progress.finish();
-  if (!r) {
-    std::fprintf(stderr, "calltree export: %s\n", r.error().message.c_str());
-    return exit_findings;
-  }
+  if (!r) return failed(r.error().message);
   if (diags.errors() || !r->complete) return refuse(input, diags, *r);
   auto done = export_model_json(p, input, [&out](std::string_view b) { out.write(b); });
-  if (!done) {
-    std::fprintf(stderr, "calltree export: %s\n", done.error().message.c_str());
-    return exit_findings;
-  }
-  if (!out.commit(err)) {
-    std::fprintf(stderr, "calltree export: %s\n", err.c_str());
-    return exit_findings;
-  }
+  if (!done) return failed(done.error().message);
+  if (!out.commit(err)) return failed(err);
   return exit_ok;
 }
 
@@ -288,25 +271,18 @@ int run_export(std::span<const std::string_view> args) {
   lo.progress = [&progress](const read_progress& p) { progress.update(p); };
   auto loaded = views::load_session(input, lo);
   progress.finish();
-  if (!loaded) {
-    std::fprintf(stderr, "calltree export: %s\n", loaded.error().message.c_str());
-    return exit_findings;
-  }
+  if (!loaded) return failed(loaded.error().message);
   const views::session& s = **loaded;
   if (s.errors || !s.stats.complete) {
     // A profile with errors is not exported: some of its costs were dropped.
     for (const auto& d : s.diagnostics)
       if (d.severity == severity::error) std::fputs(format_diagnostic(d).c_str(), stderr);
-    std::fprintf(stderr, "calltree export: %s: %llu error(s)%s; nothing written\n", input.c_str(),
-                 static_cast<unsigned long long>(s.errors),
-                 s.stats.complete ? "" : ", not read to its end");
-    return exit_findings;
+    return nothing_written(input, s.errors, s.stats.complete);
   }
   if (s.warnings)
-    std::fprintf(stderr, "calltree export: warning: %s: %llu warnings (see 'calltree check %s')\n",
-                 input.c_str(), static_cast<unsigned long long>(s.warnings), input.c_str());
-  for (const auto& w : s.table_warnings)
-    std::fprintf(stderr, "calltree export: warning: %s\n", w.c_str());
+    warn(input + ": " + std::to_string(s.warnings) + " warnings (see 'calltree check " + input +
+         "')");
+  for (const auto& w : s.table_warnings) warn(w);
   if (auto v = a.get("part")) {
     auto parts = views::parse_parts(*v, s.p.parts.size());
     if (!parts) return usage_error("export", "--part: " + parts.error().message);
@@ -314,47 +290,28 @@ int run_export(std::span<const std::string_view> args) {
   }
 
   output_file out;
-  if (!out.open(*out_path, err)) {
-    std::fprintf(stderr, "calltree export: %s\n", err.c_str());
-    return exit_usage;
-  }
+  if (!out.open(*out_path, err)) return failed(err, exit_usage);
   auto done = export_profile(s, o, [&out](std::string_view b) { out.write(b); });
   if (!done) {
     out.discard();
     return usage_error("export", done.error().message);
   }
-  for (const auto& w : done->warnings)
-    std::fprintf(stderr, "calltree export: warning: %s\n", w.c_str());
+  for (const auto& w : done->warnings) warn(w);
   if (via_dot) {
     // The DOT text is complete in the temporary file; Graphviz draws it into another
     // temporary file, renamed to OUT.
     const std::string dot_file = out.temporary();
     output_file drawn;
-    if (!drawn.open(*out_path, err)) {
-      std::fprintf(stderr, "calltree export: %s\n", err.c_str());
-      return exit_usage;
-    }
+    if (!drawn.open(*out_path, err)) return failed(err, exit_usage);
     // (out's buffer must reach its file before dot reads it.)
-    if (!out.flush_only(err)) {
-      std::fprintf(stderr, "calltree export: %s\n", err.c_str());
-      return exit_findings;
-    }
+    if (!out.flush_only(err)) return failed(err);
     err = run_dot(a.get("dot-command").value_or("dot"), *to, dot_file, drawn.temporary());
     out.discard();
-    if (!err.empty()) {
-      std::fprintf(stderr, "calltree export: %s\n", err.c_str());
-      return exit_findings;
-    }
-    if (!drawn.commit(err)) {
-      std::fprintf(stderr, "calltree export: %s\n", err.c_str());
-      return exit_findings;
-    }
+    if (!err.empty()) return failed(err);
+    if (!drawn.commit(err)) return failed(err);
     return exit_ok;
   }
-  if (!out.commit(err)) {
-    std::fprintf(stderr, "calltree export: %s\n", err.c_str());
-    return exit_findings;
-  }
+  if (!out.commit(err)) return failed(err);
   return exit_ok;
 }
 
