@@ -176,6 +176,7 @@ result<export_report> write_chrome(const views::session& s, const export_options
     });
   }
   buf += "]}\n";
+  b.flush();
   return report;
 }
 

@@ -135,6 +135,7 @@ result<export_report> write_dot(const views::session& s, const export_options& o
     b.maybe_flush();
   }
   buf += "}\n";
+  b.flush();
   return report;
 }
 

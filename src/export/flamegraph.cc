@@ -209,6 +209,7 @@ result<export_report> write_flamegraph(const views::session& s, const export_opt
   buf += "</g>\n<script type=\"text/ecmascript\"><![CDATA[";
   buf += flamegraph_script;
   buf += "]]></script>\n</svg>\n";
+  b.flush();
   return report;
 }
 

@@ -27,11 +27,12 @@ result<export_report> write_flamegraph(const views::session& s, const export_opt
 std::vector<std::vector<std::uint32_t>> part_selections(const views::session& s,
                                                         const export_options& o);
 
-// Buffers a sink's small pieces into large ones.
+// Buffers a sink's small pieces into large ones; flush() after the last. (Not flushed when it
+// goes: a sink that throws, as when memory runs out, would end the process from a destructor;
+// and the output of a writing cut short by an error or an exception is not wanted.)
 class buffered_sink {
  public:
   explicit buffered_sink(const export_sink& out) : out_(out) {}
-  ~buffered_sink() { flush(); }
   std::string& buf() { return buf_; }
   void maybe_flush() {
     if (buf_.size() >= (1u << 16)) flush();

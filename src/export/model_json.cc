@@ -85,14 +85,15 @@ inline int decimal_digits(std::uint64_t v) {
   }
 }
 
-// Rows formatted into a fixed buffer by pointer; reserve(n) before writing up to n bytes.
+// Rows formatted into a fixed buffer by pointer; reserve(n) before writing up to n bytes, and
+// flush() at the end. (Not flushed when it goes: a sink that throws, as when memory runs out,
+// would end the process from a destructor; and rows cut short by an exception are not kept.)
 class row_out {
  public:
   static constexpr std::size_t size = std::size_t{1} << 20;
   explicit row_out(const export_sink& out) : out_(out), own_(new char[size]), buf_(own_.get()) {}
   // Into `buf`, the caller's (`size` bytes).
   row_out(const export_sink& out, char* buf) : out_(out), buf_(buf) {}
-  ~row_out() { flush(); }
   void reserve(std::size_t n) {
     if (static_cast<std::size_t>(p_ - buf_) + n > size) flush();
   }
@@ -446,16 +447,16 @@ std::vector<tail_piece> tail_pieces(const profile& p, std::size_t rows_a_piece) 
   return v;
 }
 
-void format_piece(const profile& p, const std::vector<std::uint32_t>& recorded, const tail_piece& t,
-                  chunk_text& c) {
-  const export_sink into = [&c](std::string_view b) { c.text += b; };
+// Piece t's text, through `w` (and its rows through a row_out on c's scratch), into `into`.
+void write_piece(const profile& p, const std::vector<std::uint32_t>& recorded, const tail_piece& t,
+                 chunk_text& c, const export_sink& into, writer& w) {
   const std::uint8_t kinds = p.positions;
   auto rows = [&](auto each) {
     if (!c.scratch) c.scratch.reset(new char[row_out::size]);
     row_out o(into, c.scratch.get());
     each(o);
+    o.flush();
   };
-  writer w(into);
   std::string& buf = w.buf;
   switch (t.what) {
     case tail_piece::calls_head:
@@ -563,6 +564,14 @@ void format_piece(const profile& p, const std::vector<std::uint32_t>& recorded, 
   buf += "]}\n";
 }
 
+void format_piece(const profile& p, const std::vector<std::uint32_t>& recorded, const tail_piece& t,
+                  chunk_text& c) {
+  const export_sink into = [&c](std::string_view b) { c.text += b; };
+  writer w(into);
+  write_piece(p, recorded, t, c, into, w);
+  w.b.flush();
+}
+
 }  // namespace
 
 void model_json_tail(const profile& p, const export_sink& out, unsigned threads,
@@ -591,6 +600,7 @@ status export_model_json(const profile& p, const std::string& input, const expor
     exporting::self_row_writer rows(out, p);
     if (!p.self_rows.empty())
       rows.write(p.self_rows, p.self_costs.row(0).data(), p.self_costs.columns());
+    rows.flush();
   }
   exporting::model_json_tail(p, out);
   return ok();

@@ -26,12 +26,12 @@ std::vector<std::uint32_t> recorded_events(const profile& p);
 // `input`).
 std::string model_json_head(const profile& p, const std::string& input);
 
-// Rows of "costs", from the self rows given to write(), in order; `out` must outlive it. The
-// positions and events are p's when it is made.
+// Rows of "costs", from the self rows given to write(), in order, and flush() after the last;
+// `out` must outlive it. The positions and events are p's when it is made.
 class self_row_writer {
  public:
   self_row_writer(const export_sink& out, const profile& p);
-  ~self_row_writer();  // (flushes)
+  ~self_row_writer();  // (does not flush: what was not flushed is dropped)
   self_row_writer(const self_row_writer&) = delete;
   self_row_writer& operator=(const self_row_writer&) = delete;
   // `rows` with their costs: `columns` per row (p.events order), row after row.

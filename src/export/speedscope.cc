@@ -156,6 +156,7 @@ result<export_report> write_speedscope(const views::session& s, const export_opt
     if (!chunk.text.empty()) out(without_first_separator(chunk.text, started));
   });
   buf += "]}}\n";
+  b.flush();
   return report;
 }
 
