@@ -20,6 +20,7 @@
 #include <new>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace calltree::detail {
@@ -211,8 +212,9 @@ class decoded_feed final : public chunk_feed {
       cut_into_chunks();
     } catch (const std::bad_alloc&) {
       // (On this thread it would end the process: the reader gets it as the input's error,
-      // after the chunks handed over so far.)
-      finish(error{"out of memory while decoding the input"}, false);
+      // after the chunks handed over so far. Its text was made before: here, where memory ran
+      // out, a string of 38 bytes may not be had either.)
+      finish(std::move(out_of_memory_), false);
     }
   }
   void cut_into_chunks() {
@@ -284,6 +286,7 @@ class decoded_feed final : public chunk_feed {
   bool cancelled_ = false;
   std::optional<error> failure_;
   bool truncated_ = false;
+  error out_of_memory_{"out of memory while decoding the input"};  // (produce's, made here)
   std::thread thread_;  // last: started when everything above exists
 };
 

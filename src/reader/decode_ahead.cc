@@ -12,6 +12,7 @@
 #include <new>
 #include <optional>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace calltree::detail {
@@ -98,8 +99,9 @@ class ahead_input final : public input {
           last = r->empty();
         }
       } catch (const std::bad_alloc&) {
-        // (On this thread it would end the process: the reader gets it as the input's error.)
-        s.err = error{"out of memory while decoding the input"};
+        // (On this thread it would end the process: the reader gets it as the input's error,
+        // whose text was made before: here, where memory ran out, 38 bytes may not be had.)
+        s.err = std::move(out_of_memory_);
         s.size = 0;
         last = true;
       }
@@ -125,6 +127,7 @@ class ahead_input final : public input {
   bool stop_ = false;
   std::mutex m_;
   std::condition_variable cv_;
+  error out_of_memory_{"out of memory while decoding the input"};  // (produce's, made here)
   std::thread thread_;  // last: started when everything above exists
 };
 
