@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <exception>
 #include <memory>
 #include <string>
 #include <thread>
@@ -193,9 +194,14 @@ int run_serve(std::span<const std::string_view> args) {
   std::printf("%s\n", url.c_str());
   std::fflush(stdout);
   if (a.has("open")) open_browser(url);
-  // What later views need, made while the page loads.
+  // What later views need, made while the page loads. (Out of memory here, they are made when
+  // a view asks, whose request answers the error: thrown out of this thread it would end the
+  // server.)
   std::thread warm([&sessions] {
-    for (const auto& s : sessions) views::warm_up(*s);
+    try {
+      for (const auto& s : sessions) views::warm_up(*s);
+    } catch (const std::exception&) {
+    }
   });
 
   std::thread watcher([&] {

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <exception>
 #include <map>
+#include <mutex>
 #include <system_error>
 #include <thread>
 
@@ -349,17 +351,32 @@ void asm_annotator::annotate(std::span<const function_id> functions,
         if (!runs[r].done && std::find(todo.begin(), todo.end(), r) == todo.end())
           todo.push_back(r);
     std::atomic<std::size_t> next{0};
+    // What a helper threw (out of memory, or the runner's own): thrown here once they are
+    // done, as this thread's own would be. (Out of a helper's function it would end the
+    // process.) The others take no more runs.
+    std::mutex failed_lock;
+    std::exception_ptr failed;
     auto work = [&] {
       for (std::size_t t; (t = next.fetch_add(1)) < todo.size();) make_run(runs[todo[t]]);
+    };
+    auto help = [&] {
+      try {
+        work();
+      } catch (...) {
+        next = todo.size();
+        std::lock_guard g(failed_lock);
+        if (!failed) failed = std::current_exception();
+      }
     };
     {
       std::vector<std::jthread> helpers;
       try {
-        for (unsigned t = 1; t < m.o.jobs && t < todo.size(); ++t) helpers.emplace_back(work);
+        for (unsigned t = 1; t < m.o.jobs && t < todo.size(); ++t) helpers.emplace_back(help);
       } catch (const std::system_error&) {  // no more threads: this one does the rest
       }
       work();
     }
+    if (failed) std::rethrow_exception(failed);
     std::vector<function_instrs> data = collect_instructions(p, part, m.o.parts);
     for (std::size_t j = 0; j < part.size(); ++j) {
       const std::size_t i = from + j;

@@ -6,8 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <map>
+#include <new>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
@@ -551,6 +556,41 @@ TEST(AsmAnnotator, MissingObjectsAndProfilesWithoutAddresses) {
   asm_options o;
   o.events = {"Nope"};
   EXPECT_FALSE(asm_annotator::make(p, o, std::ref(fake)).has_value());
+}
+
+// A runner that throws on a helper thread (asm_options::jobs): the exception reaches
+// annotate's caller, after the helpers, as one thrown on the calling thread does. (Out of the
+// helper's function it ended the process.)
+TEST(AsmAnnotator, AnExceptionOnAHelperThreadReachesTheCaller) {
+  profile p;
+  load("version: 1\npositions: instr line\nevents: Ir\n"
+       "ob=/x/hot_pie\nfl=/x/hot.c\nfn=hot_loop\n0x1230 6 10\n"
+       "ob=/x/hot_pie2\nfl=/x/hot.c\nfn=hot_loop\n0x1230 6 20\n",
+       p);
+  std::vector<function_id> ids;
+  for (function_id f = 0; f < p.functions.size(); ++f) ids.push_back(f);
+  ASSERT_EQ(ids.size(), 2u);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<bool> helper_asked{false};
+  fake_objdump fake;
+  auto runner = [&](const objdump_request& r) {
+    if (r.arguments[0] == "-d") {
+      if (std::this_thread::get_id() != caller) {
+        helper_asked = true;
+        throw std::bad_alloc();
+      }
+      // The caller's run waits for the helper to take the other one.
+      for (int i = 0; i < 10000 && !helper_asked; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return fake(r);
+  };
+  asm_options o;
+  o.jobs = 2;
+  auto a = asm_annotator::make(p, o, runner);
+  ASSERT_TRUE(a.has_value());
+  EXPECT_THROW(a->annotate(ids), std::bad_alloc);
+  EXPECT_TRUE(helper_asked);
 }
 
 }  // namespace
