@@ -63,7 +63,8 @@ test-sanitize: deps
 	@cmake -S . -B $(BUILD_ASAN) $(SANITIZE_CONFIG) >/dev/null
 	@cmake --build $(BUILD_ASAN) -j $(JOBS)
 	# KCachegrind loading the outputs is checked by `make test`; the viewer is not ours to sanitize.
-	# cli.out_of_memory limits the address space, which ASan reserves terabytes of; cli.huge_pages
+	# cli.out_of_memory limits the address space, which ASan reserves terabytes of (and
+	# cli.out_of_memory_on_threads preloads a malloc, which would replace the sanitizers'); cli.huge_pages
 	# checks calltree's operator new, which the sanitizers replace with theirs.
 	# The browser test drives the same server code serve_api_test and serve.http sanitize here,
 	# through Chromium; the consumer project and Doxygen build other code than ours.
