@@ -15,16 +15,10 @@ bin=$1
 corpus=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-out_of_memory=0
-succeeded=0
+# shellcheck source-path=SCRIPTDIR source=../tools/out_of_memory.sh
+. "$(dirname "$0")/../tools/out_of_memory.sh"
 
-gzip -dc "$corpus/vg-gxx-big-instr-jumps.cc1plus.callgrind.gz" >"$tmp/big.callgrind"
-inputs=("$tmp/big.callgrind")
-if command -v zstd >/dev/null; then
-  zstd -q -3 "$tmp/big.callgrind" -o "$tmp/big.callgrind.zst"
-  inputs+=("$tmp/big.callgrind.zst")
-fi
+big_inputs "$corpus" "$tmp"
 
 commands=(
   "check"
@@ -39,19 +33,7 @@ for f in "${inputs[@]}"; do
         # shellcheck disable=SC2086
         (ulimit -v $((mb * 1024)) && exec "$bin" $c --threads=$threads "$f") \
           >"$tmp/out" 2>"$tmp/err"
-        rc=$?
-        if [ $rc -eq 0 ]; then
-          succeeded=$((succeeded + 1))
-        elif [ $rc -eq 2 ] && grep -q '^calltree: error: out of memory$' "$tmp/err"; then
-          out_of_memory=$((out_of_memory + 1))
-        elif [ $rc -eq 1 ] && grep -q 'error: out of memory.*\[io-error\]' "$tmp/err"; then
-          # A decoder that runs out is the input's error, not read to its end: status 1.
-          out_of_memory=$((out_of_memory + 1))
-        else
-          echo "FAIL: $c --threads=$threads $(basename "$f") under ${mb} MB: exit $rc"
-          tail -3 "$tmp/err"
-          fail=1
-        fi
+        ended_well $? "$tmp/err" "$c --threads=$threads $(basename "$f") under ${mb} MB"
       done
     done
     # convert streams with no model, on one thread.
@@ -65,9 +47,4 @@ for f in "${inputs[@]}"; do
   done
 done
 
-echo "out_of_memory: $succeeded runs succeeded, $out_of_memory ran out of memory"
-if [ $out_of_memory -eq 0 ] || [ $succeeded -eq 0 ]; then
-  echo "FAIL: the limits must make some runs fail and let some succeed"
-  fail=1
-fi
-exit $fail
+verdict out_of_memory
