@@ -28,8 +28,8 @@ void* __libc_memalign(std::size_t, std::size_t);
 
 namespace {
 
-long limit = -1;                // CALLTREE_FAIL_AFTER; -1: no limit
-std::atomic<long> made{0};      // allocations asked for on the other threads
+long limit = -1;            // CALLTREE_FAIL_AFTER; -1: no limit
+std::atomic<long> made{0};  // allocations asked for on the other threads
 pid_t main_thread = 0;
 
 __attribute__((constructor)) void start() {
