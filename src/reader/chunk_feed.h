@@ -4,8 +4,8 @@
 // each but the first starting at a line that begins with `fn=`, the first at or after each
 // `chunk_bytes` step; chunk 0 is the header and what follows it up to the first such line.
 // Two kinds:
-// - a mapped file (input::mapped) is cut up front, and its pages are given back as the reader
-//   moves on;
+// - a mapped file (input::mapped) is cut as its chunks are asked for (by whichever thread
+//   asks first), and its pages are given back as the reader moves on;
 // - a stream (zstd, a pipe; the reader leaves the slower decoders to decode_ahead.h) is decoded
 //   on a thread of its own, a few chunks ahead of the reader, into buffers that are reused, so
 //   decompression overlaps with parsing and the memory held stays a few chunks whatever the input's

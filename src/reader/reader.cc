@@ -2204,11 +2204,11 @@ void reader_impl::process_block(const char* p, const char* end) {
 // The parallel path
 // ---------------------------------------------------------------------------------------
 //
-// The input is cut into chunks (chunk_feed.h: a plain file mapped whole, up front; a zstd
-// stream or a pipe by its decoding thread, as the bytes come), each starting at a line that
-// begins with `fn=`: there callgrind's output starts a function block afresh (its first
-// position line is absolute, no `calls=` or `jump=` is pending, the callee and jump keys are
-// reset). Other threads read chunks ahead "on speculation": a reader of their own, with the
+// The input is cut into chunks (chunk_feed.h: a plain file mapped whole, as they are asked
+// for; a zstd stream or a pipe by its decoding thread, as the bytes come), each starting at a
+// line that begins with `fn=`: there callgrind's output starts a function block afresh (its
+// first position line is absolute, no `calls=` or `jump=` is pending, the callee and jump keys
+// are reset). Other threads read chunks ahead "on speculation": a reader of their own, with the
 // part's header as the first chunk left it, its own name pool, and placeholders for what it
 // cannot know: the `ob=` and `fl=` in force at the chunk's start, and every `(id)` the chunk
 // uses without defining. Its records are kept (record_batch.h). The first thing it meets that
