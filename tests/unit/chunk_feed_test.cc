@@ -61,6 +61,25 @@ TEST(ChunkFeed, StreamIsCutWhereTheMappedFileIs) {
   }
 }
 
+// A mapped file is cut as its chunks are asked for, by any thread and in any order (a worker
+// asks for the farthest chunk of its ring first): the chunks are those of asking in order, and
+// past the last there is none.
+TEST(ChunkFeed, MappedChunksAskedForInAnyOrderAreTheSame) {
+  const std::string text = functions_text();
+  for (std::size_t step : {std::size_t{40}, std::size_t{300}, std::size_t{4096}}) {
+    SCOPED_TRACE("step " + std::to_string(step));
+    auto mem = memory_input(text);
+    const auto want = chunks_of(*detail::mapped_chunks(*mem, mem->mapped(), step));
+    auto feed = detail::mapped_chunks(*mem, mem->mapped(), step);
+    EXPECT_TRUE(feed->get(want.size() + 3).bytes.empty());
+    for (std::size_t k = want.size(); k-- > 0;) {
+      const auto c = feed->get(k);
+      EXPECT_EQ(std::string(c.bytes.begin(), c.bytes.end()), want[k]);
+    }
+    EXPECT_TRUE(feed->get(want.size()).bytes.empty());
+  }
+}
+
 TEST(ChunkFeed, WhereNoFunctionStartsForLongAChunkEndsAfterALineOrAnywhere) {
   std::string text = "events: Ir\nfn=(1) f\n";
   for (int i = 0; i < 500; ++i) text += std::to_string(i) + " 1\n";
