@@ -5,7 +5,7 @@
 // header facts are kept; diagnostics from reading go to stderr. The output file is written
 // under a temporary name beside OUT and renamed at the end, so OUT may be FILE itself, and a run
 // that fails (exit status 2: the input could not be read to its end, or OUT not written) leaves
-// OUT as it was.
+// OUT as it was. A device or FIFO OUT (/dev/null) is written in place (output_file.h).
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,6 +23,7 @@
 #include "calltree/writer.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "output_file.h"
 
 namespace calltree::cli {
 namespace {
@@ -104,8 +105,9 @@ int run_convert(std::span<const std::string_view> argv) {
   std::vector<char> file_buffer;
   std::string tmp_path;
   std::ostream* out = &std::cout;
+  const bool in_place = out_path != "-" && written_in_place(out_path);
   if (out_path != "-") {
-    tmp_path = out_path + ".calltree-tmp." + std::to_string(::getpid());
+    tmp_path = in_place ? out_path : out_path + ".calltree-tmp." + std::to_string(::getpid());
     file_buffer.resize(1u << 20);
     file.rdbuf()->pubsetbuf(file_buffer.data(), static_cast<std::streamsize>(file_buffer.size()));
     file.open(tmp_path, std::ios::binary | std::ios::trunc);
@@ -143,18 +145,22 @@ int run_convert(std::span<const std::string_view> argv) {
 
   if (out_path != "-") {
     file.close();
+    // (A device written in place is never removed.)
+    auto remove_temporary = [&] {
+      if (!in_place) std::remove(tmp_path.c_str());
+    };
     if (!read_ok) {
       // A half-read input is not converted: OUT is left as it was.
-      std::remove(tmp_path.c_str());
+      remove_temporary();
       return stats ? exit_findings : exit_usage;
     }
     if (!wrote || !file) {
       std::fprintf(stderr, "calltree convert: error writing %s: %s\n", out_path.c_str(),
                    std::strerror(write_errno));
-      std::remove(tmp_path.c_str());
+      remove_temporary();
       return exit_usage;
     }
-    if (std::rename(tmp_path.c_str(), out_path.c_str()) != 0) {
+    if (!in_place && std::rename(tmp_path.c_str(), out_path.c_str()) != 0) {
       std::fprintf(stderr, "calltree convert: cannot write %s: %s\n", out_path.c_str(),
                    std::strerror(errno));
       std::remove(tmp_path.c_str());

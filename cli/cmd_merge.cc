@@ -14,6 +14,7 @@
 #include "calltree/diagnostic.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "output_file.h"
 #include "progress.h"
 
 namespace calltree::cli {
@@ -114,8 +115,10 @@ int run_merge(std::span<const std::string_view> args) {
     return read_status;
   }
   // Write beside the target, then rename: an output that is also an input, or a failed write,
-  // never leaves a half-written file under the target name.
-  const std::string tmp = *output + ".tmp." + std::to_string(::getpid());
+  // never leaves a half-written file under the target name. A device or FIFO (/dev/null) is
+  // written in place (output_file.h).
+  const bool in_place = written_in_place(*output);
+  const std::string tmp = in_place ? *output : *output + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) {
@@ -125,12 +128,12 @@ int run_merge(std::span<const std::string_view> args) {
     bool ok = write_callgrind(merged, out, wo);
     out.close();
     if (!ok || !out) {
-      std::remove(tmp.c_str());
+      if (!in_place) std::remove(tmp.c_str());
       std::fprintf(stderr, "calltree merge: error writing '%s'\n", output->c_str());
       return exit_usage;
     }
   }
-  if (std::rename(tmp.c_str(), output->c_str()) != 0) {
+  if (!in_place && std::rename(tmp.c_str(), output->c_str()) != 0) {
     std::remove(tmp.c_str());
     std::fprintf(stderr, "calltree merge: cannot rename the output to '%s'\n", output->c_str());
     return exit_usage;

@@ -10,6 +10,11 @@
 
 namespace calltree::cli {
 
+bool written_in_place(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 bool output_file::open(const std::string& path, std::string& err) {
   path_ = path;
   if (path == "-") {
@@ -18,11 +23,11 @@ bool output_file::open(const std::string& path, std::string& err) {
   }
   // A device, FIFO or socket (/dev/null, a pipe's name) is written as it is: renaming a
   // temporary file onto it would replace the device with a regular file.
-  if (struct stat st; stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-    if (S_ISDIR(st.st_mode)) {
-      err = path + ": is a directory";
-      return false;
-    }
+  if (struct stat st; stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    err = path + ": is a directory";
+    return false;
+  }
+  if (written_in_place(path)) {
     f_ = std::fopen(path.c_str(), "wb");
     if (!f_) {
       err = "cannot write " + path + ": " + std::strerror(errno);

@@ -5,7 +5,8 @@
 // the object without commit(), removes the temporary file: OUT is never half written, and an
 // OUT that is also an input stays whole until the end. "-" is standard output. A path that is
 // not a regular file (/dev/null, a FIFO) is written directly, never replaced. Used by `export`
-// and `report`.
+// and `report`; `convert` and `merge`, which write through a std::ostream, ask
+// written_in_place() the same question.
 //
 // No fsync: as convert and merge (and cp, gzip, sort, go tool pprof), the bytes are left to the
 // kernel to write back, so a command ends when its output is complete in the page cache. On
@@ -20,6 +21,11 @@
 #include <string_view>
 
 namespace calltree::cli {
+
+// Whether OUT is written in place rather than through a temporary file renamed onto it: it
+// exists and is a device, FIFO or socket (renaming onto /dev/null would replace the device
+// with a regular file, for every later program on the machine).
+bool written_in_place(const std::string& path);
 
 class output_file {
  public:
