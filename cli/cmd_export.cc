@@ -262,6 +262,7 @@ int run_export(std::span<const std::string_view> args) {
   lo.event_definitions = a.all("event");
   lo.index_names = false;  // (every key is exported under its own name)
   lo.keep_jumps = false;   // (no format shows them; json, which does, reads the model)
+  lo.inclusive = o.format == export_format::dot;  // (the stacks are estimated without them)
   auto threads = parse_threads(a.get("threads"));
   if (!threads) return usage_error("export", "--threads needs a number from 1 to 64");
   lo.threads = *threads;

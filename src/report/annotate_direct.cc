@@ -213,6 +213,7 @@ struct annotate_direct::impl {
   // The views' tables (keep_view_tables): jumps per (display file, line, target file, target
   // line, kind) of the found files, and each key's first and last line there.
   bool views = false;
+  bool solve_inclusive = true;  // (views without it: keep_view_tables(false))
   struct jump_entry {
     std::uint32_t file = 0;
     std::uint64_t line = 0;
@@ -716,7 +717,10 @@ void annotate_direct::on_part_begin(const part_header& h) { impl_->begin(h); }
 void annotate_direct::on_cost(const cost_record& r) { impl_->cost(r); }
 void annotate_direct::on_call(const call_record& r) { impl_->call(r); }
 void annotate_direct::on_jump(const jump_record& r) { impl_->jump(r); }
-void annotate_direct::keep_view_tables() { impl_->views = true; }
+void annotate_direct::keep_view_tables(bool solve_inclusive) {
+  impl_->views = true;
+  impl_->solve_inclusive = solve_inclusive;
+}
 status annotate_direct::take_tables(views::annotate_data& d, std::vector<std::string>* warnings) {
   return impl_->make_tables(d, warnings);
 }
@@ -956,7 +960,7 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
   // part's sums per key and per call.
   std::optional<inclusive_result> solved;
   if (o.inclusive && !per_part) {
-    solved = detail::solve_inclusive_of_keys(d, nrec);
+    if (solve_inclusive) solved = detail::solve_inclusive_of_keys(d, nrec);
   } else if (o.inclusive) {
     inclusive_solver s(nk, nrec);
     s.reserve(part_selfs.size(), part_calls.size());
@@ -966,10 +970,10 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
       for (std::size_t c = 0; c < nrec; ++c) tmp[c] = idx[c] >= 0 ? costs[cols.rec_ids[c]] : 0;
       return std::span<const std::uint64_t>(tmp);
     };
-    for (std::uint32_t i = 0; i < part_selfs.size(); ++i)
+    for (std::uint32_t i = 0; solve_inclusive && i < part_selfs.size(); ++i)
       s.add_self(part_selfs[i].part, new_of[part_selfs[i].key],
                  project(part_selfs[i].part, part_self_costs.row(i)));
-    for (std::uint32_t i = 0; i < part_calls.size(); ++i) {
+    for (std::uint32_t i = 0; solve_inclusive && i < part_calls.size(); ++i) {
       const part_call& c = part_calls[i];
       s.add_call(c.part, new_of[c.caller], new_of[c.callee], c.count,
                  project(c.part, part_call_costs.row(i)));
@@ -1007,7 +1011,7 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
     part_self_costs = cost_matrix();
     detail::free_storage(part_calls);
     part_call_costs = cost_matrix();
-    solved = s.solve(false);
+    if (solve_inclusive) solved = s.solve(false);
   }
   detail::free_storage(new_of);
 

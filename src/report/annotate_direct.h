@@ -63,7 +63,10 @@ class annotate_direct final : public record_sink {
   // report (annotate_data's view tables: per-part rows when the file has several parts, jumps
   // per source line and each key's first and last line in the found source files). Before the
   // first record. Jump records are then wanted (reader_options::skip_jump_records = false).
-  void keep_view_tables();
+  // With solve_inclusive false the calls and per-part rows are kept all the same, but the
+  // tables come without inclusive costs and cycles (empty: a stack export, which estimates
+  // paths from self costs and calls, never reads them).
+  void keep_view_tables(bool solve_inclusive = true);
 
   // The tables themselves, once every record is in, instead of the text (the same errors as
   // write_text). The sums are given up on the way: call it (or write_text) once. `d.names` is

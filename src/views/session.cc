@@ -226,7 +226,7 @@ result<std::unique_ptr<session>> load_session(const std::string& path,
   keeping_sink diags(options.kept_diagnostics);
   const std::string display = path == "-" ? "<stdin>" : path;
   annotate_direct direct(s->p, o, &diags, display);
-  direct.keep_view_tables();
+  direct.keep_view_tables(options.inclusive);
   reader_options ro;
   ro.display_name = display;
   ro.threads = options.threads;

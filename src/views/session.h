@@ -42,6 +42,10 @@ struct load_options {
   // Keep the jumps (the source view's arrows). Exports show none: without them the file's
   // jump lines are read and checked, and no record is made (reader_options::skip_jump_records).
   bool keep_jumps = true;
+  // Solve the inclusive costs and the cycles (annotate_data's inclusive, cycle_of, cycles,
+  // cycle_cc). The views and `export --to=dot` show them; the stack exports estimate paths
+  // from self costs and calls alone and do without (without, those tables are empty).
+  bool inclusive = true;
   // reader_options::progress, for a command's progress line.
   std::function<void(const read_progress&)> progress;
 };
