@@ -58,9 +58,18 @@ bool output_file::open(const std::string& path, std::string& err) {
 }
 
 void output_file::write(std::string_view bytes) {
-  if (!failed_ && std::fwrite(bytes.data(), 1, bytes.size(), f_) != bytes.size()) {
-    failed_ = true;
-    errno_ = errno;
+  // In pieces of at most 1 MiB. Linux 6.18's ext4 (this VM's) caches a larger write() in
+  // larger folios, whose allocation now and then waits: the folded export of the real profile
+  // handed over 2.8 MB chunks, and writing its 893 MB took 0.27-1.07 s (sum of the write
+  // calls 0.22-0.50 s, single calls up to 13 ms); in 1 MiB pieces 0.26-0.29 s, every run.
+  constexpr std::size_t piece = std::size_t{1} << 20;
+  while (!failed_ && !bytes.empty()) {
+    const std::string_view now = bytes.substr(0, piece);
+    if (std::fwrite(now.data(), 1, now.size(), f_) != now.size()) {
+      failed_ = true;
+      errno_ = errno;
+    }
+    bytes.remove_prefix(now.size());
   }
 }
 
