@@ -93,8 +93,9 @@ struct path_estimator::impl {
     lists by_caller(nodes, caller);
     for (std::uint32_t n = 0; n < nodes; ++n) {
       auto calls = by_caller[n];
-      std::stable_sort(calls.begin(), calls.end(), [&](std::uint32_t x, std::uint32_t y) {
-        return g.call_to[x] < g.call_to[y];
+      // (By callee, then by call: stable_sort's order without its buffer, a malloc per node.)
+      std::sort(calls.begin(), calls.end(), [&](std::uint32_t x, std::uint32_t y) {
+        return g.call_to[x] != g.call_to[y] ? g.call_to[x] < g.call_to[y] : x < y;
       });
       for (std::size_t i = 0; i < calls.size(); ++i) {
         if (i == 0 || g.call_to[calls[i]] != to.back()) {
