@@ -46,16 +46,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 log() { echo "compare: $*" >&2; }
 
-# Every run writes its output to /dev/null. If that is not the null device (a `rm /dev/null`,
-# then any `> /dev/null`, leaves a regular file in its place), every run also writes its whole
-# output into that file: 260 MB for `zstd -dc` of the real profile, 28 MB for annotate's
-# report. The table would be wrong, so it is not made. (Found so on the development machine
-# once, docs/performance.md "Method"; as root: rm /dev/null; mknod -m 666 /dev/null c 1 3.)
-if [ ! -c /dev/null ]; then
-  echo "compare: /dev/null is not a character device, so every run would write its output" \
-    "into a file; restore it (as root: rm /dev/null; mknod -m 666 /dev/null c 1 3)" >&2
-  exit 2
-fi
+# Every run writes its output to /dev/null (null_device.sh).
+# shellcheck source=bench/null_device.sh
+. "$here/null_device.sh"
+require_null_device compare
 
 # The generator: from the bench build next to the binary, else built here with a bare c++.
 gen=""

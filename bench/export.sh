@@ -25,6 +25,10 @@ if [ $# -lt 1 ] || [ ! -x "$1" ]; then
 fi
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
+# annotate's 28 MB report goes to /dev/null (null_device.sh).
+# shellcheck source=bench/null_device.sh
+. "$here/null_device.sh"
+require_null_device export.sh
 REPS=${REPS:-3}
 FORMATS=${FORMATS:-pprof folded speedscope chrome dot flamegraph json svg}
 read -r -a extra <<< "${CALLTREE_FLAGS:-}"
