@@ -114,6 +114,9 @@ class string_pool {
   // names, each from a different page of the tables). Changes nothing. (Defined in the .cc,
   // out of the caller's sight: GCC drops an inlined call it finds free of side effects.)
   void prefetch_text(string_id id) const;
+  // A hint that view(id) is read soon: its place, then its first bytes (up to 512), are
+  // fetched into the cache. Changes nothing.
+  void prefetch_view(string_id id) const;
   std::string text(string_id id) const {
     std::string s;
     std::string_view v = text(id, s);

@@ -264,6 +264,16 @@ void string_pool::prefetch_text(string_id id) const {
   __builtin_prefetch(&places_[id]);
 }
 
+void string_pool::prefetch_view(string_id id) const {
+  if (id >= places_.size()) return;
+  const std::string_view v = view(id);
+  const auto first = reinterpret_cast<std::uintptr_t>(v.data()) & ~std::uintptr_t{63};
+  const auto end =
+      reinterpret_cast<std::uintptr_t>(v.data()) + std::min<std::size_t>(v.size(), 512);
+  for (std::uintptr_t line = first; line < end; line += 64)
+    __builtin_prefetch(reinterpret_cast<const char*>(line));
+}
+
 std::string_view string_pool::read_back(string_id id, std::string& scratch) const {
   const spill_file& f = *spill_;
   const std::uint64_t start = spill_offset(id), n = spilled_length(id);

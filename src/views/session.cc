@@ -59,6 +59,10 @@ std::string_view session::name(std::uint32_t id) const {
   return cycle_names_[id - keys()];
 }
 
+void session::prefetch_name(std::uint32_t id) const {
+  if (id < keys()) t.names->prefetch_view(t.key_function[id]);
+}
+
 std::string_view session::object(std::uint32_t key) const {
   return t.key_has_object[key] ? std::string_view(t.objects[t.key_object[key]])
                                : std::string_view();

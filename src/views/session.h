@@ -97,6 +97,9 @@ class session {
   std::size_t ids() const { return keys() + cycles(); }
   bool is_cycle(std::uint64_t id) const { return id >= keys() && id < ids(); }
   std::string_view name(std::uint32_t id) const;  // a key's name alone, or "<cycle N>"
+  // A hint that name(id) is read soon, for a loop over many names in an order of its own (the
+  // stack formats' frames): its first bytes are fetched into the cache. Changes nothing.
+  void prefetch_name(std::uint32_t id) const;
   std::string_view file(std::uint32_t key) const { return t.files[t.key_file[key]]; }
   // The object of a key, or "" when no fn= block names it.
   std::string_view object(std::uint32_t key) const;

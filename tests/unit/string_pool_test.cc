@@ -158,10 +158,13 @@ TEST(string_pool, every_length_keeps_its_bytes) {
       const std::string_view kept = config == 2 && n.size() > string_pool::digest_prefix
                                         ? std::string_view(n).substr(0, string_pool::spill_prefix)
                                         : std::string_view(n);
+      pool.prefetch_view(ids[i]);  // (a hint: the view that follows is the same)
       ASSERT_TRUE(pool.view(ids[i]) == kept) << "name " << i << ", " << n.size() << " bytes";
       ASSERT_TRUE(pool.text(ids[i], scratch) == n) << "name " << i << ", " << n.size() << " bytes";
     }
     for (std::size_t i = 0; i < names.size(); i += 97) EXPECT_EQ(pool.intern(names[i]), ids[i]);
+    pool.prefetch_view(string_pool::npos);  // (an id it does not have: nothing)
+    pool.prefetch_view(string_pool::empty);
     EXPECT_EQ(pool.view(string_pool::empty), "");
     EXPECT_NE(pool.view(string_pool::empty).data(), nullptr);
   }
