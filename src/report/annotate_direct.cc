@@ -963,20 +963,22 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
     if (solve_inclusive) solved = detail::solve_inclusive_of_keys(d, nrec);
   } else if (o.inclusive) {
     inclusive_solver s(nk, nrec);
-    s.reserve(part_selfs.size(), part_calls.size());
     std::vector<std::uint64_t> tmp(nrec);
     auto project = [&](std::uint32_t pt, std::span<const std::uint64_t> costs) {
       const auto& idx = cols.part_index[pt];
       for (std::size_t c = 0; c < nrec; ++c) tmp[c] = idx[c] >= 0 ? costs[cols.rec_ids[c]] : 0;
       return std::span<const std::uint64_t>(tmp);
     };
-    for (std::uint32_t i = 0; solve_inclusive && i < part_selfs.size(); ++i)
-      s.add_self(part_selfs[i].part, new_of[part_selfs[i].key],
-                 project(part_selfs[i].part, part_self_costs.row(i)));
-    for (std::uint32_t i = 0; solve_inclusive && i < part_calls.size(); ++i) {
-      const part_call& c = part_calls[i];
-      s.add_call(c.part, new_of[c.caller], new_of[c.callee], c.count,
-                 project(c.part, part_call_costs.row(i)));
+    if (solve_inclusive) {
+      s.reserve(part_selfs.size(), part_calls.size());
+      for (std::uint32_t i = 0; i < part_selfs.size(); ++i)
+        s.add_self(part_selfs[i].part, new_of[part_selfs[i].key],
+                   project(part_selfs[i].part, part_self_costs.row(i)));
+      for (std::uint32_t i = 0; i < part_calls.size(); ++i) {
+        const part_call& c = part_calls[i];
+        s.add_call(c.part, new_of[c.caller], new_of[c.callee], c.count,
+                   project(c.part, part_call_costs.row(i)));
+      }
     }
     if (views) {
       // Each part's rows, for views of some parts (recorded columns; calls by their index).
