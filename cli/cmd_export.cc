@@ -26,6 +26,7 @@
 #include "diagnostics_output.h"
 #include "export/export.h"
 #include "export/model_json_stream.h"
+#include "huge_pages.h"
 #include "output_file.h"
 #include "progress.h"
 #include "views/part_costs.h"
@@ -131,6 +132,10 @@ int refuse(const std::string& input, const diagnostic_collector& diags, const re
 // model's (a function's rows came back in a later run, a later part brought events) and the
 // caller must write the model instead.
 int export_model_streaming(const std::string& input, output_file& out, reader_options ro) {
+  // Its tables are reserved up front and filled once, its ring reused: huge pages made its
+  // median run slower here, never its best one faster (huge_pages.h). The model's path, if
+  // the caller falls back to it, has them again.
+  const no_huge_pages small_pages;
   diagnostic_collector diags(20);
   progress_line progress(ro.display_name);
   progress.attach(ro);

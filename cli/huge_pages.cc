@@ -12,7 +12,8 @@
 // 2 MB-aligned interior (the block comes from malloc as ever and goes back to free: nothing
 // else about it changes; the kernel may still give 4 KB pages, as when no 2 MB of free memory
 // is at hand). Small blocks are left alone: their pages are shared with their neighbours.
-// CALLTREE_HUGE_PAGES=0 in the environment turns it off (bench/export.sh compares the two).
+// CALLTREE_HUGE_PAGES=0 in the environment turns it off (bench/huge_pages.sh compares the two);
+// a command turns it off for a while with no_huge_pages (huge_pages.h: `export --to=json`).
 //
 // The library does not do this (it never decides how the process allocates); the sanitizer
 // builds do not either (they replace operator new themselves).
@@ -26,6 +27,21 @@
 #else
 #define CALLTREE_NO_HUGE_PAGES 1
 #endif
+
+#include "huge_pages.h"
+
+#include <atomic>
+
+namespace {
+// Off while a no_huge_pages lives (relaxed: it is a hint, and it changes between phases of a
+// command, not while other threads allocate for it).
+std::atomic<bool> paused{false};
+}  // namespace
+
+namespace calltree::cli {
+no_huge_pages::no_huge_pages() : was_(paused.exchange(true, std::memory_order_relaxed)) {}
+no_huge_pages::~no_huge_pages() { paused.store(was_, std::memory_order_relaxed); }
+}  // namespace calltree::cli
 
 #if !defined(CALLTREE_NO_HUGE_PAGES) && defined(__linux__)
 #include <sys/mman.h>
@@ -45,7 +61,7 @@ bool wanted() {
     const char* v = std::getenv("CALLTREE_HUGE_PAGES");
     return !v || std::strcmp(v, "0") != 0;
   }();
-  return on;
+  return on && !paused.load(std::memory_order_relaxed);
 }
 
 void* allocate(std::size_t n) {

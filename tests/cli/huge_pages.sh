@@ -4,8 +4,9 @@
 # `export --to=json` and `merge` (models of 20 MB and more) on the corpus's largest profile,
 # under strace: by default the process asks madvise(MADV_HUGEPAGE) for at least one block,
 # every range it asks for is 2 MB-aligned at both ends, and with CALLTREE_HUGE_PAGES=0 it asks
-# for none; the outputs are the same bytes either way. (Not under the sanitizers, whose
-# operator new is their own: make test-sanitize leaves this test out.)
+# for none; the outputs are the same bytes either way. `export --to=json` into a file (the
+# streaming path: cli/huge_pages.h) asks for none, and writes those bytes too. (Not under the
+# sanitizers, whose operator new is their own: make test-sanitize leaves this test out.)
 set -uo pipefail
 bin=$1
 corpus=$2
@@ -38,5 +39,10 @@ for c in json merge; do
   done < <(sed -n 's/.*madvise(\(0x[0-9a-f]*\), \([0-9]*\), MADV_HUGEPAGE).*/\1 \2/p' "$tmp/$c-on.trace")
   echo "$c: $asked blocks on huge pages"
 done
-[ $fail -eq 0 ] && echo "huge pages: asked for by default, aligned, off with CALLTREE_HUGE_PAGES=0, same outputs"
+CALLTREE_HUGE_PAGES=1 strace -f -qq -e trace=madvise -o "$tmp/json-file.trace" "$bin" export --to=json \
+  "$tmp/big.callgrind" -o "$tmp/json-file.out" || { echo "FAIL: export --to=json -o FILE exited $?"; fail=1; }
+cmp -s "$tmp/json-file.out" "$tmp/json-on.out" || { echo "FAIL: json into a file is not json to stdout"; fail=1; }
+[ "$(grep -c 'MADV_HUGEPAGE' "$tmp/json-file.trace")" -eq 0 ] \
+  || { echo "FAIL: export --to=json into a file asked for huge pages"; fail=1; }
+[ $fail -eq 0 ] && echo "huge pages: asked for by default, aligned, off with CALLTREE_HUGE_PAGES=0 and for json streamed to a file, same outputs"
 exit $fail
