@@ -9,11 +9,15 @@
 # (best of $REPS wall-clock runs), CPU seconds (user + system, best of the runs: steadier than
 # the wall clock on a shared machine), peak RSS (largest of the runs, /usr/bin/time), output
 # size, and the ratios to annotate --auto=no's (the issue's target: each format within 2x).
-# Then the machine's floor for an output of that size: `dd` writing as many bytes (of zeros,
-# 1 MB blocks, not fsync'd, as calltree does not fsync) into the same temporary directory,
-# timed the same way, the export's wall-clock ratio to that floor, and its ratios
-# to "annotate + floor": what reading the file as annotate does and writing the bytes would
-# take at least (a 3.4 GB folded file is mostly kernel time, whatever writes it).
+# Then two floors of the machine, each timed the same way in the same run: for an output of
+# that size, `dd` writing as many bytes (of zeros, 1 MB blocks, not fsync'd, as calltree does
+# not fsync) into the same temporary directory; for the memory the export holds beyond
+# annotate's (peak RSS minus annotate's), `dd` reading that many bytes of /dev/zero into one
+# fresh buffer: the kernel's first touch of as much new memory, which on a virtual machine can
+# cost as much as the reading itself. The last two columns are the export's ratios to
+# "annotate + both floors": what reading the file as annotate does, holding the export's extra
+# memory and writing its bytes would take at least (a 3.4 GB folded file is mostly kernel
+# time, whatever writes it).
 # Every run starts with no output of an earlier run on the disk or waiting to be written back
 # (removed, then `sync`): the kernel writing back the last run's hundreds of MB would be timed
 # with the next run (it made runs of one binary vary from 2 to 5 s here).
@@ -76,21 +80,27 @@ size=$(du -m "$file" | cut -f1)
 echo "File: $file ($size MB), best of $REPS runs, $(nproc) cores"
 echo
 echo "| run | seconds | CPU seconds | peak RSS | output | ratio (wall) | ratio (CPU) |" \
-  "write floor: seconds | CPU seconds | ratio to floor (wall) |" \
-  "ratio to annotate + floor (wall) | (CPU) |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  "write floor: seconds | memory floor: seconds | ratio to annotate + floors (wall) | (CPU) |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 read -r base base_cpu base_rss < <(measure "$bin" annotate --auto=no "${extra[@]}" "$file")
-printf '| annotate --auto=no | %s | %s | %d MB | | 1.00 | 1.00 | | | | | |\n' "$base" "$base_cpu" \
+printf '| annotate --auto=no | %s | %s | %d MB | | 1.00 | 1.00 | | | | |\n' "$base" "$base_cpu" \
   $((base_rss / 1024))
 for f in $FORMATS; do
   out=$tmp/out.$f
   read -r t c rss < <(measure "$bin" export --to="$f" "${extra[@]}" "$file" -o "$out")
   bytes=$(stat -c %s "$out" 2>/dev/null || echo 0)
-  # The floor: as many bytes written by dd (whole MB, at least one).
+  # The write floor: as many bytes written by dd (whole MB, at least one).
   read -r ft fc _ < <(measure dd if=/dev/zero of="$tmp/floor" bs=1M \
     count=$(((bytes + 1048575) / 1048576 > 0 ? (bytes + 1048575) / 1048576 : 1)))
-  printf '| export --to=%s | %s | %s | %d MB | %.1f MB | %s | %s | %s | %s | %s | %s | %s |\n' "$f" \
+  # The memory floor: the peak RSS beyond annotate's, read into one fresh buffer (none if 0).
+  mt=0 mc=0
+  extra_mb=$(((rss - base_rss) / 1024))
+  if [ "$extra_mb" -gt 0 ]; then
+    read -r mt mc _ < <(measure dd if=/dev/zero of=/dev/null bs="${extra_mb}M" count=1 \
+      iflag=fullblock)
+  fi
+  printf '| export --to=%s | %s | %s | %d MB | %.1f MB | %s | %s | %s | %s | %s | %s |\n' "$f" \
     "$t" "$c" $((rss / 1024)) "$(awk "BEGIN{print $bytes / 1e6}")" \
-    "$(ratio "$t" "$base")" "$(ratio "$c" "$base_cpu")" "$ft" "$fc" "$(ratio "$t" "$ft")" \
-    "$(ratio "$t" "$base + $ft")" "$(ratio "$c" "$base_cpu + $fc")"
+    "$(ratio "$t" "$base")" "$(ratio "$c" "$base_cpu")" "$ft" "$mt" \
+    "$(ratio "$t" "$base + $ft + $mt")" "$(ratio "$c" "$base_cpu + $fc + $mc")"
 done
