@@ -133,8 +133,8 @@ int refuse(const std::string& input, const diagnostic_collector& diags, const re
 // caller must write the model instead.
 int export_model_streaming(const std::string& input, output_file& out, reader_options ro) {
   // Its tables are reserved up front and filled once, its ring reused: huge pages made its
-  // median run slower here, never its best one faster (huge_pages.h). The model's path, if
-  // the caller falls back to it, has them again.
+  // median and slowest runs slower here, its best about the same (huge_pages.h). The
+  // model's path, if the caller falls back to it, has them again.
   const no_huge_pages small_pages;
   diagnostic_collector diags(20);
   progress_line progress(ro.display_name);

@@ -4,7 +4,7 @@
 // where the tables are reserved up front and filled once: `export --to=json` into a file. On
 // this project's development VM a fresh 2 MB page is zeroed at 0.45-0.55 GB/s where reused
 // small pages take 1.3-2.4 GB/s, and json's streaming run took a median 1.18 s with the hint
-// against 0.97 s without, the best run the same (docs/performance.md, "Huge pages").
+// against 0.97 s without, the best run about the same (docs/performance.md, "Huge pages").
 #pragma once
 
 namespace calltree::cli {
