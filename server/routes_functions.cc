@@ -99,8 +99,7 @@ response route_functions(const request& r, const views::session& s) {
   // costs are made once and kept by the session, views/part_costs.h).
   std::vector<std::shared_ptr<const views::part_costs>> per_part;
   if (part_columns && s.p.parts.size() > 1)
-    for (std::uint32_t part = 0; part < std::min(s.p.parts.size(), views::max_part_columns);
-         ++part)
+    for (std::uint32_t part = 0; part < std::min(s.p.parts.size(), views::max_part_columns); ++part)
       per_part.push_back(s.costs_of({part}));
 
   json_writer j;
@@ -227,6 +226,7 @@ response route_function(const request& r, const views::session& s, std::string_v
       j.key("cycle");
       const std::uint32_t cy = f.costs->cycle_of(call.id);
       cy ? j.value(static_cast<std::uint64_t>(cy)) : j.null();
+      j.key("recursive").value(call.recursive);
       j.end_object();
     }
     j.end_array();
@@ -259,6 +259,16 @@ response route_function(const request& r, const views::session& s, std::string_v
     j.key("found").value(f.file_found);
     j.key("first_line").value(f.first_line);
     j.key("last_line").value(f.last_line);
+    j.key("inlined").begin_array();
+    for (const auto& sp : f.inlined) {
+      j.begin_object();
+      j.key("file_id").value(static_cast<std::uint64_t>(sp.file));
+      j.key("file").value(s.t.files[sp.file]);
+      j.key("first_line").value(sp.first_line);
+      j.key("last_line").value(sp.last_line);
+      j.end_object();
+    }
+    j.end_array();
     j.end_object();
   }
   j.end_object();

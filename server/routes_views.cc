@@ -124,9 +124,6 @@ response route_flame(const request& r, const views::session& s, const flame_delt
   if (auto root = param(r, "root"); root && *root != "all") {
     std::uint32_t id = 0;
     if (auto f = parse_id(*root, s, id)) return error_response(*f);
-    if (id >= s.keys())
-      return error_response(400, "bad_root",
-                            "a flame graph's root is a function, not a cycle (take a member)");
     q.root = id;
   }
   if (auto d = param(r, "direction")) {
@@ -272,6 +269,7 @@ response route_source(const request& r, const views::session& s, std::string_vie
         j.key("count").value(call.count);
         j.key("cost");
         costs(j, v->columns, call.cost);
+        j.key("recursive").value(call.recursive);
         j.end_object();
       }
       j.end_array();

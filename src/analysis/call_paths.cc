@@ -533,6 +533,73 @@ path_tree estimate_paths(const call_graph& graph, const path_options& options) {
   return path_estimator(graph).estimate(options);
 }
 
+path_tree cut_paths(const path_tree& tree, std::size_t weight_event, double min_share,
+                    std::size_t max_frames) {
+  const std::size_t events = tree.events, n = tree.frames();
+  path_tree t;
+  t.events = events;
+  t.self = cost_matrix(events);
+  t.total = cost_matrix(events);
+  t.estimated = tree.estimated;
+  t.saturated = tree.saturated;
+  if (events == 0 || weight_event >= events) {
+    t.pruned = tree.pruned + n;
+    return t;
+  }
+  auto weight = [&](std::size_t f) { return tree.total.row(f)[weight_event]; };
+  std::uint64_t sum = 0;
+  for (std::size_t f = 0; f < n; ++f)
+    if (tree.parent[f] == none) sum = sum + weight(f) < sum ? UINT64_MAX : sum + weight(f);
+  // (A frame of no weight is shown only when nothing has any.)
+  const auto threshold = std::max<std::uint64_t>(
+      sum ? 1 : 0, static_cast<std::uint64_t>(static_cast<double>(sum) * min_share));
+  // Frames come parents first, and no child outweighs its parent (a total is a sum), so the
+  // frames at or above the threshold whose parent is kept, cut to the heaviest max_frames
+  // (ties: the earlier frame, so a parent before its children), are whole paths from roots.
+  std::vector<std::uint32_t> kept_as(n, none);
+  std::vector<std::uint32_t> chosen;
+  for (std::uint32_t f = 0; f < n; ++f) {
+    const std::uint32_t p = tree.parent[f];
+    // (Every root is kept, however light: the roots sum to the total.)
+    if ((p != none && weight(f) < threshold) || (p != none && kept_as[p] == none)) continue;
+    kept_as[f] = 0;
+    chosen.push_back(f);
+  }
+  if (chosen.size() > max_frames) {
+    std::vector<std::uint32_t> by_weight = chosen;
+    std::nth_element(by_weight.begin(), by_weight.begin() + static_cast<std::ptrdiff_t>(max_frames),
+                     by_weight.end(), [&](std::uint32_t a, std::uint32_t b) {
+                       return weight(a) != weight(b) ? weight(a) > weight(b) : a < b;
+                     });
+    for (std::size_t i = max_frames; i < by_weight.size(); ++i) kept_as[by_weight[i]] = none;
+    std::vector<std::uint32_t> still;
+    for (std::uint32_t f : chosen) {
+      const std::uint32_t p = tree.parent[f];
+      if (kept_as[f] == none || (p != none && kept_as[p] == none)) {
+        kept_as[f] = none;
+        continue;
+      }
+      still.push_back(f);
+    }
+    chosen = std::move(still);
+  }
+  t.self.reserve_rows(chosen.size());
+  t.total.reserve_rows(chosen.size());
+  for (std::uint32_t f : chosen) {
+    kept_as[f] = static_cast<std::uint32_t>(t.node.size());
+    const std::uint32_t p = tree.parent[f];
+    t.node.push_back(tree.node[f]);
+    t.parent.push_back(p == none ? none : kept_as[p]);
+    t.depth.push_back(tree.depth[f]);
+    const std::size_t r = t.self.add_row();
+    t.total.add_row();
+    std::copy_n(tree.self.row(f).begin(), events, t.self.row(r).begin());
+    std::copy_n(tree.total.row(f).begin(), events, t.total.row(r).begin());
+  }
+  t.pruned = tree.pruned + (n - chosen.size());
+  return t;
+}
+
 path_tree merge_by_label(const path_tree& tree, std::span<const std::uint32_t> label) {
   const std::size_t events = tree.events;
   std::vector<std::uint32_t> node, parent;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "calltree/result.h"
+#include "views/flame.h"
 
 namespace calltree {
 
@@ -56,8 +57,8 @@ struct export_options {
   // The estimate's tree (path_options): a call whose share of the weight event's total is
   // below min_share gets no frame of its own (its callee's self cost goes to the callee's other
   // frames, or to one path of its own: still exact), and the tree has at most max_frames.
-  double min_share = 1e-5;
-  std::size_t max_frames = std::size_t{1} << 20;
+  double min_share = views::exact_min_share;
+  std::size_t max_frames = views::exact_max_frames;
   // pprof, a profile with instruction positions: a location per instruction address (with
   // its line) and each object's address range in its mapping (export/pprof_addresses.h),
   // instead of one location per function. Off by default: a sample per address with its

@@ -19,12 +19,6 @@ namespace calltree::exporting {
 
 namespace {
 
-struct pair_hash {
-  std::size_t operator()(const std::pair<std::uint32_t, std::string_view>& p) const {
-    return std::hash<std::string_view>()(p.second) * 31 + p.first;
-  }
-};
-
 // Diagnostics were shown by the session's reading; this one counts nothing.
 class quiet_diagnostics final : public diagnostic_sink {
  public:
@@ -43,7 +37,10 @@ class address_sink final : public record_sink {
     for (std::uint32_t i = 0; i < s.t.objects.size(); ++i)
       session_object_.emplace(s.t.objects[i], i);
     for (std::uint32_t k = 0; k < s.t.keys(); ++k)
-      session_key_.emplace(std::pair(s.t.key_file[k], s.t.function_name(k)), k);
+      session_key_.emplace(
+          function_name{s.t.key_file[k], s.t.key_has_object[k] ? s.t.key_object[k] : UINT32_MAX,
+                        s.t.function_name(k)},
+          k);
   }
 
   void on_part_begin(const part_header& h) override {
@@ -58,14 +55,14 @@ class address_sink final : public record_sink {
   }
   void on_cost(const cost_record& r) override {
     if (!active_) return;
-    const std::uint32_t key = key_of(r.ctx.source_file, r.ctx.function);
+    // (The session's keys are functions: object, fl= file, name.)
+    const std::uint32_t object = object_of(r.ctx.object);
+    const std::uint32_t key = key_of(r.ctx.file, r.ctx.function, object);
     if (key == UINT32_MAX) {
       unmatched = true;
       return;
     }
-    const std::uint32_t object = object_of(r.ctx.object);
-    const std::uint64_t h =
-        detail::mix(detail::mix(detail::mix(11, key), object), r.pos.instr);
+    const std::uint64_t h = detail::mix(detail::mix(detail::mix(11, key), object), r.pos.instr);
     std::size_t slot;
     std::uint32_t row = index_.find(
         h,
@@ -92,18 +89,21 @@ class address_sink final : public record_sink {
   bool unmatched = false;            // a cost line whose key the session does not have
 
  private:
-  std::uint32_t key_of(string_id file, string_id function) {
-    if (file == last_file_ && function == last_function_) return last_key_;
+  std::uint32_t key_of(string_id file, string_id function, std::uint32_t object) {
+    if (file == last_file_ && function == last_function_ && object == last_key_object_)
+      return last_key_;
     std::uint32_t key = UINT32_MAX;
     const std::uint32_t local = display_.of(pool_, file, s_.options.cwd, files_);
     if (auto f = session_file_.find(files_[local]); f != session_file_.end()) {
       std::string scratch;
-      if (auto k = session_key_.find(std::pair(f->second, pool_.text(function, scratch)));
+      if (auto k =
+              session_key_.find(function_name{f->second, object, pool_.text(function, scratch)});
           k != session_key_.end())
         key = k->second;
     }
     last_file_ = file;
     last_function_ = function;
+    last_key_object_ = object;
     last_key_ = key;
     return key;
   }
@@ -124,13 +124,22 @@ class address_sink final : public record_sink {
   bool active_ = false;
   std::vector<std::uint32_t> column_of_;  // part event -> recorded column
   std::unordered_map<std::string_view, std::uint32_t> session_file_, session_object_;
-  std::unordered_map<std::pair<std::uint32_t, std::string_view>, std::uint32_t, pair_hash>
-      session_key_;
+  struct function_name {
+    std::uint32_t file = 0, object = 0;
+    std::string_view name;
+    friend bool operator==(const function_name&, const function_name&) = default;
+  };
+  struct function_name_hash {
+    std::size_t operator()(const function_name& f) const noexcept {
+      return std::hash<std::string_view>()(f.name) * 31 + (std::size_t{f.file} << 20 ^ f.object);
+    }
+  };
+  std::unordered_map<function_name, std::uint32_t, function_name_hash> session_key_;
   views::display_files display_;
   std::vector<std::string> files_;
   detail::row_index index_;
   string_id last_file_ = string_pool::npos, last_function_ = string_pool::npos;
-  std::uint32_t last_key_ = UINT32_MAX;
+  std::uint32_t last_key_ = UINT32_MAX, last_key_object_ = UINT32_MAX;
   string_id last_object_ = string_pool::npos;
   std::uint32_t last_object_index_ = UINT32_MAX;
 };

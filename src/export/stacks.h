@@ -2,10 +2,11 @@
 // paths of a session, with every self cost placed exactly (analysis/call_paths.h), in the
 // columns asked for; and what the units of an event are.
 //
-// The tree's frames are the session's keys (callgrind_annotate's "file:name"), one frame per
-// path, never merged by display label: a caller context `f'g` or a recursion level `f'2` stays
-// the function the file names, as `calltree annotate` lists it, so that per function the self
-// costs summed over its frames are the ones `annotate` prints.
+// The tree's frames are the session's keys (functions as the model counts them: object, fl=
+// file, name), one frame per path, never merged by display label: a caller context `f'g` or a
+// recursion level `f'2` stays the function the file names, so that per function the self costs
+// summed over its frames are its self cost. The program's flame graph of `serve` is this tree
+// cut for display (views/flame.h), so both show the same stacks.
 #pragma once
 
 #include <cstdint>

@@ -49,6 +49,13 @@
 //    callees, by their pair's cost) when their caller's file is such a file, or when a report
 //    shows calls. Sums per line saturate quietly, as the model path's report tables do.
 //
+//  * The views' keys (key_by_function). serve, report --html and the exports count functions
+//    as the model does, (object, fl= file, name): a key is then one function, made with its
+//    object, and a record's context goes to its own key whatever fi=/fe= file is in force.
+//    That file (its display file) is where the record's line, call site and jump go, and
+//    each key's first and last line in a file other than its own is kept for the Source view.
+//    Keys are ordered as above (nearly always one function to a key there too).
+//
 // Everything else (totals, the inclusive definedness and cycles, derived columns, printing)
 // is the model path's own code: finish_annotate_data and print_annotate_text.
 //
@@ -226,6 +233,19 @@ struct annotate_direct::impl {
   row_index jump_index;
   std::vector<std::uint64_t> key_first_line, key_last_line;  // reading numbers; grown lazily
 
+  // The views' keys (key_by_function): a key is a function as the model knows it (object, fl=
+  // file, name), whatever fi=/fe= file its lines are in; the lines, call sites and jumps go to
+  // the file in force (last_source_file), and each key's first and last line in a file other
+  // than its own is kept in `inlined_spans` (by key << 32 | display file).
+  bool by_function = false;
+  std::uint32_t last_source_file = 0;  // display file of the last context's fi=/fe=/fl=
+  struct line_span {
+    std::uint64_t first = 0, last = 0;
+  };
+  std::unordered_map<std::uint64_t, line_span> inlined_spans;
+  std::uint64_t last_span_key = UINT64_MAX;
+  line_span* last_span = nullptr;
+
   // Per part, for the inclusive solver (from the second part on, with --inclusive=yes).
   bool per_part = false;
   paged_array<part_key> part_selfs;
@@ -251,6 +271,7 @@ struct annotate_direct::impl {
   function_entry* last_function = nullptr;  // in `keys` or `other_functions` (they never move)
   std::uint32_t last_key = 0, last_own_key = 0;
   string_id last_callee_file = string_pool::npos, last_callee_function = string_pool::npos;
+  string_id last_callee_object = string_pool::npos;
   std::uint32_t last_callee_key = 0;
   std::uint32_t last_call = none;
 
@@ -318,7 +339,12 @@ struct annotate_direct::impl {
       file_found.push_back(detail::source_found(files.back(), o) ? 1 : 0);
     return f;
   }
-  bool lines_of(std::uint32_t key) const { return lines && file_found[keys[key].file]; }
+  // The display file of the last context's lines: its key's, or with key_by_function the
+  // fi=/fe= file in force.
+  std::uint32_t source_file_of(std::uint32_t key) const {
+    return by_function ? last_source_file : keys[key].file;
+  }
+  bool lines_of(std::uint32_t key) const { return lines && file_found[source_file_of(key)]; }
 
   // The line row of (file, line), made if new; none past the memory limit.
   std::uint32_t line_of(std::uint32_t file, std::uint64_t line, std::uint64_t at) {
@@ -346,7 +372,7 @@ struct annotate_direct::impl {
   // none past the memory limit.
   std::uint32_t call_line_of(std::uint32_t ck, std::uint32_t ek, std::uint64_t line,
                              std::uint64_t at) {
-    const std::uint32_t file = keys[ck].file;
+    const std::uint32_t file = source_file_of(ck);
     const std::uint64_t sh = mix(mix(9, file), line);
     std::size_t slot;
     std::uint32_t site = site_index.find(
@@ -363,14 +389,14 @@ struct annotate_direct::impl {
         lh,
         [&](std::uint32_t i) {
           const detail::ann_call_line& c = call_lines[i];
-          return c.caller == ck && c.callee == ek && c.line == line;
+          return c.caller == ck && c.callee == ek && c.line == line && c.file == file;
         },
         slot);
     if (li == row_index::empty) {
       if (!room(at)) return none;
       li = static_cast<std::uint32_t>(call_lines.size());
       call_line_index.insert(lh, li, slot);
-      call_lines.push_back({ck, ek, line, 0});
+      call_lines.push_back({ck, ek, line, 0, file});
       call_line_costs.add_row();
       if (tracking) call_line_given.push_back(0);
       if (layouts.size() > 1) call_line_layouts.push_back(0);
@@ -385,9 +411,15 @@ struct annotate_direct::impl {
       if (costs[i]) add_saturating(dst[event_map[i]], costs[i]);
   }
 
-  // The key of (file, name); none past the memory limit.
-  std::uint32_t key_of(string_id file_sid, string_id fn_sid, std::uint64_t line) {
+  // The key of (file, name), and of `object` too with key_by_function; none past the memory
+  // limit.
+  std::uint32_t key_of(string_id file_sid, string_id fn_sid, std::uint64_t line,
+                       string_id object = string_pool::npos) {
     const std::uint32_t f = display_file(file_sid);
+    // (With key_by_function a key's function, made with the key, holds its object.)
+    auto same_object = [&](std::uint32_t i) {
+      return !by_function || keys[i].function_here.object == object;
+    };
     const std::size_t page = fn_sid >> name_page_bits;
     if (page >= first_key_pages.size()) first_key_pages.resize(page + 1);
     auto& pg = first_key_pages[page];
@@ -396,16 +428,17 @@ struct annotate_direct::impl {
       std::fill_n(pg.get(), std::size_t{1} << name_page_bits, none);
     }
     std::uint32_t& first = pg[fn_sid & ((1u << name_page_bits) - 1)];
-    if (first != none && keys[first].file == f) return first;
+    if (first != none && keys[first].file == f && same_object(first)) return first;
     const std::uint64_t h = mix(mix(3, f), fn_sid);
     std::size_t slot = 0;
-    std::uint32_t k =
-        first == none
-            ? row_index::empty
-            : key_index.find(
-                  h,
-                  [&](std::uint32_t i) { return keys[i].file == f && keys[i].function == fn_sid; },
-                  slot);
+    std::uint32_t k = first == none ? row_index::empty
+                                    : key_index.find(
+                                          h,
+                                          [&](std::uint32_t i) {
+                                            return keys[i].file == f &&
+                                                   keys[i].function == fn_sid && same_object(i);
+                                          },
+                                          slot);
     if (k != row_index::empty) return k;
     if (!room(line)) return none;
     k = static_cast<std::uint32_t>(keys.size());
@@ -416,6 +449,10 @@ struct annotate_direct::impl {
     key_entry e;
     e.file = f;
     e.function = fn_sid;
+    if (by_function) {
+      e.function_here.object = object;
+      e.function_here.file = file_sid;
+    }
     keys.push_back(e);
     key_costs.add_row();
     if (tracking) key_given.push_back(0);
@@ -457,12 +494,15 @@ struct annotate_direct::impl {
     if (have_last && c.function == last_ctx.function && c.source_file == last_ctx.source_file &&
         c.file == last_ctx.file && c.object == last_ctx.object)
       return true;
-    const std::uint32_t own = key_of(c.file, c.function, line);
+    const std::uint32_t own = key_of(c.file, c.function, line, c.object);
     if (own == none) return false;
     function_entry* f = function_of(c, own, line);
     if (!f) return false;
-    const std::uint32_t k = c.source_file == c.file ? own : key_of(c.source_file, c.function, line);
+    const std::uint32_t k =
+        c.source_file == c.file || by_function ? own : key_of(c.source_file, c.function, line);
     if (k == none) return false;
+    if (by_function)
+      last_source_file = c.source_file == c.file ? keys[own].file : display_file(c.source_file);
     last_ctx = c;
     last_function = f;
     last_own_key = own;
@@ -577,8 +617,9 @@ struct annotate_direct::impl {
     if (!key_layouts.empty()) key_layouts[k] |= layout_bit;
     if (per_part) add(part_self_costs.row(part_self_of(part, k)), r.costs, r.line);
     if (lines_of(k)) {
-      if (views) note_key_line(k, r.pos.line);
-      const std::uint32_t lr = line_of(keys[k].file, r.pos.line, r.line);
+      const std::uint32_t file = source_file_of(k);
+      if (views) note_key_line(k, file, r.pos.line);
+      const std::uint32_t lr = line_of(file, r.pos.line, r.line);
       if (lr == none) return;
       add_quietly(line_costs.row(lr), r.costs);
       if (tracked) note_given(line_given, lr, given_of(r.given, r.costs.size()));
@@ -593,11 +634,13 @@ struct annotate_direct::impl {
     if (f.first_call == none) f.first_call = function_call_ranks++;
     keys[ck].seen = true;
     keys[last_own_key].seen = true;
-    if (r.callee_file != last_callee_file || r.callee_function != last_callee_function) {
-      const std::uint32_t ek = key_of(r.callee_file, r.callee_function, r.line);
+    if (r.callee_file != last_callee_file || r.callee_function != last_callee_function ||
+        (by_function && r.callee_object != last_callee_object)) {
+      const std::uint32_t ek = key_of(r.callee_file, r.callee_function, r.line, r.callee_object);
       if (ek == none) return;
       last_callee_file = r.callee_file;
       last_callee_function = r.callee_function;
+      last_callee_object = r.callee_object;
       last_callee_key = ek;
     }
     const std::uint32_t ek = last_callee_key;
@@ -652,8 +695,20 @@ struct annotate_direct::impl {
     }
   }
 
-  void note_key_line(std::uint32_t k, std::uint64_t line) {
+  // Key k has a line `line` of display file `file` (views only).
+  void note_key_line(std::uint32_t k, std::uint32_t file, std::uint64_t line) {
     if (line == 0) return;
+    if (file != keys[k].file) {
+      const std::uint64_t at = std::uint64_t{k} << 32 | file;
+      if (at != last_span_key) {
+        last_span = &inlined_spans[at];
+        last_span_key = at;
+      }
+      line_span& sp = *last_span;
+      if (sp.first == 0 || line < sp.first) sp.first = line;
+      sp.last = std::max(sp.last, line);
+      return;
+    }
     if (k >= key_first_line.size()) {
       key_first_line.resize(keys.size(), 0);
       key_last_line.resize(keys.size(), 0);
@@ -667,7 +722,7 @@ struct annotate_direct::impl {
     if (!views || skip || limit_hit || !resolve(r.ctx, r.line)) return;
     const std::uint32_t k = last_key;
     if (!lines_of(k)) return;
-    const std::uint32_t file = keys[k].file;
+    const std::uint32_t file = source_file_of(k);
     const std::uint32_t target = display_file(r.target_file);
     const std::uint64_t line = r.source.line, target_line = r.target.line;
     const std::uint64_t h =
@@ -721,6 +776,7 @@ void annotate_direct::keep_view_tables(bool solve_inclusive) {
   impl_->views = true;
   impl_->solve_inclusive = solve_inclusive;
 }
+void annotate_direct::key_by_function() { impl_->by_function = true; }
 status annotate_direct::take_tables(views::annotate_data& d, std::vector<std::string>* warnings) {
   return impl_->make_tables(d, warnings);
 }
@@ -795,6 +851,10 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
     place_function(other_functions[i].f, other_functions[i].own_key);
   detail::free_storage(other_functions);
   give_back_freed_memory();
+  // (With key_by_function every key is one function, made with its object: a function met
+  // only as a callee is placed by its first call below, and has its object all the same.)
+  if (by_function)
+    for (std::uint32_t k = 0; k < nk; ++k) object_of[k] = keys[k].function_here.object;
   for (std::size_t k = 0; k < nk; ++k) {
     if (rank[k] != unranked) continue;
     rank[k] = keys[k].self_rank != none ? (std::uint64_t{2} << 32) | keys[k].self_rank
@@ -914,7 +974,7 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
     d.call_lines.reserve(call_lines.size());
     for (std::uint32_t i = 0; i < call_lines.size(); ++i) {
       const detail::ann_call_line& c = call_lines[i];
-      d.call_lines.push_back({new_of[c.caller], new_of[c.callee], c.line, c.count});
+      d.call_lines.push_back({new_of[c.caller], new_of[c.callee], c.line, c.count, c.file});
       d.call_line_cc.add_row();
       fill(d.call_line_cc, i, call_line_costs.row(i),
            call_line_layouts.empty() ? 1 : call_line_layouts[i],
@@ -941,6 +1001,15 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
     }
     detail::free_storage(key_first_line);
     detail::free_storage(key_last_line);
+    d.key_spans.reserve(inlined_spans.size());
+    for (const auto& [at, sp] : inlined_spans)
+      d.key_spans.push_back({new_of[at >> 32], static_cast<std::uint32_t>(at), sp.first, sp.last});
+    inlined_spans = {};
+    last_span = nullptr;
+    std::sort(d.key_spans.begin(), d.key_spans.end(),
+              [](const views::ann_span& a, const views::ann_span& b) {
+                return std::tie(a.key, a.file) < std::tie(b.key, b.file);
+              });
     jump_index = row_index();
     d.jumps.reserve(jump_rows.size());
     for (std::size_t i = 0; i < jump_rows.size(); ++i) {

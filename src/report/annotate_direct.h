@@ -68,6 +68,13 @@ class annotate_direct final : public record_sink {
   // paths from self costs and calls, never reads them).
   void keep_view_tables(bool solve_inclusive = true);
 
+  // For the views: a key is a function as the model and KCachegrind know it (object, fl= file,
+  // name), not callgrind_annotate's "file:name" with the fi=/fe= file in force. Code inlined
+  // from other files stays its function's (its self cost, its calls); its lines, call sites
+  // and jumps are those of the file they are in, and each key's first and last line in each
+  // such file is kept (annotate_data::key_spans). Before the first record.
+  void key_by_function();
+
   // The tables themselves, once every record is in, instead of the text (the same errors as
   // write_text). The sums are given up on the way: call it (or write_text) once. `d.names` is
   // the profile's pool, which must outlive them.

@@ -38,20 +38,25 @@ struct name_pair_hash {
   }
 };
 
-// A session's keys by (display file, name), by (object, name) and by name (the first key).
+// A session's keys (functions: object, display file, name) by all three, by (display file,
+// name), by (object, name) and by name (the first key).
 struct key_lookup {
+  std::unordered_map<name_triple, std::uint32_t, name_triple_hash> by_function;
   std::unordered_map<name_pair, std::uint32_t, name_pair_hash> by_file, by_object;
   std::unordered_map<std::string_view, std::uint32_t> by_name;
   explicit key_lookup(const session& s) {
     by_file.reserve(s.keys());
     for (std::uint32_t k = 0; k < s.keys(); ++k) {
       const std::string_view n = s.t.function_name(k);
+      by_function.emplace(name_triple{n, s.file(k), s.object(k)}, k);
       by_file.emplace(name_pair{s.file(k), n}, k);
       by_object.emplace(name_pair{s.object(k), n}, k);
       by_name.emplace(n, k);
     }
   }
   std::uint32_t find(std::string_view file, const function_key& f) const {
+    if (auto it = by_function.find({f.name, file, f.object}); it != by_function.end())
+      return it->second;
     if (auto it = by_file.find({file, f.name}); it != by_file.end()) return it->second;
     if (auto it = by_object.find({f.object, f.name}); it != by_object.end()) return it->second;
     if (auto it = by_name.find(f.name); it != by_name.end()) return it->second;
@@ -194,9 +199,9 @@ result<std::shared_ptr<const function_table>> diff_source::of_parts(
     of_model.assign(p.functions.size(), UINT32_MAX);
     for (std::size_t i = 0; i < p.functions.size(); ++i) {
       const function& fn = p.functions[i];
-      auto it = of_name.find(name_triple{p.strings.view(fn.name),
-                                         p.strings.view(p.files[fn.file].name),
-                                         p.strings.view(p.objects[fn.object].name)});
+      auto it =
+          of_name.find(name_triple{p.strings.view(fn.name), p.strings.view(p.files[fn.file].name),
+                                   p.strings.view(p.objects[fn.object].name)});
       if (it != of_name.end()) of_model[i] = it->second;
     }
   }
@@ -421,10 +426,8 @@ result<diff_list> diff_functions(const diff_source& src, const diff_query& q) {
       if (!q.unchanged && fd.change == function_change::unchanged) continue;
       rows.push_back(f);
       if (measure == diff_measure::name) continue;
-      const std::uint64_t ov =
-          dc.old_value(sc, q.inclusive ? fd.inclusive_old : fd.self_old);
-      const std::uint64_t nv =
-          dc.new_value(sc, q.inclusive ? fd.inclusive_new : fd.self_new);
+      const std::uint64_t ov = dc.old_value(sc, q.inclusive ? fd.inclusive_old : fd.self_old);
+      const std::uint64_t nv = dc.new_value(sc, q.inclusive ? fd.inclusive_new : fd.self_new);
       keys.push_back(measure_key(measure, ov, nv));
     }
     if (q.group != grouping::none) {

@@ -1,6 +1,8 @@
 // views/flame.cc — call path trees of a session (see flame.h).
 #include "views/flame.h"
 
+#include <algorithm>
+
 #include "views/session.h"
 
 namespace calltree::views {
@@ -30,10 +32,17 @@ result<flame_view> flame(const session& s, const flame_query& q) {
   auto weight_col = out.columns.weight_column(q.weight_event);
   if (!weight_col) return weight_col.error();
   out.weight_column = *weight_col;
-  if (q.root && *q.root >= s.keys())
-    return error{"a flame graph's root is a function (a cycle's members are functions)"};
+  if (q.root && *q.root >= s.ids()) return error{"a flame graph's root is a function or a cycle"};
   out.costs = s.costs_of(q.parts);
   const part_costs& pc = *out.costs;
+  // A cycle as the root: its members are one node (id keys() + N - 1, as the views number
+  // cycles), whose self cost is theirs and whose calls are those that cross its border.
+  std::uint32_t cycle = 0;  // N of <cycle N>; 0: none
+  if (q.root && *q.root >= s.keys()) {
+    cycle = static_cast<std::uint32_t>(*q.root - s.keys() + 1);
+    if (cycle > pc.cycles())
+      return error{"the selected parts have no cycle " + std::to_string(cycle)};
+  }
   const std::size_t ncol = out.columns.size();
   if (ncol == 0) {
     out.tree.events = 0;
@@ -43,18 +52,26 @@ result<flame_view> flame(const session& s, const flame_query& q) {
   std::string key = "flame|";
   for (std::uint32_t p : q.parts) key += std::to_string(p) + ",";
   key.append("|").append(columns_key(out.columns));  // (not "|" + ...: GCC 12 -Wrestrict)
+  if (cycle) key.append("|cycle ").append(std::to_string(cycle));
   auto estimator = s.remembered<path_estimator>(key, [&] {
     const std::size_t nk = s.keys();
-    call_graph g(nk, ncol);
+    const std::uint32_t cycle_node = cycle ? static_cast<std::uint32_t>(nk + cycle - 1) : 0;
+    auto node_of = [&](std::uint32_t k) {
+      return cycle && pc.cycle_of(k) == cycle ? cycle_node : k;
+    };
+    call_graph g(cycle ? cycle_node + 1 : nk, ncol);
     for (std::uint32_t k = 0; k < nk; ++k) {
-      auto row = g.self.row(k);
-      for (std::size_t c = 0; c < ncol; ++c) row[c] = out.columns.columns[c].value(pc.self(k));
+      auto row = g.self.row(node_of(k));
+      for (std::size_t c = 0; c < ncol; ++c)
+        add_saturating(row[c], out.columns.columns[c].value(pc.self(k)));
     }
     std::vector<std::uint64_t> v(ncol);
     for (std::uint32_t ci = 0; ci < s.t.calls.size(); ++ci) {
       if (!pc.call_present(ci)) continue;
+      const std::uint32_t from = node_of(s.t.calls[ci].caller), to = node_of(s.t.calls[ci].callee);
+      if (cycle && from == cycle_node && to == cycle_node) continue;  // (within the cycle)
       for (std::size_t c = 0; c < ncol; ++c) v[c] = out.columns.columns[c].value(pc.call(ci));
-      g.add_call(s.t.calls[ci].caller, s.t.calls[ci].callee, pc.count(ci), v);
+      g.add_call(from, to, pc.count(ci), v);
     }
     return std::make_shared<const path_estimator>(g);
   });
@@ -65,8 +82,24 @@ result<flame_view> flame(const session& s, const flame_query& q) {
   o.weight_event = out.weight_column;
   o.min_share = q.min_share;
   o.max_frames = q.max_frames;
-  o.exact_self = q.exact_self && !q.root && q.direction == path_direction::callees;
-  path_tree tree = estimator->estimate(o);
+  const bool from_roots = !q.root && q.direction == path_direction::callees;
+  o.exact_self = q.exact_self && from_roots;
+  path_tree tree;
+  if (from_roots && !q.exact_self) {
+    // The program's flame graph: the exports' exact tree (made once per parts, columns and
+    // weight), cut for display, so that its roots sum to the total and its frames are the
+    // exports' stacks with their totals.
+    o.exact_self = true;
+    o.min_share = std::min(q.min_share, exact_min_share);
+    o.max_frames = std::max(q.max_frames, exact_max_frames);
+    const std::string tree_key = key + "|exact|" + std::to_string(out.weight_column) + "|" +
+                                 std::to_string(o.min_share) + "|" + std::to_string(o.max_frames);
+    auto exact = s.remembered<path_tree>(
+        tree_key, [&] { return std::make_shared<const path_tree>(estimator->estimate(o)); });
+    tree = cut_paths(*exact, out.weight_column, q.min_share, q.max_frames);
+  } else {
+    tree = estimator->estimate(o);
+  }
   if (q.merge) tree = merge_by_label(tree, s.label_of);
   out.tree = std::move(tree);
   return out;

@@ -25,6 +25,12 @@ namespace calltree::views {
 
 class session;
 
+// The exact tree every stack export draws (export_options' defaults): a call below this share
+// of the total gets no frame of its own, and at most this many frames. The program's flame
+// graph (no root) is this tree, cut for display (cut_paths).
+inline constexpr double exact_min_share = 1e-5;
+inline constexpr std::size_t exact_max_frames = std::size_t{1} << 20;
+
 struct flame_query {
   std::vector<std::uint32_t> parts;
   std::vector<std::string> events, derived;
@@ -33,8 +39,12 @@ struct flame_query {
   path_direction direction = path_direction::callees;
   double min_share = 0.0005;  // of the tree's weight
   std::size_t max_frames = 20000;
-  bool merge = true;        // merge sibling frames of one label
-  bool exact_self = false;  // from the roots: every self cost placed exactly
+  bool merge = true;  // merge sibling frames of one label
+  // From the roots: the exact tree of min_share and max_frames itself, uncut (the exports).
+  // Without it, the program's flame graph is the exact tree of exact_min_share and
+  // exact_max_frames (the exports' stacks, whose roots sum to the total) cut to min_share and
+  // max_frames for display; a tree from one function is the estimate's weights.
+  bool exact_self = false;
 };
 
 struct flame_view {

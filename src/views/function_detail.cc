@@ -66,6 +66,10 @@ result<function_detail> describe_function(const session& s, std::uint64_t id,
       out.first_line = t.key_first_line[k];
       out.last_line = t.key_last_line[k];
     }
+    auto sp = std::lower_bound(t.key_spans.begin(), t.key_spans.end(), k,
+                               [](const ann_span& a, std::uint32_t key) { return a.key < key; });
+    for (; sp != t.key_spans.end() && sp->key == k; ++sp)
+      out.inlined.push_back({sp->file, sp->first, sp->last});
   } else {
     const std::size_t c = id - nk;
     out.is_cycle = true;
@@ -92,6 +96,8 @@ result<function_detail> describe_function(const session& s, std::uint64_t id,
                     std::size_t& total) {
     for (auto& [other, r] : m) {
       r.cost = values(r.cost.data());
+      r.recursive =
+          !out.is_cycle && (other == id || (out.cycle && pc.cycle_of(other) == out.cycle));
       list.push_back(std::move(r));
     }
     total = list.size();

@@ -2,10 +2,10 @@
 //
 // What it is: what KCachegrind's caller and callee panes show for the selected function: its
 // self and inclusive cost, the calls into it (per caller key, count and inclusive cost of
-// those calls) and out of it, its cycle, where its source is (file, first and last line with
-// cost) and the other keys of its name (its code inlined into other files, under their fi=
-// files). For a cycle (`<cycle N>`), its members, the calls into it from outside and the calls
-// out of it. What it is not: a tree (views/flame.h) or JSON (server/).
+// those calls) and out of it, its cycle, where its source is (its fl= file, first and last line
+// with cost, and the files its code was inlined from), and the other functions of its name
+// (in other files or objects). For a cycle (`<cycle N>`), its members, the calls into it from
+// outside and the calls out of it. What it is not: a tree (views/flame.h) or JSON (server/).
 #pragma once
 
 #include <cstdint>
@@ -34,6 +34,9 @@ struct call_row {
   std::uint64_t count = 0;
   std::vector<std::uint64_t> cost;  // per column: inclusive cost of those calls
   std::uint32_t call = 0;           // (the tables' call index; for a cycle, the first one)
+  // A call of the function to itself, or between two members of its cycle: its cost is a
+  // sum over nested (recursive) calls, which counts the same cost again at each level.
+  bool recursive = false;
 };
 
 struct function_detail {
@@ -49,10 +52,17 @@ struct function_detail {
   std::size_t callers_total = 0, callees_total = 0;
   std::vector<std::uint32_t> members;  // a cycle's, by inclusive cost (at most `limit`)
   std::size_t members_total = 0;
-  std::vector<std::uint32_t> same_name;         // other keys of the name (inlined code elsewhere)
-  std::uint32_t file = 0;                       // the display file (a file id)
+  std::vector<std::uint32_t> same_name;         // other functions of the name
+  std::uint32_t file = 0;                       // the display file (a file id): its fl= file
   bool file_found = false;                      // its source can be shown
   std::uint64_t first_line = 0, last_line = 0;  // with self cost in a found file; 0: unknown
+  // The other found files its code lies in (inlined from them: fi=/fe=), by file id, each
+  // with its first and last line with self cost.
+  struct span {
+    std::uint32_t file = 0;
+    std::uint64_t first_line = 0, last_line = 0;
+  };
+  std::vector<span> inlined;
 };
 
 // An error for an id that is no function or cycle, or an unknown event.

@@ -49,7 +49,8 @@ class part_costs {
   const std::uint64_t* cycle_inclusive(std::size_t c) const { return cycle_cc_->values(c); }
   // Self cost of cycle c's members summed (one row per cycle, recorded columns).
   const std::uint64_t* cycle_self(std::size_t c) const { return cycle_self_.data() + c * nrec_; }
-  // Calls into key k from other keys (self-calls and calls within its cycle not counted).
+  // Calls into key k from other keys, its cycle's members too (self-calls not counted); a
+  // cycle's: calls into it from outside.
   std::uint64_t calls_in(std::uint32_t k) const { return calls_in_[k]; }
   std::uint64_t cycle_calls_in(std::size_t c) const { return cycle_calls_in_[c]; }
   const std::vector<std::uint32_t>& parts() const { return parts_; }

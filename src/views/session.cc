@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdio>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -16,15 +18,22 @@ namespace calltree::views {
 
 namespace {
 
-// Keeps the first `keep` diagnostics with their text and counts every one.
+// Keeps the first `per_code` diagnostics of each code with their text, `keep` at most, and
+// counts every one: a note on every line (Xdebug's extra-call-target) leaves room for the one
+// warning that matters.
 class keeping_sink final : public diagnostic_sink {
  public:
   explicit keeping_sink(std::size_t keep) : keep_(keep) {}
   void report(diagnostic d) override {
     tally(d.severity);
-    if (kept.size() < keep_) kept.push_back(std::move(d));
+    if (!wants(d.code)) return;
+    ++of_code_[static_cast<std::size_t>(d.code)];
+    kept.push_back(std::move(d));
   }
-  bool wants(diag_code) const override { return kept.size() < keep_; }
+  bool wants(diag_code c) const override {
+    return kept.size() < keep_ && of_code_[static_cast<std::size_t>(c)] < per_code;
+  }
+  static constexpr std::size_t per_code = 20;
   void count_only(diag_code, severity s) override { tally(s); }
   std::vector<diagnostic> kept;
   std::uint64_t errors = 0, warnings = 0, notes = 0;
@@ -34,6 +43,7 @@ class keeping_sink final : public diagnostic_sink {
     (s == severity::error ? errors : s == severity::warning ? warnings : notes)++;
   }
   std::size_t keep_;
+  std::array<std::size_t, 256> of_code_{};
 };
 
 bool all_digits(std::string_view s) {
@@ -231,6 +241,7 @@ result<std::unique_ptr<session>> load_session(const std::string& path,
   const std::string display = path == "-" ? "<stdin>" : path;
   annotate_direct direct(s->p, o, &diags, display);
   direct.keep_view_tables(options.inclusive);
+  direct.key_by_function();
   reader_options ro;
   ro.display_name = display;
   ro.threads = options.threads;
@@ -247,6 +258,37 @@ result<std::unique_ptr<session>> load_session(const std::string& path,
   s->warnings = diags.warnings;
   s->notes = diags.notes;
   s->diagnostics = std::move(diags.kept);
+  // Errors first, then warnings, then notes, each in the order of the file.
+  std::stable_sort(s->diagnostics.begin(), s->diagnostics.end(),
+                   [](const diagnostic& a, const diagnostic& b) {
+                     auto rank = [](severity v) {
+                       return v == severity::error ? 0 : v == severity::warning ? 1 : 2;
+                     };
+                     return rank(a.severity) < rank(b.severity);
+                   });
+  // A stated total other than the functions' own costs: below them, the views take their sum
+  // (part_costs); above (Xdebug's summary: holds time outside any function), the stated total,
+  // and the program's flame graph, which holds the functions' costs, is narrower.
+  if (!s->t.totals_calculated && s->t.totals.rows()) {
+    for (std::size_t c = 0; c < s->t.recorded.size(); ++c) {
+      std::uint64_t sum = 0;
+      for (std::size_t k = 0; k < s->t.keys(); ++k) add_saturating(sum, s->t.self.values(k)[c]);
+      const std::uint64_t stated = s->t.totals.values(0)[c];
+      if (sum == stated) continue;
+      std::string w = "the file states a total of " + std::to_string(stated) + " " +
+                      s->t.recorded[c] + " but its functions' self costs sum to " +
+                      std::to_string(sum);
+      if (sum > stated) {
+        w += ": shares are of that sum";
+      } else {
+        char share[32];
+        std::snprintf(share, sizeof share, "%.1f",
+                      100.0 * static_cast<double>(sum) / static_cast<double>(stated));
+        w += std::string(" (") + share + " %): shares are of the stated total";
+      }
+      s->table_warnings.push_back(std::move(w));
+    }
+  }
   s->columns = recorded_columns(s->p, s->t.recorded);
   s->index_names();
   return s;

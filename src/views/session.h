@@ -1,12 +1,14 @@
 // views/session.h — (internal) one profile loaded for the views: annotate's tables, read once.
 //
-// What it is: what `calltree serve` and `calltree report --html` hold while they answer: the
-// profile's parts, events and names (kept in memory: a regex over every name must not read a
-// spill file back), annotate's tables (annotate_data: callgrind_annotate's "file:name" keys,
-// self and inclusive costs, calls, cycles, source lines) summed from the records by the
-// streaming path (annotate_direct, no model), the reading's diagnostics, and the indexes the
-// views share (each key's display label, the keys of one name). Function ids in every view are
-// key numbers of these tables (docs/serve.md). Costs of some parts only come from
+// What it is: what `calltree serve`, `calltree report --html` and the exports hold while they
+// answer: the profile's parts, events and names (kept in memory: a regex over every name must
+// not read a spill file back), annotate's tables (annotate_data: self and inclusive costs,
+// calls, cycles, source lines) summed from the records by the streaming path (annotate_direct,
+// no model) with one key per function as the model and KCachegrind count them (object, fl=
+// file, name: annotate_direct::key_by_function; code inlined from other files is its
+// function's, its lines those files'), the reading's diagnostics, and the indexes the views
+// share (each key's display label, the keys of one name). Function ids in every view are key
+// numbers of these tables (docs/serve.md). Costs of some parts only come from
 // `costs_of()` (views/part_costs.h), computed on demand and remembered.
 // What it is not: a view (views/*.h are the functions of a session and a query) nor an HTTP
 // server (server/); nothing here prints.
@@ -75,7 +77,9 @@ class session {
   std::uint64_t input_size = 0;
   read_stats stats;
   std::uint64_t errors = 0, warnings = 0, notes = 0;
-  std::vector<diagnostic> diagnostics;  // the first load_options::kept_diagnostics
+  // The first 20 of each code, load_options::kept_diagnostics at most: errors, then warnings,
+  // then notes.
+  std::vector<diagnostic> diagnostics;
   std::vector<std::string> table_warnings;
   load_options options;
 

@@ -43,11 +43,15 @@ result<source_view> annotate_source(const session& s, std::uint64_t file, const 
   }
   for (std::size_t i = 0; i < t.call_lines.size(); ++i) {
     const ann_call_line& c = t.call_lines[i];
-    if (t.key_file[c.caller] != file) continue;
+    if (c.file != file) continue;
     source_line& l = lines[c.line];
     l.line = c.line;
     if (l.self.empty()) l.self.assign(ncol, 0);
-    l.calls.push_back({c.caller, c.callee, c.count, values(t.call_line_cc.values(i))});
+    const bool recursive =
+        c.caller == c.callee ||
+        (c.caller < t.cycle_of.size() && c.callee < t.cycle_of.size() &&
+         t.cycle_of[c.caller] != 0 && t.cycle_of[c.caller] == t.cycle_of[c.callee]);
+    l.calls.push_back({c.caller, c.callee, c.count, values(t.call_line_cc.values(i)), recursive});
   }
   auto lo = std::lower_bound(t.jumps.begin(), t.jumps.end(), file,
                              [](const ann_jump& j, std::uint64_t f) { return j.file < f; });
@@ -69,6 +73,8 @@ result<source_view> annotate_source(const session& s, std::uint64_t file, const 
   for (std::uint32_t k = 0; k < s.keys(); ++k)
     if (t.key_file[k] == file && k < t.key_first_line.size() && t.key_first_line[k])
       out.functions.push_back({k, t.key_first_line[k], t.key_last_line[k]});
+  for (const ann_span& sp : t.key_spans)
+    if (sp.file == file) out.functions.push_back({sp.key, sp.first, sp.last});
   std::sort(out.functions.begin(), out.functions.end(),
             [](const source_function& a, const source_function& b) {
               return a.first_line != b.first_line ? a.first_line < b.first_line : a.id < b.id;

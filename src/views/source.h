@@ -32,6 +32,9 @@ struct source_call {
   std::uint32_t caller = 0, callee = 0;  // keys
   std::uint64_t count = 0;
   std::vector<std::uint64_t> cost;
+  // A call to itself or within its cycle: the cost is a sum over nested calls (counted again
+  // at each level of the recursion), not a share of the total.
+  bool recursive = false;
 };
 
 struct source_jump {

@@ -288,7 +288,7 @@ struct builder {
     if (li == row_index::empty) {
       li = static_cast<std::uint32_t>(d.call_lines.size());
       d.call_line_index.insert(lh, li, slot);
-      d.call_lines.push_back({ck, ek, line, 0});
+      d.call_lines.push_back({ck, ek, line, 0, file});
       d.call_line_cc.add_row();
     }
     return li;

@@ -69,9 +69,12 @@ struct ann_call {
   std::uint64_t count = 0;
 };
 
+// The calls= lines of one (caller, callee) at one line of display file `file` (the caller
+// key's file, or with key_by_function the fi=/fe= file in force there), summed.
 struct ann_call_line {
   std::uint32_t caller = 0, callee = 0;
   std::uint64_t line = 0, count = 0;
+  std::uint32_t file = 0;
 };
 
 // A jump= or jcnd= line of a found source file, summed over its records: from `line` of
@@ -84,6 +87,12 @@ struct ann_jump {
   std::uint64_t target_line = 0;
   bool conditional = false;
   std::uint64_t executed = 0, followed = 0;
+};
+
+// Lines `first` to `last` of display file `file` hold code of key `key`.
+struct ann_span {
+  std::uint32_t key = 0, file = 0;
+  std::uint64_t first = 0, last = 0;
 };
 
 // Index lists per key (or per site), built once all entries are known: `of(i)` is the
@@ -185,6 +194,9 @@ struct annotate_data {
   //    and last line with self cost of each key in such a file (0: none).
   std::vector<char> file_found;
   std::vector<std::uint64_t> key_first_line, key_last_line;
+  //  * With keys by function (annotate_direct::key_by_function), the first and last line of
+  //    each key in each found file other than its own (code inlined from it), sorted by key.
+  std::vector<ann_span> key_spans;
   //  * Jumps (`jump=`/`jcnd=`) per source line of the found files, by (file, line, target file,
   //    target line, conditional), sorted so.
   std::vector<ann_jump> jumps;

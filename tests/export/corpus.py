@@ -1,11 +1,12 @@
 """Shared by the export tests: the corpus files, calltree's own numbers for them, a temp dir.
 
-Every export test checks an export against `calltree annotate --json --auto=no` of the same
-file (self cost per function, per event), which tests/cli/annotate_golden.sh checks against
-callgrind_annotate itself.
+Every export test checks an export against the model of the same file (`calltree export
+--to=json`: self cost per function, per event), whose per-line costs tests/cli and the unit
+tests check against callgrind_annotate itself.
 """
 import concurrent.futures
 import glob
+import gzip
 import json
 import os
 import subprocess
@@ -42,17 +43,38 @@ def run(cmd, **kw):
 
 
 def annotate(calltree, path):
-    """calltree annotate --json: (events, {(name, file): {event: self}}, self sums per event)."""
-    d = json.loads(run([calltree, "annotate", "--json", "--auto=no", path]))
-    events = d["recorded_events"]
+    """Self cost per function as the exports count functions (object, fl= file, name), from the
+    model (`calltree export --to=json`): (events, {(name, file): {event: self}}, self sums per
+    event). Functions of one name and file in several objects are summed, as the formats that
+    key a function by name and file show them. (`calltree annotate`'s keys differ where code is
+    inlined from other files: there it is a key of its own under the fi= file.)"""
+    with tempfile.TemporaryDirectory(prefix="calltree-export-") as d:
+        out = os.path.join(d, "model.json")
+        run([calltree, "export", "--to=json", path, "-o", out])
+        with open(out) as f:
+            m = json.load(f)
+    events = [e["name"] for e in m["events"]]
+    names = [(f["name"], m["files"][f["file"]]) for f in m["functions"]]
+    cols = m["costs"]["columns"]
+    fcol, scol = cols.index("function"), cols.index("self")
     self_of = defaultdict(lambda: defaultdict(int))
+    for n in names:
+        self_of[n]  # (every function, those with calls and no cost of their own too)
     sums = defaultdict(int)
-    for f in d["functions"]:
-        for e in events:
-            v = f["self"].get(e, 0)
-            self_of[(f["name"], f["file"])][e] += v
+    for row in m["costs"]["rows"]:
+        costs = row[scol]
+        for i, e in enumerate(events):
+            v = int(costs[i]) if i < len(costs) else 0
+            self_of[names[row[fcol]]][e] += v
             sums[e] += v
     return events, self_of, sums
+
+
+def has_inlined_code(path):
+    """Whether the profile has fi=/fe= lines (code inlined from other files)."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        return any(line.startswith((b"fi=", b"fe=")) for line in f)
 
 
 def _context_at(name):

@@ -119,13 +119,13 @@ try:
     # gzip for JSON when the client takes it.
     r, body = s.request("GET", "/api/v1/functions?limit=500", headers={"Accept-Encoding": "gzip"})
     check(r.getheader("Content-Encoding") == "gzip", "gzip")
-    check(json.loads(gzip.decompress(body))["total_rows"] > 300, "gzip body")
+    check(json.loads(gzip.decompress(body))["total_rows"] > 200, "gzip body")
     # Never brotli (cpp-httplib's takes seconds per megabyte): gzip for a browser's header.
     r, body = s.request("GET", "/api/v1/functions?limit=500",
                         headers={"Accept-Encoding": "gzip, deflate, br"})
     check(r.getheader("Content-Encoding") == "gzip", "gzip, not br: %s" % r.getheader("Content-Encoding"))
     r, body = s.request("GET", "/api/v1/functions?limit=500", headers={"Accept-Encoding": "br"})
-    check(r.getheader("Content-Encoding") is None and json.loads(body)["total_rows"] > 300,
+    check(r.getheader("Content-Encoding") is None and json.loads(body)["total_rows"] > 200,
           "no encoding when only br is offered")
     # Every view answers; the numbers of the recurse example.
     rows = s.json("/api/v1/functions?limit=5")["rows"]

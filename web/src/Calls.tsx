@@ -1,7 +1,7 @@
 // Calls.tsx — the selected function's callers and callees (KCachegrind's two panes), a cycle's
 // members, and the other keys of the same name; every name is a link to that function.
 import type { CallRef, FnRef, FunctionDetail } from "./api";
-import { base, fmt, pct } from "./format";
+import { base, callPct, fmt, pct, recursiveNote } from "./format";
 import { navigate } from "./url";
 
 export function FnLink({ f, side }: { f: FnRef; side?: "new" | "old" }) {
@@ -43,8 +43,11 @@ function CallTable({ title, rows, total, d, event, side, label }: { title: strin
           <tbody>
             {rows.map((r) => (
               <tr>
-                <td class="num">{fmt(r.cost[event])}</td>
-                <td class="num">{pct(r.cost[event], d.totals[event])}</td>
+                <td class="num" title={r.recursive ? recursiveNote : undefined}>
+                  {r.recursive && <span class="dim">Σ </span>}
+                  {fmt(r.cost[event])}
+                </td>
+                <td class="num" data-testid="call-share">{callPct(r.cost[event], d.totals[event], r.recursive)}</td>
                 <td class="num">{fmt(r.count)}</td>
                 <td>
                   <FnLink f={r} side={side} />

@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { FunctionDetail, Source, SourceLine } from "./api";
 import { FnLink } from "./Calls";
-import { fmt, pct } from "./format";
+import { callPct, fmt, pct, recursiveNote } from "./format";
 import type { ViewState } from "./url";
 import { useFetch } from "./useFetch";
 
@@ -24,12 +24,13 @@ function Note({ it, event, totals, top }: { it: Item; event: string; totals: Rec
   if (it.call) {
     const c = it.call;
     return (
-      <div class="srcnote" style={{ top: top + "px" }}>
+      <div class="srcnote" style={{ top: top + "px" }} title={c.recursive ? recursiveNote : undefined}>
         <span />
         <span class="num">{fmt(c.cost[event])}</span>
-        <span class="num">{Number(c.cost[event]) <= Number(totals[event]) ? pct(c.cost[event], totals[event]) : ""}</span>
+        <span class="num" data-testid="call-share">{callPct(c.cost[event], totals[event], c.recursive)}</span>
         <span>
           → {fmt(c.count)} call{c.count === 1 ? "" : "s"} to <FnLink f={c.callee} />
+          {c.recursive && <span class="dim"> (recursive: Σ over nested calls)</span>}
         </span>
       </div>
     );
@@ -46,14 +47,22 @@ function Note({ it, event, totals, top }: { it: Item; event: string; totals: Rec
 }
 
 export function SourceView({ f, event, state }: { f: FunctionDetail; event: string; state: ViewState }) {
-  const fileId = f.source?.file_id ?? f.file_id;
+  // A function's code may lie in several files (inlined from headers): its own file first,
+  // then each other found file, picked above the text.
+  const spans = f.source
+    ? [{ file_id: f.source.file_id, file: f.file, first_line: f.source.first_line, last_line: f.source.last_line }, ...(f.source.inlined ?? [])]
+    : [];
+  const [picked, setPicked] = useState(0);
+  useEffect(() => setPicked(0), [f.id]);
+  const span = spans[Math.min(picked, Math.max(0, spans.length - 1))];
+  const fileId = span ? span.file_id : f.file_id;
   const q = useFetch<Source>(fileId === null || fileId === undefined ? null : "source/" + fileId, {
     function: f.id,
     sort: event,
     side: state.side === "old" ? "old" : undefined,
   });
   const box = useRef<HTMLDivElement>(null);
-  const first = f.source?.first_line ?? 0;
+  const first = span?.first_line ?? 0;
   const s = q.data;
   // Every row of the view, made once per answer.
   const items = useMemo(() => {
@@ -114,7 +123,7 @@ export function SourceView({ f, event, state }: { f: FunctionDetail; event: stri
       continue;
     }
     const { n, l } = it;
-    const inFn = f.source && n >= f.source.first_line && n <= f.source.last_line;
+    const inFn = span && span.first_line > 0 && n >= span.first_line && n <= span.last_line;
     const text = n === 0 ? "(cost without a line number)" : s.missing ? "" : s.text[n - 1];
     rows.push(
       <div key={i} class={"srcline" + (l?.hot ? " hot" : "") + (inFn ? " infn" : "")} data-line={n} style={{ top: top + "px" }}>
@@ -127,6 +136,17 @@ export function SourceView({ f, event, state }: { f: FunctionDetail; event: stri
   }
   return (
     <div class="source" data-testid="source">
+      {spans.length > 1 && (
+        <div class="srcfiles" data-testid="source-files">
+          <span class="dim">Its code is in {spans.length} files: </span>
+          {spans.map((sp, i) => (
+            <button class={i === picked ? "on" : ""} title={sp.file} onClick={() => setPicked(i)}>
+              {sp.file.split("/").pop()}
+              {i === 0 ? " (its own)" : ` (inlined, lines ${sp.first_line}–${sp.last_line})`}
+            </button>
+          ))}
+        </div>
+      )}
       <div class="srchead">
         <b data-testid="source-name">{s.name}</b>{" "}
         <span class="dim">

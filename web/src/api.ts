@@ -161,6 +161,8 @@ export interface DiffList {
 export interface CallRef extends FnRef {
   count: Cost;
   cost: Costs;
+  /** A call to itself or within its cycle: the cost sums nested calls, no share of the total. */
+  recursive: boolean;
 }
 
 export interface FunctionDetail extends FnRef {
@@ -178,7 +180,14 @@ export interface FunctionDetail extends FnRef {
   members: (FnRef & { inclusive: Costs; self: Costs })[];
   members_total: number;
   same_name: FnRef[];
-  source: { file_id: number | null; found: boolean; first_line: number; last_line: number } | null;
+  source: {
+    file_id: number | null;
+    found: boolean;
+    first_line: number;
+    last_line: number;
+    /** The other found files its code was inlined from (fi=/fe=), with its lines there. */
+    inlined: { file_id: number; file: string; first_line: number; last_line: number }[];
+  } | null;
 }
 
 export interface GraphNode extends FnRef {
@@ -230,7 +239,7 @@ export interface SourceLine {
   line: number;
   self: Costs;
   hot: boolean;
-  calls?: { caller: number; callee: FnRef; count: Cost; cost: Costs }[];
+  calls?: { caller: number; callee: FnRef; count: Cost; cost: Costs; recursive: boolean }[];
   jumps?: {
     target_file_id: number;
     target_line: number;

@@ -28,6 +28,16 @@ export function pct(part: Cost | undefined, total: Cost | undefined): string {
   return p >= 10 ? p.toFixed(1) + "%" : p.toFixed(2) + "%";
 }
 
+/** A call's cost as a share of the total; none for a sum over recursive calls (it counts the
+ * same cost again at each level) or a cost above the total (a file whose costs disagree). */
+export function callPct(cost: Cost | undefined, total: Cost | undefined, recursive: boolean): string {
+  if (recursive || num(cost) > num(total)) return "";
+  return pct(cost, total);
+}
+
+/** What a recursive call's cost is, for its title. */
+export const recursiveNote = "a sum over recursive calls: each level's cost is counted again in the levels above it";
+
 export function share(c: Costs | undefined, total: Costs, e: string): number {
   const t = num(total[e]);
   return t ? num(c?.[e]) / t : 0;

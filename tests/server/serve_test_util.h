@@ -1,0 +1,71 @@
+// serve_test_util.h — (tests) a session loaded as `calltree serve` loads it, its API asked with
+// no socket: what the serve API's tests share.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "api.h"
+#include "views/session.h"
+
+namespace calltree::test {
+
+inline constexpr const char* serve_token = "0123456789abcdef0123456789abcdef";
+inline constexpr int serve_port = 4242;
+
+inline std::string cwd() {
+  char buf[4096];
+  return getcwd(buf, sizeof buf) ? std::string(buf) + "/" : std::string();
+}
+
+// The options `calltree serve` is given in these tests: the corpus as an include directory.
+inline views::load_options where() {
+  views::load_options o;
+  o.include_dirs = {CALLTREE_CORPUS_DIR};
+  o.cwd = cwd();
+  o.threads = 2;
+  return o;
+}
+
+inline std::shared_ptr<const views::session> load(const std::filesystem::path& path) {
+  auto s = views::load_session(path.string(), where());
+  EXPECT_TRUE(s) << path << ": " << (s ? "" : s.error().message);
+  return s ? std::shared_ptr<const views::session>(std::move(*s)) : nullptr;
+}
+
+inline server::api make_api(std::shared_ptr<const views::session> s) {
+  server::api_options o;
+  o.token = serve_token;
+  o.port = serve_port;
+  return server::api(o, std::move(s));
+}
+
+inline server::response get(const server::api& a, const std::string& target,
+                            const std::string& host = "127.0.0.1:4242") {
+  const std::string with_token =
+      target + (target.find('?') == std::string::npos ? "?" : "&") + "token=" + serve_token;
+  return a.handle_target("GET", with_token, host);
+}
+
+inline nlohmann::json get_json(const server::api& a, const std::string& target) {
+  server::response r = get(a, target);
+  EXPECT_EQ(r.status, 200) << target << ": " << r.body;
+  EXPECT_EQ(r.content_type, "application/json");
+  return nlohmann::json::parse(r.body);
+}
+
+// The id of the function named `name` (the first row of that name).
+inline int id_of(const server::api& a, const std::string& name) {
+  const nlohmann::json list = get_json(a, "/api/v1/functions?cycles=no&limit=5000&filter=" + name);
+  for (const auto& r : list["rows"])
+    if (r["name"] == name) return r["id"];
+  ADD_FAILURE() << "no function " << name;
+  return 0;
+}
+
+}  // namespace calltree::test
