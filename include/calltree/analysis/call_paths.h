@@ -131,9 +131,9 @@ path_tree estimate_paths(const call_graph& graph, const path_options& options = 
 
 // The frames of `tree` a display shows: every root, and the frames whose total of
 // `weight_event` is at least `min_share` of the roots' sum (and above 0); at most `max_frames`
-// of them (the heaviest), each with its whole path from its root; costs unchanged. Cut from an exact tree
-// (`exact_self`), a display shows the frames of the exports' stacks with their exact totals,
-// and what was cut is the gap under a frame. `pruned` adds the frames cut.
+// of them (the heaviest), each with its whole path from its root; costs unchanged. Cut from an
+// exact tree (`exact_self`), a display shows the frames of the exports' stacks with their exact
+// totals, and what was cut is the gap under a frame. `pruned` adds the frames cut.
 path_tree cut_paths(const path_tree& tree, std::size_t weight_event, double min_share,
                     std::size_t max_frames);
 
