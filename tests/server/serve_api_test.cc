@@ -628,6 +628,39 @@ TEST(ServeApi, DiffModeGroups) {
   EXPECT_EQ(get(a, "/api/v1/functions?in_group=x").status, 400);
 }
 
+// The list's window: an offset is any 64-bit number (one past the rows is an empty window,
+// not an error), and a limit above 5000 is capped with the answer saying so; in both modes.
+TEST(ServeApi, ListWindowOffsetsAndLimits) {
+  auto one = load(fs::path(CALLTREE_SOURCE_DIR) / "examples/recurse.callgrind");
+  auto old_s = load(fs::path(CALLTREE_CORPUS_DIR) / "vg-threads-separate.t01.callgrind");
+  auto new_s = load(fs::path(CALLTREE_CORPUS_DIR) / "vg-threads-separate.t02.callgrind");
+  ASSERT_TRUE(one && old_s && new_s);
+  server::api_options o;
+  o.token = token;
+  o.port = port;
+  const server::api single(o, one);
+  const server::api diff(o, old_s, new_s);
+  for (const server::api* a : {&single, &diff}) {
+    SCOPED_TRACE(a == &single ? "serve FILE" : "serve OLD NEW");
+    for (const char* offset : {"2147483648", "4294967296", "18446744073709551615"}) {
+      SCOPED_TRACE(offset);
+      const json past = get_json(*a, std::string("/api/v1/functions?offset=") + offset);
+      EXPECT_EQ(past["offset"].dump(), offset);
+      EXPECT_TRUE(past["rows"].empty());
+      EXPECT_GT(past["total_rows"].get<std::size_t>(), 0u);
+    }
+    expect_error(get(*a, "/api/v1/functions?offset=18446744073709551616"), 400, "bad_offset");
+    const json big = get_json(*a, "/api/v1/functions?limit=100000");
+    EXPECT_EQ(big["limit"], 5000);
+    EXPECT_EQ(big["max_limit"], 5000);
+    EXPECT_EQ(big["limit_capped"], true);
+    const json small = get_json(*a, "/api/v1/functions?limit=5000");
+    EXPECT_EQ(small["limit"], 5000);
+    EXPECT_EQ(small["limit_capped"], false);
+    EXPECT_EQ(get_json(*a, "/api/v1/functions")["limit"], 100);
+  }
+}
+
 TEST(ServeViews, CxxScopes) {
   const std::pair<const char*, const char*> cases[] = {
       {"main", ""},
