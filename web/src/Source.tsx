@@ -132,12 +132,12 @@ export function SourceView({ f, event, state }: { f: FunctionDetail; event: stri
         <span class="dim">
           {!s.missing && <span data-testid="source-lines">{fmt(s.text.length)} lines · </span>}
           hot: a line with at least {(s.hot * 100).toFixed(2)}% of the total {s.event}
-          {!s.has_costs && " · this file has no costs per line (it was not found while reading; start serve with -I or --source-root)"}
+          {!s.has_costs && !s.no_file && " · this file has no costs per line (it was not found while reading; start serve with -I or --source-root)"}
         </span>
       </div>
       {s.missing && (
-        <div class="error" role="alert" data-testid="source-missing">
-          {s.message ?? "The source file cannot be shown."} {s.lines.length > 0 && "Its costs per line:"}
+        <div class={s.no_file ? "notice" : "error"} role={s.no_file ? "note" : "alert"} data-testid="source-missing">
+          {s.message ?? "The source file cannot be shown."} {s.lines.length > 0 && (s.no_file ? "Its costs:" : "Its costs per line, without the text:")}
         </div>
       )}
       <div class="srcbody" ref={box} onScroll={(e) => {

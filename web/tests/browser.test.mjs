@@ -263,7 +263,17 @@ test("source: a file that is not there says so", async () => {
     await pg.waitForSelector('[data-testid="source-missing"]');
     const msg = await pg.textContent('[data-testid="source-missing"]');
     assert(/not found|cannot|no such/i.test(msg), "missing message: " + msg);
-    assert((await pg.textContent('[data-testid="source"] .srchead')).includes("no costs per line"), "says the lines have no costs");
+    // Its lines' costs are shown without the text, as annotate --json gives them.
+    await pg.waitForSelector('[data-testid="source"] .srcline[data-line]:not([data-line="0"])');
+    const shown = await pg.$$eval('[data-testid="source"] .srcline', (els) => els.map((e) => [Number(e.dataset.line), e.children[1].textContent, e.querySelector("code").textContent]));
+    const want = A.source.find((f) => f.file.endsWith("recurse.c")).lines.filter((l) => l.line > 0);
+    for (const l of want.slice(0, 10)) {
+      const row = shown.find(([n]) => n === l.line);
+      assert(row, `line ${l.line} is shown: ` + JSON.stringify(shown.slice(0, 5)));
+      eq(row[1], fmt(l.self.Ir), "cost of line " + l.line);
+      eq(row[2], "", "no text for line " + l.line);
+    }
+    assert(!(await pg.textContent('[data-testid="source"] .srchead')).includes("no costs per line"), "does not say the lines have no costs");
   } finally {
     s2.stop();
   }
