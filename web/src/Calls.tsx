@@ -1,7 +1,7 @@
 // Calls.tsx — the selected function's callers and callees (KCachegrind's two panes), a cycle's
 // members, and the other keys of the same name; every name is a link to that function.
 import type { CallRef, FnRef, FunctionDetail } from "./api";
-import { base, fmt, pct } from "./format";
+import { fmt, location, pct } from "./format";
 import { navigate } from "./url";
 
 export function FnLink({ f, side }: { f: FnRef; side?: "new" | "old" }) {
@@ -49,7 +49,7 @@ function CallTable({ title, rows, total, d, event, side, label }: { title: strin
                 <td>
                   <FnLink f={r} side={side} />
                 </td>
-                <td class="dim">{base(r.file) || base(r.object)}</td>
+                <td class="dim" title={r.file + (r.object ? " (" + r.object + ")" : "")}>{location(r.file, r.object)}</td>
               </tr>
             ))}
           </tbody>
