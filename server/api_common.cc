@@ -1,4 +1,5 @@
 // server/api_common.cc — what the API's routes share (api_impl.h).
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -50,6 +51,29 @@ std::optional<std::uint64_t> parse_uint(std::string_view text, std::uint64_t max
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v > max)
     return std::nullopt;
   return v;
+}
+
+std::optional<failure> parse_window(const request& r, list_window& w) {
+  if (auto o = param(r, "offset")) {
+    auto v = parse_uint(*o, UINT64_MAX);
+    if (!v)
+      return failure{400, "bad_offset", "offset takes a number from 0 to 18446744073709551615"};
+    w.offset = *v;
+  }
+  if (auto l = param(r, "limit")) {
+    auto v = parse_uint(*l, UINT64_MAX);
+    if (!v) return failure{400, "bad_limit", "limit takes a number"};
+    w.capped = *v > max_limit;
+    w.limit = std::min(*v, max_limit);
+  }
+  return std::nullopt;
+}
+
+void window_fields(json_writer& j, const list_window& w) {
+  j.key("offset").value(w.offset);
+  j.key("limit").value(w.limit);
+  j.key("max_limit").value(max_limit);
+  j.key("limit_capped").value(w.capped);
 }
 
 std::optional<double> parse_fraction(std::string_view text) {

@@ -35,6 +35,16 @@ std::vector<std::string> params(const request& r, std::string_view name);
 
 // A decimal number of at most `max`: nullopt for anything else (sign, blanks, overflow).
 std::optional<std::uint64_t> parse_uint(std::string_view text, std::uint64_t max);
+// The window of a list answer: offset= (any 64-bit number; one past the rows is an empty
+// window) and limit= (at most max_limit: a larger one is capped, and the answer says so).
+inline constexpr std::uint64_t max_limit = 5000;
+struct list_window {
+  std::uint64_t offset = 0, limit = 100;
+  bool capped = false;  // limit= asked for more than max_limit
+};
+std::optional<failure> parse_window(const request& r, list_window& w);
+// "offset", "limit" (the limit applied), "max_limit" and "limit_capped" of an answer.
+void window_fields(json_writer& j, const list_window& w);
 // A fraction from 0 to 1 ("0.005", "0", "1e-3"): nullopt for anything else.
 std::optional<double> parse_fraction(std::string_view text);
 

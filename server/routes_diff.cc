@@ -151,16 +151,10 @@ response route_diff_functions(const request& r, const views::diff_source& src) {
       return RE2::PartialMatch(re2::StringPiece(name.data(), name.size()), *re);
     };
   }
-  if (auto o = param(r, "offset")) {
-    auto v = parse_uint(*o, UINT32_MAX);
-    if (!v) return error_response(400, "bad_offset", "offset takes a number");
-    q.offset = *v;
-  }
-  if (auto l = param(r, "limit")) {
-    auto v = parse_uint(*l, UINT64_MAX);
-    if (!v) return error_response(400, "bad_limit", "limit takes a number");
-    q.limit = std::min<std::uint64_t>(*v, 5000);
-  }
+  list_window window;
+  if (auto f = parse_window(r, window)) return error_response(*f);
+  q.offset = window.offset;
+  q.limit = window.limit;
   std::optional<std::string> in_group;
   if (auto f = parse_group(r, q.group, in_group)) return error_response(*f);
   if (in_group) {
@@ -170,7 +164,7 @@ response route_diff_functions(const request& r, const views::diff_source& src) {
   if (auto l = param(r, "group_limit")) {
     auto v = parse_uint(*l, UINT64_MAX);
     if (!v) return error_response(400, "bad_limit", "group_limit takes a number");
-    q.group_limit = std::min<std::uint64_t>(*v, 5000);
+    q.group_limit = std::min<std::uint64_t>(*v, max_limit);
   }
   auto list = views::diff_functions(src, q);
   if (!list) return error_response(400, "bad_event", list.error().message);
@@ -201,8 +195,7 @@ response route_diff_functions(const request& r, const views::diff_source& src) {
     j.key(to_string(ch)).value(static_cast<std::uint64_t>(l.counts[static_cast<int>(ch)]));
   j.end_object();
   j.key("total_rows").value(static_cast<std::uint64_t>(l.total_rows));
-  j.key("offset").value(static_cast<std::uint64_t>(q.offset));
-  j.key("limit").value(static_cast<std::uint64_t>(q.limit));
+  window_fields(j, window);
   j.key("rows").begin_array();
   for (const views::diff_row& row : l.rows) {
     const function_key& k = l.table->r.functions[row.function].key;

@@ -12,7 +12,6 @@ namespace calltree::server::detail {
 
 namespace {
 
-constexpr std::size_t max_limit = 5000;
 constexpr std::size_t max_regex = 1000;
 
 // A regex from a client: RE2 (linear time, no recursion), bounded in size and memory.
@@ -76,16 +75,10 @@ response route_functions(const request& r, const views::session& s) {
     if (!v) return error_response(400, "bad_limit", "group_limit takes a number");
     q.group_limit = std::min<std::uint64_t>(*v, max_limit);
   }
-  if (auto o = param(r, "offset")) {
-    auto v = parse_uint(*o, UINT32_MAX);
-    if (!v) return error_response(400, "bad_offset", "offset takes a number");
-    q.offset = *v;
-  }
-  if (auto l = param(r, "limit")) {
-    auto v = parse_uint(*l, UINT64_MAX);
-    if (!v) return error_response(400, "bad_limit", "limit takes a number");
-    q.limit = std::min<std::uint64_t>(*v, max_limit);
-  }
+  list_window window;
+  if (auto f = parse_window(r, window)) return error_response(*f);
+  q.offset = window.offset;
+  q.limit = window.limit;
   bool part_columns = false;
   if (auto pc = param(r, "part_columns")) {
     if (*pc != "yes" && *pc != "no")
@@ -119,8 +112,7 @@ response route_functions(const request& r, const views::session& s) {
   j.key("totals");
   costs_of_row(j, l.columns, l.costs->totals());
   j.key("total_rows").value(static_cast<std::uint64_t>(l.total_rows));
-  j.key("offset").value(static_cast<std::uint64_t>(q.offset));
-  j.key("limit").value(static_cast<std::uint64_t>(q.limit));
+  window_fields(j, window);
   j.key("rows").begin_array();
   for (const views::list_row& row : l.rows) {
     j.begin_object();

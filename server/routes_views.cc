@@ -238,6 +238,7 @@ response route_source(const request& r, const views::session& s, std::string_vie
   j.key("file_id").value(*file);
   j.key("name").value(name);
   j.key("missing").value(!text.found);
+  j.key("no_file").value(text.no_file);
   j.key("message");
   text.found ? j.null() : j.value(text.message);
   j.key("path");

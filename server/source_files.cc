@@ -19,7 +19,17 @@ constexpr std::uint64_t max_source_bytes = 32u << 20;
 source_text read_source(const std::string& name, const views::load_options& where) {
   source_text out;
   if (name.empty() || name == "???") {
-    out.message = "the profile names no source file here";
+    out.no_file = true;
+    out.message =
+        "the profile names no source file for this code (it has no debug information: "
+        "compiled without -g, or its symbols stripped)";
+    return out;
+  }
+  if (name == "php:internal") {
+    out.no_file = true;
+    out.message =
+        "php:internal is PHP's built-in functions: they are part of the interpreter and have "
+        "no PHP source";
     return out;
   }
   bool done = false;

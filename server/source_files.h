@@ -20,6 +20,9 @@ struct source_text {
   std::string path;                // where it was read from
   std::string message;             // why not, when not found
   std::vector<std::string> lines;  // without their line ends
+  // The profile names no file here: `???` (code without debug information) or a producer's
+  // pseudo-file (Xdebug's `php:internal`, PHP's built-in functions): nothing to look for.
+  bool no_file = false;
 };
 
 source_text read_source(const std::string& name, const views::load_options& where);

@@ -220,7 +220,8 @@ struct annotate_direct::impl {
   // The views' tables (keep_view_tables): jumps per (display file, line, target file, target
   // line, kind) of the found files, and each key's first and last line there.
   bool views = false;
-  bool solve_inclusive = true;  // (views without it: keep_view_tables(false))
+  bool solve_inclusive = true;    // (views without it: keep_view_tables(false))
+  bool every_file_lines = false;  // keep the lines of files not found too (keep_view_tables)
   struct jump_entry {
     std::uint32_t file = 0;
     std::uint64_t line = 0;
@@ -344,7 +345,9 @@ struct annotate_direct::impl {
   std::uint32_t source_file_of(std::uint32_t key) const {
     return by_function ? last_source_file : keys[key].file;
   }
-  bool lines_of(std::uint32_t key) const { return lines && file_found[source_file_of(key)]; }
+  bool lines_of(std::uint32_t key) const {
+    return lines && (every_file_lines || file_found[source_file_of(key)]);
+  }
 
   // The line row of (file, line), made if new; none past the memory limit.
   std::uint32_t line_of(std::uint32_t file, std::uint64_t line, std::uint64_t at) {
@@ -763,8 +766,8 @@ annotate_direct::annotate_direct(profile& p, const annotate_options& o,
 annotate_direct::~annotate_direct() = default;
 
 std::function<bool(std::string_view)> annotate_direct::lines_of() const {
-  return [o = impl_->o](std::string_view name) {
-    return detail::source_found(detail::display_name(std::string(name), o.cwd), o);
+  return [o = impl_->o, every = impl_->every_file_lines](std::string_view name) {
+    return every || detail::source_found(detail::display_name(std::string(name), o.cwd), o);
   };
 }
 
@@ -775,6 +778,10 @@ void annotate_direct::on_jump(const jump_record& r) { impl_->jump(r); }
 void annotate_direct::keep_view_tables(bool solve_inclusive) {
   impl_->views = true;
   impl_->solve_inclusive = solve_inclusive;
+  // The views that solve inclusive costs show sources (serve, report --html): they keep the
+  // lines of every file, found or not, whose costs are shown without the text; the stack
+  // exports keep those of the found files only.
+  impl_->every_file_lines = solve_inclusive;
 }
 void annotate_direct::key_by_function() { impl_->by_function = true; }
 status annotate_direct::take_tables(views::annotate_data& d, std::vector<std::string>* warnings) {

@@ -56,7 +56,7 @@ struct function_detail {
   std::uint32_t file = 0;                       // the display file (a file id): its fl= file
   bool file_found = false;                      // its source can be shown
   std::uint64_t first_line = 0, last_line = 0;  // with self cost in a found file; 0: unknown
-  // The other found files its code lies in (inlined from them: fi=/fe=), by file id, each
+  // The other files its code lies in (inlined from them: fi=/fe=), by file id, each
   // with its first and last line with self cost.
   struct span {
     std::uint32_t file = 0;

@@ -21,8 +21,9 @@ result<source_view> annotate_source(const session& s, std::uint64_t file, const 
   if (!weight_col) return weight_col.error();
   out.weight_column = *weight_col;
   out.file = static_cast<std::uint32_t>(file);
-  out.has_lines =
-      file < t.file_found.size() && t.file_found[file] && t.lines && file < t.file_lines.size();
+  // (The views' sessions keep the lines of every file, found or not: annotate_direct.cc,
+  // keep_view_tables.)
+  out.has_lines = t.lines && file < t.file_lines.size();
   if (!out.has_lines) return out;
   const std::size_t ncol = out.columns.size();
   const auto& columns = out.columns.columns;

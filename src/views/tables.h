@@ -195,7 +195,7 @@ struct annotate_data {
   std::vector<char> file_found;
   std::vector<std::uint64_t> key_first_line, key_last_line;
   //  * With keys by function (annotate_direct::key_by_function), the first and last line of
-  //    each key in each found file other than its own (code inlined from it), sorted by key.
+  //    each key in each file with lines other than its own (code inlined from it), by key.
   std::vector<ann_span> key_spans;
   //  * Jumps (`jump=`/`jcnd=`) per source line of the found files, by (file, line, target file,
   //    target line, conditional), sorted so.

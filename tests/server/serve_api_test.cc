@@ -161,16 +161,19 @@ TEST(ServeApi, NumbersAreAnnotates) {
     // The annotated source: per line, self costs and calls.
     const json prof = get_json(a, "/api/v1/profile");
     std::map<std::string, int> file_ids;
-    for (const auto& f : prof["files"])
-      if (f["found"].get<bool>()) file_ids[f["name"]] = f["id"];
+    std::set<std::string> found;
+    for (const auto& f : prof["files"]) {
+      file_ids[f["name"]] = f["id"];
+      if (f["found"].get<bool>()) found.insert(f["name"]);
+    }
     for (const auto& src : ann["source"]) {
-      // (annotate --json lists the lines of files it did not find too; serve keeps the lines
-      // of the files it can show.)
+      // (annotate --json lists the lines of files it did not find too, and so does serve:
+      // a file not found shows its lines' costs without the text.)
       const std::string name = src["file"];
       if (!file_ids.count(name)) continue;
       const json v =
           get_json(a, "/api/v1/source/" + std::to_string(file_ids[name]) + "?events=" + events);
-      EXPECT_FALSE(v["missing"].get<bool>()) << name << " " << v["message"];
+      EXPECT_EQ(v["missing"].get<bool>(), !found.count(name)) << name << " " << v["message"];
       EXPECT_TRUE(v["has_costs"].get<bool>()) << name;
       std::map<std::uint64_t, json> got;
       for (const auto& l : v["lines"]) got[l["line"]] = l;
@@ -178,12 +181,20 @@ TEST(ServeApi, NumbersAreAnnotates) {
         const std::uint64_t n = l["line"];
         ASSERT_TRUE(got.count(n)) << name << ":" << n;
         EXPECT_EQ(got[n]["self"], l["self"]) << name << ":" << n;
-        std::multiset<std::string> want_calls, got_calls;
+        // The calls made at the line, summed per callee: annotate lists them per caller key,
+        // serve per calling function (two functions can hold code of one line: inlined).
+        std::map<std::string, json> want_calls, got_calls;
+        auto add_call = [](std::map<std::string, json>& to, const std::string& callee,
+                           const json& c) {
+          json& t = to[callee];
+          if (t.is_null()) t = {0, json::object()};
+          t[0] = t[0].get<std::uint64_t>() + c["count"].get<std::uint64_t>();
+          add_costs(t[1], c["cost"]);
+        };
         for (const auto& c : l.value("calls", json::array()))
-          want_calls.insert(c["callee"].get<std::string>() + " " + c["count"].dump() + " " +
-                            c["cost"].dump());
+          add_call(want_calls, c["callee"].get<std::string>(), c);
         for (const auto& c : got[n].value("calls", json::array()))
-          got_calls.insert(key_of(c["callee"]) + " " + c["count"].dump() + " " + c["cost"].dump());
+          add_call(got_calls, key_of(c["callee"]), c);
         EXPECT_EQ(got_calls, want_calls) << name << ":" << n;
         ++lines;
       }
@@ -642,6 +653,39 @@ TEST(ServeApi, DiffModeGroups) {
   }
   EXPECT_EQ(get(a, "/api/v1/functions?group=nope").status, 400);
   EXPECT_EQ(get(a, "/api/v1/functions?in_group=x").status, 400);
+}
+
+// The list's window: an offset is any 64-bit number (one past the rows is an empty window,
+// not an error), and a limit above 5000 is capped with the answer saying so; in both modes.
+TEST(ServeApi, ListWindowOffsetsAndLimits) {
+  auto one = load(fs::path(CALLTREE_SOURCE_DIR) / "examples/recurse.callgrind");
+  auto old_s = load(fs::path(CALLTREE_CORPUS_DIR) / "vg-threads-separate.t01.callgrind");
+  auto new_s = load(fs::path(CALLTREE_CORPUS_DIR) / "vg-threads-separate.t02.callgrind");
+  ASSERT_TRUE(one && old_s && new_s);
+  server::api_options o;
+  o.token = token;
+  o.port = port;
+  const server::api single(o, one);
+  const server::api diff(o, old_s, new_s);
+  for (const server::api* a : {&single, &diff}) {
+    SCOPED_TRACE(a == &single ? "serve FILE" : "serve OLD NEW");
+    for (const char* offset : {"2147483648", "4294967296", "18446744073709551615"}) {
+      SCOPED_TRACE(offset);
+      const json past = get_json(*a, std::string("/api/v1/functions?offset=") + offset);
+      EXPECT_EQ(past["offset"].dump(), offset);
+      EXPECT_TRUE(past["rows"].empty());
+      EXPECT_GT(past["total_rows"].get<std::size_t>(), 0u);
+    }
+    expect_error(get(*a, "/api/v1/functions?offset=18446744073709551616"), 400, "bad_offset");
+    const json big = get_json(*a, "/api/v1/functions?limit=100000");
+    EXPECT_EQ(big["limit"], 5000);
+    EXPECT_EQ(big["max_limit"], 5000);
+    EXPECT_EQ(big["limit_capped"], true);
+    const json small = get_json(*a, "/api/v1/functions?limit=5000");
+    EXPECT_EQ(small["limit"], 5000);
+    EXPECT_EQ(small["limit_capped"], false);
+    EXPECT_EQ(get_json(*a, "/api/v1/functions")["limit"], 100);
+  }
 }
 
 TEST(ServeViews, CxxScopes) {

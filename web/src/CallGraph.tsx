@@ -1,15 +1,27 @@
 // CallGraph.tsx — the call graph around the selected function (GET /api/v1/graph/ID), laid
 // out by Graphviz's `dot` compiled to WebAssembly (@hpcc-js/wasm-graphviz), loaded with this
 // module only when the view is first opened. Boxes are coloured by inclusive share; a cycle's
-// members are drawn inside a cluster labelled `<cycle N>`; a click on a box selects it.
+// members are drawn inside a cluster labelled `<cycle N>`; a click on a box selects it. The
+// graph opens fitted to its pane (shrunk to MIN_AUTO at most: then scrolled), the selected
+// function in the middle, as KCachegrind shows it; −, +, Fit (all of it) and 100% zoom, a
+// drag pans.
 import { Graphviz } from "@hpcc-js/wasm-graphviz";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Graph } from "./api";
 import { fmt, num, pct } from "./format";
 import { navigate, type ViewState } from "./url";
 import { useFetch } from "./useFetch";
 
 let graphviz: Promise<Graphviz> | null = null;
+
+const MIN_AUTO = 0.67; // a graph opens fitted to its pane, shrunk to this scale at most (then scrolled)
+const STEPS = [0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2];
+
+/** The layout's own size in CSS px (Graphviz writes points). */
+function naturalSize(svg: SVGSVGElement): { w: number; h: number } {
+  const px = (v: string | null) => (v && v.endsWith("pt") ? (parseFloat(v) * 96) / 72 : parseFloat(v ?? "0") || 0);
+  return { w: px(svg.getAttribute("width")), h: px(svg.getAttribute("height")) };
+}
 
 function esc(s: string): string {
   return s.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
@@ -77,6 +89,51 @@ export default function CallGraph({ fn, event, state }: { fn: number; event: str
   const [svg, setSvg] = useState<string | null>(null);
   const [err, setErr] = useState<string | null>(null);
   const [ms, setMs] = useState(0);
+  const pane = useRef<HTMLDivElement>(null);
+  // "auto": fitted down to MIN_AUTO (the text stays readable), "fit": the whole graph.
+  const [zoom, setZoom] = useState<number | "auto" | "fit">("auto");
+  const [scale, setScale] = useState(1);
+  // Scale the drawing, then bring the selected function to the middle of the pane.
+  useLayoutEffect(() => {
+    const el = pane.current;
+    const svg = el?.querySelector("svg") as SVGSVGElement | null;
+    if (!el || !svg || !q.data) return;
+    const nat = (svg as SVGSVGElement & { natural?: { w: number; h: number } }).natural ?? naturalSize(svg);
+    (svg as SVGSVGElement & { natural?: { w: number; h: number } }).natural = nat;
+    const fit = Math.min(1, (el.clientWidth - 16) / nat.w, (el.clientHeight - 16) / nat.h);
+    const k = zoom === "auto" ? Math.max(MIN_AUTO, fit) : zoom === "fit" ? Math.max(0.05, fit) : zoom;
+    setScale(k);
+    svg.style.width = nat.w * k + "px";
+    svg.style.height = nat.h * k + "px";
+    const node = svg.querySelector(`#n${q.data.center}`) as SVGGElement | null;
+    if (!node) return;
+    const b = node.getBoundingClientRect(), p = el.getBoundingClientRect();
+    el.scrollLeft += b.left + b.width / 2 - (p.left + el.clientWidth / 2);
+    el.scrollTop += b.top + b.height / 2 - (p.top + el.clientHeight / 2);
+  }, [svg, zoom]);
+  const step = (dir: 1 | -1) => {
+    const i = STEPS.findIndex((z) => z >= scale - 1e-3);
+    setZoom(dir > 0 ? STEPS[Math.min(STEPS.length - 1, (STEPS[i] > scale + 1e-3 ? i : i + 1))] : STEPS[Math.max(0, (i < 0 ? STEPS.length : i) - 1)]);
+  };
+  // A drag on the pane pans it (a click without moving still selects a box).
+  const panned = useRef(false);
+  const onPointerDown = (e: PointerEvent) => {
+    const el = pane.current;
+    if (!el || e.button !== 0) return;
+    const x0 = e.clientX, y0 = e.clientY, l0 = el.scrollLeft, t0 = el.scrollTop;
+    panned.current = false;
+    const move = (m: PointerEvent) => {
+      if (Math.abs(m.clientX - x0) + Math.abs(m.clientY - y0) > 4) panned.current = true;
+      el.scrollLeft = l0 - (m.clientX - x0);
+      el.scrollTop = t0 - (m.clientY - y0);
+    };
+    const up = () => {
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", up);
+    };
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", up);
+  };
   useEffect(() => {
     if (!q.data) return;
     const g = q.data;
@@ -110,6 +167,23 @@ export default function CallGraph({ fn, event, state }: { fn: number; event: str
         <label>
           Hide calls below <input type="number" min={0} max={100} step={0.1} value={min} onChange={(e) => setMin(+(e.target as HTMLInputElement).value)} aria-label="Cost threshold" />% of the total
         </label>
+        <span class="zoom">
+          <button title="zoom out" aria-label="Zoom out" onClick={() => step(-1)}>
+            −
+          </button>
+          <button title="zoom in" aria-label="Zoom in" onClick={() => step(1)}>
+            +
+          </button>
+          <button title="the whole graph in the pane" aria-label="Zoom to fit" class={zoom === "fit" ? "on" : ""} onClick={() => setZoom("fit")}>
+            Fit
+          </button>
+          <button title="the layout's own size" aria-label="Actual size" onClick={() => setZoom(1)}>
+            100%
+          </button>
+          <span class="dim" data-testid="graph-zoom">
+            {Math.round(scale * 100)}%
+          </span>
+        </span>
         {q.data && (
           <span class="dim">
             {q.data.nodes.length} functions, {q.data.edges.length} calls{q.data.truncated ? " (cut at the node limit)" : ""} · laid out by Graphviz dot in {ms.toFixed(0)} ms
@@ -121,8 +195,12 @@ export default function CallGraph({ fn, event, state }: { fn: number; event: str
       {q.error ? null : svg ? (
         <div
           class="graph"
+          ref={pane}
+          data-testid="graph-pane"
           dangerouslySetInnerHTML={{ __html: svg }}
+          onPointerDown={onPointerDown}
           onClick={(e) => {
+            if (panned.current) return;
             const g = (e.target as Element).closest("g.node");
             const id = g?.id?.match(/^n(\d+)$/);
             if (id) navigate({ fn: Number(id[1]) });

@@ -1,7 +1,7 @@
 // Calls.tsx — the selected function's callers and callees (KCachegrind's two panes), a cycle's
 // members, and the other keys of the same name; every name is a link to that function.
 import type { CallRef, FnRef, FunctionDetail } from "./api";
-import { base, callPct, fmt, pct, recursiveNote } from "./format";
+import { callPct, fmt, location, pct, recursiveNote } from "./format";
 import { navigate } from "./url";
 
 export function FnLink({ f, side }: { f: FnRef; side?: "new" | "old" }) {
@@ -52,7 +52,7 @@ function CallTable({ title, rows, total, d, event, side, label }: { title: strin
                 <td>
                   <FnLink f={r} side={side} />
                 </td>
-                <td class="dim">{base(r.file) || base(r.object)}</td>
+                <td class="dim" title={r.file + (r.object ? " (" + r.object + ")" : "")}>{location(r.file, r.object)}</td>
               </tr>
             ))}
           </tbody>

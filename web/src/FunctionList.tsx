@@ -3,7 +3,7 @@
 // rows in view are in the DOM, fetched a page at a time (GET /api/v1/functions?offset&limit).
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { get, isReport, type Costs, type DiffGroup, type DiffList, type DiffRow, type FunctionList as FL, type Group, type Profile, type Row } from "./api";
-import { base, fmt, num, pct, percentChange, signed } from "./format";
+import { base, fmt, location, middle, num, pct, percentChange, signed } from "./format";
 import { navigate, type ViewState } from "./url";
 
 const ROW = 22; // px, every row
@@ -18,7 +18,73 @@ interface Column {
   sort?: Partial<ViewState>; // what clicking the header sets
   cell: (r: AnyRow) => string;
   cls?: (r: AnyRow) => string;
-  width: number;
+  width: number; // px; 0: the name, which takes the room left
+}
+
+const WIDTHS = "calltree.columns"; // localStorage: the widths the user dragged columns to
+const SPLIT = "calltree.list-width"; // localStorage: the list's width, dragged
+
+function stored<T>(key: string, def: T): T {
+  try {
+    const v = localStorage.getItem(key);
+    return v === null ? def : (JSON.parse(v) as T);
+  } catch {
+    return def;
+  }
+}
+
+/** Drags from a pointerdown: `move` gets the pointer's x distance from where it went down. */
+function drag(e: PointerEvent, move: (dx: number) => void, done: () => void) {
+  e.preventDefault();
+  e.stopPropagation();
+  const x0 = e.clientX;
+  const el = e.currentTarget as HTMLElement;
+  el.setPointerCapture(e.pointerId);
+  const onMove = (m: PointerEvent) => move(m.clientX - x0);
+  const onUp = () => {
+    el.removeEventListener("pointermove", onMove);
+    el.removeEventListener("pointerup", onUp);
+    done();
+  };
+  el.addEventListener("pointermove", onMove);
+  el.addEventListener("pointerup", onUp);
+}
+
+/** The bar between the list and the selected function's views: drag it to resize the list
+ * (its width is kept for the next page). */
+export function Splitter() {
+  const apply = (w: number | null) => {
+    const main = document.querySelector("main") as HTMLElement | null;
+    if (main) main.style.gridTemplateColumns = w === null ? "" : `${w}px 6px minmax(300px, 1fr)`;
+  };
+  useEffect(() => apply(stored<number | null>(SPLIT, null)), []);
+  return (
+    <div
+      class="splitter"
+      role="separator"
+      aria-orientation="vertical"
+      aria-label="Resize the list"
+      title="drag to resize the list; double-click for its default width"
+      onDblClick={() => (localStorage.removeItem(SPLIT), apply(null))}
+      onPointerDown={(e) => {
+        const list = document.querySelector("section.list") as HTMLElement;
+        const w0 = list.getBoundingClientRect().width;
+        let w = w0;
+        drag(e, (dx) => apply((w = Math.max(260, Math.min(window.innerWidth - 300, w0 + dx)))), () => localStorage.setItem(SPLIT, JSON.stringify(Math.round(w))));
+      }}
+    />
+  );
+}
+
+// The width of one character of the rows' monospace font (style.css's .cell), measured once.
+let charWidth = 0;
+function charPx(): number {
+  if (!charWidth) {
+    const c = document.createElement("canvas").getContext("2d");
+    if (c) c.font = '12px ui-monospace, "DejaVu Sans Mono", monospace';
+    charWidth = (c && c.measureText("0123456789").width / 10) || 7.2;
+  }
+  return charWidth;
 }
 
 function useDebounced<T>(v: T, ms: number): T {
@@ -126,15 +192,18 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
   // The selected row's index, for the keyboard (kept when the list changes under it).
   const [selIndex, setSelIndex] = useState(-1);
   useEffect(() => {
-    // find the selection among the loaded rows
-    for (const [p, rows] of c.pages)
-      for (let i = 0; i < rows.length; i++) {
-        const id = rowId(rows[i]);
-        if (id.fn === state.fn && id.side === state.side) {
-          setSelIndex(p * PAGE + i);
-          return;
+    // find the selection among the loaded rows (none: no row is highlighted, e.g. back to the
+    // state with no function selected)
+    if (state.fn !== null)
+      for (const [p, rows] of c.pages)
+        for (let i = 0; i < rows.length; i++) {
+          const id = rowId(rows[i]);
+          if (id.fn === state.fn && id.side === state.side) {
+            setSelIndex(p * PAGE + i);
+            return;
+          }
         }
-      }
+    setSelIndex(-1);
   }, [state.fn, state.side, c.pages.size, c.key]);
 
   const select = (i: number, replace: boolean) => {
@@ -165,6 +234,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
       case "PageUp": i = Math.max(0, i - pageRows); break;
       case "Home": i = 0; break;
       case "End": i = total - 1; break;
+      case "Escape": e.preventDefault(); navigate({ fn: null }); return;
       default: return;
     }
     e.preventDefault();
@@ -177,7 +247,26 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
   };
 
   const columns = useMemo(() => makeColumns(profile, events, event, state, diff, c.extra, pcols), [profile, events.join(), event, state.by, diff, c.extra, pcols]);
-  const template = columns.map((col) => (col.width ? col.width + "px" : "minmax(200px, 1fr)")).join(" ");
+  // Column widths: the defaults, or what the user dragged a head's right edge to.
+  const [widths, setWidths] = useState<Record<string, number>>(() => stored(WIDTHS, {}));
+  const wkey = (col: Column) => col.key + ":" + col.title;
+  const template = columns.map((col) => (widths[wkey(col)] ? widths[wkey(col)] + "px" : col.width ? col.width + "px" : "minmax(200px, 1fr)")).join(" ");
+  // Names longer than their column are cut in the middle, to keep their end.
+  const head = useRef<HTMLDivElement>(null);
+  const [nameChars, setNameChars] = useState(0);
+  useEffect(() => {
+    const cell = head.current?.querySelector(".cell.name");
+    if (!cell) return;
+    const ro = new ResizeObserver(() => setNameChars(Math.floor((cell.getBoundingClientRect().width - 12) / charPx())));
+    ro.observe(cell);
+    return () => ro.disconnect();
+  }, [columns]);
+  const cellText = (col: Column, r: AnyRow) => {
+    const t = col.cell(r);
+    if (col.key !== "name" || !nameChars || t.length <= nameChars) return t;
+    const tag = t.slice(r.name.length);
+    return middle(r.name, Math.max(10, nameChars - tag.length)) + tag;
+  };
 
   const rows = [];
   for (let i = first; i < last; i++) {
@@ -193,7 +282,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
         data-index={i}
         onClick={() => select(i, false)}
       >
-        {r ? columns.map((col) => <span class={"cell " + col.key + (col.cls ? " " + col.cls(r) : "")} title={col.key === "name" ? r.name : undefined}>{col.cell(r)}</span>) : <span class="cell loading">…</span>}
+        {r ? columns.map((col) => <span class={"cell " + col.key + (col.cls ? " " + col.cls(r) : "")} title={col.key === "name" ? r.name : col.key === "loc" ? r.file + (r.object ? " (" + r.object + ")" : "") : undefined}>{cellText(col, r)}</span>) : <span class="cell loading">…</span>}
       </div>,
     );
   }
@@ -292,7 +381,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
           })}
         </div>
       )}
-      <div class="thead" style={{ gridTemplateColumns: template }} role="row">
+      <div class="thead" ref={head} style={{ gridTemplateColumns: template }} role="row">
         {columns.map((col) => {
           const active = col.sort && Object.entries(col.sort).every(([k, v]) => (k === "event" ? event === v : (state as unknown as Record<string, unknown>)[k] === v));
           return (
@@ -309,6 +398,22 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
             >
               {col.title}
               {active ? (state.dir === "asc" || (!state.dir && state.by === "name") ? " ▲" : " ▼") : ""}
+              <span
+                class="grip"
+                title="drag to resize the column; double-click for its default width"
+                onClick={(e) => e.stopPropagation()}
+                onDblClick={(e) => {
+                  e.stopPropagation();
+                  const { [wkey(col)]: _, ...rest } = widths;
+                  setWidths(rest);
+                  localStorage.setItem(WIDTHS, JSON.stringify(rest));
+                }}
+                onPointerDown={(e) => {
+                  const w0 = ((e.currentTarget as HTMLElement).parentElement as HTMLElement).getBoundingClientRect().width;
+                  let next = widths;
+                  drag(e, (dx) => setWidths((next = { ...widths, [wkey(col)]: Math.max(36, Math.round(w0 + dx)) })), () => localStorage.setItem(WIDTHS, JSON.stringify(next)));
+                }}
+              />
             </span>
           );
         })}
@@ -322,6 +427,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
         aria-rowcount={total}
         onScroll={(e) => {
           const el = e.currentTarget as HTMLDivElement;
+          if (head.current) head.current.scrollLeft = el.scrollLeft;
           setScroll({ top: el.scrollTop, height: el.clientHeight });
         }}
         onKeyDown={onKey}
@@ -382,7 +488,7 @@ function makeColumns(profile: Profile, events: string[], _event: string, _state:
     }
     cols.push({ key: "calls", title: "Calls", tip: "calls into the function from other functions", sort: { by: "calls" }, cell: (r) => fmt((r as Row).calls), width: 80 });
     cols.push({ key: "name", title: "Function", tip: "name (click to sort by name)", sort: { by: "name" }, cell: (r) => r.name + (r.kind === "function" && (r as Row).cycle ? `  <cycle ${(r as Row).cycle}>` : ""), width: 0 });
-    if (!pcols) cols.push({ key: "loc", title: "Location", tip: "source file (object)", cell: (r) => base(r.file) || base(r.object), width: 160 });
+    if (!pcols) cols.push({ key: "loc", title: "Location", tip: "source file, or the object of a function with none (???)", cell: (r) => location(r.file, r.object), width: 160 });
     return cols;
   }
   const by = _state.by === "inclusive" ? "inclusive" : "self";
@@ -395,7 +501,7 @@ function makeColumns(profile: Profile, events: string[], _event: string, _state:
   }
   cols.push({ key: "change", title: "", tip: "added: only in NEW; removed: only in OLD", cell: (r) => ((r as DiffRow).change === "added" ? "added" : (r as DiffRow).change === "removed" ? "removed" : ""), width: 64 });
   cols.push({ key: "name", title: "Function", tip: "name", sort: { by: "name", measure: "abs_delta" } as Partial<ViewState>, cell: (r) => r.name, width: 0 });
-  cols.push({ key: "loc", title: "Location", tip: "source file (object)", cell: (r) => base(r.file) || base(r.object), width: 120 });
+  cols.push({ key: "loc", title: "Location", tip: "source file, or the object of a function with none (???)", cell: (r) => location(r.file, r.object), width: 120 });
   return cols;
 }
 

@@ -67,7 +67,9 @@ export function SourceView({ f, event, state }: { f: FunctionDetail; event: stri
   // Every row of the view, made once per answer.
   const items = useMemo(() => {
     const out: Item[] = [];
-    if (!s) return out;
+    // (`???` and `php:internal` are no file: their "lines" are those of every function without
+    // one, not this function's: only the note is shown.)
+    if (!s || s.no_file) return out;
     const byLine = new Map<number, SourceLine>();
     for (const l of s.lines) byLine.set(l.line, l);
     const push = (n: number, l: SourceLine | undefined) => {
@@ -152,15 +154,16 @@ export function SourceView({ f, event, state }: { f: FunctionDetail; event: stri
         <span class="dim">
           {!s.missing && <span data-testid="source-lines">{fmt(s.text.length)} lines · </span>}
           hot: a line with at least {(s.hot * 100).toFixed(2)}% of the total {s.event}
-          {!s.has_costs && " · this file has no costs per line (it was not found while reading; start serve with -I or --source-root)"}
+          {!s.has_costs && !s.no_file && " · this file has no costs per line (it was not found while reading; start serve with -I or --source-root)"}
         </span>
       </div>
       {s.missing && (
-        <div class="error" role="alert" data-testid="source-missing">
-          {s.message ?? "The source file cannot be shown."} {s.lines.length > 0 && "Its costs per line:"}
+        <div class={s.no_file ? "notice" : "error"} role={s.no_file ? "note" : "alert"} data-testid="source-missing">
+          {s.message ?? "The source file cannot be shown"}
+          {!s.no_file && s.lines.length > 0 ? ". Its costs per line, without the text:" : "."}
         </div>
       )}
-      <div class="srcbody" ref={box} onScroll={(e) => {
+      <div class="srcbody" ref={box} hidden={s.no_file} onScroll={(e) => {
         const el = e.currentTarget as HTMLDivElement;
         setView({ top: el.scrollTop, height: el.clientHeight });
       }}>

@@ -254,6 +254,7 @@ export interface Source {
   file_id: number;
   name: string;
   missing: boolean;
+  no_file?: boolean; // `???` or `php:internal`: the profile names no file (absent in older reports)
   message: string | null;
   has_costs: boolean;
   event: string;

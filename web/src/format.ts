@@ -53,3 +53,22 @@ export function base(path: string): string {
   const i = path.lastIndexOf("/");
   return i >= 0 ? path.slice(i + 1) : path;
 }
+
+/** Where a function is, for a Location column: its source file's last path element, or, for a
+ * function with no source file (`???`, no debug info), its object's, so python3.11's `???`
+ * and libsqlite3's differ. */
+export function location(file: string, object: string): string {
+  const f = file && file !== "???" ? base(file) : "";
+  return f || base(object) || file;
+}
+
+/** `s` in at most `n` characters. A name that ends in numbers (a closure's lines, a Python
+ * function's `file.py:12(f)`, a recursion level `f'2`) is cut in the middle, keeping up to 20
+ * characters of its end, which tell such names apart: "{closure:/home/u/…closures.php:15-15}";
+ * another (a C++ name, whose end is its parameters) is cut at its end, as a cell cuts it. */
+export function middle(s: string, n: number): string {
+  if (s.length <= n || n < 10) return s;
+  if (!/\d/.test(s.slice(-12))) return s.slice(0, n - 1) + "…";
+  const tail = Math.min(20, Math.floor((n - 1) * 0.4));
+  return s.slice(0, n - 1 - tail) + "…" + s.slice(s.length - tail);
+}

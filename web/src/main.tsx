@@ -8,7 +8,7 @@ import { isReport, setDerived } from "./api";
 import { Calls } from "./Calls";
 import { Flame, Sandwich } from "./Flame";
 import { base, fmt, pct, percentChange } from "./format";
-import { FunctionList } from "./FunctionList";
+import { FunctionList, Splitter } from "./FunctionList";
 import { Parts } from "./Parts";
 import { ReportNotice } from "./ReportNotice";
 import { MachineCode } from "./MachineCode";
@@ -161,6 +161,9 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
         </div>
       ) : f ? (
         <div class="fnhead" data-testid="selected">
+          <button class="clear" title="clear the selection (Esc in the list)" aria-label="Clear the selection" onClick={() => navigate({ fn: null })}>
+            ×
+          </button>
           <h2 data-testid="selected-name" title={f.name}>
             {f.name}
             {f.cycle ? <span class="tag">{`<cycle ${f.cycle}>`}</span> : null}
@@ -201,7 +204,7 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
         {tab === "calls" && f && <Calls d={f} event={event} side={side} />}
         {tab === "source" && f && <SourceView f={f} event={event} state={state} />}
         {tab === "asm" && f && isReport() && <div class="error">This report does not hold machine code: open the profile with calltree serve.</div>}
-        {tab === "asm" && f && !isReport() && <MachineCode f={f} event={event} state={state} />}
+        {tab === "asm" && f && !isReport() && <MachineCode f={f} event={event} state={state} creator={p.inputs[diff && state.side === "old" ? 0 : p.inputs.length - 1].creator} />}
         {tab === "graph" && f && (
           <Suspense fallback={<div class="hint">Loading Graphviz…</div>}>
             <CallGraph fn={f.id} event={event} state={state} />
@@ -250,6 +253,7 @@ function Page({ state }: { state: ViewState }) {
       {p.report && <ReportNotice r={p.report} parts={p.inputs[p.inputs.length - 1].parts.length} />}
       <main>
         <FunctionList profile={p} state={state} event={event} />
+        <Splitter />
         <Detail p={p} state={state} event={event} />
       </main>
     </div>

@@ -273,7 +273,17 @@ test("source: a file that is not there says so", async () => {
     await pg.waitForSelector('[data-testid="source-missing"]');
     const msg = await pg.textContent('[data-testid="source-missing"]');
     assert(/not found|cannot|no such/i.test(msg), "missing message: " + msg);
-    assert((await pg.textContent('[data-testid="source"] .srchead')).includes("no costs per line"), "says the lines have no costs");
+    // Its lines' costs are shown without the text, as annotate --json gives them.
+    await pg.waitForSelector('[data-testid="source"] .srcline[data-line]:not([data-line="0"])');
+    const shown = await pg.$$eval('[data-testid="source"] .srcline', (els) => els.map((e) => [Number(e.dataset.line), e.children[1].textContent, e.querySelector("code").textContent]));
+    const want = A.source.find((f) => f.file.endsWith("recurse.c")).lines.filter((l) => l.line > 0);
+    for (const l of want.slice(0, 10)) {
+      const row = shown.find(([n]) => n === l.line);
+      assert(row, `line ${l.line} is shown: ` + JSON.stringify(shown.slice(0, 5)));
+      eq(row[1], fmt(l.self.Ir), "cost of line " + l.line);
+      eq(row[2], "", "no text for line " + l.line);
+    }
+    assert(!(await pg.textContent('[data-testid="source"] .srchead')).includes("no costs per line"), "does not say the lines have no costs");
   } finally {
     s2.stop();
   }
@@ -728,6 +738,215 @@ test("machine code: hot_loop's instructions, costs and jump arrows as annotate -
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// A function of 9,000 instructions whose jumps nest 120 deep (made here: web/tests' generator
+// below, gcc -O1, callgrind --dump-instr=yes --collect-jumps=yes), as sqlite3VdbeExec's 7,228:
+// its rows appear at once (only those in view are in the page), the arrows take at most 8
+// lanes beside the code and the longer jumps are stubs that say where they go.
+function bigFunctionSource(depth = 120, groups = 5) {
+  let c = "volatile int v[64];\n__attribute__((noinline)) long big(long x) {\n";
+  for (let g = 0; g < groups; g++) {
+    for (let i = 0; i < depth; i++) c += `  if (((x >> 3) + ${i}) % 41 != 0) { x = x * ${3 + (i % 5)} + v[${(i * 3) % 64}];\n`;
+    for (let i = depth - 1; i >= 0; i--) c += `  x ^= v[${(g + i) % 64}] + ${i}; }\n`;
+  }
+  c += "  return x;\n}\nint main(int argc, char **argv) {\n  long s = 0;\n  for (int i = 0; i < 64; i++) v[i] = i;\n";
+  return c + "  for (int r = 0; r < 400; r++) s += big(argc * 7919 + r * 104729);\n  v[0] = (int)s;\n  return 0;\n}\n";
+}
+
+test("machine code: 9,000 instructions appear at once, arrows in 8 lanes, long jumps as stubs", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "calltree-bigasm-"));
+  try {
+    writeFileSync(join(dir, "big.c"), bigFunctionSource());
+    const run = (cmd, args) => execFileSync(cmd, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    run("gcc", ["-O1", "-g", "-o", "big", "big.c"]);
+    run("valgrind", ["--tool=callgrind", "--dump-instr=yes", "--collect-jumps=yes", "--callgrind-out-file=cg.out", "./big"]);
+    const want = JSON.parse(execFileSync(calltree, ["annotate", "--json", "--asm=^big$", "cg.out"], { cwd: dir, maxBuffer: 1 << 28 }).toString()).asm.find((a) => a.function === "big");
+    eq(want.status, "ok", "annotate --asm's status");
+    assert(want.instructions.length > 5000, "a big function: " + want.instructions.length);
+    const jumps = want.instructions.flatMap((i) => i.jumps).filter((j) => j.target_index !== null && Number(j.executed) > 0);
+    const s = await serve(["cg.out"], dir);
+    try {
+      const id = await idOf(s, "big");
+      const pg = await page(s.url + `#fn=${id}`);
+      await pg.waitForSelector('[data-testid="selected-name"]');
+      // From the answer's arrival to the first instruction shown: the page's own work.
+      const answered = pg.waitForResponse((r) => r.url().includes("/api/v1/asm/")).then(() => Date.now());
+      await pg.click('button[role="tab"]:has-text("Machine code")');
+      await pg.waitForSelector("[data-testid=asm-rows] .asmrow[data-address]", { timeout: 30000 });
+      const shownAt = Date.now();
+      const ms = shownAt - (await answered);
+      const inPage = await pg.$$eval(".asmrow", (els) => els.length);
+      assert(inPage < 300, `${inPage} rows in the page for ${want.instructions.length} instructions: not a window`);
+      assert(ms < 1000, `the first rows took ${ms} ms to appear after the answer`);
+      // The gutter is bounded and the code starts inside the pane.
+      const g = await pg.$eval("[data-testid=asm-arrows]", (e) => ({ w: e.getBoundingClientRect().width, lanes: Number(e.dataset.lanes), jumps: Number(e.dataset.jumps), stubs: Number(e.dataset.stubs) }));
+      assert(g.w <= 100, `the arrow gutter is ${g.w} px wide`);
+      assert(g.lanes <= 8, `${g.lanes} lanes`);
+      eq(g.jumps, jumps.length, "every jump executed is drawn (an arrow or two stubs)");
+      assert(g.stubs > 0, "the longest jumps are stubs");
+      const pane = await pg.$eval("[data-testid=asm-rows]", (e) => e.getBoundingClientRect().toJSON());
+      const code = await pg.$eval("[data-testid=asm-rows] .asmrow[data-address] code", (e) => e.getBoundingClientRect().toJSON());
+      assert(code.left > pane.left && code.left + 40 < pane.right, `the code starts at ${code.left}, the pane spans ${pane.left}..${pane.right}`);
+      // A stub says where its jump goes; a click on it scrolls there.
+      await pg.waitForSelector("[data-testid=asm-arrows] g.stub");
+      const tip = await pg.$eval("[data-testid=asm-arrows] g.stub[data-stub=from]", (g) => {
+        g.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+        return g.querySelector("title").textContent;
+      });
+      assert(/→ [0-9a-f]+, [\d,]+ rows (up|down)/.test(tip), "a stub's title: " + tip);
+      const target = tip.match(/→ ([0-9a-f]+)/)[1];
+      await pg.waitForSelector(`.asmrow[data-address="0x${target}"]`);
+      // The last instruction is reached by scrolling.
+      await pg.$eval("[data-testid=asm-rows]", (e) => (e.scrollTop = e.scrollHeight));
+      await pg.waitForSelector(`.asmrow[data-address="${want.instructions[want.instructions.length - 1].address}"]`);
+      console.log(`     (${want.instructions.length} instructions, ${jumps.length} jumps, ${g.stubs} stubs, ${g.lanes} lanes, ${g.w} px; first rows ${ms} ms after the answer)`);
+      await shot(pg, "asm-big");
+      eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
+    } finally {
+      s.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+const wordfreq = join(corpus, "vg-wordfreq-cxx-O2g-default.callgrind");
+async function heaviest(s, regex) {
+  const r = await fetch(s.url.replace(/\/\?token=.*/, "") + `/api/v1/functions?by=inclusive&limit=1&filter=${encodeURIComponent(regex)}`, { headers: { Authorization: "Bearer " + s.url.replace(/.*token=/, "") } });
+  return (await r.json()).rows[0].id;
+}
+const closures = join(corpus, "xdebug-closures.callgrind");
+
+test("call graph: the selected function in the pane, fitted; zoom controls", async () => {
+  const s = await serve([wordfreq]);
+  try {
+    const id = await heaviest(s, "^main$");
+    const pg = await page(s.url + `#fn=${id}&tab=graph`);
+    await pg.waitForSelector(`.graph svg g.node#n${id}`, { timeout: 30000 });
+    const inside = async () => {
+      const pane = await pg.$eval("[data-testid=graph-pane]", (e) => e.getBoundingClientRect().toJSON());
+      const node = await pg.$eval(`.graph svg g.node#n${id}`, (e) => e.getBoundingClientRect().toJSON());
+      return node.left >= pane.left && node.right <= pane.right && node.top >= pane.top && node.bottom <= pane.bottom ? "" : `main's box ${JSON.stringify(node)} is not within the pane ${JSON.stringify(pane)}`;
+    };
+    await pg.waitForTimeout(200);
+    eq(await inside(), "", "fitted");
+    await pg.click('button[aria-label="Actual size"]');
+    await pg.waitForFunction(() => document.querySelector("[data-testid=graph-zoom]").textContent === "100%");
+    eq(await inside(), "", "at 100%, centred");
+    await pg.click('button[aria-label="Zoom in"]');
+    await pg.waitForFunction(() => document.querySelector("[data-testid=graph-zoom]").textContent === "125%");
+    eq(await inside(), "", "zoomed in, centred");
+    await pg.click('button[aria-label="Zoom to fit"]');
+    await pg.waitForFunction((f) => document.querySelector("[data-testid=graph-zoom]").textContent !== "125%");
+    eq(await inside(), "", "fitted whole");
+    const whole = await pg.evaluate(() => {
+      const p = document.querySelector("[data-testid=graph-pane]").getBoundingClientRect();
+      const g = document.querySelector(".graph svg").getBoundingClientRect();
+      return g.left >= p.left && g.right <= p.right && g.top >= p.top && g.bottom <= p.bottom;
+    });
+    assert(whole, "Fit shows the whole graph");
+    await shot(pg, "callgraph-fit");
+    eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
+  } finally {
+    s.stop();
+  }
+});
+
+test("advice that fits: Xdebug's machine code, php:internal and ??? sources, no -I advice", async () => {
+  const s = await serve([closures]);
+  try {
+    const closure = await heaviest(s, "closure");
+    const pg = await page(s.url + `#fn=${closure}&tab=asm`);
+    await pg.waitForSelector('[data-testid="asm-none"]');
+    const asm = await pg.textContent('[data-testid="asm-none"]');
+    assert(!/valgrind|dump-instr/.test(asm) && /xdebug/i.test(asm), "Xdebug's machine code tab: " + asm);
+    await shot(pg, "asm-xdebug");
+    const usort = await idOf(s, "php::usort");
+    await pg.goto(s.url + `#fn=${usort}&tab=source`);
+    await pg.waitForSelector('[data-testid="source-missing"]');
+    const tab = await pg.textContent(".tabbody");
+    assert(!/-I DIR|--source-root|-I or/.test(tab), "php:internal's source tab: " + tab);
+    assert(/built-in/.test(tab), "says php:internal is PHP's built-in functions: " + tab);
+    eq(await pg.$$eval(".tabbody .error, .tabbody .notice", (els) => els.length), 1, "one box");
+    await shot(pg, "source-php-internal");
+  } finally {
+    s.stop();
+  }
+  const w = await serve([wordfreq]);
+  try {
+    const hash = await idOf(w, "std::_Hash_bytes\\(void const\\*, unsigned long, unsigned long\\)");
+    const pg = await page(w.url + `#fn=${hash}&tab=source`);
+    await pg.waitForSelector('[data-testid="source-missing"]');
+    const tab = await pg.textContent(".tabbody");
+    assert(!/-I DIR|--source-root|-I or/.test(tab), "???'s source tab: " + tab);
+    eq(await pg.$$eval(".tabbody .error, .tabbody .notice", (els) => els.length), 1, "one box");
+    await shot(pg, "source-qqq");
+  } finally {
+    w.stop();
+  }
+});
+
+test("names: closures told apart, ??? located by object, list and columns resized by dragging", async () => {
+  const s = await serve([closures]);
+  try {
+    const pg = await page(s.url);
+    await waitRows(pg);
+    const names = (await rowNames(pg)).filter((n) => n.startsWith("{closure"));
+    assert(names.length >= 4, "closures: " + names.join(" | "));
+    eq(new Set(names).size, names.length, "every closure reads differently: " + names.join(" | "));
+    for (const n of names) assert(/:\d+-\d+\}$/.test(n), "a closure's lines are shown: " + n);
+    // The split between the list and the selected function's views, dragged.
+    const list0 = await pg.$eval("section.list", (e) => e.getBoundingClientRect().width);
+    const bar = await pg.$eval(".splitter", (e) => e.getBoundingClientRect().toJSON());
+    await pg.mouse.move(bar.x + 3, bar.y + 200);
+    await pg.mouse.down();
+    await pg.mouse.move(bar.x + 203, bar.y + 200, { steps: 5 });
+    await pg.mouse.up();
+    const list1 = await pg.$eval("section.list", (e) => e.getBoundingClientRect().width);
+    assert(Math.abs(list1 - list0 - 200) < 4, `the list went from ${list0} to ${list1} px`);
+    // A column, dragged by its head's right edge.
+    const loc0 = await pg.$eval(".thead .cell.loc", (e) => e.getBoundingClientRect().width);
+    const grip = await pg.$eval(".thead .cell.loc .grip", (e) => e.getBoundingClientRect().toJSON());
+    await pg.mouse.move(grip.x + 2, grip.y + 5);
+    await pg.mouse.down();
+    await pg.mouse.move(grip.x + 62, grip.y + 5, { steps: 5 });
+    await pg.mouse.up();
+    const loc1 = await pg.$eval(".thead .cell.loc", (e) => e.getBoundingClientRect().width);
+    assert(Math.abs(loc1 - loc0 - 60) < 4, `the Location column went from ${loc0} to ${loc1} px`);
+    eq(await pg.$eval('.tbody .row[data-index="0"] .cell.loc', (e) => Math.round(e.getBoundingClientRect().width)), Math.round(loc1), "the rows follow the head");
+    await shot(pg, "names-closures");
+  } finally {
+    s.stop();
+  }
+  const w = await serve([wordfreq]);
+  try {
+    const pg = await page(w.url);
+    await waitRows(pg);
+    await pg.fill("input.search", "^std::_Hash_bytes");
+    await pg.waitForFunction(() => document.querySelector('[data-testid="row-count"]').textContent === "1 row");
+    eq(await rowText(pg, 0, "loc"), "libstdc++.so.6.0.30", "a ??? function's Location is its object");
+  } finally {
+    w.stop();
+  }
+});
+
+test("selection cleared: back to no function selected, no row highlighted", async (s) => {
+  const pg = await page(s.url);
+  await waitRows(pg);
+  await pg.click('.tbody .row[data-index="2"]');
+  await pg.waitForSelector('.tbody .row.selected[data-index="2"]');
+  await pg.goBack();
+  await pg.waitForSelector(".detail .hint");
+  await pg.waitForTimeout(100);
+  eq(await pg.$$eval(".tbody .row.selected", (els) => els.length), 0, "rows highlighted after back");
+  await pg.goForward();
+  await pg.waitForSelector('.tbody .row.selected[data-index="2"]');
+  await pg.click('button[aria-label="Clear the selection"]');
+  await pg.waitForSelector(".detail .hint");
+  await pg.waitForTimeout(100);
+  eq(await pg.$$eval(".tbody .row.selected", (els) => els.length), 0, "rows highlighted after clearing");
+  eq(await pg.evaluate(() => location.hash.includes("fn=")), false, "no fn in the URL");
 });
 
 test("dark theme follows the system", async (s) => {
