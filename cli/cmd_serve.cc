@@ -18,6 +18,7 @@
 #include "api.h"
 #include "args.h"
 #include "command.h"
+#include "diagnostics_output.h"
 #include "http.h"
 #include "objdump_runner.h"
 #include "progress.h"
@@ -141,6 +142,11 @@ int run_serve(std::span<const std::string_view> args) {
       return exit_findings;
     }
     const views::session& s = **loaded;
+    if (changed_while_read(s.diagnostics, s.stats.complete, path, s.input_size)) {
+      // (What was read is not the file's: nothing is served of it.)
+      print_input_changed(path);
+      return exit_findings;
+    }
     if (s.errors || !s.stats.complete)
       std::fprintf(stderr,
                    "calltree serve: warning: %s: %llu errors%s (listed in the page; 'calltree "
