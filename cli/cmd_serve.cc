@@ -9,7 +9,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <string>
@@ -22,6 +24,7 @@
 #include "http.h"
 #include "objdump_runner.h"
 #include "progress.h"
+#include "standard_output.h"
 #include "views/function_list.h"
 #include "views/session.h"
 
@@ -199,6 +202,11 @@ int run_serve(std::span<const std::string_view> args) {
   const std::string url = "http://" + shown + ":" + std::to_string(*bound) + "/?token=" + *token;
   std::printf("%s\n", url.c_str());
   std::fflush(stdout);
+  if (const int e = standard_output_error(); e && e != EPIPE) {
+    // (Nobody would learn the URL: its token is in it.)
+    std::fprintf(stderr, "calltree serve: error writing standard output: %s\n", std::strerror(e));
+    return exit_usage;
+  }
   if (a.has("open")) open_browser(url);
   // What later views need, made while the page loads. (Out of memory here, they are made when
   // a view asks, whose request answers the error: thrown out of this thread it would end the
