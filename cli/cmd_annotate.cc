@@ -118,7 +118,8 @@ class stderr_counter final : public diagnostic_sink {
   bool wants(diag_code c) const override {
     return kept.size() < 10 && (c == diag_code::binary_input || c == diag_code::io_error ||
                                 c == diag_code::truncated_input || c == diag_code::limit_exceeded ||
-                                c == diag_code::likely_truncated || c == diag_code::no_events);
+                                c == diag_code::likely_truncated || c == diag_code::no_events ||
+                                c == diag_code::input_changed || c == diag_code::input_grew);
   }
   void count_only(diag_code, severity s) override {
     if (s == severity::error) ++errors;

@@ -24,6 +24,7 @@
 #include "command.h"
 #include "diagnostics_output.h"
 #include "output_file.h"
+#include "standard_output.h"
 
 namespace calltree::cli {
 namespace {
@@ -166,10 +167,14 @@ int run_convert(std::span<const std::string_view> argv) {
       std::remove(tmp_path.c_str());
       return exit_usage;
     }
-  } else if (!wrote && write_errno != EPIPE) {
-    // A closed pipe (convert ... | head) is not an error.
-    std::fprintf(stderr, "calltree convert: error writing standard output\n");
-    return exit_usage;
+  } else {
+    if (standard_output_error()) write_errno = standard_output_error();
+    if (!wrote && write_errno != EPIPE) {
+      // A closed pipe (convert ... | head) is not an error.
+      std::fprintf(stderr, "calltree convert: error writing standard output: %s\n",
+                   std::strerror(write_errno));
+      return exit_usage;
+    }
   }
   if (!stats) return exit_usage;
   return diags.errors() || !read_ok ? exit_findings : exit_ok;

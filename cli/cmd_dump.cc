@@ -5,6 +5,7 @@
 // model (aggregated: one record per distinct function, position, call and jump).
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 
@@ -15,6 +16,7 @@
 #include "command.h"
 #include "diagnostics_output.h"
 #include "report/dump.h"
+#include "standard_output.h"
 
 namespace calltree::cli {
 namespace {
@@ -95,8 +97,10 @@ int run_dump(std::span<const std::string_view> argv) {
                  stats.error().message.c_str());
     return exit_usage;
   }
+  if (standard_output_error()) write_errno = standard_output_error();
   if (!wrote && write_errno != EPIPE) {
-    std::fprintf(stderr, "calltree dump: error writing standard output\n");
+    std::fprintf(stderr, "calltree dump: error writing standard output: %s\n",
+                 std::strerror(write_errno));
     return exit_usage;
   }
   return diags.errors() || !stats->complete ? exit_findings : exit_ok;

@@ -182,7 +182,7 @@ int export_model(const std::string& input, const std::string& out_path, const pa
   if (!out.open(out_path, err)) return failed(err, exit_usage);
   if (input != "-" && !out.temporary().empty()) {
     const int rc = export_model_streaming(input, out, ro);
-    if (rc == exit_ok && !out.commit(err)) return failed(err);
+    if (rc == exit_ok && !out.commit(err)) return failed(err, exit_usage);
     if (rc != -1) return rc;
     out.discard();
     if (!out.open(out_path, err)) return failed(err, exit_usage);
@@ -197,7 +197,7 @@ int export_model(const std::string& input, const std::string& out_path, const pa
   if (diags.errors() || !r->complete) return refuse(input, diags, *r);
   auto done = export_model_json(p, input, [&out](std::string_view b) { out.write(b); });
   if (!done) return failed(done.error().message);
-  if (!out.commit(err)) return failed(err);
+  if (!out.commit(err)) return failed(err, exit_usage);
   return exit_ok;
 }
 
@@ -310,14 +310,14 @@ int run_export(std::span<const std::string_view> args) {
     output_file drawn;
     if (!drawn.open(*out_path, err)) return failed(err, exit_usage);
     // (out's buffer must reach its file before dot reads it.)
-    if (!out.flush_only(err)) return failed(err);
+    if (!out.flush_only(err)) return failed(err, exit_usage);
     err = run_dot(a.get("dot-command").value_or("dot"), *to, dot_file, drawn.temporary());
     out.discard();
     if (!err.empty()) return failed(err);
-    if (!drawn.commit(err)) return failed(err);
+    if (!drawn.commit(err)) return failed(err, exit_usage);
     return exit_ok;
   }
-  if (!out.commit(err)) return failed(err);
+  if (!out.commit(err)) return failed(err, exit_usage);
   return exit_ok;
 }
 

@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -16,6 +17,7 @@
 #include "diagnostics_output.h"
 #include "output_file.h"
 #include "progress.h"
+#include "standard_output.h"
 
 namespace calltree::cli {
 namespace {
@@ -108,8 +110,11 @@ int run_merge(std::span<const std::string_view> args) {
 
   if (*output == "-") {
     errno = 0;
-    if (!write_callgrind(merged, std::cout, wo) && errno != EPIPE) {  // `| head` is success
-      std::fprintf(stderr, "calltree merge: error writing standard output\n");
+    const bool wrote = write_callgrind(merged, std::cout, wo);
+    const int e = standard_output_error() ? standard_output_error() : errno;
+    if (!wrote && e != EPIPE) {  // `| head` is success
+      std::fprintf(stderr, "calltree merge: error writing standard output: %s\n",
+                   std::strerror(e ? e : EIO));
       return exit_usage;
     }
     return read_status;
@@ -122,14 +127,22 @@ int run_merge(std::span<const std::string_view> args) {
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) {
-      std::fprintf(stderr, "calltree merge: cannot write '%s'\n", tmp.c_str());
+      std::fprintf(stderr, "calltree merge: cannot write '%s': %s\n", tmp.c_str(),
+                   std::strerror(errno));
       return exit_usage;
     }
+    errno = 0;
     bool ok = write_callgrind(merged, out, wo);
-    out.close();
-    if (!ok || !out) {
+    int e = errno;  // (the reason of the write that failed)
+    if (ok) {
+      out.close();  // (the last buffer's write, which may fail too)
+      ok = !out.fail();
+      e = errno;
+    }
+    if (!ok) {
       if (!in_place) std::remove(tmp.c_str());
-      std::fprintf(stderr, "calltree merge: error writing '%s'\n", output->c_str());
+      std::fprintf(stderr, "calltree merge: error writing '%s': %s\n", output->c_str(),
+                   std::strerror(e ? e : EIO));
       return exit_usage;
     }
   }

@@ -26,6 +26,7 @@
 #include "args.h"
 #include "assets.h"
 #include "command.h"
+#include "diagnostics_output.h"
 #include "output_file.h"
 #include "progress.h"
 #include "report_page.h"
@@ -150,6 +151,12 @@ int run_report(std::span<const std::string_view> args) {
     progress.finish();
     if (!loaded) {
       std::fprintf(stderr, "calltree report: %s\n", loaded.error().message.c_str());
+      return exit_findings;
+    }
+    if (changed_while_read((*loaded)->diagnostics, (*loaded)->stats.complete, path,
+                           (*loaded)->input_size)) {
+      // (What was read is not the file's: no report is made of it.)
+      print_input_changed(path);
       return exit_findings;
     }
     session = std::move(*loaded);

@@ -9,7 +9,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <string>
@@ -18,9 +20,11 @@
 #include "api.h"
 #include "args.h"
 #include "command.h"
+#include "diagnostics_output.h"
 #include "http.h"
 #include "objdump_runner.h"
 #include "progress.h"
+#include "standard_output.h"
 #include "views/function_list.h"
 #include "views/session.h"
 
@@ -141,6 +145,11 @@ int run_serve(std::span<const std::string_view> args) {
       return exit_findings;
     }
     const views::session& s = **loaded;
+    if (changed_while_read(s.diagnostics, s.stats.complete, path, s.input_size)) {
+      // (What was read is not the file's: nothing is served of it.)
+      print_input_changed(path);
+      return exit_findings;
+    }
     if (s.errors || !s.stats.complete)
       std::fprintf(stderr,
                    "calltree serve: warning: %s: %llu errors%s (listed in the page; 'calltree "
@@ -193,6 +202,11 @@ int run_serve(std::span<const std::string_view> args) {
   const std::string url = "http://" + shown + ":" + std::to_string(*bound) + "/?token=" + *token;
   std::printf("%s\n", url.c_str());
   std::fflush(stdout);
+  if (const int e = standard_output_error(); e && e != EPIPE) {
+    // (Nobody would learn the URL: its token is in it.)
+    std::fprintf(stderr, "calltree serve: error writing standard output: %s\n", std::strerror(e));
+    return exit_usage;
+  }
   if (a.has("open")) open_browser(url);
   // What later views need, made while the page loads. (Out of memory here, they are made when
   // a view asks, whose request answers the error: thrown out of this thread it would end the

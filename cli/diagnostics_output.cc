@@ -1,5 +1,6 @@
 #include "diagnostics_output.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -44,9 +45,28 @@ void print_diagnostics(const diagnostic_collector& c) {
 void print_serious(const diagnostic_collector& c) {
   std::string out;
   for (const auto& d : c.kept())
-    if (d.severity == severity::error || d.code == diag_code::likely_truncated)
+    if (d.severity == severity::error || d.code == diag_code::likely_truncated ||
+        d.code == diag_code::input_grew)
       out += format_diagnostic(d, false);
   std::fputs(out.c_str(), stderr);
+}
+
+bool changed_while_read(const std::vector<diagnostic>& kept, bool complete, const std::string& path,
+                        std::uint64_t size_at_start) {
+  for (const auto& d : kept)
+    if (d.code == diag_code::input_changed) return true;
+  if (complete || path == "-") return false;
+  struct stat st {};
+  return ::stat(path.c_str(), &st) != 0 || static_cast<std::uint64_t>(st.st_size) != size_at_start;
+}
+
+void print_input_changed(const std::string& name) {
+  diagnostic d;
+  d.severity = severity::error;
+  d.code = diag_code::input_changed;
+  d.file = name;
+  d.message = "the file changed while it was read";
+  std::fputs(format_diagnostic(d, false).c_str(), stderr);
 }
 
 std::optional<std::uint64_t> parse_size(std::string_view s) {

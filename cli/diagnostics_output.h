@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "calltree/diagnostic.h"
 
@@ -18,6 +19,16 @@ void print_diagnostics(const diagnostic_collector& c);
 // every diagnostic must still show: errors, and the warnings that a file was cut short
 // (likely-truncated). The others are counted in the command's one-line summary.
 void print_serious(const diagnostic_collector& c);
+
+// `NAME: error: the file changed while it was read [input-changed]` on stderr: what serve and
+// report, which list no diagnostics, say as they refuse a file that changed (read_stats::changed).
+void print_input_changed(const std::string& name);
+
+// Whether a file that serve or report read changed meanwhile: its input-changed error is among
+// the diagnostics kept or, when those ran out before it (they keep the first ones), it was not
+// read to its end and its size is no longer the `size_at_start` it had.
+bool changed_while_read(const std::vector<diagnostic>& kept, bool complete, const std::string& path,
+                        std::uint64_t size_at_start);
 
 // Passes every diagnostic on to `next`, the signs of a cut file (likely-truncated) as errors:
 // `check --strict`.

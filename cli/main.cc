@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <new>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "color.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "standard_output.h"
 
 namespace calltree::cli {
 std::vector<command>& commands() {
@@ -121,10 +123,9 @@ bool take_memory_limit(std::vector<std::string_view>& args) {
 }
 }  // namespace
 
-int main(int argc, char** argv) {
-  // A closed pipe (calltree ... | head) is success, not a crash.
-  std::signal(SIGPIPE, SIG_IGN);
-  std::vector<std::string_view> args(argv + 1, argv + argc);
+namespace {
+
+int run(std::vector<std::string_view>& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     print_help();
     return args.empty() ? calltree::cli::exit_usage : calltree::cli::exit_ok;
@@ -141,23 +142,35 @@ int main(int argc, char** argv) {
   }
   for (const auto& c : calltree::cli::commands()) {
     if (c.name == args[0]) {
-      int rc;
       try {
-        rc = c.run(std::span<const std::string_view>(args).subspan(1));
+        return c.run(std::span<const std::string_view>(args).subspan(1));
       } catch (const std::bad_alloc&) {
         // The library lets an allocation that fails reach its caller (docs/reliability.md).
         std::fflush(stdout);
         std::fprintf(stderr, "calltree: error: out of memory\n");
         return calltree::cli::exit_usage;
       }
-      if (std::fflush(stdout) != 0 && errno != EPIPE) {
-        std::fprintf(stderr, "calltree: error writing output\n");
-        return calltree::cli::exit_usage;
-      }
-      return rc;
     }
   }
   std::fprintf(stderr, "calltree: unknown command '%.*s' (see 'calltree --help')\n",
                static_cast<int>(args[0].size()), args[0].data());
   return calltree::cli::exit_usage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A closed pipe (calltree ... | head) is success, not a crash.
+  std::signal(SIGPIPE, SIG_IGN);
+  calltree::cli::track_standard_output();
+  std::vector<std::string_view> args(argv + 1, argv + argc);
+  const int rc = run(args);
+  // A write that failed is the command's error (with its reason), unless the reader went away
+  // (`calltree ... | head`: a quiet end) or the command said so itself (exit 2).
+  const int e = calltree::cli::finish_standard_output();
+  if (e && e != EPIPE && rc != calltree::cli::exit_usage) {
+    std::fprintf(stderr, "calltree: error writing standard output: %s\n", std::strerror(e));
+    return calltree::cli::exit_usage;
+  }
+  return rc;
 }

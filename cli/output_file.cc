@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "standard_output.h"
+
 namespace calltree::cli {
 
 bool written_in_place(const std::string& path) {
@@ -75,11 +77,13 @@ void output_file::write(std::string_view bytes) {
 
 bool output_file::commit(std::string& err) {
   if (f_ == stdout) {
-    if (std::fflush(stdout) != 0 || failed_) {
-      err = std::string("writing standard output: ") + std::strerror(failed_ ? errno_ : errno);
-      return false;
-    }
-    return true;
+    const bool flushed = std::fflush(stdout) == 0;
+    int e = standard_output_error();  // (the first write that failed, standard_output.h)
+    if (!e && (!flushed || failed_)) e = failed_ ? errno_ : errno;
+    if (!e && std::ferror(stdout)) e = EIO;
+    if (!e || e == EPIPE) return true;  // (a reader that went away: a quiet end)
+    err = std::string("writing standard output: ") + std::strerror(e);
+    return false;
   }
   if (direct_) {
     const bool flushed = std::fflush(f_) == 0 && !failed_;

@@ -2,9 +2,15 @@
 #include "http.h"
 
 #include <httplib.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 #include <string_view>
+#include <thread>
+
+#include "connections.h"
 
 namespace calltree::server {
 
@@ -33,20 +39,77 @@ std::string without_brotli(std::string_view value) {
   return out;
 }
 
+// One request of connections.h's as cpp-httplib's stream: its bytes from the head read already,
+// the answer into a buffer (the connections' thread writes it as the client takes it).
+class exchange_stream final : public httplib::Stream {
+ public:
+  explicit exchange_stream(exchange& ex) : ex_(ex) {}
+  bool is_readable() const override { return ex_.consumed < ex_.in.size(); }
+  bool is_writable() const override { return true; }
+  ssize_t read(char* ptr, size_t size) override {
+    const std::size_t n = std::min(size, ex_.in.size() - ex_.consumed);
+    if (n) std::memcpy(ptr, ex_.in.data() + ex_.consumed, n);
+    ex_.consumed += n;
+    return static_cast<ssize_t>(n);
+  }
+  ssize_t write(const char* ptr, size_t size) override {
+    ex_.out.append(ptr, size);
+    return static_cast<ssize_t>(size);
+  }
+  void get_remote_ip_and_port(std::string& ip, int& port) const override {
+    ip = ex_.remote_ip;
+    port = ex_.remote_port;
+  }
+  void get_local_ip_and_port(std::string& ip, int& port) const override {
+    ip = ex_.local_ip;
+    port = ex_.local_port;
+  }
+  socket_t socket() const override { return ex_.socket; }
+
+ private:
+  exchange& ex_;
+};
+
+// The accepting thread hands each socket over at once (nothing runs on a queue).
+class at_once final : public httplib::TaskQueue {
+ public:
+  void enqueue(std::function<void()> fn) override { fn(); }
+  void shutdown() override {}
+};
+
+// cpp-httplib's server, with its sockets given to `connections` (connections.h) instead of
+// its pool, where each thread read a connection's requests until the client closed it or a
+// read timed out: 8 idle connections held the 8 threads, and a ninth client waited (10 s a
+// read, every byte a new 10 s). Its parser and answers (process_request) stay.
+class guarded_server final : public httplib::Server {
+ public:
+  connections* to = nullptr;  // (while listening)
+  void answer(exchange& ex) {
+    exchange_stream s(ex);
+    bool closed = false;
+    const bool ok = process_request(s, ex.last, closed, nullptr);
+    ex.close = !ok || closed;
+  }
+
+ private:
+  bool process_and_close_socket(socket_t sock) override {
+    if (to)
+      to->adopt(sock);
+    else
+      ::close(sock);
+    return true;
+  }
+};
+
 }  // namespace
 
 struct http_server::impl {
-  httplib::Server svr;
+  guarded_server svr;
 };
 
 http_server::http_server() : impl_(std::make_unique<impl>()) {
   httplib::Server& svr = impl_->svr;
-  // Answers are small and come one at a time: no Nagle delay on the second write.
-  svr.set_tcp_nodelay(true);
-  svr.set_keep_alive_max_count(1000);
-  svr.set_keep_alive_timeout(5);
-  svr.set_read_timeout(10);
-  svr.set_write_timeout(30);
+  svr.new_task_queue = [] { return new at_once; };
   // Nothing is ever sent to this server but a request line and headers.
   svr.set_payload_max_length(64 << 10);
   // SO_REUSEADDR (a restart binds again at once), not cpp-httplib's SO_REUSEPORT too, with
@@ -94,7 +157,14 @@ bool http_server::run(const api& handler) {
                         ",\"code\":\"http\",\"message\":\"the request could not be read\"}}\n",
                     "application/json");
   });
-  return svr.listen_after_bind();
+  connection_limits limits;
+  limits.workers = std::max(8u, std::thread::hardware_concurrency());
+  guarded_server& guarded = impl_->svr;
+  connections open(limits, [&guarded](exchange& ex) { guarded.answer(ex); });
+  guarded.to = &open;
+  const bool listened = svr.listen_after_bind();
+  guarded.to = nullptr;
+  return listened;  // (`open` closes every connection, after the requests in progress)
 }
 
 void http_server::stop() { impl_->svr.stop(); }

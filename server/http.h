@@ -1,8 +1,9 @@
 // server/http.h — the HTTP edge of `calltree serve`: a socket, cpp-httplib, the API.
 //
 // What it is: binds the address and port (0: any free port), answers every request with
-// api::handle() from a pool of threads, and stops on stop() (the command's signal handler
-// calls it). What it is not: the rules (server/api.h decides everything about a request).
+// api::handle() (cpp-httplib parses and encodes it, on a worker of connections.h: no idle or
+// slow connection holds one), and stops on stop() (the command's signal handler calls it).
+// What it is not: the rules (server/api.h decides everything about a request).
 #pragma once
 
 #include <memory>

@@ -72,10 +72,12 @@ enum class diag_code : std::uint8_t {
   limit_exceeded,           // a resource guard (--max-memory) stopped reading
   likely_truncated,         // a callgrind file without its end: no totals:, no last newline,
                             // or summary: above the sum of self costs (the file was cut short)
+  input_changed,            // the file shrank while it was read (its producer rewrote it)
+  input_grew,               // the file grew while it was read (read to its size at the start)
 };
 
 // The last code: loops over every code stop here.
-inline constexpr diag_code last_diag_code = diag_code::likely_truncated;
+inline constexpr diag_code last_diag_code = diag_code::input_grew;
 
 std::string_view to_string(diag_code c);
 

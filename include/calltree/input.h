@@ -1,9 +1,10 @@
 // input.h — bytes from a file, stdin, or a gzip/zstd/xz/bzip2 stream, in blocks.
 //
 // What it is: the bottom layer. `open_input` looks at the first bytes (not the name) to pick a
-// decoder; a plain file is memory-mapped and handed over in 1 MiB windows, each given back
-// once the next is asked for (or whole, see mapped()). What it is not: a line splitter (see
-// the reader) or anything that knows the format.
+// decoder; a regular file is read (read(2), not mapped: a mapped file that shrinks under the
+// reader ends the process with SIGBUS) in 1 MiB blocks up to the size it had when opened, and
+// a file that shrinks or ends early meanwhile is an error (changed()). What it is not: a line
+// splitter (see the reader) or anything that knows the format.
 #pragma once
 
 #include <cstdint>
@@ -34,7 +35,16 @@ class input {
   virtual std::uint64_t raw_consumed() const = 0;
   virtual std::uint64_t raw_size() const = 0;
   bool truncated() const { return truncated_; }
-  // A plain file (or memory buffer) whose bytes are all in memory already, for a reader that
+  // The file shrank while it was read (it ended before the size it had when it was opened, or
+  // was smaller than that at the end): next()'s error is "the file changed while it was read",
+  // after the bytes read before. (A regular file only; a stream has no size to hold to.)
+  bool changed() const { return changed_; }
+  // The file grew while it was read: it was read to the size it had when it was opened, and
+  // what was added after is not read. Known once next() gave its empty span.
+  bool grew() const { return grew_; }
+  // The size the file had when it was opened (what grew() read to); 0 for a stream.
+  std::uint64_t size_at_open() const { return size_at_open_; }
+  // A memory buffer whose bytes are all in memory already, for a reader that
   // cuts it up itself instead of calling next(): all of them; empty for anything else, and
   // once next() has been called.
   virtual std::span<const char> mapped() const { return {}; }
@@ -50,6 +60,9 @@ class input {
 
  protected:
   bool truncated_ = false;
+  bool changed_ = false;
+  bool grew_ = false;
+  std::uint64_t size_at_open_ = 0;
 
  private:
   std::span<const char> pending_;  // read_into(): what is left of next()'s block

@@ -23,6 +23,7 @@ class ahead_input final : public input {
  public:
   explicit ahead_input(input& inner)
       : inner_(inner), kind_(inner.kind()), raw_size_(inner.raw_size()) {
+    size_at_open_ = inner.size_at_open();
     slots_.resize(slot_count);
     thread_ = std::thread([this] { produce(); });
   }
@@ -51,10 +52,12 @@ class ahead_input final : public input {
     if (s.err) {
       finished_ = true;
       truncated_ = s.truncated;
+      changed_ = s.changed;
       return *s.err;
     }
     if (s.size == 0) {
       finished_ = true;
+      grew_ = s.grew;
       return std::span<const char>();
     }
     handed_out_ = true;
@@ -72,6 +75,8 @@ class ahead_input final : public input {
     std::uint64_t raw_consumed = 0;
     std::optional<error> err;
     bool truncated = false;
+    bool changed = false;  // (the inner input's, with its error or its end)
+    bool grew = false;
     bool full = false;
   };
 
@@ -91,12 +96,14 @@ class ahead_input final : public input {
         if (!r) {
           s.err = r.error();
           s.truncated = inner_.truncated();
+          s.changed = inner_.changed();
           s.size = 0;
           last = true;
         } else {
           s.data.assign(r->begin(), r->end());
           s.size = r->size();
           last = r->empty();
+          s.grew = last && inner_.grew();
         }
       } catch (const std::bad_alloc&) {
         // (On this thread it would end the process: the reader gets it as the input's error,

@@ -4,7 +4,6 @@
 #include <bzlib.h>
 #include <fcntl.h>
 #include <lzma.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -55,67 +54,83 @@ class raw_source {
  public:
   virtual ~raw_source() = default;
   virtual result<std::span<const char>> next() = 0;
+  // next()'s bytes written into `out`: straight from the file where the source reads one.
+  virtual result<std::size_t> read_into(std::span<char> out) {
+    if (pending_.empty()) {
+      auto r = next();
+      if (!r) return r.error();
+      pending_ = *r;
+    }
+    const std::size_t n = std::min(out.size(), pending_.size());
+    if (n) std::memcpy(out.data(), pending_.data(), n);
+    pending_ = pending_.subspan(n);
+    return n;
+  }
   virtual std::uint64_t size() const = 0;
-  // All the bytes, if they are in memory (see input::mapped); then release() may give back
-  // the pages of the first `bytes`.
+  // All the bytes, if they are in memory (see input::mapped).
   virtual std::span<const char> whole() const { return {}; }
-  virtual void release(std::uint64_t bytes) { (void)bytes; }
-  virtual void drop(std::uint64_t from, std::uint64_t to) {
-    (void)from;
-    (void)to;
-  }
   std::uint64_t consumed = 0;
-};
-
-// A memory-mapped file, handed out in windows. Each window is released (MADV_DONTNEED) once the
-// next one is asked for, so the resident size stays at one window whatever the file size: the
-// reader copies nothing it needs beyond the current block.
-class mapped_file final : public raw_source {
- public:
-  static constexpr std::size_t window = 1u << 20;
-  mapped_file(const char* data, std::size_t size) : data_(data), size_(size) {}
-  ~mapped_file() override {
-    if (size_) munmap(const_cast<char*>(data_), size_);
-  }
-  result<std::span<const char>> next() override {
-    if (consumed > window) {
-      // Release every whole page before the window about to be handed out.
-      std::size_t done = static_cast<std::size_t>(consumed) - window;
-      done -= done % static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-      if (done > released_) {
-        ::madvise(const_cast<char*>(data_) + released_, done - released_, MADV_DONTNEED);
-        released_ = done;
-      }
-    }
-    if (consumed >= size_) return std::span<const char>();
-    std::size_t n = std::min<std::size_t>(window, size_ - static_cast<std::size_t>(consumed));
-    std::span<const char> out(data_ + consumed, n);
-    consumed += n;
-    return out;
-  }
-  std::uint64_t size() const override { return size_; }
-  std::span<const char> whole() const override { return {data_, size_}; }
-  void drop(std::uint64_t from, std::uint64_t to) override {
-    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-    from = std::max<std::uint64_t>((from + page - 1) / page * page, released_);
-    to = std::min<std::uint64_t>(to, size_) / page * page;
-    if (from < to)
-      ::madvise(const_cast<char*>(data_) + from, static_cast<std::size_t>(to - from),
-                MADV_DONTNEED);
-  }
-  void release(std::uint64_t bytes) override {
-    std::size_t done = static_cast<std::size_t>(std::min<std::uint64_t>(bytes, size_));
-    done -= done % static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    if (done > released_) {
-      ::madvise(const_cast<char*>(data_) + released_, done - released_, MADV_DONTNEED);
-      released_ = done;
-    }
-  }
+  bool changed = false;  // see input::changed
+  bool grew = false;     // see input::grew
 
  private:
-  const char* data_;
-  std::size_t size_;
-  std::size_t released_ = 0;
+  std::span<const char> pending_;
+};
+
+// A regular file, read in blocks up to the size it had when it was opened. Not mapped: the
+// pages of a mapping that the file's producer truncates meanwhile (callgrind_control -d, a rerun
+// writing the same name, a network file system) end the process with SIGBUS wherever they are
+// touched, on any thread, which a library cannot catch without owning the process's signal
+// handling. read(2) instead ends early, which is said: "the file changed while it was read".
+// (What reading costs against mapping, measured: docs/reliability.md.)
+// The size at the end is looked at once more: smaller, the file changed too; larger, it grew
+// (input::grew), and what was added is not read.
+class file_source final : public raw_source {
+ public:
+  file_source(int fd, std::uint64_t size) : fd_(fd), size_(size) {}
+  ~file_source() override { ::close(fd_); }
+  result<std::span<const char>> next() override {
+    if (buf_.empty()) buf_.resize(block_size);
+    auto n = read_into(buf_);
+    if (!n) return n.error();
+    return std::span<const char>(buf_.data(), *n);
+  }
+  result<std::size_t> read_into(std::span<char> out) override {
+    if (consumed >= size_) {
+      if (!checked_end_) {
+        checked_end_ = true;
+        struct stat st {};
+        if (::fstat(fd_, &st) == 0) {
+          if (static_cast<std::uint64_t>(st.st_size) < size_) return changed_file();
+          grew = static_cast<std::uint64_t>(st.st_size) > size_;
+        }
+      }
+      return std::size_t{0};
+    }
+    const std::size_t want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), size_ - consumed));
+    for (;;) {
+      const ssize_t n = ::read(fd_, out.data(), want);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return error{std::string("read failed: ") + std::strerror(errno)};
+      if (n == 0) return changed_file();
+      consumed += static_cast<std::uint64_t>(n);
+      return static_cast<std::size_t>(n);
+    }
+  }
+  std::uint64_t size() const override { return size_; }
+
+ private:
+  error changed_file() {
+    changed = true;
+    checked_end_ = true;
+    consumed = size_;  // (nothing more is read)
+    return error{"the file changed while it was read"};
+  }
+  int fd_;
+  std::uint64_t size_;
+  bool checked_end_ = false;
+  std::vector<char> buf_;
 };
 
 class fd_source final : public raw_source {
@@ -126,12 +141,17 @@ class fd_source final : public raw_source {
   }
   result<std::span<const char>> next() override {
     buf_.resize(block_size);
+    auto n = read_into(buf_);
+    if (!n) return n.error();
+    return std::span<const char>(buf_.data(), *n);
+  }
+  result<std::size_t> read_into(std::span<char> out) override {
     for (;;) {
-      ssize_t n = ::read(fd_, buf_.data(), buf_.size());
+      ssize_t n = ::read(fd_, out.data(), out.size());
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) return error{std::string("read failed: ") + std::strerror(errno)};
       consumed += static_cast<std::uint64_t>(n);
-      return std::span<const char>(buf_.data(), static_cast<std::size_t>(n));
+      return static_cast<std::size_t>(n);
     }
   }
   std::uint64_t size() const override { return size_; }
@@ -174,31 +194,67 @@ class peeked_source final : public raw_source {
       }
     }
     auto r = inner_->next();
-    consumed = inner_->consumed;
+    take_news();
+    return r;
+  }
+  result<std::size_t> read_into(std::span<char> out) override {
+    if (!prefix_done_) {
+      // The prefix, in as many calls as `out` needs.
+      const std::size_t n = std::min(out.size(), prefix_.size() - prefix_at_);
+      if (n) std::memcpy(out.data(), prefix_.data() + prefix_at_, n);
+      prefix_at_ += n;
+      if (prefix_at_ == prefix_.size()) prefix_done_ = true;
+      consumed = inner_->consumed;
+      if (n) return n;
+    }
+    auto r = inner_->read_into(out);
+    take_news();
     return r;
   }
   std::uint64_t size() const override { return inner_->size(); }
 
  private:
+  void take_news() {
+    consumed = inner_->consumed;
+    changed = inner_->changed;
+    grew = inner_->grew;
+  }
   std::unique_ptr<raw_source> inner_;
   std::string prefix_;
+  std::size_t prefix_at_ = 0;
   bool prefix_done_ = false;
 };
 
 class plain_input final : public input {
  public:
-  explicit plain_input(std::unique_ptr<raw_source> src) : src_(std::move(src)) {}
-  result<std::span<const char>> next() override { return src_->next(); }
+  explicit plain_input(std::unique_ptr<raw_source> src, std::uint64_t size_at_open)
+      : src_(std::move(src)) {
+    size_at_open_ = size_at_open;
+  }
+  result<std::span<const char>> next() override {
+    auto r = src_->next();
+    take_news();
+    return r;
+  }
+  // Straight into `out`: a file is read into the caller's buffers (the parallel path's
+  // chunks), with no copy from a block of its own.
+  result<std::size_t> read_into(std::span<char> out) override {
+    auto r = src_->read_into(out);
+    take_news();
+    return r;
+  }
   compression kind() const override { return compression::none; }
   std::uint64_t raw_consumed() const override { return src_->consumed; }
   std::uint64_t raw_size() const override { return src_->size(); }
   std::span<const char> mapped() const override {
     return src_->consumed ? std::span<const char>() : src_->whole();
   }
-  void release(std::uint64_t bytes) override { src_->release(bytes); }
-  void drop(std::uint64_t from, std::uint64_t to) override { src_->drop(from, to); }
 
  private:
+  void take_news() {
+    changed_ = src_->changed;
+    grew_ = src_->grew;
+  }
   std::unique_ptr<raw_source> src_;
 };
 
@@ -206,6 +262,7 @@ class plain_input final : public input {
 class decoding_input : public input {
  public:
   explicit decoding_input(std::unique_ptr<raw_source> src) : src_(std::move(src)) {}
+  void set_size_at_open(std::uint64_t n) { size_at_open_ = n; }
   // What the decoder has taken, not all that was mapped or read for it (a 1 MiB window of a
   // compressed file is a lot of output): progress displays move smoothly.
   std::uint64_t raw_consumed() const override { return src_->consumed - in_.size(); }
@@ -231,6 +288,7 @@ class decoding_input : public input {
     for (;;) {
       if (in_.empty() && !eof_) {
         auto r = src_->next();
+        take_news();
         if (!r) return r.error();
         in_ = *r;
         if (in_.empty()) eof_ = true;
@@ -277,6 +335,10 @@ class decoding_input : public input {
   std::string message_;
 
  private:
+  void take_news() {
+    changed_ = src_->changed;
+    grew_ = src_->grew;
+  }
   std::unique_ptr<raw_source> src_;
   std::span<const char> in_;
   bool eof_ = false;
@@ -464,38 +526,49 @@ compression detect(std::span<const char> head) {
   return compression::none;
 }
 
-std::unique_ptr<input> wrap(std::unique_ptr<raw_source> src, compression c) {
+std::unique_ptr<input> wrap(std::unique_ptr<raw_source> src, compression c,
+                            std::uint64_t size_at_open = 0) {
+  std::unique_ptr<decoding_input> d;
   switch (c) {
     case compression::gzip:
-      return std::make_unique<gzip_input>(std::move(src));
-    case compression::zstd:
-      return std::make_unique<zstd_input>(std::move(src));
-    case compression::xz:
-      return std::make_unique<xz_input>(std::move(src));
-    case compression::bzip2:
-      return std::make_unique<bzip2_input>(std::move(src));
-    case compression::none:
+      d = std::make_unique<gzip_input>(std::move(src));
       break;
+    case compression::zstd:
+      d = std::make_unique<zstd_input>(std::move(src));
+      break;
+    case compression::xz:
+      d = std::make_unique<xz_input>(std::move(src));
+      break;
+    case compression::bzip2:
+      d = std::make_unique<bzip2_input>(std::move(src));
+      break;
+    case compression::none:
+      return std::make_unique<plain_input>(std::move(src), size_at_open);
   }
-  return std::make_unique<plain_input>(std::move(src));
+  d->set_size_at_open(size_at_open);
+  return d;
+}
+
+// The first bytes of `src` (up to 8, fewer at its end), to choose a decoder, then `src` behind
+// them.
+result<std::unique_ptr<input>> sniffed(std::unique_ptr<raw_source> src,
+                                       std::uint64_t size_at_open) {
+  std::string prefix;
+  while (prefix.size() < 8) {
+    auto r = src->next();
+    if (!r) return r.error();
+    if (r->empty()) break;
+    prefix.append(r->data(), r->size());
+  }
+  compression c = detect(std::span<const char>(prefix.data(), prefix.size()));
+  return wrap(std::make_unique<peeked_source>(std::move(src), std::move(prefix)), c, size_at_open);
 }
 
 }  // namespace
 
 result<std::unique_ptr<input>> open_input(const std::string& path) {
-  if (path == "-") {
-    // Standard input: peek the first block to choose a decoder.
-    auto src = std::make_unique<fd_source>(0, false, 0);
-    std::string prefix;
-    while (prefix.size() < 8) {
-      auto r = src->next();
-      if (!r) return r.error();
-      if (r->empty()) break;
-      prefix.append(r->data(), r->size());
-    }
-    compression c = detect(std::span<const char>(prefix.data(), prefix.size()));
-    return wrap(std::make_unique<peeked_source>(std::move(src), std::move(prefix)), c);
-  }
+  // Standard input: the first block tells the decoder.
+  if (path == "-") return sniffed(std::make_unique<fd_source>(0, false, 0), 0);
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return error{path + ": " + std::strerror(errno)};
   struct stat st {};
@@ -508,31 +581,15 @@ result<std::unique_ptr<input>> open_input(const std::string& path) {
     ::close(fd);
     return error{path + ": is a directory"};
   }
-  std::unique_ptr<raw_source> src;
   if (S_ISREG(st.st_mode) && st.st_size > 0) {
-    auto size = static_cast<std::size_t>(st.st_size);
-    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p != MAP_FAILED) {
-      ::madvise(p, size, MADV_SEQUENTIAL);
-      ::close(fd);
-      src = std::make_unique<mapped_file>(static_cast<const char*>(p), size);
-      char head[8] = {};
-      std::memcpy(head, p, std::min<std::size_t>(size, sizeof head));
-      return wrap(std::move(src),
-                  detect(std::span<const char>(head, std::min<std::size_t>(size, 8))));
-    }
+    // Read to the size it has now. Sequential: the kernel reads ahead in bigger steps.
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    return sniffed(std::make_unique<file_source>(fd, size), size);
   }
-  // Pipes, FIFOs, empty or unmappable files: read in blocks.
-  auto fds = std::make_unique<fd_source>(fd, true, S_ISREG(st.st_mode) ? st.st_size : 0);
-  std::string prefix;
-  while (prefix.size() < 8) {
-    auto r = fds->next();
-    if (!r) return r.error();
-    if (r->empty()) break;
-    prefix.append(r->data(), r->size());
-  }
-  compression c = detect(std::span<const char>(prefix.data(), prefix.size()));
-  return wrap(std::make_unique<peeked_source>(std::move(fds), std::move(prefix)), c);
+  // Pipes, FIFOs, character devices, and regular files of no size (some of /proc): read in
+  // blocks to their end.
+  return sniffed(std::make_unique<fd_source>(fd, true, S_ISREG(st.st_mode) ? st.st_size : 0), 0);
 }
 
 std::unique_ptr<input> memory_input(std::string bytes) {

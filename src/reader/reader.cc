@@ -2649,6 +2649,7 @@ result<read_stats> reader_impl::run() {
   max_len_ = opt_.max_line_length ? opt_.max_line_length : SIZE_MAX;
   std::optional<error> io_error;
   bool truncated = false;
+  bool changed = false;
   bool first_block = true;
   // The parallel path pays only when records are few for the lines read (sum_cost_runs), or
   // the sink's work per line is more than the reading's (cost_run_records): handing a record
@@ -2688,6 +2689,7 @@ result<read_stats> reader_impl::run() {
     if (!stop_) {
       io_error = feed->failure();
       truncated = feed->truncated();
+      changed = io_error && in_.changed();  // (the feed has ended: its thread is done with in_)
     }
   }
   while (!feed && !stop_ && !sink_gave_up()) {
@@ -2695,6 +2697,7 @@ result<read_stats> reader_impl::run() {
     if (!blk) {
       io_error = blk.error();
       truncated = in_.truncated();
+      changed = in_.changed();
       break;
     }
     std::span<const char> b = *blk;
@@ -2722,12 +2725,29 @@ result<read_stats> reader_impl::run() {
     }
   }
   const bool unterminated = !carry_.empty() && !stop_ && !io_error;
-  if (io_error) {
+  if (io_error && changed) {
+    // Its producer rewrote it (callgrind_control -d, a rerun): what was read may be of two
+    // versions, and is not the file's; the one error that says so.
+    stats_.complete = false;
+    const auto saved = line_no_;
+    line_no_ = 0;  // (the file's, not a line's)
+    report(severity::error, diag_code::input_changed, 0, 0, "the file changed while it was read");
+    line_no_ = saved;
+  } else if (io_error) {
     stats_.complete = false;
     report(severity::error, truncated ? diag_code::truncated_input : diag_code::io_error, 0, 0,
            io_error->message + (cut_line ? "; this last line was cut short and is skipped, "
                                            "everything before it was read"
                                          : "; everything before this point was read"));
+  }
+  if (!io_error && !stop_ && !sink_gave_up() && in_.grew()) {
+    const auto saved = line_no_;
+    line_no_ = 0;
+    report(severity::warning, diag_code::input_grew, 0, 0,
+           "the file grew while it was read: it was read to the " +
+               std::to_string(in_.size_at_open()) +
+               " bytes it had when opened, what was added after is not read");
+    line_no_ = saved;
   }
   finish_pending(true);
   flush_run();
