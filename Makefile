@@ -52,7 +52,7 @@ release: deps
 
 # The release build gives what the tested build gives, byte for byte.
 test-release: build release
-	bash tests/release/same_build.sh $(BUILD)/calltree $(BUILD_RELEASE)/calltree ../shared/corpus
+	bash tests/release/same_build.sh $(BUILD)/calltree $(BUILD_RELEASE)/calltree tests/corpus
 
 # One clang build serves the sanitized tests and the fuzz targets: ASan + UBSan at -O2 -g (as
 # libFuzzer's targets want it), with libFuzzer's coverage hooks compiled in (the tests do not
@@ -109,7 +109,7 @@ compile-release: deps
 deb-check: deps
 	@cmake -S . -B $(BUILD_GCC_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCALLTREE_TESTS=OFF >/dev/null
 	@cmake --build $(BUILD_GCC_RELEASE) -j $(JOBS)
-	bash scripts/deb-check.sh $(BUILD_GCC_RELEASE) ../shared/corpus
+	bash scripts/deb-check.sh $(BUILD_GCC_RELEASE) tests/corpus
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cc')

@@ -1,6 +1,6 @@
 // roundtrip_test.cc — read -> write -> read keeps every fact, on every corpus and golden file.
 //
-// For each file of /work/shared/corpus (the .gz too) and each tests/golden/<case>/input, with
+// For each file of tests/corpus (the .gz too) and each tests/golden/<case>/input, with
 // name and position compression on and off:
 //  1. the records the reader emits for the written text equal those it emits for the original
 //     (compared as `dump` lines without line numbers, hashed line by line to keep memory
