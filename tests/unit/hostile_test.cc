@@ -330,7 +330,8 @@ TEST_P(truncated_stream, keeps_what_came_before_and_says_where_it_stopped) {
   EXPECT_FALSE(contains(r.out, "20000 functions")) << r.out;
 }
 
-INSTANTIATE_TEST_SUITE_P(tools, truncated_stream, ::testing::Values("gzip", "zstd", "xz", "bzip2"));
+INSTANTIATE_TEST_SUITE_P(tools, truncated_stream, ::testing::Values("gzip", "zstd", "xz", "bzip2"),
+                         [](const auto& p) { return p.param; });
 
 // --- Calls: a file ending inside a calls= pair, counts of zero --------------------------------
 
