@@ -32,7 +32,9 @@ using hostile::run_calltree;
 using hostile::run_result;
 using hostile::temp_dir;
 
-std::string code(diag_code c) { return "[" + std::string(to_string(c)) + "]"; }
+// (Not "[" + std::string(...) + "]": GCC 12 at -O2 warns, wrongly, -Wrestrict on a literal +
+// std::string&&, GCC bug 105651.)
+std::string code(diag_code c) { return std::string("[").append(to_string(c)).append("]"); }
 
 bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
