@@ -24,17 +24,27 @@ export CCACHE_NOHASHDIR := true
 
 all: build
 
+# Every package of scripts/install-deps.sh (build, test, docs, packaging).
 deps:
 	@bash scripts/install-deps.sh
 
+# (Tests ON said outright: a build directory `make demo` configured without them gets them.)
 build: deps
-	@cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCALLTREE_TESTS=ON >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The main job on a bundled example: check it, then annotate it.
-demo: build
+# The main job on a bundled example, with only what the tool needs: the build group of
+# install-deps.sh, the `calltree` binary with its embedded front end (no test, library or man
+# page target), then check and annotate. `make test` afterwards reuses its objects.
+demo:
+	@bash scripts/install-deps.sh build
+	@cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCALLTREE_TESTS=OFF -DCALLTREE_WEB=ON >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target calltree_cli
 	./$(BUILD)/calltree check examples/recurse.callgrind
 	./$(BUILD)/calltree annotate --auto=no --inclusive=yes examples/recurse.callgrind
+	@echo
+	@echo "In a browser: ./$(BUILD)/calltree serve examples/recurse.callgrind   # prints a URL: open it"
+	@echo "(from another machine: ssh -L PORT:127.0.0.1:PORT to this one, PORT as in the URL)"
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -52,7 +62,7 @@ release: deps
 
 # The release build gives what the tested build gives, byte for byte.
 test-release: build release
-	bash tests/release/same_build.sh $(BUILD)/calltree $(BUILD_RELEASE)/calltree ../shared/corpus
+	bash tests/release/same_build.sh $(BUILD)/calltree $(BUILD_RELEASE)/calltree tests/corpus
 
 # One clang build serves the sanitized tests and the fuzz targets: ASan + UBSan at -O2 -g (as
 # libFuzzer's targets want it), with libFuzzer's coverage hooks compiled in (the tests do not
@@ -110,7 +120,7 @@ compile-release: deps
 deb-check: deps
 	@cmake -S . -B $(BUILD_GCC_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCALLTREE_TESTS=OFF >/dev/null
 	@cmake --build $(BUILD_GCC_RELEASE) -j $(JOBS)
-	bash scripts/deb-check.sh $(BUILD_GCC_RELEASE) ../shared/corpus
+	bash scripts/deb-check.sh $(BUILD_GCC_RELEASE) tests/corpus
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cc')

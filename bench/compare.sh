@@ -38,7 +38,7 @@ DATA=${DATA:-$here/data}
 REPS=${REPS:-5}
 ANNOTATE_MAX_MB=${ANNOTATE_MAX_MB:-300}
 CG_ANNOTATE=${CG_ANNOTATE:-auto}
-CORPUS=${CALLTREE_CORPUS_DIR:-$(cd "$here/../.." && pwd)/shared/corpus}
+CORPUS=${CALLTREE_CORPUS_DIR:-$(cd "$here/.." && pwd)/tests/corpus}
 read -r -a extra <<< "${CALLTREE_FLAGS:-}"
 mkdir -p "$DATA"
 tmp=$(mktemp -d)

@@ -43,7 +43,7 @@ if [ -z "$file" ]; then
   if [ -f "$here/data/real-clang-big.callgrind" ]; then
     file=$here/data/real-clang-big.callgrind
   else
-    corpus=${CALLTREE_CORPUS_DIR:-$(cd "$here/../.." && pwd)/shared/corpus}
+    corpus=${CALLTREE_CORPUS_DIR:-$(cd "$here/.." && pwd)/tests/corpus}
     bash "$here/../scripts/corpus-big.sh" "$corpus" "$tmp" >/dev/null || {
       echo "export.sh: no FILE, no bench/data/real-clang-big.callgrind, no corpus" >&2
       exit 2

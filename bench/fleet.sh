@@ -18,7 +18,7 @@ fi
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 N=${2:-1000}
-corpus=${CALLTREE_CORPUS_DIR:-$(cd "$here/../.." && pwd)/shared/corpus}
+corpus=${CALLTREE_CORPUS_DIR:-$(cd "$here/.." && pwd)/tests/corpus}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HOME=$tmp GOCACHE=$tmp/gocache GOFLAGS= GOTOOLCHAIN=local PPROF_TMPDIR=$tmp

@@ -22,7 +22,7 @@ out=${1:-$here/data}
 OPT=${OPT:--O2}
 name=real-clang-big
 [ "$OPT" = "-O2" ] || name=real-clang-big$OPT
-src=${CALLTREE_CORPUS_DIR:-/work/shared/corpus}/src/cpp/big.cpp
+src=${CALLTREE_CORPUS_DIR:-$here/../tests/corpus}/src/cpp/big.cpp
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -4,13 +4,13 @@
 # Runs an instrumented calltree (CALLTREE_PGO=generate) over the commands and inputs whose speed
 # matters: check and annotate (one thread and two; summed and per line; plain, gzip and zstd
 # input, mapped and piped), convert, diff and merge, on the bundled example, the golden files
-# and, when CORPUS (default ../shared/corpus) is there, its profiles and its 24 MB instr-level
+# and, when CORPUS (default tests/corpus) is there, its profiles and its 24 MB instr-level
 # one. What the runs print is thrown away; only the profiles they leave behind count. A file
 # that is not there is skipped: a build trained on less is slower, never wrong.
 set -euo pipefail
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CORPUS=${2:-$ROOT/../shared/corpus}
+CORPUS=${2:-$ROOT/tests/corpus}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 

@@ -2,7 +2,7 @@
 # make-seeds.sh OUT_DIR [CORPUS_DIR] — writes the fuzzers' seed inputs into OUT_DIR.
 #
 # Seeds are small on purpose (libFuzzer mutates small inputs many times faster): from every
-# profile of the shared corpus its first ~6 KB and three ~3 KB windows from the middle, cut at
+# profile of the corpus (tests/corpus) its first ~6 KB and three ~3 KB windows from the middle, cut at
 # line boundaries (windows lose their name definitions: good seeds for undefined ids); every
 # input of tests/golden and tests/malformed; and a few seeds gzip/zstd/xz/bzip2-compressed,
 # whole and cut in the middle, so the decoders are fuzzed as well.
@@ -10,7 +10,7 @@ set -euo pipefail
 out=${1:?usage: make-seeds.sh OUT_DIR [CORPUS_DIR]}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-corpus=${2:-${CALLTREE_CORPUS_DIR:-$repo/../shared/corpus}}
+corpus=${2:-${CALLTREE_CORPUS_DIR:-$repo/tests/corpus}}
 mkdir -p "$out"
 
 # cut FILE OFFSET BYTES: BYTES bytes from OFFSET, widened to whole lines.

@@ -67,7 +67,7 @@ void compare_or_update(const fs::path& file, const std::string& actual) {
 
 class Golden : public testing::TestWithParam<std::string> {};
 
-TEST_P(Golden, DumpAndDiagnosticsMatchExpected) {
+TEST_P(Golden, DumpAndDiagnosticsMatch) {
   fs::path dir = golden_dir() / GetParam();
   std::string bytes = read_file(dir / "input.callgrind");
   ASSERT_FALSE(bytes.empty());

@@ -15,6 +15,7 @@
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "corpus_case_names.h"
 
 namespace fs = std::filesystem;
 
@@ -161,7 +162,8 @@ std::vector<std::uint64_t> part_order(const part& pt, const std::vector<std::uin
 
 class merge_pairs : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
 
-TEST_P(merge_pairs, merged_file_is_the_sum_of_its_inputs) {
+// The merged file is the sum of its inputs.
+TEST_P(merge_pairs, is_the_sum_of_its_inputs) {
   const auto [a, b] = GetParam();
   flat expected = flatten(load(a));
   add_into(expected, flatten(load(b)));
@@ -199,7 +201,10 @@ INSTANTIATE_TEST_SUITE_P(
         // Different producers and events; Xdebug's one block per call; calls=0 everywhere.
         std::pair{"xdebug-recursion.callgrind", "go-pprof-gowork-cpu.callgrind"},
         // Inlined files (fi=/fe=), cache events with omitted trailing costs.
-        std::pair{"vg-wordfreq-cxx-O2g-default.callgrind", "cachegrind-recurse.cachegrind"}));
+        std::pair{"vg-wordfreq-cxx-O2g-default.callgrind", "cachegrind-recurse.cachegrind"}),
+    [](const auto& p) {
+      return corpus_case_name(p.param.first) + "_" + corpus_case_name(p.param.second);
+    });
 
 TEST(merge, a_profile_merged_with_itself_doubles) {
   const char* a = "vg-recurse-default.callgrind";

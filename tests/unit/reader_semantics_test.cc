@@ -79,7 +79,7 @@ TEST(ReaderSemantics, T1_MappingsDefinedUpFront) {
   EXPECT_EQ(p.total()[0], 820u);
   // The defining lines `fn=(2) func1` under fl=(2) made a function that never has costs; the
   // identity that matters is where costs land: main, func1 in file1.c.
-  std::size_t ci;
+  std::size_t ci = 0;  // (call() sets it when it finds the call; the ASSERT returns otherwise)
   ASSERT_NE(call(p, "main", "func2", &ci), nullptr);
   EXPECT_EQ(p.call_costs.row(ci)[0], 400u);
 }
@@ -107,7 +107,7 @@ TEST(ReaderSemantics, T2_OneFileIdTableAcrossKeys) {
       found = true;
     }
   EXPECT_TRUE(found);
-  std::size_t ci;
+  std::size_t ci = 0;  // (call() sets it when it finds the call; the ASSERT returns otherwise)
   ASSERT_NE(call(p, "f", "g", &ci), nullptr);
   EXPECT_EQ(p.calls[ci].site.line, 5u);  // '*' after the fi= line at 5
   EXPECT_EQ(p.call_costs.row(ci)[0], 10u);
@@ -127,7 +127,7 @@ TEST(ReaderSemantics, T3_PositionBaseAcrossFnAndCalls) {
   EXPECT_EQ((a_rows[{0x1000, 10}]), 5u);
   EXPECT_EQ((a_rows[{0x1002, 11}]), 1u);
   EXPECT_EQ((b_rows[{0x1010, 19}]), 7u);
-  std::size_t ci;
+  std::size_t ci = 0;  // (call() sets it when it finds the call; the ASSERT returns otherwise)
   ASSERT_NE(call(p, "a", "b", &ci), nullptr);
   EXPECT_EQ(p.calls[ci].count, 2u);
   EXPECT_EQ(p.calls[ci].site, (position{0x1000, 0, 10}));
@@ -211,7 +211,7 @@ TEST(ReaderSemantics, T6_DirectRecursionIsReadAsWritten) {
       "calls=2 10\n10 140\ncfn=g\ncalls=1 20\n10 30\nfn=g\n20 30\n");
   const auto& p = l->p;
   EXPECT_EQ(p.total()[0], 101u);
-  std::size_t ci;
+  std::size_t ci = 0;  // (call() sets it when it finds the call; the ASSERT returns otherwise)
   ASSERT_NE(call(p, "f", "f", &ci), nullptr);
   EXPECT_EQ(p.calls[ci].count, 2u);
   EXPECT_EQ(p.call_costs.row(ci)[0], 140u);
@@ -293,7 +293,7 @@ TEST(ReaderSemantics, T13_CrlfNoFinalNewlineCommentsInsideCall) {
   EXPECT_EQ(self(p, "f"), 2u);
   EXPECT_EQ(self(p, "g"), 30u);
   EXPECT_EQ(file_of(p, "g"), "a.c");  // no CR left in names
-  std::size_t ci;
+  std::size_t ci = 0;  // (call() sets it when it finds the call; the ASSERT returns otherwise)
   ASSERT_NE(call(p, "f", "g", &ci), nullptr);
   EXPECT_EQ(p.call_costs.row(ci)[0], 30u);
 }

@@ -53,6 +53,7 @@
 #include "calltree/diagnostic.h"
 #include "calltree/profile.h"
 #include "calltree/profile_builder.h"
+#include "corpus_case_names.h"
 
 namespace calltree {
 namespace {
@@ -323,10 +324,7 @@ TEST_P(AnnotateRoundTrip, ConvertedFileGivesTheSameReport) {
 }
 
 std::string param_label(const testing::TestParamInfo<corpus_file>& p) {
-  std::string s = p.param.name;
-  for (char& c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return s;
+  return corpus_case_name(p.param.name);
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, AnnotateRoundTrip, testing::ValuesIn(corpus_files()), param_label);

@@ -1,6 +1,6 @@
 // roundtrip_test.cc — read -> write -> read keeps every fact, on every corpus and golden file.
 //
-// For each file of /work/shared/corpus (the .gz too) and each tests/golden/<case>/input, with
+// For each file of tests/corpus (the .gz too) and each tests/golden/<case>/input, with
 // name and position compression on and off:
 //  1. the records the reader emits for the written text equal those it emits for the original
 //     (compared as `dump` lines without line numbers, hashed line by line to keep memory
@@ -36,6 +36,7 @@
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "calltree/writer.h"
+#include "corpus_case_names.h"
 #include "report/dump.h"
 
 namespace calltree {
@@ -68,9 +69,8 @@ std::vector<std::string> input_files() {
 
 std::string label_of(const std::string& path) {
   fs::path p(path);
-  std::string s = p.filename() == "input.callgrind"
-                      ? "golden_" + p.parent_path().filename().string()
-                      : p.filename().string();
+  if (p.filename() != "input.callgrind") return corpus_case_name(p.filename().string());
+  std::string s = "golden_" + p.parent_path().filename().string();
   for (char& c : s)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   return s;
@@ -439,7 +439,7 @@ struct mode {
 
 class RoundTrip : public testing::TestWithParam<std::string> {};
 
-TEST_P(RoundTrip, ReadWriteReadKeepsEveryFact) {
+TEST_P(RoundTrip, KeepsEveryFact) {  // read, write, read again
   const std::string path = GetParam();
   auto open_original = [&] {
     auto in = open_input(path);

@@ -10,7 +10,6 @@
 //    so no share the page shows for one is above 100 %.
 #include <gtest/gtest.h>
 
-#include <cctype>
 #include <map>
 #include <set>
 #include <string>
@@ -18,6 +17,7 @@
 #include <vector>
 
 #include "calltree/profile_builder.h"
+#include "corpus_case_names.h"
 #include "export/stacks.h"
 #include "profile_files.h"
 #include "views/flame.h"
@@ -39,13 +39,16 @@ std::vector<std::string> files() {
   return out;
 }
 
+// A short case name: the corpus's (corpus_case_names.h), or the golden case's directory.
 std::string label(const testing::TestParamInfo<std::string>& info) {
-  std::string name = std::filesystem::path(info.param).filename().string();
-  if (name == "input") name = std::filesystem::path(info.param).parent_path().filename().string();
-  name = name.substr(0, name.find('.'));
-  for (char& c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return name + "_" + std::to_string(info.index);
+  const std::filesystem::path p(info.param);
+  if (p.filename() == "input") {
+    std::string name = "golden_" + p.parent_path().filename().string().substr(0, 3);
+    return name;
+  }
+  std::string name = corpus_case_name(p.filename().string());
+  if (p.extension() == ".gz") name += "_gz";
+  return name;
 }
 
 class ViewSums : public testing::TestWithParam<std::string> {};
@@ -98,7 +101,7 @@ TEST_P(ViewSums, OneKeyPerFunction) {
   EXPECT_GT(matched, 0u);
 }
 
-TEST_P(ViewSums, ProgramFlameGraphAddsUpAndIsTheExportsStacks) {
+TEST_P(ViewSums, FlameIsTheExportsStacks) {
   views::load_options lo;
   auto s = views::load_session(GetParam(), lo);
   ASSERT_TRUE(s) << s.error().message;
@@ -161,7 +164,7 @@ const std::map<std::string, std::string> disagreeing = {
      "callgrind --cacheuse=yes: the root's calls out sum 2 Ir more than the program's total"},
 };
 
-TEST_P(ViewSums, NoCallAboveTheTotalButRecursiveOnes) {
+TEST_P(ViewSums, NoCallAboveTheTotal) {
   views::load_options lo;
   auto s = views::load_session(GetParam(), lo);
   ASSERT_TRUE(s) << s.error().message;

@@ -4,7 +4,7 @@
 // of the same file. A screenshot of each view goes to --out. Prints "N passed, N failed".
 //
 //   node web/tests/browser.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
-//        --source . --corpus ../shared/corpus --out build/web/screenshots [--only NAME]
+//        --source . --corpus tests/corpus --out build/web/screenshots [--only NAME]
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,7 +17,7 @@ const arg = (name, def) => {
 };
 const calltree = resolve(arg("calltree", "build/calltree"));
 const source = resolve(arg("source", "."));
-const corpus = resolve(arg("corpus", "../shared/corpus"));
+const corpus = resolve(arg("corpus", "tests/corpus"));
 const out = resolve(arg("out", "build/web/screenshots"));
 const only = arg("only", "");
 let browserPath = arg("chromium", "/usr/bin/chromium");

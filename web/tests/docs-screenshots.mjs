@@ -1,7 +1,7 @@
 // docs-screenshots.mjs — makes the pictures of docs/serve.md: every view of `calltree serve` on
 // real corpus profiles, in headless chromium. Not a test (web.browser is); run it by hand:
 //
-//   node web/tests/docs-screenshots.mjs --calltree build/calltree --corpus ../shared/corpus \
+//   node web/tests/docs-screenshots.mjs --calltree build/calltree --corpus tests/corpus \
 //        --source . --out docs/images [--only NAME,NAME]   (e.g. --only diff,diff-group)
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
@@ -14,7 +14,7 @@ const arg = (name, def) => {
   return i > 0 ? process.argv[i + 1] : def;
 };
 const calltree = resolve(arg("calltree", "build/calltree"));
-const corpus = resolve(arg("corpus", "../shared/corpus"));
+const corpus = resolve(arg("corpus", "tests/corpus"));
 const source = resolve(arg("source", "."));
 const out = resolve(arg("out", "docs/images"));
 const only = arg("only", "") ? arg("only", "").split(",") : null;
