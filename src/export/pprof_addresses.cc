@@ -45,6 +45,12 @@ class address_sink final : public record_sink {
     for (std::uint32_t k = 0; k < s.t.keys(); ++k)
       session_key_.emplace(std::pair(s.t.key_file[k], s.t.function_name(k)), k);
   }
+  // Every line (an address each), no jumps.
+  record_needs needs() const override {
+    record_needs n;
+    n.jumps = false;
+    return n;
+  }
 
   void on_part_begin(const part_header& h) override {
     ++part_;
@@ -64,8 +70,7 @@ class address_sink final : public record_sink {
       return;
     }
     const std::uint32_t object = object_of(r.ctx.object);
-    const std::uint64_t h =
-        detail::mix(detail::mix(detail::mix(11, key), object), r.pos.instr);
+    const std::uint64_t h = detail::mix(detail::mix(detail::mix(11, key), object), r.pos.instr);
     std::size_t slot;
     std::uint32_t row = index_.find(
         h,
@@ -150,7 +155,6 @@ result<std::optional<address_split>> split_by_address(const views::session& s,
   reader_options ro;
   ro.display_name = s.input_name;
   ro.threads = s.options.threads;
-  ro.skip_jump_records = true;
   auto read = read_callgrind(**in, pool, sink, quiet, ro);
   if (!read) return read.error();
 

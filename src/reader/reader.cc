@@ -51,6 +51,7 @@
 #include "reader/chunk_feed.h"
 #include "reader/decode_ahead.h"
 #include "reader/fast_tokens.h"
+#include "reader/read_hooks.h"
 #include "reader/record_batch.h"
 
 namespace calltree {
@@ -273,7 +274,7 @@ class id_table {
 class reader_impl {
  public:
   reader_impl(input& in, string_pool& names, record_sink& sink, diagnostic_sink& diags,
-              const reader_options& options)
+              const detail::read_config& options)
       : in_(in), names_(names), sink_(sink), diags_(diags), opt_(options) {
     unknown_function_ = string_pool::npos;
     reset_header(true);
@@ -520,6 +521,10 @@ class reader_impl {
   std::vector<spec_def> spec_defs_;  // names the chunk defines, in order
   std::vector<spec_ref> spec_refs_;  // placeholders, in the order they were made
   std::uint64_t adopted_ = 0;        // chunks adopted (their number: merged_chunk)
+ public:
+  std::uint64_t speculated_chunks_ = 0;  // adopted, for read_hooks::speculated_chunks
+
+ private:
   // The speculation's records, where it keeps its notes in their place among them.
   detail::record_batch* spec_batch_ = nullptr;
   void keep_spec_note(diag_code code, std::size_t col, std::size_t len, std::string_view message) {
@@ -547,7 +552,7 @@ class reader_impl {
     return true;
   }
   diagnostic_sink& diags_;
-  const reader_options& opt_;
+  const detail::read_config& opt_;
   read_stats stats_;
 
   std::uint64_t line_no_ = 0;
@@ -2448,7 +2453,7 @@ bool reader_impl::adopt(speculation& s) {
   stats_.call_lines += w.stats_.call_lines;
   stats_.jump_lines += w.stats_.jump_lines;
   stats_.skipped_lines += w.stats_.skipped_lines;
-  ++stats_.speculated_chunks;
+  ++speculated_chunks_;
   raw_line_ = w.raw_line_;
   body_started_ = true;
   any_cost_ = any_cost_ || w.any_cost_;
@@ -2759,15 +2764,33 @@ result<read_stats> reader_impl::run() {
 
 }  // namespace
 
-result<read_stats> read_callgrind(input& in, string_pool& names, record_sink& records,
-                                  diagnostic_sink& diagnostics, const reader_options& given) {
-  // sum_by_context sums more than sum_cost_runs does: it allows it.
-  std::optional<reader_options> more;
-  if (given.sum_by_context && !given.sum_cost_runs) {
-    more = given;
-    more->sum_cost_runs = true;
-  }
-  const reader_options& options = more ? *more : given;
+namespace detail {
+
+read_config::read_config(const reader_options& o, const record_needs& n, const read_hooks& h)
+    : reader_options(o) {
+  using grain = record_needs::grain;
+  sum_by_context = n.costs == grain::sums_per_context;
+  sum_cost_runs = n.sums();  // (sums per context allow sums per run)
+  sum_per_line = n.sums() && n.per_line;
+  if (sum_per_line) lines_of = n.lines_of;
+  cost_run_records = n.costs == grain::runs_of_lines || n.costs == grain::runs_merged_by_place;
+  merge_cost_lines = n.costs == grain::runs_merged_by_place;
+  skip_jump_records = !n.jumps;
+  chunk_bytes = h.chunk_bytes;
+  speculate_every_chunk = h.speculate_every_chunk;
+}
+
+result<read_stats> read_with_hooks(input& in, string_pool& names, record_sink& records,
+                                   diagnostic_sink& diagnostics, const reader_options& given,
+                                   const read_hooks& hooks) {
+  const read_config options(given, hooks.needs ? *hooks.needs : records.needs(), hooks);
+  if (hooks.speculated_chunks) *hooks.speculated_chunks = 0;
+  auto read = [&](input& from) {
+    reader_impl r(from, names, records, diagnostics, options);
+    auto stats = r.run();
+    if (hooks.speculated_chunks) *hooks.speculated_chunks = r.speculated_chunks_;
+    return stats;
+  };
   // Where parsing on more than one core pays (sum_cost_runs), a zstd input is decoded and cut
   // into chunks on a thread of its own (chunk_feed.h). gzip, xz and bzip2 decode slower than
   // one core parses: another thread parsing would only take the decoder's core from it
@@ -2777,17 +2800,20 @@ result<read_stats> read_callgrind(input& in, string_pool& names, record_sink& re
   if (options.threads > 1 && !chunked && in.kind() != compression::none) {
     std::unique_ptr<input> ahead;
     try {
-      ahead = detail::decode_ahead(in);
+      ahead = decode_ahead(in);
     } catch (const std::system_error&) {
       // No thread to decode on: decode on this one, below.
     }
-    if (ahead) {
-      reader_impl r(*ahead, names, records, diagnostics, options);
-      return r.run();
-    }
+    if (ahead) return read(*ahead);
   }
-  reader_impl r(in, names, records, diagnostics, options);
-  return r.run();
+  return read(in);
+}
+
+}  // namespace detail
+
+result<read_stats> read_callgrind(input& in, string_pool& names, record_sink& records,
+                                  diagnostic_sink& diagnostics, const reader_options& options) {
+  return detail::read_with_hooks(in, names, records, diagnostics, options, {});
 }
 
 }  // namespace calltree

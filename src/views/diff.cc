@@ -68,9 +68,7 @@ std::optional<error> read_model(const session& s, profile& p, unsigned threads) 
   reader_options ro;
   ro.display_name = s.input_name;
   ro.threads = threads;
-  ro.sum_cost_runs = ro.sum_by_context = true;
-  ro.skip_jump_records = true;
-  builder_options bo;
+  builder_options bo;  // (no positions, no jumps: the builder asks for sums per context)
   bo.keep_jumps = false;
   bo.keep_positions = 0;
   auto r = load_profile(s.input_name, p, diags, ro, bo);
@@ -194,9 +192,9 @@ result<std::shared_ptr<const function_table>> diff_source::of_parts(
     of_model.assign(p.functions.size(), UINT32_MAX);
     for (std::size_t i = 0; i < p.functions.size(); ++i) {
       const function& fn = p.functions[i];
-      auto it = of_name.find(name_triple{p.strings.view(fn.name),
-                                         p.strings.view(p.files[fn.file].name),
-                                         p.strings.view(p.objects[fn.object].name)});
+      auto it =
+          of_name.find(name_triple{p.strings.view(fn.name), p.strings.view(p.files[fn.file].name),
+                                   p.strings.view(p.objects[fn.object].name)});
       if (it != of_name.end()) of_model[i] = it->second;
     }
   }
@@ -421,10 +419,8 @@ result<diff_list> diff_functions(const diff_source& src, const diff_query& q) {
       if (!q.unchanged && fd.change == function_change::unchanged) continue;
       rows.push_back(f);
       if (measure == diff_measure::name) continue;
-      const std::uint64_t ov =
-          dc.old_value(sc, q.inclusive ? fd.inclusive_old : fd.self_old);
-      const std::uint64_t nv =
-          dc.new_value(sc, q.inclusive ? fd.inclusive_new : fd.self_new);
+      const std::uint64_t ov = dc.old_value(sc, q.inclusive ? fd.inclusive_old : fd.self_old);
+      const std::uint64_t nv = dc.new_value(sc, q.inclusive ? fd.inclusive_new : fd.self_new);
       keys.push_back(measure_key(measure, ov, nv));
     }
     if (q.group != grouping::none) {
