@@ -32,10 +32,13 @@
 # And, as tests/release/same_build.sh does, the corpus's 24 MB instr-level profile as a plain,
 # mapped file and as zstd (the parallel reader's chunked paths), on one thread and two.
 #
-# Time (2-core machine, both binaries already built): see the figure printed at the end; about
-# 2 minutes for the whole list (docs in the commit that added this script).
+# Time: 2,195 commands, about 2 minutes of CPU for both binaries (user + sys, measured on the
+# 2-core machine): a minute or two on an idle CI machine with its two workers, plus the base's
+# build (seconds with ccache warm, minutes cold). Measured under a load of 16 (five builds at
+# once on 2 cores): 13 minutes with two workers, 19 with one.
 #
-# Environment: SAME_OUTPUTS_DIR (where BASE is built), JOBS (build parallelism, default nproc).
+# Environment: SAME_OUTPUTS_DIR (where BASE is built), JOBS (build parallelism, default nproc),
+# SAME_OUTPUTS_JOBS (comparisons run at once, default nproc).
 set -uo pipefail
 
 if [ $# -lt 2 ]; then
@@ -94,49 +97,41 @@ fi
 # ---- the runs ------------------------------------------------------------------------------
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/nosrc" "$tmp/a" "$tmp/b"
-fail=0
-checked=0
-differ=0
+mkdir -p "$tmp/nosrc"
 
-# Both binaries run under one path, $tmp/bin/calltree (a symlink switched between them), so
-# that nothing which prints the program's path can differ.
-mkdir -p "$tmp/bin"
-use() { ln -sfn "$1" "$tmp/bin/calltree"; }
-ct=$tmp/bin/calltree
-
-# same WHERE [OUTFILE-FILTER] -- ARGS...: runs calltree ARGS in folder WHERE with each binary;
-# an argument @OUT stands for a file written ($tmp/out), compared after FILTER (cat, gunzip,
-# html-data).
+# same WHERE FILTER -- ARGS...: runs calltree ARGS in folder WHERE with each binary, one after
+# the other, in this worker's folder $w. Both run under one path, $w/bin/calltree (a symlink
+# switched between them), so that nothing which prints the program's path can differ. An
+# argument @OUT stands for a file written ($w/out), compared after FILTER: cat, gunzip (its
+# bytes decompressed), html-data (the report's data, not the front end's code).
 same() {
   local where=$1 filter=$2
   shift 3
-  local side
+  local side args x
   for side in a b; do
-    [ $side = a ] && use "$old" || use "$new"
-    local args=() x
-    for x in "$@"; do [ "$x" = @OUT ] && args+=("$tmp/out") || args+=("$x"); done
-    rm -f "$tmp/out"
-    (cd "$where" && "$ct" "${args[@]}" >"$tmp/$side/stdout" 2>"$tmp/$side/stderr")
-    echo $? >"$tmp/$side/rc"
-    if [ -f "$tmp/out" ]; then
+    ln -sfn "$([ $side = a ] && echo "$old" || echo "$new")" "$w/bin/calltree"
+    args=()
+    for x in "$@"; do [ "$x" = @OUT ] && args+=("$w/out") || args+=("$x"); done
+    rm -f "$w/out"
+    (cd "$where" && "$w/bin/calltree" "${args[@]}" >"$w/$side/stdout" 2>"$w/$side/stderr")
+    echo $? >"$w/$side/rc"
+    if [ -f "$w/out" ]; then
       case $filter in
-        gunzip) gzip -dc <"$tmp/out" >"$tmp/$side/file" 2>&1 || cp "$tmp/out" "$tmp/$side/file" ;;
-        html-data) grep -a '^<script>window.__CALLTREE_REPORT__=' "$tmp/out" >"$tmp/$side/file" ;;
-        *) mv "$tmp/out" "$tmp/$side/file" ;;
+        gunzip) gzip -dc <"$w/out" >"$w/$side/file" 2>&1 || cp "$w/out" "$w/$side/file" ;;
+        html-data) grep -a '^<script>window.__CALLTREE_REPORT__=' "$w/out" >"$w/$side/file" ;;
+        *) mv "$w/out" "$w/$side/file" ;;
       esac
     else
-      echo "(no file)" >"$tmp/$side/file"
+      echo "(no file)" >"$w/$side/file"
     fi
   done
-  checked=$((checked + 1))
-  local what
-  for what in stdout stderr rc file; do
-    if ! cmp -s "$tmp/a/$what" "$tmp/b/$what"; then
-      differ=$((differ + 1))
-      fail=1
-      echo "FAIL: (in $where) calltree $*: $what differs"
-      diff "$tmp/a/$what" "$tmp/b/$what" | head -6
+  echo >>"$w/checked"
+  for x in stdout stderr rc file; do
+    if ! cmp -s "$w/a/$x" "$w/b/$x"; then
+      {
+        echo "FAIL: (in $where) calltree $*: $x differs"
+        diff "$w/a/$x" "$w/b/$x" | head -6
+      } >>"$w/failures"
       break
     fi
   done
@@ -156,11 +151,12 @@ for f in "$root"/examples/*.callgrind "$root"/tests/golden/*/input* "$root"/test
 done
 src=$corpus
 [ -d "$src" ] || src=$tmp/nosrc
+nosrc=$tmp/nosrc
 n=${#files[@]}
-for ((i = 0; i < n; i++)); do
-  f=${files[$i]}
-  g=${files[$(((i + 1) % n))]}
-  nosrc=$tmp/nosrc
+
+# Every command on file number $1 (and the next file, for diff and merge).
+one_file() {
+  local f=${files[$1]} g=${files[$((($1 + 1) % n))]} to
   same "$nosrc" cat -- check "$f"
   same "$nosrc" cat -- check --json --threads=1 "$f"
   same "$nosrc" cat -- check --json --threads=2 "$f"
@@ -183,22 +179,44 @@ for ((i = 0; i < n; i++)); do
   same "$nosrc" cat -- diff "$f" "$g"
   same "$nosrc" cat -- diff --json --inclusive=yes "$g" "$f"
   same "$nosrc" cat -- merge "$f" "$g" -o -
-done
+}
 
-# The chunked paths of the parallel reader on a file big enough for them.
-if big_gz=$(bash "$root/scripts/corpus-big.sh" "$corpus" "$tmp" 2>/dev/null); then
-  big=$tmp/big.callgrind
+# The chunked paths of the parallel reader on a file big enough for them: the corpus's 24 MB
+# instr-level profile, plain (mapped) and zstd, on one thread and two.
+big_files() {
+  local big_gz big f t
+  big_gz=$(bash "$root/scripts/corpus-big.sh" "$corpus" "$w" 2>/dev/null) || return 0
+  big=$w/big.callgrind
   for f in "$big" "$big.zst"; do
     for t in 1 2; do
-      same "$tmp/nosrc" cat -- check --json --threads=$t "$f"
-      same "$tmp/nosrc" cat -- annotate --auto=no --threads=$t "$f"
+      same "$nosrc" cat -- check --json --threads=$t "$f"
+      same "$nosrc" cat -- annotate --auto=no --threads=$t "$f"
       same "$src" cat -- annotate --inclusive=yes --tree=both --threads=$t "$f"
-      same "$tmp/nosrc" cat -- export --to=json --threads=$t "$f" -o @OUT
-      same "$tmp/nosrc" cat -- diff --threads=$t "$f" "$big_gz"
+      same "$nosrc" cat -- export --to=json --threads=$t "$f" -o @OUT
+      same "$nosrc" cat -- diff --threads=$t "$f" "$big_gz"
     done
   done
-fi
+}
 
-echo "same_outputs: $checked commands on ${#files[@]} files, $(($(date +%s) - start)) s:" \
-  "$([ $fail = 0 ] && echo 'every output the same' || echo "$differ differ")"
-exit $fail
+# Tasks (the big file first, the longest) dealt round-robin to $workers workers, each in
+# its own folder; each task's comparisons run one binary after the other.
+workers=${SAME_OUTPUTS_JOBS:-$(nproc)}
+worker() {
+  w=$tmp/w$1
+  mkdir -p "$w/a" "$w/b" "$w/bin"
+  : >"$w/checked"
+  : >"$w/failures"
+  local task
+  for ((task = 0; task <= n; task++)); do
+    [ $((task % workers)) = "$1" ] || continue
+    if [ $task = 0 ]; then big_files; else one_file $((task - 1)); fi
+  done
+}
+for ((k = 0; k < workers; k++)); do worker $k & done
+wait
+checked=$(cat "$tmp"/w*/checked | wc -l)
+cat "$tmp"/w*/failures
+differ=$(grep -c '^FAIL:' "$tmp"/w*/failures | awk -F: '{s += $NF} END {print s + 0}')
+echo "same_outputs: $checked commands on $n files and the big one, $workers workers," \
+  "$(($(date +%s) - start)) s: $([ "$differ" = 0 ] && echo 'every output the same' || echo "$differ differ")"
+[ "$differ" = 0 ]
