@@ -1,4 +1,4 @@
-// The parallel path of the reader (reader.cc, "The parallel path": chunks read ahead on
+// The parallel path of the reader (src/reader/parallel.cc and speculation.cc: chunks read ahead on
 // speculation by other threads) gives what one thread gives: per context the same summed
 // costs and largest `given`, the same calls, jumps, part ends and diagnostics in the same
 // order, the same statistics and the same names in the same order, on every corpus, golden
@@ -153,7 +153,7 @@ test::keyed_reading read_summed_in_chunks(const std::string& text, const test::r
 }
 
 // Sums per context (record_needs::sums_per_context): chunks read ahead hand over one record per key
-// (reader.cc, "The parallel path"). Against a plain reading on one thread: every key's sums, the
+// (speculation.cc). Against a plain reading on one thread: every key's sums, the
 // keys in the order they first appear (with the line and positions of their first record) among the
 // parts, the diagnostics, the names and the statistics.
 TEST(ReaderParallel, SummedByContextKeepsEveryKeysSumsAndOrder) {

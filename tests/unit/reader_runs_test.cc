@@ -55,7 +55,7 @@ std::array<test::summed_reading, 2> read_line_by_line_and_in_runs(const std::str
 
 }  // namespace
 
-// The run loop (reader.cc, fast_cost_run) takes the lines that continue a run in registers and
+// The run loop (fast_paths.cc, fast_cost_run) takes the lines that continue a run in registers and
 // must hand back, unread, the line whose cost takes a part total above 2^64-1: that line's
 // error is reported where it stands, and the total is held at 2^64-1, with one event and with
 // several.
