@@ -155,7 +155,7 @@ int run_check(std::span<const std::string_view> argv) {
   }
   ropt.threads = *threads;
   // (The checker asks for sums, not lines: a chunk read ahead on another core hands over its
-  // sums, src/reader/parallel.h.)
+  // sums, src/reader/parallel.cc.)
   int rc = exit_ok;
   for (const auto& file : args->positional) {
     auto in = open_input(file);

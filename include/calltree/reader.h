@@ -41,7 +41,7 @@ struct reader_options {
   // or runs of lines (record_needs: anything but each_line), the input (a mapped plain file,
   // or a zstd stream's or pipe's bytes as they come) is cut into chunks at function boundaries
   // that the other threads read ahead on speculation (src/reader/speculation.h and
-  // parallel.h). Records, diagnostics, names and read_stats are the same whatever the number,
+  // parallel.cc). Records, diagnostics, names and read_stats are the same whatever the number,
   // except where the sink's needs leave room: runs summed may be cut in other places, sums
   // per context grouped otherwise (the sums per key are the same), and cost lines may come in
   // runs: tests/unit/reader_parallel_test.cc, tests/cli/threads.sh.
