@@ -20,7 +20,7 @@ CMAKE_GEN   = -G Ninja -DCALLTREE_WERROR=ON $(if $(CCACHE),-DCMAKE_CXX_COMPILER_
 export CCACHE_BASEDIR  := $(CURDIR)
 export CCACHE_NOHASHDIR := true
 
-.PHONY: all deps build demo test release test-release test-sanitize test-threads fuzz bench format check-format clean docs compile-release deb-check
+.PHONY: all deps build demo test same-outputs release test-release test-sanitize test-threads fuzz bench format check-format clean docs compile-release deb-check
 
 all: build
 
@@ -48,6 +48,12 @@ demo:
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Every command's output on every corpus and test file, byte for byte, against a build of the
+# reference commit named in tests/same_outputs/BASE (built in build-same-outputs/, the calltree
+# binary only): tests/same_outputs/run.sh says what is run and how BASE moves.
+same-outputs: build
+	bash tests/same_outputs/run.sh "$$(cat tests/same_outputs/BASE)" $(BUILD)/calltree ../shared/corpus
 
 # The fastest build (docs/performance.md, "The profile-guided build"): profile-guided, with GCC. An
 # instrumented build is trained on the bundled and corpus profiles (scripts/pgo-train.sh), then

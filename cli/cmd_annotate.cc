@@ -138,6 +138,9 @@ class annotate_sink final : public record_sink {
  public:
   annotate_sink(profile_builder& builder, cost_presence& presence)
       : builder_(builder), presence_(presence) {}
+  record_needs needs() const override {
+    return record_needs::finest(builder_.needs(), presence_.needs());
+  }
   void on_part_begin(const part_header& h) override {
     builder_.on_part_begin(h);
     presence_.on_part_begin(h);
@@ -335,13 +338,10 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     if (!threads) return usage_error("annotate", "--threads needs a number from 1 to 64");
     ro.threads = *threads;
     o.threads = *threads;
-    // Records summed: a run of lines is one row anyway, and so is every line of one context
-    // (a chunk read ahead on the other core hands over its sums, not its lines); for source
-    // annotation, per line. The model with lines (--part, --raw, --json with source
-    // annotation) takes every line: it keeps positions.
-    ro.sum_cost_runs = ro.sum_by_context = use_direct || !by_line;
-    ro.sum_per_line = use_direct && by_line;
-    ro.skip_jump_records = true;  // the report shows no jumps (bo.keep_jumps below)
+    // The sinks ask for sums: a run of lines is one row anyway, and so is every line of one
+    // context (a chunk read ahead on the other core hands over its sums, not its lines); for
+    // source annotation, per line. The model with lines (--part, --raw, --json with source
+    // annotation) takes every line: it keeps positions. No jumps: the report shows none.
     progress_line progress(ro.display_name);
     progress.attach(ro);
     builder_options bo;
@@ -353,7 +353,6 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     if (use_direct) {
       direct.emplace(p, o, &diags, ro.display_name);
       sink = &*direct;
-      ro.lines_of = direct->lines_of();  // (per line only where a source will be shown)
     } else {
       builder.emplace(p, &diags, ro.display_name, bo);
       sink = &model_sink.emplace(*builder, presence);

@@ -154,9 +154,8 @@ int run_check(std::span<const std::string_view> argv) {
     return exit_usage;
   }
   ropt.threads = *threads;
-  // The checker wants sets and sums, not lines: a chunk read ahead on another core hands over
-  // its sums (reader.cc, "The parallel path").
-  ropt.sum_by_context = true;
+  // (The checker asks for sums, not lines: a chunk read ahead on another core hands over its
+  // sums, src/reader/parallel.cc.)
   int rc = exit_ok;
   for (const auto& file : args->positional) {
     auto in = open_input(file);

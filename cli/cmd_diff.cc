@@ -75,9 +75,7 @@ bool load(const std::string& path, profile& p, bool keep_positions, unsigned thr
   reader_options ro;
   ro.display_name = path;
   ro.threads = threads;
-  ro.sum_cost_runs = ro.sum_by_context = !keep_positions;
-  ro.skip_jump_records = true;
-  builder_options bo;
+  builder_options bo;  // (with no positions the builder asks for sums, profile_builder.h)
   bo.keep_jumps = false;
   bo.keep_positions = keep_positions ? static_cast<std::uint8_t>(pos_instr | pos_line) : 0;
   auto r = load_profile(path, p, diags, ro, bo);

@@ -143,10 +143,8 @@ int export_model_streaming(const std::string& input, output_file& out, reader_op
   if (!in) return failed(in.error().message);
   const export_sink sink = [&out](std::string_view b) { out.write(b); };
   exporting::model_json_stream stream(input, sink, ro.threads);
-  ro.cost_run_records = true;  // a chunk read ahead hands its rows over run by run,
-  ro.merge_cost_lines = true;  // one a place
   builder_options bo;
-  bo.self_rows_to = &stream;
+  bo.self_rows_to = &stream;  // (so the builder asks for runs merged by place)
   profile p;
   profile_builder b(p, &diags, ro.display_name, bo);
   if ((*in)->kind() == compression::none) b.expect_input_bytes((*in)->raw_size());

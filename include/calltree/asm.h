@@ -97,6 +97,7 @@ class function_filter final : public record_sink {
  public:
   function_filter(const string_pool& names, std::function<bool(std::string_view name)> keep,
                   record_sink& next);
+  record_needs needs() const override { return next_.needs(); }
   void on_part_begin(const part_header& h) override { next_.on_part_begin(h); }
   void on_cost(const cost_record& r) override;
   void on_call(const call_record& r) override;

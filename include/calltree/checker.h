@@ -4,7 +4,7 @@
 // of all self costs, per event, over all parts: what a `totals:` line states), the stated
 // `summary:` values beside them, distinct functions (object + file + name) and distinct call
 // arcs (caller -> callee). Memory is the distinct functions and arcs, never the cost lines.
-// Records may come summed (reader_options::sum_by_context): nothing here counts records; the
+// Records may come summed (record_needs::sums_per_context): nothing here counts records; the
 // lines of each kind are the reader's read_stats.
 // What it is not: a validator by itself: the reader finds the problems and reports them.
 #pragma once
@@ -38,6 +38,12 @@ class checker final : public record_sink {
   checker(const checker&) = delete;
   checker& operator=(const checker&) = delete;
 
+  // Sets and sums, not lines: sums per context, jumps too.
+  record_needs needs() const override {
+    record_needs n;
+    n.costs = record_needs::grain::sums_per_context;
+    return n;
+  }
   void on_part_begin(const part_header& h) override;
   void on_cost(const cost_record& r) override;
   void on_call(const call_record& r) override;

@@ -36,7 +36,7 @@ class self_row_stream {
   // `p.events`). `p` is the profile being built: its names, events and parts so far.
   virtual void take(const profile& p, std::span<const self_row> rows, const cost_matrix& costs) = 0;
   // The rows of a run of cost lines a chunk read ahead merged by place
-  // (reader_options::merge_cost_lines, cost_run_record::merged_chunk): one row a line, each
+  // (record_needs::runs_merged_by_place, cost_run_record::merged_chunk): one row a line, each
   // `first` but for its position (`lines[i].pos`), `costs` the rows' costs (`columns` a row,
   // in the order of `p.events`). No row handed on with the same `chunk` for this function is
   // at the place of another (the stream need look up none of them against each other); rows
@@ -78,6 +78,10 @@ class profile_builder final : public record_sink {
   profile_builder(const profile_builder&) = delete;
   profile_builder& operator=(const profile_builder&) = delete;
 
+  // From its options: with self_rows_to, runs merged by place; with no position kept, sums
+  // per context (one row per function and file, per caller and callee, however the records
+  // came); else every line. Jumps as keep_jumps.
+  record_needs needs() const override;
   void on_part_begin(const part_header& h) override;
   void on_cost(const cost_record& r) override;
   void on_cost_run(const cost_run_record& r) override;

@@ -10,9 +10,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -106,10 +108,10 @@ struct jump_record {
   position target;
 };
 
-// A run of self-cost lines of one context, as a chunk read ahead hands them over
-// (reader_options::cost_run_records): each line as its own cost_record would have it but for
-// the context, which they share, and the costs, which are `costs` row by row, the part's event
-// count to a row. Calls and jumps written between two of the lines come after the run.
+// A run of self-cost lines of one context, as a chunk read ahead hands them over to a sink
+// that asked for runs (record_needs::runs_of_lines): each line as its own cost_record would have it
+// but for the context, which they share, and the costs, which are `costs` row by row, the part's
+// event count to a row. Calls and jumps written between two of the lines come after the run.
 struct cost_line {
   std::uint64_t line = 0;
   position pos;
@@ -119,7 +121,7 @@ struct cost_run_record {
   context ctx;
   std::span<const cost_line> lines;      // at least one
   std::span<const std::uint64_t> costs;  // lines.size() rows, each as cost_record::costs
-  // With reader_options::merge_cost_lines, the number of the chunk the run was read in (0: a
+  // With record_needs::runs_merged_by_place, the number of the chunk the run was read in (0: a
   // run whose lines were not merged). The lines of the runs of one chunk are at distinct
   // places of their function: no two runs with one number, of one function (object, file,
   // name), hold a line at the same source file and position. The numbers grow.
@@ -138,12 +140,78 @@ struct part_end {
   std::vector<std::uint64_t> computed;  // sum of the part's self costs (saturated at 2^64-1)
 };
 
+// What a sink wants of the records (record_sink::needs): the reader reads so as to give it
+// that and no more, summing lines where the sink says it may. Fewer records for the lines read
+// is also what lets reading use a second core (reader.h, `threads`). A sink may always be given
+// finer records than it asked for: each grain allows every grain before it, and tee_sink asks
+// for the finest of its sinks (finest()).
+struct record_needs {
+  enum class grain : std::uint8_t {
+    // Every self-cost line as its own cost record, every record in file order (the default).
+    each_line,
+    // Every line, but a chunk read ahead on another core hands each run of one context's
+    // cost lines over at once (on_cost_run; calls and jumps between them come after it), for
+    // a sink whose work per line outweighs the reading (the model's self rows, handed on).
+    runs_of_lines,
+    // As runs_of_lines, and a chunk read ahead adds each cost line to the earlier line of its
+    // function (object, file, name) at the same source file and position, in that line's place
+    // (its line number, the largest `given`): for a sink that sums per place as the model does
+    // (cost_run_record::merged_chunk). Lines read on the reading thread come one by one.
+    runs_merged_by_place,
+    // Consecutive self-cost lines of one context as one cost record: costs summed (saturating),
+    // `given` the largest, `line` and `pos` those of the first line. For a sink that looks at
+    // no position.
+    sums_per_run,
+    // Records summed beyond runs, each sum in the place of its key's first record (its line
+    // and positions, the largest `given`): self costs per context; calls per context, callee
+    // (object, file, function) and has_target, counts summed too; jumps per context,
+    // conditional and target file and function, both counts summed. For a sink that takes
+    // sums and looks at no position (check, annotate with no source to show).
+    sums_per_context,
+  };
+  grain costs = grain::each_line;
+  // With sums_per_run or sums_per_context, for a sink that looks at no position but the line
+  // (annotate's source annotation): a run ends where the `line` column changes, and sums are
+  // per key and line (a call's per key and call-site line, a jump's per key, source line and
+  // target line), each with its records' line; for the source files `lines_of` says yes to
+  // (a name as written; asked once per name and reading thread, from any of them), or for
+  // every file where `lines_of` is empty. Elsewhere sums are per key alone.
+  bool per_line = false;
+  std::function<bool(std::string_view source_file)> lines_of;
+  // Jump records. Without them jump lines are still read, checked and counted (read_stats).
+  bool jumps = true;
+
+  bool sums() const { return costs >= grain::sums_per_run; }
+  // What both `a` and `b` can take: the finer grain, sums per line where either sums per line
+  // (for the files either names), jumps if either wants them.
+  static record_needs finest(const record_needs& a, const record_needs& b) {
+    record_needs n;
+    n.costs = a.costs < b.costs ? a.costs : b.costs;
+    n.jumps = a.jumps || b.jumps;
+    if (!n.sums()) return n;
+    n.per_line = a.per_line || b.per_line;
+    const bool all = (a.per_line && !a.lines_of) || (b.per_line && !b.lines_of);
+    if (n.per_line && !all) {
+      if (!a.per_line || !b.per_line) {
+        n.lines_of = a.per_line ? a.lines_of : b.lines_of;
+      } else {
+        n.lines_of = [x = a.lines_of, y = b.lines_of](std::string_view f) { return x(f) || y(f); };
+      }
+    }
+    return n;
+  }
+};
+
 class record_sink {
  public:
   virtual ~record_sink() = default;
+  // The records this sink wants (see record_needs); asked once, before the first record. By
+  // default every line, in order, with jumps.
+  virtual record_needs needs() const { return {}; }
   virtual void on_part_begin(const part_header&) {}
   virtual void on_cost(const cost_record&) {}
-  // Only with reader_options::cost_run_records. By default, a cost record a line, in order.
+  // Only for a sink that asked for runs (record_needs::runs_of_lines, runs_merged_by_place),
+  // or a tee of one. By default, a cost record a line, in order.
   virtual void on_cost_run(const cost_run_record& r) {
     cost_record c;
     c.ctx = r.ctx;
@@ -164,10 +232,17 @@ class record_sink {
   virtual bool wants_no_more() const { return false; }
 };
 
-// Sends every record to several sinks in turn.
+// Sends every record to several sinks in turn. It asks for the finest records any of them asks
+// for (record_needs::finest).
 class tee_sink final : public record_sink {
  public:
   explicit tee_sink(std::vector<record_sink*> sinks) : sinks_(std::move(sinks)) {}
+  record_needs needs() const override {
+    if (sinks_.empty()) return {};
+    record_needs n = sinks_.front()->needs();
+    for (std::size_t i = 1; i < sinks_.size(); ++i) n = record_needs::finest(n, sinks_[i]->needs());
+    return n;
+  }
   void on_part_begin(const part_header& h) override {
     for (auto* s : sinks_) s->on_part_begin(h);
   }

@@ -69,6 +69,7 @@ void add_commands(std::string_view cmd, std::vector<std::string>& into) {
 class header_watch final : public record_sink {
  public:
   void set_next(record_sink* next) { next_ = next; }
+  record_needs needs() const override { return next_->needs(); }
   // Around each input file: a file counts once, or as the files its merged parts stand for.
   void begin_input() {
     input_plain_ = false;
@@ -125,10 +126,10 @@ class header_watch final : public record_sink {
     return said >= computed && !(said >= half && computed < half);
   }
 
-  std::uint64_t parts = 0;                // parts read
-  merged_count origin;                    // the original parts and files they stand for
-  std::optional<std::uint64_t> pid;       // nullopt unless every part had the same pid
-  std::vector<std::string> cmds;          // distinct commands, in the order first seen
+  std::uint64_t parts = 0;           // parts read
+  merged_count origin;               // the original parts and files they stand for
+  std::optional<std::uint64_t> pid;  // nullopt unless every part had the same pid
+  std::vector<std::string> cmds;     // distinct commands, in the order first seen
   std::vector<std::pair<std::string, std::string>> descriptions;  // desc: lines of every part
   // Per part read, in order: (event name, summary chosen).
   std::vector<std::vector<std::pair<std::string, std::uint64_t>>> summaries;
@@ -137,8 +138,8 @@ class header_watch final : public record_sink {
   record_sink* next_ = nullptr;
   std::vector<std::string> events_;
   std::optional<std::vector<std::uint64_t>> header_summary_;
-  bool input_plain_ = false;        // the input has a part that is not a merge's
-  std::uint64_t input_files_ = 0;   // files the input's merged parts stand for
+  bool input_plain_ = false;       // the input has a part that is not a merge's
+  std::uint64_t input_files_ = 0;  // files the input's merged parts stand for
 };
 
 // Adds a part's chosen summary into `into` (profile event order).
@@ -222,7 +223,8 @@ result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& ou
     // One Merged: line, counting the original parts and files (a merged input counts as
     // what it was made of), so any bracketing of merges of the same files says the same.
     std::erase_if(h.descriptions, [](const auto& d) { return d.first == "Merged"; });
-    if (watch.origin.parts > 1) h.descriptions.emplace_back("Merged", merged_description(watch.origin));
+    if (watch.origin.parts > 1)
+      h.descriptions.emplace_back("Merged", merged_description(watch.origin));
   }
   // Summaries: every part read counts once, in the part it was folded into.
   if (build.sum_parts) {

@@ -15,11 +15,9 @@ result<read_stats> read_functions(input& in, profile& out,
   bo.keep_jumps = true;
   profile_builder builder(out, &diagnostics, options.display_name, bo);
   function_filter filter(out.strings, std::move(keep), builder);
-  reader_options ro = options;
-  // Records one by one, positions and jumps kept (no sums: they would merge instructions).
-  ro.sum_cost_runs = ro.sum_by_context = ro.sum_per_line = false;
-  ro.skip_jump_records = false;
-  return read_callgrind(in, out.strings, filter, diagnostics, ro);
+  // Records one by one, positions and jumps kept (the builder's needs: no sums, they would
+  // merge instructions).
+  return read_callgrind(in, out.strings, filter, diagnostics, options);
 }
 
 key_functions::key_functions(const profile& p, std::string cwd)

@@ -42,6 +42,12 @@ class address_sink final : public record_sink {
                         s.t.function_name(k)},
           k);
   }
+  // Every line (an address each), no jumps.
+  record_needs needs() const override {
+    record_needs n;
+    n.jumps = false;
+    return n;
+  }
 
   void on_part_begin(const part_header& h) override {
     ++part_;
@@ -159,7 +165,6 @@ result<std::optional<address_split>> split_by_address(const views::session& s,
   reader_options ro;
   ro.display_name = s.input_name;
   ro.threads = s.options.threads;
-  ro.skip_jump_records = true;
   auto read = read_callgrind(**in, pool, sink, quiet, ro);
   if (!read) return read.error();
 

@@ -689,6 +689,16 @@ void profile_builder::finish_stream() {
 
 void profile_builder::expect_input_bytes(std::uint64_t bytes) { impl_->expect_input_bytes(bytes); }
 
+record_needs profile_builder::needs() const {
+  const builder_options& o = impl_->opt;
+  record_needs n;
+  n.costs = o.self_rows_to          ? record_needs::grain::runs_merged_by_place
+            : o.keep_positions == 0 ? record_needs::grain::sums_per_context
+                                    : record_needs::grain::each_line;
+  n.jumps = o.keep_jumps;
+  return n;
+}
+
 void profile_builder::on_part_begin(const part_header& h) {
   auto& m = *impl_;
   if (m.limit_hit || !m.room(h.line, m.header_bytes(h))) {
@@ -725,7 +735,7 @@ void profile_builder::on_cost(const cost_record& r) {
   m.cost_slow(r);
 }
 
-// A run of one context's cost lines (reader_options::cost_run_records): with self_rows_to,
+// A run of one context's cost lines (record_needs::runs_of_lines): with self_rows_to,
 // each line as cost_slow would take it, with the context resolved and the run's key looked at
 // once. A run that starts the function's rows with its positions in increasing order (most:
 // callgrind writes a block's instructions so) has a row a line, none to look up: its rows are

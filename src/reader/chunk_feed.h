@@ -1,6 +1,6 @@
 // chunk_feed.h — an input cut into chunks at function boundaries, for the parallel path.
 //
-// What it is: the chunks the reader's parallel path (reader.cc, "The parallel path") reads,
+// What it is: the chunks the reader's parallel path (speculation.cc) reads,
 // each but the first starting at a line that begins with `fn=`, the first at or after each
 // `chunk_bytes` step; chunk 0 is the header and what follows it up to the first such line.
 // Two kinds:

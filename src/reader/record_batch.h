@@ -1,17 +1,17 @@
 // record_batch.h — (internal) records kept in memory in order, to be sent on later.
 //
-// What it is: the output of a speculative reading of one chunk (reader.cc, "The parallel
-// path"): a record sink that copies each record (its costs into one array) and the notes the
+// What it is: the output of a speculative reading of one chunk (speculation.h, parallel.cc):
+// a record sink that copies each record (its costs into one array) and the notes the
 // reading kept, and a replay that sends them, in order, to another sink once the chunk's names
 // are known in the real pool.
-// Summing (reader_options::sum_by_context), it keeps one record per key instead: self costs
-// per context, calls per context, callee and has_target, jumps per context, kind and target
-// names (and per line, with sum_per_line); each sum stays where its key first appeared, and
+// Summing (sums per context, record_needs::sums_per_context), it keeps one record per key instead:
+// self costs per context, calls per context, callee and has_target, jumps per context, kind and
+// target names (and per line, with sum_per_line); each sum stays where its key first appeared, and
 // keeps that record's line and positions.
-// With reader_options::cost_run_records (and no summing), it keeps the cost lines of each run
-// of one context together instead (calls and jumps between them do not end the run, a note
+// With runs of lines (record_needs::runs_of_lines, and no summing), it keeps the cost lines of each
+// run of one context together instead (calls and jumps between them do not end the run, a note
 // does), and replays them as one cost_run_record, where the run's first line was.
-// Merging as well (reader_options::merge_cost_lines), a cost line at the source file and
+// Merging as well (record_needs::runs_merged_by_place), a cost line at the source file and
 // position of an earlier line of its function in the chunk is added to that line instead of
 // kept (see on_cost, "Merging").
 // What it is not: a queue between threads (one thread fills it, then another replays it).
@@ -50,15 +50,15 @@ class record_batch final : public record_sink {
   // A sum went above 2^64-1 (summing only): the speculation cannot stand, the chunk is read
   // directly, where the builder reports it where it happens.
   bool overflowed() const { return overflowed_; }
-  // `summing`: one record per key (reader_options::sum_by_context). `runs` (not summing): cost
-  // lines kept as runs (reader_options::cost_run_records); `merging` too: merged by place
-  // (reader_options::merge_cost_lines).
+  // `summing`: one record per key (sums per context, record_needs::sums_per_context). `runs` (not
+  // summing): cost lines kept as runs (runs of lines); `merging` too: merged by place (runs merged
+  // by place).
   void clear(bool summing = false, bool runs = false, bool merging = false);
   // After clear(true): per key and line position (self costs) or call-site line (calls) for
-  // the records whose source file `per_line` says yes to (reader_options::sum_per_line).
+  // the records whose source file `per_line` says yes to (record_needs::per_line).
   void sum_per_line(std::function<bool(string_id)> per_line) { per_line_ = std::move(per_line); }
 
-  // A note the speculative reading kept (reader.cc: the notes about their own line's tokens),
+  // A note the speculative reading kept (speculation.h: the notes about their own line's tokens),
   // in its place among the records. `line_text` points into the input, which stays mapped.
   // keep_note() copies the message (a deque: the copies stay where they are as it grows).
   struct note {
@@ -70,7 +70,7 @@ class record_batch final : public record_sink {
   };
   void keep_note(const note& n);
 
-  // Merging, for the reader's loop over a run of cost lines (reader.cc, fast_cost_run): whether
+  // Merging, for the reader's loop over a run of cost lines (fast_paths.cc, fast_cost_run): whether
   // the last cost line went to an open run of context `c`, and the next cost line of `c` (its
   // number, position, and `width` costs, as the run's lines have, `given` of them written), as
   // on_cost would take it. The lines that need no lookup are taken here, inline.

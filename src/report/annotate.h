@@ -96,6 +96,13 @@ class cost_presence final : public record_sink {
   // keyed by line 0 (the largest count over every line of the pair), to match a profile built
   // with no position columns (builder_options::keep_positions = 0).
   explicit cost_presence(bool by_line = true) : by_line_(by_line) {}
+  // By line: every line; else sums per context. No jumps.
+  record_needs needs() const override {
+    record_needs n;
+    if (!by_line_) n.costs = record_needs::grain::sums_per_context;
+    n.jumps = false;
+    return n;
+  }
 
   void on_part_begin(const part_header& h) override;
   void on_cost(const cost_record& r) override;

@@ -195,7 +195,7 @@ struct annotate_direct::impl {
   // Source annotation (--auto=yes, or source files named): self cost per (display file, line),
   // call sites and calls per (caller key, callee key, line), for the files the report can open
   // (detail::source_found) only: the others print no line. Records of those files must come
-  // one per line, or summed per line (reader_options::sum_per_line with lines_of()).
+  // one per line, or summed per line (record_needs::per_line with lines_of()).
   bool lines = o.auto_annotate || !o.user_files.empty();
   std::vector<char> file_found;  // per display file, with `lines`
   struct line_entry {
@@ -764,6 +764,15 @@ annotate_direct::annotate_direct(profile& p, const annotate_options& o,
                                  diagnostic_sink* diagnostics, std::string display_name)
     : impl_(std::make_unique<impl>(p, o, diagnostics, std::move(display_name))) {}
 annotate_direct::~annotate_direct() = default;
+
+record_needs annotate_direct::needs() const {
+  record_needs n;
+  n.costs = record_needs::grain::sums_per_context;
+  n.per_line = impl_->lines;
+  if (n.per_line) n.lines_of = lines_of();  // (per line only where a source will be shown)
+  n.jumps = impl_->views && !skip_jumps_;
+  return n;
+}
 
 std::function<bool(std::string_view)> annotate_direct::lines_of() const {
   return [o = impl_->o, every = impl_->every_file_lines](std::string_view name) {

@@ -49,9 +49,15 @@ class annotate_direct final : public record_sink {
   annotate_direct(const annotate_direct&) = delete;
   annotate_direct& operator=(const annotate_direct&) = delete;
 
-  // For reader_options::lines_of (with sum_per_line, for source annotation): the source files
-  // whose lines this report keeps, those it will open. May be called from any thread.
+  // Sums per context; for source annotation, per line for the files of lines_of(); jumps only
+  // for the views (keep_view_tables), unless skip_jumps().
+  record_needs needs() const override;
+  // The source files whose lines this report keeps, those it will open
+  // (record_needs::lines_of). May be called from any thread.
   std::function<bool(std::string_view)> lines_of() const;
+  // With keep_view_tables: no jump records all the same (a view that shows none). Before the
+  // first record.
+  void skip_jumps() { skip_jumps_ = true; }
 
   void on_part_begin(const part_header& h) override;
   void on_cost(const cost_record& r) override;
@@ -62,7 +68,7 @@ class annotate_direct final : public record_sink {
   // For the views (serve, report --html; src/views/): also keep what they show beyond the
   // report (annotate_data's view tables: per-part rows when the file has several parts, jumps
   // per source line and each key's first and last line in the found source files). Before the
-  // first record. Jump records are then wanted (reader_options::skip_jump_records = false).
+  // first record. Jump records are then wanted (needs()).
   // With solve_inclusive false the calls and per-part rows are kept all the same, but the
   // tables come without inclusive costs and cycles (empty: a stack export, which estimates
   // paths from self costs and calls, never reads them).
@@ -88,6 +94,7 @@ class annotate_direct final : public record_sink {
  private:
   struct impl;
   std::unique_ptr<impl> impl_;
+  bool skip_jumps_ = false;
 };
 
 }  // namespace calltree

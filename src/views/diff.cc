@@ -73,9 +73,7 @@ std::optional<error> read_model(const session& s, profile& p, unsigned threads) 
   reader_options ro;
   ro.display_name = s.input_name;
   ro.threads = threads;
-  ro.sum_cost_runs = ro.sum_by_context = true;
-  ro.skip_jump_records = true;
-  builder_options bo;
+  builder_options bo;  // (no positions, no jumps: the builder asks for sums per context)
   bo.keep_jumps = false;
   bo.keep_positions = 0;
   auto r = load_profile(s.input_name, p, diags, ro, bo);

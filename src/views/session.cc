@@ -245,10 +245,7 @@ result<std::unique_ptr<session>> load_session(const std::string& path,
   reader_options ro;
   ro.display_name = display;
   ro.threads = options.threads;
-  ro.sum_cost_runs = ro.sum_by_context = true;
-  ro.sum_per_line = true;
-  ro.lines_of = direct.lines_of();
-  ro.skip_jump_records = !options.keep_jumps;
+  if (!options.keep_jumps) direct.skip_jumps();
   ro.progress = options.progress;
   auto stats = read_callgrind(**in, s->p.strings, direct, diags, ro);
   if (!stats) return stats.error();

@@ -42,7 +42,7 @@ struct load_options {
   // show every key under its own name, do without them: a fifth of their time on a big file.
   bool index_names = true;
   // Keep the jumps (the source view's arrows). Exports show none: without them the file's
-  // jump lines are read and checked, and no record is made (reader_options::skip_jump_records).
+  // jump lines are read and checked, and no record is made (record_needs::jumps).
   bool keep_jumps = true;
   // Solve the inclusive costs and the cycles (annotate_data's inclusive, cycle_of, cycles,
   // cycle_cc). The views and `export --to=dot` show them; the stack exports estimate paths

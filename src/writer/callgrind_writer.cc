@@ -120,7 +120,8 @@ struct callgrind_writer::impl {
   bool in_part = false;
   std::uint8_t positions = pos_line;
   // What a reader takes for the next part when it says no positions: (it inherits them from
-  // the part before; see reader.cc), so `positions: line` may only be left out after line.
+  // the part before; see src/reader/parser.h), so `positions: line` may only be left out after
+  // line.
   std::uint8_t inherited_positions = pos_line;
   std::optional<std::uint64_t> inherited_pid;  // and `pid:`, which no line clears
   std::string inherited_cmd;  // likewise `cmd:`, which a part that has none must clear

@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     profile_builder builder(p, &diagnostics, "fuzz");
     tee_sink both({&builder, &presence});
     auto in = memory_input(std::string(bytes));
-    if (!read_callgrind(*in, p.strings, both, diagnostics, fuzz::fuzz_reader_options())) return 0;
+    if (!test::read_as(*in, p.strings, both, diagnostics, fuzz::fuzz_reader_options())) return 0;
   }
   if (p.parts.empty()) return 0;
   annotate_options o;
@@ -62,13 +62,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     q.strings = string_pool(string_pool::mode::spill);
     fuzz::checking_diagnostics direct_diagnostics;
     annotate_direct sink(q, d, &direct_diagnostics, "fuzz");
-    reader_options ro = fuzz::fuzz_reader_options();
+    auto ro = fuzz::fuzz_reader_options();
     ro.threads = 2;
     ro.sum_by_context = true;
     ro.skip_jump_records = true;
     ro.chunk_bytes = 64;
     auto in = memory_input(std::string(bytes));
-    if (!read_callgrind(*in, q.strings, sink, direct_diagnostics, ro)) return false;
+    if (!test::read_as(*in, q.strings, sink, direct_diagnostics, ro)) return false;
     return sink.write_text([&](std::string_view piece) { text.append(piece); }, &warnings)
         .has_value();
   };

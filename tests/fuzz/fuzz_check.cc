@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     profile_builder builder(p, &diagnostics, "fuzz");
     tee_sink both({&check, &builder});
     auto in = memory_input(std::string(bytes));
-    if (!read_callgrind(*in, p.strings, both, diagnostics, fuzz::fuzz_reader_options())) return 0;
+    if (!test::read_as(*in, p.strings, both, diagnostics, fuzz::fuzz_reader_options())) return 0;
   }
   const check_result r = check.result();
   CALLTREE_FUZZ_CHECK(r.totals.size() == r.events.size());
@@ -43,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   opt2.sum_by_context = true;
   opt2.threads = 2;
   opt2.chunk_bytes = 64;
-  CALLTREE_FUZZ_CHECK(read_callgrind(*in2, digests, check2, diagnostics2, opt2).has_value());
+  CALLTREE_FUZZ_CHECK(test::read_as(*in2, digests, check2, diagnostics2, opt2).has_value());
   const check_result r2 = check2.result();
   CALLTREE_FUZZ_CHECK(r2.functions == r.functions && r2.calls == r.calls);
   CALLTREE_FUZZ_CHECK(r2.totals == r.totals && r2.parts == r.parts);

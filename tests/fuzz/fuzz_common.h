@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../unit/read_as.h"
 #include "calltree/diagnostic.h"
 #include "calltree/input.h"
 #include "calltree/profile.h"
@@ -39,8 +40,9 @@ namespace calltree::fuzz {
   } while (0)
 
 // Reader options for fuzzing: small enough limits that a few-kilobyte input can hit them.
-inline reader_options fuzz_reader_options() {
-  reader_options o;
+// (Read modes as the fuzz target sets them: test::read_as, whatever its sink asks for.)
+inline test::read_options fuzz_reader_options() {
+  test::read_options o;
   o.display_name = "fuzz";
   o.max_line_length = 4096;
   o.max_name_bytes = 1u << 20;
@@ -292,7 +294,7 @@ inline result<read_stats> build_profile(std::string_view bytes, profile& p,
                                         diagnostic_sink& diagnostics) {
   auto in = memory_input(std::string(bytes));
   profile_builder builder(p, &diagnostics, "fuzz");
-  return read_callgrind(*in, p.strings, builder, diagnostics, fuzz_reader_options());
+  return test::read_as(*in, p.strings, builder, diagnostics, fuzz_reader_options());
 }
 
 }  // namespace calltree::fuzz

@@ -5,8 +5,8 @@
 // is found by magic bytes, so the seeds' gzip/zstd/xz/bzip2 streams fuzz the decoders too,
 // and each compressed input is read a second time with the decoder on its own thread. A plain
 // input is read again on the parallel path, once more summed per key and line
-// (reader_options::sum_per_line, lines_of) on one thread and on two: the same sums, and once
-// more with cost lines in runs (reader_options::cost_run_records): the same lines, and merged
+// (record_needs::per_line, lines_of) on one thread and on two: the same sums, and once
+// more with cost lines in runs (record_needs::runs_of_lines): the same lines, and merged
 // by place where chunks are read ahead (merge_cost_lines): the same sums per place, no place
 // twice in a merged chunk.
 #include <cstddef>
@@ -23,7 +23,7 @@ namespace {
 
 using namespace calltree;
 
-// Sums per key as annotate's source annotation reads them (reader_options::sum_per_line):
+// Sums per key as annotate's source annotation reads them (record_needs::per_line):
 // self costs per part and context, calls per part, context and callee, each also per line
 // (call-site line) where the source file has lines that count (here: a name of odd length).
 class summing_sink final : public record_sink {
@@ -93,7 +93,7 @@ class run_sink : public record_sink {
   std::uint64_t part_ = 0;
 };
 
-// Each context's cost lines in order (reader_options::cost_run_records: a run at once),
+// Each context's cost lines in order (record_needs::runs_of_lines: a run at once),
 // every field of each; the calls in order.
 class line_sink final : public run_sink {
  public:
@@ -146,7 +146,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::checking_diagnostics diagnostics;
   auto in = memory_input(std::string(bytes));
   const bool compressed = in->kind() != compression::none;
-  auto stats = read_callgrind(*in, names, records, diagnostics, fuzz::fuzz_reader_options());
+  auto stats = test::read_as(*in, names, records, diagnostics, fuzz::fuzz_reader_options());
   if (!stats) return 0;                     // unreadable input: a fatal error, reported as a result
   CALLTREE_FUZZ_CHECK(!records.in_part());  // every part that began has ended
   CALLTREE_FUZZ_CHECK(stats->parts == records.parts);
@@ -164,7 +164,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto options = fuzz::fuzz_reader_options();
     options.threads = 2;
     auto in2 = memory_input(std::string(bytes));
-    auto stats2 = read_callgrind(*in2, names2, records2, diagnostics2, options);
+    auto stats2 = test::read_as(*in2, names2, records2, diagnostics2, options);
     CALLTREE_FUZZ_CHECK(stats2.has_value());
     CALLTREE_FUZZ_CHECK(stats2->lines == stats->lines && stats2->bytes == stats->bytes);
     CALLTREE_FUZZ_CHECK(stats2->errors == stats->errors && stats2->complete == stats->complete);
@@ -185,7 +185,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       options.skip_jump_records = true;
       options.speculate_every_chunk = true;
       auto in3 = memory_input(std::string(bytes));
-      return read_callgrind(*in3, pool, sink, d, options);
+      return test::read_as(*in3, pool, sink, d, options);
     };
     string_pool n1, n2;
     fuzz::checking_diagnostics d1, d2;
@@ -198,7 +198,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     CALLTREE_FUZZ_CHECK(d1.total == d2.total && n1.size() == n2.size());
     for (string_id i = 0; i < n1.size(); ++i) CALLTREE_FUZZ_CHECK(n1.view(i) == n2.view(i));
 
-    // Summed per key (and per line where lines count, reader_options::sum_per_line and
+    // Summed per key (and per line where lines count, record_needs::per_line and
     // lines_of): the sums per key and line are the same on one thread and on the parallel
     // path, where a speculation that took a file of counting lines for one whose lines do not
     // count is read again.
@@ -213,7 +213,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       options.skip_jump_records = true;
       options.speculate_every_chunk = true;
       auto in4 = memory_input(std::string(bytes));
-      CALLTREE_FUZZ_CHECK(read_callgrind(*in4, pool, sink, d, options).has_value());
+      CALLTREE_FUZZ_CHECK(test::read_as(*in4, pool, sink, d, options).has_value());
       return sink.sums;
     };
     string_pool m1, m2;
@@ -222,7 +222,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     CALLTREE_FUZZ_CHECK(m1.size() == m2.size());
     CALLTREE_FUZZ_CHECK(sums1 == sums2);
 
-    // Cost lines in runs (reader_options::cost_run_records), merged by place or not, in
+    // Cost lines in runs (record_needs::runs_of_lines), merged by place or not, in
     // chunks of 64 bytes read ahead.
     auto read_in_runs = [&](unsigned threads, string_pool& pool, record_sink& sink, bool merge) {
       fuzz::checking_diagnostics d;
@@ -233,7 +233,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       options.merge_cost_lines = merge;
       options.speculate_every_chunk = true;
       auto in5 = memory_input(std::string(bytes));
-      CALLTREE_FUZZ_CHECK(read_callgrind(*in5, pool, sink, d, options).has_value());
+      CALLTREE_FUZZ_CHECK(test::read_as(*in5, pool, sink, d, options).has_value());
     };
     // Every line of every context, in order and as it was, and the calls in order, on one
     // thread and on the parallel path.
@@ -248,7 +248,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     CALLTREE_FUZZ_CHECK(r1.size() == r2.size());
     CALLTREE_FUZZ_CHECK(runs1 == runs2);
 
-    // Merged by place (reader_options::merge_cost_lines): the same sums, the calls in order.
+    // Merged by place (record_needs::runs_merged_by_place): the same sums, the calls in order.
     auto merged = [&](unsigned threads, string_pool& pool) {
       place_sink sink(pool);
       read_in_runs(threads, pool, sink, true);

@@ -21,6 +21,7 @@
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "profile_files.h"
+#include "reader/read_hooks.h"
 #include "report/annotate.h"
 
 namespace calltree {
@@ -29,17 +30,23 @@ namespace {
 // How the reader hands records over.
 enum class mode { plain, summed, parallel };
 
-reader_options options_for(mode m, bool per_line = false) {
+// The reader's options and hooks for `m` (records as asked for here, whatever the sink asks).
+struct read_as {
   reader_options ro;
-  ro.skip_jump_records = true;
-  ro.sum_cost_runs = ro.sum_by_context = m != mode::plain;
-  ro.sum_per_line = per_line;
+  detail::read_hooks hooks;
+};
+read_as options_for(mode m, bool per_line = false) {
+  read_as r;
+  record_needs& n = r.hooks.needs.emplace();
+  n.jumps = false;
+  if (m != mode::plain) n.costs = record_needs::grain::sums_per_context;
+  n.per_line = per_line;
   if (m == mode::parallel) {
-    ro.threads = 2;
-    ro.chunk_bytes = 4096;
-    ro.speculate_every_chunk = true;
+    r.ro.threads = 2;
+    r.hooks.chunk_bytes = 4096;
+    r.hooks.speculate_every_chunk = true;
   }
-  return ro;
+  return r;
 }
 
 struct report {
@@ -70,7 +77,8 @@ report model_report(std::unique_ptr<input> in, const annotate_options& o, mode m
   bo.keep_jumps = false;
   profile_builder b(p, &diags, "test", bo);
   tee_sink tee({&b, &presence});
-  EXPECT_TRUE(read_callgrind(*in, p.strings, tee, diags, options_for(m)).has_value());
+  const read_as as = options_for(m);
+  EXPECT_TRUE(detail::read_with_hooks(*in, p.strings, tee, diags, as.ro, as.hooks).has_value());
   r.errors = diags.errors;
   r.parts = p.parts.size();
   auto s = annotate_text_to(
@@ -89,9 +97,9 @@ report direct_report(std::unique_ptr<input> in, const annotate_options& o, mode 
   error_counter diags;
   annotate_direct sink(p, o, &diags, "test");
   const bool by_line = o.auto_annotate || !o.user_files.empty();
-  reader_options ro = options_for(m, by_line);
-  if (by_line) ro.lines_of = sink.lines_of();
-  EXPECT_TRUE(read_callgrind(*in, p.strings, sink, diags, ro).has_value());
+  read_as as = options_for(m, by_line);
+  if (by_line) as.hooks.needs->lines_of = sink.lines_of();
+  EXPECT_TRUE(detail::read_with_hooks(*in, p.strings, sink, diags, as.ro, as.hooks).has_value());
   r.errors = diags.errors;
   r.parts = p.parts.size();
   auto s = sink.write_text([&](std::string_view piece) { r.text.append(piece); }, &r.warnings);

@@ -19,6 +19,7 @@
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "profile_files.h"
+#include "reader/read_hooks.h"
 #include "report/annotate.h"
 
 namespace calltree {
@@ -40,10 +41,11 @@ void load(loaded& l, std::unique_ptr<input> in, bool by_line) {
   bo.keep_jumps = false;
   profile_builder b(l.p, &diags, "test", bo);
   tee_sink tee({&b, &l.presence});
-  reader_options ro;
-  ro.sum_cost_runs = !by_line;
-  ro.skip_jump_records = true;
-  ASSERT_TRUE(read_callgrind(*in, l.p.strings, tee, diags, ro).has_value());
+  detail::read_hooks hooks;  // (summed per run where no line is kept, as the test has it)
+  record_needs& n = hooks.needs.emplace();
+  if (!by_line) n.costs = record_needs::grain::sums_per_run;
+  n.jumps = false;
+  ASSERT_TRUE(detail::read_with_hooks(*in, l.p.strings, tee, diags, {}, hooks).has_value());
 }
 
 std::unique_ptr<loaded> load_file(const std::string& path, string_pool::mode m, bool by_line) {

@@ -131,7 +131,7 @@ TEST(ChunkFeed, CancelledFeedHandsOutNothingAndStops) {
 }  // (the feed's destructor joins its thread: a hang here is a failure)
 
 // ready(k): whether get(k) would return at once. The reader reads a decoded chunk on
-// speculation only if it is ready (reader.cc, run_chunked), so a speculating thread never
+// speculation only if it is ready (parallel.cc, run_chunked), so a speculating thread never
 // waits on the decoder.
 TEST(ChunkFeed, ReadyTellsWhetherAChunkIsDecodedYet) {
   const std::string text = functions_text();

@@ -1,7 +1,7 @@
 // context_sums.h — (tests) a reading reduced to what does not depend on how cost lines are
 // grouped into records: per part and context the summed costs and the largest `given`; every
 // other record and diagnostic as text, in order; the names in pool order; the statistics.
-// reader_runs_test (sum_cost_runs) and reader_parallel_test (the parallel path) compare two
+// reader_runs_test (sums per run) and reader_parallel_test (the parallel path) compare two
 // readings of the same input this way.
 #pragma once
 
@@ -14,6 +14,7 @@
 #include "calltree/cost_matrix.h"
 #include "calltree/reader.h"
 #include "profile_files.h"
+#include "read_as.h"
 
 namespace calltree::test {
 
@@ -24,7 +25,7 @@ struct summed_reading {
   std::vector<std::string> names;   // the pool, in id order
   std::string stats;
   std::size_t cost_records = 0;
-  std::uint64_t speculated = 0;  // read_stats::speculated_chunks
+  std::uint64_t speculated = 0;  // read_hooks::speculated_chunks
 };
 
 // What both sinks below write records with: names as text, a record's part and context as a
@@ -109,22 +110,21 @@ inline std::string stats_text(const read_stats& st) {
 // Reads `in` with `options` through a `Sink` into a `Reading` (with the pool's names and the
 // statistics).
 template <typename Sink, typename Reading>
-Reading read_with(input& in, const reader_options& options) {
+Reading read_with(input& in, const read_options& options) {
   string_pool names;
   Reading r;
   Sink sink(names, r);
-  auto st = read_callgrind(in, names, sink, sink, options);
+  auto st = read_as(in, names, sink, sink, options, &r.speculated);
   for (string_id i = 0; i < names.size(); ++i) r.names.emplace_back(names.view(i));
   r.stats = st ? stats_text(*st) : "error: " + st.error().message;
-  if (st) r.speculated = st->speculated_chunks;
   return r;
 }
 
-inline summed_reading read_summed(input& in, const reader_options& options) {
+inline summed_reading read_summed(input& in, const read_options& options) {
   return read_with<context_sums, summed_reading>(in, options);
 }
 
-// A reading reduced to what reader_options::sum_by_context keeps: per key (self cost: part and
+// A reading reduced to what sums per context keep: per key (self cost: part and
 // context; call: and the callee and has_target; jump: and the kind and the target's names) the
 // summed values and the largest `given`, and the keys in the order they first appear (each
 // with the line and positions of its first record) among the part records; the diagnostics.
@@ -177,7 +177,7 @@ class key_sums final : public text_sink {
   keyed_reading& out_;
 };
 
-inline keyed_reading read_keyed(input& in, const reader_options& options) {
+inline keyed_reading read_keyed(input& in, const read_options& options) {
   return read_with<key_sums, keyed_reading>(in, options);
 }
 

@@ -15,6 +15,7 @@
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "profile_files.h"
+#include "reader/read_hooks.h"
 
 namespace calltree::exporting {
 namespace {
@@ -55,11 +56,12 @@ std::optional<std::string> streamed(const std::string& source, unsigned threads,
   profile_builder b(p, &diags, "f", o);
   reader_options ro;
   ro.threads = threads;
-  ro.cost_run_records = true;
-  ro.merge_cost_lines = merge;
-  ro.chunk_bytes = chunk;
-  ro.speculate_every_chunk = chunk != 0;
-  EXPECT_TRUE(read_callgrind(*in, p.strings, b, diags, ro));
+  detail::read_hooks hooks;
+  hooks.needs = b.needs();  // runs merged by place (self_rows_to)
+  if (!merge) hooks.needs->costs = record_needs::grain::runs_of_lines;
+  hooks.chunk_bytes = chunk;
+  hooks.speculate_every_chunk = chunk != 0;
+  EXPECT_TRUE(detail::read_with_hooks(*in, p.strings, b, diags, ro, hooks));
   b.finish_stream();
   auto whole = stream.finish(p);
   EXPECT_TRUE(whole) << whole.error().message;
@@ -161,7 +163,7 @@ TEST(ModelJsonStream, ALaterRunSummedIntoTheWindow) {
   }
 }
 
-// Chunks merged by place where they were read (reader_options::merge_cost_lines): f's lines
+// Chunks merged by place where they were read (record_needs::runs_merged_by_place): f's lines
 // at one place in one chunk (after an inlined file, out of order) come summed, its runs of
 // other source files appended as they are; f back in a later chunk is summed in by place.
 TEST(ModelJsonStream, MergedChunksAndAFunctionBackInALaterOne) {

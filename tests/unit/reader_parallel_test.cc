@@ -1,4 +1,4 @@
-// The parallel path of the reader (reader.cc, "The parallel path": chunks read ahead on
+// The parallel path of the reader (src/reader/parallel.cc and speculation.cc: chunks read ahead on
 // speculation by other threads) gives what one thread gives: per context the same summed
 // costs and largest `given`, the same calls, jumps, part ends and diagnostics in the same
 // order, the same statistics and the same names in the same order, on every corpus, golden
@@ -20,7 +20,7 @@ using namespace calltree;
 namespace {
 
 test::summed_reading read_input(input& in, unsigned threads, std::size_t chunk) {
-  reader_options opt;
+  test::read_options opt;
   // (A std::string, not the bare "t": GCC 12 at -O2 warns, wrongly, -Wrestrict on assigning a
   // one-character literal to a std::string, GCC bug 105329.)
   opt.display_name = std::string("t");
@@ -143,10 +143,10 @@ TEST(ReaderParallel, SameAsOneThreadOnEveryStreamedFile) {
 
 // `text` read as check and annotate read a plain file with two threads: summed per key, cut
 // into chunks of `chunk` bytes, every chunk after the first on speculation.
-test::keyed_reading read_summed_in_chunks(const std::string& text, const reader_options& plain,
+test::keyed_reading read_summed_in_chunks(const std::string& text, const test::read_options& plain,
                                           std::size_t chunk) {
   auto in = memory_input(text);
-  reader_options opt = plain;
+  test::read_options opt = plain;
   opt.threads = 2;
   opt.chunk_bytes = chunk;
   opt.sum_by_context = true;
@@ -154,9 +154,9 @@ test::keyed_reading read_summed_in_chunks(const std::string& text, const reader_
   return test::read_keyed(*in, opt);
 }
 
-// reader_options::sum_by_context: chunks read ahead hand over one record per key (reader.cc,
-// "The parallel path"). Against a plain reading on one thread: every key's sums, the keys in
-// the order they first appear (with the line and positions of their first record) among the
+// Sums per context (record_needs::sums_per_context): chunks read ahead hand over one record per key
+// (speculation.cc). Against a plain reading on one thread: every key's sums, the
+// keys in the order they first appear (with the line and positions of their first record) among the
 // parts, the diagnostics, the names and the statistics.
 TEST(ReaderParallel, SummedByContextKeepsEveryKeysSumsAndOrder) {
   const auto& texts = every_text();
@@ -164,7 +164,7 @@ TEST(ReaderParallel, SummedByContextKeepsEveryKeysSumsAndOrder) {
   std::uint64_t speculated = 0;
   for (const auto& [name, text] : texts) {
     auto plain_in = memory_input(text);
-    reader_options plain;
+    test::read_options plain;
     plain.display_name = "t";
     const auto a = test::read_keyed(*plain_in, plain);
     for (std::size_t chunk : {std::size_t{1}, std::size_t{97}, std::size_t{4096}}) {
@@ -192,7 +192,7 @@ TEST(ReaderParallel, NotesOfOneLineDoNotStopASpeculation) {
             "calls=1 0 0\n4 2 0\n" + (i % 5 == 0 ? "cfn=(1)\ncalls=0 0\n5 1 0\n" : "");
   }
   auto plain_in = memory_input(text);
-  reader_options plain;
+  test::read_options plain;
   plain.display_name = "t";
   const auto a = test::read_keyed(*plain_in, plain);
   const auto b = read_summed_in_chunks(text, plain, 256);
@@ -216,12 +216,12 @@ TEST(ReaderParallel, CheckerCountsTheSameSummedOnTwoThreads) {
       string_pool names(m ? string_pool::mode::digest : string_pool::mode::full);
       checker chk;
       diagnostic_collector diags;
-      reader_options opt;
+      test::read_options opt;
       opt.threads = m ? 2 : 1;
       opt.sum_by_context = m == 1;
       opt.chunk_bytes = 97;
       opt.speculate_every_chunk = true;
-      auto st = read_callgrind(*in, names, chk, diags, opt);
+      auto st = test::read_as(*in, names, chk, diags, opt);
       ASSERT_TRUE(st);
       stats[m] = test::stats_text(*st);
       r[m] = chk.result();
@@ -255,10 +255,10 @@ TEST(ReaderParallel, ASinkThatWantsNoMoreStopsTheReading) {
       diagnostic_collector diags;
       give_up sink;
       sink.after = after;
-      reader_options opt;
+      test::read_options opt;
       opt.threads = threads;
       opt.chunk_bytes = 4096;
-      const auto st = read_callgrind(in, names, sink, diags, opt);
+      const auto st = test::read_as(in, names, sink, diags, opt);
       ASSERT_TRUE(st);
       EXPECT_EQ(st->errors + st->warnings, 0u);
       if (!after) {
@@ -275,7 +275,7 @@ TEST(ReaderParallel, ASinkThatWantsNoMoreStopsTheReading) {
 
 namespace {
 
-// A reading as reader_options::cost_run_records may order it: each context's cost lines in
+// A reading as record_needs::runs_of_lines may order it: each context's cost lines in
 // order (line, positions, given, costs), and every other record and diagnostic in order; and
 // what came in cost_run_records (each of one context, its lines in order).
 struct line_lists {
@@ -323,8 +323,8 @@ class line_sink final : public test::text_sink {
 };
 
 // Cost lines in runs (merged by place or not), every chunk after the first read ahead.
-reader_options in_runs(unsigned threads, std::size_t chunk, bool merge) {
-  reader_options opt;
+test::read_options in_runs(unsigned threads, std::size_t chunk, bool merge) {
+  test::read_options opt;
   opt.display_name = "t";
   opt.threads = threads;
   opt.chunk_bytes = chunk;
@@ -341,10 +341,11 @@ line_lists read_lines(const std::string& text, unsigned threads, std::size_t chu
 
 }  // namespace
 
-// reader_options::cost_run_records: chunks read ahead hand over each run of one context's cost
-// lines at once. Against one thread (a record a line): every cost line of every context, in
-// order, with its line number, positions, given and costs; every other record and diagnostic
-// in order; the names and the statistics. The runs came (most lines in them), each in order.
+// Runs of lines (record_needs::runs_of_lines): chunks read ahead hand over each run of one
+// context's cost lines at once. Against one thread (a record a line): every cost line of every
+// context, in order, with its line number, positions, given and costs; every other record and
+// diagnostic in order; the names and the statistics. The runs came (most lines in them), each in
+// order.
 TEST(ReaderParallel, CostRunRecordsKeepEveryLine) {
   const auto& texts = every_text();
   std::uint64_t speculated = 0;
@@ -427,10 +428,10 @@ place_sums read_places(const std::string& text, unsigned threads, std::size_t ch
 
 }  // namespace
 
-// reader_options::merge_cost_lines: chunks read ahead add each cost line to the earlier line
-// of its function at its place. Against one thread (a record a line): the same sums per place,
-// the places first met in the same order, every other record and diagnostic in order, the
-// names and the statistics; and no merged chunk hands over a place twice.
+// Runs merged by place (record_needs::runs_merged_by_place): chunks read ahead add each cost line
+// to the earlier line of its function at its place. Against one thread (a record a line): the same
+// sums per place, the places first met in the same order, every other record and diagnostic in
+// order, the names and the statistics; and no merged chunk hands over a place twice.
 TEST(ReaderParallel, MergedCostLinesSumAsTheModel) {
   std::uint64_t speculated = 0;
   std::size_t runs = 0, lines = 0;

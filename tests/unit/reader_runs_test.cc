@@ -1,6 +1,6 @@
-// reader_options::sum_cost_runs: consecutive self-cost lines of one context arrive as one cost
-// record. Per context the sums and the largest `given` are those of the lines one by one, and
-// every other record, every diagnostic and the statistics are unchanged, on every corpus,
+// Sums per run (record_needs::sums_per_run): consecutive self-cost lines of one context arrive
+// as one cost record. Per context the sums and the largest `given` are those of the lines one by
+// one, and every other record, every diagnostic and the statistics are unchanged, on every corpus,
 // golden and malformed file.
 #include <gtest/gtest.h>
 
@@ -23,7 +23,7 @@ TEST(ReaderRuns, SumsPerContextAndEverythingElseUnchanged) {
     for (int runs = 0; runs < 2; ++runs) {
       auto in = open_input(f.string());
       ASSERT_TRUE(in);
-      reader_options opt;
+      test::read_options opt;
       opt.sum_cost_runs = runs;
       r[runs] = test::read_summed(**in, opt);
     }
@@ -46,7 +46,7 @@ std::array<test::summed_reading, 2> read_line_by_line_and_in_runs(const std::str
   std::array<test::summed_reading, 2> r;
   for (int runs = 0; runs < 2; ++runs) {
     auto in = memory_input(text);
-    reader_options opt;
+    test::read_options opt;
     opt.sum_cost_runs = runs;
     r[runs] = test::read_summed(*in, opt);
   }
@@ -55,7 +55,7 @@ std::array<test::summed_reading, 2> read_line_by_line_and_in_runs(const std::str
 
 }  // namespace
 
-// The run loop (reader.cc, fast_cost_run) takes the lines that continue a run in registers and
+// The run loop (fast_paths.cc, fast_cost_run) takes the lines that continue a run in registers and
 // must hand back, unread, the line whose cost takes a part total above 2^64-1: that line's
 // error is reported where it stands, and the total is held at 2^64-1, with one event and with
 // several.
@@ -98,8 +98,8 @@ struct line_sums final : record_sink {
 
 }  // namespace
 
-// reader_options::sum_per_line: a run ends where the line changes, in the run loop as line by
-// line (relative and repeated lines, position-only lines, one event and several).
+// Sums per line (record_needs::per_line): a run ends where the line changes, in the run loop as
+// line by line (relative and repeated lines, position-only lines, one event and several).
 TEST(ReaderRuns, SummedPerLineARunEndsWhereTheLineChanges) {
   for (const std::string head : {"events: A\n", "events: A B\npositions: instr line\n"}) {
     const bool instr = head.find("instr") != std::string::npos;
@@ -113,10 +113,10 @@ TEST(ReaderRuns, SummedPerLineARunEndsWhereTheLineChanges) {
     for (int runs = 0; runs < 2; ++runs) {
       auto in = memory_input(text);
       string_pool names;
-      reader_options opt;
+      test::read_options opt;
       opt.sum_cost_runs = opt.sum_per_line = runs;
       diagnostic_collector diags;
-      ASSERT_TRUE(read_callgrind(*in, names, s[runs], diags, opt));
+      ASSERT_TRUE(test::read_as(*in, names, s[runs], diags, opt));
     }
     EXPECT_EQ(s[0].sums, s[1].sums);
     EXPECT_EQ(s[0].given, s[1].given);

@@ -1,0 +1,54 @@
+// read_hooks.h — the reader's knobs that are not a user's choice: what tests set to reach its
+// paths whatever the input's size and the threads' timing, and the read modes it derives from
+// the sink's needs.
+//
+// What it is: internal (src/), for the reader's files and tests. read_with_hooks() is
+// read_callgrind() with these hooks. What it is not: public API; a library user sets
+// reader_options and the sink says what it needs (record_needs).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string_view>
+
+#include "calltree/reader.h"
+
+namespace calltree::detail {
+
+struct read_hooks {
+  // The chunk size of the parallel path (0: the defaults, 128 KiB of a mapped file, 256 KiB of
+  // decoded input). Tests make it small.
+  std::size_t chunk_bytes = 0;
+  // On the parallel path, every chunk after the first is read on speculation (then adopted if
+  // it holds), none directly while a speculation could have been, whatever the threads'
+  // timing; so which chunks are adopted depends on the input only.
+  bool speculate_every_chunk = false;
+  // Read as if the sink asked for these records (a test's sink that takes any grain).
+  std::optional<record_needs> needs;
+  // Set to the chunks of the parallel path whose speculative reading was used (0 on the
+  // serial path). Not a fact of the input: tests look at it, outputs do not show it.
+  std::uint64_t* speculated_chunks = nullptr;
+};
+
+// How the reader reads, from the sink's needs (record_needs) and the hooks: the modes its
+// paths test. Each says what records the reader may send; see record_needs for their meaning.
+struct read_config : reader_options {
+  read_config(const reader_options& o, const record_needs& n, const read_hooks& h);
+  bool sum_cost_runs = false;   // sums_per_run, or sums_per_context
+  bool sum_by_context = false;  // sums_per_context
+  bool sum_per_line = false;    // record_needs::per_line, with a summing grain
+  std::function<bool(std::string_view source_file)> lines_of;  // with sum_per_line
+  bool cost_run_records = false;   // runs_of_lines, or runs_merged_by_place
+  bool merge_cost_lines = false;   // runs_merged_by_place
+  bool skip_jump_records = false;  // !record_needs::jumps
+  std::size_t chunk_bytes = 0;
+  bool speculate_every_chunk = false;
+};
+
+result<read_stats> read_with_hooks(input& in, string_pool& names, record_sink& records,
+                                   diagnostic_sink& diagnostics, const reader_options& options,
+                                   const read_hooks& hooks);
+
+}  // namespace calltree::detail
