@@ -53,7 +53,7 @@ test: build
 # reference commit named in tests/same_outputs/BASE (built in build-same-outputs/, the calltree
 # binary only): tests/same_outputs/run.sh says what is run and how BASE moves.
 same-outputs: build
-	bash tests/same_outputs/run.sh "$$(cat tests/same_outputs/BASE)" $(BUILD)/calltree ../shared/corpus
+	bash tests/same_outputs/run.sh "$$(cat tests/same_outputs/BASE)" $(BUILD)/calltree tests/corpus
 
 # The fastest build (docs/performance.md, "The profile-guided build"): profile-guided, with GCC. An
 # instrumented build is trained on the bundled and corpus profiles (scripts/pgo-train.sh), then

@@ -48,7 +48,7 @@ fi
 base=$1
 new=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
-corpus=${3:-$root/../shared/corpus}
+corpus=${3:-$root/tests/corpus}
 [ -d "$corpus" ] && corpus=$(cd "$corpus" && pwd)
 new=$(cd "$(dirname "$new")" && pwd)/$(basename "$new")
 [ -x "$new" ] || { echo "same_outputs: $new is not an executable" >&2; exit 2; }
