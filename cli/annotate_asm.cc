@@ -71,29 +71,27 @@ class silent_diagnostics final : public diagnostic_sink {
 
 }  // namespace
 
-std::string_view normalize_asm_flag(std::string_view arg) {
-  return arg == "--asm" ? std::string_view("--asm=") : arg;
-}
-
-std::optional<asm_request> parse_asm_request(const parsed_args& args, std::string& err) {
-  if (!args.has("asm")) {
-    for (const char* f : {"objdump", "object-root", "asm-hot"})
-      if (args.has(f)) {
+std::optional<asm_request> parse_asm_request(const asm_flags& args, std::string& err) {
+  if (!args.asm_regex) {
+    for (auto [f, given] : {std::pair{"objdump", args.objdump.has_value()},
+                            {"object-root", !args.object_root.empty()},
+                            {"asm-hot", args.asm_hot.has_value()}})
+      if (given) {
         err = std::string("--") + f + " needs --asm";
         return std::nullopt;
       }
     return std::nullopt;
   }
   asm_request r;
-  if (auto v = args.get("asm"); v && !v->empty()) r.regex = *v;
-  if (auto v = args.get("objdump")) {
+  if (const auto& v = args.asm_regex; !v->empty()) r.regex = *v;
+  if (const auto& v = args.objdump) {
     if (v->empty()) {
       err = "--objdump needs a program";
       return std::nullopt;
     }
     r.objdump = *v;
   }
-  for (const auto& v : args.all("object-root")) {
+  for (const auto& v : args.object_root) {
     auto eq = v.find('=');
     if (eq == std::string::npos || eq == 0) {
       err = "--object-root takes OLD=NEW";
@@ -101,7 +99,7 @@ std::optional<asm_request> parse_asm_request(const parsed_args& args, std::strin
     }
     r.object_roots.emplace_back(v.substr(0, eq), v.substr(eq + 1));
   }
-  if (auto v = args.get("asm-hot")) {
+  if (const auto& v = args.asm_hot) {
     char* end = nullptr;
     r.hot_percent = std::strtod(v->c_str(), &end);
     if (v->empty() || *end || !(r.hot_percent >= 0 && r.hot_percent <= 100)) {

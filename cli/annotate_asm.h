@@ -11,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include "args.h"
 #include "report/annotate.h"
 
 namespace calltree::cli {
@@ -23,11 +22,15 @@ struct asm_request {
   double hot_percent = 5.0;
 };
 
-// `--asm` alone becomes `--asm=` (the parser would take the next argument as its value).
-std::string_view normalize_asm_flag(std::string_view arg);
+// What annotate's --asm flags say (cmd_annotate.cc's table fills them).
+struct asm_flags {
+  std::optional<std::string> asm_regex;  // --asm[=REGEX]: "" alone
+  std::optional<std::string> objdump, asm_hot;
+  std::vector<std::string> object_root;
+};
 
 // The request, if --asm was given; an error message for a bad value in `err`.
-std::optional<asm_request> parse_asm_request(const parsed_args& args, std::string& err);
+std::optional<asm_request> parse_asm_request(const asm_flags& args, std::string& err);
 
 // The functions the text report lists, gathered through annotate_options::on_function_row.
 struct listed_function {

@@ -1,89 +1,119 @@
 #include "args.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
-#include <unistd.h>
 
 #include "command.h"
 
 namespace calltree::cli {
 
-bool parsed_args::has(std::string_view name) const {
-  for (const auto& [n, v] : flags)
-    if (n == name) return true;
-  return false;
+namespace {
+
+// The row of `table` the option `a` ("--name[=value]", "-X[value]") names, or nullptr.
+const flag* row_of(std::string_view a, std::span<const flag> table) {
+  if (a[1] == '-') {
+    const std::string_view name = a.substr(
+        2, a.find('=') == std::string_view::npos ? std::string_view::npos : a.find('=') - 2);
+    for (const auto& t : table)
+      if (t.long_name == name) return &t;
+  } else {
+    for (const auto& t : table)
+      if (t.short_name && t.short_name == a[1]) return &t;
+  }
+  return nullptr;
 }
 
-std::optional<std::string> parsed_args::get(std::string_view name) const {
-  std::optional<std::string> r;
-  for (const auto& [n, v] : flags)
-    if (n == name) r = v;
-  return r;
+// The value of the option at args[i], whose row is `f` (empty for a switch); moves `i` past a
+// value in the next argument. nullopt and `error` when it is malformed.
+std::optional<std::string> value_of(std::span<const std::string_view> args, std::size_t& i,
+                                    const flag& f, std::string& error) {
+  const std::string_view a = args[i];
+  std::optional<std::string> value;
+  if (a[1] == '-') {
+    if (const auto eq = a.find('='); eq != std::string_view::npos)
+      value = std::string(a.substr(eq + 1));
+  } else if (a.size() > 2) {
+    if (!f.takes_value) {
+      error = "option '" + std::string(a.substr(0, 2)) + "' takes no value";
+      return std::nullopt;
+    }
+    value = std::string(a.substr(2));
+  }
+  if (f.takes_value && !value) {
+    if (a[1] == '-' && f.alone) return std::string(*f.alone);
+    if (i + 1 >= args.size()) {
+      error = "option '--" + std::string(f.long_name) + "' needs a value";
+      return std::nullopt;
+    }
+    value = std::string(args[++i]);
+  }
+  if (!f.takes_value && value) {
+    error = "option '--" + std::string(f.long_name) + "' takes no value";
+    return std::nullopt;
+  }
+  return value.value_or(std::string());
 }
 
-std::vector<std::string> parsed_args::all(std::string_view name) const {
-  std::vector<std::string> r;
-  for (const auto& [n, v] : flags)
-    if (n == name) r.push_back(v);
-  return r;
-}
+bool is_option(std::string_view a) { return a != "-" && a.size() >= 2 && a[0] == '-'; }
+
+}  // namespace
 
 std::optional<parsed_args> parse_args(std::span<const std::string_view> args,
-                                      std::span<const flag> table, std::string& error) {
+                                      std::span<const flag> table, std::string& error,
+                                      bool stop_at_positional) {
   parsed_args out;
   bool options_done = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string_view a = args[i];
-    if (options_done || a == "-" || a.size() < 2 || a[0] != '-') {
+    if (options_done || !is_option(a)) {
       out.positional.emplace_back(a);
+      if (stop_at_positional) options_done = true;
       continue;
     }
     if (a == "--") {
       options_done = true;
       continue;
     }
-    const flag* f = nullptr;
-    std::optional<std::string> value;
-    if (a[1] == '-') {
-      std::string_view body = a.substr(2);
-      std::size_t eq = body.find('=');
-      std::string_view name = body.substr(0, eq);
-      if (eq != std::string_view::npos) value = std::string(body.substr(eq + 1));
-      for (const auto& t : table)
-        if (t.long_name == name) f = &t;
-      if (!f) {
-        error = "unknown option '--" + std::string(name) + "'";
-        return std::nullopt;
-      }
-    } else {
-      for (const auto& t : table)
-        if (t.short_name && t.short_name == a[1]) f = &t;
-      if (!f) {
-        error = "unknown option '" + std::string(a.substr(0, 2)) + "'";
-        return std::nullopt;
-      }
-      if (a.size() > 2) {
-        if (!f->takes_value) {
-          error = "option '" + std::string(a.substr(0, 2)) + "' takes no value";
-          return std::nullopt;
-        }
-        value = std::string(a.substr(2));
-      }
-    }
-    if (f->takes_value && !value) {
-      if (i + 1 >= args.size()) {
-        error = "option '--" + std::string(f->long_name) + "' needs a value";
-        return std::nullopt;
-      }
-      value = std::string(args[++i]);
-    }
-    if (!f->takes_value && value) {
-      error = "option '--" + std::string(f->long_name) + "' takes no value";
+    const flag* f = row_of(a, table);
+    if (!f) {
+      error = "unknown option '" +
+              std::string(a[1] == '-' ? a.substr(0, a.find('=')) : a.substr(0, 2)) + "'";
       return std::nullopt;
     }
-    out.flags.emplace_back(f->long_name, value.value_or(std::string()));
+    auto value = value_of(args, i, *f, error);
+    if (!value) return std::nullopt;
+    out.flags.emplace_back(static_cast<std::size_t>(f - table.data()), std::move(*value));
   }
   return out;
+}
+
+bool take_flags(std::span<const std::string_view> args, std::span<const flag> taken,
+                std::span<const flag> kept, parsed_args& out, std::string& error) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    if (a == "--") {
+      out.positional.insert(out.positional.end(), args.begin() + static_cast<std::ptrdiff_t>(i),
+                            args.end());
+      break;
+    }
+    out.positional.emplace_back(a);
+    if (!is_option(a)) continue;
+    if (const flag* f = row_of(a, taken)) {
+      out.positional.pop_back();
+      auto value = value_of(args, i, *f, error);
+      if (!value) return false;
+      out.flags.emplace_back(static_cast<std::size_t>(f - taken.data()), std::move(*value));
+    } else if (const flag* k = row_of(a, kept)) {
+      // (Its value, if the next argument holds it, stays with it; a malformed one is the
+      // command's to refuse.)
+      const std::size_t at = i;
+      std::string ignored;
+      if (value_of(args, i, *k, ignored) && i != at) out.positional.emplace_back(args[i]);
+    }
+  }
+  return true;
 }
 
 std::string format_help(std::string_view name, std::string_view usage, std::string_view summary,

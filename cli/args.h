@@ -2,7 +2,9 @@
 //
 // Accepts `--name=value`, `--name value` (for flags declared to take a value), `-X value`,
 // `-Xvalue` for one-letter options, `--` to end options, and collects positional arguments.
-// Every command declares its flags as data (a table) and gets usage errors it can print.
+// Every command declares its flags as data (a table, flag_table.h binds each to a field of the
+// command's options struct) and gets usage errors it can print. This level knows flags by their
+// row in the table only: no command looks a flag up by its name.
 #pragma once
 
 #include <functional>
@@ -20,22 +22,31 @@ struct flag {
   bool takes_value = false;
   std::string_view help;  // "  --name=VALUE  help" in --help output
   std::string_view value_name = "VALUE";
+  // For a flag that takes a value: `--name` alone (no '=') means `--name=ALONE` instead of
+  // taking the next argument as its value (annotate's `--show-percs`, `--asm`). Not shown.
+  std::optional<std::string_view> alone;
 };
 
 struct parsed_args {
-  // Every occurrence in order (repeatable flags), value empty for switches.
-  std::vector<std::pair<std::string_view, std::string>> flags;
+  // Every occurrence in order (repeatable flags): the flag's row in the table, and its value
+  // (empty for switches).
+  std::vector<std::pair<std::size_t, std::string>> flags;
   std::vector<std::string> positional;
-
-  bool has(std::string_view name) const;
-  // The last value given for `name`.
-  std::optional<std::string> get(std::string_view name) const;
-  std::vector<std::string> all(std::string_view name) const;
 };
 
-// Parses `args` against `table`; on error returns nullopt and sets `error`.
+// Parses `args` against `table`; on error returns nullopt and sets `error`. With
+// `stop_at_positional`, the first positional argument and everything after it are positional
+// (the options before a command's name).
 std::optional<parsed_args> parse_args(std::span<const std::string_view> args,
-                                      std::span<const flag> table, std::string& error);
+                                      std::span<const flag> table, std::string& error,
+                                      bool stop_at_positional = false);
+
+// Takes the flags of `taken` out of `args` (a command's arguments, read with `kept`, its own
+// table, so that the value of one of its flags is never taken for a flag): their occurrences go
+// to `out.flags` (rows of `taken`), the other arguments to `out.positional`, in order. A flag in
+// both tables is taken; one in neither stays for the command to refuse. Stops at `--`.
+bool take_flags(std::span<const std::string_view> args, std::span<const flag> taken,
+                std::span<const flag> kept, parsed_args& out, std::string& error);
 
 // "Usage: calltree NAME USAGE\n\nSUMMARY\n\nOptions:\n" + one line per flag.
 std::string format_help(std::string_view name, std::string_view usage, std::string_view summary,

@@ -13,13 +13,14 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "annotate_asm.h"
-#include "args.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "command.h"
+#include "flag_table.h"
 #include "progress.h"
 #include "report/annotate.h"
 #include "report/annotate_direct.h"
@@ -27,44 +28,61 @@
 namespace calltree::cli {
 namespace {
 
-constexpr flag annotate_flags[] = {
-    {"show", 0, true, "only show figures for events A,B,C [all]", "A,B,C"},
-    {"sort", 0, true, "sort by events A,B,C, each optionally with :PCT threshold [event order]",
-     "A,B,C"},
-    {"threshold", 0, true, "percentage of the primary sort event to show [99]", "N"},
-    {"show-percs", 0, true, "show a percentage for each non-zero count [yes]", "yes|no"},
-    {"auto", 0, true, "annotate all source files of the functions shown [yes]", "yes|no"},
-    {"context", 0, true, "lines of context around annotated lines [8]", "N"},
-    {"inclusive", 0, true, "show inclusive costs (cycles handled) [no]", "yes|no"},
-    {"tree", 0, true, "show callers, callees or both of each function [none]",
+struct annotate_flags : asm_flags {
+  std::optional<std::string> show, sort, threshold, show_percs, auto_annotate, context, inclusive,
+      tree, part, threads;
+  std::vector<std::string> include, source_root, event;
+  bool json = false, raw = false, version = false, help = false;
+};
+
+constexpr auto annotate_table = make_flag_table<annotate_flags>({
+    {"show", 0, &annotate_flags::show, "only show figures for events A,B,C [all]", "A,B,C"},
+    {"sort", 0, &annotate_flags::sort,
+     "sort by events A,B,C, each optionally with :PCT threshold [event order]", "A,B,C"},
+    {"threshold", 0, &annotate_flags::threshold,
+     "percentage of the primary sort event to show [99]", "N"},
+    // (`--show-percs` alone means yes: callgrind_annotate's usage says --show-percs=yes|no.)
+    {"show-percs", 0, &annotate_flags::show_percs,
+     "show a percentage for each non-zero count [yes]", "yes|no", alone_means{"yes"}},
+    {"auto", 0, &annotate_flags::auto_annotate,
+     "annotate all source files of the functions shown [yes]", "yes|no"},
+    {"context", 0, &annotate_flags::context, "lines of context around annotated lines [8]", "N"},
+    {"inclusive", 0, &annotate_flags::inclusive, "show inclusive costs (cycles handled) [no]",
+     "yes|no"},
+    {"tree", 0, &annotate_flags::tree, "show callers, callees or both of each function [none]",
      "none|caller|calling|both"},
-    {"include", 'I', true, "add DIR to the directories searched for source files", "DIR"},
-    {"part", 0, true, "only part N (1-based) of a file with several parts [all, summed]", "N"},
-    {"json", 0, false, "write the report as JSON (docs/json.md)"},
-    {"raw", 0, false,
+    {"include", 'I', &annotate_flags::include,
+     "add DIR to the directories searched for source files", "DIR"},
+    {"part", 0, &annotate_flags::part,
+     "only part N (1-based) of a file with several parts [all, summed]", "N"},
+    {"json", 0, &annotate_flags::json, "write the report as JSON (docs/json.md)"},
+    {"raw", 0, &annotate_flags::raw,
      "callgrind_annotate 3.19's raw sums: inclusive cost summed over all calls (recursion "
      "counted again), calls=0 cost as self cost"},
-    {"source-root", 0, true, "look for sources under NEW where the profile says OLD (repeatable)",
-     "OLD=NEW"},
-    {"event", 0, true, "define a derived event, e.g. 'CEst = Ir + 10 Bm' (repeatable)",
-     "'NAME = FORMULA'"},
-    {"threads", 0, true,
+    {"source-root", 0, &annotate_flags::source_root,
+     "look for sources under NEW where the profile says OLD (repeatable)", "OLD=NEW"},
+    {"event", 0, &annotate_flags::event,
+     "define a derived event, e.g. 'CEst = Ir + 10 Bm' (repeatable)", "'NAME = FORMULA'"},
+    {"threads", 0, &annotate_flags::threads,
      "threads to read with; 2 or more decode a compressed file on a thread of its own, read a "
      "plain file's chunks ahead on the others, and read the printed names back ahead of the "
      "report (the report is the same) [number of cores]",
      "N"},
-    {"asm", 0, true,
+    // (`--asm` alone: the functions the report lists; the next argument is not its value.)
+    {"asm", 0, &annotate_flags::asm_regex,
      "after the report, the machine code of the functions whose name matches REGEX (POSIX "
      "extended; --asm alone: those the report lists) with costs, calls and jumps per "
      "instruction (docs/annotate.md, \"Machine code\")",
-     "REGEX"},
-    {"objdump", 0, true, "the objdump --asm runs, e.g. a cross objdump [objdump]", "PATH"},
-    {"object-root", 0, true, "look for object files under NEW where the profile says OLD",
-     "OLD=NEW"},
-    {"asm-hot", 0, true, "--asm marks instructions with PCT % of their function's cost [5]", "PCT"},
-    {"version", 0, false, "show version"},
-    {"help", 'h', false, "show this help"},
-};
+     "REGEX", alone_means{""}},
+    {"objdump", 0, &annotate_flags::objdump,
+     "the objdump --asm runs, e.g. a cross objdump [objdump]", "PATH"},
+    {"object-root", 0, &annotate_flags::object_root,
+     "look for object files under NEW where the profile says OLD", "OLD=NEW"},
+    {"asm-hot", 0, &annotate_flags::asm_hot,
+     "--asm marks instructions with PCT % of their function's cost [5]", "PCT"},
+    {"version", 0, &annotate_flags::version, "show version"},
+    {"help", 'h', &annotate_flags::help, "show this help"},
+});
 
 constexpr std::string_view annotate_usage = "[OPTIONS] [PROFILE [SOURCE-FILE...]]";
 constexpr std::string_view annotate_summary =
@@ -164,102 +182,102 @@ class annotate_sink final : public record_sink {
   cost_presence& presence_;
 };
 
-int run_annotate(std::span<const std::string_view> raw_args) {
-  // `--show-percs` alone means yes (callgrind_annotate's usage says --show-percs=yes|no).
-  std::vector<std::string> owned;
-  for (auto a : raw_args)
-    owned.emplace_back(a == "--show-percs" ? "--show-percs=yes" : normalize_asm_flag(a));
-  std::vector<std::string_view> args(owned.begin(), owned.end());
+int run_annotate(std::span<const std::string_view> args) {
   std::string err;
-  auto parsed = parse_args(args, annotate_flags, err);
+  auto parsed = parse_flags(args, annotate_table, err);
   if (!parsed) return usage_error("annotate", err);
-  if (parsed->has("help")) {
-    std::fputs(format_help("annotate", annotate_usage, annotate_summary, annotate_flags).c_str(),
-               stdout);
+  const command_line<annotate_flags>& a = *parsed;
+  if (a.help) {
+    std::fputs(
+        format_help("annotate", annotate_usage, annotate_summary, annotate_table.flags).c_str(),
+        stdout);
     return exit_ok;
   }
-  if (parsed->has("version")) {
+  if (a.version) {
     std::printf("calltree annotate %s (callgrind_annotate 3.19.0 compatible)\n", CALLTREE_VERSION);
     return exit_ok;
   }
 
   annotate_options o;
-  bool json = false;
-  for (const auto& [name, value] : parsed->flags) {
-    if (name == "show") {
-      o.show = perl_split_commas(value);
-    } else if (name == "sort") {
-      o.sort.clear();
-      o.sort_thresholds.clear();
-      bool any = false;
-      for (auto s : perl_split_commas(value)) {
-        std::string th = "0";
-        // /.*:([\d\.]+)%?$/
-        std::size_t colon = s.rfind(':');
-        if (colon != std::string::npos) {
-          std::string t = s.substr(colon + 1);
-          if (!t.empty() && t.back() == '%') t.pop_back();
-          if (is_number(t)) {
-            double v = std::strtod(t.c_str(), nullptr);
-            if (v < 0 || v > 100)
-              return usage_error("annotate", "bad threshold in --sort=" + value);
-            th = t;
-            any = true;
-            s = s.substr(0, s.find(':'));
-          }
+  const bool json = a.json;
+  if (a.show) o.show = perl_split_commas(*a.show);
+  if (a.sort) {
+    const std::string& value = *a.sort;
+    bool any = false;
+    for (auto s : perl_split_commas(value)) {
+      std::string th = "0";
+      // /.*:([\d\.]+)%?$/
+      std::size_t colon = s.rfind(':');
+      if (colon != std::string::npos) {
+        std::string t = s.substr(colon + 1);
+        if (!t.empty() && t.back() == '%') t.pop_back();
+        if (is_number(t)) {
+          double v = std::strtod(t.c_str(), nullptr);
+          if (v < 0 || v > 100) return usage_error("annotate", "bad threshold in --sort=" + value);
+          th = t;
+          any = true;
+          s = s.substr(0, s.find(':'));
         }
-        o.sort.push_back(s);
-        o.sort_thresholds.push_back(th);
       }
-      if (!any) o.sort_thresholds.clear();
-    } else if (name == "threshold") {
-      std::string t = value;
-      if (!t.empty() && t.back() == '%') t.pop_back();
-      if (!is_number(t)) return usage_error("annotate", "bad --threshold=" + value);
-      double v = std::strtod(t.c_str(), nullptr);
-      if (v < 0 || v > 100) return usage_error("annotate", "--threshold must be between 0 and 100");
-      o.threshold = t;
-    } else if (name == "show-percs" || name == "auto" || name == "inclusive") {
-      auto b = parse_yes_no(value);
-      if (!b) return usage_error("annotate", "--" + std::string(name) + " takes yes or no");
-      (name == "show-percs" ? o.show_percs : name == "auto" ? o.auto_annotate : o.inclusive) = *b;
-    } else if (name == "context") {
-      if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)
-        return usage_error("annotate", "bad --context=" + value);
-      o.context = std::strtoull(value.c_str(), nullptr, 10);
-    } else if (name == "tree") {
-      if (value != "none" && value != "caller" && value != "calling" && value != "both")
-        return usage_error("annotate", "--tree takes none, caller, calling or both");
-      o.tree_caller = value == "caller" || value == "both";
-      o.tree_calling = value == "calling" || value == "both";
-    } else if (name == "include") {
-      std::string dir = value;
-      if (!dir.empty() && dir[0] == '=') dir.erase(0, 1);  // -I=dir, as callgrind_annotate
-      if (!dir.empty() && dir.back() == '/') dir.pop_back();
-      o.include_dirs.push_back(dir);
-    } else if (name == "part") {
-      if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos ||
-          std::strtoull(value.c_str(), nullptr, 10) == 0)
-        return usage_error("annotate", "--part takes a part number from 1");
-      o.part = static_cast<part_id>(std::strtoull(value.c_str(), nullptr, 10) - 1);
-    } else if (name == "json") {
-      json = true;
-    } else if (name == "raw") {
-      o.raw = true;
-    } else if (name == "source-root") {
-      auto root = source_root(value);
-      if (!root) return usage_error("annotate", "--source-root takes OLD=NEW");
-      o.source_roots.push_back(std::move(*root));
-    } else if (name == "event") {
-      o.event_definitions.push_back(value);
+      o.sort.push_back(s);
+      o.sort_thresholds.push_back(th);
     }
+    if (!any) o.sort_thresholds.clear();
   }
+  if (a.threshold) {
+    std::string t = *a.threshold;
+    if (!t.empty() && t.back() == '%') t.pop_back();
+    if (!is_number(t)) return usage_error("annotate", "bad --threshold=" + *a.threshold);
+    double v = std::strtod(t.c_str(), nullptr);
+    if (v < 0 || v > 100) return usage_error("annotate", "--threshold must be between 0 and 100");
+    o.threshold = t;
+  }
+  for (auto [name, value, into] : {std::tuple{"show-percs", &a.show_percs, &o.show_percs},
+                                   {"auto", &a.auto_annotate, &o.auto_annotate},
+                                   {"inclusive", &a.inclusive, &o.inclusive}}) {
+    if (!*value) continue;
+    auto b = parse_yes_no(**value);
+    if (!b) return usage_error("annotate", "--" + std::string(name) + " takes yes or no");
+    *into = *b;
+  }
+  if (a.context) {
+    const std::string& value = *a.context;
+    if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)
+      return usage_error("annotate", "bad --context=" + value);
+    o.context = std::strtoull(value.c_str(), nullptr, 10);
+  }
+  if (a.tree) {
+    const std::string& value = *a.tree;
+    if (value != "none" && value != "caller" && value != "calling" && value != "both")
+      return usage_error("annotate", "--tree takes none, caller, calling or both");
+    o.tree_caller = value == "caller" || value == "both";
+    o.tree_calling = value == "calling" || value == "both";
+  }
+  for (std::string dir : a.include) {
+    if (!dir.empty() && dir[0] == '=') dir.erase(0, 1);  // -I=dir, as callgrind_annotate
+    if (!dir.empty() && dir.back() == '/') dir.pop_back();
+    o.include_dirs.push_back(dir);
+  }
+  if (a.part) {
+    const std::string& value = *a.part;
+    if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos ||
+        std::strtoull(value.c_str(), nullptr, 10) == 0)
+      return usage_error("annotate", "--part takes a part number from 1");
+    o.part = static_cast<part_id>(std::strtoull(value.c_str(), nullptr, 10) - 1);
+  }
+  o.raw = a.raw;
+  for (const auto& value : a.source_root) {
+    auto root = source_root(value);
+    if (!root) return usage_error("annotate", "--source-root takes OLD=NEW");
+    o.source_roots.push_back(std::move(*root));
+  }
+  o.event_definitions = a.event;
 
   // --asm: machine code after the report, whose source annotation is then off unless asked.
-  auto asm_req = parse_asm_request(*parsed, err);
+  auto asm_req = parse_asm_request(a, err);
   if (!err.empty()) return usage_error("annotate", err);
   std::vector<listed_function> listed;
-  if (asm_req && !parsed->has("auto")) o.auto_annotate = false;
+  if (asm_req && !a.auto_annotate) o.auto_annotate = false;
   if (asm_req && !asm_req->regex)
     o.on_function_row = [&](std::string_view f, std::string_view n, std::string_view ob) {
       listed.push_back({std::string(f), std::string(n), std::string(ob)});
@@ -267,12 +285,12 @@ int run_annotate(std::span<const std::string_view> raw_args) {
 
   std::string input;
   bool defaulted = false;
-  if (!parsed->positional.empty()) {
-    input = parsed->positional[0];
+  if (!a.positional.empty()) {
+    input = a.positional[0];
     std::vector<std::string> dirs{""};
     for (const auto& d : o.include_dirs) dirs.push_back(d + "/");
-    for (std::size_t i = 1; i < parsed->positional.size(); ++i) {
-      const std::string& f = parsed->positional[i];
+    for (std::size_t i = 1; i < a.positional.size(); ++i) {
+      const std::string& f = a.positional[i];
       bool ok = false;
       for (const auto& d : dirs)
         if (access((d + f).c_str(), R_OK) == 0) ok = true;
@@ -334,7 +352,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     }
     reader_options ro;
     ro.display_name = input == "-" ? "<stdin>" : input;
-    auto threads = parse_threads(parsed->get("threads"));
+    auto threads = parse_threads(a.threads);
     if (!threads) return usage_error("annotate", "--threads needs a number from 1 to 64");
     ro.threads = *threads;
     o.threads = *threads;
@@ -430,7 +448,7 @@ CALLTREE_COMMAND(annotate,
                   .summary = "callgrind_annotate's report (drop-in), with right inclusive costs",
                   .usage = annotate_usage,
                   .description = annotate_summary,
-                  .flags = annotate_flags,
+                  .flags = annotate_table.flags,
                   .run = run_annotate});
 
 }  // namespace calltree::cli

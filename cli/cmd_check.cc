@@ -2,35 +2,40 @@
 #include <cstdio>
 #include <string>
 
-#include "args.h"
 #include "calltree/checker.h"
 #include "calltree/reader.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "flag_table.h"
 #include "progress.h"
 #include "report/json.h"
 
 namespace calltree::cli {
 namespace {
 
-constexpr flag check_flags[] = {
-    {"json", 0, false, "one JSON object per file, one per line, on stdout"},
-    {"quiet", 'q', false, "print no diagnostics, only the summary lines"},
-    {"strict", 0, false,
+struct check_flags {
+  bool json = false, quiet = false, strict = false, help = false;
+  std::optional<std::string> max_diagnostics, threads;
+};
+
+constexpr auto check_table = make_flag_table<check_flags>({
+    {"json", 0, &check_flags::json, "one JSON object per file, one per line, on stdout"},
+    {"quiet", 'q', &check_flags::quiet, "print no diagnostics, only the summary lines"},
+    {"strict", 0, &check_flags::strict,
      "a file that looks cut short (likely-truncated: no totals: where its producer writes one, "
      "no last newline, a summary: above the sum read) fails: an error, not a warning"},
-    {"max-diagnostics", 0, true, "keep at most N diagnostics of each code per file (default 20)",
-     "N"},
-    {"max-memory", 0, true,
+    {"max-diagnostics", 0, &check_flags::max_diagnostics,
+     "keep at most N diagnostics of each code per file (default 20)", "N"},
+    {"max-memory", 0, taken_by_main,
      "stop reading a file whose names take more than SIZE (e.g. 512M; 0 = no limit; "
      "default: 3/4 of this machine's memory)",
      "SIZE"},
-    {"threads", 0, true,
+    {"threads", 0, &check_flags::threads,
      "threads to read with; 2 or more decode a compressed file on a thread of its own (the "
      "results are the same) [number of cores]",
      "N"},
-    {"help", 'h', false, "show this help"},
-};
+    {"help", 'h', &check_flags::help, "show this help"},
+});
 
 constexpr std::string_view check_usage = "[OPTIONS] FILE...";
 constexpr std::string_view check_summary =
@@ -115,23 +120,23 @@ std::string json_line(const std::string& file, const check_result& r, const read
 
 int run_check(std::span<const std::string_view> argv) {
   std::string err;
-  auto args = parse_args(argv, check_flags, err);
+  auto args = parse_flags(argv, check_table, err);
   if (!args) {
     print_error(err + " (see 'calltree check --help')");
     return exit_usage;
   }
-  if (args->has("help")) {
-    std::fputs(format_help("check", check_usage, check_summary, check_flags).c_str(), stdout);
+  if (args->help) {
+    std::fputs(format_help("check", check_usage, check_summary, check_table.flags).c_str(), stdout);
     return exit_ok;
   }
   if (args->positional.empty()) {
     print_error("check: no input file (use - for standard input)");
     return exit_usage;
   }
-  bool json = args->has("json");
-  bool quiet = args->has("quiet");
+  const bool json = args->json;
+  const bool quiet = args->quiet;
   std::size_t keep = 20;
-  if (auto v = args->get("max-diagnostics")) {
+  if (const auto& v = args->max_diagnostics) {
     auto n = parse_size(*v);
     if (!n) {
       print_error("check: --max-diagnostics needs a number");
@@ -140,15 +145,7 @@ int run_check(std::span<const std::string_view> argv) {
     keep = static_cast<std::size_t>(*n);
   }
   reader_options ropt;
-  if (auto v = args->get("max-memory")) {
-    auto n = parse_size(*v);
-    if (!n) {
-      print_error("check: --max-memory needs a size such as 512M");
-      return exit_usage;
-    }
-    ropt.max_name_bytes = *n;
-  }
-  auto threads = parse_threads(args->get("threads"));
+  auto threads = parse_threads(args->threads);
   if (!threads) {
     print_error("check: --threads needs a number from 1 to 64");
     return exit_usage;
@@ -172,7 +169,7 @@ int run_check(std::span<const std::string_view> argv) {
     progress_line progress(name);
     progress.attach(ropt);
     strict_sink strict(diags);
-    diagnostic_sink& sink = args->has("strict") ? static_cast<diagnostic_sink&>(strict) : diags;
+    diagnostic_sink& sink = args->strict ? static_cast<diagnostic_sink&>(strict) : diags;
     auto stats = read_callgrind(**in, names, chk, sink, ropt);
     progress.finish();
     if (!stats) {
@@ -196,7 +193,7 @@ CALLTREE_COMMAND(check, {.name = "check",
                          .summary = "validate profiles: diagnostics and a summary per file",
                          .usage = check_usage,
                          .description = check_summary,
-                         .flags = check_flags,
+                         .flags = check_table.flags,
                          .run = run_check});
 
 }  // namespace calltree::cli

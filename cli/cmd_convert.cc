@@ -17,25 +17,32 @@
 #include <string>
 #include <vector>
 
-#include "args.h"
 #include "calltree/input.h"
 #include "calltree/reader.h"
 #include "calltree/writer.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "flag_table.h"
 #include "output_file.h"
 #include "standard_output.h"
 
 namespace calltree::cli {
 namespace {
 
-constexpr flag convert_flags[] = {
-    {"output", 'o', true, "write to FILE ('-' = standard output, the default)", "FILE"},
-    {"no-compress-names", 0, false,
-     "no '(id) name' compression (names like '(1) x' stay compressed)"},
-    {"no-compress-positions", 0, false, "write every position absolute (no '+N', '-N', '*')"},
-    {"help", 'h', false, "show this help"},
+struct convert_flags {
+  std::optional<std::string> output;
+  bool no_compress_names = false, no_compress_positions = false, help = false;
 };
+
+constexpr auto convert_table = make_flag_table<convert_flags>({
+    {"output", 'o', &convert_flags::output, "write to FILE ('-' = standard output, the default)",
+     "FILE"},
+    {"no-compress-names", 0, &convert_flags::no_compress_names,
+     "no '(id) name' compression (names like '(1) x' stay compressed)"},
+    {"no-compress-positions", 0, &convert_flags::no_compress_positions,
+     "write every position absolute (no '+N', '-N', '*')"},
+    {"help", 'h', &convert_flags::help, "show this help"},
+});
 
 constexpr std::string_view convert_usage = "[OPTIONS] FILE";
 constexpr std::string_view convert_summary =
@@ -68,13 +75,13 @@ class warnings_and_errors final : public diagnostic_sink {
 
 int run_convert(std::span<const std::string_view> argv) {
   std::string err;
-  auto args = parse_args(argv, convert_flags, err);
+  auto args = parse_flags(argv, convert_table, err);
   if (!args) {
     std::fprintf(stderr, "calltree convert: %s (see 'calltree convert --help')\n", err.c_str());
     return exit_usage;
   }
-  if (args->has("help")) {
-    std::fputs(format_help("convert", convert_usage, convert_summary, convert_flags).c_str(),
+  if (args->help) {
+    std::fputs(format_help("convert", convert_usage, convert_summary, convert_table.flags).c_str(),
                stdout);
     return exit_ok;
   }
@@ -86,7 +93,7 @@ int run_convert(std::span<const std::string_view> argv) {
     return exit_usage;
   }
   const std::string in_path = args->positional[0];
-  const std::string out_path = args->get("output").value_or("-");
+  const std::string out_path = args->output.value_or("-");
   if (out_path.empty()) {
     std::fprintf(stderr, "calltree convert: empty output file name\n");
     return exit_usage;
@@ -99,8 +106,8 @@ int run_convert(std::span<const std::string_view> argv) {
   }
 
   writer_options wopt;
-  wopt.compress_names = !args->has("no-compress-names");
-  wopt.compress_positions = !args->has("no-compress-positions");
+  wopt.compress_names = !args->no_compress_names;
+  wopt.compress_positions = !args->no_compress_positions;
 
   std::ofstream file;
   std::vector<char> file_buffer;
@@ -187,7 +194,7 @@ CALLTREE_COMMAND(convert,
                   .summary = "write a profile as clean callgrind format (keeps every part)",
                   .usage = convert_usage,
                   .description = convert_summary,
-                  .flags = convert_flags,
+                  .flags = convert_table.flags,
                   .run = run_convert});
 
 }  // namespace calltree::cli

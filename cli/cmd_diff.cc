@@ -6,50 +6,63 @@
 #include <string>
 #include <vector>
 
-#include "args.h"
 #include "calltree/analysis/diff.h"
 #include "calltree/diagnostic.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "flag_table.h"
 #include "progress.h"
 #include "report/diff.h"
 
 namespace calltree::cli {
 namespace {
 
-constexpr flag diff_flags[] = {
-    {"show", 0, true, "events to show, comma-separated (default: all compared events)", "A,B"},
-    {"sort", 0, true, "events to sort by, in turn (default: the first compared event)", "A,B"},
-    {"inclusive", 0, true, "sort by inclusive instead of self cost", "yes|no"},
-    {"threshold", 0, true,
+struct diff_flags {
+  std::optional<std::string> show, sort, inclusive, threshold, limit, part, fail_above, threads;
+  std::vector<std::string> function, include, mod_filename, mod_funcname;
+  bool json = false, ignore_object = false, strip_recursion = false, per_function = false,
+       help = false;
+};
+
+constexpr auto diff_table = make_flag_table<diff_flags>({
+    {"show", 0, &diff_flags::show, "events to show, comma-separated (default: all compared events)",
+     "A,B"},
+    {"sort", 0, &diff_flags::sort, "events to sort by, in turn (default: the first compared event)",
+     "A,B"},
+    {"inclusive", 0, &diff_flags::inclusive, "sort by inclusive instead of self cost", "yes|no"},
+    {"threshold", 0, &diff_flags::threshold,
      "list functions whose change of the first sort event is at least PCT % of its old total "
      "(default 0.1; 0 lists every changed function)",
      "PCT"},
-    {"limit", 0, true, "list at most N functions (default: no limit)", "N"},
-    {"function", 0, true, "per-line and per-call-site changes inside NAME (repeatable)", "NAME"},
-    {"include", 'I', true, "look for source files in DIR too (repeatable)", "DIR"},
-    {"json", 0, false, "write JSON (schema: docs/json.md) instead of text"},
-    {"mod-filename", 0, true, "rewrite file names before matching (regex; repeatable)",
-     "s/OLD/NEW/"},
-    {"mod-funcname", 0, true, "rewrite function names before matching (regex; repeatable)",
-     "s/OLD/NEW/"},
-    {"ignore-object", 0, false, "match functions by file and name only"},
-    {"strip-recursion", 0, false, "drop callgrind's 'N recursion suffixes (fib'2 -> fib)"},
-    {"part", 0, true, "compare part N (1-based) of both files (default: all parts summed)", "N"},
-    {"fail-above", 0, true,
+    {"limit", 0, &diff_flags::limit, "list at most N functions (default: no limit)", "N"},
+    {"function", 0, &diff_flags::function,
+     "per-line and per-call-site changes inside NAME (repeatable)", "NAME"},
+    {"include", 'I', &diff_flags::include, "look for source files in DIR too (repeatable)", "DIR"},
+    {"json", 0, &diff_flags::json, "write JSON (schema: docs/json.md) instead of text"},
+    {"mod-filename", 0, &diff_flags::mod_filename,
+     "rewrite file names before matching (regex; repeatable)", "s/OLD/NEW/"},
+    {"mod-funcname", 0, &diff_flags::mod_funcname,
+     "rewrite function names before matching (regex; repeatable)", "s/OLD/NEW/"},
+    {"ignore-object", 0, &diff_flags::ignore_object, "match functions by file and name only"},
+    {"strip-recursion", 0, &diff_flags::strip_recursion,
+     "drop callgrind's 'N recursion suffixes (fib'2 -> fib)"},
+    {"part", 0, &diff_flags::part,
+     "compare part N (1-based) of both files (default: all parts summed)", "N"},
+    {"fail-above", 0, &diff_flags::fail_above,
      "exit 1 when the program total of EVENT (default: the first sort event) grows by more "
      "than PCT %",
      "PCT[:EVENT]"},
-    {"per-function", 0, false, "apply --fail-above to each listed function as well"},
-    {"threads", 0, true,
+    {"per-function", 0, &diff_flags::per_function,
+     "apply --fail-above to each listed function as well"},
+    {"threads", 0, &diff_flags::threads,
      "threads to read with; 2 or more decode a compressed file on a thread of its own, and "
      "read a plain file's chunks ahead on the others (the results are the same) [number of "
      "cores]",
      "N"},
-    {"help", 'h', false, "show this help"},
-};
+    {"help", 'h', &diff_flags::help, "show this help"},
+});
 
 constexpr std::string_view diff_usage = "[OPTIONS] OLD NEW";
 constexpr std::string_view diff_summary =
@@ -109,58 +122,58 @@ std::string first_cmd(const profile& p) { return p.parts.empty() ? "" : p.parts[
 
 int run_diff(std::span<const std::string_view> args) {
   std::string err;
-  auto parsed = parse_args(args, diff_flags, err);
+  auto parsed = parse_flags(args, diff_table, err);
   if (!parsed) return usage_error("diff", err);
-  const parsed_args& a = *parsed;
-  if (a.has("help")) {
-    std::fputs(format_help("diff", diff_usage, diff_summary, diff_flags).c_str(), stdout);
+  const command_line<diff_flags>& a = *parsed;
+  if (a.help) {
+    std::fputs(format_help("diff", diff_usage, diff_summary, diff_table.flags).c_str(), stdout);
     return exit_ok;
   }
   if (a.positional.size() != 2) return usage_error("diff", "needs exactly two files, OLD and NEW");
 
   diff_options options;
-  for (const auto& e : a.all("mod-filename")) {
+  for (const auto& e : a.mod_filename) {
     auto s = parse_substitution(e);
     if (!s) return usage_error("diff", "--mod-filename: " + s.error().message);
     options.match.file_rewrites.push_back(std::move(*s));
   }
-  for (const auto& e : a.all("mod-funcname")) {
+  for (const auto& e : a.mod_funcname) {
     auto s = parse_substitution(e);
     if (!s) return usage_error("diff", "--mod-funcname: " + s.error().message);
     options.match.function_rewrites.push_back(std::move(*s));
   }
-  options.match.ignore_object = a.has("ignore-object");
-  options.match.strip_recursion = a.has("strip-recursion");
-  if (auto v = a.get("part")) {
+  options.match.ignore_object = a.ignore_object;
+  options.match.strip_recursion = a.strip_recursion;
+  if (const auto& v = a.part) {
     std::uint64_t n = 0;
     if (!parse_count(*v, n) || n == 0 || n > 0xffffffffu)
       return usage_error("diff", "--part needs a part number from 1");
     options.part = static_cast<std::uint32_t>(n - 1);
   }
   diff_report_options report;
-  if (auto v = a.get("threshold")) {
+  if (const auto& v = a.threshold) {
     auto t = parse_nonnegative(*v);
     if (!t || *t > 100) return usage_error("diff", "--threshold needs a percentage from 0 to 100");
     report.ranking.threshold_percent = *t;
   }
-  if (auto v = a.get("limit")) {
+  if (const auto& v = a.limit) {
     std::uint64_t n = 0;
     if (!parse_count(*v, n)) return usage_error("diff", "--limit needs a number");
     report.ranking.limit = n;
   }
-  if (auto v = a.get("inclusive")) {
+  if (const auto& v = a.inclusive) {
     auto b = parse_yes_no(*v);
     if (!b) return usage_error("diff", "--inclusive needs yes or no");
     report.ranking.inclusive = *b;
   }
-  if (a.has("per-function") && !a.has("fail-above"))
+  if (a.per_function && !a.fail_above)
     return usage_error("diff", "--per-function needs --fail-above");
 
-  auto threads = parse_threads(a.get("threads"));
+  auto threads = parse_threads(a.threads);
   if (!threads) return usage_error("diff", "--threads needs a number from 1 to 64");
 
   profile old_profile, new_profile;
-  const bool positions = a.has("function");
+  const bool positions = !a.function.empty();
   bool faulty = false;  // an input with errors, or not read to its end: exit 1
   if (!load(a.positional[0], old_profile, positions, *threads, faulty) ||
       !load(a.positional[1], new_profile, positions, *threads, faulty))
@@ -201,7 +214,7 @@ int run_diff(std::span<const std::string_view> args) {
     out = *e;
     return true;
   };
-  if (auto v = a.get("show")) {
+  if (const auto& v = a.show) {
     for (const auto& name : split_commas(*v)) {
       std::size_t e = 0;
       if (!event_index(name, "--show", e)) return exit_usage;
@@ -209,7 +222,7 @@ int run_diff(std::span<const std::string_view> args) {
     }
     if (report.shown_events.empty()) return usage_error("diff", "--show needs at least one event");
   }
-  if (auto v = a.get("sort")) {
+  if (const auto& v = a.sort) {
     for (const auto& name : split_commas(*v)) {
       std::size_t e = 0;
       if (!event_index(name, "--sort", e)) return exit_usage;
@@ -218,7 +231,7 @@ int run_diff(std::span<const std::string_view> args) {
     if (report.ranking.sort_events.empty())
       return usage_error("diff", "--sort needs at least one event");
   }
-  if (auto v = a.get("fail-above")) {
+  if (const auto& v = a.fail_above) {
     diff_gate gate;
     std::string pct = *v, event;
     if (auto colon = pct.find(':'); colon != std::string::npos) {
@@ -234,13 +247,13 @@ int run_diff(std::span<const std::string_view> args) {
     } else {
       gate.event = report.ranking.sort_events.empty() ? 0 : report.ranking.sort_events.front();
     }
-    gate.per_function = a.has("per-function");
+    gate.per_function = a.per_function;
     report.gate = gate;
   }
 
   const diff_selection selection = select_functions(r, report.ranking);
   std::vector<function_detail> details;
-  for (const auto& name : a.all("function")) {
+  for (const auto& name : a.function) {
     auto d = diff_function(old_profile, new_profile, r, name, options);
     if (d.empty()) {
       std::string msg = "--function: no function named '" + name + "' in either profile";
@@ -258,8 +271,8 @@ int run_diff(std::span<const std::string_view> args) {
   report.old_input = {a.positional[0], first_cmd(old_profile)};
   report.new_input = {a.positional[1], first_cmd(new_profile)};
   report.part = options.part;
-  report.source_dirs = a.all("include");
-  if (a.has("json"))
+  report.source_dirs = a.include;
+  if (a.json)
     write_diff_json(std::cout, r, selection, details, report);
   else
     write_diff_text(std::cout, r, selection, details, report);
@@ -286,5 +299,5 @@ CALLTREE_COMMAND(diff, {.name = "diff",
                         .summary = "compare two profiles (functions, lines, calls; CI gate)",
                         .usage = calltree::cli::diff_usage,
                         .description = calltree::cli::diff_summary,
-                        .flags = calltree::cli::diff_flags,
+                        .flags = calltree::cli::diff_table.flags,
                         .run = calltree::cli::run_diff});

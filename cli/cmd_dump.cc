@@ -9,27 +9,31 @@
 #include <iostream>
 #include <string>
 
-#include "args.h"
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "flag_table.h"
 #include "report/dump.h"
 #include "standard_output.h"
 
 namespace calltree::cli {
 namespace {
 
-constexpr flag dump_flags[] = {
-    {"records", 0, false, "list the records as the reader emits them (the default)"},
-    {"profile", 0, false,
+struct dump_flags {
+  bool records = false, profile = false, no_line_numbers = false, help = false;
+};
+
+constexpr auto dump_table = make_flag_table<dump_flags>({
+    {"records", 0, &dump_flags::records, "list the records as the reader emits them (the default)"},
+    {"profile", 0, &dump_flags::profile,
      "list the records replayed from the built profile (summed per function, position, call "
      "and jump; parts kept)"},
-    {"no-line-numbers", 0, false,
+    {"no-line-numbers", 0, &dump_flags::no_line_numbers,
      "leave out the line= fields (to compare two texts of one profile)"},
-    {"help", 'h', false, "show this help"},
-};
+    {"help", 'h', &dump_flags::help, "show this help"},
+});
 
 constexpr std::string_view dump_usage = "[--records|--profile] [OPTIONS] FILE";
 constexpr std::string_view dump_summary =
@@ -42,16 +46,16 @@ constexpr std::string_view dump_summary =
 
 int run_dump(std::span<const std::string_view> argv) {
   std::string err;
-  auto args = parse_args(argv, dump_flags, err);
+  auto args = parse_flags(argv, dump_table, err);
   if (!args) {
     std::fprintf(stderr, "calltree dump: %s (see 'calltree dump --help')\n", err.c_str());
     return exit_usage;
   }
-  if (args->has("help")) {
-    std::fputs(format_help("dump", dump_usage, dump_summary, dump_flags).c_str(), stdout);
+  if (args->help) {
+    std::fputs(format_help("dump", dump_usage, dump_summary, dump_table.flags).c_str(), stdout);
     return exit_ok;
   }
-  if (args->has("records") && args->has("profile")) {
+  if (args->records && args->profile) {
     std::fprintf(stderr, "calltree dump: --records and --profile exclude each other\n");
     return exit_usage;
   }
@@ -64,14 +68,14 @@ int run_dump(std::span<const std::string_view> argv) {
   }
   const std::string path = args->positional[0];
   dump_options dopt;
-  dopt.line_numbers = !args->has("no-line-numbers");
+  dopt.line_numbers = !args->no_line_numbers;
   reader_options ropt;
   ropt.display_name = path == "-" ? "<stdin>" : path;
   diagnostic_collector diags;
 
   result<read_stats> stats = error{};
   bool wrote = false;
-  if (args->has("profile")) {
+  if (args->profile) {
     profile p;
     stats = load_profile(path, p, diags, ropt);
     if (stats) {
@@ -112,7 +116,7 @@ CALLTREE_COMMAND(dump, {.name = "dump",
                         .summary = "list the records calltree reads from a file, one line each",
                         .usage = dump_usage,
                         .description = dump_summary,
-                        .flags = dump_flags,
+                        .flags = dump_table.flags,
                         .run = run_dump});
 
 }  // namespace calltree::cli

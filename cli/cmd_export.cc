@@ -16,9 +16,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
-#include "args.h"
 #include "calltree/profile.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
@@ -26,6 +27,7 @@
 #include "diagnostics_output.h"
 #include "export/export.h"
 #include "export/model_json_stream.h"
+#include "flag_table.h"
 #include "huge_pages.h"
 #include "output_file.h"
 #include "progress.h"
@@ -37,43 +39,52 @@ extern char** environ;
 namespace calltree::cli {
 namespace {
 
-constexpr flag export_flags[] = {
-    {"to", 0, true,
+struct export_flags {
+  std::optional<std::string> to, output, show, part, node_thres, edge_thres, max_frames, min_share,
+      addresses, title, dot_command, threads;
+  std::vector<std::string> event;
+  bool help = false;
+};
+
+constexpr auto export_table = make_flag_table<export_flags>({
+    {"to", 0, &export_flags::to,
      "the format: pprof, folded, speedscope, chrome, dot, svg, png, flamegraph, json "
      "(docs/export.md)",
      "FORMAT"},
-    {"output", 'o', true, "the file to write ('-': standard output)", "OUT"},
-    {"show", 0, true,
+    {"output", 'o', &export_flags::output, "the file to write ('-': standard output)", "OUT"},
+    {"show", 0, &export_flags::show,
      "events to export, comma-separated, recorded or derived [every event; folded: the first]",
      "A,B"},
-    {"event", 0, true, "define a derived event, e.g. 'CEst = Ir + 10 Bm' (repeatable)",
-     "'NAME = FORMULA'"},
-    {"part", 0, true,
+    {"event", 0, &export_flags::event,
+     "define a derived event, e.g. 'CEst = Ir + 10 Bm' (repeatable)", "'NAME = FORMULA'"},
+    {"part", 0, &export_flags::part,
      "only parts N,M (1-based) of a file with several parts [all, summed; speedscope and "
      "chrome: one profile or thread per part]",
      "N[,M...]"},
-    {"node-thres", 0, true,
+    {"node-thres", 0, &export_flags::node_thres,
      "dot/svg/png: leave out functions below PCT % of the total inclusive cost [0.5]", "PCT"},
-    {"edge-thres", 0, true, "dot/svg/png: leave out calls below PCT % of the total [0.1]", "PCT"},
-    {"max-frames", 0, true,
+    {"edge-thres", 0, &export_flags::edge_thres,
+     "dot/svg/png: leave out calls below PCT % of the total [0.1]", "PCT"},
+    {"max-frames", 0, &export_flags::max_frames,
      "stack formats: at most N frames in the estimate's tree (self costs stay exact) [1048576]",
      "N"},
-    {"min-share", 0, true,
+    {"min-share", 0, &export_flags::min_share,
      "stack formats: no frame for a call path below this share of the total; self costs stay "
      "exact (0: every path, up to --max-frames) [0.00001]",
      "FRACTION"},
-    {"addresses", 0, true,
+    {"addresses", 0, &export_flags::addresses,
      "pprof, a profile with instruction positions: a location per instruction address and "
      "each object's address range (go tool pprof -addresses); the file is many times larger "
      "[no]",
      "yes|no"},
-    {"title", 0, true, "the title of a flamegraph, speedscope or chrome export [the file name]",
-     "TEXT"},
-    {"dot-command", 0, true, "svg/png: the Graphviz program to run [dot]", "PATH"},
-    {"threads", 0, true,
+    {"title", 0, &export_flags::title,
+     "the title of a flamegraph, speedscope or chrome export [the file name]", "TEXT"},
+    {"dot-command", 0, &export_flags::dot_command, "svg/png: the Graphviz program to run [dot]",
+     "PATH"},
+    {"threads", 0, &export_flags::threads,
      "threads to read with (and to compress pprof, format stacks with) [number of cores]", "N"},
-    {"help", 'h', false, "show this help"},
-};
+    {"help", 'h', &export_flags::help, "show this help"},
+});
 
 constexpr std::string_view export_usage = "--to=FORMAT [OPTIONS] FILE -o OUT";
 constexpr std::string_view export_summary =
@@ -164,15 +175,24 @@ int export_model_streaming(const std::string& input, output_file& out, reader_op
 // the file is read when the file can be read again and OUT is a file (not standard output, a
 // pipe or a device) that can be thrown away for the model if need be (a few files only:
 // Xdebug's, whose functions come back block after block).
-int export_model(const std::string& input, const std::string& out_path, const parsed_args& a) {
-  for (const char* f : {"show", "event", "part", "node-thres", "edge-thres", "min-share",
-                        "max-frames", "title", "dot-command", "addresses"})
-    if (a.has(f))
+int export_model(const std::string& input, const std::string& out_path, const export_flags& a) {
+  const std::pair<const char*, bool> given[] = {{"show", a.show.has_value()},
+                                                {"event", !a.event.empty()},
+                                                {"part", a.part.has_value()},
+                                                {"node-thres", a.node_thres.has_value()},
+                                                {"edge-thres", a.edge_thres.has_value()},
+                                                {"min-share", a.min_share.has_value()},
+                                                {"max-frames", a.max_frames.has_value()},
+                                                {"title", a.title.has_value()},
+                                                {"dot-command", a.dot_command.has_value()},
+                                                {"addresses", a.addresses.has_value()}};
+  for (const auto& [f, is_given] : given)
+    if (is_given)
       return usage_error("export",
                          std::string("--") + f + " does not apply to --to=json (the whole model)");
   reader_options ro;
   ro.display_name = input == "-" ? "<stdin>" : input;
-  auto threads = parse_threads(a.get("threads"));
+  auto threads = parse_threads(a.threads);
   if (!threads) return usage_error("export", "--threads needs a number from 1 to 64");
   ro.threads = *threads;
   std::string err;
@@ -201,14 +221,15 @@ int export_model(const std::string& input, const std::string& out_path, const pa
 
 int run_export(std::span<const std::string_view> args) {
   std::string err;
-  auto parsed = parse_args(args, export_flags, err);
+  auto parsed = parse_flags(args, export_table, err);
   if (!parsed) return usage_error("export", err);
-  const parsed_args& a = *parsed;
-  if (a.has("help")) {
-    std::fputs(format_help("export", export_usage, export_summary, export_flags).c_str(), stdout);
+  const command_line<export_flags>& a = *parsed;
+  if (a.help) {
+    std::fputs(format_help("export", export_usage, export_summary, export_table.flags).c_str(),
+               stdout);
     return exit_ok;
   }
-  auto to = a.get("to");
+  const auto& to = a.to;
   if (!to) return usage_error("export", "needs --to=FORMAT");
   const bool via_dot = *to == "svg" || *to == "png";
   auto format = via_dot ? std::optional(export_format::dot) : parse_export_format(*to);
@@ -217,39 +238,40 @@ int run_export(std::span<const std::string_view> args) {
         "export", "unknown format '" + *to +
                       "' (pprof, folded, speedscope, chrome, dot, svg, png, flamegraph, json)");
   if (a.positional.size() != 1) return usage_error("export", "needs exactly one profile");
-  auto out_path = a.get("output");
+  const auto& out_path = a.output;
   if (!out_path) return usage_error("export", "needs -o OUT ('-o -' for standard output)");
   if (via_dot && *out_path == "-")
     return usage_error("export", "--to=" + *to + " needs a file for -o");
 
   export_options o;
   o.format = *format;
-  if (auto v = a.get("show")) {
+  if (const auto& v = a.show) {
     o.events = split_commas(*v);
     if (o.events.empty()) return usage_error("export", "--show needs at least one event");
   }
-  for (auto [name, into] : {std::pair{"node-thres", &o.node_thres}, {"edge-thres", &o.edge_thres}})
-    if (auto v = a.get(name)) {
-      auto pct = parse_nonnegative(*v);
+  for (auto [name, v, into] : {std::tuple{"node-thres", &a.node_thres, &o.node_thres},
+                               {"edge-thres", &a.edge_thres, &o.edge_thres}})
+    if (*v) {
+      auto pct = parse_nonnegative(**v);
       if (!pct || *pct > 100)
         return usage_error("export",
                            "--" + std::string(name) + " needs a percentage from 0 to 100");
       *into = *pct;
     }
-  if (auto v = a.get("max-frames")) {
+  if (const auto& v = a.max_frames) {
     std::uint64_t n = 0;
     auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
     if (ec != std::errc() || p != v->data() + v->size() || n == 0)
       return usage_error("export", "--max-frames needs a number from 1");
     o.max_frames = n;
   }
-  if (auto v = a.get("min-share")) {
+  if (const auto& v = a.min_share) {
     auto share = parse_nonnegative(*v);
     if (!share || *share > 1)
       return usage_error("export", "--min-share needs a number from 0 to 1");
     o.min_share = *share;
   }
-  if (auto v = a.get("addresses")) {
+  if (const auto& v = a.addresses) {
     auto b = parse_yes_no(*v);
     if (!b) return usage_error("export", "--addresses needs yes or no");
     if (*b && o.format != export_format::pprof)
@@ -257,16 +279,16 @@ int run_export(std::span<const std::string_view> args) {
     o.addresses = *b;
   }
   const std::string input = a.positional[0];
-  o.title = a.get("title").value_or(input == "-" ? "<stdin>" : input);
+  o.title = a.title.value_or(input == "-" ? "<stdin>" : input);
 
   if (o.format == export_format::json) return export_model(input, *out_path, a);
 
   views::load_options lo;
-  lo.event_definitions = a.all("event");
+  lo.event_definitions = a.event;
   lo.index_names = false;  // (every key is exported under its own name)
   lo.keep_jumps = false;   // (no format shows them; json, which does, reads the model)
   lo.inclusive = o.format == export_format::dot;  // (the stacks are estimated without them)
-  auto threads = parse_threads(a.get("threads"));
+  auto threads = parse_threads(a.threads);
   if (!threads) return usage_error("export", "--threads needs a number from 1 to 64");
   lo.threads = *threads;
   o.threads = *threads;
@@ -287,7 +309,7 @@ int run_export(std::span<const std::string_view> args) {
     warn(input + ": " + std::to_string(s.warnings) + " warnings (see 'calltree check " + input +
          "')");
   for (const auto& w : s.table_warnings) warn(w);
-  if (auto v = a.get("part")) {
+  if (const auto& v = a.part) {
     auto parts = views::parse_parts(*v, s.p.parts.size());
     if (!parts) return usage_error("export", "--part: " + parts.error().message);
     o.parts = std::move(*parts);
@@ -309,7 +331,7 @@ int run_export(std::span<const std::string_view> args) {
     if (!drawn.open(*out_path, err)) return failed(err, exit_usage);
     // (out's buffer must reach its file before dot reads it.)
     if (!out.flush_only(err)) return failed(err, exit_usage);
-    err = run_dot(a.get("dot-command").value_or("dot"), *to, dot_file, drawn.temporary());
+    err = run_dot(a.dot_command.value_or("dot"), *to, dot_file, drawn.temporary());
     out.discard();
     if (!err.empty()) return failed(err);
     if (!drawn.commit(err)) return failed(err, exit_usage);
@@ -327,5 +349,5 @@ CALLTREE_COMMAND(export, {.name = "export",
                                      "Graphviz, Perfetto",
                           .usage = calltree::cli::export_usage,
                           .description = calltree::cli::export_summary,
-                          .flags = calltree::cli::export_flags,
+                          .flags = calltree::cli::export_table.flags,
                           .run = calltree::cli::run_export});

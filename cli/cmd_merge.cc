@@ -10,11 +10,11 @@
 #include <system_error>
 #include <vector>
 
-#include "args.h"
 #include "calltree/analysis/merge.h"
 #include "calltree/diagnostic.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "flag_table.h"
 #include "output_file.h"
 #include "progress.h"
 #include "standard_output.h"
@@ -22,18 +22,25 @@
 namespace calltree::cli {
 namespace {
 
-constexpr flag merge_flags[] = {
-    {"output", 'o', true, "write the merged profile to FILE ('-' = standard output)", "FILE"},
-    {"parts", 0, true,
+struct merge_flags {
+  std::optional<std::string> output, parts, compress, threads;
+  bool help = false;
+};
+
+constexpr auto merge_table = make_flag_table<merge_flags>({
+    {"output", 'o', &merge_flags::output,
+     "write the merged profile to FILE ('-' = standard output)", "FILE"},
+    {"parts", 0, &merge_flags::parts,
      "sum: fold every part of every input into one part (default); keep: one part per input part",
      "sum|keep"},
-    {"compress", 0, true, "name and position compression in the output (default yes)", "yes|no"},
-    {"threads", 0, true,
+    {"compress", 0, &merge_flags::compress,
+     "name and position compression in the output (default yes)", "yes|no"},
+    {"threads", 0, &merge_flags::threads,
      "threads to read with; 2 or more decode a compressed input on a thread of its own (the "
      "result is the same) [number of cores]",
      "N"},
-    {"help", 'h', false, "show this help"},
-};
+    {"help", 'h', &merge_flags::help, "show this help"},
+});
 
 constexpr std::string_view merge_usage = "[OPTIONS] FILE... -o OUT";
 constexpr std::string_view merge_summary =
@@ -47,19 +54,19 @@ constexpr std::string_view merge_summary =
 
 int run_merge(std::span<const std::string_view> args) {
   std::string err;
-  auto parsed = parse_args(args, merge_flags, err);
+  auto parsed = parse_flags(args, merge_table, err);
   if (!parsed) return usage_error("merge", err);
-  const parsed_args& a = *parsed;
-  if (a.has("help")) {
-    std::fputs(format_help("merge", merge_usage, merge_summary, merge_flags).c_str(), stdout);
+  const command_line<merge_flags>& a = *parsed;
+  if (a.help) {
+    std::fputs(format_help("merge", merge_usage, merge_summary, merge_table.flags).c_str(), stdout);
     return exit_ok;
   }
   if (a.positional.empty()) return usage_error("merge", "needs at least one input file");
-  auto output = a.get("output");
+  const auto& output = a.output;
   if (!output || output->empty())
     return usage_error("merge", "needs -o OUT (use '-o -' for stdout)");
   merge_options options;
-  if (auto v = a.get("parts")) {
+  if (const auto& v = a.parts) {
     if (*v == "sum")
       options.parts = parts_mode::sum;
     else if (*v == "keep")
@@ -69,12 +76,12 @@ int run_merge(std::span<const std::string_view> args) {
   }
   writer_options wo;
   wo.creator = std::string("calltree ") + CALLTREE_VERSION + " merge";
-  if (auto v = a.get("compress")) {
+  if (const auto& v = a.compress) {
     auto b = parse_yes_no(*v);
     if (!b) return usage_error("merge", "--compress needs yes or no");
     wo.compress_names = wo.compress_positions = *b;
   }
-  auto threads = parse_threads(a.get("threads"));
+  auto threads = parse_threads(a.threads);
   if (!threads) return usage_error("merge", "--threads needs a number from 1 to 64");
   options.threads = *threads;
   std::size_t stdin_inputs = 0;
@@ -161,5 +168,5 @@ CALLTREE_COMMAND(merge, {.name = "merge",
                          .summary = "sum profiles (threads, processes, parts) into one file",
                          .usage = calltree::cli::merge_usage,
                          .description = calltree::cli::merge_summary,
-                         .flags = calltree::cli::merge_flags,
+                         .flags = calltree::cli::merge_table.flags,
                          .run = calltree::cli::run_merge});

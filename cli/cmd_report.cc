@@ -23,10 +23,10 @@
 #include <string>
 
 #include "api.h"
-#include "args.h"
 #include "assets.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "flag_table.h"
 #include "output_file.h"
 #include "progress.h"
 #include "report_page.h"
@@ -36,19 +36,28 @@
 namespace calltree::cli {
 namespace {
 
-constexpr flag report_flags[] = {
-    {"html", 0, false, "write the report as one self-contained HTML file (the only format)"},
-    {"output", 'o', true, "the file to write", "FILE"},
-    {"threshold", 0, true,
-     "list the functions whose inclusive cost is at least PCT percent of the total [0.1]", "PCT"},
-    {"event", 0, true, "the event of the threshold, call graphs and flame graphs [the first]",
-     "NAME"},
-    {"include", 'I', true, "look for source files in DIR too (repeatable)", "DIR"},
-    {"source-root", 0, true, "look for sources under NEW where the profile says OLD (repeatable)",
-     "OLD=NEW"},
-    {"no-source", 0, false, "embed no source text (costs per line are still shown)"},
-    {"help", 'h', false, "show this help"},
+struct report_flags {
+  bool html = false, no_source = false, help = false;
+  std::optional<std::string> output, threshold, event;
+  std::vector<std::string> include, source_root;
 };
+
+constexpr auto report_table = make_flag_table<report_flags>({
+    {"html", 0, &report_flags::html,
+     "write the report as one self-contained HTML file (the only format)"},
+    {"output", 'o', &report_flags::output, "the file to write", "FILE"},
+    {"threshold", 0, &report_flags::threshold,
+     "list the functions whose inclusive cost is at least PCT percent of the total [0.1]", "PCT"},
+    {"event", 0, &report_flags::event,
+     "the event of the threshold, call graphs and flame graphs [the first]", "NAME"},
+    {"include", 'I', &report_flags::include, "look for source files in DIR too (repeatable)",
+     "DIR"},
+    {"source-root", 0, &report_flags::source_root,
+     "look for sources under NEW where the profile says OLD (repeatable)", "OLD=NEW"},
+    {"no-source", 0, &report_flags::no_source,
+     "embed no source text (costs per line are still shown)"},
+    {"help", 'h', &report_flags::help, "show this help"},
+});
 
 constexpr std::string_view report_usage = "--html [OPTIONS] FILE -o FILE.html";
 constexpr std::string_view report_summary =
@@ -114,19 +123,20 @@ struct budget {
 
 int run_report(std::span<const std::string_view> args) {
   std::string err;
-  auto parsed = parse_args(args, report_flags, err);
+  auto parsed = parse_flags(args, report_table, err);
   if (!parsed) return usage_error("report", err);
-  const parsed_args& a = *parsed;
-  if (a.has("help")) {
-    std::fputs(format_help("report", report_usage, report_summary, report_flags).c_str(), stdout);
+  const command_line<report_flags>& a = *parsed;
+  if (a.help) {
+    std::fputs(format_help("report", report_usage, report_summary, report_table.flags).c_str(),
+               stdout);
     return exit_ok;
   }
-  if (!a.has("html")) return usage_error("report", "give --html (the only report there is)");
+  if (!a.html) return usage_error("report", "give --html (the only report there is)");
   if (a.positional.size() != 1) return usage_error("report", "needs one profile");
-  auto out_path = a.get("output");
+  const auto& out_path = a.output;
   if (!out_path || out_path->empty()) return usage_error("report", "needs -o FILE.html");
   double threshold = 0.001;
-  if (auto t = a.get("threshold")) {
+  if (const auto& t = a.threshold) {
     char* end = nullptr;
     const double v = std::strtod(t->c_str(), &end);
     if (t->empty() || *end != '\0' || !(v >= 0 && v <= 100))
@@ -135,8 +145,8 @@ int run_report(std::span<const std::string_view> args) {
   }
 
   views::load_options lo;
-  for (auto dir : a.all("include")) lo.include_dirs.push_back(include_dir(std::move(dir)));
-  for (const auto& v : a.all("source-root")) {
+  for (auto dir : a.include) lo.include_dirs.push_back(include_dir(std::move(dir)));
+  for (const auto& v : a.source_root) {
     auto root = source_root(v);
     if (!root) return usage_error("report", "--source-root takes OLD=NEW");
     lo.source_roots.push_back(std::move(*root));
@@ -164,7 +174,7 @@ int run_report(std::span<const std::string_view> args) {
 
   server::api_options ao;
   ao.token = std::string(32, '0');
-  ao.serve_sources = !a.has("no-source");
+  ao.serve_sources = !a.no_source;
   const server::api api(ao, session);
   // One answer of the API, asked in-process, as it wrote it; a failure is the report's failure.
   auto ask_raw = [&](const std::string& target, std::string& body) -> bool {
@@ -196,7 +206,7 @@ int run_report(std::span<const std::string_view> args) {
     return exit_findings;
   }
   std::string event = profile["events"][0]["name"].get<std::string>();
-  if (auto e = a.get("event")) {
+  if (const auto& e = a.event) {
     bool known = false;
     for (const auto& ev : profile["events"]) known |= ev["name"] == *e;
     if (!known) return usage_error("report", "--event: no event " + *e + " in " + path);
@@ -427,7 +437,7 @@ CALLTREE_COMMAND(report, {.name = "report",
                           .summary = "write serve's page as one HTML file with the data in it",
                           .usage = report_usage,
                           .description = report_summary,
-                          .flags = report_flags,
+                          .flags = report_table.flags,
                           .run = run_report});
 
 }  // namespace calltree::cli

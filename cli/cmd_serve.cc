@@ -18,9 +18,9 @@
 #include <thread>
 
 #include "api.h"
-#include "args.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "flag_table.h"
 #include "http.h"
 #include "objdump_runner.h"
 #include "progress.h"
@@ -33,25 +33,33 @@ extern char** environ;
 namespace calltree::cli {
 namespace {
 
-constexpr flag serve_flags[] = {
-    {"port", 0, true, "port to listen on; 0 picks a free one [0]", "N"},
-    {"host", 0, true,
+struct serve_flags {
+  std::optional<std::string> port, host, threads, objdump;
+  std::vector<std::string> include, source_root, event, object_root;
+  bool open = false, no_source = false, help = false;
+};
+
+constexpr auto serve_table = make_flag_table<serve_flags>({
+    {"port", 0, &serve_flags::port, "port to listen on; 0 picks a free one [0]", "N"},
+    {"host", 0, &serve_flags::host,
      "address to listen on [127.0.0.1]; any other than a loopback address lets other machines "
      "connect (they still need the token)",
      "ADDR"},
-    {"open", 0, false, "open the URL in a browser (xdg-open)"},
-    {"include", 'I', true, "look for source files in DIR too (repeatable)", "DIR"},
-    {"source-root", 0, true, "look for sources under NEW where the profile says OLD (repeatable)",
-     "OLD=NEW"},
-    {"event", 0, true, "define a derived event, e.g. 'CEst = Ir + 10 Bm' (repeatable)",
-     "'NAME = FORMULA'"},
-    {"no-source", 0, false, "serve no source file (the views show costs per line without text)"},
-    {"threads", 0, true, "threads to read with [number of cores]", "N"},
-    {"objdump", 0, true, "the objdump of the machine-code panel [objdump]", "PATH"},
-    {"object-root", 0, true,
+    {"open", 0, &serve_flags::open, "open the URL in a browser (xdg-open)"},
+    {"include", 'I', &serve_flags::include, "look for source files in DIR too (repeatable)", "DIR"},
+    {"source-root", 0, &serve_flags::source_root,
+     "look for sources under NEW where the profile says OLD (repeatable)", "OLD=NEW"},
+    {"event", 0, &serve_flags::event,
+     "define a derived event, e.g. 'CEst = Ir + 10 Bm' (repeatable)", "'NAME = FORMULA'"},
+    {"no-source", 0, &serve_flags::no_source,
+     "serve no source file (the views show costs per line without text)"},
+    {"threads", 0, &serve_flags::threads, "threads to read with [number of cores]", "N"},
+    {"objdump", 0, &serve_flags::objdump, "the objdump of the machine-code panel [objdump]",
+     "PATH"},
+    {"object-root", 0, &serve_flags::object_root,
      "look for object files under NEW where the profile says OLD (repeatable)", "OLD=NEW"},
-    {"help", 'h', false, "show this help"},
-};
+    {"help", 'h', &serve_flags::help, "show this help"},
+});
 
 constexpr std::string_view serve_usage = "[OPTIONS] FILE | OLD NEW";
 constexpr std::string_view serve_summary =
@@ -84,11 +92,11 @@ void open_browser(const std::string& url) {
 
 int run_serve(std::span<const std::string_view> args) {
   std::string err;
-  auto parsed = parse_args(args, serve_flags, err);
+  auto parsed = parse_flags(args, serve_table, err);
   if (!parsed) return usage_error("serve", err);
-  const parsed_args& a = *parsed;
-  if (a.has("help")) {
-    std::fputs(format_help("serve", serve_usage, serve_summary, serve_flags).c_str(), stdout);
+  const command_line<serve_flags>& a = *parsed;
+  if (a.help) {
+    std::fputs(format_help("serve", serve_usage, serve_summary, serve_table.flags).c_str(), stdout);
     return exit_ok;
   }
   if (a.positional.empty() || a.positional.size() > 2)
@@ -100,22 +108,22 @@ int run_serve(std::span<const std::string_view> args) {
                        "a diff reads OLD and NEW twice: '-' (standard input) cannot be one of "
                        "them (save it to a file)");
   int port = 0;
-  if (auto v = a.get("port")) {
+  if (const auto& v = a.port) {
     if (v->empty() || v->find_first_not_of("0123456789") != std::string::npos || v->size() > 5 ||
         std::stoi(*v) > 65535)
       return usage_error("serve", "--port takes a number from 0 to 65535");
     port = std::stoi(*v);
   }
-  const std::string host = a.get("host").value_or("127.0.0.1");
+  const std::string host = a.host.value_or("127.0.0.1");
   views::load_options lo;
-  for (auto dir : a.all("include")) lo.include_dirs.push_back(include_dir(std::move(dir)));
-  for (const auto& v : a.all("source-root")) {
+  for (auto dir : a.include) lo.include_dirs.push_back(include_dir(std::move(dir)));
+  for (const auto& v : a.source_root) {
     auto root = source_root(v);
     if (!root) return usage_error("serve", "--source-root takes OLD=NEW");
     lo.source_roots.push_back(std::move(*root));
   }
-  lo.event_definitions = a.all("event");
-  auto threads = parse_threads(a.get("threads"));
+  lo.event_definitions = a.event;
+  auto threads = parse_threads(a.threads);
   if (!threads) return usage_error("serve", "--threads needs a number from 1 to 64");
   lo.threads = *threads;
   lo.cwd = current_dir();
@@ -171,13 +179,13 @@ int run_serve(std::span<const std::string_view> args) {
   ao.token = *token;
   ao.port = *bound;
   ao.hosts.push_back(host);
-  ao.serve_sources = !a.has("no-source");
+  ao.serve_sources = !a.no_source;
   objdump_settings od;
-  if (auto v = a.get("objdump")) {
+  if (const auto& v = a.objdump) {
     if (v->empty()) return usage_error("serve", "--objdump needs a program");
     od.objdump = *v;
   }
-  for (const auto& v : a.all("object-root")) {
+  for (const auto& v : a.object_root) {
     auto eq = v.find('=');
     if (eq == std::string::npos || eq == 0)
       return usage_error("serve", "--object-root takes OLD=NEW");
@@ -207,7 +215,7 @@ int run_serve(std::span<const std::string_view> args) {
     std::fprintf(stderr, "calltree serve: error writing standard output: %s\n", std::strerror(e));
     return exit_usage;
   }
-  if (a.has("open")) open_browser(url);
+  if (a.open) open_browser(url);
   // What later views need, made while the page loads. (Out of memory here, they are made when
   // a view asks, whose request answers the error: thrown out of this thread it would end the
   // server.)
@@ -243,7 +251,7 @@ CALLTREE_COMMAND(serve, {.name = "serve",
                          .summary = "serve KCachegrind's views of a profile to a browser",
                          .usage = serve_usage,
                          .description = serve_summary,
-                         .flags = serve_flags,
+                         .flags = serve_table.flags,
                          .run = run_serve});
 
 }  // namespace calltree::cli

@@ -307,14 +307,24 @@ std::vector<std::string> complete(bool bash, std::string_view line) {
   auto offer = [&](const std::string& candidate) {
     if (candidate.starts_with(cur)) out.push_back(candidate);
   };
-  if (words.size() <= 2) {  // the command (words[0] is the program)
+  // The command's word (words[0] is the program), after the options of every command that
+  // may stand before it (`calltree --color=never annotate ...`).
+  std::size_t at = 1;
+  while (at + 1 < words.size() && words[at].starts_with("-")) {
+    bool value_next = false;  // `--color never`: the value is the next word
+    for (const auto& f : global_flags)
+      value_next |= f.takes_value && words[at] == "--" + std::string(f.long_name);
+    at += value_next ? 2 : 1;
+  }
+  if (at >= words.size()) return out;  // the value of `--color VALUE`
+  if (at + 1 == words.size()) {        // the command
     for (const auto& c : sorted_commands()) offer(std::string(c.name));
     for (const auto& f : global_flags)
       offer("--" + std::string(f.long_name) + (f.takes_value ? "=" : ""));
-    offer("--version");
+    if (at == 1) offer("--version");
     return out;
   }
-  const command* c = find_command(words[1]);
+  const command* c = find_command(words[at]);
   if (!c) return out;
   std::vector<flag> flags(c->flags.begin(), c->flags.end());
   for (const auto& f : global_flags)
@@ -327,7 +337,7 @@ std::vector<std::string> complete(bool bash, std::string_view line) {
   if (cur.starts_with("--") && cur.find('=') != std::string::npos) {
     value_of = cur.substr(2, cur.find('=') - 2);
     value_prefix = cur.substr(0, cur.find('=') + 1);
-  } else if (words.size() >= 4 && words[words.size() - 2].starts_with("--") &&
+  } else if (words.size() >= at + 3 && words[words.size() - 2].starts_with("--") &&
              words[words.size() - 2].find('=') == std::string::npos) {
     std::string prev = words[words.size() - 2].substr(2);
     for (const auto& f : flags)
@@ -341,7 +351,7 @@ std::vector<std::string> complete(bool bash, std::string_view line) {
     const std::string last = comma == std::string::npos ? typed : typed.substr(comma + 1);
     std::vector<std::string> values;
     if (value_of == "show" || value_of == "sort") {
-      for (std::size_t i = 2; i + 1 < words.size(); ++i) {
+      for (std::size_t i = at + 1; i + 1 < words.size(); ++i) {
         const std::string& w = words[i];
         if (w.empty() || w[0] == '-') continue;
         values = profile_events(w);

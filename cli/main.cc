@@ -12,6 +12,7 @@
 #include "color.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "flag_table.h"
 #include "standard_output.h"
 
 namespace calltree::cli {
@@ -27,20 +28,30 @@ const std::string_view program_description =
     "profiles (callgrind, cachegrind, Xdebug, pyprof2calltree, pprof, ...). Files\n"
     "may be gzip, zstd, xz or bzip2 compressed; '-' is standard input.";
 namespace {
-constexpr flag global_flag_table[] = {
-    {"max-memory", 0, true,
+// The options of every command: before the command's name, or among its arguments.
+struct program_flags {
+  std::optional<std::string> max_memory, color;
+  bool help = false;  // before the command only (after it, the command's own --help)
+};
+constexpr auto program_table = make_flag_table<program_flags>({
+    {"max-memory", 0, &program_flags::max_memory,
      "stop keeping what a file holds once it would take more than SIZE (e.g. 512M, 4G; 0 = no "
      "limit): an error, exit status 1 [3/4 of this machine's memory, so no readable profile is "
      "refused]",
      "SIZE"},
-    {"color", 0, true,
+    {"color", 0, &program_flags::color,
      "colour diagnostics: auto colours a terminal unless NO_COLOR is set (non-empty) or "
      "TERM=dumb [auto]",
      "auto|always|never"},
-    {"help", 'h', false, "show this help; 'calltree COMMAND --help' shows a command's options"},
-};
+    {"help", 'h', &program_flags::help,
+     "show this help; 'calltree COMMAND --help' shows a command's options"},
+});
+// The rows main.cc takes out of a command's arguments: all but --help, the last.
+static_assert(program_table.flags.back().long_name == "help");
+constexpr std::span<const flag> taken_from_commands =
+    std::span<const flag>(program_table.flags).first(program_table.flags.size() - 1);
 }  // namespace
-const std::span<const flag> global_flags = global_flag_table;
+const std::span<const flag> global_flags = program_table.flags;
 }  // namespace calltree::cli
 
 namespace {
@@ -64,97 +75,85 @@ void print_help() {
        "for its manual.\n";
   std::fputs(s.c_str(), stdout);
 }
-// Takes `--color=WHEN` (or `--color WHEN`) out of a command's arguments. False on a bad value.
-// (Before the command too: `calltree --color=never check FILE`.)
-bool take_color(std::vector<std::string_view>& args) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--") break;
-    std::string_view value;
-    std::size_t n = 1;
-    if (args[i].starts_with("--color=")) {
-      value = args[i].substr(8);
-    } else if (args[i] == "--color" && i + 1 < args.size()) {
-      value = args[i + 1];
-      n = 2;
-    } else {
-      continue;
-    }
-    auto mode = calltree::cli::parse_color_mode(value);
-    if (!mode) {
-      calltree::cli::print_error("--color takes auto, always or never, not '" + std::string(value) +
-                                 "'");
-      return false;
-    }
-    calltree::cli::set_color_mode(*mode);
-    args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
-               args.begin() + static_cast<std::ptrdiff_t>(i + n));
-    --i;
-  }
-  return true;
-}
-// Takes `--max-memory=SIZE` (or `--max-memory SIZE`) out of a command's arguments and makes it
-// the process's memory limit, so every command, present and future, honours it. False on a
-// malformed size (a usage error).
-bool take_memory_limit(std::vector<std::string_view>& args) {
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    if (args[i] == "--") break;
-    std::string_view value;
-    std::size_t n = 1;
-    if (args[i].starts_with("--max-memory=")) {
-      value = args[i].substr(13);
-    } else if (args[i] == "--max-memory" && i + 1 < args.size()) {
-      value = args[i + 1];
-      n = 2;
-    } else {
-      continue;
-    }
-    auto bytes = calltree::cli::parse_size(value);
+
+// Makes --max-memory the process's memory limit, so every command, present and future, honours
+// it, and --color the colour of diagnostics. False on a malformed value (a usage error).
+bool apply(const calltree::cli::program_flags& f) {
+  if (f.max_memory) {
+    auto bytes = calltree::cli::parse_size(*f.max_memory);
     if (!bytes) {
       calltree::cli::print_error("--max-memory needs a size such as 512M or 4G, not '" +
-                                 std::string(value) + "'");
+                                 *f.max_memory + "'");
       return false;
     }
     calltree::set_default_memory_limit(*bytes);
-    args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
-               args.begin() + static_cast<std::ptrdiff_t>(i + n));
-    --i;
+  }
+  if (f.color) {
+    auto mode = calltree::cli::parse_color_mode(*f.color);
+    if (!mode) {
+      calltree::cli::print_error("--color takes auto, always or never, not '" + *f.color + "'");
+      return false;
+    }
+    calltree::cli::set_color_mode(*mode);
   }
   return true;
 }
-}  // namespace
 
-namespace {
-
-int run(std::vector<std::string_view>& args) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+int run(std::span<const std::string_view> args) {
+  using namespace calltree::cli;
+  if (args.empty() || args[0] == "help") {
     print_help();
-    return args.empty() ? calltree::cli::exit_usage : calltree::cli::exit_ok;
+    return args.empty() ? exit_usage : exit_ok;
   }
   if (args[0] == "--version" || args[0] == "-V") {
     std::printf("calltree %s\n", CALLTREE_VERSION);
     return 0;
   }
-  if (auto rc = calltree::cli::run_docs_option(args)) return *rc;
-  if (!take_memory_limit(args) || !take_color(args)) return calltree::cli::exit_usage;
-  if (args.empty()) {
+  if (auto rc = run_docs_option(args)) return *rc;
+  // The options before the command's name: `calltree --max-memory=1G check FILE`.
+  std::string err;
+  auto leading = parse_args(args, program_table.flags, err, /*stop_at_positional=*/true);
+  if (!leading) {
+    std::fprintf(stderr, "calltree: %s (see 'calltree --help')\n", err.c_str());
+    return exit_usage;
+  }
+  program_flags given;
+  store_flags(program_table, *leading, given);
+  if (given.help) {
     print_help();
-    return calltree::cli::exit_usage;
+    return exit_ok;
   }
-  for (const auto& c : calltree::cli::commands()) {
-    if (c.name == args[0]) {
-      try {
-        return c.run(std::span<const std::string_view>(args).subspan(1));
-      } catch (const std::bad_alloc&) {
-        // The library lets an allocation that fails reach its caller (docs/reliability.md).
-        std::fflush(stdout);
-        std::fprintf(stderr, "calltree: error: out of memory\n");
-        return calltree::cli::exit_usage;
-      }
-    }
+  if (leading->positional.empty()) {
+    print_help();
+    return exit_usage;
   }
-  std::fprintf(stderr, "calltree: unknown command '%.*s' (see 'calltree --help')\n",
-               static_cast<int>(args[0].size()), args[0].data());
-  return calltree::cli::exit_usage;
+  const std::string_view name = leading->positional[0];
+  const command* c = nullptr;
+  for (const auto& x : commands())
+    if (x.name == name) c = &x;
+  if (!c) {
+    std::fprintf(stderr, "calltree: unknown command '%.*s' (see 'calltree --help')\n",
+                 static_cast<int>(name.size()), name.data());
+    return exit_usage;
+  }
+  // The same options among the command's arguments (read with its table, so that a value of
+  // one of its flags is never taken for one of them): `calltree check --max-memory=1G FILE`.
+  const std::vector<std::string_view> after(
+      args.end() - static_cast<std::ptrdiff_t>(leading->positional.size() - 1), args.end());
+  parsed_args taken;
+  if (!take_flags(after, taken_from_commands, c->flags, taken, err))
+    return usage_error(c->name, err);
+  store_flags(program_table, taken, given);
+  if (!apply(given)) return exit_usage;
+  const std::vector<std::string_view> rest(taken.positional.begin(), taken.positional.end());
+  try {
+    return c->run(rest);
+  } catch (const std::bad_alloc&) {
+    // The library lets an allocation that fails reach its caller (docs/reliability.md).
+    std::fflush(stdout);
+    std::fprintf(stderr, "calltree: error: out of memory\n");
+    return exit_usage;
+  }
 }
 
 }  // namespace
@@ -163,7 +162,7 @@ int main(int argc, char** argv) {
   // A closed pipe (calltree ... | head) is success, not a crash.
   std::signal(SIGPIPE, SIG_IGN);
   calltree::cli::track_standard_output();
-  std::vector<std::string_view> args(argv + 1, argv + argc);
+  const std::vector<std::string_view> args(argv + 1, argv + argc);
   const int rc = run(args);
   // A write that failed is the command's error (with its reason), unless the reader went away
   // (`calltree ... | head`: a quiet end) or the command said so itself (exit 2).

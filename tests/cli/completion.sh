@@ -57,12 +57,17 @@ expect_reply "calltree annotate --show" --show= --show-percs=
 expect_reply "calltree check --st" --strict
 expect_reply "calltree annotate --tree=ca" caller calling
 expect_reply "calltree --col" --color=
+# After the options of every command, which may stand before the command's name.
+expect_reply "calltree --color=never an" annotate
+expect_reply "calltree --color never --max-memory=1G an" annotate
+expect_reply "calltree --color never annotate --tree=ca" caller calling
 f=$corpus/vg-sqlite3-workload-cache-branch-sim.callgrind
 expect_reply "calltree annotate $f --show=" Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim
 # (bash does not split at ',': the word is "Ir,D1", and so are the answers.)
 expect_reply "calltree annotate $f --show=Ir,D1" Ir,D1mr Ir,D1mw
 expect_reply "calltree annotate --sort=Bc $f --show=B" Bc Bcm Bi Bim
 expect_reply "calltree diff $f $f --sort=I" Ir I1mr ILmr
+expect_reply "calltree --max-memory 1G annotate $f --show=B" Bc Bcm Bi Bim
 # Plain words: nothing from calltree, so bash completes file names (-o default).
 expect_reply "calltree annotate ./"
 # compgen with the registered function gives the same as the table: the --sh<TAB> line.
