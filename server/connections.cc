@@ -74,6 +74,15 @@ std::string refusal(int status, std::string_view reason, std::string_view messag
          "\r\nConnection: close\r\n\r\n" + body;
 }
 
+// The refusal of a head past a bound (414, 431), late (408), or of a connection too many.
+std::string refusal_of(int status) {
+  return status == 414   ? refusal(414, "URI Too Long", "the request line is too long")
+         : status == 431 ? refusal(431, "Request Header Fields Too Large",
+                                   "the request's headers are too large")
+         : status == 408 ? refusal(408, "Request Timeout", "the request did not arrive in time")
+                         : refusal(503, "Service Unavailable", "too many connections");
+}
+
 // Where the head in `in` ends (after its empty line), 0 if it has not arrived whole; or the
 // status of a head past a bound (414, 431) in `bad`.
 std::size_t head_end(std::string_view in, const connection_limits& lim, int& bad) {
@@ -114,6 +123,24 @@ bool has_body(std::string_view head) {
   std::size_t v = at + 16;
   while (v < lower.size() && (lower[v] == ' ' || lower[v] == '\t')) ++v;
   return v < lower.size() && lower[v] != '0';
+}
+
+// Readies `ex` for the handler, its head `end` bytes long, on a connection that answered
+// `requests` already; whether the connection is to be closed after the answer (a body).
+bool begin_exchange(exchange& ex, std::size_t end, std::size_t requests,
+                    const connection_limits& lim) {
+  const bool close_after = has_body(std::string_view(ex.in).substr(0, end));
+  ex.consumed = 0;
+  ex.out.clear();
+  ex.close = false;
+  ex.last = close_after || requests + 1 >= lim.max_requests;
+  return close_after;
+}
+
+// After the handler: the request's bytes dropped; whether the connection closes now.
+bool end_exchange(exchange& ex, bool close_after) {
+  ex.in.erase(0, std::min(ex.consumed, ex.in.size()));
+  return close_after || ex.close || ex.last;
 }
 
 }  // namespace
@@ -165,12 +192,7 @@ struct connections::impl {
 
   // Sends a refusal as far as the socket takes it at once, and closes.
   void refuse(int fd, int status) {
-    const std::string text =
-        status == 414 ? refusal(414, "URI Too Long", "the request line is too long")
-        : status == 431
-            ? refusal(431, "Request Header Fields Too Large", "the request's headers are too large")
-        : status == 408 ? refusal(408, "Request Timeout", "the request did not arrive in time")
-                        : refusal(503, "Service Unavailable", "too many connections");
+    const std::string text = refusal_of(status);
     (void)!::send(fd, text.data(), text.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
     close_connection(fd);
   }
@@ -242,11 +264,7 @@ struct connections::impl {
     }
     if (!end) return true;
     c.now = state::answering;
-    c.close_after = has_body(std::string_view(c.ex.in).substr(0, end));
-    c.ex.consumed = 0;
-    c.ex.out.clear();
-    c.ex.close = false;
-    c.ex.last = c.close_after || c.requests + 1 >= lim.max_requests;
+    c.close_after = begin_exchange(c.ex, end, c.requests, lim);
     ::epoll_ctl(epoll, EPOLL_CTL_DEL, c.fd, nullptr);
     {
       std::lock_guard<std::mutex> g(m);
@@ -310,8 +328,7 @@ struct connections::impl {
 
   void answered_one(connection& c) {
     ++c.requests;
-    c.ex.in.erase(0, std::min(c.ex.consumed, c.ex.in.size()));
-    c.close_after = c.close_after || c.ex.close || c.ex.last;
+    c.close_after = end_exchange(c.ex, c.close_after);
     c.now = state::writing;
     c.written = 0;
     c.since = steady::now();
@@ -446,5 +463,27 @@ void connections::adopt(int socket) {
 }
 
 std::size_t connections::open() const { return impl_->open_now.load(std::memory_order_relaxed); }
+
+std::size_t replay(std::string bytes, const connection_limits& limits,
+                   const connections::handler& h, std::string& out) {
+  exchange ex;
+  ex.in = std::move(bytes);
+  ex.remote_ip = ex.local_ip = "127.0.0.1";
+  std::size_t requests = 0;
+  for (;;) {
+    int bad = 0;
+    const std::size_t end = head_end(ex.in, limits, bad);
+    if (bad) {
+      out += refusal_of(bad);
+      return requests;
+    }
+    if (!end) return requests;  // (the server would wait for the rest, then answer 408)
+    const bool close_after = begin_exchange(ex, end, requests, limits);
+    h(ex);
+    ++requests;
+    out += ex.out;
+    if (end_exchange(ex, close_after)) return requests;
+  }
+}
 
 }  // namespace calltree::server

@@ -65,4 +65,12 @@ class connections {
   std::unique_ptr<impl> impl_;
 };
 
+// One connection's requests as the connections' thread takes them, from bytes that arrived
+// all at once, with no socket (the fuzz target, tests): each head checked against `limits`
+// (past one, its refusal ends the replay), then answered by `h` on this thread, its answer
+// appended to `out`, until the bytes hold no whole head or the answer closes the connection
+// (the handler's word, a body, `max_requests`). Returns the number of requests answered.
+std::size_t replay(std::string bytes, const connection_limits& limits,
+                   const connections::handler& h, std::string& out);
+
 }  // namespace calltree::server

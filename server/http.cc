@@ -101,7 +101,44 @@ class guarded_server final : public httplib::Server {
   }
 };
 
+// The API behind cpp-httplib's parser: every request it reads goes to `handler`, every request
+// it cannot read is answered with a JSON error.
+void answer_with(httplib::Server& svr, const api& handler) {
+  svr.set_pre_routing_handler([&handler](const httplib::Request& req, httplib::Response& res) {
+    // (The request object is cpp-httplib's own, not const: it picks the response's encoding
+    // from this header after this handler returns.)
+    auto& headers = const_cast<httplib::Request&>(req).headers;
+    if (auto it = headers.find("Accept-Encoding"); it != headers.end())
+      it->second = without_brotli(it->second);
+    response out = handler.handle_target(req.method, req.target, req.get_header_value("Host"),
+                                         req.get_header_value("Authorization"),
+                                         req.get_header_value("Cookie"));
+    res.status = out.status;
+    for (const auto& [k, v] : out.headers) res.set_header(k, v);
+    res.set_content(std::move(out.body), out.content_type);
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  svr.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    res.set_content("{\"error\":{\"status\":" + std::to_string(res.status) +
+                        ",\"code\":\"http\",\"message\":\"the request could not be read\"}}\n",
+                    "application/json");
+  });
+}
+
 }  // namespace
+
+struct http_answerer::impl {
+  guarded_server svr;
+};
+
+http_answerer::http_answerer(const api& handler) : impl_(std::make_unique<impl>()) {
+  answer_with(impl_->svr, handler);
+}
+
+http_answerer::~http_answerer() = default;
+
+void http_answerer::operator()(exchange& ex) { impl_->svr.answer(ex); }
 
 struct http_server::impl {
   guarded_server svr;
@@ -137,26 +174,7 @@ result<int> http_server::bind(const std::string& host, int port) {
 
 bool http_server::run(const api& handler) {
   httplib::Server& svr = impl_->svr;
-  svr.set_pre_routing_handler([&handler](const httplib::Request& req, httplib::Response& res) {
-    // (The request object is cpp-httplib's own, not const: it picks the response's encoding
-    // from this header after this handler returns.)
-    auto& headers = const_cast<httplib::Request&>(req).headers;
-    if (auto it = headers.find("Accept-Encoding"); it != headers.end())
-      it->second = without_brotli(it->second);
-    response out = handler.handle_target(req.method, req.target, req.get_header_value("Host"),
-                                         req.get_header_value("Authorization"),
-                                         req.get_header_value("Cookie"));
-    res.status = out.status;
-    for (const auto& [k, v] : out.headers) res.set_header(k, v);
-    res.set_content(std::move(out.body), out.content_type);
-    return httplib::Server::HandlerResponse::Handled;
-  });
-  svr.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-    if (!res.body.empty()) return;
-    res.set_content("{\"error\":{\"status\":" + std::to_string(res.status) +
-                        ",\"code\":\"http\",\"message\":\"the request could not be read\"}}\n",
-                    "application/json");
-  });
+  answer_with(svr, handler);
   connection_limits limits;
   limits.workers = std::max(8u, std::thread::hardware_concurrency());
   guarded_server& guarded = impl_->svr;

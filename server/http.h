@@ -11,6 +11,7 @@
 
 #include "api.h"
 #include "calltree/result.h"
+#include "connections.h"
 
 namespace calltree::server {
 
@@ -27,6 +28,22 @@ class http_server {
   bool run(const api& handler);
   // From any thread (a signal watcher): run() returns once the requests in progress end.
   void stop();
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+// What run() does with each request whose head has arrived (cpp-httplib's parser and answers,
+// then `handler`), for an exchange of connections.h without a socket: replay() with it answers
+// a connection's bytes as the server would (the fuzz target).
+class http_answerer {
+ public:
+  explicit http_answerer(const api& handler);  // (kept by reference)
+  ~http_answerer();
+  http_answerer(const http_answerer&) = delete;
+  http_answerer& operator=(const http_answerer&) = delete;
+  void operator()(exchange& ex);
 
  private:
   struct impl;

@@ -2,12 +2,17 @@
 # run.sh BUILD_DIR SECONDS [TARGET...] — runs every libFuzzer target (or the ones named) for
 # SECONDS each and fails on any crash, sanitizer report, leak, timeout or out-of-memory.
 #
-# Each target keeps its own growing corpus in BUILD_DIR/fuzz/corpus-<target> and reads the
-# seeds (make-seeds.sh) and the committed regression inputs in tests/fuzz/regressions/ as
-# read-only corpora. A failing input is written to BUILD_DIR/fuzz/artifacts/ and its path
-# printed; copy it into tests/fuzz/regressions/ (and add a unit test) once fixed.
-# Environment: FUZZ_MAX_LEN (default 65536), FUZZ_RSS_MB (default 2048), FUZZ_TIMEOUT
-# (seconds per input, default 10), FUZZ_JOBS (targets run side by side, default 1).
+# Each target reads, as read-only corpora, its committed corpus (tests/fuzz/corpus/TARGET,
+# minimised: merge.sh), its regression inputs (tests/fuzz/regressions/TARGET) and the seeds of
+# its kind of input (make-seeds.sh: profile, pair or http), and writes what it finds into its
+# own growing corpus, BUILD_DIR/fuzz/corpus-TARGET (merge.sh folds it into the committed one).
+# Inputs are capped at the target's max_len below (a few kilobytes: every branch of the
+# format is reached by inputs this small, and each execution is many times faster). A failing
+# input is written to BUILD_DIR/fuzz/artifacts/ and its path printed; once fixed, keep it in
+# tests/fuzz/regressions/TARGET/ (`make test` replays it: tests/fuzz/replay_main.cc).
+# Environment: FUZZ_MAX_LEN (every target's cap, instead of its own), FUZZ_RSS_MB (default
+# 2048), FUZZ_TIMEOUT (seconds per input, default 10), FUZZ_JOBS (targets run side by side,
+# default 1), FUZZ_ARGS (more libFuzzer flags).
 set -uo pipefail
 build=${1:?usage: run.sh BUILD_DIR SECONDS [TARGET...]}
 seconds=${2:?usage: run.sh BUILD_DIR SECONDS [TARGET...]}
@@ -28,30 +33,34 @@ if [ ${#targets[@]} -eq 0 ]; then
   exit 2
 fi
 
-# Seeds are made once per build directory; delete $work/seeds to remake them.
-if [ ! -d "$work/seeds" ]; then
-  bash "$here/make-seeds.sh" "$work/seeds.tmp" && mv "$work/seeds.tmp" "$work/seeds"
+# Seeds are made once per build directory (seeds-2: the folders by kind of input); delete
+# $work/seeds-2 to remake them.
+if [ ! -d "$work/seeds-2" ]; then
+  rm -rf "$work/seeds.tmp"
+  bash "$here/make-seeds.sh" "$work/seeds.tmp" && mv "$work/seeds.tmp" "$work/seeds-2"
 fi
-regressions="$here/regressions"
-mkdir -p "$regressions" 2>/dev/null || true
+
+# Each target's kind of input (its seeds and dictionary) and cap on an input's size.
+. "$here/targets.sh"
 
 run_one() {
   local t=$1 corpus="$work/corpus-$1" log="$work/logs/$1.log"
   mkdir -p "$corpus"
   # A crash makes libFuzzer exit non-zero; -error_exitcode/-timeout_exitcode make sure of it.
+  # shellcheck disable=SC2086
   nice "$build/tests/fuzz/$t" \
     -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
-    -malloc_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len="${FUZZ_MAX_LEN:-65536}" \
-    -dict="$here/callgrind.dict" -artifact_prefix="$work/artifacts/$t-" \
-    -print_final_stats=1 -error_exitcode=77 -timeout_exitcode=78 \
-    "$corpus" "$work/seeds" "$regressions" >"$log" 2>&1
+    -malloc_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len="${FUZZ_MAX_LEN:-$(max_len_of "$t")}" \
+    -dict="$here/$(dict_of "$t")" -artifact_prefix="$work/artifacts/$t-" \
+    -print_final_stats=1 -error_exitcode=77 -timeout_exitcode=78 ${FUZZ_ARGS:-} \
+    "$corpus" $(inputs_of "$t" "$work/seeds-2") >"$log" 2>&1
   local rc=$?
   local execs cov
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*')
   if [ $rc -eq 0 ]; then
-    printf 'fuzz: %-20s ok     %ss  %s executions  coverage %s  corpus %s\n' "$t" "$seconds" \
-      "${execs:-?}" "${cov:-?}" "$(ls "$corpus" | wc -l)"
+    printf 'fuzz: %-20s ok     %ss  %s executions (%s/s)  coverage %s  new inputs %s\n' "$t" \
+      "$seconds" "${execs:-?}" "$(( ${execs:-0} / seconds ))" "${cov:-?}" "$(ls "$corpus" | wc -l)"
   else
     printf 'fuzz: %-20s FAILED (exit %s), log %s\n' "$t" "$rc" "$log"
     grep -E '==ERROR|runtime error|fuzz invariant|Test unit written|SUMMARY' "$log" | head -20

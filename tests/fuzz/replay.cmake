@@ -1,0 +1,22 @@
+# The fuzz targets' committed inputs replayed in every build (`make test`, and under ASan and
+# UBSan in `make test-sanitize`): fuzz_replay holds every tests/fuzz/fuzz_*.cc, each entry
+# function renamed (calltree_fuzz_<target>), and runs it on the target's regression inputs
+# (tests/fuzz/regressions/<target>: every failure fuzzing ever found) and its minimised corpus
+# (tests/fuzz/corpus/<target>). Included from tests/CMakeLists.txt.
+set(CALLTREE_FUZZ_DIR ${PROJECT_SOURCE_DIR}/tests/fuzz)
+set(CALLTREE_FUZZ_TARGETS fuzz_annotate fuzz_check fuzz_diff fuzz_merge fuzz_profile fuzz_reader
+                          fuzz_roundtrip fuzz_serve_api)
+add_executable(fuzz_replay ${CALLTREE_FUZZ_DIR}/replay_main.cc)
+foreach(name ${CALLTREE_FUZZ_TARGETS})
+  target_sources(fuzz_replay PRIVATE ${CALLTREE_FUZZ_DIR}/${name}.cc)
+  set_source_files_properties(${CALLTREE_FUZZ_DIR}/${name}.cc PROPERTIES COMPILE_DEFINITIONS
+                              "LLVMFuzzerTestOneInput=calltree_fuzz_${name}")
+  add_test(NAME fuzz.replay.${name}
+           COMMAND fuzz_replay ${name} ${CALLTREE_FUZZ_DIR}/regressions/${name}
+                   ${CALLTREE_FUZZ_DIR}/corpus/${name})
+  set_tests_properties(fuzz.replay.${name} PROPERTIES TIMEOUT 300)
+endforeach()
+target_link_libraries(fuzz_replay PRIVATE calltree_server calltree::calltree)
+target_include_directories(fuzz_replay PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/server
+                                               ${CALLTREE_FUZZ_DIR})
+target_compile_definitions(fuzz_replay PRIVATE CALLTREE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
