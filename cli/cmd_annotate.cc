@@ -20,6 +20,8 @@
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "command.h"
+#include "memory_option.h"
+#include "model/string_pool_access.h"
 #include "progress.h"
 #include "report/annotate.h"
 #include "report/annotate_direct.h"
@@ -184,6 +186,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
   }
 
   annotate_options o;
+  o.max_memory = memory_limit();
   bool json = false;
   for (const auto& [name, value] : parsed->flags) {
     if (name == "show") {
@@ -318,7 +321,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
   profile p;
   // The text report needs the text of the names it prints (a fraction of them): the others
   // wait in a temporary file (string_pool::mode::spill). JSON lists every function.
-  if (!json) p.strings = string_pool(string_pool::mode::spill);
+  if (!json) p.strings = string_pool_access::make(string_pool::mode::spill);
   cost_presence presence(by_line);
   // Without --part and --raw, the text report's tables are summed from the records as they
   // come (annotate_direct.h): no model is built.
@@ -334,6 +337,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     }
     reader_options ro;
     ro.display_name = input == "-" ? "<stdin>" : input;
+    ro.max_name_bytes = memory_limit();
     auto threads = parse_threads(parsed->get("threads"));
     if (!threads) return usage_error("annotate", "--threads needs a number from 1 to 64");
     ro.threads = *threads;
@@ -345,6 +349,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     progress_line progress(ro.display_name);
     progress.attach(ro);
     builder_options bo;
+    bo.max_memory = memory_limit();
     bo.keep_positions = by_line ? pos_line : 0;
     bo.keep_jumps = false;
     std::optional<profile_builder> builder;

@@ -7,6 +7,8 @@
 #include "calltree/reader.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "memory_option.h"
+#include "model/string_pool_access.h"
 #include "progress.h"
 #include "report/json.h"
 
@@ -140,6 +142,7 @@ int run_check(std::span<const std::string_view> argv) {
     keep = static_cast<std::size_t>(*n);
   }
   reader_options ropt;
+  ropt.max_name_bytes = memory_limit();
   if (auto v = args->get("max-memory")) {
     auto n = parse_size(*v);
     if (!n) {
@@ -168,7 +171,8 @@ int run_check(std::span<const std::string_view> argv) {
     ropt.display_name = name;
     diagnostic_collector diags(keep);
     checker chk;
-    string_pool names(string_pool::mode::digest);  // check needs no name text
+    string_pool names =
+        string_pool_access::make(string_pool::mode::digest);  // check needs no name text
     progress_line progress(name);
     progress.attach(ropt);
     strict_sink strict(diags);

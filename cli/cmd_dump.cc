@@ -15,6 +15,7 @@
 #include "calltree/reader.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "memory_option.h"
 #include "report/dump.h"
 #include "standard_output.h"
 
@@ -67,13 +68,16 @@ int run_dump(std::span<const std::string_view> argv) {
   dopt.line_numbers = !args->has("no-line-numbers");
   reader_options ropt;
   ropt.display_name = path == "-" ? "<stdin>" : path;
+  ropt.max_name_bytes = memory_limit();
   diagnostic_collector diags;
 
   result<read_stats> stats = error{};
   bool wrote = false;
   if (args->has("profile")) {
     profile p;
-    stats = load_profile(path, p, diags, ropt);
+    builder_options bo;
+    bo.max_memory = memory_limit();
+    stats = load_profile(path, p, diags, ropt, bo);
     if (stats) {
       dump_sink sink(std::cout, p.strings, dopt);
       replay(p, sink);

@@ -27,6 +27,7 @@
 #include "assets.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "memory_option.h"
 #include "output_file.h"
 #include "progress.h"
 #include "report_page.h"
@@ -135,6 +136,7 @@ int run_report(std::span<const std::string_view> args) {
   }
 
   views::load_options lo;
+  lo.max_memory = memory_limit();
   for (auto dir : a.all("include")) lo.include_dirs.push_back(include_dir(std::move(dir)));
   for (const auto& v : a.all("source-root")) {
     auto root = source_root(v);

@@ -22,6 +22,7 @@
 #include "command.h"
 #include "diagnostics_output.h"
 #include "http.h"
+#include "memory_option.h"
 #include "objdump_runner.h"
 #include "progress.h"
 #include "standard_output.h"
@@ -108,6 +109,7 @@ int run_serve(std::span<const std::string_view> args) {
   }
   const std::string host = a.get("host").value_or("127.0.0.1");
   views::load_options lo;
+  lo.max_memory = memory_limit();
   for (auto dir : a.all("include")) lo.include_dirs.push_back(include_dir(std::move(dir)));
   for (const auto& v : a.all("source-root")) {
     auto root = source_root(v);

@@ -12,6 +12,7 @@
 #include "color.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "memory_option.h"
 #include "standard_output.h"
 
 namespace calltree::cli {
@@ -93,7 +94,7 @@ bool take_color(std::vector<std::string_view>& args) {
   return true;
 }
 // Takes `--max-memory=SIZE` (or `--max-memory SIZE`) out of a command's arguments and makes it
-// the process's memory limit, so every command, present and future, honours it. False on a
+// the run's memory limit (memory_option.h), which every command puts into its options. False on a
 // malformed size (a usage error).
 bool take_memory_limit(std::vector<std::string_view>& args) {
   for (std::size_t i = 1; i < args.size(); ++i) {
@@ -114,7 +115,7 @@ bool take_memory_limit(std::vector<std::string_view>& args) {
                                  std::string(value) + "'");
       return false;
     }
-    calltree::set_default_memory_limit(*bytes);
+    calltree::cli::set_memory_limit(*bytes);
     args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
                args.begin() + static_cast<std::ptrdiff_t>(i + n));
     --i;

@@ -44,19 +44,6 @@ class input {
   bool grew() const { return grew_; }
   // The size the file had when it was opened (what grew() read to); 0 for a stream.
   std::uint64_t size_at_open() const { return size_at_open_; }
-  // A memory buffer whose bytes are all in memory already, for a reader that
-  // cuts it up itself instead of calling next(): all of them; empty for anything else, and
-  // once next() has been called.
-  virtual std::span<const char> mapped() const { return {}; }
-  // The reader of mapped() is done with its first `bytes`: their pages may be given back.
-  virtual void release(std::uint64_t bytes) { (void)bytes; }
-  // The reader of mapped() looked at [from, to) ahead of its time (the parallel path looks for
-  // chunk starts all over the file): those pages may be given back now, and are read again
-  // when it comes to them.
-  virtual void drop(std::uint64_t from, std::uint64_t to) {
-    (void)from;
-    (void)to;
-  }
 
  protected:
   bool truncated_ = false;

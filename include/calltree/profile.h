@@ -102,8 +102,8 @@ struct profile {
   cost_matrix call_costs;  // one row per call_row (inclusive cost of those calls)
   std::vector<jump_row> jumps;
 
-  // The names as the pool keeps them in memory (string_pool::view): with a pool in digest or
-  // spill mode, only their first bytes; strings.text() gives a whole name in spill mode.
+  // The names, whole (string_pool::view of a pool in full mode, the only one this API makes).
+  // Valid as long as the profile's pool.
   std::string_view object_name(object_id o) const { return strings.view(objects[o].name); }
   std::string_view file_name(file_id f) const { return strings.view(files[f].name); }
   std::string_view function_name(function_id f) const { return strings.view(functions[f].name); }

@@ -6,7 +6,9 @@
 // aliases chosen by the producer and live in the reader's tables; several of them may map to
 // one pool id.
 //
-// Three modes (docs/performance.md, "Memory"):
+// Three modes (docs/performance.md, "Memory"). A pool made through this API is in full mode,
+// so every name it gives is whole; the other two are the command-line tool's own, for readings
+// that need few names' text (the library makes them for it, not for its users):
 // * full: every name's bytes are kept in memory; view() is the name.
 // * digest: a name is known by a 128-bit hash of its bytes and only its first `digest_prefix`
 //   bytes are kept (view() and text() give those): for a reader whose sinks need names'
@@ -46,8 +48,8 @@ class string_pool {
   // and an `(id)` look-alike; text() gives the rest).
   static constexpr std::size_t spill_prefix = 8;
 
-  // `spill_dir`: where spill mode makes its temporary file (empty: $TMPDIR, else /tmp).
-  explicit string_pool(mode m = mode::full, std::string spill_dir = {});
+  // A pool in full mode: every name's bytes kept.
+  string_pool();
   string_pool(const string_pool&) = delete;
   string_pool& operator=(const string_pool&) = delete;
   string_pool(string_pool&&) noexcept;
@@ -64,29 +66,6 @@ class string_pool {
   // every name (a spilled one read back from the file): correct, and as slow as that sounds.
   void release_index();
 
-  // A name's 128-bit hash, as digest and spill modes know names (full mode uses `h`).
-  struct name_digest {
-    std::uint64_t h = 0, h2 = 0;
-  };
-  static name_digest digest_of(std::string_view s);
-  // Full mode: keep each name's digest too (digest and spill modes always do), for a pool whose
-  // names go to another one (the parallel path's speculative readings: the reading thread
-  // interns their names without hashing them again).
-  void keep_digests();
-  // The digest of name `id` (digest and spill modes, or after keep_digests()).
-  name_digest digest(string_id id) const {
-    return id < digests_.size() ? digests_[id] : digest_of_text(id);
-  }
-  // intern() and find() of a name whose digest_of() is `d`.
-  string_id intern(std::string_view s, const name_digest& d);
-  string_id find(std::string_view s, const name_digest& d);
-  // A hint that intern() or find() of a name whose digest is `d` follows soon: the index's
-  // slot where its search starts is fetched into the cache. Changes nothing. (Inlined always:
-  // GCC 12 finds a call of it free of side effects and drops it whole before inlining it.)
-  [[gnu::always_inline]] void prefetch(const name_digest& d) const {
-    if (!slots_.empty())
-      __builtin_prefetch(&slots_[static_cast<std::uint32_t>(d.h) & (slots_.size() - 1)]);
-  }
   // The name as kept in memory: the whole name in full mode; in digest mode its first
   // digest_prefix bytes; in spill mode the whole name when it is in memory, else its first
   // spill_prefix bytes.
@@ -109,14 +88,6 @@ class string_pool {
     if (!spill_ || !spilled(id)) return view(id);
     return read_back(id, scratch);
   }
-  // A hint that text(id) follows soon: the tables it looks in are fetched into the cache (for
-  // a reader of many names in an order of its own: annotate reads 73 k of the real profile's
-  // names, each from a different page of the tables). Changes nothing. (Defined in the .cc,
-  // out of the caller's sight: GCC drops an inlined call it finds free of side effects.)
-  void prefetch_text(string_id id) const;
-  // A hint that view(id) is read soon: its place, then its first bytes (up to 512), are
-  // fetched into the cache. Changes nothing.
-  void prefetch_view(string_id id) const;
   std::string text(string_id id) const {
     std::string s;
     std::string_view v = text(id, s);
@@ -142,6 +113,44 @@ class string_pool {
   static constexpr string_id npos = 0xffffffffu;
 
  private:
+  // What the library's own readers and reports use beyond the API (digests of names, cache
+  // hints), through a friend that is not installed.
+  friend struct string_pool_access;
+  // A pool in mode `m`; `spill_dir`: where spill mode makes its temporary file (empty: $TMPDIR,
+  // else /tmp).
+  string_pool(mode m, std::string spill_dir);
+  // A name's 128-bit hash, as digest and spill modes know names (full mode uses `h`).
+  struct name_digest {
+    std::uint64_t h = 0, h2 = 0;
+  };
+  static name_digest digest_of(std::string_view s);
+  // Full mode: keep each name's digest too (digest and spill modes always do), for a pool whose
+  // names go to another one (the parallel path's speculative readings: the reading thread
+  // interns their names without hashing them again).
+  void keep_digests();
+  // The digest of name `id` (digest and spill modes, or after keep_digests()).
+  name_digest digest(string_id id) const {
+    return id < digests_.size() ? digests_[id] : digest_of_text(id);
+  }
+  // intern() and find() of a name whose digest_of() is `d`.
+  string_id intern(std::string_view s, const name_digest& d);
+  string_id find(std::string_view s, const name_digest& d);
+  // A hint that intern() or find() of a name whose digest is `d` follows soon: the index's
+  // slot where its search starts is fetched into the cache. Changes nothing. (Inlined always:
+  // GCC 12 finds a call of it free of side effects and drops it whole before inlining it.)
+  [[gnu::always_inline]] void prefetch(const name_digest& d) const {
+    if (!slots_.empty())
+      __builtin_prefetch(&slots_[static_cast<std::uint32_t>(d.h) & (slots_.size() - 1)]);
+  }
+  // A hint that text(id) follows soon: the tables it looks in are fetched into the cache (for
+  // a reader of many names in an order of its own: annotate reads 73 k of the real profile's
+  // names, each from a different page of the tables). Changes nothing. (Defined in the .cc,
+  // out of the caller's sight: GCC drops an inlined call it finds free of side effects.)
+  void prefetch_text(string_id id) const;
+  // A hint that view(id) is read soon: its place, then its first bytes (up to 512), are
+  // fetched into the cache. Changes nothing.
+  void prefetch_view(string_id id) const;
+
   struct spill_file;
   void grow();
   void rebuild_index();                             // after release_index()
