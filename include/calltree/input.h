@@ -12,14 +12,15 @@
 #include <span>
 #include <string>
 
+#include "calltree/export.h"
 #include "calltree/result.h"
 
 namespace calltree {
 
 enum class compression : std::uint8_t { none, gzip, zstd, xz, bzip2 };
-std::string_view to_string(compression c);
+CALLTREE_API std::string_view to_string(compression c);
 
-class input {
+class CALLTREE_API input {
  public:
   virtual ~input() = default;
   // The next block of bytes; an empty span at the end. An error for I/O failures and for a
@@ -56,8 +57,8 @@ class input {
 };
 
 // `path` "-" is standard input.
-result<std::unique_ptr<input>> open_input(const std::string& path);
+CALLTREE_API result<std::unique_ptr<input>> open_input(const std::string& path);
 // An in-memory buffer (tests, fuzzers); detects compression like a file.
-std::unique_ptr<input> memory_input(std::string bytes);
+CALLTREE_API std::unique_ptr<input> memory_input(std::string bytes);
 
 }  // namespace calltree

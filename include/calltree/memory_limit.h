@@ -14,11 +14,13 @@
 
 #include <cstdint>
 
+#include "calltree/export.h"
+
 namespace calltree {
 
 // Three quarters of min(physical memory, cgroup memory limit), as found on this machine (0 if
 // neither is known): what reader_options::max_name_bytes and builder_options::max_memory start
 // with. The same number for the life of the process.
-std::uint64_t machine_memory_limit();
+CALLTREE_API std::uint64_t machine_memory_limit();
 
 }  // namespace calltree

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "calltree/cost_matrix.h"
+#include "calltree/export.h"
 #include "calltree/records.h"
 #include "calltree/string_pool.h"
 
@@ -108,9 +109,9 @@ struct profile {
   std::string_view file_name(file_id f) const { return strings.view(files[f].name); }
   std::string_view function_name(function_id f) const { return strings.view(functions[f].name); }
   // The event id of `name`, or -1 cast to event_id.
-  event_id find_event(std::string_view name) const;
+  CALLTREE_API event_id find_event(std::string_view name) const;
   // Sum of all parts' computed totals (saturating), profile event order.
-  std::vector<std::uint64_t> total() const;
+  CALLTREE_API std::vector<std::uint64_t> total() const;
 };
 
 }  // namespace calltree

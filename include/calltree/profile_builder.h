@@ -13,6 +13,7 @@
 #include <string>
 
 #include "calltree/diagnostic.h"
+#include "calltree/export.h"
 #include "calltree/memory_limit.h"
 #include "calltree/profile.h"
 #include "calltree/reader.h"
@@ -36,7 +37,7 @@ struct builder_options {
   std::uint64_t max_memory = machine_memory_limit();
 };
 
-class profile_builder final : public record_sink {
+class CALLTREE_API profile_builder final : public record_sink {
  public:
   // `p.strings` must be the pool the reader interns into.
   explicit profile_builder(profile& p, diagnostic_sink* diagnostics = nullptr,
@@ -70,8 +71,10 @@ class profile_builder final : public record_sink {
 
 // Reads `path` ("-" = stdin, compressed or not) into `out` (which may already hold profiles:
 // they are merged). Fatal I/O errors are the error result; everything else is a diagnostic.
-result<read_stats> load_profile(const std::string& path, profile& out, diagnostic_sink& diagnostics,
-                                reader_options options = {}, builder_options build = {});
+CALLTREE_API result<read_stats> load_profile(const std::string& path, profile& out,
+                                             diagnostic_sink& diagnostics,
+                                             reader_options options = {},
+                                             builder_options build = {});
 
 // Emits the profile as records, part by part and function by function, so any record sink
 // (the writer, the checker, dump) can take a profile as it takes a file. `model`: functions
@@ -79,6 +82,7 @@ result<read_stats> load_profile(const std::string& path, profile& out, diagnosti
 // each function's rows by source file and position, so that the same facts give the same
 // records however they were read (what `calltree merge` writes).
 enum class replay_order : std::uint8_t { model, canonical };
-void replay(const profile& p, record_sink& sink, replay_order order = replay_order::model);
+CALLTREE_API void replay(const profile& p, record_sink& sink,
+                         replay_order order = replay_order::model);
 
 }  // namespace calltree

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "calltree/diagnostic.h"
+#include "calltree/export.h"
 #include "calltree/input.h"
 #include "calltree/memory_limit.h"
 #include "calltree/records.h"
@@ -65,7 +66,8 @@ struct read_stats {
 // `names` (the caller's pool, so a profile builder can share it). The result is an error only
 // when the input could not be read at all; everything else is a diagnostic and `read_stats`
 // counts it.
-result<read_stats> read_callgrind(input& in, string_pool& names, record_sink& records,
-                                  diagnostic_sink& diagnostics, const reader_options& options = {});
+CALLTREE_API result<read_stats> read_callgrind(input& in, string_pool& names, record_sink& records,
+                                               diagnostic_sink& diagnostics,
+                                               const reader_options& options = {});
 
 }  // namespace calltree

@@ -34,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "calltree/export.h"
 #include "calltree/paged_array.h"
 
 namespace calltree {
@@ -49,22 +50,22 @@ class string_pool {
   static constexpr std::size_t spill_prefix = 8;
 
   // A pool in full mode: every name's bytes kept.
-  string_pool();
+  CALLTREE_API string_pool();
   string_pool(const string_pool&) = delete;
   string_pool& operator=(const string_pool&) = delete;
-  string_pool(string_pool&&) noexcept;
-  string_pool& operator=(string_pool&&) noexcept;
-  ~string_pool();
+  CALLTREE_API string_pool(string_pool&&) noexcept;
+  CALLTREE_API string_pool& operator=(string_pool&&) noexcept;
+  CALLTREE_API ~string_pool();
 
-  string_id intern(std::string_view s);
+  CALLTREE_API string_id intern(std::string_view s);
   // The id of `s` if it was interned, else -1 cast to string_id.
-  string_id find(std::string_view s);
+  CALLTREE_API string_id find(std::string_view s);
 
   // Frees what intern() and find() need and view(), text() do not: the index, and in spill
   // mode what it keeps of the names' digests (each about 8 bytes a name), for a sink that
   // reports once reading is over (annotate). A later intern() or find() makes them again, hashing
   // every name (a spilled one read back from the file): correct, and as slow as that sounds.
-  void release_index();
+  CALLTREE_API void release_index();
 
   // The name as kept in memory: the whole name in full mode; in digest mode its first
   // digest_prefix bytes; in spill mode the whole name when it is in memory, else its first
@@ -104,10 +105,10 @@ class string_pool {
   // Spill mode: true while names go to the spill file (made at the first name longer than
   // digest_prefix; false before, when none could be made, or after a write to it failed); the
   // bytes of the names in it.
-  bool spilling() const;
-  std::uint64_t spilled_bytes() const;
+  CALLTREE_API bool spilling() const;
+  CALLTREE_API std::uint64_t spilled_bytes() const;
   // Spill mode: a read of the spill file failed, so some text() gave only the prefix.
-  bool read_failed() const;
+  CALLTREE_API bool read_failed() const;
 
   static constexpr string_id empty = 0;
   static constexpr string_id npos = 0xffffffffu;
@@ -158,8 +159,9 @@ class string_pool {
   name_digest hashes_of(std::string_view s) const;  // what intern(s) and find(s) hash s into
   bool same(string_id id, std::string_view s, std::uint64_t h, std::uint64_t h2) const;
   std::uint64_t store(std::string_view s);
-  bool spilled(string_id id) const;
-  std::string_view read_back(string_id id, std::string& scratch) const;
+  // (Called by text(), inline: exported.)
+  CALLTREE_API bool spilled(string_id id) const;
+  CALLTREE_API std::string_view read_back(string_id id, std::string& scratch) const;
   bool spill(std::string_view s, string_id id);
   std::uint64_t spilled_length(string_id id) const;
   std::uint64_t spill_offset(string_id id) const;

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "calltree/diagnostic.h"
+#include "calltree/export.h"
 #include "calltree/memory_limit.h"
 #include "calltree/profile.h"
 #include "calltree/reader.h"
@@ -70,10 +71,12 @@ struct merge_stats {
 // empty), then settles the merged headers as described above. The error result is the first
 // input that could not be opened or read (`out` then holds the inputs before it); problems
 // inside the inputs are diagnostics.
-result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& out,
-                                 diagnostic_sink& diagnostics, const merge_options& options = {});
+CALLTREE_API result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& out,
+                                              diagnostic_sink& diagnostics,
+                                              const merge_options& options = {});
 
 // Writes `p` as a callgrind file. False if the stream failed.
-bool write_callgrind(const profile& p, std::ostream& out, const writer_options& options = {});
+CALLTREE_API bool write_callgrind(const profile& p, std::ostream& out,
+                                  const writer_options& options = {});
 
 }  // namespace calltree
