@@ -17,6 +17,7 @@
 #include "calltree/profile.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "model/builder_access.h"
 
 namespace {
 
@@ -89,7 +90,7 @@ void read_and_build(benchmark::State& state, const std::string& t) {
 void BM_read_and_build(benchmark::State& state) { read_and_build(state, bench_text()); }
 BENCHMARK(BM_read_and_build)->Unit(benchmark::kMillisecond);
 
-// The self rows handed on run by run (builder_options::self_rows_to), kept nowhere: what
+// The self rows handed on run by run (builder_access::stream_self_rows), kept nowhere: what
 // export --to=json's reading thread does but for the window.
 struct counting_stream final : calltree::self_row_stream {
   void take(const calltree::profile&, std::span<const calltree::self_row> rows,
@@ -107,11 +108,11 @@ void BM_read_and_stream(benchmark::State& state) {
     null_diagnostics diags;
     counting_stream rows;
     calltree::builder_options o;
-    o.self_rows_to = &rows;
     calltree::profile_builder b(p, &diags, "bench", o);
-    b.expect_input_bytes(t.size());
+    calltree::builder_access::stream_self_rows(b, &rows);
+    calltree::builder_access::expect_input_bytes(b, t.size());
     auto r = calltree::read_callgrind(in, p.strings, b, diags);
-    b.finish_stream();
+    calltree::builder_access::finish_stream(b);
     benchmark::DoNotOptimize(r);
     benchmark::DoNotOptimize(rows.count);
   }

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "calltree/string_pool.h"
+#include "model/string_pool_access.h"
 #include "reader/fast_tokens.h"
 
 namespace {
@@ -260,7 +261,7 @@ tally read_lines(const char* p, const char* end) {
         std::uint64_t& slot = ids[a & (ids.size() - 1)];
         if (q + 1 < nl && *q == ' ') {  // a definition: the name to its line end
           const char* name_end = nl[-1] == '\n' ? nl - 1 : nl;
-          slot = calltree::string_pool::digest_of(
+          slot = calltree::string_pool_access::digest_of(
                      std::string_view(q + 1, static_cast<std::size_t>(name_end - q - 1)))
                      .h;
           ++t.definitions;

@@ -23,6 +23,7 @@
 #include "calltree/input.h"
 #include "calltree/reader.h"
 #include "command.h"
+#include "memory_option.h"
 #include "objdump_runner.h"
 
 namespace calltree::cli {
@@ -143,6 +144,7 @@ int annotate_asm(const std::string& input, const annotate_options& o, const asm_
     silent_diagnostics diags;
     reader_options ro;
     ro.display_name = input;
+    ro.max_name_bytes = memory_limit();
     ro.threads = static_cast<unsigned>(o.threads);  // (a compressed input: decoded aside)
     auto stats = read_functions(**in, q, keep, diags, ro);
     if (!stats) {

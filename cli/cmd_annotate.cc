@@ -21,6 +21,8 @@
 #include "calltree/reader.h"
 #include "command.h"
 #include "flag_table.h"
+#include "memory_option.h"
+#include "model/string_pool_access.h"
 #include "progress.h"
 #include "report/annotate.h"
 #include "report/annotate_direct.h"
@@ -199,6 +201,7 @@ int run_annotate(std::span<const std::string_view> args) {
   }
 
   annotate_options o;
+  o.max_memory = memory_limit();
   const bool json = a.json;
   if (a.show) o.show = perl_split_commas(*a.show);
   if (a.sort) {
@@ -336,7 +339,7 @@ int run_annotate(std::span<const std::string_view> args) {
   profile p;
   // The text report needs the text of the names it prints (a fraction of them): the others
   // wait in a temporary file (string_pool::mode::spill). JSON lists every function.
-  if (!json) p.strings = string_pool(string_pool::mode::spill);
+  if (!json) p.strings = string_pool_access::make(string_pool::mode::spill);
   cost_presence presence(by_line);
   // Without --part and --raw, the text report's tables are summed from the records as they
   // come (annotate_direct.h): no model is built.
@@ -352,6 +355,7 @@ int run_annotate(std::span<const std::string_view> args) {
     }
     reader_options ro;
     ro.display_name = input == "-" ? "<stdin>" : input;
+    ro.max_name_bytes = memory_limit();
     auto threads = parse_threads(a.threads);
     if (!threads) return usage_error("annotate", "--threads needs a number from 1 to 64");
     ro.threads = *threads;
@@ -363,6 +367,7 @@ int run_annotate(std::span<const std::string_view> args) {
     progress_line progress(ro.display_name);
     progress.attach(ro);
     builder_options bo;
+    bo.max_memory = memory_limit();
     bo.keep_positions = by_line ? pos_line : 0;
     bo.keep_jumps = false;
     std::optional<profile_builder> builder;

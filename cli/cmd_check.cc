@@ -7,6 +7,8 @@
 #include "command.h"
 #include "diagnostics_output.h"
 #include "flag_table.h"
+#include "memory_option.h"
+#include "model/string_pool_access.h"
 #include "progress.h"
 #include "report/json.h"
 
@@ -145,6 +147,7 @@ int run_check(std::span<const std::string_view> argv) {
     keep = static_cast<std::size_t>(*n);
   }
   reader_options ropt;
+  ropt.max_name_bytes = memory_limit();
   auto threads = parse_threads(args->threads);
   if (!threads) {
     print_error("check: --threads needs a number from 1 to 64");
@@ -165,7 +168,8 @@ int run_check(std::span<const std::string_view> argv) {
     ropt.display_name = name;
     diagnostic_collector diags(keep);
     checker chk;
-    string_pool names(string_pool::mode::digest);  // check needs no name text
+    string_pool names =
+        string_pool_access::make(string_pool::mode::digest);  // check needs no name text
     progress_line progress(name);
     progress.attach(ropt);
     strict_sink strict(diags);

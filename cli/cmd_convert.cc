@@ -23,6 +23,8 @@
 #include "command.h"
 #include "diagnostics_output.h"
 #include "flag_table.h"
+#include "memory_option.h"
+#include "model/string_pool_access.h"
 #include "output_file.h"
 #include "standard_output.h"
 
@@ -130,11 +132,13 @@ int run_convert(std::span<const std::string_view> argv) {
   // The writer needs a name's text once per part where it defines it, so long names wait in a
   // temporary file (string_pool::mode::spill) rather than in memory. Uncompressed output
   // writes every name at every use: there the names stay in memory.
-  string_pool names(wopt.compress_names ? string_pool::mode::spill : string_pool::mode::full);
+  string_pool names = string_pool_access::make(wopt.compress_names ? string_pool::mode::spill
+                                                                   : string_pool::mode::full);
   callgrind_writer writer(*out, names, wopt);
   diagnostic_collector diags;
   reader_options ropt;
   ropt.display_name = in_path == "-" ? "<stdin>" : in_path;
+  ropt.max_name_bytes = memory_limit();
   warnings_and_errors shown(diags);
   auto stats = read_callgrind(**in, names, writer, shown, ropt);
   bool wrote = writer.finish();

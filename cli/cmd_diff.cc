@@ -13,6 +13,7 @@
 #include "command.h"
 #include "diagnostics_output.h"
 #include "flag_table.h"
+#include "memory_option.h"
 #include "progress.h"
 #include "report/diff.h"
 
@@ -88,7 +89,9 @@ bool load(const std::string& path, profile& p, bool keep_positions, unsigned thr
   reader_options ro;
   ro.display_name = path;
   ro.threads = threads;
+  ro.max_name_bytes = memory_limit();
   builder_options bo;  // (with no positions the builder asks for sums, profile_builder.h)
+  bo.max_memory = memory_limit();
   bo.keep_jumps = false;
   bo.keep_positions = keep_positions ? static_cast<std::uint8_t>(pos_instr | pos_line) : 0;
   auto r = load_profile(path, p, diags, ro, bo);

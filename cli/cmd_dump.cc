@@ -15,6 +15,7 @@
 #include "command.h"
 #include "diagnostics_output.h"
 #include "flag_table.h"
+#include "memory_option.h"
 #include "report/dump.h"
 #include "standard_output.h"
 
@@ -71,13 +72,16 @@ int run_dump(std::span<const std::string_view> argv) {
   dopt.line_numbers = !args->no_line_numbers;
   reader_options ropt;
   ropt.display_name = path == "-" ? "<stdin>" : path;
+  ropt.max_name_bytes = memory_limit();
   diagnostic_collector diags;
 
   result<read_stats> stats = error{};
   bool wrote = false;
   if (args->profile) {
     profile p;
-    stats = load_profile(path, p, diags, ropt);
+    builder_options bo;
+    bo.max_memory = memory_limit();
+    stats = load_profile(path, p, diags, ropt, bo);
     if (stats) {
       dump_sink sink(std::cout, p.strings, dopt);
       replay(p, sink);

@@ -29,6 +29,8 @@
 #include "export/model_json_stream.h"
 #include "flag_table.h"
 #include "huge_pages.h"
+#include "memory_option.h"
+#include "model/builder_access.h"
 #include "output_file.h"
 #include "progress.h"
 #include "views/part_costs.h"
@@ -155,17 +157,18 @@ int export_model_streaming(const std::string& input, output_file& out, reader_op
   const export_sink sink = [&out](std::string_view b) { out.write(b); };
   exporting::model_json_stream stream(input, sink, ro.threads);
   builder_options bo;
-  bo.self_rows_to = &stream;  // (so the builder asks for runs merged by place)
+  bo.max_memory = memory_limit();
   profile p;
   profile_builder b(p, &diags, ro.display_name, bo);
-  if ((*in)->kind() == compression::none) b.expect_input_bytes((*in)->raw_size());
+  builder_access::stream_self_rows(b, &stream);  // (so the builder asks for runs merged by place)
+  if ((*in)->kind() == compression::none) builder_access::expect_input_bytes(b, (*in)->raw_size());
   auto r = read_callgrind(**in, p.strings, b, diags, ro);
   progress.finish();
   if (!r) return failed(r.error().message);
   if (stream.given_up()) return -1;  // (it stopped the reading)
   if (b.limit_hit()) r->complete = false;
   if (diags.errors() || !r->complete) return refuse(input, diags, *r);
-  b.finish_stream();
+  builder_access::finish_stream(b);
   auto done = stream.finish(p);
   if (!done) return failed(done.error().message);
   return *done ? exit_ok : -1;
@@ -192,6 +195,7 @@ int export_model(const std::string& input, const std::string& out_path, const ex
                          std::string("--") + f + " does not apply to --to=json (the whole model)");
   reader_options ro;
   ro.display_name = input == "-" ? "<stdin>" : input;
+  ro.max_name_bytes = memory_limit();
   auto threads = parse_threads(a.threads);
   if (!threads) return usage_error("export", "--threads needs a number from 1 to 64");
   ro.threads = *threads;
@@ -209,7 +213,9 @@ int export_model(const std::string& input, const std::string& out_path, const ex
   progress_line progress(ro.display_name);
   progress.attach(ro);
   profile p;
-  auto r = load_profile(input, p, diags, ro, builder_options{});
+  builder_options bo;
+  bo.max_memory = memory_limit();
+  auto r = load_profile(input, p, diags, ro, bo);
   progress.finish();
   if (!r) return failed(r.error().message);
   if (diags.errors() || !r->complete) return refuse(input, diags, *r);
@@ -284,6 +290,7 @@ int run_export(std::span<const std::string_view> args) {
   if (o.format == export_format::json) return export_model(input, *out_path, a);
 
   views::load_options lo;
+  lo.max_memory = memory_limit();
   lo.event_definitions = a.event;
   lo.index_names = false;  // (every key is exported under its own name)
   lo.keep_jumps = false;   // (no format shows them; json, which does, reads the model)

@@ -15,6 +15,7 @@
 #include "command.h"
 #include "diagnostics_output.h"
 #include "flag_table.h"
+#include "memory_option.h"
 #include "output_file.h"
 #include "progress.h"
 #include "standard_output.h"
@@ -84,6 +85,7 @@ int run_merge(std::span<const std::string_view> args) {
   auto threads = parse_threads(a.threads);
   if (!threads) return usage_error("merge", "--threads needs a number from 1 to 64");
   options.threads = *threads;
+  options.max_memory = memory_limit();
   std::size_t stdin_inputs = 0;
   for (const auto& p : a.positional) stdin_inputs += p == "-";
   if (stdin_inputs > 1) return usage_error("merge", "standard input ('-') can be read only once");

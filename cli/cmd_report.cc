@@ -27,6 +27,7 @@
 #include "command.h"
 #include "diagnostics_output.h"
 #include "flag_table.h"
+#include "memory_option.h"
 #include "output_file.h"
 #include "progress.h"
 #include "report_page.h"
@@ -145,6 +146,7 @@ int run_report(std::span<const std::string_view> args) {
   }
 
   views::load_options lo;
+  lo.max_memory = memory_limit();
   for (auto dir : a.include) lo.include_dirs.push_back(include_dir(std::move(dir)));
   for (const auto& v : a.source_root) {
     auto root = source_root(v);

@@ -22,6 +22,7 @@
 #include "diagnostics_output.h"
 #include "flag_table.h"
 #include "http.h"
+#include "memory_option.h"
 #include "objdump_runner.h"
 #include "progress.h"
 #include "standard_output.h"
@@ -116,6 +117,7 @@ int run_serve(std::span<const std::string_view> args) {
   }
   const std::string host = a.host.value_or("127.0.0.1");
   views::load_options lo;
+  lo.max_memory = memory_limit();
   for (auto dir : a.include) lo.include_dirs.push_back(include_dir(std::move(dir)));
   for (const auto& v : a.source_root) {
     auto root = source_root(v);

@@ -13,6 +13,7 @@
 #include "command.h"
 #include "diagnostics_output.h"
 #include "flag_table.h"
+#include "memory_option.h"
 #include "standard_output.h"
 
 namespace calltree::cli {
@@ -76,8 +77,8 @@ void print_help() {
   std::fputs(s.c_str(), stdout);
 }
 
-// Makes --max-memory the process's memory limit, so every command, present and future, honours
-// it, and --color the colour of diagnostics. False on a malformed value (a usage error).
+// Makes --max-memory the run's memory limit (memory_option.h), which every command puts into its
+// options, and --color the colour of diagnostics. False on a malformed value (a usage error).
 bool apply(const calltree::cli::program_flags& f) {
   if (f.max_memory) {
     auto bytes = calltree::cli::parse_size(*f.max_memory);
@@ -86,7 +87,7 @@ bool apply(const calltree::cli::program_flags& f) {
                                  *f.max_memory + "'");
       return false;
     }
-    calltree::set_default_memory_limit(*bytes);
+    calltree::cli::set_memory_limit(*bytes);
   }
   if (f.color) {
     auto mode = calltree::cli::parse_color_mode(*f.color);

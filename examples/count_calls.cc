@@ -35,8 +35,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", in.error().message.c_str());
     return 2;
   }
-  // The names are only compared, never printed: digest mode keeps a hash of each, not its text.
-  calltree::string_pool names(calltree::string_pool::mode::digest);
+  // Each name is interned once; the records carry its id.
+  calltree::string_pool names;
   calltree::diagnostic_collector diags(3);
   call_counter counter;
   calltree::reader_options options;

@@ -53,6 +53,7 @@ response route_asm(const request& r, const views::session& s, std::string_view s
     reader_options ro;
     ro.display_name = s.input_name;
     ro.threads = s.options.threads;
+    ro.max_name_bytes = s.options.max_memory;
     auto stats = read_functions(
         **in, q, [&name](std::string_view n) { return n == name; }, diagnostics, ro);
     if (!stats) return error_response(500, "input_unreadable", stats.error().message);

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "calltree/diagnostic.h"
+#include "calltree/export.h"
 #include "calltree/input.h"
 #include "calltree/profile.h"
 #include "calltree/reader.h"
@@ -85,15 +86,14 @@ struct function_instrs {
 // The instructions of each function of `functions` (in that order), from the profile's rows of
 // the parts `parts` (0-based; empty: all parts summed). Rows without an instruction position
 // (a profile without `positions: instr`) are gathered at address 0. Sums saturate.
-std::vector<function_instrs> collect_instructions(const profile& p,
-                                                  std::span<const function_id> functions,
-                                                  std::span<const part_id> parts = {});
+CALLTREE_API std::vector<function_instrs> collect_instructions(
+    const profile& p, std::span<const function_id> functions, std::span<const part_id> parts = {});
 
 // A record sink that passes on part headers and ends, and the cost, call and jump records of
 // the functions whose name `keep` accepts (asked once per name), to `next` (a profile builder
 // keeping instruction positions and jumps): a profile of a few functions, read from a large
 // file in the time of a reading and the memory of those functions.
-class function_filter final : public record_sink {
+class CALLTREE_API function_filter final : public record_sink {
  public:
   function_filter(const string_pool& names, std::function<bool(std::string_view name)> keep,
                   record_sink& next);
@@ -116,10 +116,12 @@ class function_filter final : public record_sink {
 // Reads `in` into `out` (a fresh profile) keeping only the records of the functions whose name
 // `keep` accepts, with instruction positions, lines and jumps: function_filter before a
 // profile builder. Diagnostics go to `diagnostics` (the caller's reading of the whole file
-// reported them already, most likely); the result is read_callgrind's.
-result<read_stats> read_functions(input& in, profile& out,
-                                  std::function<bool(std::string_view name)> keep,
-                                  diagnostic_sink& diagnostics, const reader_options& options = {});
+// reported them already, most likely); the result is read_callgrind's. The builder's memory
+// limit (builder_options::max_memory) is options.max_name_bytes.
+CALLTREE_API result<read_stats> read_functions(input& in, profile& out,
+                                               std::function<bool(std::string_view name)> keep,
+                                               diagnostic_sink& diagnostics,
+                                               const reader_options& options = {});
 
 // The functions of a profile a report's key stands for. annotate (and serve) key a function by
 // "file:name" and object, the file being the fl= file or, for inlined code, the fi= file of
@@ -127,7 +129,7 @@ result<read_stats> read_functions(input& in, profile& out,
 // object when "") whose fl= file or one of whose cost lines' files is the key's file (as
 // shown: `cwd` stripped from the front). Functions with no instruction (only called) are left
 // out.
-class key_functions {
+class CALLTREE_API key_functions {
  public:
   key_functions(const profile& p, std::string cwd);
   std::vector<function_id> of(std::string_view file, std::string_view name,
@@ -176,8 +178,8 @@ struct code_range {
 // Parses `objdump -d [-w] [-C] [--start-address=A --stop-address=B] FILE`. Lines it does not
 // know (section headers, "...", -l/-S source lines) are skipped; nothing fails. With `keep`,
 // only instructions in one of its [from, stop) ranges are kept (the rest are not stored).
-objdump_disassembly parse_objdump_disassembly(std::string_view text,
-                                              std::span<const code_range> keep = {});
+CALLTREE_API objdump_disassembly parse_objdump_disassembly(std::string_view text,
+                                                           std::span<const code_range> keep = {});
 
 // A symbol of `objdump -t -T -w [-C]` (the static and the dynamic table).
 struct object_symbol {
@@ -190,7 +192,7 @@ struct object_symbol {
 
 // Parses both tables; only symbols defined in a section (not *UND*, *ABS*) are returned,
 // sorted by address, each (address, name) once.
-std::vector<object_symbol> parse_objdump_symbols(std::string_view text);
+CALLTREE_API std::vector<object_symbol> parse_objdump_symbols(std::string_view text);
 
 // ---- 3. The match ------------------------------------------------------------------------
 
@@ -221,13 +223,13 @@ inline constexpr std::uint64_t cluster_gap = 4096;
 // check ignores a callgrind context suffix (`f'g`, `f'2`) and a symbol version (`f@@V`);
 // callgrind's own names (`0x0000000000401000` for code without a symbol, `(below main)`) are
 // not checked against symbols, only kept out of other functions' code.
-disassembly_plan plan_disassembly(const function_instrs& f, std::string_view name,
-                                  std::span<const object_symbol> symbols);
+CALLTREE_API disassembly_plan plan_disassembly(const function_instrs& f, std::string_view name,
+                                               std::span<const object_symbol> symbols);
 
 // An object's function symbols with where each ends (a symbol of size 0, hand-written code,
 // at the next function symbol of its section), by address: plan_disassembly's index, made once
 // per object (libLLVM-14 has 45 k symbols; a selection, thousands of functions).
-struct function_symbols {
+struct CALLTREE_API function_symbols {
   struct entry {
     object_symbol symbol;
     std::uint64_t end = 0;
@@ -236,8 +238,8 @@ struct function_symbols {
   function_symbols() = default;
   explicit function_symbols(std::span<const object_symbol> symbols);
 };
-disassembly_plan plan_disassembly(const function_instrs& f, std::string_view name,
-                                  const function_symbols& symbols);
+CALLTREE_API disassembly_plan plan_disassembly(const function_instrs& f, std::string_view name,
+                                               const function_symbols& symbols);
 
 // The instructions of the plan's ranges in `d` (in address order), and what the profile says
 // of each: `data[i]` is the index in f.instrs of instruction i's address, or -1;
@@ -250,9 +252,9 @@ struct matched_instructions {
   std::vector<std::int64_t> data;
   std::vector<char> range_start;
 };
-result<matched_instructions> match_instructions(const function_instrs& f,
-                                                const objdump_disassembly& d,
-                                                const disassembly_plan& plan);
+CALLTREE_API result<matched_instructions> match_instructions(const function_instrs& f,
+                                                             const objdump_disassembly& d,
+                                                             const disassembly_plan& plan);
 
 // ---- 4. The view -------------------------------------------------------------------------
 
@@ -295,7 +297,7 @@ enum class asm_status : std::uint8_t {
   objdump_failed,   // objdump could not be run or failed
   mismatch,         // the object does not match the profile: changed since the run
 };
-std::string_view to_string(asm_status s);
+CALLTREE_API std::string_view to_string(asm_status s);
 
 struct asm_view {
   function_id function = 0;        // in the profile the view was made from
@@ -349,7 +351,7 @@ using objdump_runner = std::function<objdump_reply(const objdump_request&)>;
 
 // Makes asm views of a profile's functions, running objdump through `run` (each object's
 // symbol table once, then its code once per group of nearby functions).
-class asm_annotator {
+class CALLTREE_API asm_annotator {
  public:
   // An error for an unknown event name in options.events.
   static result<asm_annotator> make(const profile& p, asm_options options, objdump_runner run);
@@ -382,10 +384,10 @@ struct asm_text_options {
 // bytes and instruction as objdump prints them, a line per call (its inclusive cost, `=>`) and
 // per jump under its instruction, and a header wherever the source line changes. A view that
 // is not ok says why, with no numbers.
-std::string asm_text(const asm_view& v, const asm_text_options& options = {});
+CALLTREE_API std::string asm_text(const asm_view& v, const asm_text_options& options = {});
 
 // One function's view as a JSON object (docs/json.md, "asm"): the object `calltree annotate
 // --asm --json` lists and `GET /api/v1/asm/ID` answers with.
-std::string asm_json(const asm_view& v);
+CALLTREE_API std::string asm_json(const asm_view& v);
 
 }  // namespace calltree

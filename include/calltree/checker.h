@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "calltree/export.h"
 #include "calltree/records.h"
 
 namespace calltree {
@@ -31,7 +32,7 @@ struct check_result {
   std::uint64_t calls = 0;      // distinct (caller, callee) arcs
 };
 
-class checker final : public record_sink {
+class CALLTREE_API checker final : public record_sink {
  public:
   checker();
   ~checker() override;

@@ -10,6 +10,8 @@
 #include <span>
 #include <vector>
 
+#include "calltree/export.h"
+
 namespace calltree {
 
 // a += b; returns false (and leaves a = UINT64_MAX) if the sum does not fit in 64 bits.
@@ -21,7 +23,7 @@ inline bool add_saturating(std::uint64_t& a, std::uint64_t b) {
   return true;
 }
 // Adds b into a element-wise (a.size() >= b.size()); false if any element saturated.
-bool add_saturating(std::span<std::uint64_t> a, std::span<const std::uint64_t> b);
+CALLTREE_API bool add_saturating(std::span<std::uint64_t> a, std::span<const std::uint64_t> b);
 
 class cost_matrix {
  public:
@@ -47,7 +49,7 @@ class cost_matrix {
   }
   // Widens every row to `columns` (new columns are 0). Rarely needed: a later part with a new
   // event.
-  void set_columns(std::size_t columns);
+  CALLTREE_API void set_columns(std::size_t columns);
   void reserve_rows(std::size_t n) { data_.reserve(n * columns_); }
   // No rows (the room stays).
   void clear() {

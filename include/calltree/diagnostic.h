@@ -12,11 +12,13 @@
 #include <string_view>
 #include <vector>
 
+#include "calltree/export.h"
+
 namespace calltree {
 
 enum class severity : std::uint8_t { note, warning, error };
 
-std::string_view to_string(severity s);
+CALLTREE_API std::string_view to_string(severity s);
 
 // Stable codes. Never renumber or rename: they are part of the CLI and JSON interface.
 enum class diag_code : std::uint8_t {
@@ -79,7 +81,7 @@ enum class diag_code : std::uint8_t {
 // The last code: loops over every code stop here.
 inline constexpr diag_code last_diag_code = diag_code::input_grew;
 
-std::string_view to_string(diag_code c);
+CALLTREE_API std::string_view to_string(diag_code c);
 
 struct diagnostic {
   calltree::severity severity = severity::error;
@@ -93,9 +95,9 @@ struct diagnostic {
 };
 
 // `file:line:col: severity: message [code]`, then the line and a caret under the column.
-std::string format_diagnostic(const diagnostic& d, bool with_source_line = true);
+CALLTREE_API std::string format_diagnostic(const diagnostic& d, bool with_source_line = true);
 
-class diagnostic_sink {
+class CALLTREE_API diagnostic_sink {
  public:
   virtual ~diagnostic_sink() = default;
   virtual void report(diagnostic d) = 0;
@@ -117,7 +119,7 @@ class diagnostic_sink {
 
 // Keeps every count and the first `keep_per_code` diagnostics of each code, so a file with a
 // million warnings stays small in memory and every problem is still counted.
-class diagnostic_collector final : public diagnostic_sink {
+class CALLTREE_API diagnostic_collector final : public diagnostic_sink {
  public:
   explicit diagnostic_collector(std::size_t keep_per_code = 20) : keep_per_code_(keep_per_code) {}
   void report(diagnostic d) override;

@@ -12,14 +12,15 @@
 #include <span>
 #include <string>
 
+#include "calltree/export.h"
 #include "calltree/result.h"
 
 namespace calltree {
 
 enum class compression : std::uint8_t { none, gzip, zstd, xz, bzip2 };
-std::string_view to_string(compression c);
+CALLTREE_API std::string_view to_string(compression c);
 
-class input {
+class CALLTREE_API input {
  public:
   virtual ~input() = default;
   // The next block of bytes; an empty span at the end. An error for I/O failures and for a
@@ -44,19 +45,6 @@ class input {
   bool grew() const { return grew_; }
   // The size the file had when it was opened (what grew() read to); 0 for a stream.
   std::uint64_t size_at_open() const { return size_at_open_; }
-  // A memory buffer whose bytes are all in memory already, for a reader that
-  // cuts it up itself instead of calling next(): all of them; empty for anything else, and
-  // once next() has been called.
-  virtual std::span<const char> mapped() const { return {}; }
-  // The reader of mapped() is done with its first `bytes`: their pages may be given back.
-  virtual void release(std::uint64_t bytes) { (void)bytes; }
-  // The reader of mapped() looked at [from, to) ahead of its time (the parallel path looks for
-  // chunk starts all over the file): those pages may be given back now, and are read again
-  // when it comes to them.
-  virtual void drop(std::uint64_t from, std::uint64_t to) {
-    (void)from;
-    (void)to;
-  }
 
  protected:
   bool truncated_ = false;
@@ -69,8 +57,8 @@ class input {
 };
 
 // `path` "-" is standard input.
-result<std::unique_ptr<input>> open_input(const std::string& path);
+CALLTREE_API result<std::unique_ptr<input>> open_input(const std::string& path);
 // An in-memory buffer (tests, fuzzers); detects compression like a file.
-std::unique_ptr<input> memory_input(std::string bytes);
+CALLTREE_API std::unique_ptr<input> memory_input(std::string bytes);
 
 }  // namespace calltree

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "calltree/cost_matrix.h"
+#include "calltree/export.h"
 #include "calltree/records.h"
 #include "calltree/string_pool.h"
 
@@ -102,15 +103,15 @@ struct profile {
   cost_matrix call_costs;  // one row per call_row (inclusive cost of those calls)
   std::vector<jump_row> jumps;
 
-  // The names as the pool keeps them in memory (string_pool::view): with a pool in digest or
-  // spill mode, only their first bytes; strings.text() gives a whole name in spill mode.
+  // The names, whole (string_pool::view of a pool in full mode, the only one this API makes).
+  // Valid as long as the profile's pool.
   std::string_view object_name(object_id o) const { return strings.view(objects[o].name); }
   std::string_view file_name(file_id f) const { return strings.view(files[f].name); }
   std::string_view function_name(function_id f) const { return strings.view(functions[f].name); }
   // The event id of `name`, or -1 cast to event_id.
-  event_id find_event(std::string_view name) const;
+  CALLTREE_API event_id find_event(std::string_view name) const;
   // Sum of all parts' computed totals (saturating), profile event order.
-  std::vector<std::uint64_t> total() const;
+  CALLTREE_API std::vector<std::uint64_t> total() const;
 };
 
 }  // namespace calltree

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "calltree/diagnostic.h"
+#include "calltree/export.h"
 #include "calltree/input.h"
 #include "calltree/memory_limit.h"
 #include "calltree/records.h"
@@ -34,17 +35,17 @@ struct reader_options {
   std::string display_name = "<input>";     // the file name in diagnostics
   std::size_t max_line_length = 64u << 20;  // longer lines are skipped with an error
   // Stop with a limit_exceeded error once the name tables hold this many bytes (0 = no limit).
-  // Starts at the process's memory limit (memory_limit.h: --max-memory, else 3/4 of memory).
-  std::uint64_t max_name_bytes = default_memory_limit();
+  // Starts at 3/4 of the machine's memory (memory_limit.h); the command-line tool sets its
+  // --max-memory here.
+  std::uint64_t max_name_bytes = machine_memory_limit();
   // Threads reading may use. 1: everything on the calling thread. 2 or more: a compressed
   // input is decoded on a thread of its own, ahead of the parsing; for a sink that takes sums
   // or runs of lines (record_needs: anything but each_line), the input (a mapped plain file,
   // or a zstd stream's or pipe's bytes as they come) is cut into chunks at function boundaries
-  // that the other threads read ahead on speculation (src/reader/speculation.h and
-  // parallel.cc). Records, diagnostics, names and read_stats are the same whatever the number,
-  // except where the sink's needs leave room: runs summed may be cut in other places, sums
-  // per context grouped otherwise (the sums per key are the same), and cost lines may come in
-  // runs: tests/unit/reader_parallel_test.cc, tests/cli/threads.sh.
+  // that the other threads read ahead on speculation. Records, diagnostics, names and
+  // read_stats are the same whatever the number, except where the sink's needs leave room:
+  // runs summed may be cut in other places, sums per context grouped otherwise (the sums per
+  // key are the same), and cost lines may come in runs.
   unsigned threads = 1;
   // Called on the calling thread after each block of input (every few MB), if set. The library
   // never prints: a command-line tool shows this on a terminal.
@@ -65,7 +66,8 @@ struct read_stats {
 // `names` (the caller's pool, so a profile builder can share it). The result is an error only
 // when the input could not be read at all; everything else is a diagnostic and `read_stats`
 // counts it.
-result<read_stats> read_callgrind(input& in, string_pool& names, record_sink& records,
-                                  diagnostic_sink& diagnostics, const reader_options& options = {});
+CALLTREE_API result<read_stats> read_callgrind(input& in, string_pool& names, record_sink& records,
+                                               diagnostic_sink& diagnostics,
+                                               const reader_options& options = {});
 
 }  // namespace calltree

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "calltree/export.h"
 #include "calltree/string_pool.h"
 
 namespace calltree {
@@ -202,7 +203,7 @@ struct record_needs {
   }
 };
 
-class record_sink {
+class CALLTREE_API record_sink {
  public:
   virtual ~record_sink() = default;
   // The records this sink wants (see record_needs); asked once, before the first record. By
@@ -234,7 +235,7 @@ class record_sink {
 
 // Sends every record to several sinks in turn. It asks for the finest records any of them asks
 // for (record_needs::finest).
-class tee_sink final : public record_sink {
+class CALLTREE_API tee_sink final : public record_sink {
  public:
   explicit tee_sink(std::vector<record_sink*> sinks) : sinks_(std::move(sinks)) {}
   record_needs needs() const override {

@@ -6,7 +6,9 @@
 // aliases chosen by the producer and live in the reader's tables; several of them may map to
 // one pool id.
 //
-// Three modes (docs/performance.md, "Memory"):
+// Three modes (docs/performance.md, "Memory"). A pool made through this API is in full mode,
+// so every name it gives is whole; the other two are the command-line tool's own, for readings
+// that need few names' text (the library makes them for it, not for its users):
 // * full: every name's bytes are kept in memory; view() is the name.
 // * digest: a name is known by a 128-bit hash of its bytes and only its first `digest_prefix`
 //   bytes are kept (view() and text() give those): for a reader whose sinks need names'
@@ -32,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "calltree/export.h"
 #include "calltree/paged_array.h"
 
 namespace calltree {
@@ -46,24 +49,77 @@ class string_pool {
   // and an `(id)` look-alike; text() gives the rest).
   static constexpr std::size_t spill_prefix = 8;
 
-  // `spill_dir`: where spill mode makes its temporary file (empty: $TMPDIR, else /tmp).
-  explicit string_pool(mode m = mode::full, std::string spill_dir = {});
+  // A pool in full mode: every name's bytes kept.
+  CALLTREE_API string_pool();
   string_pool(const string_pool&) = delete;
   string_pool& operator=(const string_pool&) = delete;
-  string_pool(string_pool&&) noexcept;
-  string_pool& operator=(string_pool&&) noexcept;
-  ~string_pool();
+  CALLTREE_API string_pool(string_pool&&) noexcept;
+  CALLTREE_API string_pool& operator=(string_pool&&) noexcept;
+  CALLTREE_API ~string_pool();
 
-  string_id intern(std::string_view s);
+  CALLTREE_API string_id intern(std::string_view s);
   // The id of `s` if it was interned, else -1 cast to string_id.
-  string_id find(std::string_view s);
+  CALLTREE_API string_id find(std::string_view s);
 
   // Frees what intern() and find() need and view(), text() do not: the index, and in spill
   // mode what it keeps of the names' digests (each about 8 bytes a name), for a sink that
   // reports once reading is over (annotate). A later intern() or find() makes them again, hashing
   // every name (a spilled one read back from the file): correct, and as slow as that sounds.
-  void release_index();
+  CALLTREE_API void release_index();
 
+  // The name as kept in memory: the whole name in full mode; in digest mode its first
+  // digest_prefix bytes; in spill mode the whole name when it is in memory, else its first
+  // spill_prefix bytes.
+  // Valid as long as the pool.
+  std::string_view view(string_id id) const {
+    const std::uint64_t w = places_[id];
+    std::size_t len = static_cast<std::size_t>(w & place_length_mask);
+    if (len == 0) return std::string_view("", 0);
+    const block& b = blocks_[static_cast<std::size_t>(w >> place_block_shift)];
+    if (w & place_spilled)
+      len = spill_prefix;
+    else if (len == place_length_mask)
+      len = b.size;
+    return std::string_view(b.bytes.get() + ((w >> place_offset_shift) & 0xffffu), len);
+  }
+  // The whole name (digest mode: what view() gives). A name in memory is returned as view()
+  // returns it; a spilled one is read into `scratch` and the view is of `scratch` (valid until
+  // it changes). If reading the spill file fails, view() is returned and read_failed() is set.
+  std::string_view text(string_id id, std::string& scratch) const {
+    if (!spill_ || !spilled(id)) return view(id);
+    return read_back(id, scratch);
+  }
+  std::string text(string_id id) const {
+    std::string s;
+    std::string_view v = text(id, s);
+    if (v.data() != s.data()) s.assign(v);
+    return s;
+  }
+  std::size_t size() const { return places_.size(); }
+  // The names' bytes as counted for limits (reader_options::max_name_bytes, the builder's
+  // max_memory): text, index and views. Spill mode counts as full mode does, so a limit stops
+  // at the same name whichever of the two is used; digest mode counts what it keeps.
+  std::size_t bytes() const { return bytes_; }
+  mode kind() const { return mode_; }
+
+  // Spill mode: true while names go to the spill file (made at the first name longer than
+  // digest_prefix; false before, when none could be made, or after a write to it failed); the
+  // bytes of the names in it.
+  CALLTREE_API bool spilling() const;
+  CALLTREE_API std::uint64_t spilled_bytes() const;
+  // Spill mode: a read of the spill file failed, so some text() gave only the prefix.
+  CALLTREE_API bool read_failed() const;
+
+  static constexpr string_id empty = 0;
+  static constexpr string_id npos = 0xffffffffu;
+
+ private:
+  // What the library's own readers and reports use beyond the API (digests of names, cache
+  // hints), through a friend that is not installed.
+  friend struct string_pool_access;
+  // A pool in mode `m`; `spill_dir`: where spill mode makes its temporary file (empty: $TMPDIR,
+  // else /tmp).
+  string_pool(mode m, std::string spill_dir);
   // A name's 128-bit hash, as digest and spill modes know names (full mode uses `h`).
   struct name_digest {
     std::uint64_t h = 0, h2 = 0;
@@ -87,28 +143,6 @@ class string_pool {
     if (!slots_.empty())
       __builtin_prefetch(&slots_[static_cast<std::uint32_t>(d.h) & (slots_.size() - 1)]);
   }
-  // The name as kept in memory: the whole name in full mode; in digest mode its first
-  // digest_prefix bytes; in spill mode the whole name when it is in memory, else its first
-  // spill_prefix bytes.
-  // Valid as long as the pool.
-  std::string_view view(string_id id) const {
-    const std::uint64_t w = places_[id];
-    std::size_t len = static_cast<std::size_t>(w & place_length_mask);
-    if (len == 0) return std::string_view("", 0);
-    const block& b = blocks_[static_cast<std::size_t>(w >> place_block_shift)];
-    if (w & place_spilled)
-      len = spill_prefix;
-    else if (len == place_length_mask)
-      len = b.size;
-    return std::string_view(b.bytes.get() + ((w >> place_offset_shift) & 0xffffu), len);
-  }
-  // The whole name (digest mode: what view() gives). A name in memory is returned as view()
-  // returns it; a spilled one is read into `scratch` and the view is of `scratch` (valid until
-  // it changes). If reading the spill file fails, view() is returned and read_failed() is set.
-  std::string_view text(string_id id, std::string& scratch) const {
-    if (!spill_ || !spilled(id)) return view(id);
-    return read_back(id, scratch);
-  }
   // A hint that text(id) follows soon: the tables it looks in are fetched into the cache (for
   // a reader of many names in an order of its own: annotate reads 73 k of the real profile's
   // names, each from a different page of the tables). Changes nothing. (Defined in the .cc,
@@ -117,31 +151,7 @@ class string_pool {
   // A hint that view(id) is read soon: its place, then its first bytes (up to 512), are
   // fetched into the cache. Changes nothing.
   void prefetch_view(string_id id) const;
-  std::string text(string_id id) const {
-    std::string s;
-    std::string_view v = text(id, s);
-    if (v.data() != s.data()) s.assign(v);
-    return s;
-  }
-  std::size_t size() const { return places_.size(); }
-  // The names' bytes as counted for limits (reader_options::max_name_bytes, the builder's
-  // max_memory): text, index and views. Spill mode counts as full mode does, so a limit stops
-  // at the same name whichever of the two is used; digest mode counts what it keeps.
-  std::size_t bytes() const { return bytes_; }
-  mode kind() const { return mode_; }
 
-  // Spill mode: true while names go to the spill file (made at the first name longer than
-  // digest_prefix; false before, when none could be made, or after a write to it failed); the
-  // bytes of the names in it.
-  bool spilling() const;
-  std::uint64_t spilled_bytes() const;
-  // Spill mode: a read of the spill file failed, so some text() gave only the prefix.
-  bool read_failed() const;
-
-  static constexpr string_id empty = 0;
-  static constexpr string_id npos = 0xffffffffu;
-
- private:
   struct spill_file;
   void grow();
   void rebuild_index();                             // after release_index()
@@ -149,8 +159,9 @@ class string_pool {
   name_digest hashes_of(std::string_view s) const;  // what intern(s) and find(s) hash s into
   bool same(string_id id, std::string_view s, std::uint64_t h, std::uint64_t h2) const;
   std::uint64_t store(std::string_view s);
-  bool spilled(string_id id) const;
-  std::string_view read_back(string_id id, std::string& scratch) const;
+  // (Called by text(), inline: exported.)
+  CALLTREE_API bool spilled(string_id id) const;
+  CALLTREE_API std::string_view read_back(string_id id, std::string& scratch) const;
   bool spill(std::string_view s, string_id id);
   std::uint64_t spilled_length(string_id id) const;
   std::uint64_t spill_offset(string_id id) const;

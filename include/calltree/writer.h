@@ -13,6 +13,7 @@
 #include <ostream>
 #include <string>
 
+#include "calltree/export.h"
 #include "calltree/records.h"
 #include "calltree/string_pool.h"
 
@@ -24,7 +25,7 @@ struct writer_options {
   std::string creator;  // replaces the input's creator: if non-empty
 };
 
-class callgrind_writer final : public record_sink {
+class CALLTREE_API callgrind_writer final : public record_sink {
  public:
   callgrind_writer(std::ostream& out, const string_pool& names, writer_options options = {});
   ~callgrind_writer() override;

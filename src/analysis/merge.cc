@@ -176,6 +176,7 @@ result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& ou
   merge_stats stats;
   builder_options build;
   build.sum_parts = options.parts == parts_mode::sum;
+  build.max_memory = options.max_memory;
   header_watch watch;
   for (const auto& path : paths) {
     auto in = open_input(path);
@@ -184,6 +185,7 @@ result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& ou
     ro.display_name = path == "-" ? "<stdin>" : path;
     ro.max_line_length = options.max_line_length;
     ro.threads = options.threads;
+    ro.max_name_bytes = options.max_memory;
     profile_builder builder(out, &diagnostics, ro.display_name, build);
     watch.set_next(&builder);
     watch.begin_input();

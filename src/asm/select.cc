@@ -11,6 +11,7 @@ result<read_stats> read_functions(input& in, profile& out,
                                   std::function<bool(std::string_view name)> keep,
                                   diagnostic_sink& diagnostics, const reader_options& options) {
   builder_options bo;
+  bo.max_memory = options.max_name_bytes;  // (one memory limit: the caller's)
   bo.keep_positions = pos_instr | pos_line;
   bo.keep_jumps = true;
   profile_builder builder(out, &diagnostics, options.display_name, bo);

@@ -2,7 +2,7 @@
 //
 // What it is: the self rows of the model (nine in ten of an instruction-level profile's rows,
 // most of the document) written as the builder hands them on, run by run
-// (profile_builder.h, builder_options::self_rows_to), on a thread of their own, into the
+// (profile_builder.h, builder_access::stream_self_rows), on a thread of their own, into the
 // "costs" table of the "calltree-model" document (model_json.h); then, from the model the
 // builder made beside them (names, parts, calls, jumps: no self rows), the rest of it. The
 // bytes are those export_model_json writes from the whole model.
@@ -32,7 +32,7 @@
 // handed to the writing thread) after the rows that thread is writing, so the memory is the
 // ring's, whatever the file's size (on the real profile the model's 17 M self rows took 1 GB).
 // What it is not: a reader or a file: the caller reads (profile_builder with this as its
-// self_rows_to) and owns the output.
+// stream_self_rows) and owns the output.
 #pragma once
 
 #include <condition_variable>
@@ -53,6 +53,7 @@
 #include "calltree/result.h"
 #include "export/export.h"
 #include "export/model_json.h"
+#include "model/builder_access.h"
 
 namespace calltree::exporting {
 
@@ -73,7 +74,7 @@ class model_json_stream final : public self_row_stream {
                   const std::uint64_t* costs, std::size_t columns, std::uint64_t chunk) override;
   bool given_up() const override { return broken_; }
 
-  // Once every record is in (after profile_builder::finish_stream), with the model `p` the
+  // Once every record is in (after builder_access::finish_stream), with the model `p` the
   // builder made: the rest of the document, and true. false: what was written is no document
   // of p (see above). An error if formatting failed (out of memory). The tail is formatted on
   // `threads` threads (model_json_tail) while the writing thread writes the last rows.

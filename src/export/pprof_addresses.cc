@@ -165,6 +165,7 @@ result<std::optional<address_split>> split_by_address(const views::session& s,
   reader_options ro;
   ro.display_name = s.input_name;
   ro.threads = s.options.threads;
+  ro.max_name_bytes = s.options.max_memory;
   auto read = read_callgrind(**in, pool, sink, quiet, ro);
   if (!read) return read.error();
 

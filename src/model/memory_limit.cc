@@ -1,11 +1,13 @@
-// memory_limit.cc — the default memory ceiling: 3/4 of what this process can have.
+// memory_limit.cc — the default memory ceiling: 3/4 of what this process can have, and the
+// words of the error of a sink that reaches a limit.
 #include "calltree/memory_limit.h"
 
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
+
+#include "model/limit_message.h"
 
 namespace calltree {
 namespace {
@@ -31,23 +33,11 @@ std::uint64_t compute_machine_limit() {
   return cap == UINT64_MAX ? 0 : cap / 4 * 3;
 }
 
-// UINT64_MAX: not set, use the machine's.
-std::atomic<std::uint64_t> user_limit{UINT64_MAX};
-
 }  // namespace
 
 std::uint64_t machine_memory_limit() {
   static const std::uint64_t limit = compute_machine_limit();
   return limit;
-}
-
-std::uint64_t default_memory_limit() {
-  std::uint64_t v = user_limit.load(std::memory_order_relaxed);
-  return v == UINT64_MAX ? machine_memory_limit() : v;
-}
-
-void set_default_memory_limit(std::uint64_t bytes) {
-  user_limit.store(bytes, std::memory_order_relaxed);
 }
 
 std::string records_limit_message(std::uint64_t limit) {

@@ -7,6 +7,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "model/builder_access.h"
+#include "model/limit_message.h"
 #include "model/row_index.h"
 #include "model/run_index.h"
 
@@ -66,6 +68,7 @@ struct profile_builder::impl {
   diagnostic_sink* diags;
   std::string display_name;
   builder_options opt;
+  self_row_stream* self_rows_to = nullptr;  // builder_access::stream_self_rows
 
   // Per string id: the object and the file of that name, and the function last found or made
   // with that name (none: not yet). Arrays, not maps: string ids are dense, and these are
@@ -158,7 +161,7 @@ struct profile_builder::impl {
     const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.function;
     // Streaming: every run is one of its own, whatever its function had before, and its rows
     // take memory until it is handed on only (the memory guard is for the rows kept).
-    if (opt.self_rows_to) {
+    if (self_rows_to) {
       if (key != stream_key) stream_run(key);
       found = stream_row(row);
     } else if (self_runs.serves(key, p.self_rows, [this](std::uint32_t i) { index_self(i); })) {
@@ -193,12 +196,12 @@ struct profile_builder::impl {
     add_costs(p.self_costs.row(found), r.costs, r.line);
   }
 
-  // builder_options::self_rows_to: the key (part << 32 | function) of the run being read.
+  // builder_access::stream_self_rows: the key (part << 32 | function) of the run being read.
   std::uint64_t stream_key = ~0ull;
   // The run's rows to the stream, and the tables emptied for the next run (before self_runs
   // starts it: its rows then begin at 0).
   void hand_on() {
-    if (!p.self_rows.empty()) opt.self_rows_to->take(p, p.self_rows, p.self_costs);
+    if (!p.self_rows.empty()) self_rows_to->take(p, p.self_rows, p.self_costs);
     p.self_rows.clear();
     p.self_costs.clear();
     last_self = row_index::empty;
@@ -296,7 +299,7 @@ struct profile_builder::impl {
     // 260 MB profile of docs/performance.md: 18 a self row, 490 a call row, 240 a jump row;
     // bench/gen_profile.cc's 261 MB file 15.4 a self row). A file with more rows than this
     // grows its tables from there as without the hint.
-    const std::size_t self = opt.self_rows_to ? 0 : bytes / 12, calls = bytes / 256,
+    const std::size_t self = self_rows_to ? 0 : bytes / 12, calls = bytes / 256,
                       jumps = opt.keep_jumps ? bytes / 128 : 0;
     const std::size_t columns = std::max<std::size_t>(p.events.size(), 1);
     const std::uint64_t total = self * (sizeof(self_row) + 8 * columns) +
@@ -679,20 +682,26 @@ void profile_builder::set_display_name(std::string name) { impl_->display_name =
 bool profile_builder::limit_hit() const { return impl_->limit_hit; }
 
 bool profile_builder::wants_no_more() const {
-  return impl_->opt.self_rows_to && impl_->opt.self_rows_to->given_up();
+  return impl_->self_rows_to && impl_->self_rows_to->given_up();
 }
 
-void profile_builder::finish_stream() {
-  auto& m = *impl_;
-  if (m.opt.self_rows_to) m.hand_on();
+void builder_access::stream_self_rows(profile_builder& b, self_row_stream* stream) {
+  b.impl_->self_rows_to = stream;
 }
 
-void profile_builder::expect_input_bytes(std::uint64_t bytes) { impl_->expect_input_bytes(bytes); }
+void builder_access::finish_stream(profile_builder& b) {
+  auto& m = *b.impl_;
+  if (m.self_rows_to) m.hand_on();
+}
+
+void builder_access::expect_input_bytes(profile_builder& b, std::uint64_t bytes) {
+  b.impl_->expect_input_bytes(bytes);
+}
 
 record_needs profile_builder::needs() const {
   const builder_options& o = impl_->opt;
   record_needs n;
-  n.costs = o.self_rows_to          ? record_needs::grain::runs_merged_by_place
+  n.costs = impl_->self_rows_to     ? record_needs::grain::runs_merged_by_place
             : o.keep_positions == 0 ? record_needs::grain::sums_per_context
                                     : record_needs::grain::each_line;
   n.jumps = o.keep_jumps;
@@ -743,7 +752,7 @@ void profile_builder::on_cost(const cost_record& r) {
 // Otherwise (the memory guard's states included) a line at a time.
 void profile_builder::on_cost_run(const cost_run_record& r) {
   auto& m = *impl_;
-  if (!m.opt.self_rows_to || m.limit_hit) return record_sink::on_cost_run(r);
+  if (!m.self_rows_to || m.limit_hit) return record_sink::on_cost_run(r);
   self_row row;
   row.part = m.part;
   m.resolve_context(r.ctx, row.function, row.source_file);
@@ -752,7 +761,7 @@ void profile_builder::on_cost_run(const cost_run_record& r) {
     // Merged by place where it was read: the rows as they are, to the stream.
     m.hand_on();
     m.stream_key = ~0ull;
-    m.opt.self_rows_to->take_lines(m.p, row, r.lines, r.costs.data(), columns, r.merged_chunk);
+    m.self_rows_to->take_lines(m.p, row, r.lines, r.costs.data(), columns, r.merged_chunk);
     return;
   }
   const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.function;
@@ -897,7 +906,7 @@ void profile_builder::on_part_end(const part_end& e) {
     return;
   }
   m.end(e);
-  if (m.opt.self_rows_to) {
+  if (m.self_rows_to) {
     m.hand_on();
     m.stream_key = ~0ull;  // (with sum_parts, the next part's run of this function is another)
   }
@@ -942,7 +951,7 @@ result<read_stats> load_profile(const std::string& path, profile& out, diagnosti
   if (!in) return in.error();
   if (options.display_name == "<input>") options.display_name = path == "-" ? "<stdin>" : path;
   profile_builder b(out, &diagnostics, options.display_name, build);
-  if ((*in)->kind() == compression::none) b.expect_input_bytes((*in)->raw_size());
+  if ((*in)->kind() == compression::none) builder_access::expect_input_bytes(b, (*in)->raw_size());
   auto r = read_callgrind(**in, out.strings, b, diagnostics, options);
   if (r && b.limit_hit()) r->complete = false;
   return r;

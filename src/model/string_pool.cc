@@ -196,6 +196,8 @@ bool string_pool::same(string_id id, std::string_view s, std::uint64_t h, std::u
   }
   return digests_[id].h == h && digests_[id].h2 == h2;
 }
+string_pool::string_pool() : string_pool(mode::full, {}) {}
+
 string_pool::string_pool(string_pool&&) noexcept = default;
 string_pool& string_pool::operator=(string_pool&&) noexcept = default;
 string_pool::~string_pool() = default;

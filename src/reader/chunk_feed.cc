@@ -33,8 +33,7 @@ constexpr std::size_t piece = 64u << 10;  // see decoded_feed::produce
 
 class mapped_feed final : public chunk_feed {
  public:
-  mapped_feed(input& in, std::span<const char> all, std::size_t step)
-      : in_(in), all_(all), step_(step) {
+  mapped_feed(std::span<const char> all, std::size_t step) : all_(all), step_(step) {
     bounds_.push_back(0);
   }
   std::span<const char> head() override { return all_; }
@@ -44,15 +43,8 @@ class mapped_feed final : public chunk_feed {
     if (!cut_to(k + 1)) return {};
     return {all_.subspan(bounds_[k], bounds_[k + 1] - bounds_[k]), bounds_[k + 1]};
   }
-  void reached(std::size_t k) override {
-    // Every megabyte: the pages read count in the resident size until they are given back.
-    std::lock_guard<std::mutex> g(m_);
-    if (k == 0 || k >= bounds_.size()) return;
-    if (bounds_[k] >= released_ + (1u << 20) || (ended_ && k + 1 >= bounds_.size())) {
-      in_.release(bounds_[k - 1]);
-      released_ = bounds_[k];
-    }
-  }
+  // (The bytes are a memory buffer's, held until the reading is over.)
+  void reached(std::size_t) override {}
   void cancel() override { cancelled_.store(true, std::memory_order_release); }
   std::uint64_t raw_size() const override { return all_.size(); }
 
@@ -79,13 +71,11 @@ class mapped_feed final : public chunk_feed {
     return n < bounds_.size();
   }
 
-  input& in_;
   std::span<const char> all_;
   const std::size_t step_;
   std::mutex m_;
   std::vector<std::size_t> bounds_;  // the cuts so far (the last: the file's end, once ended_)
   bool ended_ = false;
-  std::size_t released_ = 0;
   std::atomic<bool> cancelled_{false};
 };
 
@@ -302,9 +292,8 @@ class decoded_feed final : public chunk_feed {
 
 }  // namespace
 
-std::unique_ptr<chunk_feed> mapped_chunks(input& in, std::span<const char> all,
-                                          std::size_t chunk_bytes) {
-  return std::make_unique<mapped_feed>(in, all, chunk_bytes);
+std::unique_ptr<chunk_feed> mapped_chunks(std::span<const char> all, std::size_t chunk_bytes) {
+  return std::make_unique<mapped_feed>(all, chunk_bytes);
 }
 
 std::unique_ptr<chunk_feed> decoded_chunks(input& in, std::size_t chunk_bytes, std::size_t ahead) {

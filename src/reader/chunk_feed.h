@@ -52,9 +52,9 @@ class chunk_feed {
   virtual std::uint64_t raw_size() const = 0;
 };
 
-// `in` must outlive the feed; `all` is in.mapped().
-std::unique_ptr<chunk_feed> mapped_chunks(input& in, std::span<const char> all,
-                                          std::size_t chunk_bytes);
+// `all`: an input's bytes all in memory (in_memory(), reader/in_memory.h); they must outlive
+// the feed.
+std::unique_ptr<chunk_feed> mapped_chunks(std::span<const char> all, std::size_t chunk_bytes);
 // Decodes `in` on a thread of its own, at most `ahead` chunks past the one reached.
 std::unique_ptr<chunk_feed> decoded_chunks(input& in, std::size_t chunk_bytes, std::size_t ahead);
 

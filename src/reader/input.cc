@@ -15,6 +15,8 @@
 #include <optional>
 #include <vector>
 
+#include "reader/in_memory.h"
+
 namespace calltree {
 
 std::string_view to_string(compression c) {
@@ -67,7 +69,7 @@ class raw_source {
     return n;
   }
   virtual std::uint64_t size() const = 0;
-  // All the bytes, if they are in memory (see input::mapped).
+  // All the bytes, if they are in memory (see detail::in_memory).
   virtual std::span<const char> whole() const { return {}; }
   std::uint64_t consumed = 0;
   bool changed = false;  // see input::changed
@@ -246,7 +248,7 @@ class plain_input final : public input {
   compression kind() const override { return compression::none; }
   std::uint64_t raw_consumed() const override { return src_->consumed; }
   std::uint64_t raw_size() const override { return src_->size(); }
-  std::span<const char> mapped() const override {
+  std::span<const char> in_memory() const {
     return src_->consumed ? std::span<const char>() : src_->whole();
   }
 
@@ -590,6 +592,11 @@ result<std::unique_ptr<input>> open_input(const std::string& path) {
   // Pipes, FIFOs, character devices, and regular files of no size (some of /proc): read in
   // blocks to their end.
   return sniffed(std::make_unique<fd_source>(fd, true, S_ISREG(st.st_mode) ? st.st_size : 0), 0);
+}
+
+std::span<const char> detail::in_memory(const input& in) {
+  const auto* plain = dynamic_cast<const plain_input*>(&in);
+  return plain ? plain->in_memory() : std::span<const char>();
 }
 
 std::unique_ptr<input> memory_input(std::string bytes) {

@@ -13,6 +13,7 @@
 
 #include "reader/chunk_feed.h"
 #include "reader/decode_ahead.h"
+#include "reader/in_memory.h"
 #include "reader/parser.h"
 #include "reader/read_hooks.h"
 
@@ -42,9 +43,9 @@ result<read_stats> parser::run() {
     // cores, three for a decoded stream): 128 KiB chunks hold 3.3 MB less than 512 KiB ones on the
     // real profile, in the same time (docs/performance.md, "Memory").
     const std::size_t chunk = opt_.chunk_bytes ? opt_.chunk_bytes : std::size_t{128} << 10;
-    const auto whole = in_.mapped();
+    const auto whole = detail::in_memory(in_);
     if (whole.size() >= 2 * chunk) {
-      feed = detail::mapped_chunks(in_, whole, chunk);
+      feed = detail::mapped_chunks(whole, chunk);
       ring = spec_ring(true);
     } else if (whole.empty() && parallel_decoding(in_.kind())) {
       // Decoded chunks are held in memory until read: 256 KiB, twice as many of them

@@ -15,6 +15,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "model/string_pool_access.h"
 #include "reader/parser.h"
 
 namespace calltree::detail {
@@ -73,7 +74,7 @@ void speculation::read(input& in, const read_config& options, const part_state& 
   // reading, as adopt() would refuse it (no function known, or a line carried into it).
   if (!chunk.starts_with("fn=")) return;
   names = string_pool();
-  names.keep_digests();  // hashed here, not again by the reading thread (adopt)
+  string_pool_access::keep_digests(names);  // hashed here, not again by the reading thread (adopt)
   records.clear(options.sum_by_context, options.cost_run_records && !options.sum_cost_runs,
                 options.merge_cost_lines);
   failed = false;
@@ -222,7 +223,8 @@ bool parser::adopt(speculation& s) {
     if (!d.first) continue;
     const auto e = table(d.c).get(d.id);
     if (e.defined() && e.part == current_part_ &&
-        names_.find(s.names.view(d.sid), s.names.digest(d.sid)) != e.name)
+        string_pool_access::find(names_, s.names.view(d.sid),
+                                 string_pool_access::digest(s.names, d.sid)) != e.name)
       return false;
   }
   // A file named before the chunk, taken there as one whose lines are not looked at.
@@ -234,9 +236,11 @@ bool parser::adopt(speculation& s) {
 
   // Good: the chunk's names in the order it met them, its records, then its end state.
   for (string_id sid = 1; sid < s.names.size(); ++sid) {
-    if (sid + ahead < s.names.size()) names_.prefetch(s.names.digest(sid + ahead));
+    if (sid + ahead < s.names.size())
+      string_pool_access::prefetch(names_, string_pool_access::digest(s.names, sid + ahead));
     if (map[sid] == string_pool::npos)
-      map[sid] = names_.intern(s.names.view(sid), s.names.digest(sid));
+      map[sid] = string_pool_access::intern(names_, s.names.view(sid),
+                                            string_pool_access::digest(s.names, sid));
   }
   computed_ = std::move(sum);
   flush_run();

@@ -78,10 +78,10 @@
 #include <malloc.h>
 #endif
 
-#include "calltree/memory_limit.h"
 #include "calltree/paged_array.h"
 #include "calltree/profile_builder.h"
 #include "model/free_storage.h"
+#include "model/limit_message.h"
 #include "model/row_index.h"
 #include "radix_sort.h"
 #include "report/annotate_data.h"
@@ -279,7 +279,7 @@ struct annotate_direct::impl {
   // Saturation and the memory guard, reported once each.
   bool overflow_reported = false;
   bool limit_hit = false;
-  std::uint64_t max_memory = default_memory_limit();
+  std::uint64_t max_memory = o.max_memory;
 
   impl(profile& prof, const annotate_options& opts, diagnostic_sink* d, std::string name)
       : p(prof), o(opts), diags(d), display_name(name), parts(prof, d, std::move(name)) {}

@@ -73,7 +73,9 @@ std::optional<error> read_model(const session& s, profile& p, unsigned threads) 
   reader_options ro;
   ro.display_name = s.input_name;
   ro.threads = threads;
+  ro.max_name_bytes = s.options.max_memory;
   builder_options bo;  // (no positions, no jumps: the builder asks for sums per context)
+  bo.max_memory = s.options.max_memory;
   bo.keep_jumps = false;
   bo.keep_positions = 0;
   auto r = load_profile(s.input_name, p, diags, ro, bo);

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "calltree/input.h"
+#include "model/string_pool_access.h"
 #include "report/annotate_direct.h"
 #include "views/function_list.h"
 #include "views/part_costs.h"
@@ -70,7 +71,7 @@ std::string_view session::name(std::uint32_t id) const {
 }
 
 void session::prefetch_name(std::uint32_t id) const {
-  if (id < keys()) t.names->prefetch_view(t.key_function[id]);
+  if (id < keys()) string_pool_access::prefetch_view(*t.names, t.key_function[id]);
 }
 
 std::string_view session::object(std::uint32_t key) const {
@@ -237,6 +238,7 @@ result<std::unique_ptr<session>> load_session(const std::string& path,
   o.cwd = options.cwd;
   o.input_name = path;
   o.threads = options.threads;
+  o.max_memory = options.max_memory;
   keeping_sink diags(options.kept_diagnostics);
   const std::string display = path == "-" ? "<stdin>" : path;
   annotate_direct direct(s->p, o, &diags, display);
@@ -245,6 +247,7 @@ result<std::unique_ptr<session>> load_session(const std::string& path,
   reader_options ro;
   ro.display_name = display;
   ro.threads = options.threads;
+  ro.max_name_bytes = options.max_memory;
   if (!options.keep_jumps) direct.skip_jumps();
   ro.progress = options.progress;
   auto stats = read_callgrind(**in, s->p.strings, direct, diags, ro);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "calltree/diagnostic.h"
+#include "calltree/memory_limit.h"
 #include "calltree/profile.h"
 #include "calltree/reader.h"
 #include "calltree/result.h"
@@ -36,6 +37,9 @@ struct load_options {
   std::vector<std::string> event_definitions;                     // --event "NAME = formula"
   std::string cwd;  // stripped from the front of file names (ending in '/'), as annotate does
   unsigned threads = 1;
+  // The memory limit of every reading of the input (--max-memory): reader_options::
+  // max_name_bytes, builder_options::max_memory and annotate_options::max_memory. 0 = none.
+  std::uint64_t max_memory = machine_memory_limit();
   // Diagnostics kept with their text (the others are counted).
   std::size_t kept_diagnostics = 100;
   // Make label_of, label_name and keys_by_name (the views' indexes of names). Exports, which

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "model/free_storage.h"
+#include "model/string_pool_access.h"
 #include "views/tables.h"
 
 namespace calltree::views {
@@ -70,7 +71,7 @@ struct annotate_data::name_reader {
     b.first = n * batch_names;
     const std::size_t end = std::min(ids.size(), b.first + batch_names);
     for (std::size_t i = b.first; i < end; ++i)
-      if (ids[i] != string_pool::npos) names->prefetch_text(ids[i]);
+      if (ids[i] != string_pool::npos) string_pool_access::prefetch_text(*names, ids[i]);
     for (std::size_t i = b.first; i < end; ++i) {
       if (ids[i] != string_pool::npos) b.text.append(names->text(ids[i], scratch));
       b.ends.push_back(b.text.size());

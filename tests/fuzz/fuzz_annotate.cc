@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "fuzz_common.h"
+#include "model/string_pool_access.h"
 #include "report/annotate.h"
 #include "report/annotate_direct.h"
 
@@ -59,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     d.inclusive = d.tree_caller = d.tree_calling = inclusive;
     d.threads = threads;
     profile q;
-    q.strings = string_pool(string_pool::mode::spill);
+    q.strings = string_pool_access::make(string_pool::mode::spill);
     fuzz::checking_diagnostics direct_diagnostics;
     annotate_direct sink(q, d, &direct_diagnostics, "fuzz");
     auto ro = fuzz::fuzz_reader_options();

@@ -11,6 +11,7 @@
 
 #include "calltree/checker.h"
 #include "fuzz_common.h"
+#include "model/string_pool_access.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace calltree;
@@ -34,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     CALLTREE_FUZZ_CHECK(id != static_cast<event_id>(-1));
     CALLTREE_FUZZ_CHECK(total[id] == r.totals[e]);
   }
-  string_pool digests(string_pool::mode::digest);
+  string_pool digests = string_pool_access::make(string_pool::mode::digest);
   checker check2;
   fuzz::checking_diagnostics diagnostics2;
   auto in2 = memory_input(std::string(bytes));

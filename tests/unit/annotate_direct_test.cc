@@ -20,6 +20,7 @@
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "model/string_pool_access.h"
 #include "profile_files.h"
 #include "reader/read_hooks.h"
 #include "report/annotate.h"
@@ -68,7 +69,7 @@ struct error_counter final : diagnostic_sink {
 report model_report(std::unique_ptr<input> in, const annotate_options& o, mode m) {
   report r;
   profile p;
-  p.strings = string_pool(string_pool::mode::spill);
+  p.strings = string_pool_access::make(string_pool::mode::spill);
   const bool by_line = o.auto_annotate || !o.user_files.empty();
   cost_presence presence(by_line);
   error_counter diags;
@@ -93,7 +94,7 @@ report model_report(std::unique_ptr<input> in, const annotate_options& o, mode m
 report direct_report(std::unique_ptr<input> in, const annotate_options& o, mode m) {
   report r;
   profile p;
-  p.strings = string_pool(string_pool::mode::spill);
+  p.strings = string_pool_access::make(string_pool::mode::spill);
   error_counter diags;
   annotate_direct sink(p, o, &diags, "test");
   const bool by_line = o.auto_annotate || !o.user_files.empty();

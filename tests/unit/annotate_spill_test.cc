@@ -18,6 +18,7 @@
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "model/string_pool_access.h"
 #include "profile_files.h"
 #include "reader/read_hooks.h"
 #include "report/annotate.h"
@@ -50,7 +51,7 @@ void load(loaded& l, std::unique_ptr<input> in, bool by_line) {
 
 std::unique_ptr<loaded> load_file(const std::string& path, string_pool::mode m, bool by_line) {
   auto l = std::make_unique<loaded>(by_line);
-  l->p.strings = string_pool(m);
+  l->p.strings = string_pool_access::make(m);
   auto in = open_input(path);
   EXPECT_TRUE(in.has_value()) << path;
   if (in) load(*l, std::move(*in), by_line);
@@ -59,7 +60,7 @@ std::unique_ptr<loaded> load_file(const std::string& path, string_pool::mode m, 
 
 std::unique_ptr<loaded> load_text(const std::string& text, string_pool::mode m) {
   auto l = std::make_unique<loaded>(false);
-  l->p.strings = string_pool(m);
+  l->p.strings = string_pool_access::make(m);
   load(*l, memory_input(text), false);
   return l;
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "reader/in_memory.h"
 #include "streamed_input.h"
 
 using namespace calltree;
@@ -44,8 +45,8 @@ TEST(ChunkFeed, StreamIsCutWhereTheMappedFileIs) {
   const std::string text = functions_text();
   for (std::size_t step : {std::size_t{40}, std::size_t{300}, std::size_t{4096}}) {
     auto mem = memory_input(text);
-    ASSERT_EQ(mem->mapped().size(), text.size());
-    auto mapped = detail::mapped_chunks(*mem, mem->mapped(), step);
+    ASSERT_EQ(detail::in_memory(*mem).size(), text.size());
+    auto mapped = detail::mapped_chunks(detail::in_memory(*mem), step);
     const auto want = chunks_of(*mapped);
     ASSERT_GT(want.size(), text.size() / (step + 200));
     for (std::size_t k = 1; k < want.size(); ++k) ASSERT_EQ(want[k].rfind("fn=", 0), 0u);
@@ -69,8 +70,8 @@ TEST(ChunkFeed, MappedChunksAskedForInAnyOrderAreTheSame) {
   for (std::size_t step : {std::size_t{40}, std::size_t{300}, std::size_t{4096}}) {
     SCOPED_TRACE("step " + std::to_string(step));
     auto mem = memory_input(text);
-    const auto want = chunks_of(*detail::mapped_chunks(*mem, mem->mapped(), step));
-    auto feed = detail::mapped_chunks(*mem, mem->mapped(), step);
+    const auto want = chunks_of(*detail::mapped_chunks(detail::in_memory(*mem), step));
+    auto feed = detail::mapped_chunks(detail::in_memory(*mem), step);
     EXPECT_TRUE(feed->get(want.size() + 3).bytes.empty());
     for (std::size_t k = want.size(); k-- > 0;) {
       const auto c = feed->get(k);
@@ -136,7 +137,7 @@ TEST(ChunkFeed, CancelledFeedHandsOutNothingAndStops) {
 TEST(ChunkFeed, ReadyTellsWhetherAChunkIsDecodedYet) {
   const std::string text = functions_text();
   auto mem = memory_input(text);
-  auto mapped = detail::mapped_chunks(*mem, mem->mapped(), 100);
+  auto mapped = detail::mapped_chunks(detail::in_memory(*mem), 100);
   EXPECT_TRUE(mapped->ready(1));
   EXPECT_TRUE(mapped->ready(100000));  // (get() returns at once: an empty chunk)
 

@@ -12,6 +12,7 @@
 #include "calltree/checker.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "model/string_pool_access.h"
 #include "profile_files.h"
 
 namespace fs = std::filesystem;
@@ -247,7 +248,8 @@ TEST(Corpus, NameDigestsCountWhatFullNamesCount) {
     for (int m = 0; m < 2; ++m) {
       auto in = open_input(f.string());
       ASSERT_TRUE(in);
-      string_pool names(m ? string_pool::mode::digest : string_pool::mode::full);
+      string_pool names =
+          string_pool_access::make(m ? string_pool::mode::digest : string_pool::mode::full);
       checker chk;
       diagnostic_collector diags;
       auto st = read_callgrind(**in, names, chk, diags);
@@ -320,7 +322,7 @@ TEST(Corpus, CheckerCountsArcsOfCallersOfManyCallees) {
 }
 
 TEST(StringPool, DigestModeKeepsIdentityAndAPrefix) {
-  string_pool full, digest(string_pool::mode::digest);
+  string_pool full, digest = string_pool_access::make(string_pool::mode::digest);
   const std::string long_name(300, 'x');
   const std::string other = long_name + "y";
   for (auto* pool : {&full, &digest}) {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "calltree/analysis/merge.h"
 #include "calltree/diagnostic.h"
 #include "calltree/input.h"
 #include "calltree/memory_limit.h"
@@ -107,16 +108,14 @@ TEST(hostile_limits, load_profile_marks_a_limited_read_incomplete) {
   EXPECT_EQ(diags.count(diag_code::limit_exceeded), 1u);
 }
 
-TEST(hostile_limits, the_default_limit_follows_the_process_setting) {
+// The options carry their limit: they start at the machine's, and nothing a process sets
+// changes what a new one starts with.
+TEST(hostile_limits, options_start_at_the_machines_limit) {
   const std::uint64_t machine = machine_memory_limit();
   EXPECT_GT(machine, 64u << 20);  // three quarters of any machine that runs the tests
-  EXPECT_EQ(default_memory_limit(), machine);
-  set_default_memory_limit(123u << 20);
-  EXPECT_EQ(builder_options{}.max_memory, 123u << 20);
-  EXPECT_EQ(reader_options{}.max_name_bytes, 123u << 20);
-  set_default_memory_limit(0);
-  EXPECT_EQ(builder_options{}.max_memory, 0u);
-  set_default_memory_limit(machine);
+  EXPECT_EQ(builder_options{}.max_memory, machine);
+  EXPECT_EQ(reader_options{}.max_name_bytes, machine);
+  EXPECT_EQ(merge_options{}.max_memory, machine);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "model/builder_access.h"
 #include "profile_files.h"
 #include "reader/read_hooks.h"
 
@@ -50,19 +51,19 @@ std::optional<std::string> streamed(const std::string& source, unsigned threads,
   const export_sink sink = [&bytes](std::string_view s) { bytes.append(s); };
   model_json_stream stream("f", sink, threads, window);
   builder_options o;
-  o.self_rows_to = &stream;
   profile p;
   diagnostic_collector diags;
   profile_builder b(p, &diags, "f", o);
+  builder_access::stream_self_rows(b, &stream);
   reader_options ro;
   ro.threads = threads;
   detail::read_hooks hooks;
-  hooks.needs = b.needs();  // runs merged by place (self_rows_to)
+  hooks.needs = b.needs();  // runs merged by place (stream_self_rows)
   if (!merge) hooks.needs->costs = record_needs::grain::runs_of_lines;
   hooks.chunk_bytes = chunk;
   hooks.speculate_every_chunk = chunk != 0;
   EXPECT_TRUE(detail::read_with_hooks(*in, p.strings, b, diags, ro, hooks));
-  b.finish_stream();
+  builder_access::finish_stream(b);
   auto whole = stream.finish(p);
   EXPECT_TRUE(whole) << whole.error().message;
   if (!whole || !*whole) return std::nullopt;

@@ -13,6 +13,7 @@
 
 #include "calltree/checker.h"
 #include "context_sums.h"
+#include "model/string_pool_access.h"
 #include "streamed_input.h"
 
 using namespace calltree;
@@ -213,7 +214,8 @@ TEST(ReaderParallel, CheckerCountsTheSameSummedOnTwoThreads) {
     std::string stats[2];
     for (int m = 0; m < 2; ++m) {
       auto in = memory_input(text);
-      string_pool names(m ? string_pool::mode::digest : string_pool::mode::full);
+      string_pool names =
+          string_pool_access::make(m ? string_pool::mode::digest : string_pool::mode::full);
       checker chk;
       diagnostic_collector diags;
       test::read_options opt;

@@ -21,6 +21,7 @@
 #include "calltree/input.h"
 #include "calltree/reader.h"
 #include "calltree/writer.h"
+#include "model/string_pool_access.h"
 #include "profile_files.h"
 
 namespace calltree {
@@ -61,7 +62,7 @@ void expect_same_names(const string_pool& full, const string_pool& other) {
 }
 
 TEST(string_pool, spill_gives_the_text_and_ids_of_full_mode) {
-  string_pool full, spill(string_pool::mode::spill);
+  string_pool full, spill = string_pool_access::make(string_pool::mode::spill);
   for (const auto& n : sample_names()) {
     const string_id a = full.intern(n), b = spill.intern(n);
     ASSERT_EQ(a, b);
@@ -91,10 +92,10 @@ TEST(string_pool, spill_gives_the_text_and_ids_of_full_mode) {
 TEST(string_pool, intern_and_find_work_after_release_index) {
   const auto names = sample_names();
   for (auto m : {string_pool::mode::full, string_pool::mode::digest, string_pool::mode::spill}) {
-    string_pool pool(m);
+    string_pool pool = string_pool_access::make(m);
     std::vector<string_id> ids;
     for (const auto& n : names) ids.push_back(pool.intern(n));
-    const auto digest_before = pool.digest(ids[7]);
+    const auto digest_before = string_pool_access::digest(pool, ids[7]);
     pool.release_index();
     // The names are all still there.
     std::string scratch;
@@ -103,8 +104,9 @@ TEST(string_pool, intern_and_find_work_after_release_index) {
         ASSERT_EQ(pool.text(ids[i], scratch), names[i]) << "mode " << static_cast<int>(m);
     }
     if (m != string_pool::mode::full) {
-      EXPECT_EQ(pool.digest(ids[7]).h, digest_before.h);  // made again from the text
-      EXPECT_EQ(pool.digest(ids[7]).h2, digest_before.h2);
+      EXPECT_EQ(string_pool_access::digest(pool, ids[7]).h,
+                digest_before.h);  // made again from the text
+      EXPECT_EQ(string_pool_access::digest(pool, ids[7]).h2, digest_before.h2);
     }
     const std::size_t size = pool.size();
     EXPECT_EQ(pool.find(names[5]), ids[5]);  // rebuilds the index
@@ -144,8 +146,9 @@ TEST(string_pool, every_length_keeps_its_bytes) {
   // the long names' places hold their length and the text is found from the marks.
   for (int config = 0; config < 3; ++config) {
     SCOPED_TRACE("config " + std::to_string(config));
-    string_pool pool(config == 0 ? string_pool::mode::full : string_pool::mode::spill,
-                     config == 1 ? "/nonexistent-directory-for-calltree-tests" : "");
+    string_pool pool =
+        string_pool_access::make(config == 0 ? string_pool::mode::full : string_pool::mode::spill,
+                                 config == 1 ? "/nonexistent-directory-for-calltree-tests" : "");
     std::vector<string_id> ids;
     std::uint64_t long_bytes = 0;
     for (const auto& n : names) {
@@ -161,20 +164,22 @@ TEST(string_pool, every_length_keeps_its_bytes) {
       const std::string_view kept = config == 2 && n.size() > string_pool::digest_prefix
                                         ? std::string_view(n).substr(0, string_pool::spill_prefix)
                                         : std::string_view(n);
-      pool.prefetch_view(ids[i]);  // (a hint: the view that follows is the same)
+      string_pool_access::prefetch_view(pool,
+                                        ids[i]);  // (a hint: the view that follows is the same)
       ASSERT_TRUE(pool.view(ids[i]) == kept) << "name " << i << ", " << n.size() << " bytes";
       ASSERT_TRUE(pool.text(ids[i], scratch) == n) << "name " << i << ", " << n.size() << " bytes";
     }
     for (std::size_t i = 0; i < names.size(); i += 97) EXPECT_EQ(pool.intern(names[i]), ids[i]);
-    pool.prefetch_view(string_pool::npos);  // (an id it does not have: nothing)
-    pool.prefetch_view(string_pool::empty);
+    string_pool_access::prefetch_view(pool,
+                                      string_pool::npos);  // (an id it does not have: nothing)
+    string_pool_access::prefetch_view(pool, string_pool::empty);
     EXPECT_EQ(pool.view(string_pool::empty), "");
     EXPECT_NE(pool.view(string_pool::empty).data(), nullptr);
   }
 }
 
 TEST(string_pool, digest_text_is_the_prefix) {
-  string_pool d(string_pool::mode::digest);
+  string_pool d = string_pool_access::make(string_pool::mode::digest);
   const string_id id = d.intern(std::string(100, 'd'));
   EXPECT_EQ(d.text(id), std::string(string_pool::digest_prefix, 'd'));
   EXPECT_FALSE(d.spilling());
@@ -182,7 +187,8 @@ TEST(string_pool, digest_text_is_the_prefix) {
 }
 
 TEST(string_pool, no_spill_file_keeps_names_in_memory) {
-  string_pool full, spill(string_pool::mode::spill, "/nonexistent/calltree-test-dir");
+  string_pool full,
+      spill = string_pool_access::make(string_pool::mode::spill, "/nonexistent/calltree-test-dir");
   for (const auto& n : sample_names()) ASSERT_EQ(full.intern(n), spill.intern(n));
   EXPECT_FALSE(spill.spilling());
   EXPECT_EQ(spill.spilled_bytes(), 0u);
@@ -216,7 +222,7 @@ TEST(string_pool, failed_write_moves_the_buffer_to_memory) {
   string_pool full;
   std::vector<std::string> names = sample_names();
   for (const auto& n : names) full.intern(n);
-  string_pool spill(string_pool::mode::spill);
+  string_pool spill = string_pool_access::make(string_pool::mode::spill);
   {
     file_size_limit limit(400000);  // the long name and about one buffer
     ASSERT_TRUE(limit.ok());
@@ -266,8 +272,9 @@ TEST(string_pool, writer_output_is_the_same_in_spill_mode_on_every_corpus_file) 
   std::size_t spilled = 0;
   for (const auto& file : test::corpus_profiles(true)) {
     const std::string path = file.string();
-    string_pool full, spill(string_pool::mode::spill),
-        no_file(string_pool::mode::spill, "/nonexistent/calltree-test-dir");
+    string_pool full, spill = string_pool_access::make(string_pool::mode::spill),
+                      no_file = string_pool_access::make(string_pool::mode::spill,
+                                                         "/nonexistent/calltree-test-dir");
     const converted a = convert(path, full);
     expect_same(a, convert(path, spill), path);
     expect_same(a, convert(path, no_file), path);
@@ -278,7 +285,7 @@ TEST(string_pool, writer_output_is_the_same_in_spill_mode_on_every_corpus_file) 
 }
 
 TEST(string_pool, writer_output_is_the_same_when_spilling_fails_half_way) {
-  string_pool full, spill(string_pool::mode::spill);
+  string_pool full, spill = string_pool_access::make(string_pool::mode::spill);
   const converted a = convert(big_file, full);
   converted b;
   {

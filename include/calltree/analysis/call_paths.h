@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "calltree/cost_matrix.h"
+#include "calltree/export.h"
 
 namespace calltree {
 
@@ -58,7 +59,7 @@ namespace calltree {
 // them) with self costs, and calls (caller, callee) with the inclusive cost of those calls
 // and their count, summed over whatever parts the caller chose. Several calls may join one
 // pair (they are summed); self-calls are allowed and ignored.
-struct call_graph {
+struct CALLTREE_API call_graph {
   std::size_t nodes = 0;
   std::size_t events = 0;
   cost_matrix self{0};  // [node][event]
@@ -114,7 +115,7 @@ struct path_tree {
 // estimate as often as needed (a viewer's flame graphs and sandwiches of one profile): on a
 // graph of 275 k nodes and 530 k calls this part takes most of an estimate's time. Copies may
 // be shared between threads; estimate() changes nothing.
-class path_estimator {
+class CALLTREE_API path_estimator {
  public:
   explicit path_estimator(const call_graph& graph);
   path_tree estimate(const path_options& options = {}) const;
@@ -127,20 +128,20 @@ class path_estimator {
 };
 
 // path_estimator(graph).estimate(options).
-path_tree estimate_paths(const call_graph& graph, const path_options& options = {});
+CALLTREE_API path_tree estimate_paths(const call_graph& graph, const path_options& options = {});
 
 // The frames of `tree` a display shows: every root, and the frames whose total of
 // `weight_event` is at least `min_share` of the roots' sum (and above 0); at most `max_frames`
 // of them (the heaviest), each with its whole path from its root; costs unchanged. Cut from an
 // exact tree (`exact_self`), a display shows the frames of the exports' stacks with their exact
 // totals, and what was cut is the gap under a frame. `pruned` adds the frames cut.
-path_tree cut_paths(const path_tree& tree, std::size_t weight_event, double min_share,
-                    std::size_t max_frames);
+CALLTREE_API path_tree cut_paths(const path_tree& tree, std::size_t weight_event, double min_share,
+                                 std::size_t max_frames);
 
 // The same tree with sibling frames of one label merged (their costs summed, their subtrees
 // merged in turn), for display names that join several nodes: a function's caller contexts
 // (`f'g`, `f'h`) or recursion levels (`f'2`) under the same parent. `label` has one entry per
 // graph node; a merged frame keeps the node of its heaviest part.
-path_tree merge_by_label(const path_tree& tree, std::span<const std::uint32_t> label);
+CALLTREE_API path_tree merge_by_label(const path_tree& tree, std::span<const std::uint32_t> label);
 
 }  // namespace calltree

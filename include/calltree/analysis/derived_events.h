@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "calltree/export.h"
 #include "calltree/profile.h"
 #include "calltree/result.h"
 
@@ -32,13 +33,13 @@ struct formula_term {
 };
 
 // Parses `Ir + 10 Bm - Dw`; an error for text that is no formula.
-result<std::vector<formula_term>> parse_event_formula(std::string_view text);
+CALLTREE_API result<std::vector<formula_term>> parse_event_formula(std::string_view text);
 
 // KCachegrind's built-in formula for a well-known derived event name, or empty.
-std::string_view builtin_event_formula(std::string_view name);
+CALLTREE_API std::string_view builtin_event_formula(std::string_view name);
 
 // A resolved derived event: value = sum(factor * cost[event]) over recorded profile events.
-struct linear_event {
+struct CALLTREE_API linear_event {
   std::string name;
   std::vector<std::pair<event_id, std::int64_t>> terms;  // recorded event ids, merged
   std::uint64_t evaluate(std::span<const std::uint64_t> costs) const;
@@ -53,10 +54,11 @@ struct event_resolution {
 // the file's `event:` lines, then `extra_definitions` "NAME = formula" given by the user, then
 // the built-in table) is expanded. Fails for a name that is none of these, a malformed formula
 // or a cycle of definitions.
-result<event_resolution> resolve_events(const profile& p, std::span<const std::string> names,
-                                        std::span<const std::string> extra_definitions = {});
+CALLTREE_API result<event_resolution> resolve_events(
+    const profile& p, std::span<const std::string> names,
+    std::span<const std::string> extra_definitions = {});
 
 // Names of the recorded events in first-seen order over the parts' `events:` lines.
-std::vector<std::string> recorded_event_names(const profile& p);
+CALLTREE_API std::vector<std::string> recorded_event_names(const profile& p);
 
 }  // namespace calltree

@@ -5,8 +5,8 @@
 // new self cost and inclusive cost of every event the two profiles have in common, plus the
 // program totals; `select_functions` sorts and cuts that list (sort events, threshold, limit);
 // `check_gate` is the CI verdict (`--fail-above`); `diff_function` gives the per-line and
-// per-call-site changes inside one function. What it is not: printing (report/diff.h), reading
-// files (the CLI), or a textual diff of two callgrind files.
+// per-call-site changes inside one function. What it is not: printing (`calltree diff` does it),
+// reading files (the CLI), or a textual diff of two callgrind files.
 //
 // Choices made:
 //  * Events: only events recorded in both profiles are compared, in the old profile's order;
@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "calltree/analysis/diff_match.h"
+#include "calltree/export.h"
 #include "calltree/profile.h"
 #include "calltree/result.h"
 
@@ -41,7 +42,7 @@ struct function_key {
 };
 
 enum class function_change : std::uint8_t { unchanged, changed, added, removed };
-std::string_view to_string(function_change c);
+CALLTREE_API std::string_view to_string(function_change c);
 
 struct function_diff {
   function_key key;
@@ -50,7 +51,7 @@ struct function_diff {
   std::vector<std::uint64_t> self_old, self_new, inclusive_old, inclusive_new;
 };
 
-struct diff_result {
+struct CALLTREE_API diff_result {
   std::vector<std::string> events;  // compared events
   std::vector<std::string> old_only_events, new_only_events;
   std::vector<std::uint64_t> total_old, total_new;   // program totals (selected parts)
@@ -72,12 +73,13 @@ struct diff_options {
 };
 
 // Fails only when `part` (or one of `parts`) names a part one of the profiles does not have.
-result<diff_result> diff_profiles(const profile& old_profile, const profile& new_profile,
-                                  const diff_options& options = {});
+CALLTREE_API result<diff_result> diff_profiles(const profile& old_profile,
+                                               const profile& new_profile,
+                                               const diff_options& options = {});
 
 // Percentage change from `old_value` to `new_value`: nullopt when old is 0 and new is not
 // (growth from nothing), 0 when both are 0.
-std::optional<double> percent_change(std::uint64_t old_value, std::uint64_t new_value);
+CALLTREE_API std::optional<double> percent_change(std::uint64_t old_value, std::uint64_t new_value);
 
 // How the function list is ordered and cut.
 struct diff_ranking {
@@ -98,7 +100,7 @@ struct diff_selection {
 
 // Sorts by decreasing absolute change of the sort events in turn (then by name, object, file),
 // and applies threshold and limit.
-diff_selection select_functions(const diff_result& r, const diff_ranking& ranking);
+CALLTREE_API diff_selection select_functions(const diff_result& r, const diff_ranking& ranking);
 
 // The CI gate: fails when the program total of `event` grows by more than `percent`
 // (or, with `per_function`, when a listed function's cost of `event` does: self or inclusive as
@@ -116,8 +118,10 @@ struct gate_failure {
   std::optional<double> percent;  // nullopt = grew from 0
 };
 
-std::vector<gate_failure> check_gate(const diff_result& r, const diff_selection& selection,
-                                     const diff_ranking& ranking, const diff_gate& gate);
+CALLTREE_API std::vector<gate_failure> check_gate(const diff_result& r,
+                                                  const diff_selection& selection,
+                                                  const diff_ranking& ranking,
+                                                  const diff_gate& gate);
 
 // Changes inside one function: self cost per source line (or per instruction address when no
 // row of the function has a line number and the profiles have addresses: --dump-line=no, code
@@ -145,12 +149,14 @@ struct function_detail {
 
 // Every function named `name` (after rewrites; `file:name` also accepted), one detail each.
 // Empty when no function has that name.
-std::vector<function_detail> diff_function(const profile& old_profile, const profile& new_profile,
-                                           const diff_result& r, std::string_view name,
-                                           const diff_options& options = {});
+CALLTREE_API std::vector<function_detail> diff_function(const profile& old_profile,
+                                                        const profile& new_profile,
+                                                        const diff_result& r, std::string_view name,
+                                                        const diff_options& options = {});
 
 // Names of functions containing `fragment` (for a "did you mean" when diff_function finds none).
-std::vector<std::string> similar_function_names(const diff_result& r, std::string_view fragment,
-                                                std::size_t max = 10);
+CALLTREE_API std::vector<std::string> similar_function_names(const diff_result& r,
+                                                             std::string_view fragment,
+                                                             std::size_t max = 10);
 
 }  // namespace calltree

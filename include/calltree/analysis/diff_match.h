@@ -23,13 +23,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "calltree/export.h"
 #include "calltree/result.h"
 #include "calltree/string_pool.h"
 
 namespace calltree {
 
 // One `s/OLD/NEW/flags` substitution. Build with `parse_substitution`.
-class name_substitution {
+class CALLTREE_API name_substitution {
  public:
   ~name_substitution();
   name_substitution(name_substitution&&) noexcept;
@@ -52,7 +53,7 @@ class name_substitution {
 
 // Parses `s/OLD/NEW/` with optional flags `g` and `i` after the last delimiter. The delimiter is
 // the character after `s` (so `s|a/b|c|` works); `\` escapes the delimiter inside OLD and NEW.
-result<name_substitution> parse_substitution(std::string_view expr);
+CALLTREE_API result<name_substitution> parse_substitution(std::string_view expr);
 
 struct match_options {
   std::vector<name_substitution> file_rewrites;      // --mod-filename, in order
@@ -68,13 +69,13 @@ struct match_options {
 // Drops callgrind's recursion-level suffixes: every `'` followed by digits up to the next `'`
 // or the end of the name (`fib'2` -> `fib`, `is_odd'3'is_even'is_odd` -> `is_odd'is_even'is_odd`;
 // the `'caller` context of --separate-callers is kept).
-std::string strip_recursion_suffixes(std::string_view name);
+CALLTREE_API std::string strip_recursion_suffixes(std::string_view name);
 
 // Rewrites the names of one profile's pool (a pool in full mode: view() is the whole name),
 // remembering every answer, so each distinct name is rewritten once however many rows carry
 // it. A name no rule changes is the pool's own view, not a copy. Views are valid as long as
 // the rewriter and the pool.
-class name_rewriter {
+class CALLTREE_API name_rewriter {
  public:
   name_rewriter(const string_pool& names, const match_options& options);
   std::string_view object(string_id id) { return translate(id, 0); }

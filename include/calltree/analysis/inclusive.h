@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "calltree/cost_matrix.h"
+#include "calltree/export.h"
 #include "calltree/profile.h"
 
 namespace calltree {
@@ -63,7 +64,7 @@ struct inclusive_result {
 // Memory: about 8 bytes + one cost row per self entry and 13 bytes + one cost row per call
 // while collecting (reserve() first to hold no more than that), and while solving the result's
 // two matrices, one node table of each kind and the call graph's adjacency; no per-part copies.
-class inclusive_solver {
+class CALLTREE_API inclusive_solver {
  public:
   inclusive_solver(std::size_t nodes, std::size_t events);
 
@@ -92,10 +93,9 @@ class inclusive_solver {
 // Strongly connected components of a directed graph given as edge lists (self-loops ignored),
 // iteratively. Returns the component index of each node; components are numbered in the
 // order Tarjan completes them (a reverse topological order of the condensation).
-std::vector<std::uint32_t> strongly_connected_components(std::size_t nodes,
-                                                         std::span<const std::uint32_t> from,
-                                                         std::span<const std::uint32_t> to,
-                                                         std::uint32_t* component_count = nullptr);
+CALLTREE_API std::vector<std::uint32_t> strongly_connected_components(
+    std::size_t nodes, std::span<const std::uint32_t> from, std::span<const std::uint32_t> to,
+    std::uint32_t* component_count = nullptr);
 
 struct inclusive_options {
   std::optional<part_id> part;  // only this part; default all parts
@@ -103,6 +103,7 @@ struct inclusive_options {
 };
 
 // Inclusive cost of every function of `p` (node id = function_id), in profile event order.
-inclusive_result compute_inclusive(const profile& p, const inclusive_options& options = {});
+CALLTREE_API inclusive_result compute_inclusive(const profile& p,
+                                                const inclusive_options& options = {});
 
 }  // namespace calltree

@@ -27,7 +27,8 @@
 // sorted and joined by " ; ", the `desc:` lines every part had (cache geometry, yes; one dump's
 // `Timerange:`, no), and `desc: Merged: N parts of M files summed`. They compose: a merged input
 // counts as the parts and files of its own Merged: line, and its cmd: splits at " ; " into its
-// commands. `write_callgrind` writes in the canonical order (model/canonical_order.h), so
+// commands. `write_callgrind` writes in the canonical order (replay_order::canonical,
+// profile_builder.h), so
 // merge(merge(a,b),c), merge(a,merge(b,c)) and merge(a,b,c) are the same bytes
 // (docs/fleet.md).
 #pragma once
@@ -39,6 +40,8 @@
 #include <vector>
 
 #include "calltree/diagnostic.h"
+#include "calltree/export.h"
+#include "calltree/memory_limit.h"
 #include "calltree/profile.h"
 #include "calltree/reader.h"
 #include "calltree/result.h"
@@ -52,6 +55,8 @@ struct merge_options {
   parts_mode parts = parts_mode::sum;
   std::size_t max_line_length = 64u << 20;  // as reader_options
   unsigned threads = 1;                     // as reader_options (a compressed input decoded ahead)
+  // As reader_options::max_name_bytes and builder_options::max_memory (0 = no limit).
+  std::uint64_t max_memory = machine_memory_limit();
 };
 
 struct merge_stats {
@@ -66,10 +71,12 @@ struct merge_stats {
 // empty), then settles the merged headers as described above. The error result is the first
 // input that could not be opened or read (`out` then holds the inputs before it); problems
 // inside the inputs are diagnostics.
-result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& out,
-                                 diagnostic_sink& diagnostics, const merge_options& options = {});
+CALLTREE_API result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& out,
+                                              diagnostic_sink& diagnostics,
+                                              const merge_options& options = {});
 
 // Writes `p` as a callgrind file. False if the stream failed.
-bool write_callgrind(const profile& p, std::ostream& out, const writer_options& options = {});
+CALLTREE_API bool write_callgrind(const profile& p, std::ostream& out,
+                                  const writer_options& options = {});
 
 }  // namespace calltree

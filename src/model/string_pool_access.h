@@ -1,0 +1,54 @@
+// string_pool_access.h — what the library's own readers and reports ask of a string pool
+// beyond its API (calltree/string_pool.h): names known by their 128-bit digests, handed from
+// one pool to another without hashing them again (the parallel reader's speculative readings),
+// and hints that fetch a name's tables into the cache (reports that read many names in an
+// order of their own). Not installed: none of it changes what a pool holds.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "calltree/string_pool.h"
+
+namespace calltree {
+
+struct string_pool_access {
+  // A pool in digest or spill mode (or full), which the API does not make: its names come back
+  // cut (view(); in digest mode text() too). `spill_dir`: where spill mode makes its temporary
+  // file (empty: $TMPDIR, else /tmp).
+  static string_pool make(string_pool::mode m, std::string spill_dir = {}) {
+    return string_pool(m, std::move(spill_dir));
+  }
+  // A name's 128-bit hash, as digest and spill modes know names (full mode uses `h`).
+  using name_digest = string_pool::name_digest;
+  static name_digest digest_of(std::string_view s) { return string_pool::digest_of(s); }
+  // Full mode: keep each name's digest too (digest and spill modes always do), for a pool whose
+  // names go to another one (the parallel path's speculative readings: the reading thread
+  // interns their names without hashing them again).
+  static void keep_digests(string_pool& pool) { pool.keep_digests(); }
+  // The digest of name `id` (digest and spill modes, or after keep_digests()).
+  static name_digest digest(const string_pool& pool, string_id id) { return pool.digest(id); }
+  // intern() and find() of a name whose digest_of() is `d`.
+  static string_id intern(string_pool& pool, std::string_view s, const name_digest& d) {
+    return pool.intern(s, d);
+  }
+  static string_id find(string_pool& pool, std::string_view s, const name_digest& d) {
+    return pool.find(s, d);
+  }
+  // A hint that intern() or find() of a name whose digest is `d` follows soon: the index's
+  // slot where its search starts is fetched into the cache. Changes nothing. (Inlined always:
+  // GCC 12 finds a call of it free of side effects and drops it whole before inlining it.)
+  [[gnu::always_inline]] static void prefetch(const string_pool& pool, const name_digest& d) {
+    pool.prefetch(d);
+  }
+  // A hint that text(id) follows soon: the tables it looks in are fetched into the cache (for
+  // a reader of many names in an order of its own: annotate reads 73 k of the real profile's
+  // names, each from a different page of the tables). Changes nothing.
+  static void prefetch_text(const string_pool& pool, string_id id) { pool.prefetch_text(id); }
+  // A hint that view(id) is read soon: its place, then its first bytes (up to 512), are
+  // fetched into the cache. Changes nothing.
+  static void prefetch_view(const string_pool& pool, string_id id) { pool.prefetch_view(id); }
+};
+
+}  // namespace calltree
