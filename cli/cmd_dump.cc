@@ -15,6 +15,8 @@
 #include "calltree/reader.h"
 #include "command.h"
 #include "diagnostics_output.h"
+#include "model/load_any.h"
+#include "reader/read_hooks.h"
 #include "report/dump.h"
 #include "standard_output.h"
 
@@ -73,7 +75,7 @@ int run_dump(std::span<const std::string_view> argv) {
   bool wrote = false;
   if (args->has("profile")) {
     profile p;
-    stats = load_profile(path, p, diags, ropt);
+    stats = detail::load_any_input(path, p, diags, ropt);
     if (stats) {
       dump_sink sink(std::cout, p.strings, dopt);
       replay(p, sink);
@@ -87,7 +89,7 @@ int run_dump(std::span<const std::string_view> argv) {
     }
     string_pool names;
     dump_sink sink(std::cout, names, dopt);
-    stats = read_callgrind(**in, names, sink, diags, ropt);
+    stats = detail::read_any_input(**in, names, sink, diags, ropt);
     wrote = sink.finish();
   }
   int write_errno = errno;
@@ -103,7 +105,7 @@ int run_dump(std::span<const std::string_view> argv) {
                  std::strerror(write_errno));
     return exit_usage;
   }
-  return diags.errors() || !stats->complete ? exit_findings : exit_ok;
+  return diags.errors() || !detail::read_to_end(*stats) ? exit_findings : exit_ok;
 }
 
 }  // namespace

@@ -27,8 +27,10 @@
 #include "export/export.h"
 #include "export/model_json_stream.h"
 #include "huge_pages.h"
+#include "model/load_any.h"
 #include "output_file.h"
 #include "progress.h"
+#include "reader/read_hooks.h"
 #include "views/part_costs.h"
 #include "views/session.h"
 
@@ -124,7 +126,7 @@ int nothing_written(const std::string& input, std::uint64_t errors, bool complet
 }
 int refuse(const std::string& input, const diagnostic_collector& diags, const read_stats& r) {
   print_diagnostics(diags);
-  return nothing_written(input, diags.errors(), r.complete);
+  return nothing_written(input, diags.errors(), detail::read_to_end(r));
 }
 
 // --to=json written while the file is read (export/model_json_stream.h), into `out`'s
@@ -148,12 +150,12 @@ int export_model_streaming(const std::string& input, output_file& out, reader_op
   profile p;
   profile_builder b(p, &diags, ro.display_name, bo);
   if ((*in)->kind() == compression::none) b.expect_input_bytes((*in)->raw_size());
-  auto r = read_callgrind(**in, p.strings, b, diags, ro);
+  auto r = detail::read_any_input(**in, p.strings, b, diags, ro);
   progress.finish();
   if (!r) return failed(r.error().message);
   if (stream.given_up()) return -1;  // (it stopped the reading)
-  if (b.limit_hit()) r->complete = false;
-  if (diags.errors() || !r->complete) return refuse(input, diags, *r);
+  if (b.limit_hit()) r->state = read_state::stopped;
+  if (diags.errors() || !detail::read_to_end(*r)) return refuse(input, diags, *r);
   b.finish_stream();
   auto done = stream.finish(p);
   if (!done) return failed(done.error().message);
@@ -189,10 +191,10 @@ int export_model(const std::string& input, const std::string& out_path, const pa
   progress_line progress(ro.display_name);
   progress.attach(ro);
   profile p;
-  auto r = load_profile(input, p, diags, ro, builder_options{});
+  auto r = detail::load_any_input(input, p, diags, ro, builder_options{});
   progress.finish();
   if (!r) return failed(r.error().message);
-  if (diags.errors() || !r->complete) return refuse(input, diags, *r);
+  if (diags.errors() || !detail::read_to_end(*r)) return refuse(input, diags, *r);
   auto done = export_model_json(p, input, [&out](std::string_view b) { out.write(b); });
   if (!done) return failed(done.error().message);
   if (!out.commit(err)) return failed(err, exit_usage);
@@ -277,11 +279,11 @@ int run_export(std::span<const std::string_view> args) {
   progress.finish();
   if (!loaded) return failed(loaded.error().message);
   const views::session& s = **loaded;
-  if (s.errors || !s.stats.complete) {
+  if (s.errors || !detail::read_to_end(s.stats)) {
     // A profile with errors is not exported: some of its costs were dropped.
     for (const auto& d : s.diagnostics)
       if (d.severity == severity::error) std::fputs(format_diagnostic(d).c_str(), stderr);
-    return nothing_written(input, s.errors, s.stats.complete);
+    return nothing_written(input, s.errors, detail::read_to_end(s.stats));
   }
   if (s.warnings)
     warn(input + ": " + std::to_string(s.warnings) + " warnings (see 'calltree check " + input +

@@ -48,5 +48,5 @@ int main(int argc, char** argv) {
     std::printf("%20llu %6.2f%%  %.*s\n", static_cast<unsigned long long>(cost(f)), pct,
                 static_cast<int>(p.function_name(f).size()), p.function_name(f).data());
   }
-  return diags.errors() || !stats->complete ? 1 : 0;
+  return diags.errors() || !stats->complete() ? 1 : 0;
 }

@@ -10,6 +10,7 @@
 #include "calltree/cost_matrix.h"
 #include "calltree/diagnostic.h"
 #include "calltree/profile_builder.h"
+#include "model/load_any.h"
 #include "report/radix_sort.h"
 #include "views/function_list.h"
 
@@ -76,7 +77,7 @@ std::optional<error> read_model(const session& s, profile& p, unsigned threads) 
   builder_options bo;  // (no positions, no jumps: the builder asks for sums per context)
   bo.keep_jumps = false;
   bo.keep_positions = 0;
-  auto r = load_profile(s.input_name, p, diags, ro, bo);
+  auto r = detail::load_any_input(s.input_name, p, diags, ro, bo);
   if (!r) return r.error();
   return std::nullopt;
 }

@@ -33,7 +33,7 @@ std::string from_model(const std::string& source, bool text = false) {
   profile p;
   diagnostic_collector diags;
   profile_builder b(p, &diags, "f");
-  EXPECT_TRUE(read_callgrind(*in, p.strings, b, diags));
+  EXPECT_TRUE(detail::read_any_input(*in, p.strings, b, diags));
   std::string bytes;
   const export_sink sink = [&bytes](std::string_view s) { bytes.append(s); };
   EXPECT_TRUE(export_model_json(p, "f", sink));
@@ -125,7 +125,7 @@ TEST(ModelJsonStream, TheTailInPiecesOnEveryFile) {
     profile p;
     diagnostic_collector diags;
     profile_builder b(p, &diags, "f");
-    ASSERT_TRUE(read_callgrind(*in, p.strings, b, diags));
+    ASSERT_TRUE(detail::read_any_input(*in, p.strings, b, diags));
     auto tail = [&p](unsigned threads, std::size_t rows) {
       std::string bytes;
       const export_sink sink = [&bytes](std::string_view s) { bytes.append(s); };
