@@ -6,7 +6,7 @@
 // aliases chosen by the producer and live in the reader's tables; several of them may map to
 // one pool id.
 //
-// Three modes (docs/performance.md, "Memory"):
+// Three modes (share/doc/calltree/performance.md, "Memory"):
 // * full: every name's bytes are kept in memory; view() is the name.
 // * digest: a name is known by a 128-bit hash of its bytes and only its first `digest_prefix`
 //   bytes are kept (view() and text() give those): for a reader whose sinks need names'
