@@ -37,6 +37,7 @@ struct read_as {
 };
 read_as options_for(mode m, bool per_line = false) {
   read_as r;
+  r.hooks.any_input = true;  // (every file, a profile or not, as the tool reads it)
   record_needs& n = r.hooks.needs.emplace();
   n.jumps = false;
   if (m != mode::plain) n.costs = record_needs::grain::sums_per_context;

@@ -57,6 +57,7 @@ std::optional<std::string> streamed(const std::string& source, unsigned threads,
   reader_options ro;
   ro.threads = threads;
   detail::read_hooks hooks;
+  hooks.any_input = true;   // (every file of the corpus and the malformed ones)
   hooks.needs = b.needs();  // runs merged by place (self_rows_to)
   if (!merge) hooks.needs->costs = record_needs::grain::runs_of_lines;
   hooks.chunk_bytes = chunk;
