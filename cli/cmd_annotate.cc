@@ -24,6 +24,7 @@
 #include "memory_option.h"
 #include "model/string_pool_access.h"
 #include "progress.h"
+#include "reader/read_hooks.h"
 #include "report/annotate.h"
 #include "report/annotate_direct.h"
 
@@ -380,7 +381,7 @@ int run_annotate(std::span<const std::string_view> args) {
       builder.emplace(p, &diags, ro.display_name, bo);
       sink = &model_sink.emplace(*builder, presence);
     }
-    auto stats = read_callgrind(**in, p.strings, *sink, diags, ro);
+    auto stats = detail::read_any_input(**in, p.strings, *sink, diags, ro);
     progress.finish();
     if (!stats) {
       std::fprintf(stderr, "calltree annotate: %s\n", stats.error().message.c_str());
@@ -389,13 +390,13 @@ int run_annotate(std::span<const std::string_view> args) {
     // Errors and a read cut off make the status 1 (after the report of what was read); a
     // warning alone keeps 0. Nothing read at all (a binary file, no events:): no report.
     diags.print();
-    if (!stats->complete)
+    if (!detail::read_to_end(*stats))
       std::fprintf(stderr, "calltree annotate: error: %s was not read to its end\n",
                    ro.display_name.c_str());
     if (diags.errors)
       std::fprintf(stderr, "calltree annotate: error: %llu errors in %s (see 'calltree check')\n",
                    static_cast<unsigned long long>(diags.errors), ro.display_name.c_str());
-    if (!stats->complete || diags.errors) read_status = exit_findings;
+    if (!detail::read_to_end(*stats) || diags.errors) read_status = exit_findings;
     if (stats->parts == 0 && diags.errors) return exit_findings;
   }
   if (o.part && *o.part >= p.parts.size()) {

@@ -10,6 +10,7 @@
 #include "memory_option.h"
 #include "model/string_pool_access.h"
 #include "progress.h"
+#include "reader/read_hooks.h"
 #include "report/json.h"
 
 namespace calltree::cli {
@@ -66,7 +67,7 @@ std::string summary_line(const std::string& file, const check_result& r, const r
   line += "; " + std::to_string(d.errors()) + " errors, " + std::to_string(d.warnings()) +
           " warnings, " + std::to_string(s.skipped_lines) + " of " + std::to_string(s.lines) +
           " lines skipped";
-  if (!s.complete) line += ", reading stopped early";
+  if (!detail::read_to_end(s)) line += ", reading stopped early";
   return line + "\n";
 }
 
@@ -76,7 +77,7 @@ std::string json_line(const std::string& file, const check_result& r, const read
   j.begin_object();
   j.key("file").value(file);
   j.key("ok").value(d.errors() == 0);
-  j.key("complete").value(s.complete);
+  j.key("complete").value(detail::read_to_end(s));
   j.key("compression").value(to_string(comp));
   j.key("parts").value(r.parts);
   j.key("events").begin_array();
@@ -174,7 +175,7 @@ int run_check(std::span<const std::string_view> argv) {
     progress.attach(ropt);
     strict_sink strict(diags);
     diagnostic_sink& sink = args->strict ? static_cast<diagnostic_sink&>(strict) : diags;
-    auto stats = read_callgrind(**in, names, chk, sink, ropt);
+    auto stats = detail::read_any_input(**in, names, chk, sink, ropt);
     progress.finish();
     if (!stats) {
       print_error(stats.error().message);
@@ -186,7 +187,7 @@ int run_check(std::span<const std::string_view> argv) {
     std::string out = json ? json_line(name, r, *stats, diags, (*in)->kind())
                            : summary_line(name, r, *stats, diags);
     std::fputs(out.c_str(), stdout);
-    if ((diags.errors() || !stats->complete) && rc == exit_ok) rc = exit_findings;
+    if ((diags.errors() || !detail::read_to_end(*stats)) && rc == exit_ok) rc = exit_findings;
   }
   return rc;
 }

@@ -26,6 +26,7 @@
 #include "memory_option.h"
 #include "model/string_pool_access.h"
 #include "output_file.h"
+#include "reader/read_hooks.h"
 #include "standard_output.h"
 
 namespace calltree::cli {
@@ -140,12 +141,12 @@ int run_convert(std::span<const std::string_view> argv) {
   ropt.display_name = in_path == "-" ? "<stdin>" : in_path;
   ropt.max_name_bytes = memory_limit();
   warnings_and_errors shown(diags);
-  auto stats = read_callgrind(**in, names, writer, shown, ropt);
+  auto stats = detail::read_any_input(**in, names, writer, shown, ropt);
   bool wrote = writer.finish();
   int write_errno = errno;
   print_diagnostics(diags);
 
-  bool read_ok = stats && stats->complete;
+  bool read_ok = stats && detail::read_to_end(*stats);
   if (!stats)
     std::fprintf(stderr, "calltree convert: %s: %s\n", ropt.display_name.c_str(),
                  stats.error().message.c_str());

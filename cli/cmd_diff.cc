@@ -14,7 +14,9 @@
 #include "diagnostics_output.h"
 #include "flag_table.h"
 #include "memory_option.h"
+#include "model/load_any.h"
 #include "progress.h"
+#include "reader/read_hooks.h"
 #include "report/diff.h"
 
 namespace calltree::cli {
@@ -94,7 +96,7 @@ bool load(const std::string& path, profile& p, bool keep_positions, unsigned thr
   bo.max_memory = memory_limit();
   bo.keep_jumps = false;
   bo.keep_positions = keep_positions ? static_cast<std::uint8_t>(pos_instr | pos_line) : 0;
-  auto r = load_profile(path, p, diags, ro, bo);
+  auto r = detail::load_any_input(path, p, diags, ro, bo);
   if (!r) {
     std::fprintf(stderr, "calltree diff: %s\n", r.error().message.c_str());
     return false;
@@ -102,7 +104,7 @@ bool load(const std::string& path, profile& p, bool keep_positions, unsigned thr
   print_serious(diags);
   // Half a profile would diff as a fall in every function after the cut: no diff, status 1
   // (docs/cli.md, "Exit status"). Errors in lines that were skipped: the diff, status 1.
-  if (!r->complete) {
+  if (!detail::read_to_end(*r)) {
     std::fprintf(stderr, "calltree diff: %s could not be read to its end; no diff\n", path.c_str());
     faulty = true;
     return false;

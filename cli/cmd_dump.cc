@@ -16,6 +16,8 @@
 #include "diagnostics_output.h"
 #include "flag_table.h"
 #include "memory_option.h"
+#include "model/load_any.h"
+#include "reader/read_hooks.h"
 #include "report/dump.h"
 #include "standard_output.h"
 
@@ -81,7 +83,7 @@ int run_dump(std::span<const std::string_view> argv) {
     profile p;
     builder_options bo;
     bo.max_memory = memory_limit();
-    stats = load_profile(path, p, diags, ropt, bo);
+    stats = detail::load_any_input(path, p, diags, ropt, bo);
     if (stats) {
       dump_sink sink(std::cout, p.strings, dopt);
       replay(p, sink);
@@ -95,7 +97,7 @@ int run_dump(std::span<const std::string_view> argv) {
     }
     string_pool names;
     dump_sink sink(std::cout, names, dopt);
-    stats = read_callgrind(**in, names, sink, diags, ropt);
+    stats = detail::read_any_input(**in, names, sink, diags, ropt);
     wrote = sink.finish();
   }
   int write_errno = errno;
@@ -111,7 +113,7 @@ int run_dump(std::span<const std::string_view> argv) {
                  std::strerror(write_errno));
     return exit_usage;
   }
-  return diags.errors() || !stats->complete ? exit_findings : exit_ok;
+  return diags.errors() || !detail::read_to_end(*stats) ? exit_findings : exit_ok;
 }
 
 }  // namespace

@@ -31,8 +31,10 @@
 #include "huge_pages.h"
 #include "memory_option.h"
 #include "model/builder_access.h"
+#include "model/load_any.h"
 #include "output_file.h"
 #include "progress.h"
+#include "reader/read_hooks.h"
 #include "views/part_costs.h"
 #include "views/session.h"
 
@@ -137,7 +139,7 @@ int nothing_written(const std::string& input, std::uint64_t errors, bool complet
 }
 int refuse(const std::string& input, const diagnostic_collector& diags, const read_stats& r) {
   print_diagnostics(diags);
-  return nothing_written(input, diags.errors(), r.complete);
+  return nothing_written(input, diags.errors(), detail::read_to_end(r));
 }
 
 // --to=json written while the file is read (export/model_json_stream.h), into `out`'s
@@ -162,12 +164,12 @@ int export_model_streaming(const std::string& input, output_file& out, reader_op
   profile_builder b(p, &diags, ro.display_name, bo);
   builder_access::stream_self_rows(b, &stream);  // (so the builder asks for runs merged by place)
   if ((*in)->kind() == compression::none) builder_access::expect_input_bytes(b, (*in)->raw_size());
-  auto r = read_callgrind(**in, p.strings, b, diags, ro);
+  auto r = detail::read_any_input(**in, p.strings, b, diags, ro);
   progress.finish();
   if (!r) return failed(r.error().message);
   if (stream.given_up()) return -1;  // (it stopped the reading)
-  if (b.limit_hit()) r->complete = false;
-  if (diags.errors() || !r->complete) return refuse(input, diags, *r);
+  if (b.limit_hit()) r->state = read_state::stopped;
+  if (diags.errors() || !detail::read_to_end(*r)) return refuse(input, diags, *r);
   builder_access::finish_stream(b);
   auto done = stream.finish(p);
   if (!done) return failed(done.error().message);
@@ -215,10 +217,10 @@ int export_model(const std::string& input, const std::string& out_path, const ex
   profile p;
   builder_options bo;
   bo.max_memory = memory_limit();
-  auto r = load_profile(input, p, diags, ro, bo);
+  auto r = detail::load_any_input(input, p, diags, ro, bo);
   progress.finish();
   if (!r) return failed(r.error().message);
-  if (diags.errors() || !r->complete) return refuse(input, diags, *r);
+  if (diags.errors() || !detail::read_to_end(*r)) return refuse(input, diags, *r);
   auto done = export_model_json(p, input, [&out](std::string_view b) { out.write(b); });
   if (!done) return failed(done.error().message);
   if (!out.commit(err)) return failed(err, exit_usage);
@@ -306,11 +308,11 @@ int run_export(std::span<const std::string_view> args) {
   progress.finish();
   if (!loaded) return failed(loaded.error().message);
   const views::session& s = **loaded;
-  if (s.errors || !s.stats.complete) {
+  if (s.errors || !detail::read_to_end(s.stats)) {
     // A profile with errors is not exported: some of its costs were dropped.
     for (const auto& d : s.diagnostics)
       if (d.severity == severity::error) std::fputs(format_diagnostic(d).c_str(), stderr);
-    return nothing_written(input, s.errors, s.stats.complete);
+    return nothing_written(input, s.errors, detail::read_to_end(s.stats));
   }
   if (s.warnings)
     warn(input + ": " + std::to_string(s.warnings) + " warnings (see 'calltree check " + input +

@@ -104,7 +104,7 @@ int run_merge(std::span<const std::string_view> args) {
                  "check')\n",
                  static_cast<unsigned long long>(diags.errors()),
                  static_cast<unsigned long long>(diags.warnings()));
-  if (!stats->complete) {
+  if (stats->state == read_state::stopped) {
     // A sum of what was read would pass for the whole: nothing is written.
     std::fprintf(stderr,
                  "calltree merge: an input could not be read to its end; nothing written\n");

@@ -30,6 +30,7 @@
 #include "memory_option.h"
 #include "output_file.h"
 #include "progress.h"
+#include "reader/read_hooks.h"
 #include "report_page.h"
 #include "views/function_list.h"
 #include "views/session.h"
@@ -165,7 +166,7 @@ int run_report(std::span<const std::string_view> args) {
       std::fprintf(stderr, "calltree report: %s\n", loaded.error().message.c_str());
       return exit_findings;
     }
-    if (changed_while_read((*loaded)->diagnostics, (*loaded)->stats.complete, path,
+    if (changed_while_read((*loaded)->diagnostics, detail::read_to_end((*loaded)->stats), path,
                            (*loaded)->input_size)) {
       // (What was read is not the file's: no report is made of it.)
       print_input_changed(path);

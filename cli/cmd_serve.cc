@@ -25,6 +25,7 @@
 #include "memory_option.h"
 #include "objdump_runner.h"
 #include "progress.h"
+#include "reader/read_hooks.h"
 #include "standard_output.h"
 #include "views/function_list.h"
 #include "views/session.h"
@@ -155,17 +156,17 @@ int run_serve(std::span<const std::string_view> args) {
       return exit_findings;
     }
     const views::session& s = **loaded;
-    if (changed_while_read(s.diagnostics, s.stats.complete, path, s.input_size)) {
+    if (changed_while_read(s.diagnostics, detail::read_to_end(s.stats), path, s.input_size)) {
       // (What was read is not the file's: nothing is served of it.)
       print_input_changed(path);
       return exit_findings;
     }
-    if (s.errors || !s.stats.complete)
+    if (s.errors || !detail::read_to_end(s.stats))
       std::fprintf(stderr,
                    "calltree serve: warning: %s: %llu errors%s (listed in the page; 'calltree "
                    "check' shows them)\n",
                    path.c_str(), static_cast<unsigned long long>(s.errors),
-                   s.stats.complete ? "" : ", not read to its end");
+                   detail::read_to_end(s.stats) ? "" : ", not read to its end");
     for (const auto& w : s.table_warnings)
       std::fprintf(stderr, "calltree serve: warning: %s\n", w.c_str());
     sessions.push_back(std::move(*loaded));

@@ -6,7 +6,7 @@
 //
 //   count_calls callgrind.out.1234.zst
 //
-// docs/library.md walks through it.
+// library.md (share/doc/calltree/) walks through it.
 #include <cstdio>
 
 #include "calltree/input.h"
@@ -53,5 +53,5 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(stats->bytes),
               static_cast<unsigned long long>(diags.errors()),
               static_cast<unsigned long long>(diags.warnings()));
-  return diags.errors() || !stats->complete ? 1 : 0;
+  return diags.errors() || !stats->complete() ? 1 : 0;
 }

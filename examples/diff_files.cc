@@ -5,7 +5,7 @@
 //
 //   diff_files before.callgrind after.callgrind
 //
-// docs/library.md walks through it.
+// library.md (share/doc/calltree/) walks through it.
 #include <cstdio>
 #include <string>
 
@@ -20,7 +20,7 @@ bool load(const char* path, calltree::profile& p) {
     std::fprintf(stderr, "%s\n", stats.error().message.c_str());
     return false;
   }
-  return stats->complete && diags.errors() == 0;
+  return stats->complete() && diags.errors() == 0;
 }
 }  // namespace
 

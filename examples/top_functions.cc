@@ -5,12 +5,12 @@
 //
 //   top_functions callgrind.out.1234
 //
-// docs/library.md walks through it.
-#include <algorithm>
+// Exit status 0, or 1 if the file has errors or was not read whole, 2 if it holds no profile.
+// library.md (share/doc/calltree/) walks through it.
 #include <cstdio>
-#include <numeric>
-#include <vector>
+#include <string>
 
+#include "calltree/analysis/callers.h"
 #include "calltree/analysis/inclusive.h"
 #include "calltree/profile_builder.h"
 
@@ -22,31 +22,26 @@ int main(int argc, char** argv) {
   calltree::profile p;
   calltree::diagnostic_collector diags;
   auto stats = calltree::load_profile(argv[1], p, diags);
-  if (!stats) {  // the file could not be opened or read at all
+  if (!stats) {  // no such file, not readable, or no profile in it (the message names the file)
     std::fprintf(stderr, "%s\n", stats.error().message.c_str());
     return 2;
   }
   for (const auto& d : diags.kept())  // problems are diagnostics; reading goes on after them
     if (d.severity == calltree::severity::error)
       std::fputs(calltree::format_diagnostic(d, false).c_str(), stderr);
-  if (p.events.empty()) return 1;
 
   const calltree::inclusive_result inc = calltree::compute_inclusive(p);
-  std::vector<calltree::function_id> order(p.functions.size());
-  std::iota(order.begin(), order.end(), 0);
-  auto cost = [&](calltree::function_id f) { return inc.inclusive.row(f)[0]; };
-  std::sort(order.begin(), order.end(),
-            [&](auto a, auto b) { return cost(a) != cost(b) ? cost(a) > cost(b) : a < b; });
-  if (order.size() > 10) order.resize(10);
-
+  const auto top = calltree::top_functions(inc, 0, calltree::cost_kind::inclusive, 10);
   const std::uint64_t total = p.total()[0];
   std::printf("%20s %7s  %s (inclusive %s)\n", p.events[0].name.c_str(), "%", "function",
               p.events[0].name.c_str());
-  for (calltree::function_id f : order) {
-    const double pct =
-        total ? 100.0 * static_cast<double>(cost(f)) / static_cast<double>(total) : 0;
-    std::printf("%20llu %6.2f%%  %.*s\n", static_cast<unsigned long long>(cost(f)), pct,
-                static_cast<int>(p.function_name(f).size()), p.function_name(f).data());
+  std::string scratch;
+  for (calltree::function_id f : top) {
+    const std::uint64_t cost = inc.inclusive.row(f)[0];
+    const double pct = total ? 100.0 * static_cast<double>(cost) / static_cast<double>(total) : 0;
+    const std::string_view name = p.strings.text(p.functions[f].name, scratch);
+    std::printf("%20llu %6.2f%%  %.*s\n", static_cast<unsigned long long>(cost), pct,
+                static_cast<int>(name.size()), name.data());
   }
-  return diags.errors() || !stats->complete ? 1 : 0;
+  return diags.errors() || !stats->complete() ? 1 : 0;
 }

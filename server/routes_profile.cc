@@ -1,5 +1,6 @@
 // server/routes_profile.cc — GET /api/v1/profile: what was loaded (docs/serve.md).
 #include "api_impl.h"
+#include "reader/read_hooks.h"
 #include "views/part_costs.h"
 
 namespace calltree::server::detail {
@@ -10,7 +11,7 @@ void input_object(json_writer& j, const views::session& s, const views::column_s
   j.begin_object();
   j.key("name").value(s.input_name);
   j.key("size").value(s.input_size);
-  j.key("complete").value(s.stats.complete);
+  j.key("complete").value(calltree::detail::read_to_end(s.stats));
   j.key("lines").value(s.stats.lines);
   j.key("bytes").value(s.stats.bytes);
   const part* first = s.p.parts.empty() ? nullptr : &s.p.parts.front();

@@ -380,14 +380,14 @@ struct asm_text_options {
 };
 
 // One function's annotated machine code, in the layout of callgrind_annotate's annotated source
-// (docs/annotate.md, "Machine code"): cost columns, a `*` on hot instructions, the address,
-// bytes and instruction as objdump prints them, a line per call (its inclusive cost, `=>`) and
-// per jump under its instruction, and a header wherever the source line changes. A view that
-// is not ok says why, with no numbers.
+// (share/doc/calltree/annotate.md, "Machine code"): cost columns, a `*` on hot instructions, the
+// address, bytes and instruction as objdump prints them, a line per call (its inclusive cost, `=>`)
+// and per jump under its instruction, and a header wherever the source line changes. A view that is
+// not ok says why, with no numbers.
 CALLTREE_API std::string asm_text(const asm_view& v, const asm_text_options& options = {});
 
-// One function's view as a JSON object (docs/json.md, "asm"): the object `calltree annotate
-// --asm --json` lists and `GET /api/v1/asm/ID` answers with.
+// One function's view as a JSON object (share/doc/calltree/json.md, "asm"): the object
+// `calltree annotate --asm --json` lists and `GET /api/v1/asm/ID` answers with.
 CALLTREE_API std::string asm_json(const asm_view& v);
 
 }  // namespace calltree

@@ -5,12 +5,13 @@
 // (records.h) to a sink, and diagnostics (diagnostic.h) for every problem, reading on after
 // each recoverable one. Memory is the name tables plus one line, whatever the file size.
 // What it is not: the profile (see profile_builder.h), nor a validator of semantics that need
-// the whole profile. Our reading of every ambiguity is in docs/format.md.
+// the whole profile. Our reading of every ambiguity is in share/doc/calltree/format.md.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "calltree/diagnostic.h"
 #include "calltree/export.h"
@@ -52,20 +53,41 @@ struct reader_options {
   std::function<void(const read_progress&)> progress;
 };
 
+// How a reading ended: whether the profile read is the whole file's (each state worse than
+// the one before it).
+enum class read_state : std::uint8_t {
+  complete,          // read to its end, and the end is a profile's end
+  likely_truncated,  // read to its end, but the file was likely cut short: its producer ends
+                     // every file in a way this one does not end (the likely-truncated
+                     // warnings say how); what was read is a prefix of the profile
+  stopped,           // reading stopped before the end: an I/O error, a compressed stream that
+                     // ends early, the file changed while it was read, a memory limit, or the
+                     // sink wanted no more (the diagnostics say which, but for the last)
+};
+
+// "complete", "likely-truncated", "stopped".
+CALLTREE_API std::string_view to_string(read_state s);
+
+// What was read. The problems found are the diagnostics': count them with the diagnostic sink
+// (diagnostic_collector::errors(), warnings()).
 struct read_stats {
   std::uint64_t lines = 0;          // lines read
   std::uint64_t skipped_lines = 0;  // lines that could not be used (each has a diagnostic)
   std::uint64_t bytes = 0;          // uncompressed bytes read
   std::uint64_t parts = 0;
   std::uint64_t cost_lines = 0, call_lines = 0, jump_lines = 0;
-  std::uint64_t errors = 0, warnings = 0;
-  bool complete = true;  // false if reading stopped early (I/O error, truncation, limit)
+  read_state state = read_state::complete;
+  // The whole file was read and it looks whole.
+  bool complete() const { return state == read_state::complete; }
 };
 
 // Reads all of `in`, records as `records.needs()` asks for them. Names are interned into
-// `names` (the caller's pool, so a profile builder can share it). The result is an error only
-// when the input could not be read at all; everything else is a diagnostic and `read_stats`
-// counts it.
+// `names` (the caller's pool, so a profile builder can share it). The result is an error when
+// the input holds no profile (error_code::no_profile: binary bytes, an empty input, or no
+// `events:` line; the message begins with options.display_name, and the diagnostics say more);
+// every other problem is a diagnostic, and read_stats::state says whether the whole file was
+// read. So a program checks three things, each once: the result (a profile or not), `state`
+// (all of it or not), and the diagnostics' error count (a profile without mistakes or not).
 CALLTREE_API result<read_stats> read_callgrind(input& in, string_pool& names, record_sink& records,
                                                diagnostic_sink& diagnostics,
                                                const reader_options& options = {});

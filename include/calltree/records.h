@@ -229,7 +229,7 @@ class CALLTREE_API record_sink {
   virtual void on_part_end(const part_end&) {}
   // Whether the sink wants no more records (it gave up on what it was making from them): the
   // reader then stops at the end of the block or chunk it is reading (a MB at most), with no
-  // diagnostic, and read_stats::complete false. Asked once a block.
+  // diagnostic, and read_stats::state `stopped`. Asked once a block.
   virtual bool wants_no_more() const { return false; }
 };
 

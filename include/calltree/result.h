@@ -3,16 +3,57 @@
 // What it is: the way fatal failures (an unreadable file, a broken stream) travel out of the
 // library without exceptions. What it is not: the channel for problems inside a profile; those
 // are diagnostics (diagnostic.h), reported and counted while reading goes on.
+//
+// An error is a code a program can act on, the errno behind it where there is one, and a
+// message for people. The messages of errors about a file (open_input, load_profile,
+// read_callgrind, merge_inputs) begin with the file's name (the path, or
+// reader_options::display_name) and a colon: print them as they are, without adding the name.
+// Other errors (a bad event formula, an unknown part) name no file.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
 namespace calltree {
 
+enum class error_code : std::uint8_t {
+  other,              // none of those below: the message says what (a bad argument, say)
+  not_found,          // the file does not exist (errno ENOENT)
+  permission_denied,  // the file may not be read (EACCES, EPERM)
+  is_directory,       // the path names a directory (EISDIR)
+  io_error,           // opening or reading failed otherwise (errno says how, when it is set)
+  no_profile,         // the input holds no profile: binary bytes, empty, or no `events:` line
+};
+
+// "not-found", "no-profile", ...: the code's name, for a log or a message.
+constexpr std::string_view to_string(error_code c) {
+  switch (c) {
+    case error_code::not_found:
+      return "not-found";
+    case error_code::permission_denied:
+      return "permission-denied";
+    case error_code::is_directory:
+      return "is-directory";
+    case error_code::io_error:
+      return "io-error";
+    case error_code::no_profile:
+      return "no-profile";
+    case error_code::other:
+      break;
+  }
+  return "other";
+}
+
 struct error {
-  std::string message;
+  error() = default;
+  explicit error(std::string m, error_code c = error_code::other, int e = 0)
+      : message(std::move(m)), code(c), sys_errno(e) {}
+  std::string message;  // for people; see above for when it names a file
+  error_code code = error_code::other;
+  int sys_errno = 0;  // the errno of the failed system call, else 0
 };
 
 template <typename T>

@@ -6,9 +6,9 @@
 // aliases chosen by the producer and live in the reader's tables; several of them may map to
 // one pool id.
 //
-// Three modes (docs/performance.md, "Memory"). A pool made through this API is in full mode,
-// so every name it gives is whole; the other two are the command-line tool's own, for readings
-// that need few names' text (the library makes them for it, not for its users):
+// Three modes (share/doc/calltree/performance.md, "Memory"). A pool made through this API is in
+// full mode, so every name it gives is whole; the other two are the command-line tool's own, for
+// readings that need few names' text (the library makes them for it, not for its users):
 // * full: every name's bytes are kept in memory; view() is the name.
 // * digest: a name is known by a 128-bit hash of its bytes and only its first `digest_prefix`
 //   bytes are kept (view() and text() give those): for a reader whose sinks need names'

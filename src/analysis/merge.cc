@@ -10,6 +10,7 @@
 
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
+#include "reader/read_hooks.h"
 
 namespace calltree {
 
@@ -189,16 +190,14 @@ result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& ou
     profile_builder builder(out, &diagnostics, ro.display_name, build);
     watch.set_next(&builder);
     watch.begin_input();
-    auto read = read_callgrind(**in, out.strings, watch, diagnostics, ro);
+    auto read = detail::read_any_input(**in, out.strings, watch, diagnostics, ro);
     if (!read) return read.error();
     watch.end_input();
     ++stats.inputs;
     stats.parts_read += read->parts;
     stats.bytes += read->bytes;
     stats.lines += read->lines;
-    stats.errors += read->errors;
-    stats.warnings += read->warnings;
-    stats.complete = stats.complete && read->complete;
+    stats.state = std::max(stats.state, read->state);  // (ordered from whole to stopped)
   }
 
   if (build.sum_parts && !out.parts.empty()) {

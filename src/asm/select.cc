@@ -4,6 +4,7 @@
 
 #include "calltree/asm.h"
 #include "calltree/profile_builder.h"
+#include "reader/read_hooks.h"
 
 namespace calltree {
 
@@ -18,7 +19,7 @@ result<read_stats> read_functions(input& in, profile& out,
   function_filter filter(out.strings, std::move(keep), builder);
   // Records one by one, positions and jumps kept (the builder's needs: no sums, they would
   // merge instructions).
-  return read_callgrind(in, out.strings, filter, diagnostics, options);
+  return detail::read_any_input(in, out.strings, filter, diagnostics, options);
 }
 
 key_functions::key_functions(const profile& p, std::string cwd)

@@ -12,6 +12,7 @@
 #include "calltree/reader.h"
 #include "calltree/records.h"
 #include "model/row_index.h"
+#include "reader/read_hooks.h"
 #include "views/session.h"
 #include "views/tables.h"
 
@@ -166,7 +167,7 @@ result<std::optional<address_split>> split_by_address(const views::session& s,
   ro.display_name = s.input_name;
   ro.threads = s.options.threads;
   ro.max_name_bytes = s.options.max_memory;
-  auto read = read_callgrind(**in, pool, sink, quiet, ro);
+  auto read = detail::read_any_input(**in, pool, sink, quiet, ro);
   if (!read) return read.error();
 
   // The rows in (key, address) order, their costs in the export's columns.

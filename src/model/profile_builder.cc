@@ -9,8 +9,10 @@
 
 #include "model/builder_access.h"
 #include "model/limit_message.h"
+#include "model/load_any.h"
 #include "model/row_index.h"
 #include "model/run_index.h"
+#include "reader/read_hooks.h"
 
 namespace calltree {
 
@@ -945,16 +947,37 @@ std::vector<std::uint64_t> profile::total() const {
   return t;
 }
 
-result<read_stats> load_profile(const std::string& path, profile& out, diagnostic_sink& diagnostics,
-                                reader_options options, builder_options build) {
+namespace {
+
+result<read_stats> load(const std::string& path, profile& out, diagnostic_sink& diagnostics,
+                        reader_options options, builder_options build, bool any_input) {
   auto in = open_input(path);
   if (!in) return in.error();
   if (options.display_name == "<input>") options.display_name = path == "-" ? "<stdin>" : path;
   profile_builder b(out, &diagnostics, options.display_name, build);
   if ((*in)->kind() == compression::none) builder_access::expect_input_bytes(b, (*in)->raw_size());
-  auto r = read_callgrind(**in, out.strings, b, diagnostics, options);
-  if (r && b.limit_hit()) r->complete = false;
+  detail::read_hooks hooks;
+  hooks.any_input = any_input;
+  auto r = detail::read_with_hooks(**in, out.strings, b, diagnostics, options, hooks);
+  if (r && b.limit_hit()) r->state = read_state::stopped;
   return r;
 }
+
+}  // namespace
+
+result<read_stats> load_profile(const std::string& path, profile& out, diagnostic_sink& diagnostics,
+                                reader_options options, builder_options build) {
+  return load(path, out, diagnostics, std::move(options), build, false);
+}
+
+namespace detail {
+
+result<read_stats> load_any_input(const std::string& path, profile& out,
+                                  diagnostic_sink& diagnostics, reader_options options,
+                                  builder_options build) {
+  return load(path, out, diagnostics, std::move(options), build, true);
+}
+
+}  // namespace detail
 
 }  // namespace calltree

@@ -485,9 +485,9 @@ bool parser::binary_input(std::span<const char> b) {
       (bad * 10 > probe ||
        (probe >= 4 && bad * 100 > probe * 3 && std::memchr(b.data(), 0, probe)))) {
     line_no_ = 0;
-    report(severity::error, diag_code::binary_input, 0, 0,
-           "the input is binary, not a Callgrind-format profile; nothing was read");
-    stats_.complete = false;
+    no_profile_ = "the input is binary, not a Callgrind-format profile; nothing was read";
+    report(severity::error, diag_code::binary_input, 0, 0, no_profile_);
+    stats_.state = read_state::stopped;
     return true;
   }
   return false;
@@ -579,7 +579,7 @@ void parser::process_block(const char* p, const char* end) {
       report(severity::error, diag_code::limit_exceeded, 0, 0,
              "names take more than the memory limit (" + std::to_string(opt_.max_name_bytes) +
                  " bytes); reading stopped here");
-      stats_.complete = false;
+      stats_.state = read_state::stopped;
       stop_ = true;
       return;
     }

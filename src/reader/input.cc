@@ -49,6 +49,15 @@ result<std::size_t> input::read_into(std::span<char> out) {
 
 namespace {
 
+// `prefix` and strerror(e), with the code errno `e` makes.
+error io_failure(const std::string& prefix, int e) {
+  const error_code c = e == ENOENT                 ? error_code::not_found
+                       : e == EACCES || e == EPERM ? error_code::permission_denied
+                       : e == EISDIR               ? error_code::is_directory
+                                                   : error_code::io_error;
+  return error{prefix + std::strerror(e), c, e};
+}
+
 constexpr std::size_t block_size = 1u << 20;
 
 // A source of raw (possibly compressed) bytes.
@@ -114,7 +123,7 @@ class file_source final : public raw_source {
     for (;;) {
       const ssize_t n = ::read(fd_, out.data(), want);
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return error{std::string("read failed: ") + std::strerror(errno)};
+      if (n < 0) return io_failure("read failed: ", errno);
       if (n == 0) return changed_file();
       consumed += static_cast<std::uint64_t>(n);
       return static_cast<std::size_t>(n);
@@ -127,7 +136,7 @@ class file_source final : public raw_source {
     changed = true;
     checked_end_ = true;
     consumed = size_;  // (nothing more is read)
-    return error{"the file changed while it was read"};
+    return error{"the file changed while it was read", error_code::io_error};
   }
   int fd_;
   std::uint64_t size_;
@@ -151,7 +160,7 @@ class fd_source final : public raw_source {
     for (;;) {
       ssize_t n = ::read(fd_, out.data(), out.size());
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return error{std::string("read failed: ") + std::strerror(errno)};
+      if (n < 0) return io_failure("read failed: ", errno);
       consumed += static_cast<std::uint64_t>(n);
       return static_cast<std::size_t>(n);
     }
@@ -307,7 +316,7 @@ class decoding_input : public input {
             st == step_status::failed
                 ? std::string(to_string(kind())) + " stream is corrupt: " + message_
                 : "out of memory in the " + std::string(to_string(kind())) + " decoder";
-        if (!produced) return error{std::move(message)};
+        if (!produced) return error{std::move(message), error_code::io_error};
         failure_ = std::move(message);
         return produced;
       }
@@ -318,7 +327,8 @@ class decoding_input : public input {
         if (st != step_status::stream_end && !ended_cleanly()) {
           truncated_ = true;
           finished_ = true;
-          return error{std::string(to_string(kind())) + " stream ends early (truncated file?)"};
+          return error{std::string(to_string(kind())) + " stream ends early (truncated file?)",
+                       error_code::io_error};
         }
         finished_ = true;
         return std::size_t{0};
@@ -572,16 +582,16 @@ result<std::unique_ptr<input>> open_input(const std::string& path) {
   // Standard input: the first block tells the decoder.
   if (path == "-") return sniffed(std::make_unique<fd_source>(0, false, 0), 0);
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return error{path + ": " + std::strerror(errno)};
+  if (fd < 0) return io_failure(path + ": ", errno);
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     int e = errno;
     ::close(fd);
-    return error{path + ": " + std::strerror(e)};
+    return io_failure(path + ": ", e);
   }
   if (S_ISDIR(st.st_mode)) {
     ::close(fd);
-    return error{path + ": is a directory"};
+    return error{path + ": is a directory", error_code::is_directory, EISDIR};
   }
   if (S_ISREG(st.st_mode) && st.st_size > 0) {
     // Read to the size it has now. Sequential: the kernel reads ahead in bigger steps.

@@ -179,8 +179,9 @@ class parser {
       spec_->diagnostic(s, code, line_no_, col, len, raw_line_.substr(0, max_line_text), message);
       return;
     }
-    if (s == severity::error) ++stats_.errors;
-    if (s == severity::warning) ++stats_.warnings;
+    if (s == severity::error) ++errors_;
+    if (code == diag_code::likely_truncated && stats_.state == read_state::complete)
+      stats_.state = read_state::likely_truncated;
     deliver(s, code, line_no_, col, len, message,
             line_no_ ? raw_line_.substr(0, max_line_text) : std::string_view());
   }
@@ -376,6 +377,8 @@ class parser {
   std::uint64_t adopted_ = 0;  // chunks adopted (their number: merged_chunk)
  public:
   std::uint64_t speculated_chunks_ = 0;  // adopted, for read_hooks::speculated_chunks
+  // Once run() is over: empty if the input holds a profile (an events: line), else why not.
+  std::string no_profile_;
 
  private:
   std::size_t max_len_ = SIZE_MAX;
@@ -393,13 +396,14 @@ class parser {
   // record_sink::wants_no_more: reading stops (incomplete, no diagnostic).
   bool sink_gave_up() {
     if (!sink_.wants_no_more()) return false;
-    stats_.complete = false;
+    stats_.state = read_state::stopped;
     stop_ = true;
     return true;
   }
   diagnostic_sink& diags_;
   const detail::read_config& opt_;
   read_stats stats_;
+  std::uint64_t errors_ = 0;  // errors reported
 
   std::uint64_t line_no_ = 0;
   std::string_view raw_line_;

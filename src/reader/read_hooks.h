@@ -30,6 +30,9 @@ struct read_hooks {
   // Set to the chunks of the parallel path whose speculative reading was used (0 on the
   // serial path). Not a fact of the input: tests look at it, outputs do not show it.
   std::uint64_t* speculated_chunks = nullptr;
+  // An input that holds no profile (binary, empty, no events:) gives its read_stats, not an
+  // error_code::no_profile result: the tool reports it from the diagnostics, as it always has.
+  bool any_input = false;
 };
 
 // How the reader reads, from the sink's needs (record_needs) and the hooks: the modes its
@@ -50,5 +53,18 @@ struct read_config : reader_options {
 result<read_stats> read_with_hooks(input& in, string_pool& names, record_sink& records,
                                    diagnostic_sink& diagnostics, const reader_options& options,
                                    const read_hooks& hooks);
+
+// Read to its end, cut short or not: what the tool has always called complete (a file it
+// reports as likely truncated is read to its end).
+inline bool read_to_end(const read_stats& s) { return s.state != read_state::stopped; }
+
+// read_callgrind() with read_hooks::any_input: what the tool's commands read with.
+inline result<read_stats> read_any_input(input& in, string_pool& names, record_sink& records,
+                                         diagnostic_sink& diagnostics,
+                                         const reader_options& options = {}) {
+  read_hooks h;
+  h.any_input = true;
+  return read_with_hooks(in, names, records, diagnostics, options, h);
+}
 
 }  // namespace calltree::detail

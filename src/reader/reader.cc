@@ -109,13 +109,13 @@ result<read_stats> parser::run() {
   if (io_error && changed) {
     // Its producer rewrote it (callgrind_control -d, a rerun): what was read may be of two
     // versions, and is not the file's; the one error that says so.
-    stats_.complete = false;
+    stats_.state = read_state::stopped;
     const auto saved = line_no_;
     line_no_ = 0;  // (the file's, not a line's)
     report(severity::error, diag_code::input_changed, 0, 0, "the file changed while it was read");
     line_no_ = saved;
   } else if (io_error) {
-    stats_.complete = false;
+    stats_.state = read_state::stopped;
     report(severity::error, truncated ? diag_code::truncated_input : diag_code::io_error, 0, 0,
            io_error->message + (cut_line ? "; this last line was cut short and is skipped, "
                                            "everything before it was read"
@@ -142,13 +142,15 @@ result<read_stats> parser::run() {
            "was likely cut short (truncated)");
     line_no_ = saved;
   }
-  if (!any_events_ && stats_.errors == 0) {
+  if (!any_events_ && errors_ == 0) {
     auto saved = line_no_;
     line_no_ = 0;
-    report(severity::error, diag_code::no_events, 0, 0,
-           stats_.lines == 0 ? "empty input: no 'events:' line, no profile data"
-                             : "no 'events:' line: this is not a Callgrind-format profile");
+    no_profile_ = stats_.lines == 0 ? "empty input: no 'events:' line, no profile data"
+                                    : "no 'events:' line: this is not a Callgrind-format profile";
+    report(severity::error, diag_code::no_events, 0, 0, no_profile_);
     line_no_ = saved;
+  } else if (!any_events_ && no_profile_.empty()) {
+    no_profile_ = "no 'events:' line was read: no profile data";
   } else if (any_events_ && !any_cost_) {
     auto saved = line_no_;
     line_no_ = 0;
@@ -181,6 +183,9 @@ result<read_stats> read_with_hooks(input& in, string_pool& names, record_sink& r
     parser r(from, names, records, diagnostics, options);
     auto stats = r.run();
     if (hooks.speculated_chunks) *hooks.speculated_chunks = r.speculated_chunks_;
+    if (stats && !hooks.any_input && !r.no_profile_.empty())
+      return result<read_stats>(
+          error{given.display_name + ": " + r.no_profile_, error_code::no_profile});
     return stats;
   };
   // Where parsing on more than one core pays (sum_cost_runs), a zstd input is decoded and cut
@@ -204,6 +209,18 @@ result<read_stats> read_with_hooks(input& in, string_pool& names, record_sink& r
 }  // namespace calltree::detail
 
 namespace calltree {
+
+std::string_view to_string(read_state s) {
+  switch (s) {
+    case read_state::complete:
+      return "complete";
+    case read_state::likely_truncated:
+      return "likely-truncated";
+    case read_state::stopped:
+      break;
+  }
+  return "stopped";
+}
 
 result<read_stats> read_callgrind(input& in, string_pool& names, record_sink& records,
                                   diagnostic_sink& diagnostics, const reader_options& options) {

@@ -10,6 +10,7 @@
 #include "calltree/cost_matrix.h"
 #include "calltree/diagnostic.h"
 #include "calltree/profile_builder.h"
+#include "model/load_any.h"
 #include "report/radix_sort.h"
 #include "views/function_list.h"
 
@@ -78,7 +79,7 @@ std::optional<error> read_model(const session& s, profile& p, unsigned threads) 
   bo.max_memory = s.options.max_memory;
   bo.keep_jumps = false;
   bo.keep_positions = 0;
-  auto r = load_profile(s.input_name, p, diags, ro, bo);
+  auto r = detail::load_any_input(s.input_name, p, diags, ro, bo);
   if (!r) return r.error();
   return std::nullopt;
 }

@@ -2,8 +2,8 @@
 #include "views/function_detail.h"
 
 #include <algorithm>
-#include <map>
 
+#include "calltree/analysis/callers.h"
 #include "views/session.h"
 
 namespace calltree::views {
@@ -36,19 +36,11 @@ result<function_detail> describe_function(const session& s, std::uint64_t id,
   out.id = static_cast<std::uint32_t>(id);
   const views::annotate_data& t = s.t;
 
-  // The calls in and out, summed per other key (a cycle's members' calls across its border).
-  std::map<std::uint32_t, call_row> in, out_calls;
-  auto add = [&](std::map<std::uint32_t, call_row>& m, std::uint32_t other, std::uint32_t ci) {
-    if (!pc.call_present(ci)) return;
-    auto [it, fresh] = m.try_emplace(other);
-    call_row& r = it->second;
-    if (fresh) {
-      r.id = other;
-      r.call = ci;
-      r.cost.assign(pc.columns(), 0);
-    }
-    add_saturating(r.count, pc.count(ci));
-    for (std::size_t e = 0; e < pc.columns(); ++e) add_saturating(r.cost[e], pc.call(ci)[e]);
+  // The calls in and out, summed per other key (a cycle's members' calls across its border)
+  // as analysis/callers.h sums a function's.
+  call_summer in(pc.columns()), out_calls(pc.columns());
+  auto add = [&](call_summer& m, std::uint32_t other, std::uint32_t ci) {
+    if (pc.call_present(ci)) m.add(other, ci, pc.count(ci), {pc.call(ci), pc.columns()});
   };
   if (id < nk) {
     const auto k = static_cast<std::uint32_t>(id);
@@ -92,10 +84,14 @@ result<function_detail> describe_function(const session& s, std::uint64_t id,
       }
     }
   }
-  auto finish = [&](std::map<std::uint32_t, call_row>& m, std::vector<call_row>& list,
-                    std::size_t& total) {
-    for (auto& [other, r] : m) {
-      r.cost = values(r.cost.data());
+  auto finish = [&](call_summer& m, std::vector<call_row>& list, std::size_t& total) {
+    for (const call_summary& c : m.take()) {
+      const std::uint32_t other = c.function;
+      call_row r;
+      r.id = other;
+      r.count = c.count;
+      r.cost = values(c.inclusive.data());
+      r.call = c.first_call;
       r.recursive =
           !out.is_cycle && (other == id || (out.cycle && pc.cycle_of(other) == out.cycle));
       list.push_back(std::move(r));

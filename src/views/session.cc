@@ -11,6 +11,7 @@
 
 #include "calltree/input.h"
 #include "model/string_pool_access.h"
+#include "reader/read_hooks.h"
 #include "report/annotate_direct.h"
 #include "views/function_list.h"
 #include "views/part_costs.h"
@@ -250,7 +251,7 @@ result<std::unique_ptr<session>> load_session(const std::string& path,
   ro.max_name_bytes = options.max_memory;
   if (!options.keep_jumps) direct.skip_jumps();
   ro.progress = options.progress;
-  auto stats = read_callgrind(**in, s->p.strings, direct, diags, ro);
+  auto stats = detail::read_any_input(**in, s->p.strings, direct, diags, ro);
   if (!stats) return stats.error();
   s->stats = *stats;
   if (auto made = direct.take_tables(s->t, &s->table_warnings); !made) return made.error();

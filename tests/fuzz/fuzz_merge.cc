@@ -50,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (int i = 0; i < 2; ++i) {
       builder.set_display_name(i == 0 ? "a" : "b");
       auto in = memory_input(std::string(halves[i]));
-      if (!read_callgrind(*in, merged.strings, builder, diagnostics, fuzz::fuzz_reader_options()))
+      if (!test::read_as(*in, merged.strings, builder, diagnostics, fuzz::fuzz_reader_options()))
         return 0;
     }
   }

@@ -38,6 +38,7 @@ struct read_as {
 };
 read_as options_for(mode m, bool per_line = false) {
   read_as r;
+  r.hooks.any_input = true;  // (every file, a profile or not, as the tool reads it)
   record_needs& n = r.hooks.needs.emplace();
   n.jumps = false;
   if (m != mode::plain) n.costs = record_needs::grain::sums_per_context;
@@ -200,7 +201,7 @@ std::string first_event(const std::string& path) {
   if (!in) return {};
   diagnostic_collector diags;
   profile_builder b(p, &diags, "test");
-  EXPECT_TRUE(read_callgrind(*in, p.strings, b, diags, {}).has_value());
+  EXPECT_TRUE(detail::read_any_input(*in, p.strings, b, diags, {}).has_value());
   for (const auto& pt : p.parts)
     if (!pt.header.events.empty()) return pt.header.events[0];
   return {};

@@ -43,6 +43,7 @@ void load(loaded& l, std::unique_ptr<input> in, bool by_line) {
   profile_builder b(l.p, &diags, "test", bo);
   tee_sink tee({&b, &l.presence});
   detail::read_hooks hooks;  // (summed per run where no line is kept, as the test has it)
+  hooks.any_input = true;
   record_needs& n = hooks.needs.emplace();
   if (!by_line) n.costs = record_needs::grain::sums_per_run;
   n.jumps = false;

@@ -9,6 +9,7 @@
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "reader/read_hooks.h"
 
 namespace calltree {
 namespace {
@@ -23,7 +24,7 @@ void load(const std::string& text, loaded& l) {
   auto in = memory_input(text);
   profile_builder b(l.p, &diags, "test");
   tee_sink tee({&b, &l.presence});
-  ASSERT_TRUE(read_callgrind(*in, l.p.strings, tee, diags).has_value());
+  ASSERT_TRUE(detail::read_any_input(*in, l.p.strings, tee, diags).has_value());
 }
 
 std::string table(const std::string& text, annotate_options o = {}) {

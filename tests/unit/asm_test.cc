@@ -17,6 +17,7 @@
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "reader/read_hooks.h"
 
 namespace calltree {
 namespace {
@@ -345,7 +346,7 @@ void load(const char* text, profile& p) {
   diagnostic_collector diags;
   auto in = memory_input(text);
   profile_builder b(p, &diags, "t");
-  ASSERT_TRUE(read_callgrind(*in, p.strings, b, diags).has_value());
+  ASSERT_TRUE(detail::read_any_input(*in, p.strings, b, diags).has_value());
   ASSERT_EQ(diags.errors(), 0u);
 }
 
@@ -409,7 +410,7 @@ TEST(AsmProfile, TheFilterKeepsTheChosenFunctionsOnly) {
         return name == "hot_loop";
       },
       b);
-  ASSERT_TRUE(read_callgrind(*in, p.strings, keep, diags).has_value());
+  ASSERT_TRUE(detail::read_any_input(*in, p.strings, keep, diags).has_value());
   EXPECT_EQ(asked, 2);  // once per name met in a record's context
   for (const auto& r : p.self_rows) EXPECT_EQ(p.function_name(r.function), "hot_loop");
   EXPECT_EQ(p.self_rows.size(), 6u);
@@ -563,10 +564,11 @@ TEST(AsmAnnotator, MissingObjectsAndProfilesWithoutAddresses) {
 // helper's function it ended the process.)
 TEST(AsmAnnotator, AnExceptionOnAHelperThreadReachesTheCaller) {
   profile p;
-  load("version: 1\npositions: instr line\nevents: Ir\n"
-       "ob=/x/hot_pie\nfl=/x/hot.c\nfn=hot_loop\n0x1230 6 10\n"
-       "ob=/x/hot_pie2\nfl=/x/hot.c\nfn=hot_loop\n0x1230 6 20\n",
-       p);
+  load(
+      "version: 1\npositions: instr line\nevents: Ir\n"
+      "ob=/x/hot_pie\nfl=/x/hot.c\nfn=hot_loop\n0x1230 6 10\n"
+      "ob=/x/hot_pie2\nfl=/x/hot.c\nfn=hot_loop\n0x1230 6 20\n",
+      p);
   std::vector<function_id> ids;
   for (function_id f = 0; f < p.functions.size(); ++f) ids.push_back(f);
   ASSERT_EQ(ids.size(), 2u);

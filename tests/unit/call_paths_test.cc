@@ -13,6 +13,7 @@
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "profile_files.h"
+#include "reader/read_hooks.h"
 
 namespace calltree {
 namespace {
@@ -254,7 +255,7 @@ TEST(CallPaths, EveryCorpusProfileIsExact) {
     auto in = open_input(file.string());
     ASSERT_TRUE(in.has_value());
     profile_builder b(p, &diags, file.string());
-    ASSERT_TRUE(read_callgrind(**in, p.strings, b, diags).has_value());
+    ASSERT_TRUE(detail::read_any_input(**in, p.strings, b, diags).has_value());
     call_graph g(p.functions.size(), p.events.size());
     for (std::size_t r = 0; r < p.self_rows.size(); ++r)
       add_saturating(g.self.row(p.self_rows[r].function), p.self_costs.row(r));

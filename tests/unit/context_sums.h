@@ -103,8 +103,7 @@ inline std::string stats_text(const read_stats& st) {
   return std::to_string(st.lines) + " " + std::to_string(st.skipped_lines) + " " +
          std::to_string(st.bytes) + " " + std::to_string(st.parts) + " " +
          std::to_string(st.cost_lines) + " " + std::to_string(st.call_lines) + " " +
-         std::to_string(st.jump_lines) + " " + std::to_string(st.errors) + " " +
-         std::to_string(st.warnings) + " " + std::to_string(st.complete);
+         std::to_string(st.jump_lines) + " " + std::string(to_string(st.state));
 }
 
 // Reads `in` with `options` through a `Sink` into a `Reading` (with the pool's names and the

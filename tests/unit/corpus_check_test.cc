@@ -14,6 +14,7 @@
 #include "calltree/reader.h"
 #include "model/string_pool_access.h"
 #include "profile_files.h"
+#include "reader/read_hooks.h"
 
 namespace fs = std::filesystem;
 using namespace calltree;
@@ -69,7 +70,7 @@ std::unique_ptr<loaded> load(const fs::path& f) {
   tee_sink tee({&chk, &b});
   reader_options opt;
   opt.display_name = f.filename().string();
-  auto st = read_callgrind(**in, l->p.strings, tee, l->diags, opt);
+  auto st = detail::read_any_input(**in, l->p.strings, tee, l->diags, opt);
   EXPECT_TRUE(st.has_value());
   l->stats = *st;
   l->check = chk.result();
@@ -120,7 +121,7 @@ TEST(Corpus, EveryFileReadsWithoutErrorsAndMatchesCallgrindAnnotate) {
     const auto& p = l->p;
     EXPECT_EQ(l->diags.errors(), 0u);
     EXPECT_EQ(l->stats.skipped_lines, 0u);
-    EXPECT_TRUE(l->stats.complete);
+    EXPECT_TRUE(l->stats.complete());
     EXPECT_EQ(l->diags.count(diag_code::totals_mismatch), 0u);
 
     // The checker (streaming) and the builder (model) agree.
@@ -252,7 +253,7 @@ TEST(Corpus, NameDigestsCountWhatFullNamesCount) {
           string_pool_access::make(m ? string_pool::mode::digest : string_pool::mode::full);
       checker chk;
       diagnostic_collector diags;
-      auto st = read_callgrind(**in, names, chk, diags);
+      auto st = detail::read_any_input(**in, names, chk, diags);
       ASSERT_TRUE(st);
       cost_lines[m] = st->cost_lines;
       r[m] = chk.result();

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "calltree/profile_builder.h"
+#include "model/load_any.h"
 
 namespace fs = std::filesystem;
 
@@ -22,7 +23,7 @@ const fs::path corpus = CALLTREE_CORPUS_DIR;
 profile load_path(const std::string& p) {
   profile out;
   diagnostic_collector diags;
-  auto r = load_profile(p, out, diags);
+  auto r = detail::load_any_input(p, out, diags);
   EXPECT_TRUE(r.has_value()) << p;
   return out;
 }
@@ -36,7 +37,8 @@ profile merged(const std::vector<std::string>& names) {
   builder_options fold;
   fold.sum_parts = true;
   for (const auto& n : names)
-    EXPECT_TRUE(load_profile((corpus / n).string(), out, diags, {}, fold).has_value()) << n;
+    EXPECT_TRUE(detail::load_any_input((corpus / n).string(), out, diags, {}, fold).has_value())
+        << n;
   return out;
 }
 

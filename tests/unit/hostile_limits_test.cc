@@ -17,6 +17,8 @@
 #include "calltree/profile.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "model/load_any.h"
+#include "reader/read_hooks.h"
 
 namespace calltree {
 namespace {
@@ -48,7 +50,7 @@ struct built {
     ro.max_name_bytes = 0;
     auto in = memory_input(text);
     profile_builder b(p, &diags, "test", bo);
-    auto r = read_callgrind(*in, p.strings, b, diags, ro);
+    auto r = detail::read_any_input(*in, p.strings, b, diags, ro);
     EXPECT_TRUE(r.has_value());
     limit_hit = b.limit_hit();
   }
@@ -101,10 +103,10 @@ TEST(hostile_limits, load_profile_marks_a_limited_read_incomplete) {
   diagnostic_collector diags;
   builder_options bo;
   bo.max_memory = 1u << 20;
-  auto r = load_profile(path.string(), p, diags, reader_options{}, bo);
+  auto r = detail::load_any_input(path.string(), p, diags, reader_options{}, bo);
   std::filesystem::remove(path);
   ASSERT_TRUE(r.has_value());
-  EXPECT_FALSE(r->complete);
+  EXPECT_EQ(r->state, read_state::stopped);
   EXPECT_EQ(diags.count(diag_code::limit_exceeded), 1u);
 }
 

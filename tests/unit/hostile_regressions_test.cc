@@ -17,6 +17,7 @@
 #include "calltree/reader.h"
 #include "calltree/records.h"
 #include "calltree/writer.h"
+#include "reader/read_hooks.h"
 
 namespace calltree {
 namespace {
@@ -45,7 +46,7 @@ struct collect_records final : record_sink {
 struct read_all {
   explicit read_all(std::string bytes, reader_options options = {}) {
     auto in = memory_input(std::move(bytes));
-    auto r = read_callgrind(*in, names, records, diagnostics, options);
+    auto r = detail::read_any_input(*in, names, records, diagnostics, options);
     EXPECT_TRUE(r.has_value());
     if (r) stats = *r;
   }
@@ -63,7 +64,7 @@ TEST(hostile_regressions, binary_input_skips_no_line_it_did_not_read) {
   EXPECT_EQ(r.diagnostics.count(diag_code::binary_input), 1u);
   EXPECT_EQ(r.stats.lines, 0u);
   EXPECT_EQ(r.stats.skipped_lines, 0u);
-  EXPECT_FALSE(r.stats.complete);
+  EXPECT_EQ(r.stats.state, read_state::stopped);
 }
 
 // Fuzzer: a `summary:` before any `events:` in a file that never names events reached the sinks
@@ -108,7 +109,7 @@ TEST(hostile_regressions, written_line_part_after_instr_part_keeps_its_positions
         "events: n\npositions: instr\nfn=a\n0x10 1\n"
         "positions: line\nevents: n\nfn=b\n7 5\n");
     profile_builder b(p, &d, "test");
-    ASSERT_TRUE(read_callgrind(*in, p.strings, b, d).has_value());
+    ASSERT_TRUE(detail::read_any_input(*in, p.strings, b, d).has_value());
   }
   ASSERT_EQ(p.parts.size(), 2u);
   std::ostringstream text;
@@ -141,7 +142,7 @@ TEST(hostile_regressions, unknown_function_keeps_the_source_file_in_force) {
   sources s(names);
   keep_all d;
   auto in = memory_input("events: Ir\nfl=a.c\nfe=b.h\n1 2\ncfn=f\ncalls=1 3\n4 5\n");
-  ASSERT_TRUE(read_callgrind(*in, names, s, d).has_value());
+  ASSERT_TRUE(detail::read_any_input(*in, names, s, d).has_value());
   ASSERT_EQ(s.seen.size(), 2u);
   for (const auto& [function, file] : s.seen) {
     EXPECT_EQ(function, "???");
@@ -200,7 +201,7 @@ TEST(hostile_regressions, line_cut_by_a_truncated_stream_is_skipped_not_misread)
   ASSERT_EQ(r.records.costs.size(), 2u);  // "1 5" and "2 7"; "179 9" is not read as a cost
   EXPECT_EQ(r.records.costs[1][0], 7u);
   EXPECT_EQ(r.stats.skipped_lines, 1u);
-  EXPECT_FALSE(r.stats.complete);
+  EXPECT_EQ(r.stats.state, read_state::stopped);
   for (const auto& d : r.diagnostics.all) {
     if (d.code == diag_code::truncated_input) {
       EXPECT_EQ(d.line, 6u);
@@ -215,7 +216,7 @@ TEST(hostile_regressions, last_line_without_newline_is_read_when_the_input_is_wh
   read_all r("events: Ir\nfl=a.c\nfn=main\n1 5\n179 95");
   ASSERT_EQ(r.records.costs.size(), 2u);
   EXPECT_EQ(r.records.costs[1][0], 95u);
-  EXPECT_TRUE(r.stats.complete);
+  EXPECT_TRUE(r.stats.complete());
 }
 
 // Hostile: a line with a million costs gave a diagnostic whose underline had a million '~'
@@ -250,7 +251,7 @@ TEST(hostile_regressions, checker_indexes_many_events_in_linear_time) {
   string_pool names;
   checker c;
   keep_all diagnostics;
-  ASSERT_TRUE(read_callgrind(*in, names, c, diagnostics).has_value());
+  ASSERT_TRUE(detail::read_any_input(*in, names, c, diagnostics).has_value());
   auto r = c.result();
   ASSERT_EQ(r.events.size(), 200000u);
   EXPECT_EQ(r.events[199999], "e199999");
@@ -264,7 +265,7 @@ TEST(hostile_regressions, duplicate_event_column_is_kept_apart_and_round_trips) 
   auto build = [](const std::string& text, profile& p, keep_all& d) {
     auto in = memory_input(text);
     profile_builder b(p, &d, "test");
-    ASSERT_TRUE(read_callgrind(*in, p.strings, b, d).has_value());
+    ASSERT_TRUE(detail::read_any_input(*in, p.strings, b, d).has_value());
   };
   profile p;
   keep_all d1;

@@ -13,6 +13,7 @@
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "reader/read_hooks.h"
 
 namespace calltree {
 namespace {
@@ -22,7 +23,7 @@ profile load_text(const std::string& text) {
   diagnostic_collector diags;
   auto in = memory_input(text);
   profile_builder b(p, &diags, "test");
-  auto r = read_callgrind(*in, p.strings, b, diags);
+  auto r = detail::read_any_input(*in, p.strings, b, diags);
   EXPECT_TRUE(r.has_value());
   EXPECT_EQ(diags.errors(), 0u);
   return p;

@@ -22,6 +22,8 @@
 #include "calltree/profile.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "model/load_any.h"
+#include "reader/read_hooks.h"
 
 namespace calltree {
 namespace {
@@ -50,6 +52,11 @@ std::string read_file(const fs::path& p) {
 class keep_all final : public diagnostic_sink {
  public:
   void report(diagnostic d) override { all.push_back(std::move(d)); }
+  std::uint64_t count(severity s) const {
+    std::uint64_t n = 0;
+    for (const auto& d : all) n += d.severity == s;
+    return n;
+  }
   std::vector<diagnostic> all;
 };
 
@@ -76,8 +83,8 @@ std::string run_case(const std::string& name) {
   keep_all diagnostics;
   reader_options options;
   options.display_name = name + ".callgrind";
-  auto stats =
-      load_profile((malformed_dir() / (name + ".callgrind")).string(), p, diagnostics, options);
+  auto stats = detail::load_any_input((malformed_dir() / (name + ".callgrind")).string(), p,
+                                      diagnostics, options);
 
   out << "== diagnostics\n";
   for (const auto& d : diagnostics.all) out << format_diagnostic(d, true) << "\n";
@@ -89,8 +96,9 @@ std::string run_case(const std::string& name) {
   out << "== read\n"
       << "lines " << s.lines << ", skipped " << s.skipped_lines << ", parts " << s.parts
       << ", cost lines " << s.cost_lines << ", call lines " << s.call_lines << ", jump lines "
-      << s.jump_lines << ", errors " << s.errors << ", warnings " << s.warnings << ", complete "
-      << (s.complete ? "yes" : "no") << "\n";
+      << s.jump_lines << ", errors " << diagnostics.count(severity::error) << ", warnings "
+      << diagnostics.count(severity::warning) << ", complete "
+      << (detail::read_to_end(s) ? "yes" : "no") << "\n";
 
   out << "== profile\n";
   out << "events:";

@@ -16,6 +16,8 @@
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "corpus_case_names.h"
+#include "model/load_any.h"
+#include "reader/read_hooks.h"
 
 namespace fs = std::filesystem;
 
@@ -29,7 +31,7 @@ std::string path(const std::string& name) { return (corpus / name).string(); }
 profile load(const std::string& name) {
   profile p;
   diagnostic_collector diags;
-  auto r = load_profile(path(name), p, diags);
+  auto r = detail::load_any_input(path(name), p, diags);
   EXPECT_TRUE(r.has_value()) << name;
   return p;
 }
@@ -57,7 +59,7 @@ merged_file merge_and_read_back(const std::vector<std::string>& names, parts_mod
   auto in = memory_input(m.text);
   diagnostic_collector back_diags;
   profile_builder builder(m.read_back, &back_diags, "merged");
-  auto read = read_callgrind(*in, m.read_back.strings, builder, back_diags);
+  auto read = detail::read_any_input(*in, m.read_back.strings, builder, back_diags);
   EXPECT_TRUE(read.has_value());
   m.read_back_errors = back_diags.errors();
   for (const auto& d : back_diags.kept())

@@ -34,7 +34,7 @@ std::string from_model(const std::string& source, bool text = false) {
   profile p;
   diagnostic_collector diags;
   profile_builder b(p, &diags, "f");
-  EXPECT_TRUE(read_callgrind(*in, p.strings, b, diags));
+  EXPECT_TRUE(detail::read_any_input(*in, p.strings, b, diags));
   std::string bytes;
   const export_sink sink = [&bytes](std::string_view s) { bytes.append(s); };
   EXPECT_TRUE(export_model_json(p, "f", sink));
@@ -58,6 +58,7 @@ std::optional<std::string> streamed(const std::string& source, unsigned threads,
   reader_options ro;
   ro.threads = threads;
   detail::read_hooks hooks;
+  hooks.any_input = true;   // (every file of the corpus and the malformed ones)
   hooks.needs = b.needs();  // runs merged by place (stream_self_rows)
   if (!merge) hooks.needs->costs = record_needs::grain::runs_of_lines;
   hooks.chunk_bytes = chunk;
@@ -126,7 +127,7 @@ TEST(ModelJsonStream, TheTailInPiecesOnEveryFile) {
     profile p;
     diagnostic_collector diags;
     profile_builder b(p, &diags, "f");
-    ASSERT_TRUE(read_callgrind(*in, p.strings, b, diags));
+    ASSERT_TRUE(detail::read_any_input(*in, p.strings, b, diags));
     auto tail = [&p](unsigned threads, std::size_t rows) {
       std::string bytes;
       const export_sink sink = [&bytes](std::string_view s) { bytes.append(s); };

@@ -38,6 +38,7 @@ struct read_options : reader_options {
     h.chunk_bytes = chunk_bytes;
     h.speculate_every_chunk = speculate_every_chunk;
     h.speculated_chunks = speculated;
+    h.any_input = true;  // the reader's statistics of any input, a profile or not
     return h;
   }
 };

@@ -262,12 +262,12 @@ TEST(ReaderParallel, ASinkThatWantsNoMoreStopsTheReading) {
       opt.chunk_bytes = 4096;
       const auto st = test::read_as(in, names, sink, diags, opt);
       ASSERT_TRUE(st);
-      EXPECT_EQ(st->errors + st->warnings, 0u);
+      EXPECT_EQ(diags.errors() + diags.warnings(), 0u);
       if (!after) {
-        EXPECT_TRUE(st->complete);
+        EXPECT_TRUE(st->complete());
         EXPECT_EQ(sink.records, 60000u);
       } else {
-        EXPECT_FALSE(st->complete);
+        EXPECT_EQ(st->state, read_state::stopped);
         EXPECT_GE(sink.records, after);
         EXPECT_LT(sink.records, 6000u);  // a few chunks of 4 KB at most, not 800 KB
       }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "calltree/reader.h"
+#include "reader/read_hooks.h"
 #include "streamed_input.h"
 
 using namespace calltree;
@@ -99,7 +100,7 @@ reading read_with(const std::string& text, std::function<std::size_t()> sizes) {
   fp.keep_text = text.size() < (1u << 20);
   reader_options opt;
   opt.display_name = "t";
-  auto st = read_callgrind(in, names, fp, fp, opt);
+  auto st = detail::read_any_input(in, names, fp, fp, opt);
   reading r;
   r.items = std::move(fp.items);
   r.texts = std::move(fp.texts);
@@ -108,8 +109,7 @@ reading read_with(const std::string& text, std::function<std::size_t()> sizes) {
     r.stats = std::to_string(s.lines) + " " + std::to_string(s.skipped_lines) + " " +
               std::to_string(s.bytes) + " " + std::to_string(s.parts) + " " +
               std::to_string(s.cost_lines) + " " + std::to_string(s.call_lines) + " " +
-              std::to_string(s.jump_lines) + " " + std::to_string(s.errors) + " " +
-              std::to_string(s.warnings) + " " + std::to_string(s.complete);
+              std::to_string(s.jump_lines) + " " + std::string(to_string(s.state));
   } else {
     r.stats = "error: " + st.error().message;
   }

@@ -7,6 +7,7 @@
 
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "reader/read_hooks.h"
 
 using namespace calltree;
 
@@ -24,7 +25,7 @@ std::unique_ptr<loaded> read_text(std::string text) {
   profile_builder b(l->p, &l->diags, "t");
   reader_options opt;
   opt.display_name = "t";
-  auto st = read_callgrind(*in, l->p.strings, b, l->diags, opt);
+  auto st = detail::read_any_input(*in, l->p.strings, b, l->diags, opt);
   EXPECT_TRUE(st.has_value());
   l->stats = *st;
   return l;

@@ -11,6 +11,7 @@
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "calltree/records.h"
+#include "reader/read_hooks.h"
 
 using namespace calltree;
 using grain = record_needs::grain;
@@ -55,7 +56,7 @@ counting_sink read(const record_needs& n) {
   auto in = memory_input(text);
   string_pool names;
   diagnostic_collector diags;
-  auto st = read_callgrind(*in, names, s, diags);
+  auto st = detail::read_any_input(*in, names, s, diags);
   EXPECT_TRUE(st);
   EXPECT_EQ(st->jump_lines, 1u);  // read and counted, whatever the sink asks
   EXPECT_EQ(diags.errors() + diags.warnings(), 0u);

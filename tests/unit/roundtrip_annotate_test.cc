@@ -54,6 +54,7 @@
 #include "calltree/profile.h"
 #include "calltree/profile_builder.h"
 #include "corpus_case_names.h"
+#include "model/load_any.h"
 
 namespace calltree {
 namespace {
@@ -283,7 +284,7 @@ TEST_P(AnnotateRoundTrip, ConvertedFileGivesTheSameReport) {
         auto h = without_percentages(all_out);
         profile p;
         diagnostic_collector diags;
-        ASSERT_TRUE(load_profile(f.path, p, diags).has_value());
+        ASSERT_TRUE(detail::load_any_input(f.path, p, diags).has_value());
         std::string total;
         for (auto v : p.total()) total += (total.empty() ? "" : " ") + commify(v);
         bool seen = false;

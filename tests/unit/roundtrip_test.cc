@@ -37,6 +37,7 @@
 #include "calltree/reader.h"
 #include "calltree/writer.h"
 #include "corpus_case_names.h"
+#include "reader/read_hooks.h"
 #include "report/dump.h"
 
 namespace calltree {
@@ -175,13 +176,13 @@ std::unique_ptr<reading> read_one(std::unique_ptr<input> in, const std::string& 
   tee_sink tee(sinks);
   reader_options o;
   o.display_name = name;
-  auto st = read_callgrind(*in, r->p.strings, tee, r->diags, o);
+  auto st = detail::read_any_input(*in, r->p.strings, tee, r->diags, o);
   dump.finish();
   if (writer) {
     EXPECT_TRUE(writer->finish());
     r->text = text.str();
   }
-  r->ok = st.has_value() && st->complete;
+  r->ok = st.has_value() && detail::read_to_end(*st);
   return r;
 }
 
@@ -421,7 +422,8 @@ std::string nth_dump_line(const std::function<std::unique_ptr<input>()>& open, b
   normalise norm(dump);
   diagnostic_collector diags;
   auto in = open();
-  (void)read_callgrind(*in, pool, normalised ? static_cast<record_sink&>(norm) : dump, diags);
+  (void)detail::read_any_input(*in, pool, normalised ? static_cast<record_sink&>(norm) : dump,
+                               diags);
   dump.finish();
   std::istringstream lines(out.str());
   std::string line;

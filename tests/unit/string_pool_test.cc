@@ -23,6 +23,7 @@
 #include "calltree/writer.h"
 #include "model/string_pool_access.h"
 #include "profile_files.h"
+#include "reader/read_hooks.h"
 
 namespace calltree {
 namespace {
@@ -251,7 +252,7 @@ converted convert(const std::string& path, string_pool& names) {
   diagnostic_collector diags;
   reader_options o;
   o.display_name = path;
-  auto st = read_callgrind(**in, names, w, diags, o);
+  auto st = detail::read_any_input(**in, names, w, diags, o);
   EXPECT_TRUE(st.has_value()) << path;
   EXPECT_TRUE(w.finish()) << path;
   c.text = out.str();

@@ -19,6 +19,7 @@
 #include "calltree/profile_builder.h"
 #include "corpus_case_names.h"
 #include "export/stacks.h"
+#include "model/load_any.h"
 #include "profile_files.h"
 #include "views/flame.h"
 #include "views/part_costs.h"
@@ -76,7 +77,7 @@ TEST_P(ViewSums, OneKeyPerFunction) {
   // The model's functions, self cost of the first event per (object, file, name).
   profile p;
   diagnostic_collector diags;
-  ASSERT_TRUE(load_profile(GetParam(), p, diags));
+  ASSERT_TRUE(detail::load_any_input(GetParam(), p, diags));
   if (p.events.empty() || v.columns.nrec == 0) return;
   std::map<std::tuple<std::string, std::string, std::string>, std::uint64_t> model;
   const event_id e0 = v.columns.rec_ids[0];

@@ -13,6 +13,7 @@
 #include "calltree/diagnostic.h"
 #include "calltree/input.h"
 #include "calltree/reader.h"
+#include "reader/read_hooks.h"
 #include "report/dump.h"
 
 namespace calltree {
@@ -81,7 +82,7 @@ std::string reread(const std::string& text, diagnostic_collector& diags) {
   std::ostringstream out;
   dump_sink d(out, pool, dump_options{false});
   auto in = memory_input(text);
-  auto st = read_callgrind(*in, pool, d, diags);
+  auto st = detail::read_any_input(*in, pool, d, diags);
   EXPECT_TRUE(st.has_value());
   d.finish();
   return out.str();

@@ -13,7 +13,7 @@
 // contexts call it, so the tree is exact to depth N; with --separate-recs, `f'2` is the second
 // recursion level of f.
 //
-// The estimate (docs/estimate.md has examples):
+// The estimate (share/doc/calltree/estimate.md has examples):
 //
 //  * Weights. Every frame P (a path root -> ... -> f) has a weight W(P), the share of cost
 //    estimated to flow through it, in the weight event. A root's weight is its self cost plus

@@ -5,7 +5,7 @@
 // new self cost and inclusive cost of every event the two profiles have in common, plus the
 // program totals; `select_functions` sorts and cuts that list (sort events, threshold, limit);
 // `check_gate` is the CI verdict (`--fail-above`); `diff_function` gives the per-line and
-// per-call-site changes inside one function. What it is not: printing (`calltree diff` does it),
+// per-call-site changes inside one function. What it is not: printing (`calltree diff` does),
 // reading files (the CLI), or a textual diff of two callgrind files.
 //
 // Choices made:

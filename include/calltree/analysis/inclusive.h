@@ -7,7 +7,7 @@
 // key functions by. What it is not: a call tree (no contexts), nor a way to fix a profile whose
 // call costs are inconsistent: it only reads what the file says.
 //
-// Semantics (the choice made; see docs/annotate.md for the reasoning and examples):
+// Semantics (the choice made; see share/doc/calltree/annotate.md for the reasoning and examples):
 //
 //  * A call line gives the inclusive cost of the calls from one call site; summing every call
 //    line into a function counts recursion twice (callgrind_annotate prints 31,679 % on

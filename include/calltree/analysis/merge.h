@@ -30,7 +30,7 @@
 // commands. `write_callgrind` writes in the canonical order (replay_order::canonical,
 // profile_builder.h), so
 // merge(merge(a,b),c), merge(a,merge(b,c)) and merge(a,b,c) are the same bytes
-// (docs/fleet.md).
+// (share/doc/calltree/fleet.md).
 #pragma once
 
 #include <cstdint>
@@ -63,8 +63,9 @@ struct merge_stats {
   std::size_t inputs = 0;
   std::uint64_t parts_read = 0;  // parts over all inputs
   std::uint64_t bytes = 0, lines = 0;
-  std::uint64_t errors = 0, warnings = 0;
-  bool complete = true;  // every input was read to its end
+  // The inputs' read_stats::state at its worst (stopped, then likely_truncated): complete if
+  // every input was read whole. (Problems are counted by the diagnostic sink.)
+  read_state state = read_state::complete;
 };
 
 // Reads `paths` ("-" = stdin, compressed or not) one after another into `out` (normally

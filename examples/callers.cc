@@ -1,0 +1,85 @@
+// callers.cc — a profile's 10 functions of highest inclusive cost, and who calls the first of
+// them and what it calls; failing clearly on a file that is no profile or is not whole.
+//
+//   callers callgrind.out.1234
+//
+// Exit status: 0 the profile was read whole and without errors; 1 it was read, but with errors
+// or not to its end (cut short, or reading stopped): what is printed is of the part read;
+// 2 there is no profile to show (no such file, not readable, binary, empty, no `events:`).
+// library.md (share/doc/calltree/) walks through it.
+#include "calltree/analysis/callers.h"
+
+#include <cstdio>
+#include <string>
+
+#include "calltree/analysis/inclusive.h"
+#include "calltree/profile_builder.h"
+
+namespace {
+
+std::string name_of(const calltree::profile& p, calltree::function_id f) {
+  std::string scratch;
+  return std::string(p.strings.text(p.functions[f].name, scratch));
+}
+
+void print_calls(const calltree::profile& p, const char* title,
+                 const std::vector<calltree::call_summary>& calls) {
+  std::printf("%s:%s\n", title, calls.empty() ? " none" : "");
+  for (const calltree::call_summary& c : calls)
+    std::printf("%20llu %12llu  %s%s\n", static_cast<unsigned long long>(c.inclusive[0]),
+                static_cast<unsigned long long>(c.count), name_of(p, c.function).c_str(),
+                c.recursive ? " (recursive)" : "");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: callers PROFILE\n");
+    return 2;
+  }
+  calltree::profile p;
+  calltree::diagnostic_collector diags;
+  auto stats = calltree::load_profile(argv[1], p, diags);
+  if (!stats) {  // no profile to show; the message names the file
+    std::fprintf(stderr, "callers: error: %s [%s]\n", stats.error().message.c_str(),
+                 std::string(calltree::to_string(stats.error().code)).c_str());
+    return 2;
+  }
+  for (const calltree::diagnostic& d : diags.kept())  // what is wrong in the file
+    if (d.severity == calltree::severity::error)
+      std::fputs(calltree::format_diagnostic(d, false).c_str(), stderr);
+  int status = diags.errors() ? 1 : 0;
+  if (diags.errors())
+    std::fprintf(stderr, "callers: %s: %llu errors in the file\n", argv[1],
+                 static_cast<unsigned long long>(diags.errors()));
+  if (!stats->complete()) {
+    std::fprintf(stderr, "callers: %s: %s: the costs below are of the part that was read\n",
+                 argv[1],
+                 stats->state == calltree::read_state::likely_truncated
+                     ? "the file was likely cut short (truncated)"
+                     : "reading stopped before the end");
+    status = 1;
+  }
+
+  const calltree::inclusive_result inc = calltree::compute_inclusive(p);
+  const std::string& event = p.events[0].name;
+  const std::uint64_t total = p.total()[0];
+  const auto top = calltree::top_functions(inc, 0, calltree::cost_kind::inclusive, 10);
+  std::printf("%s total %llu; the %zu functions of highest inclusive %s:\n", event.c_str(),
+              static_cast<unsigned long long>(total), top.size(), event.c_str());
+  for (calltree::function_id f : top) {
+    const std::uint64_t cost = inc.inclusive.row(f)[0];
+    const double pct = total ? 100.0 * static_cast<double>(cost) / static_cast<double>(total) : 0;
+    std::printf("%20llu %6.2f%%  %s\n", static_cast<unsigned long long>(cost), pct,
+                name_of(p, f).c_str());
+  }
+  if (top.empty()) return status;
+
+  const calltree::function_calls calls = calltree::calls_of(p, inc, top[0]);
+  std::printf("\n%20s %12s  (calls of %s)\n", ("inclusive " + event).c_str(), "count",
+              name_of(p, top[0]).c_str());
+  print_calls(p, "callers", calls.callers);
+  print_calls(p, "callees", calls.callees);
+  return status;
+}

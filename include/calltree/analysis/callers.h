@@ -1,0 +1,95 @@
+// analysis/callers.h — what a user of a profile asks first: the functions of highest cost, a
+// function found by its name, and a function's callers and callees, summed per function.
+//
+// What it is: free functions over a `const profile&` and the inclusive costs compute_inclusive
+// (analysis/inclusive.h) gave for it, so the numbers are those `calltree annotate` and
+// `calltree serve` show. Callers and callees: the call rows (profile::calls: one per part,
+// call site and target) between the function and each other function, their counts and
+// inclusive costs summed. What it is not: a call tree (no contexts: who called the caller is
+// not known), nor a new inclusive cost: a call's cost is what the file says for it.
+//
+// Recursion, as inclusive.h counts it: a call of a function to itself, or between two members
+// of its cycle, is listed (with `recursive` set) but its cost is a sum over nested calls, which
+// holds the same cost again at each level: do not add it to the function's inclusive cost.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "calltree/analysis/inclusive.h"
+#include "calltree/export.h"
+#include "calltree/profile.h"
+
+namespace calltree {
+
+// The calls between one function and one other function, summed.
+struct call_summary {
+  function_id function = 0;  // the other function: the caller (in callers), the callee (callees)
+  std::uint64_t count = 0;   // the number of calls (saturating sum of the rows' counts)
+  std::vector<std::uint64_t> inclusive;  // their inclusive cost, per event (profile order)
+  std::uint32_t first_call = 0;          // the first of the call rows summed (index of p.calls)
+  // A call to itself or within its cycle (see above): its cost counts nested calls again.
+  bool recursive = false;
+};
+
+struct function_calls {
+  std::vector<call_summary> callers;  // the functions that call it
+  std::vector<call_summary> callees;  // the functions it calls
+};
+
+struct calls_options {
+  std::optional<part_id> part;  // only this part's calls; default every part
+  event_id sort_event = 0;      // each list by this event's cost, the highest first
+};
+
+// The callers and callees of `f` in `p`, each sorted by the inclusive cost of
+// options.sort_event (then by count, both descending, then by function id). `inc` is
+// compute_inclusive(p) (its cycles mark the recursive calls); with options.part, compute it
+// for that part (inclusive_options::part) to keep the two in step. Empty lists for an `f` that
+// is no function of `p`.
+CALLTREE_API function_calls calls_of(const profile& p, const inclusive_result& inc, function_id f,
+                                     const calls_options& options = {});
+
+enum class cost_kind : std::uint8_t {
+  self,       // the cost of the function's own code
+  inclusive,  // with the cost of what it calls (analysis/inclusive.h)
+};
+
+// The (at most) `n` functions of highest `kind` cost of event `event` in `inc` (a
+// compute_inclusive result), the highest first, ties by function id; functions with no cost of
+// that event are left out. Empty for an event `inc` does not have.
+CALLTREE_API std::vector<function_id> top_functions(const inclusive_result& inc, event_id event,
+                                                    cost_kind kind, std::size_t n);
+
+// Every function named `name` (the whole name, as the file spells it: `main`, `foo(int)`), by
+// id. A function is its object, file and name, so one name may be several functions (a
+// `static` helper in two files, one function in two shared objects).
+CALLTREE_API std::vector<function_id> find_functions(const profile& p, std::string_view name);
+
+// The first function named `name` (the lowest id: the first read), if there is one.
+CALLTREE_API std::optional<function_id> find_function(const profile& p, std::string_view name);
+
+// The summing behind calls_of, for a program that numbers functions its own way (calltree's
+// viewer keys them by file and name): calls between one node and others, added one call row at
+// a time, summed per other node.
+class call_summer {
+ public:
+  explicit call_summer(std::size_t events) : events_(events) {}
+  // One call row between the node and `other`: its index (call_summary::first_call of the
+  // first), count and inclusive costs (`events` of them).
+  CALLTREE_API void add(std::uint32_t other, std::uint32_t call, std::uint64_t count,
+                        std::span<const std::uint64_t> costs);
+  // The sums, by other node ascending (recursive not set: the caller knows its cycles), and
+  // the summer is empty again.
+  CALLTREE_API std::vector<call_summary> take();
+
+ private:
+  std::size_t events_;
+  std::map<std::uint32_t, call_summary> sums_;
+};
+
+}  // namespace calltree
