@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -135,7 +136,9 @@ int run_serve(std::span<const std::string_view> args) {
   signal(SIGPIPE, SIG_IGN);
 
   std::vector<std::shared_ptr<const views::session>> sessions;
+  std::vector<server::file_stamp> stamps;
   for (const auto& path : a.positional) {
+    stamps.push_back(server::stamp_of(path));
     progress_line progress(path);
     lo.progress = [&progress](const read_progress& p) { progress.update(p); };
     auto loaded = views::load_session(path, lo);
@@ -160,6 +163,7 @@ int run_serve(std::span<const std::string_view> args) {
       std::fprintf(stderr, "calltree serve: warning: %s\n", w.c_str());
     sessions.push_back(std::move(*loaded));
   }
+  lo.progress = nullptr;
 
   server::http_server http;
   auto bound = http.bind(host, port);
@@ -189,6 +193,22 @@ int run_serve(std::span<const std::string_view> args) {
   std::unique_ptr<server::api> api =
       sessions.size() == 1 ? std::make_unique<server::api>(ao, sessions[0])
                            : std::make_unique<server::api>(ao, sessions[0], sessions[1]);
+  // The page's Reload: the same files read again with the same options (not standard input).
+  if (std::none_of(a.positional.begin(), a.positional.end(),
+                   [](const std::string& p) { return p == "-"; }))
+    api->enable_reload(stamps, [paths = a.positional, lo]() -> result<server::served_files> {
+      server::served_files out;
+      for (const auto& path : paths) {
+        out.files.push_back(server::stamp_of(path));
+        auto loaded = views::load_session(path, lo);
+        if (!loaded) return loaded.error();
+        const views::session& s = **loaded;
+        if (changed_while_read(s.diagnostics, s.stats.complete, path, s.input_size))
+          return error{path + " changed while it was read; try again when it is written"};
+        out.sessions.push_back(std::move(*loaded));
+      }
+      return out;
+    });
   if (!loopback(host))
     std::fprintf(stderr,
                  "calltree serve: warning: listening on %s: other machines can connect; anyone "

@@ -10,6 +10,7 @@ import { Flame, Sandwich } from "./Flame";
 import { base, fmt, pct, percentChange } from "./format";
 import { FunctionList, Splitter } from "./FunctionList";
 import { Parts } from "./Parts";
+import { ReloadBar } from "./Reload";
 import { ReportNotice } from "./ReportNotice";
 import { MachineCode } from "./MachineCode";
 import { SourceView } from "./Source";
@@ -223,11 +224,12 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
 function App() {
   const state = useViewState();
   setDerived(state.derived);
-  // (a new derived event asks every view again: the page is made anew)
-  return <Page key={state.derived} state={state} />;
+  // (a new derived event, or a reload, asks every view again: the page is made anew)
+  const [generation, setGeneration] = useState(0);
+  return <Page key={state.derived + "/" + generation} state={state} onReloaded={() => setGeneration((g) => g + 1)} />;
 }
 
-function Page({ state }: { state: ViewState }) {
+function Page({ state, onReloaded }: { state: ViewState; onReloaded: () => void }) {
   const prof = useFetch<Profile>("profile", {});
   if (prof.error)
     return (
@@ -249,6 +251,7 @@ function Page({ state }: { state: ViewState }) {
   return (
     <div class={"app" + (p.mode === "diff" ? " diffmode" : "") + (p.mode !== "diff" && state.pcols && p.inputs[0].parts.length > 1 && !p.report ? " pcolsmode" : "")}>
       <Header p={p} state={state} event={event} />
+      <ReloadBar state={state} onReloaded={onReloaded} />
       <Diagnostics p={p} />
       {p.report && <ReportNotice r={p.report} parts={p.inputs[p.inputs.length - 1].parts.length} />}
       <main>
