@@ -254,8 +254,9 @@ struct api::impl {
   bool serve_sources = true;
   objdump_runner objdump;
   std::string cookie_name;
-  reloader reload;       // none: nothing can be reloaded
-  std::mutex reloading;  // one reload at a time
+  reloader reload;                    // none: nothing can be reloaded
+  std::vector<std::string> siblings;  // api_options::siblings
+  std::mutex reloading;               // one reload at a time
 
   std::shared_ptr<const served_state> current() const {
     std::lock_guard<std::mutex> lock(m);
@@ -283,6 +284,9 @@ struct api::impl {
     }
     j.end_array();
     j.key("changed").value(changed);
+    j.key("siblings").begin_array();
+    for (const auto& f : siblings) j.value(f);
+    j.end_array();
     j.end_object();
     return detail::json_response(j.take());
   }
@@ -450,6 +454,7 @@ api::api(api_options options, std::shared_ptr<const views::session> single)
   impl_->state = make_state(std::move(single), nullptr);
   impl_->serve_sources = options_.serve_sources;
   impl_->objdump = options_.objdump;
+  impl_->siblings = options_.siblings;
   impl_->cookie_name = "calltree_token_" + std::to_string(options_.port);
 }
 
@@ -459,6 +464,7 @@ api::api(api_options options, std::shared_ptr<const views::session> old_session,
   impl_->state = make_state(std::move(old_session), std::move(new_session));
   impl_->serve_sources = options_.serve_sources;
   impl_->objdump = options_.objdump;
+  impl_->siblings = options_.siblings;
   impl_->cookie_name = "calltree_token_" + std::to_string(options_.port);
 }
 

@@ -52,6 +52,9 @@ struct api_options {
   // Runs objdump for /api/v1/asm/ID (the command line's, cli/objdump_runner.h); none: that
   // route answers 404 no_asm.
   objdump_runner objdump;
+  // The other files of the served file's run, not loaded (/api/v1/status lists them: the page
+  // says `serve FILE --siblings` loads them all).
+  std::vector<std::string> siblings;
 };
 
 // A served file as it was just before it was read: what /api/v1/status compares the file on

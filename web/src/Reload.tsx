@@ -2,7 +2,8 @@
 // every 2 s whether a served file changed on disk (size or modification time) and then says
 // so; one click reads it again (/api/v1/reload), keeping the selected function (by name, file
 // and object) and the view. A file deleted or cut short meanwhile is an error here; what was
-// read before stays shown.
+// read before stays shown. One file of a run (callgrind.out.PID-NN, .N) says that its
+// siblings exist.
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, get, isReport } from "./api";
 import { base } from "./format";
@@ -13,6 +14,7 @@ export interface Status {
   reloadable: boolean;
   changed: boolean;
   files: { index: number; name: string; state: "same" | "changed" | "missing"; size: number }[];
+  siblings: string[]; // the other files of the served file's run, not loaded
 }
 
 interface Reloaded {
@@ -43,7 +45,14 @@ export function ReloadBar({ state, onReloaded }: { state: ViewState; onReloaded:
       clearTimeout(timer);
     };
   }, []);
-  if (!status || (!status.changed && !error)) return null;
+  if (!status) return null;
+  const siblings = status.siblings.length > 0 && (
+    <div class="siblings" data-testid="siblings" title={status.siblings.join("\n")}>
+      This file is one of a run of {status.siblings.length + 1} files ({status.siblings.slice(0, 3).map(base).join(", ")}
+      {status.siblings.length > 3 ? ", …" : ""}): <code>calltree serve --siblings FILE</code> shows them all as one profile, each file a part.
+    </div>
+  );
+  if (!status.changed && !error) return siblings || null;
   const reload = () => {
     setBusy(true);
     setError(null);
@@ -65,6 +74,8 @@ export function ReloadBar({ state, onReloaded }: { state: ViewState; onReloaded:
   };
   const changed = status.files.filter((f) => f.state !== "same");
   return (
+    <>
+    {siblings}
     <div class="reloadbar" role="status" data-testid="reload-bar">
       {changed.map((f) => (
         <span data-testid="reload-file" title={f.name}>
@@ -82,5 +93,6 @@ export function ReloadBar({ state, onReloaded }: { state: ViewState; onReloaded:
         </div>
       )}
     </div>
+    </>
   );
 }

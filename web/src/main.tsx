@@ -42,8 +42,9 @@ function Header({ p, state, event }: { p: Profile; state: ViewState; event: stri
   return (
     <header>
       <strong class="brand">calltree</strong>
-      <span class="file" data-testid="file-name" title={p.inputs.map((i) => i.name).join(" → ")}>
+      <span class="file" data-testid="file-name" title={input.files ? input.files.map((f) => f.name).join("\n") : p.inputs.map((i) => i.name).join(" → ")}>
         {p.mode === "diff" ? `${base(p.inputs[0].name)} → ${base(p.inputs[1].name)}` : base(input.name)}
+        {input.files && <span class="dim" data-testid="run-files">{` and ${input.files.length - 1} more files (a run of ${input.files.length})`}</span>}
       </span>
       <span class="dim" title={input.command}>
         {input.creator}
@@ -75,6 +76,7 @@ function Header({ p, state, event }: { p: Profile; state: ViewState; event: stri
             {parts.map((q) => (
               <option value={String(q.index)}>
                 {q.index}
+                {input.files && q.file !== undefined ? ` · ${base(input.files[q.file].name)}` : ""}
                 {q.thread !== null ? ` · thread ${q.thread}` : ""}
                 {q.pid !== null ? ` · pid ${q.pid}` : ""} · {pct(q.totals[event], p.totals[event])}
               </option>

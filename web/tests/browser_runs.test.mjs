@@ -6,7 +6,7 @@
 //   node web/tests/browser_runs.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
 //        --source . --corpus tests/corpus --out build/web/screenshots [--only NAME]
 import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
@@ -132,6 +132,68 @@ test("reload: a changed file is announced; Reload keeps the function and the vie
   } finally {
     s.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// --- runs of several files ---------------------------------------------------------------------
+const runs = resolve(arg("runs", join(source, "tests/runs")));
+const threadFiles = readdirSync(join(runs, "threads")).filter((f) => /^callgrind\.out\.\d+-\d+$/.test(f)).sort();
+
+test("run: five thread files are one profile of five parts, totals as calltree merge", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "calltree-run-"));
+  const merged = join(dir, "merged.callgrind");
+  execFileSync(calltree, ["merge", ...threadFiles, "-o", merged], { cwd: join(runs, "threads") });
+  const M = annotateJson(merged);
+  const s = await serve(threadFiles, join(runs, "threads"));
+  try {
+    eq(threadFiles.length, 5, "the thread files");
+    const pg = await page(s.url);
+    await waitRows(pg);
+    eq(await pg.textContent('[data-testid="file-name"]'), `${threadFiles[0]} and 4 more files (a run of 5)`, "the header");
+    eq(await totalShown(pg), "Total Ir: " + fmt(M.totals.Ir), "the total is calltree merge's");
+    const options = await pg.$$eval('select[aria-label="Parts"] option', (els) => els.map((e) => e.textContent));
+    eq(options.length, 6, "all summed and 5 parts");
+    for (let i = 0; i < 5; i++) assert(options[i + 1].includes(threadFiles[i]) && options[i + 1].includes(`thread ${i + 1}`), `part ${i + 1}: ${options[i + 1]}`);
+    // Part 4 alone is the file -04: its top function and self cost as annotate of that file.
+    const F = annotateJson(join(runs, "threads", threadFiles[3]));
+    const top = [...F.functions].sort((a, b) => b.self.Ir - a.self.Ir)[0];
+    await pg.selectOption('select[aria-label="Parts"]', "4");
+    await pg.waitForFunction((want) => document.querySelector('.tbody .row[data-index="0"] .cell.self')?.textContent.startsWith(want), fmt(top.self.Ir) + " ");
+    assert((await rowText(pg, 0, "name")).startsWith(top.name), "part 4's top function is " + top.name);
+    // The Parts tab names each part's file.
+    await pg.click('.tbody .row[data-index="0"]');
+    await pg.click('nav.tabs button:has-text("Parts")');
+    await pg.waitForSelector('[data-testid="part-file"]');
+    eq((await pg.$$eval('[data-testid="part-file"]', (els) => els.map((e) => e.textContent))).join(" "), threadFiles.join(" "), "the parts' files");
+    await shot(pg, "run-parts");
+    eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
+  } finally {
+    s.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("run: one file of a run says its siblings exist; --siblings loads them all", async () => {
+  const one = await serve([threadFiles[1]], join(runs, "threads"));
+  try {
+    const pg = await page(one.url);
+    await waitRows(pg);
+    await pg.waitForSelector('[data-testid="siblings"]');
+    assert((await pg.textContent('[data-testid="siblings"]')).startsWith("This file is one of a run of 5 files"), "the note: " + (await pg.textContent('[data-testid="siblings"]')));
+    eq(await pg.$('select[aria-label="Parts"]'), null, "one file: no Part menu");
+    await shot(pg, "run-siblings");
+  } finally {
+    one.stop();
+  }
+  const all = await serve(["--siblings", threadFiles[1]], join(runs, "threads"));
+  try {
+    const pg = await page(all.url);
+    await waitRows(pg);
+    eq(await pg.textContent('[data-testid="file-name"]'), `${threadFiles[0]} and 4 more files (a run of 5)`, "--siblings: the run");
+    eq(await pg.$$eval('select[aria-label="Parts"] option', (els) => els.length), 6, "--siblings: 5 parts");
+    eq(await pg.$('[data-testid="siblings"]'), null, "no siblings note once they are loaded");
+  } finally {
+    all.stop();
   }
 });
 

@@ -4,7 +4,7 @@
 //   node web/tests/docs-screenshots.mjs --calltree build/calltree --corpus tests/corpus \
 //        --source . --out docs/images [--only NAME,NAME]   (e.g. --only diff,diff-group)
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
@@ -82,6 +82,15 @@ await shoot(diff.url, "diff", ".tbody .row .cell.delta");
 await shoot(diff.url + "#tab=flame", "diff-flame", '[data-testid="flame"] .frame');
 await shoot(diff.url + "#group=file", "diff-group", ".groups .group.dgroup");
 diff.stop();
+
+// A run of five thread files (tests/runs/threads), part 4 and the Parts tab.
+{
+  const dir = join(source, "tests/runs/threads");
+  const files = readdirSync(dir).filter((f) => /^callgrind\.out\.\d+-\d+$/.test(f)).sort();
+  const s = await serve(files.map((f) => join(dir, f)));
+  await shoot(s.url + `#parts=4&tab=parts&fn=${await idOf(s.url, "^msort_with_tmp\\.part\\.0'2$")}`, "run", '[data-testid="part-file"]');
+  s.stop();
+}
 
 // Reload: the served file rewritten by another run (another thread's profile).
 {
