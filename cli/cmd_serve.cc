@@ -9,11 +9,13 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -26,6 +28,7 @@
 #include "objdump_runner.h"
 #include "progress.h"
 #include "reader/read_hooks.h"
+#include "siblings.h"
 #include "standard_output.h"
 #include "views/function_list.h"
 #include "views/session.h"
@@ -38,7 +41,7 @@ namespace {
 struct serve_flags {
   std::optional<std::string> port, host, threads, objdump;
   std::vector<std::string> include, source_root, event, object_root;
-  bool open = false, no_source = false, help = false;
+  bool open = false, no_source = false, parts = false, siblings = false, help = false;
 };
 
 constexpr auto serve_table = make_flag_table<serve_flags>({
@@ -60,14 +63,19 @@ constexpr auto serve_table = make_flag_table<serve_flags>({
      "PATH"},
     {"object-root", 0, &serve_flags::object_root,
      "look for object files under NEW where the profile says OLD (repeatable)", "OLD=NEW"},
+    {"parts", 0, &serve_flags::parts,
+     "the files are one run whose parts they are (two files without it are OLD NEW)"},
+    {"siblings", 0, &serve_flags::siblings,
+     "also load the other files of FILE's run (callgrind.out.PID-NN threads, .N dumps)"},
     {"help", 'h', &serve_flags::help, "show this help"},
 });
 
-constexpr std::string_view serve_usage = "[OPTIONS] FILE | OLD NEW";
+constexpr std::string_view serve_usage = "[OPTIONS] FILE | OLD NEW | FILE... | --parts A B";
 constexpr std::string_view serve_summary =
     "Reads a profile once and serves KCachegrind's views of it to a browser: the\n"
     "function list, callers and callees, call graph, flame graph and sandwich,\n"
-    "annotated source, parts; with two profiles, the difference of OLD and NEW.\n"
+    "annotated source, parts; with two profiles, the difference of OLD and NEW;\n"
+    "with three or more (or --parts), one profile whose parts are the files.\n"
     "Prints one line, the URL to open (it carries a random token, which every\n"
     "request needs), and answers until interrupted (Ctrl-C). Binds 127.0.0.1 by\n"
     "default. API and security rules: docs/serve.md. Exit status: 0 after an\n"
@@ -92,6 +100,18 @@ void open_browser(const std::string& url) {
   posix_spawn_file_actions_destroy(&actions);
 }
 
+// The file of `s` that changed while it was read, if one did.
+std::optional<std::string> changed_file(const views::session& s) {
+  if (s.run_files.empty()) {
+    if (changed_while_read(s.diagnostics, detail::read_to_end(s.stats), s.input_name, s.input_size))
+      return s.input_name;
+    return std::nullopt;
+  }
+  for (const auto& f : s.run_files)
+    if (changed_while_read(s.diagnostics, f.complete, f.name, f.size)) return f.name;
+  return std::nullopt;
+}
+
 int run_serve(std::span<const std::string_view> args) {
   std::string err;
   auto parsed = parse_flags(args, serve_table, err);
@@ -101,11 +121,31 @@ int run_serve(std::span<const std::string_view> args) {
     std::fputs(format_help("serve", serve_usage, serve_summary, serve_table.flags).c_str(), stdout);
     return exit_ok;
   }
-  if (a.positional.empty() || a.positional.size() > 2)
-    return usage_error("serve", "needs one profile, or two (OLD NEW) for a diff");
+  if (a.positional.empty())
+    return usage_error("serve", "needs one profile, two (OLD NEW) for a diff, or several (a run)");
+  // What is read: one file, OLD and NEW, or one run of several files (each a list of paths).
+  std::vector<std::vector<std::string>> inputs;
+  std::vector<std::string> siblings;  // of one file: the other files of its run, not loaded
+  const bool run = a.positional.size() >= 3 || (a.positional.size() == 2 && a.parts);
+  if (a.siblings) {
+    if (a.positional.size() != 1 || a.positional[0] == "-")
+      return usage_error("serve", "--siblings takes one file (of a run: callgrind.out.PID...)");
+    inputs.push_back(server::run_siblings(a.positional[0]));
+  } else if (run) {
+    inputs.push_back(a.positional);
+  } else {
+    for (const auto& p : a.positional) inputs.push_back({p});
+    if (a.positional.size() == 1 && a.positional[0] != "-") {
+      for (auto& f : server::run_siblings(a.positional[0]))
+        if (f != a.positional[0]) siblings.push_back(std::move(f));
+    }
+  }
+  if (run && std::count(a.positional.begin(), a.positional.end(), "-") > 0)
+    return usage_error("serve",
+                       "standard input ('-') cannot be a file of a run (save it to a file)");
   // A diff reads both files again for calltree diff's functions (views::diff_source): standard
   // input cannot be read twice.
-  if (a.positional.size() == 2 && (a.positional[0] == "-" || a.positional[1] == "-"))
+  if (!run && a.positional.size() == 2 && (a.positional[0] == "-" || a.positional[1] == "-"))
     return usage_error("serve",
                        "a diff reads OLD and NEW twice: '-' (standard input) cannot be one of "
                        "them (save it to a file)");
@@ -146,19 +186,24 @@ int run_serve(std::span<const std::string_view> args) {
   signal(SIGPIPE, SIG_IGN);
 
   std::vector<std::shared_ptr<const views::session>> sessions;
-  for (const auto& path : a.positional) {
-    progress_line progress(path);
+  std::vector<server::file_stamp> stamps;
+  for (const auto& paths : inputs) {
+    for (const auto& path : paths) stamps.push_back(server::stamp_of(path));
+    const std::string& path = paths.front();
+    progress_line progress(paths.size() == 1
+                               ? path
+                               : path + " and " + std::to_string(paths.size() - 1) + " more files");
     lo.progress = [&progress](const read_progress& p) { progress.update(p); };
-    auto loaded = views::load_session(path, lo);
+    auto loaded = views::load_run(paths, lo);
     progress.finish();
     if (!loaded) {
       std::fprintf(stderr, "calltree serve: %s\n", loaded.error().message.c_str());
       return exit_findings;
     }
     const views::session& s = **loaded;
-    if (changed_while_read(s.diagnostics, detail::read_to_end(s.stats), path, s.input_size)) {
+    if (auto changed = changed_file(s)) {
       // (What was read is not the file's: nothing is served of it.)
-      print_input_changed(path);
+      print_input_changed(*changed);
       return exit_findings;
     }
     if (s.errors || !detail::read_to_end(s.stats))
@@ -171,6 +216,7 @@ int run_serve(std::span<const std::string_view> args) {
       std::fprintf(stderr, "calltree serve: warning: %s\n", w.c_str());
     sessions.push_back(std::move(*loaded));
   }
+  lo.progress = nullptr;
 
   server::http_server http;
   auto bound = http.bind(host, port);
@@ -183,6 +229,7 @@ int run_serve(std::span<const std::string_view> args) {
   ao.port = *bound;
   ao.hosts.push_back(host);
   ao.serve_sources = !a.no_source;
+  ao.siblings = siblings;
   objdump_settings od;
   if (const auto& v = a.objdump) {
     if (v->empty()) return usage_error("serve", "--objdump needs a program");
@@ -194,12 +241,28 @@ int run_serve(std::span<const std::string_view> args) {
       return usage_error("serve", "--object-root takes OLD=NEW");
     od.object_roots.emplace_back(v.substr(0, eq), v.substr(eq + 1));
   }
-  if (struct stat st; a.positional.size() == 1 && stat(a.positional[0].c_str(), &st) == 0)
+  if (struct stat st;
+      inputs.size() == 1 && inputs[0].size() == 1 && stat(a.positional[0].c_str(), &st) == 0)
     od.input_mtime = static_cast<std::int64_t>(st.st_mtime);
   ao.objdump = make_objdump_runner(std::move(od));
   std::unique_ptr<server::api> api =
       sessions.size() == 1 ? std::make_unique<server::api>(ao, sessions[0])
                            : std::make_unique<server::api>(ao, sessions[0], sessions[1]);
+  // The page's Reload: the same files read again with the same options (not standard input).
+  if (std::none_of(a.positional.begin(), a.positional.end(),
+                   [](const std::string& p) { return p == "-"; }))
+    api->enable_reload(stamps, [inputs, lo]() -> result<server::served_files> {
+      server::served_files out;
+      for (const auto& paths : inputs) {
+        for (const auto& path : paths) out.files.push_back(server::stamp_of(path));
+        auto loaded = views::load_run(paths, lo);
+        if (!loaded) return loaded.error();
+        if (auto changed = changed_file(**loaded))
+          return error{*changed + " changed while it was read; try again when it is written"};
+        out.sessions.push_back(std::move(*loaded));
+      }
+      return out;
+    });
   if (!loopback(host))
     std::fprintf(stderr,
                  "calltree serve: warning: listening on %s: other machines can connect; anyone "

@@ -97,7 +97,7 @@ struct command_line : Options {
   std::vector<std::string> positional;
 };
 
-namespace detail {
+namespace flag_detail {
 // (Out of line: inlined into store_flags for an Options with no field of this type, whose
 // visit still has the branch, GCC 12 warns that the store would write past the struct,
 // -Warray-bounds.)
@@ -107,7 +107,7 @@ namespace detail {
 [[gnu::noinline]] inline void store_value(std::vector<std::string>& into, std::string& value) {
   into.push_back(std::move(value));
 }
-}  // namespace detail
+}  // namespace flag_detail
 
 // Stores the occurrences `parsed.flags` (rows of `table`) into `into`, in order.
 template <class Options, std::size_t N>
@@ -119,7 +119,7 @@ void store_flags(const flag_table<Options, N>& table, parsed_args& parsed, Optio
           if constexpr (std::is_same_v<F, bool Options::*>)
             into.*field = true;
           else if constexpr (!std::is_same_v<F, std::monostate>)
-            detail::store_value(into.*field, value);
+            flag_detail::store_value(into.*field, value);
         },
         table.fields[row]);
   }

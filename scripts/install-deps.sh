@@ -3,6 +3,7 @@
 # GROUP is one of (no GROUP: all of them, what `make test` and .ci/run use):
 #   build      the `calltree` binary and the library, with the embedded front end (`make demo`)
 #   test       every test of `make test`, the sanitizer, thread and fuzz builds, the benchmarks
+#              (php-cli and php-xdebug: Xdebug profiles of PHP scripts, as tests/corpus/generate.sh makes them)
 #   docs       the API reference (Doxygen) and the man pages read back (`make docs`, docs.doxygen)
 #   packaging  the Debian package (cpack -G DEB, `make deb-check`)
 # Safe to run again: it does nothing when everything is there. Needs root (or sudo) to install.
@@ -15,7 +16,8 @@ build=(cmake ninja-build g++ pkg-config zlib1g-dev libzstd-dev liblzma-dev libis
        libcpp-httplib-dev libre2-dev nlohmann-json3-dev nodejs ccache)
 test=(clang libclang-rt-14-dev clang-format libgtest-dev libgmock-dev libbenchmark-dev
       valgrind gcc binutils gzip zstd xz-utils bzip2 python3 time strace golang-go graphviz
-      kcachegrind xvfb xauth dbus-daemon chromium fonts-dejavu-core zsh)
+      kcachegrind xvfb xauth dbus-daemon chromium fonts-dejavu-core zsh
+      php-cli php-xdebug)
 docs=(doxygen man-db groff-base bsdextrautils)
 packaging=(dpkg-dev file fakeroot)
 

@@ -9,12 +9,14 @@
 #include "api.h"
 
 #include <sys/random.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 
 #include "api_impl.h"
 #include "assets.h"
@@ -186,33 +188,194 @@ bool ipv6_literal(std::string_view s) {  // "[...]" of hex digits, ':' and '.'
   return true;
 }
 
-struct api::impl {
+namespace {
+
+// What the API serves: one session, or OLD and NEW with calltree diff's functions. A reload
+// makes a new one; a request keeps the one it began with (a shared_ptr) to its end.
+struct served_state {
   std::shared_ptr<const views::session> single, old_side, new_side;
-  // Diff mode: calltree diff's functions, or why they could not be read.
+  // Diff mode: calltree diff's functions, or why they could not be made (they refer to the
+  // sessions above, so they are declared after them and go first).
   std::unique_ptr<views::diff_source> diff_src;
   std::string diff_error;
-  bool serve_sources = true;
-  objdump_runner objdump;
-  std::string cookie_name;
+  std::uint64_t generation = 1;  // 1, then one more at each reload
+  std::vector<file_stamp> files;
 
   bool diff() const { return old_side != nullptr; }
   const views::session& main() const { return diff() ? *new_side : *single; }
+};
+
+std::shared_ptr<served_state> make_state(std::shared_ptr<const views::session> old_or_single,
+                                         std::shared_ptr<const views::session> new_side) {
+  auto st = std::make_shared<served_state>();
+  if (!new_side) {
+    st->single = std::move(old_or_single);
+    return st;
+  }
+  st->old_side = std::move(old_or_single);
+  st->new_side = std::move(new_side);
+  // (calltree diff's functions need each profile read again, as `calltree diff` reads it.)
+  auto src = views::diff_source::load(*st->old_side, *st->new_side,
+                                      std::max(1u, st->new_side->options.threads));
+  if (src)
+    st->diff_src = std::move(*src);
+  else
+    st->diff_error = "the functions of calltree diff could not be made: " + src.error().message;
+  return st;
+}
+
+}  // namespace
+
+file_stamp stamp_of(const std::string& path) {
+  file_stamp f;
+  f.path = path;
+  struct stat st;
+  if (path == "-" || stat(path.c_str(), &st) != 0) return f;
+  f.exists = true;
+  f.size = static_cast<std::uint64_t>(st.st_size);
+  f.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  return f;
+}
+
+namespace {
+
+// The stamp's file now, against the stamp: "same", "changed" or "missing".
+std::string_view file_state(const file_stamp& then) {
+  const file_stamp now = stamp_of(then.path);
+  if (!now.exists) return "missing";
+  return now == then ? "same" : "changed";
+}
+
+}  // namespace
+
+struct api::impl {
+  mutable std::mutex m;  // guards `state` (the pointer, not what it points to)
+  std::shared_ptr<served_state> state;
+  bool serve_sources = true;
+  objdump_runner objdump;
+  std::string cookie_name;
+  reloader reload;                    // none: nothing can be reloaded
+  std::vector<std::string> siblings;  // api_options::siblings
+  std::mutex reloading;               // one reload at a time
+
+  std::shared_ptr<const served_state> current() const {
+    std::lock_guard<std::mutex> lock(m);
+    return state;
+  }
+
+  // GET /api/v1/status: whether the served files changed on disk since they were read.
+  response route_status(const served_state& st) const {
+    json_writer j;
+    detail::begin_envelope(j);
+    j.key("generation").value(st.generation);
+    j.key("reloadable").value(static_cast<bool>(reload));
+    bool changed = false;
+    j.key("files").begin_array();
+    for (std::size_t i = 0; i < st.files.size(); ++i) {
+      const file_stamp& f = st.files[i];
+      const std::string_view now = file_state(f);
+      changed = changed || now != "same";
+      j.begin_object();
+      j.key("index").value(static_cast<std::uint64_t>(i));
+      j.key("name").value(f.path);
+      j.key("state").value(now);
+      j.key("size").value(f.size);
+      j.end_object();
+    }
+    j.end_array();
+    j.key("changed").value(changed);
+    j.key("siblings").begin_array();
+    for (const auto& f : siblings) j.value(f);
+    j.end_array();
+    j.end_object();
+    return detail::json_response(j.take());
+  }
+
+  // GET /api/v1/reload?generation=N[&keep=ID[&side=old]]: reads the files again (once for every
+  // client that saw generation N: a later call answers the reload already made) and answers
+  // the new generation and the function of the new profile that has keep's name, file and
+  // object (null when there is none). A file that cannot be read keeps what is served.
+  response route_reload(const request& r, const served_state& st) {
+    if (!reload) return error_response(404, "no_reload", "this server has no files to read again");
+    std::optional<std::uint64_t> seen;
+    if (auto g = detail::param(r, "generation")) {
+      seen = detail::parse_uint(*g, UINT64_MAX);
+      if (!seen) return error_response(400, "bad_generation", "generation takes a number");
+    }
+    // The function to keep, by its identity in the profile the client saw.
+    std::string name, file, object;
+    bool keep = false;
+    if (auto k = detail::param(r, "keep")) {
+      const views::session* s = &st.main();
+      if (auto side = detail::param(r, "side"); side && *side == "old" && st.diff())
+        s = st.old_side.get();
+      std::uint32_t id = 0;
+      if (auto f = detail::parse_id(*k, *s, id)) return error_response(*f);
+      keep = true;
+      name = std::string(s->name(id));
+      if (!s->is_cycle(id)) {
+        file = std::string(s->file(id));
+        object = std::string(s->object(id));
+      }
+    }
+    std::shared_ptr<const served_state> now;
+    {
+      std::lock_guard<std::mutex> one(reloading);
+      now = current();
+      if (!seen || *seen >= now->generation) {
+        auto loaded = reload();
+        if (!loaded)
+          return error_response(422, "reload_failed",
+                                "the profile could not be read again: " + loaded.error().message +
+                                    " (still showing what was read before)");
+        if (loaded->sessions.empty() || loaded->sessions.size() > 2)
+          return error_response(500, "internal", "a reload read no profile");
+        auto next = make_state(loaded->sessions[0],
+                               loaded->sessions.size() > 1 ? loaded->sessions[1] : nullptr);
+        next->files = std::move(loaded->files);
+        next->generation = now->generation + 1;
+        {
+          std::lock_guard<std::mutex> lock(m);
+          state = next;
+        }
+        now = std::move(next);
+      }
+    }
+    json_writer j;
+    detail::begin_envelope(j);
+    j.key("generation").value(now->generation);
+    j.key("function");
+    const views::session& s =
+        detail::param(r, "side") == "old" && now->diff() ? *now->old_side : now->main();
+    std::optional<std::uint32_t> found;
+    if (keep) {
+      for (std::uint32_t id = 0; id < s.ids() && !found; ++id) {
+        if (s.name(id) != name) continue;
+        if (!s.is_cycle(id) && (s.file(id) != file || s.object(id) != object)) continue;
+        found = id;
+      }
+    }
+    found ? j.value(static_cast<std::uint64_t>(*found)) : j.null();
+    j.end_object();
+    return detail::json_response(j.take());
+  }
 
   // The session a route reads: in diff mode `side=old|new` (default new).
-  std::optional<failure> side_of(const request& r, const views::session*& s) const {
-    s = &main();
+  std::optional<failure> side_of(const served_state& st, const request& r,
+                                 const views::session*& s) const {
+    s = &st.main();
     auto side = detail::param(r, "side");
     if (!side) return std::nullopt;
     if (*side == "new") return std::nullopt;
-    if (*side == "old" && diff()) {
-      s = old_side.get();
+    if (*side == "old" && st.diff()) {
+      s = st.old_side.get();
       return std::nullopt;
     }
     return failure{400, "bad_side",
-                   diff() ? "side takes old or new" : "side is only for a diff (serve OLD NEW)"};
+                   st.diff() ? "side takes old or new" : "side is only for a diff (serve OLD NEW)"};
   }
 
-  response route(const request& r) const {
+  response route(const request& r) {
     const std::string& path = r.path;
     if (path == "/" || path == "/index.html") {
       if (const asset* a = find_asset("/index.html")) {
@@ -240,23 +403,26 @@ struct api::impl {
       return error_response(404, "not_found", "no such page: " + path.substr(0, 200));
     }
     const std::string_view rest = std::string_view(path).substr(api_prefix.size());
+    const std::shared_ptr<const served_state> held = current();
+    const served_state& st = *held;
     const views::session* s = nullptr;
-    if (auto f = side_of(r, s)) return error_response(*f);
+    if (auto f = side_of(st, r, s)) return error_response(*f);
+    if (rest == "status") return route_status(st);
+    if (rest == "reload") return route_reload(r, st);
     if (rest == "profile")
-      return detail::route_profile(r, main(), diff() ? old_side.get() : nullptr);
-    if (rest == "functions")
-    {
-      if (!diff() || detail::param(r, "side")) return detail::route_functions(r, *s);
-      if (!diff_src) return error_response(503, "no_diff", diff_error);
-      return detail::route_diff_functions(r, *diff_src);
+      return detail::route_profile(r, st.main(), st.diff() ? st.old_side.get() : nullptr);
+    if (rest == "functions") {
+      if (!st.diff() || detail::param(r, "side")) return detail::route_functions(r, *s);
+      if (!st.diff_src) return error_response(503, "no_diff", st.diff_error);
+      return detail::route_diff_functions(r, *st.diff_src);
     }
     if (rest.compare(0, 9, "function/") == 0) return detail::route_function(r, *s, rest.substr(9));
     if (rest.compare(0, 6, "graph/") == 0) return detail::route_graph(r, *s, rest.substr(6));
     if (rest == "flame") {
-      if (!diff()) return detail::route_flame(r, *s, nullptr);
-      if (!diff_src) return error_response(503, "no_diff", diff_error);
+      if (!st.diff()) return detail::route_flame(r, *s, nullptr);
+      if (!st.diff_src) return error_response(503, "no_diff", st.diff_error);
       std::optional<detail::flame_delta> delta;
-      if (auto f = detail::make_flame_delta(r, *diff_src, s == old_side.get(), delta))
+      if (auto f = detail::make_flame_delta(r, *st.diff_src, s == st.old_side.get(), delta))
         return error_response(*f);
       return detail::route_flame(r, *s, &*delta);
     }
@@ -285,24 +451,29 @@ bool api::host_allowed(std::string_view header) const {
 
 api::api(api_options options, std::shared_ptr<const views::session> single)
     : options_(std::move(options)), impl_(std::make_unique<impl>()) {
-  impl_->single = std::move(single);
+  impl_->state = make_state(std::move(single), nullptr);
   impl_->serve_sources = options_.serve_sources;
   impl_->objdump = options_.objdump;
+  impl_->siblings = options_.siblings;
   impl_->cookie_name = "calltree_token_" + std::to_string(options_.port);
 }
 
 api::api(api_options options, std::shared_ptr<const views::session> old_session,
          std::shared_ptr<const views::session> new_session)
-    : api(std::move(options), nullptr) {
-  impl_->old_side = std::move(old_session);
-  impl_->new_side = std::move(new_session);
-  // (calltree diff's functions need each profile read again, as `calltree diff` reads it.)
-  auto src = views::diff_source::load(*impl_->old_side, *impl_->new_side,
-                                      std::max(1u, impl_->new_side->options.threads));
-  if (src)
-    impl_->diff_src = std::move(*src);
-  else
-    impl_->diff_error = "the functions of calltree diff could not be made: " + src.error().message;
+    : options_(std::move(options)), impl_(std::make_unique<impl>()) {
+  impl_->state = make_state(std::move(old_session), std::move(new_session));
+  impl_->serve_sources = options_.serve_sources;
+  impl_->objdump = options_.objdump;
+  impl_->siblings = options_.siblings;
+  impl_->cookie_name = "calltree_token_" + std::to_string(options_.port);
+}
+
+void api::enable_reload(std::vector<file_stamp> files, reloader reload) {
+  {
+    std::lock_guard<std::mutex> lock(impl_->m);
+    impl_->state->files = std::move(files);
+  }
+  impl_->reload = std::move(reload);
 }
 
 api::~api() = default;

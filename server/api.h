@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -51,7 +52,30 @@ struct api_options {
   // Runs objdump for /api/v1/asm/ID (the command line's, cli/objdump_runner.h); none: that
   // route answers 404 no_asm.
   objdump_runner objdump;
+  // The other files of the served file's run, not loaded (/api/v1/status lists them: the page
+  // says `serve FILE --siblings` loads them all).
+  std::vector<std::string> siblings;
 };
+
+// A served file as it was just before it was read: what /api/v1/status compares the file on
+// disk with (a reload is offered when its size or modification time differ).
+struct file_stamp {
+  std::string path;
+  bool exists = false;
+  std::uint64_t size = 0;
+  std::int64_t mtime_ns = 0;
+  bool operator==(const file_stamp&) const = default;
+};
+// The stamp of `path` now (exists false when it cannot be stat()ed).
+file_stamp stamp_of(const std::string& path);
+
+// What a reload reads: the sessions (one, or OLD and NEW) and the stamps of their files taken
+// before reading.
+struct served_files {
+  std::vector<std::shared_ptr<const views::session>> sessions;
+  std::vector<file_stamp> files;
+};
+using reloader = std::function<result<served_files>()>;
 
 class api {
  public:
@@ -68,6 +92,11 @@ class api {
                          std::string authorization = {}, std::string cookie = {}) const;
 
   const api_options& options() const { return options_; }
+
+  // Makes /api/v1/status watch `files` (the stamps taken before the sessions were read) and
+  // /api/v1/reload read them again with `reload`. Without it (the fuzz target, the tests of
+  // one session) status says nothing can be reloaded and reload answers 404.
+  void enable_reload(std::vector<file_stamp> files, reloader reload);
 
  private:
   response answer(const request& r) const;

@@ -46,12 +46,16 @@ response route_asm(const request& r, const views::session& s, std::string_view s
 
   const std::string name(s.name(id));
   profile q;
-  {
-    auto in = open_input(s.input_name);
+  // (a run of several files: each file's parts, in order, as the session read them)
+  std::vector<std::string> files;
+  for (const auto& f : s.run_files) files.push_back(f.name);
+  if (files.empty()) files.push_back(s.input_name);
+  for (const auto& file : files) {
+    auto in = open_input(file);
     if (!in) return error_response(500, "input_unreadable", in.error().message);
     quiet_diagnostics diagnostics;
     reader_options ro;
-    ro.display_name = s.input_name;
+    ro.display_name = file;
     ro.threads = s.options.threads;
     ro.max_name_bytes = s.options.max_memory;
     auto stats = read_functions(

@@ -17,11 +17,28 @@ void input_object(json_writer& j, const views::session& s, const views::column_s
   const part* first = s.p.parts.empty() ? nullptr : &s.p.parts.front();
   j.key("creator").value(first ? first->header.creator : std::string());
   j.key("command").value(first ? first->header.cmd : std::string());
+  // A run of several files (serve FILE..., --parts, --siblings): each file, and each part's.
+  std::vector<std::uint32_t> file_of_part;
+  if (!s.run_files.empty()) {
+    j.key("files").begin_array();
+    for (std::size_t f = 0; f < s.run_files.size(); ++f) {
+      const auto& rf = s.run_files[f];
+      j.begin_object();
+      j.key("name").value(rf.name);
+      j.key("size").value(rf.size);
+      j.key("parts").value(static_cast<std::uint64_t>(rf.parts));
+      j.key("complete").value(rf.complete);
+      j.end_object();
+      file_of_part.insert(file_of_part.end(), rf.parts, static_cast<std::uint32_t>(f));
+    }
+    j.end_array();
+  }
   j.key("parts").begin_array();
   for (std::size_t i = 0; i < s.p.parts.size(); ++i) {
     const part_header& h = s.p.parts[i].header;
     j.begin_object();
     j.key("index").value(static_cast<std::uint64_t>(i + 1));
+    if (i < file_of_part.size()) j.key("file").value(static_cast<std::uint64_t>(file_of_part[i]));
     j.key("pid");
     h.pid ? j.value(*h.pid) : j.null();
     j.key("thread");

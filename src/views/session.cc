@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -218,6 +219,13 @@ void session::remember(const std::string& key, std::shared_ptr<const void> value
 
 result<std::unique_ptr<session>> load_session(const std::string& path,
                                               const load_options& options) {
+  return load_run({path}, options);
+}
+
+result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
+                                          const load_options& options) {
+  if (paths.empty()) return error{"no profile to read"};
+  const std::string& path = paths.front();
   auto s = std::make_unique<session>();
   s->input_name = path;
   s->options = options;
@@ -225,8 +233,6 @@ result<std::unique_ptr<session>> load_session(const std::string& path,
     struct stat st;
     if (stat(path.c_str(), &st) == 0) s->input_size = static_cast<std::uint64_t>(st.st_size);
   }
-  auto in = open_input(path);
-  if (!in) return in.error();
 
   // annotate's tables with everything the views show: inclusive costs, every call, source
   // lines of the files that are found, and the view tables (annotate_direct.h).
@@ -245,14 +251,42 @@ result<std::unique_ptr<session>> load_session(const std::string& path,
   annotate_direct direct(s->p, o, &diags, display);
   direct.keep_view_tables(options.inclusive);
   direct.key_by_function();
-  reader_options ro;
-  ro.display_name = display;
-  ro.threads = options.threads;
-  ro.max_name_bytes = options.max_memory;
-  if (!options.keep_jumps) direct.skip_jumps();
-  ro.progress = options.progress;
-  auto stats = detail::read_any_input(**in, s->p.strings, direct, diags, ro);
-  if (!stats) return stats.error();
+  // A run of several files: each file's parts, one after another, into the same tables (as
+  // KCachegrind loads them).
+  read_stats total;
+  for (std::size_t f = 0; f < paths.size(); ++f) {
+    auto in = open_input(paths[f]);
+    if (!in) return in.error();
+    reader_options ro;
+    ro.display_name = paths[f] == "-" ? "<stdin>" : paths[f];
+    ro.threads = options.threads;
+    ro.max_name_bytes = options.max_memory;
+    if (!options.keep_jumps && f == 0) direct.skip_jumps();
+    ro.progress = options.progress;
+    const std::size_t parts_before = s->p.parts.size();
+    auto stats = detail::read_any_input(**in, s->p.strings, direct, diags, ro);
+    if (!stats) return stats.error();
+    if (paths.size() == 1) {
+      total = *stats;
+      break;
+    }
+    session::run_file rf;
+    rf.name = paths[f];
+    if (struct stat st; stat(paths[f].c_str(), &st) == 0)
+      rf.size = static_cast<std::uint64_t>(st.st_size);
+    rf.parts = static_cast<std::uint32_t>(s->p.parts.size() - parts_before);
+    rf.complete = detail::read_to_end(*stats);
+    s->run_files.push_back(std::move(rf));
+    // The run's state: the worst of its files' (stopped, then likely cut short).
+    if (stats->state == read_state::stopped ||
+        (stats->state == read_state::likely_truncated && total.state == read_state::complete))
+      total.state = stats->state;
+    for (auto field : {&read_stats::lines, &read_stats::skipped_lines, &read_stats::bytes,
+                       &read_stats::parts, &read_stats::cost_lines, &read_stats::call_lines,
+                       &read_stats::jump_lines})
+      total.*field += (*stats).*field;
+  }
+  auto stats = std::optional<read_stats>(total);
   s->stats = *stats;
   if (auto made = direct.take_tables(s->t, &s->table_warnings); !made) return made.error();
   s->errors = diags.errors;

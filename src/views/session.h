@@ -77,8 +77,17 @@ class session {
   session& operator=(const session&) = delete;
   ~session();
 
-  std::string input_name;  // as given
+  std::string input_name;  // as given (a run of several files: the first)
   std::uint64_t input_size = 0;
+  // A run of several files read as one profile (load_run): each file, in order, with the
+  // number of parts it gave. Empty for one file.
+  struct run_file {
+    std::string name;
+    std::uint64_t size = 0;
+    std::uint32_t parts = 0;
+    bool complete = true;
+  };
+  std::vector<run_file> run_files;
   read_stats stats;
   std::uint64_t errors = 0, warnings = 0, notes = 0;
   // The first 20 of each code, load_options::kept_diagnostics at most: errors, then warnings,
@@ -145,8 +154,8 @@ class session {
   }
 
  private:
-  friend result<std::unique_ptr<session>> load_session(const std::string& path,
-                                                       const load_options& options);
+  friend result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
+                                                   const load_options& options);
   void index_names();
   std::shared_ptr<const void> find_remembered(const std::string& key) const;
   void remember(const std::string& key, std::shared_ptr<const void> value) const;
@@ -168,6 +177,10 @@ class session {
 // An error only when it cannot be read at all; a file with errors loads, with its
 // diagnostics.
 result<std::unique_ptr<session>> load_session(const std::string& path, const load_options& options);
+// Reads several files as one profile whose parts are the files' parts, in order (a run:
+// `--separate-threads` files, dumps); one file is load_session.
+result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
+                                          const load_options& options);
 
 // The base name of a function name for display: the name up to its first `'` when what follows
 // is a number (`f'2`, a recursion level) or `is_function(next)` says the next piece names a

@@ -3,13 +3,14 @@
 // GET /api/v1/function/ID?parts=N one part at a time. A click on a part's head shows it alone.
 import { useEffect, useState } from "preact/hooks";
 import { get, type FunctionDetail, type Profile } from "./api";
-import { fmt, pct } from "./format";
+import { base, fmt, pct } from "./format";
 import { navigate } from "./url";
 
 const MAX_PARTS = 64;
 
 export function Parts({ p, fn, event }: { p: Profile; fn: number | null; event: string }) {
   const parts = p.inputs[p.inputs.length - 1].parts.slice(0, MAX_PARTS);
+  const files = p.inputs[p.inputs.length - 1].files; // a run of several files
   const [per, setPer] = useState<(FunctionDetail | null)[]>([]);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -37,6 +38,7 @@ export function Parts({ p, fn, event }: { p: Profile; fn: number | null; event: 
                   Part {q.index}
                 </a>
                 <div class="dim">{q.thread !== null ? `thread ${q.thread}` : q.pid !== null ? `pid ${q.pid}` : ""}</div>
+                {files && q.file !== undefined && <div class="dim" data-testid="part-file">{base(files[q.file].name)}</div>}
               </th>
             ))}
           </tr>

@@ -28,6 +28,7 @@ export interface Diagnostic {
 
 export interface Part {
   index: number;
+  file?: number; // a run of several files: the index of its file in Input.files
   pid: number | null;
   thread: number | null;
   part: number | null;
@@ -35,8 +36,17 @@ export interface Part {
   totals: Costs;
 }
 
+/** A file of a run of several files (serve FILE..., --parts, --siblings). */
+export interface RunFile {
+  name: string;
+  size: number;
+  parts: number;
+  complete: boolean;
+}
+
 export interface Input {
   name: string;
+  files?: RunFile[]; // a run of several files only
   size: number;
   complete: boolean;
   creator: string;

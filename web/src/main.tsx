@@ -10,6 +10,7 @@ import { Flame, Sandwich } from "./Flame";
 import { base, fmt, pct, percentChange } from "./format";
 import { FunctionList, Splitter } from "./FunctionList";
 import { Parts } from "./Parts";
+import { ReloadBar } from "./Reload";
 import { ReportNotice } from "./ReportNotice";
 import { MachineCode } from "./MachineCode";
 import { SourceView } from "./Source";
@@ -41,8 +42,9 @@ function Header({ p, state, event }: { p: Profile; state: ViewState; event: stri
   return (
     <header>
       <strong class="brand">calltree</strong>
-      <span class="file" data-testid="file-name" title={p.inputs.map((i) => i.name).join(" → ")}>
+      <span class="file" data-testid="file-name" title={input.files ? input.files.map((f) => f.name).join("\n") : p.inputs.map((i) => i.name).join(" → ")}>
         {p.mode === "diff" ? `${base(p.inputs[0].name)} → ${base(p.inputs[1].name)}` : base(input.name)}
+        {input.files && <span class="dim" data-testid="run-files">{` and ${input.files.length - 1} more files (a run of ${input.files.length})`}</span>}
       </span>
       <span class="dim" title={input.command}>
         {input.creator}
@@ -74,6 +76,7 @@ function Header({ p, state, event }: { p: Profile; state: ViewState; event: stri
             {parts.map((q) => (
               <option value={String(q.index)}>
                 {q.index}
+                {input.files && q.file !== undefined ? ` · ${base(input.files[q.file].name)}` : ""}
                 {q.thread !== null ? ` · thread ${q.thread}` : ""}
                 {q.pid !== null ? ` · pid ${q.pid}` : ""} · {pct(q.totals[event], p.totals[event])}
               </option>
@@ -223,11 +226,12 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
 function App() {
   const state = useViewState();
   setDerived(state.derived);
-  // (a new derived event asks every view again: the page is made anew)
-  return <Page key={state.derived} state={state} />;
+  // (a new derived event, or a reload, asks every view again: the page is made anew)
+  const [generation, setGeneration] = useState(0);
+  return <Page key={state.derived + "/" + generation} state={state} onReloaded={() => setGeneration((g) => g + 1)} />;
 }
 
-function Page({ state }: { state: ViewState }) {
+function Page({ state, onReloaded }: { state: ViewState; onReloaded: () => void }) {
   const prof = useFetch<Profile>("profile", {});
   if (prof.error)
     return (
@@ -249,6 +253,7 @@ function Page({ state }: { state: ViewState }) {
   return (
     <div class={"app" + (p.mode === "diff" ? " diffmode" : "") + (p.mode !== "diff" && state.pcols && p.inputs[0].parts.length > 1 && !p.report ? " pcolsmode" : "")}>
       <Header p={p} state={state} event={event} />
+      <ReloadBar state={state} onReloaded={onReloaded} />
       <Diagnostics p={p} />
       {p.report && <ReportNotice r={p.report} parts={p.inputs[p.inputs.length - 1].parts.length} />}
       <main>

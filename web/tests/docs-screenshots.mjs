@@ -4,7 +4,7 @@
 //   node web/tests/docs-screenshots.mjs --calltree build/calltree --corpus tests/corpus \
 //        --source . --out docs/images [--only NAME,NAME]   (e.g. --only diff,diff-group)
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
@@ -82,6 +82,33 @@ await shoot(diff.url, "diff", ".tbody .row .cell.delta");
 await shoot(diff.url + "#tab=flame", "diff-flame", '[data-testid="flame"] .frame');
 await shoot(diff.url + "#group=file", "diff-group", ".groups .group.dgroup");
 diff.stop();
+
+// A run of five thread files (tests/runs/threads), part 4 and the Parts tab.
+{
+  const dir = join(source, "tests/runs/threads");
+  const files = readdirSync(dir).filter((f) => /^callgrind\.out\.\d+-\d+$/.test(f)).sort();
+  const s = await serve(files.map((f) => join(dir, f)));
+  await shoot(s.url + `#parts=4&tab=parts&fn=${await idOf(s.url, "^msort_with_tmp\\.part\\.0'2$")}`, "run", '[data-testid="part-file"]');
+  s.stop();
+}
+
+// Reload: the served file rewritten by another run (another thread's profile).
+{
+  const dir = mkdtempSync(join(tmpdir(), "calltree-shots-"));
+  const prof = join(dir, "callgrind.out.4242");
+  copyFileSync(join(corpus, "vg-threads-separate.t03.callgrind"), prof);
+  const s = await serve([prof]);
+  const worker = await idOf(s.url, "^worker$");
+  await shoot(s.url + `#fn=${worker}&tab=source`, "reload", ".srcline", {
+    then: async (pg) => {
+      copyFileSync(join(corpus, "vg-threads-separate.t02.callgrind"), prof + ".new");
+      renameSync(prof + ".new", prof);
+      await pg.waitForSelector('[data-testid="reload-bar"]', { timeout: 10000 });
+    },
+  });
+  s.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
 
 const bad = await serve([join(source, "tests/malformed/m03-undefined-function-id.callgrind")]);
 await shoot(bad.url, "diagnostics", ".diagnostics li");
