@@ -1,53 +1,52 @@
-// annotate_direct.cc — annotate's tables summed from the records, without the model (see
-// report/annotate_direct.h).
+// annotate_direct.cc — annotate's tables summed from the records: the one filler of the
+// tables every annotate report and view prints (see report/annotate_direct.h).
 //
-// The model path (views/tables.cc, build_annotate_data) keeps one self row per (part,
-// function, source file) and one call row per (part, caller, caller's source file, callee,
-// has_target) when no position is kept, then regroups them by callgrind_annotate's key
-// "display file:name". Here every record goes to its key at once. What must come out the
-// same, and how:
+// callgrind_annotate regroups a profile by its key "display file:name". The profile model
+// keeps one self row per (part, function, source file[, line]) and one call row per (part,
+// caller, caller's source file, callee, has_target[, lines]); here every record goes to its key
+// at once, and the tables come out as a regrouping of those rows would make them:
 //
-//  * Sums. A key's self cost is the sum of its rows, so the sum of its records; a call's
-//    (caller key, callee key) cost and count likewise. Sums saturate as the model's do; the
-//    "a summed cost goes above 2^64-1" error is reported once when a sum here saturates (a
-//    key sums several rows, so it can come where no single row of the model would).
+//  * Sums. A key's self cost is the sum of its records; a call's (caller key, callee key) cost
+//    and count likewise. Sums saturate; the "a summed cost goes above 2^64-1" error is reported
+//    once, when a sum here saturates.
 //
 //  * The order of the keys. Ties in the report are broken by name, but cycles are numbered by
-//    cost and then by their first member's key number, so keys are numbered as
-//    build_annotate_data numbers them: first the "own" keys (the fl= file's, not an inlined
-//    fi=/fe= file's) of the functions (object, fl= file, name) in `order` (callers with no
-//    self cost anywhere by their first call record, then the others by their first self
-//    record); then the keys met first in the self rows (inlined files) by their first self
-//    record; then those met first in calls (caller key, then callee key) by their first call.
-//    A model row's place is its first record's, so first records give every rank. Keys get a
-//    number in order of appearance while reading and are renumbered at the end.
+//    cost and then by their first member's key number, so keys are numbered: first the "own"
+//    keys (the fl= file's, not an inlined fi=/fe= file's) of the functions (object, fl= file,
+//    name) in `order` (callers with no self cost anywhere by their first call record, then the
+//    others by their first self record); then the keys met first in self records (inlined
+//    files) by their first self record; then those met first in calls (caller key, then callee
+//    key) by their first call. Keys get a number in order of appearance while reading and are
+//    renumbered at the end.
 //
 //  * The object printed for a key: that of the last function in `order` whose own key it is.
 //    Whether a function is a "caller with no self cost" is known only at the end, so each
 //    function keeps the rank of its first self record and of its first call.
 //
-//  * Which columns are defined ("." against "0"). The model adds a row's costs only for the
-//    columns its part has, at an index below the number of values its lines gave (the largest
-//    over every line of that (source file, name), or of that call's (file, name, callee file,
-//    callee name), in parts with more than one event: cost_presence). A key here is one such
-//    (file, name) (unless two file names are one display name, the current directory being
-//    stripped from one), so it keeps the most values a line of a part with several events gave
-//    (none: all of them count) and the set of event layouts (`events:` lists) of its parts:
-//    a column is defined where some layout has it below that count. Both are kept only once
-//    a file needs them (a part with several events; a second layout).
+//  * Which columns are defined ("." against "0"). callgrind_annotate prints "." for a column no
+//    line of a function ever gave a value for (callgrind omits trailing zero costs). A key keeps
+//    the most values a line of a part with several events gave (none: all of them count) and
+//    the set of event layouts (`events:` lists) of its parts: a column is defined where some
+//    layout has it below that count. Both are kept only once a file needs them (a part with
+//    several events; a second layout).
 //
 //  * Inclusive costs are solved part by part. With one part the key tables are the solver's
 //    input; when a second part begins, the sums so far become part 0's and each later record
 //    also goes to a (part, key) or (part, caller key, callee key) table.
 //
-//  * Source annotation. The model path's report sums the self rows per (display file, line)
-//    and the call rows per call site (file, line: the callees met there, in order of first
-//    appearance) and per (caller key, callee key, line); here each record goes to those at
-//    once, with the same "." bookkeeping as keys and calls. Only files the report will open
-//    (detail::source_found: the current directory, an include directory, a --source-root)
-//    get line tables: the others print no line. Calls are kept (for the order of a site's
-//    callees, by their pair's cost) when their caller's file is such a file, or when a report
-//    shows calls. Sums per line saturate quietly, as the model path's report tables do.
+//  * --part: the records of the other parts are not summed; their headers and totals are
+//    read (the report names them). --raw: callgrind_annotate 3.19 takes the cost of a call
+//    whose count is 0 as its caller's self cost; as a call row's count is the sum of its lines,
+//    calls are kept by the model's row (part, caller, source file, call line, callee, target
+//    line: records one per line) and settled once all are in (settle_raw_calls).
+//
+//  * Source annotation. Self cost per (display file, line), calls per call site (file, line:
+//    the callees met there, in order of first appearance) and per (caller key, callee key,
+//    line), with the same "." bookkeeping as keys and calls. Only files the report will open
+//    (detail::source_found: the current directory, an include directory, a --source-root) get
+//    line tables, the others print no line (the views and JSON keep every file's). Calls are
+//    kept (for the order of a site's callees, by their pair's cost) when their caller's file
+//    is such a file, or when a report shows calls. Sums per line saturate quietly.
 //
 //  * The views' keys (key_by_function). serve, report --html and the exports count functions
 //    as the model does, (object, fl= file, name): a key is then one function, made with its
@@ -56,17 +55,17 @@
 //    each key's first and last line in a file other than its own is kept for the Source view.
 //    Keys are ordered as above (nearly always one function to a key there too).
 //
-// Everything else (totals, the inclusive definedness and cycles, derived columns, printing)
-// is the model path's own code: finish_annotate_data and print_annotate_text.
+// Everything else (totals, the inclusive definedness and cycles, derived columns) is the
+// tables' own code, views/tables.cc's finish_annotate_data; printing is the reports'.
 //
-// Where the two could differ (no file of the corpus, and no producer we know, does any of
-// this; and a source file that appears or goes between the reading and the report): two file names
-// that are one display name (one with the current directory in front) in parts of different
-// `events:` lists; a function whose every line in the parts with several events gives no value at
-// all, with cost in a part of one event; more than 64 different `events:` lists (layouts from the
-// 64th on share one bit); a key's sum that saturates where no model row's would (one error more);
-// and the memory limit, estimated here from these tables, stops at another record than the
-// builder's does (both report limit_exceeded and keep what came before).
+// Where this differs from a regrouping of the model's rows (no file of the corpus, and no
+// producer we know, does any of this): two file names that are one display name (one with the
+// current directory in front) in parts of different `events:` lists; a function whose every
+// line in the parts with several events gives no value at all, with cost in a part of one
+// event; more than 64 different `events:` lists (layouts from the 64th on share one bit); a
+// key's sum that saturates where no row's would (one error more); with --part, the values
+// given in the other parts do not count; and the memory limit, estimated here from these
+// tables, stops at another record than the builder's does.
 #include "report/annotate_direct.h"
 
 #include <algorithm>
@@ -140,6 +139,18 @@ struct part_call {
   std::uint64_t count = 0;
 };
 
+// With --raw, a call as the model keeps it: per part, caller function, its source file, call
+// line, callee, and target line. Whether its count sums to 0 (its cost is then the caller's
+// self cost) is known only at the end.
+struct raw_call {
+  std::uint32_t part = 0, caller = 0, callee = 0;  // keys
+  const void* function = nullptr;                  // the caller's function_entry
+  string_id source_file = 0, callee_object = 0, callee_file = 0, callee_function = 0;
+  std::uint64_t site_line = 0, target_line = 0;
+  bool has_target = false;
+  std::uint64_t count = 0;
+};
+
 // Hands the heap's free pages back to the system (glibc). The tables of the reading (and the
 // reader's own, freed by now) leave holes that the report's tables, made in other sizes,
 // reuse only in part: without this the report's peak was 7-8 MB above the reading's.
@@ -157,6 +168,7 @@ std::uint32_t given_of(std::uint32_t given, std::size_t costs) {
 
 struct annotate_direct::impl {
   profile& p;
+  const string_pool& names;  // the records' names: p.strings, or a replayed profile's
   annotate_options o;
   // Only inclusive costs and the call trees show calls' counts and costs: without them a call
   // record marks its keys (called, seen, first-call order) and is not kept.
@@ -247,7 +259,22 @@ struct annotate_direct::impl {
   std::uint64_t last_span_key = UINT64_MAX;
   line_span* last_span = nullptr;
 
-  // Per part, for the inclusive solver (from the second part on, with --inclusive=yes).
+  // --json: the tables of the JSON report (inclusive costs, calls, every file's lines); its
+  // order is by inclusive cost only with --inclusive=yes.
+  bool json = false;
+  bool json_by_inclusive = false;
+
+  // --raw: the calls as the model keeps them, settled at the end (settle_raw_calls); the keys
+  // given self cost by a call of count 0.
+  paged_array<raw_call> raw_calls;
+  row_index raw_call_index;
+  cost_matrix raw_call_costs;
+  std::vector<std::uint32_t> raw_call_given;
+  std::vector<std::uint64_t> raw_call_layouts;
+  std::vector<char> raw_self;
+
+  // Per part, for the inclusive solver (from the second part on, with --inclusive=yes; not
+  // with --part or --raw, which solve over one part or none).
   bool per_part = false;
   paged_array<part_key> part_selfs;
   row_index part_self_index;
@@ -281,8 +308,14 @@ struct annotate_direct::impl {
   bool limit_hit = false;
   std::uint64_t max_memory = default_memory_limit();
 
-  impl(profile& prof, const annotate_options& opts, diagnostic_sink* d, std::string name)
-      : p(prof), o(opts), diags(d), display_name(name), parts(prof, d, std::move(name)) {}
+  impl(profile& prof, const string_pool& pool, const annotate_options& opts, diagnostic_sink* d,
+       std::string name)
+      : p(prof),
+        names(pool),
+        o(opts),
+        diags(d),
+        display_name(name),
+        parts(prof, d, std::move(name)) {}
 
   void report(diag_code code, std::uint64_t line, std::string message) {
     if (!diags) return;
@@ -310,7 +343,7 @@ struct annotate_direct::impl {
   std::uint64_t bytes() const {
     constexpr std::uint64_t per_name = 64, per_index_entry = 16;
     const std::uint64_t cols = p.events.size() * sizeof(std::uint64_t);
-    std::uint64_t b = p.strings.bytes() + p.strings.size() * per_name;
+    std::uint64_t b = names.bytes() + names.size() * per_name;
     b += keys.size() * (sizeof(key_entry) + cols + per_index_entry + 16);
     b += other_functions.size() * (sizeof(other_function) + per_index_entry);
     b += calls.size() * (sizeof(call_entry) + cols + per_index_entry + 12);
@@ -322,6 +355,7 @@ struct annotate_direct::impl {
     b += call_lines.size() * (sizeof(detail::ann_call_line) + cols + per_index_entry + 8);
     b += jump_rows.size() * (sizeof(jump_entry) + per_index_entry);
     b += key_first_line.size() * 16;
+    b += raw_calls.size() * (sizeof(raw_call) + cols + per_index_entry + 12);
     return b;
   }
   // May one more entry be made? If not, the limit is reported (once) and no record is kept.
@@ -335,7 +369,7 @@ struct annotate_direct::impl {
   }
 
   std::uint32_t display_file(string_id sid) {
-    const std::uint32_t f = display.of(p.strings, sid, o.cwd, files);
+    const std::uint32_t f = display.of(names, sid, o.cwd, files);
     if (lines && file_found.size() < files.size())
       file_found.push_back(detail::source_found(files.back(), o) ? 1 : 0);
     return f;
@@ -556,10 +590,16 @@ struct annotate_direct::impl {
     skip = p.parts.size() == before;
     if (skip) return;
     part = static_cast<std::uint32_t>(p.parts.size() - 1);
+    // --part: the records of the other parts are not summed (their headers and totals are
+    // the profile's all the same).
+    if (o.part && *o.part != part) {
+      skip = true;
+      return;
+    }
     event_map = p.parts.back().events;
     const std::size_t cols = p.events.size();
     for (cost_matrix* m : {&key_costs, &call_costs, &part_self_costs, &part_call_costs, &line_costs,
-                           &call_line_costs})
+                           &call_line_costs, &raw_call_costs})
       if (m->columns() != cols) m->set_columns(cols);
     have_last = false;
     last_call = none;
@@ -572,6 +612,7 @@ struct annotate_direct::impl {
       call_given.assign(calls.size(), 0);
       line_given.assign(line_rows.size(), 0);
       call_line_given.assign(call_lines.size(), 0);
+      raw_call_given.assign(raw_calls.size(), 0);
     }
     auto l = std::find(layouts.begin(), layouts.end(), h.events);
     if (l == layouts.end()) {
@@ -584,13 +625,14 @@ struct annotate_direct::impl {
         call_layouts.assign(calls.size(), 1);
         line_layouts.assign(line_rows.size(), 1);
         call_line_layouts.assign(call_lines.size(), 1);
+        raw_call_layouts.assign(raw_calls.size(), 1);
       }
     }
     const auto layout = static_cast<std::uint32_t>(l - layouts.begin());
     layout_of_part.push_back(layout);
     layout_bit = std::uint64_t{1} << std::min<std::uint32_t>(layout, 63);
 
-    if (o.inclusive && part > 0 && !per_part) {
+    if (o.inclusive && part > 0 && !per_part && !o.part && !o.raw) {
       // The sums so far are the first part's.
       per_part = true;
       for (std::uint32_t k = 0; k < keys.size(); ++k) {
@@ -647,10 +689,14 @@ struct annotate_direct::impl {
       last_callee_key = ek;
     }
     const std::uint32_t ek = last_callee_key;
-    keys[ek].called = true;
     for (std::uint32_t k : {ck, ek})
       if (keys[k].call_rank == max_keys)  // (the mask changes nothing: keys stay below max_keys)
         keys[k].call_rank = key_call_ranks++ & max_keys;
+    if (o.raw) {
+      raw_call_row(r, ck, ek, f);
+      return;
+    }
+    keys[ek].called = true;
     const bool with_lines = lines_of(ck);
     if (!keep_calls && !with_lines) return;
 
@@ -696,6 +742,122 @@ struct annotate_direct::impl {
       if (tracked) note_given(call_line_given, li, given_of(r.given, r.costs.size()));
       if (!call_line_layouts.empty()) call_line_layouts[li] |= layout_bit;
     }
+  }
+
+  // --raw: the record into its row as the model keeps it (see raw_call).
+  void raw_call_row(const call_record& r, std::uint32_t ck, std::uint32_t ek,
+                    const function_entry& f) {
+    const std::uint64_t target_line = r.has_target ? r.target.line : 0;
+    std::uint64_t h =
+        mix(mix(mix(mix(13, part), reinterpret_cast<std::uintptr_t>(&f)), r.ctx.source_file),
+            r.site.line);
+    h = mix(mix(mix(mix(mix(h, r.callee_object), r.callee_file), r.callee_function), r.has_target),
+            target_line);
+    auto same = [&](std::uint32_t i) {
+      const raw_call& c = raw_calls[i];
+      return c.part == part && c.function == &f && c.source_file == r.ctx.source_file &&
+             c.site_line == r.site.line && c.callee_object == r.callee_object &&
+             c.callee_file == r.callee_file && c.callee_function == r.callee_function &&
+             c.has_target == r.has_target && c.target_line == target_line;
+    };
+    std::size_t slot = 0;
+    std::uint32_t i = raw_call_index.find(h, same, slot);
+    if (i == row_index::empty) {
+      if (!room(r.line)) return;
+      i = static_cast<std::uint32_t>(raw_calls.size());
+      raw_call_index.insert(h, i, slot);
+      raw_call c;
+      c.part = part;
+      c.caller = ck;
+      c.callee = ek;
+      c.function = &f;
+      c.source_file = r.ctx.source_file;
+      c.callee_object = r.callee_object;
+      c.callee_file = r.callee_file;
+      c.callee_function = r.callee_function;
+      c.site_line = r.site.line;
+      c.target_line = target_line;
+      c.has_target = r.has_target;
+      raw_calls.push_back(c);
+      raw_call_costs.add_row();
+      if (tracking) raw_call_given.push_back(0);
+      if (layouts.size() > 1) raw_call_layouts.push_back(0);
+    }
+    if (!add_saturating(raw_calls[i].count, r.count)) overflow(r.line);
+    add(raw_call_costs.row(i), r.costs, r.line);
+    if (tracked) note_given(raw_call_given, i, given_of(r.given, r.costs.size()));
+    if (!raw_call_layouts.empty()) raw_call_layouts[i] |= layout_bit;
+  }
+
+  // --raw, once every record is in: as callgrind_annotate 3.19, a call whose count sums to 0
+  // is its caller's self cost (and its line's, in the caller's file); the others are calls.
+  // Rows in order of their first record: the calls', call sites' and call lines' order.
+  void settle_raw_calls() {
+    raw_call_index = row_index();
+    auto merge = [](std::vector<std::uint32_t>& given, std::vector<std::uint64_t>& bit_sets,
+                    std::uint32_t to, std::uint32_t g, std::uint64_t bits) {
+      if (!given.empty()) given[to] = std::max(given[to], g);
+      if (!bit_sets.empty()) bit_sets[to] |= bits;
+    };
+    auto add_row = [](std::span<std::uint64_t> dst, std::span<const std::uint64_t> src) {
+      for (std::size_t e = 0; e < src.size(); ++e) add_saturating(dst[e], src[e]);
+    };
+    if (raw_self.size() < keys.size()) raw_self.resize(keys.size(), 0);
+    for (std::uint32_t i = 0; i < raw_calls.size(); ++i) {
+      const raw_call c = raw_calls[i];
+      const auto costs = raw_call_costs.row(i);
+      const std::uint32_t g = raw_call_given.empty() ? 0 : raw_call_given[i];
+      const std::uint64_t bits = raw_call_layouts.empty() ? 1 : raw_call_layouts[i];
+      const std::uint32_t ck = c.caller, ek = c.callee;
+      const std::uint32_t file = keys[ck].file;
+      const bool with_lines = lines && (every_file_lines || file_found[file]);
+      if (c.count == 0) {
+        add_row(key_costs.row(ck), costs);
+        merge(key_given, key_layouts, ck, g, bits);
+        raw_self[ck] = 1;
+        if (with_lines) {
+          const std::uint32_t lr = line_of(file, c.site_line, 0);
+          if (lr == none) return;
+          add_row(line_costs.row(lr), costs);
+          merge(line_given, line_layouts, lr, g, bits);
+        }
+        continue;
+      }
+      keys[ek].called = true;
+      if (!keep_calls && !with_lines) continue;
+      std::uint32_t ci = last_call;
+      if (ci == none || calls[ci].caller != ck || calls[ci].callee != ek) {
+        const std::uint64_t h = mix(mix(4, ck), ek);
+        std::size_t slot = 0;
+        ci = other_calls.find(
+            h, [&](std::uint32_t j) { return calls[j].caller == ck && calls[j].callee == ek; },
+            slot);
+        if (ci == row_index::empty) {
+          if (!room(0)) return;
+          ci = static_cast<std::uint32_t>(calls.size());
+          other_calls.insert(h, ci, slot);
+          calls.push_back({ck, ek, 0});
+          call_costs.add_row();
+          if (tracking) call_given.push_back(0);
+          if (layouts.size() > 1) call_layouts.push_back(0);
+        }
+        last_call = ci;
+      }
+      add_saturating(calls[ci].count, c.count);
+      add_row(call_costs.row(ci), costs);
+      merge(call_given, call_layouts, ci, g, bits);
+      if (with_lines) {
+        const std::uint32_t li = call_line_of(ck, ek, c.site_line, 0);
+        if (li == none) return;
+        add_saturating(call_lines[li].count, c.count);
+        add_row(call_line_costs.row(li), costs);
+        merge(call_line_given, call_line_layouts, li, g, bits);
+      }
+    }
+    detail::free_storage(raw_calls);
+    raw_call_costs = cost_matrix();
+    detail::free_storage(raw_call_given);
+    detail::free_storage(raw_call_layouts);
   }
 
   // Key k has a line `line` of display file `file` (views only).
@@ -762,13 +924,17 @@ struct annotate_direct::impl {
 
 annotate_direct::annotate_direct(profile& p, const annotate_options& o,
                                  diagnostic_sink* diagnostics, std::string display_name)
-    : impl_(std::make_unique<impl>(p, o, diagnostics, std::move(display_name))) {}
+    : annotate_direct(p, p.strings, o, diagnostics, std::move(display_name)) {}
+annotate_direct::annotate_direct(profile& p, const string_pool& names, const annotate_options& o,
+                                 diagnostic_sink* diagnostics, std::string display_name)
+    : impl_(std::make_unique<impl>(p, names, o, diagnostics, std::move(display_name))) {}
 annotate_direct::~annotate_direct() = default;
 
 record_needs annotate_direct::needs() const {
   record_needs n;
-  n.costs = record_needs::grain::sums_per_context;
-  n.per_line = impl_->lines;
+  // (--raw keeps calls as the model does, by target line too: records one per line.)
+  if (!impl_->o.raw) n.costs = record_needs::grain::sums_per_context;
+  n.per_line = impl_->lines && n.sums();
   if (n.per_line) n.lines_of = lines_of();  // (per line only where a source will be shown)
   n.jumps = impl_->views && !skip_jumps_;
   return n;
@@ -793,6 +959,21 @@ void annotate_direct::keep_view_tables(bool solve_inclusive) {
   impl_->every_file_lines = solve_inclusive;
 }
 void annotate_direct::key_by_function() { impl_->by_function = true; }
+void annotate_direct::keep_json_tables() {
+  impl_->json = true;
+  impl_->json_by_inclusive = impl_->o.inclusive;
+  impl_->o.inclusive = true;  // JSON always carries both
+  impl_->keep_calls = true;
+  impl_->every_file_lines = true;  // (the lines of every file it lists, found or not)
+}
+status annotate_direct::write_json(std::string& out, std::vector<std::string>* warnings) {
+  detail::annotate_data d;
+  if (auto made = impl_->make_tables(d, warnings); !made) return made;
+  annotate_options o = impl_->o;
+  o.inclusive = impl_->json_by_inclusive;
+  out = detail::print_annotate_json(impl_->p, d, o);
+  return ok();
+}
 status annotate_direct::take_tables(views::annotate_data& d, std::vector<std::string>* warnings) {
   return impl_->make_tables(d, warnings);
 }
@@ -825,6 +1006,7 @@ status annotate_direct::impl::write_text(const std::function<void(std::string_vi
 
 status annotate_direct::impl::make_tables(detail::annotate_data& d,
                                           std::vector<std::string>* warnings) {
+  if (o.raw) settle_raw_calls();
   auto started = detail::start_annotate_data(p, o, d, warnings);
   if (!started) return started.error();
   const detail::annotate_columns& cols = *started;
@@ -842,7 +1024,7 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
   part_self_index = row_index();
   part_call_index = row_index();
   detail::free_storage(display);
-  p.strings.release_index();
+  if (&names == &p.strings) p.strings.release_index();
   constexpr std::uint64_t unranked = UINT64_MAX;
   std::vector<std::uint64_t> rank(nk, unranked), last(nk, 0);
   std::vector<string_id> object_of(nk, string_pool::npos);
@@ -930,16 +1112,32 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
     if (object_of[k] != string_pool::npos) {
       auto [it, fresh] =
           object_index.emplace(object_of[k], static_cast<std::uint32_t>(d.objects.size()));
-      if (fresh) d.objects.push_back(p.strings.text(object_of[k]));
+      if (fresh) d.objects.push_back(names.text(object_of[k]));
       d.key_object[n] = it->second;
       d.key_has_object[n] = 1;
     }
     d.self.add_row();
-    if (e.has_self())
+    if (e.has_self() || (k < raw_self.size() && raw_self[k]))
       fill(d.self, n, key_costs.row(k), key_layouts.empty() ? 1 : key_layouts[k],
            key_given.empty() ? 0 : key_given[k]);
   }
   detail::free_storage(object_of);
+  // JSON lists source files in the order of their first key (as a regrouping of the model's
+  // rows numbers them); the other reports and views do not print files in their order.
+  std::vector<std::uint32_t> file_new;
+  if (json) {
+    file_new.assign(d.files.size(), none);
+    std::uint32_t next = 0;
+    for (std::uint32_t n = 0; n < nk; ++n)
+      if (file_new[d.key_file[n]] == none) file_new[d.key_file[n]] = next++;
+    for (std::uint32_t& f : file_new)
+      if (f == none) f = next++;
+    std::vector<std::string> renamed(d.files.size());
+    for (std::size_t f = 0; f < d.files.size(); ++f) renamed[file_new[f]] = std::move(d.files[f]);
+    d.files = std::move(renamed);
+    for (std::uint32_t& f : d.key_file) f = file_new[f];
+  }
+  auto file_of = [&](std::uint32_t f) { return file_new.empty() ? f : file_new[f]; };
   detail::free_storage(order);
   detail::free_storage(keys);
   key_costs = cost_matrix();
@@ -973,7 +1171,7 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
     for (std::uint32_t i = 0; i < line_rows.size(); ++i) {
       const line_entry& e = line_rows[i];
       const auto row = static_cast<std::uint32_t>(d.line_cc.add_row());
-      d.file_lines[e.file].emplace(e.line, row);
+      d.file_lines[file_of(e.file)].emplace(e.line, row);
       fill(d.line_cc, row, line_costs.row(i), line_layouts.empty() ? 1 : line_layouts[i],
            line_given.empty() ? 0 : line_given[i]);
     }
@@ -983,14 +1181,15 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
     call_line_index = row_index();
     d.sites.reserve(sites.size());
     for (std::uint32_t i = 0; i < sites.size(); ++i)
-      d.sites.push_back({sites[i].file, sites[i].line, new_of[sites[i].func]});
+      d.sites.push_back({file_of(sites[i].file), sites[i].line, new_of[sites[i].func]});
     detail::free_storage(sites);
     site_callees.renumber_callees(new_of);
     site_callees.build_into(d.site_callees, d.sites.size());
     d.call_lines.reserve(call_lines.size());
     for (std::uint32_t i = 0; i < call_lines.size(); ++i) {
       const detail::ann_call_line& c = call_lines[i];
-      d.call_lines.push_back({new_of[c.caller], new_of[c.callee], c.line, c.count, c.file});
+      d.call_lines.push_back(
+          {new_of[c.caller], new_of[c.callee], c.line, c.count, file_of(c.file)});
       d.call_line_cc.add_row();
       fill(d.call_line_cc, i, call_line_costs.row(i),
            call_line_layouts.empty() ? 1 : call_line_layouts[i],
@@ -1045,7 +1244,7 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
   // part's sums per key and per call.
   std::optional<inclusive_result> solved;
   if (o.inclusive && !per_part) {
-    if (solve_inclusive) solved = detail::solve_inclusive_of_keys(d, nrec);
+    if (solve_inclusive) solved = detail::solve_inclusive_of_keys(d, nrec, o.raw);
   } else if (o.inclusive) {
     inclusive_solver s(nk, nrec);
     std::vector<std::uint64_t> tmp(nrec);
@@ -1102,7 +1301,7 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
   }
   detail::free_storage(new_of);
 
-  d.names = &p.strings;
+  d.names = &names;
   detail::finish_annotate_data(p, o, cols, d, solved ? &*solved : nullptr, warnings);
   return ok();
 }

@@ -28,14 +28,10 @@ std::string file_of_key(const std::string& key) {
 
 }  // namespace
 
-result<std::string> annotate_json(const profile& p, const annotate_options& options,
-                                  const cost_presence* presence,
-                                  std::vector<std::string>* warnings) {
+std::string detail::print_annotate_json(const profile& p, const annotate_data& d,
+                                        const annotate_options& options) {
   annotate_options o = options;
   o.inclusive = true;  // JSON always carries both
-  auto built = detail::build_annotate_data(p, o, presence, warnings);
-  if (!built) return built.error();
-  const detail::annotate_data& d = *built;
 
   std::vector<std::size_t> sort_cols;
   for (const auto& n : (o.sort.empty() ? d.recorded : o.sort))

@@ -180,22 +180,6 @@ std::int64_t mtime_of(const std::string& path) {
 
 }  // namespace
 
-namespace {
-
-// The report into `out`; with `write`, what is made is handed to it in pieces of about 1 MB on
-// the way (only when no user file is named: the one error that can come after printing has
-// begun is a user file that cannot be opened, and then nothing must have been written).
-status make_annotate_text(const profile& p, const annotate_options& o,
-                          const cost_presence* presence, std::vector<std::string>* warnings,
-                          const std::function<void(std::string_view)>* write,
-                          std::string& result_out, profile* release = nullptr) {
-  auto built = detail::build_annotate_data(p, o, presence, warnings, release);
-  if (!built) return built.error();
-  return detail::print_annotate_text(p, *built, o, write, result_out);
-}
-
-}  // namespace
-
 status detail::print_annotate_text(const profile& p, const annotate_data& d,
                                    const annotate_options& o,
                                    const std::function<void(std::string_view)>* write,
@@ -747,35 +731,6 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
     out += " events annotated\n\n";
   }
   result_out = std::move(pr.out);
-  return ok();
-}
-
-result<std::string> annotate_text(const profile& p, const annotate_options& o,
-                                  const cost_presence* presence,
-                                  std::vector<std::string>* warnings) {
-  std::string out;
-  auto s = make_annotate_text(p, o, presence, warnings, nullptr, out);
-  if (!s) return s.error();
-  return out;
-}
-
-status annotate_text_to(const profile& p, const annotate_options& o,
-                        const std::function<void(std::string_view)>& write,
-                        const cost_presence* presence, std::vector<std::string>* warnings) {
-  std::string out;
-  auto s = make_annotate_text(p, o, presence, warnings, &write, out);
-  if (!s) return s;
-  if (!out.empty()) write(out);
-  return ok();
-}
-
-status annotate_text_to(profile&& p, const annotate_options& o,
-                        const std::function<void(std::string_view)>& write,
-                        const cost_presence* presence, std::vector<std::string>* warnings) {
-  std::string out;
-  auto s = make_annotate_text(p, o, presence, warnings, &write, out, &p);
-  if (!s) return s;
-  if (!out.empty()) write(out);
   return ok();
 }
 
