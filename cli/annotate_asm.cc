@@ -24,7 +24,7 @@
 #include "calltree/reader.h"
 #include "command.h"
 #include "objdump_runner.h"
-#include "report/annotate_direct.h"
+#include "views/annotate_direct.h"
 
 namespace calltree::cli {
 
@@ -265,7 +265,7 @@ int annotate_asm_json(const std::string& input, const annotate_options& o, const
     diagnostic_collector quiet;
     annotate_direct sink(p, t);
     if (!read_callgrind(**in, p.strings, sink, quiet, {})) return exit_usage;
-    if (!sink.write_text([](std::string_view) {})) return exit_usage;
+    if (!annotate_text_of(sink, [](std::string_view) {})) return exit_usage;
   }
   std::string views;
   const int rc = annotate_asm(input, o, r, listed, &views);

@@ -22,7 +22,7 @@
 #include "command.h"
 #include "progress.h"
 #include "report/annotate.h"
-#include "report/annotate_direct.h"
+#include "views/annotate_direct.h"
 
 namespace calltree::cli {
 namespace {
@@ -333,7 +333,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
   };
   if (json) {
     std::string text;
-    auto made = direct->write_json(text, &warnings);
+    auto made = annotate_json_of(*direct, text, &warnings);
     warn();
     if (!made) {
       std::fprintf(stderr, "%s\n", made.error().message.c_str());
@@ -355,7 +355,7 @@ int run_annotate(std::span<const std::string_view> raw_args) {
     }
     std::fwrite(piece.data(), 1, piece.size(), stdout);
   };
-  auto status = direct->write_text(write, &warnings);
+  auto status = annotate_text_of(*direct, write, &warnings);
   warn();
   if (!status) {
     std::fprintf(stderr, "%s\n", status.error().message.c_str());

@@ -1,12 +1,10 @@
-// profile.cc — the profile's own functions (profile.h: an event by name, the totals),
-// self_row_stream's runs of lines, and load_profile (a file read into a profile). What it does
-// not do: aggregate records (profile_builder.cc).
+// profile.cc — the profile's own functions (profile.h: an event by name, the totals) and
+// self_row_stream's runs of lines. What it does not do: aggregate records (profile_builder.cc)
+// or read a file (reader/load_profile.cc).
 #include <string>
 #include <vector>
 
-#include "calltree/input.h"
 #include "calltree/profile_builder.h"
-#include "calltree/reader.h"
 
 namespace calltree {
 
@@ -37,18 +35,6 @@ std::vector<std::uint64_t> profile::total() const {
     for (std::size_t i = 0; i < pt.totals.size() && i < t.size(); ++i)
       add_saturating(t[i], pt.totals[i]);
   return t;
-}
-
-result<read_stats> load_profile(const std::string& path, profile& out, diagnostic_sink& diagnostics,
-                                reader_options options, builder_options build) {
-  auto in = open_input(path);
-  if (!in) return in.error();
-  if (options.display_name == "<input>") options.display_name = path == "-" ? "<stdin>" : path;
-  profile_builder b(out, &diagnostics, options.display_name, build);
-  if ((*in)->kind() == compression::none) b.expect_input_bytes((*in)->raw_size());
-  auto r = read_callgrind(**in, out.strings, b, diagnostics, options);
-  if (r && b.limit_hit()) r->complete = false;
-  return r;
 }
 
 }  // namespace calltree

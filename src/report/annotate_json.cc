@@ -8,6 +8,7 @@
 #include "report/annotate.h"
 #include "report/annotate_data.h"
 #include "report/json.h"
+#include "views/annotate_direct.h"
 
 namespace calltree {
 
@@ -177,6 +178,14 @@ std::string detail::print_annotate_json(const profile& p, const annotate_data& d
   j.end_array();
   j.end_object();
   return j.take() + "\n";
+}
+
+status annotate_json_of(annotate_direct& tables, std::string& out,
+                        std::vector<std::string>* warnings) {
+  detail::annotate_data d;
+  if (auto made = tables.take_tables(d, warnings); !made) return made;
+  out = detail::print_annotate_json(tables.parts(), d, tables.report_options());
+  return ok();
 }
 
 }  // namespace calltree

@@ -1,12 +1,12 @@
 // annotate_replayed.cc — annotate's report of a profile already built (report/annotate.h): the
-// profile replayed through annotate's one filler of tables (report/annotate_direct.h).
+// profile replayed through annotate's one filler of tables (views/annotate_direct.h).
 //
 // What it does not do: read a file (the CLI reads it into annotate_direct itself), nor know
 // which columns a line left out (the model does not keep it: every column a part has is
 // defined).
 #include "calltree/profile_builder.h"
 #include "report/annotate.h"
-#include "report/annotate_direct.h"
+#include "views/annotate_direct.h"
 
 namespace calltree {
 
@@ -28,7 +28,7 @@ status annotate_text_to(const profile& p, const annotate_options& o,
                         const std::function<void(std::string_view)>& write,
                         std::vector<std::string>* warnings) {
   return replayed(p, o, false,
-                  [&](annotate_direct& sink) { return sink.write_text(write, warnings); });
+                  [&](annotate_direct& sink) { return annotate_text_of(sink, write, warnings); });
 }
 
 result<std::string> annotate_text(const profile& p, const annotate_options& o,
@@ -43,8 +43,8 @@ result<std::string> annotate_text(const profile& p, const annotate_options& o,
 result<std::string> annotate_json(const profile& p, const annotate_options& o,
                                   std::vector<std::string>* warnings) {
   std::string out;
-  auto s =
-      replayed(p, o, true, [&](annotate_direct& sink) { return sink.write_json(out, warnings); });
+  auto s = replayed(p, o, true,
+                    [&](annotate_direct& sink) { return annotate_json_of(sink, out, warnings); });
   if (!s) return s.error();
   return out;
 }

@@ -17,9 +17,10 @@
 #include <unordered_map>
 
 #include "model/free_storage.h"
-#include "radix_sort.h"
+#include "model/radix_sort.h"
 #include "report/annotate.h"
 #include "report/annotate_data.h"
+#include "views/annotate_direct.h"
 
 namespace calltree {
 
@@ -731,6 +732,27 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
     out += " events annotated\n\n";
   }
   result_out = std::move(pr.out);
+  return ok();
+}
+
+status annotate_text_of(annotate_direct& tables, const std::function<void(std::string_view)>& write,
+                        std::vector<std::string>* warnings) {
+  const annotate_options o = tables.report_options();
+  detail::annotate_data d;
+  if (auto made = tables.take_tables(d, warnings); !made) return made;
+  if (!o.tree_caller && !o.tree_calling && !d.lines) {
+    // The text report shows calls only in trees and beside source lines: these calls were
+    // kept for the inclusive costs, which are solved.
+    detail::free_storage(d.calls);
+    d.call_cc = detail::cc_table();
+    detail::free_storage(d.callers_of);
+    detail::free_storage(d.callees_of);
+    views::give_back_freed_memory();
+  }
+  std::string out;
+  auto s = detail::print_annotate_text(tables.parts(), d, o, &write, out);
+  if (!s) return s;
+  if (!out.empty()) write(out);
   return ok();
 }
 

@@ -10,7 +10,7 @@
 #include "calltree/cost_matrix.h"
 #include "calltree/diagnostic.h"
 #include "calltree/profile_builder.h"
-#include "report/radix_sort.h"
+#include "model/radix_sort.h"
 #include "views/function_list.h"
 
 namespace calltree::views {

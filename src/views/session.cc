@@ -10,7 +10,7 @@
 #include <unordered_set>
 
 #include "calltree/input.h"
-#include "report/annotate_direct.h"
+#include "views/annotate_direct.h"
 #include "views/function_list.h"
 #include "views/part_costs.h"
 

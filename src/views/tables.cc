@@ -1,5 +1,5 @@
 // views/tables.cc — callgrind_annotate's tables: their columns, totals, indexes and the steps
-// every report shares once they are filled (see tables.h; report/annotate_direct.cc fills them).
+// every report shares once they are filled (see tables.h; views/annotate_direct.cc fills them).
 #include "views/tables.h"
 
 #include <sys/stat.h>

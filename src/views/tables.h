@@ -4,7 +4,7 @@
 // callgrind_annotate keys a function by "file:name" with file the fl=/fi=/fe= file in force
 // (so inlined code is a pseudo-function under its fi= file), keeps cost arrays whose columns
 // may be undefined ("."), and sums calls per (caller, callee) and per (caller, callee, line).
-// These are exactly those tables, filled by one record sink (report/annotate_direct.h) while
+// These are exactly those tables, filled by one record sink (views/annotate_direct.h) while
 // the file is read, or from a built profile through replay(); annotate's text and JSON print
 // them (report/annotate_data.h), and the views of src/views/ answer queries on them
 // (session.h). What they are not: a model of the profile (no positions but
@@ -27,7 +27,7 @@
 #include "calltree/profile.h"
 #include "calltree/result.h"
 #include "model/row_index.h"
-#include "report/annotate.h"
+#include "views/annotate_options.h"
 
 namespace calltree::views {
 
@@ -337,6 +337,10 @@ bool regular_file(const std::string& path);
 // Whether the text report finds source file `file` (a display name) to annotate: in the
 // current directory or an include directory, or under a --source-root rewrite.
 bool source_found(const std::string& file, const annotate_options& options);
+
+// Hands the heap's free pages back to the system (glibc): between the reading's tables and a
+// report's, which reuse the holes of the first only in part (annotate_direct_tables.cc).
+void give_back_freed_memory();
 
 // Fills d.site_index and d.call_line_index (find_site, find_call_line) from d.sites and
 // d.call_lines, for a front end that makes those tables whole.

@@ -16,7 +16,7 @@
 
 #include "fuzz_common.h"
 #include "report/annotate.h"
-#include "report/annotate_direct.h"
+#include "views/annotate_direct.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace calltree;
@@ -67,7 +67,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ro.chunk_bytes = 64;
     auto in = memory_input(std::string(bytes));
     if (!test::read_as(*in, q.strings, sink, direct_diagnostics, ro)) return false;
-    return sink.write_text([&](std::string_view piece) { text.append(piece); }, &warnings)
+    return annotate_text_of(
+               sink, [&](std::string_view piece) { text.append(piece); }, &warnings)
         .has_value();
   };
   std::string one, two, trees;

@@ -11,7 +11,7 @@
 // Crafted profiles cover what the corpus has little of: parts with different `events:` lists
 // and omitted costs ("." columns), one function name in several objects and files, inlined
 // files, callers with no self cost, cycles across parts.
-#include "report/annotate_direct.h"
+#include "views/annotate_direct.h"
 
 #include <gtest/gtest.h>
 
@@ -80,7 +80,8 @@ report direct_report(std::unique_ptr<input> in, const annotate_options& o, mode 
   EXPECT_TRUE(detail::read_with_hooks(*in, p.strings, sink, diags, as.ro, as.hooks).has_value());
   r.errors = diags.errors;
   r.parts = p.parts.size();
-  auto s = sink.write_text([&](std::string_view piece) { r.text.append(piece); }, &r.warnings);
+  auto s = annotate_text_of(
+      sink, [&](std::string_view piece) { r.text.append(piece); }, &r.warnings);
   r.ok = s.has_value();
   if (!s) r.text = s.error().message;
   return r;

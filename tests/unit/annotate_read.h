@@ -9,7 +9,7 @@
 #include "calltree/input.h"
 #include "calltree/reader.h"
 #include "report/annotate.h"
-#include "report/annotate_direct.h"
+#include "views/annotate_direct.h"
 
 namespace calltree::test {
 
@@ -27,8 +27,9 @@ inline result<std::string> annotate_read(std::unique_ptr<input> in, const annota
   auto read = read_callgrind(*in, p.strings, sink, diags);
   if (!read) return read.error();
   std::string out;
-  auto s = json ? sink.write_json(out, warnings)
-                : sink.write_text([&](std::string_view piece) { out.append(piece); }, warnings);
+  auto s = json ? annotate_json_of(sink, out, warnings)
+                : annotate_text_of(
+                      sink, [&](std::string_view piece) { out.append(piece); }, warnings);
   if (!s) return s.error();
   return out;
 }

@@ -1,6 +1,6 @@
-// report/annotate_sums.h — (internal) annotate_direct's sums while the file is read: its keys,
+// views/annotate_sums.h — (internal) annotate_direct's sums while the file is read: its keys,
 // calls, source lines, jumps, per-part rows and --raw's calls, and how each record is summed
-// into them (report/annotate_direct.cc says why they come out as they do).
+// into them (views/annotate_direct.cc says why they come out as they do).
 //
 // What it is: the state behind annotate_direct (its impl), with the per-record code inline,
 // where the sink's entry points (annotate_direct.cc) call it. What it is not: the tables
@@ -20,8 +20,8 @@
 #include "calltree/profile_builder.h"
 #include "model/free_storage.h"
 #include "model/row_index.h"
-#include "report/annotate_data.h"
-#include "report/annotate_direct.h"
+#include "views/annotate_direct.h"
+#include "views/tables.h"
 
 namespace calltree {
 
@@ -102,7 +102,7 @@ struct annotate_direct::impl {
   std::string display_name;
   profile_builder parts;  // part headers and ends only: p.events, p.parts
 
-  detail::display_files display;
+  views::display_files display;
   std::vector<std::string> files;  // the display files
 
   paged_array<key_entry> keys;
@@ -131,7 +131,7 @@ struct annotate_direct::impl {
 
   // Source annotation (--auto=yes, or source files named): self cost per (display file, line),
   // call sites and calls per (caller key, callee key, line), for the files the report can open
-  // (detail::source_found) only: the others print no line. Records of those files must come
+  // (views::source_found) only: the others print no line. Records of those files must come
   // one per line, or summed per line (record_needs::per_line with lines_of()).
   bool lines = o.auto_annotate || !o.user_files.empty();
   std::vector<char> file_found;  // per display file, with `lines`
@@ -145,10 +145,10 @@ struct annotate_direct::impl {
   std::vector<std::uint32_t> line_given;
   std::vector<std::uint64_t> line_layouts;
   std::uint32_t last_line_row = none;
-  paged_array<detail::ann_site> sites;  // func: the caller key (numbers of the reading)
+  paged_array<views::ann_site> sites;  // func: the caller key (numbers of the reading)
   row_index site_index;
-  detail::site_callee_pairs site_callees;
-  paged_array<detail::ann_call_line> call_lines;
+  views::site_callee_pairs site_callees;
+  paged_array<views::ann_call_line> call_lines;
   row_index call_line_index;
   cost_matrix call_line_costs;
   std::vector<std::uint32_t> call_line_given;
@@ -275,9 +275,9 @@ struct annotate_direct::impl {
     b += part_selfs.size() * (sizeof(part_key) + cols + per_index_entry);
     b += part_calls.size() * (sizeof(part_call) + cols + per_index_entry);
     b += line_rows.size() * (sizeof(line_entry) + cols + per_index_entry + 8);
-    b += sites.size() * (sizeof(detail::ann_site) + per_index_entry);
+    b += sites.size() * (sizeof(views::ann_site) + per_index_entry);
     b += site_callees.size() * (8 + per_index_entry);
-    b += call_lines.size() * (sizeof(detail::ann_call_line) + cols + per_index_entry + 8);
+    b += call_lines.size() * (sizeof(views::ann_call_line) + cols + per_index_entry + 8);
     b += jump_rows.size() * (sizeof(jump_entry) + per_index_entry);
     b += key_first_line.size() * 16;
     b += raw_calls.size() * (sizeof(raw_call) + cols + per_index_entry + 12);
@@ -296,7 +296,7 @@ struct annotate_direct::impl {
   std::uint32_t display_file(string_id sid) {
     const std::uint32_t f = display.of(names, sid, o.cwd, files);
     if (lines && file_found.size() < files.size())
-      file_found.push_back(detail::source_found(files.back(), o) ? 1 : 0);
+      file_found.push_back(views::source_found(files.back(), o) ? 1 : 0);
     return f;
   }
   // The display file of the last context's lines: its key's, or with key_by_function the
@@ -350,7 +350,7 @@ struct annotate_direct::impl {
     std::uint32_t li = call_line_index.find(
         lh,
         [&](std::uint32_t i) {
-          const detail::ann_call_line& c = call_lines[i];
+          const views::ann_call_line& c = call_lines[i];
           return c.caller == ck && c.callee == ek && c.line == line && c.file == file;
         },
         slot);
@@ -775,10 +775,8 @@ struct annotate_direct::impl {
     add_saturating(e.followed, r.followed);
   }
 
-  // The tables, summed from the reading (everything write_text prints from).
-  status make_tables(detail::annotate_data& d, std::vector<std::string>* warnings);
-  status write_text(const std::function<void(std::string_view)>& write,
-                    std::vector<std::string>* warnings);
+  // The tables, summed from the reading (everything a report prints from).
+  status make_tables(views::annotate_data& d, std::vector<std::string>* warnings);
 };
 
 }  // namespace calltree

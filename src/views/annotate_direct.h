@@ -1,12 +1,13 @@
-// report/annotate_direct.h — annotate's tables, summed from the records: their one filler.
+// views/annotate_direct.h — annotate's tables, summed from the records: their one filler.
 //
 // What it is: the record sink that fills callgrind_annotate's tables (views/tables.h: self cost
 // per "file:name" key; calls per caller and callee key when a report shows them, with
 // --inclusive=yes, --tree or --json; with --inclusive=yes on a file of several parts the same
 // per part for the solver; for source annotation, self cost per source line and calls per
 // call line, of the files the report can open), for every report that prints them: annotate's
-// text (write_text) and JSON (write_json), --part and --raw included, and the views of serve,
-// report --html and the exports (take_tables, keyed by function). Records come from
+// text and JSON (report/annotate.h: annotate_text_of, annotate_json_of), --part and --raw
+// included, and the views of serve, report --html and the exports (take_tables, keyed by
+// function). Records come from
 // read_callgrind while the file is read (no model is made: on the real 260 MB profile of
 // docs/performance.md the report takes a fraction of the model's memory) or from a profile
 // already built, through replay() (report/annotate.h's annotate_text on a profile).
@@ -26,7 +27,7 @@
 #include "calltree/profile.h"
 #include "calltree/records.h"
 #include "calltree/result.h"
-#include "report/annotate.h"
+#include "views/annotate_options.h"
 
 namespace calltree {
 
@@ -84,23 +85,18 @@ class annotate_direct final : public record_sink {
   // such file is kept (annotate_data::key_spans). Before the first record.
   void key_by_function();
 
-  // For annotate --json (write_json): the tables of the JSON report, which carries inclusive
-  // costs, calls and the lines of every file it lists. Before the first record.
+  // For annotate --json (report/annotate.h, annotate_json_of): the tables of the JSON report, which
+  // carries inclusive costs, calls and the lines of every file it lists. Before the first record.
   void keep_json_tables();
 
-  // The tables themselves, once every record is in, instead of the text (the same errors as
-  // write_text). The sums are given up on the way: call it (or write_text) once. `d.names` is
-  // the profile's pool, which must outlive them.
+  // The tables, once every record is in (an error for an unknown --show/--sort event). The sums are
+  // given up on the way: call it once. `d.names` is the profile's pool, which must outlive them.
   status take_tables(views::annotate_data& d, std::vector<std::string>* warnings = nullptr);
 
-  // The report, once every record is in, handed to `write` in pieces as annotate_text_to()
-  // does (the same errors). The sums are given up on the way: call it once.
-  status write_text(const std::function<void(std::string_view)>& write,
-                    std::vector<std::string>* warnings = nullptr);
-
-  // With keep_json_tables: the report as JSON (schema "calltree-annotate", docs/json.md), once
-  // every record is in (the same errors as write_text). Call it once.
-  status write_json(std::string& out, std::vector<std::string>* warnings = nullptr);
+  // The options the tables print with: those given (with keep_json_tables, inclusive costs
+  // are in the tables all the same), and the profile of the parts and events.
+  annotate_options report_options() const;
+  const profile& parts() const;
 
  private:
   struct impl;

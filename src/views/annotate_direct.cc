@@ -1,8 +1,8 @@
 // annotate_direct.cc — annotate's tables summed from the records: the one filler of the
-// tables every annotate report and view prints (see report/annotate_direct.h). This file is
+// tables every annotate report and view prints (see views/annotate_direct.h). This file is
 // the sink's face (what it needs, its options, where records go) and the design below; the
-// sums are report/annotate_sums.h, the end of the reading annotate_direct_tables.cc. It does
-// not print (annotate_text.cc, annotate_json.cc do).
+// sums are views/annotate_sums.h, the end of the reading annotate_direct_tables.cc. It does
+// not print (report/annotate_text.cc, report/annotate_json.cc do).
 //
 // callgrind_annotate regroups a profile by its key "display file:name". The profile model
 // keeps one self row per (part, function, source file[, line]) and one call row per (part,
@@ -46,7 +46,7 @@
 //  * Source annotation. Self cost per (display file, line), calls per call site (file, line:
 //    the callees met there, in order of first appearance) and per (caller key, callee key,
 //    line), with the same "." bookkeeping as keys and calls. Only files the report will open
-//    (detail::source_found: the current directory, an include directory, a --source-root) get
+//    (views::source_found: the current directory, an include directory, a --source-root) get
 //    line tables, the others print no line (the views and JSON keep every file's). Calls are
 //    kept (for the order of a site's callees, by their pair's cost) when their caller's file
 //    is such a file, or when a report shows calls. Sums per line saturate quietly.
@@ -69,9 +69,9 @@
 // key's sum that saturates where no row's would (one error more); with --part, the values
 // given in the other parts do not count; and the memory limit, estimated here from these
 // tables, stops at another record than the builder's does.
-#include "report/annotate_direct.h"
+#include "views/annotate_direct.h"
 
-#include "report/annotate_sums.h"
+#include "views/annotate_sums.h"
 
 namespace calltree {
 
@@ -95,7 +95,7 @@ record_needs annotate_direct::needs() const {
 
 std::function<bool(std::string_view)> annotate_direct::lines_of() const {
   return [o = impl_->o, every = impl_->every_file_lines](std::string_view name) {
-    return every || detail::source_found(detail::display_name(std::string(name), o.cwd), o);
+    return every || views::source_found(views::display_name(std::string(name), o.cwd), o);
   };
 }
 
@@ -119,22 +119,15 @@ void annotate_direct::keep_json_tables() {
   impl_->keep_calls = true;
   impl_->every_file_lines = true;  // (the lines of every file it lists, found or not)
 }
-status annotate_direct::write_json(std::string& out, std::vector<std::string>* warnings) {
-  detail::annotate_data d;
-  if (auto made = impl_->make_tables(d, warnings); !made) return made;
+annotate_options annotate_direct::report_options() const {
   annotate_options o = impl_->o;
-  o.inclusive = impl_->json_by_inclusive;
-  out = detail::print_annotate_json(impl_->p, d, o);
-  return ok();
+  if (impl_->json) o.inclusive = impl_->json_by_inclusive;
+  return o;
 }
+const profile& annotate_direct::parts() const { return impl_->p; }
 status annotate_direct::take_tables(views::annotate_data& d, std::vector<std::string>* warnings) {
   return impl_->make_tables(d, warnings);
 }
 void annotate_direct::on_part_end(const part_end& e) { impl_->parts.on_part_end(e); }
-
-status annotate_direct::write_text(const std::function<void(std::string_view)>& write,
-                                   std::vector<std::string>* warnings) {
-  return impl_->write_text(write, warnings);
-}
 
 }  // namespace calltree

@@ -1,9 +1,9 @@
 // annotate_direct_tables.cc — the end of annotate_direct's reading: --raw's calls settled,
-// the keys numbered (report/annotate_direct.cc says in what order), and the sums handed over as
-// annotate's tables (views/tables.h), or printed as the text or JSON report.
+// the keys numbered (views/annotate_direct.cc says in what order), and the sums handed over as
+// annotate's tables (views/tables.h).
 //
-// What it does not do: sum records (report/annotate_sums.h), or lay out a report
-// (annotate_text.cc, annotate_json.cc).
+// What it does not do: sum records (views/annotate_sums.h), or lay out a report
+// (report/annotate_text.cc, report/annotate_json.cc).
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -14,23 +14,19 @@
 #include <malloc.h>
 #endif
 
-#include "radix_sort.h"
-#include "report/annotate_sums.h"
+#include "model/radix_sort.h"
+#include "views/annotate_sums.h"
 
 namespace calltree {
-
-namespace {
 
 // Hands the heap's free pages back to the system (glibc). The tables of the reading (and the
 // reader's own, freed by now) leave holes that the report's tables, made in other sizes,
 // reuse only in part: without this the report's peak was 7-8 MB above the reading's.
-void give_back_freed_memory() {
+void views::give_back_freed_memory() {
 #if defined(__GLIBC__)
   malloc_trim(0);
 #endif
 }
-
-}  // namespace
 
 // --raw, once every record is in: as callgrind_annotate 3.19, a call whose count sums to 0
 // is its caller's self cost (and its line's, in the caller's file); the others are calls.
@@ -102,32 +98,12 @@ void annotate_direct::impl::settle_raw_calls() {
   detail::free_storage(raw_call_layouts);
 }
 
-status annotate_direct::impl::write_text(const std::function<void(std::string_view)>& write,
-                                         std::vector<std::string>* warnings) {
-  detail::annotate_data d;
-  if (auto made = make_tables(d, warnings); !made) return made;
-  if (!o.tree_caller && !o.tree_calling && !d.lines) {
-    // The text report shows calls only in trees and beside source lines: these calls were
-    // kept for the inclusive costs, which are solved.
-    detail::free_storage(d.calls);
-    d.call_cc = detail::cc_table();
-    detail::free_storage(d.callers_of);
-    detail::free_storage(d.callees_of);
-    give_back_freed_memory();
-  }
-  std::string out;
-  auto s = detail::print_annotate_text(p, d, o, &write, out);
-  if (!s) return s;
-  if (!out.empty()) write(out);
-  return ok();
-}
-
-status annotate_direct::impl::make_tables(detail::annotate_data& d,
+status annotate_direct::impl::make_tables(views::annotate_data& d,
                                           std::vector<std::string>* warnings) {
   if (o.raw) settle_raw_calls();
-  auto started = detail::start_annotate_data(p, o, d, warnings);
+  auto started = views::start_annotate_data(p, o, d, warnings);
   if (!started) return started.error();
-  const detail::annotate_columns& cols = *started;
+  const views::annotate_columns& cols = *started;
   const std::size_t nrec = cols.nrec;
   const std::size_t nk = keys.size();
 
@@ -166,7 +142,7 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
   for (std::size_t i = 0; i < other_functions.size(); ++i)
     place_function(other_functions[i].f, other_functions[i].own_key);
   detail::free_storage(other_functions);
-  give_back_freed_memory();
+  views::give_back_freed_memory();
   // (With key_by_function every key is one function, made with its object: a function met
   // only as a callee is placed by its first call below, and has its object all the same.)
   if (by_function)
@@ -195,7 +171,7 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
       layout_index[l].push_back(it == layouts[l].end() ? -1
                                                        : static_cast<int>(it - layouts[l].begin()));
     }
-  auto fill = [&](detail::cc_table& t, std::size_t row, std::span<const std::uint64_t> costs,
+  auto fill = [&](views::cc_table& t, std::size_t row, std::span<const std::uint64_t> costs,
                   std::uint64_t layout_bits, std::uint32_t given) {
     std::uint64_t* v = t.values(row);
     char* def = t.defined(row);
@@ -273,14 +249,14 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
   call_costs = cost_matrix();
   detail::free_storage(call_given);
   detail::free_storage(call_layouts);
-  give_back_freed_memory();
+  views::give_back_freed_memory();
   d.calls.reserve(calls.size());
   for (std::uint32_t ci = 0; ci < calls.size(); ++ci) {
     const call_entry& c = calls[ci];
     d.calls.push_back({new_of[c.caller], new_of[c.callee], c.count});
   }
   detail::free_storage(calls);
-  give_back_freed_memory();
+  views::give_back_freed_memory();
 
   // Source lines: the rows as the model path's report makes them, with the keys' new numbers.
   if (lines) {
@@ -305,7 +281,7 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
     site_callees.build_into(d.site_callees, d.sites.size());
     d.call_lines.reserve(call_lines.size());
     for (std::uint32_t i = 0; i < call_lines.size(); ++i) {
-      const detail::ann_call_line& c = call_lines[i];
+      const views::ann_call_line& c = call_lines[i];
       d.call_lines.push_back(
           {new_of[c.caller], new_of[c.callee], c.line, c.count, file_of(c.file)});
       d.call_line_cc.add_row();
@@ -319,7 +295,7 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
     detail::free_storage(line_layouts);
     detail::free_storage(call_line_given);
     detail::free_storage(call_line_layouts);
-    detail::index_source_lines(d);
+    views::index_source_lines(d);
   }
 
   // The views' source tables: which files were found, each key's line range, the jumps.
@@ -352,7 +328,7 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
     }
     detail::free_storage(jump_rows);
     std::sort(d.jumps.begin(), d.jumps.end(),
-              [](const detail::ann_jump& a, const detail::ann_jump& b) {
+              [](const views::ann_jump& a, const views::ann_jump& b) {
                 return std::tie(a.file, a.line, a.target_file, a.target_line, a.conditional) <
                        std::tie(b.file, b.line, b.target_file, b.target_line, b.conditional);
               });
@@ -362,7 +338,7 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
   // part's sums per key and per call.
   std::optional<inclusive_result> solved;
   if (o.inclusive && !per_part) {
-    if (solve_inclusive) solved = detail::solve_inclusive_of_keys(d, nrec, o.raw);
+    if (solve_inclusive) solved = views::solve_inclusive_of_keys(d, nrec, o.raw);
   } else if (o.inclusive) {
     inclusive_solver s(nk, nrec);
     std::vector<std::uint64_t> tmp(nrec);
@@ -388,7 +364,7 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
       call_of.reserve(d.calls.size());
       for (std::uint32_t ci = 0; ci < d.calls.size(); ++ci)
         call_of.emplace(std::uint64_t{d.calls[ci].caller} << 32 | d.calls[ci].callee, ci);
-      d.part_self = detail::cc_table(d.columns.size());
+      d.part_self = views::cc_table(d.columns.size());
       d.part_self.reserve(part_selfs.size());
       for (std::uint32_t i = 0; i < part_selfs.size(); ++i) {
         d.part_self_part.push_back(part_selfs[i].part);
@@ -397,7 +373,7 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
         auto costs = project(part_selfs[i].part, part_self_costs.row(i));
         std::copy_n(costs.begin(), nrec, d.part_self.values(row));
       }
-      d.part_call_cc = detail::cc_table(d.columns.size());
+      d.part_call_cc = views::cc_table(d.columns.size());
       d.part_call_cc.reserve(part_calls.size());
       for (std::uint32_t i = 0; i < part_calls.size(); ++i) {
         const part_call& c = part_calls[i];
@@ -420,7 +396,7 @@ status annotate_direct::impl::make_tables(detail::annotate_data& d,
   detail::free_storage(new_of);
 
   d.names = &names;
-  detail::finish_annotate_data(p, o, cols, d, solved ? &*solved : nullptr, warnings);
+  views::finish_annotate_data(p, o, cols, d, solved ? &*solved : nullptr, warnings);
   return ok();
 }
 
