@@ -8,10 +8,10 @@
 
 namespace calltree {
 
-using detail::mix;
-using detail::row_index;
 using detail::call_in_run;
 using detail::jump_in_run;
+using detail::mix;
+using detail::row_index;
 using detail::self_in_run;
 
 profile_builder::profile_builder(profile& p, diagnostic_sink* diagnostics, std::string display_name,

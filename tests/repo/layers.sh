@@ -44,7 +44,8 @@ for top in server cli; do
   order+=("$top")
 done
 
-listed=$(IFS=,; echo "${order[*]}" | sed 's/,/, /g')
+listed=$(IFS=,; echo "${order[*]}")
+listed=${listed//,/, }
 if ! grep -qF "Layers, from the bottom: $listed." docs/architecture.md; then
   echo "docs/architecture.md: error: does not list the layers as the build has them:" \
        "\"Layers, from the bottom: $listed.\""
