@@ -25,6 +25,7 @@
 #include "command.h"
 #include "memory_option.h"
 #include "objdump_runner.h"
+#include "views/annotate_direct.h"
 
 namespace calltree::cli {
 
@@ -249,8 +250,8 @@ int annotate_asm(const std::string& input, const annotate_options& o, const asm_
   return exit_ok;
 }
 
-int annotate_asm_json(const std::string& input, const profile& p, const annotate_options& o,
-                      const cost_presence* presence, const asm_request& r, std::string& json) {
+int annotate_asm_json(const std::string& input, const annotate_options& o, const asm_request& r,
+                      std::string& json) {
   std::vector<listed_function> listed;
   if (!r.regex) {
     // The functions the text report would list: its table, made and thrown away.
@@ -258,9 +259,13 @@ int annotate_asm_json(const std::string& input, const profile& p, const annotate
     t.on_function_row = [&](std::string_view file, std::string_view name, std::string_view object) {
       listed.push_back({std::string(file), std::string(name), std::string(object)});
     };
-    auto made = annotate_text_to(
-        p, t, [](std::string_view) {}, presence, nullptr);
-    if (!made) return exit_usage;
+    auto in = open_input(input);
+    if (!in) return exit_usage;
+    profile p;
+    diagnostic_collector quiet;
+    annotate_direct sink(p, t);
+    if (!read_callgrind(**in, p.strings, sink, quiet, {})) return exit_usage;
+    if (!annotate_text_of(sink, [](std::string_view) {})) return exit_usage;
   }
   std::string views;
   const int rc = annotate_asm(input, o, r, listed, &views);

@@ -45,8 +45,9 @@ int annotate_asm(const std::string& input, const annotate_options& o, const asm_
                  const std::vector<listed_function>& listed, std::string* json);
 
 // `annotate --json --asm`: the asm objects of the chosen functions added to the report's JSON
-// `json` (made from `p`) as its "asm" array. The exit status as annotate_asm's.
-int annotate_asm_json(const std::string& input, const profile& p, const annotate_options& o,
-                      const cost_presence* presence, const asm_request& r, std::string& json);
+// `json` as its "asm" array (without a regex, the functions the text report would list: the
+// input read again for it). The exit status as annotate_asm's.
+int annotate_asm_json(const std::string& input, const annotate_options& o, const asm_request& r,
+                      std::string& json);
 
 }  // namespace calltree::cli

@@ -26,7 +26,7 @@
 #include "progress.h"
 #include "reader/read_hooks.h"
 #include "report/annotate.h"
-#include "report/annotate_direct.h"
+#include "views/annotate_direct.h"
 
 namespace calltree::cli {
 namespace {
@@ -151,38 +151,6 @@ class stderr_counter final : public diagnostic_sink {
   }
   std::uint64_t errors = 0, warnings = 0;
   std::vector<diagnostic> kept;
-};
-
-// The profile builder and the "." bookkeeping in one sink, called directly (both are final),
-// the bookkeeping only while it tracks (a profile with one event needs none); no jumps.
-class annotate_sink final : public record_sink {
- public:
-  annotate_sink(profile_builder& builder, cost_presence& presence)
-      : builder_(builder), presence_(presence) {}
-  record_needs needs() const override {
-    return record_needs::finest(builder_.needs(), presence_.needs());
-  }
-  void on_part_begin(const part_header& h) override {
-    builder_.on_part_begin(h);
-    presence_.on_part_begin(h);
-  }
-  // (The builder last: a tail call.)
-  void on_cost(const cost_record& r) override {
-    if (presence_.tracking()) presence_.on_cost(r);
-    builder_.on_cost(r);
-  }
-  void on_call(const call_record& r) override {
-    if (presence_.tracking()) presence_.on_call(r);
-    builder_.on_call(r);
-  }
-  void on_part_end(const part_end& e) override {
-    builder_.on_part_end(e);
-    presence_.on_part_end(e);
-  }
-
- private:
-  profile_builder& builder_;
-  cost_presence& presence_;
 };
 
 int run_annotate(std::span<const std::string_view> args) {
@@ -329,22 +297,11 @@ int run_annotate(std::span<const std::string_view> args) {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
 
-  // Stream the input into the model, with the "." bookkeeping beside it. The report works by
-  // source line: instruction addresses and jumps are not kept, so an instruction-level profile
-  // merges into one row per line. When no source file will be annotated (--auto=no and no
-  // files named), no position is kept at all: one self row per function and source file, one
-  // call row per caller and callee. Lines are kept with --part (the "." columns of calls
-  // depend on the lines of the part chosen) and --raw (a calls=0 line counts as self cost, so
-  // it must not merge with the counted calls of its pair).
-  const bool by_line = o.auto_annotate || !o.user_files.empty() || o.part || o.raw;
+  // Stream the input into annotate's tables (annotate_direct.h): no model is built.
   profile p;
   // The text report needs the text of the names it prints (a fraction of them): the others
   // wait in a temporary file (string_pool::mode::spill). JSON lists every function.
   if (!json) p.strings = string_pool_access::make(string_pool::mode::spill);
-  cost_presence presence(by_line);
-  // Without --part and --raw, the text report's tables are summed from the records as they
-  // come (annotate_direct.h): no model is built.
-  const bool use_direct = !json && annotate_direct::serves(o);
   std::optional<annotate_direct> direct;
   stderr_counter diags;
   int read_status = exit_ok;
@@ -361,27 +318,13 @@ int run_annotate(std::span<const std::string_view> args) {
     if (!threads) return usage_error("annotate", "--threads needs a number from 1 to 64");
     ro.threads = *threads;
     o.threads = *threads;
-    // The sinks ask for sums: a run of lines is one row anyway, and so is every line of one
-    // context (a chunk read ahead on the other core hands over its sums, not its lines); for
-    // source annotation, per line. The model with lines (--part, --raw, --json with source
-    // annotation) takes every line: it keeps positions. No jumps: the report shows none.
+    // The sink asks for sums per context (for source annotation, per line; with --raw, each
+    // line), no jumps: the report shows none.
     progress_line progress(ro.display_name);
     progress.attach(ro);
-    builder_options bo;
-    bo.max_memory = memory_limit();
-    bo.keep_positions = by_line ? pos_line : 0;
-    bo.keep_jumps = false;
-    std::optional<profile_builder> builder;
-    std::optional<annotate_sink> model_sink;
-    record_sink* sink;
-    if (use_direct) {
-      direct.emplace(p, o, &diags, ro.display_name);
-      sink = &*direct;
-    } else {
-      builder.emplace(p, &diags, ro.display_name, bo);
-      sink = &model_sink.emplace(*builder, presence);
-    }
-    auto stats = detail::read_any_input(**in, p.strings, *sink, diags, ro);
+    direct.emplace(p, o, &diags, ro.display_name);
+    if (json) direct->keep_json_tables();
+    auto stats = detail::read_any_input(**in, p.strings, *direct, diags, ro);
     progress.finish();
     if (!stats) {
       std::fprintf(stderr, "calltree annotate: %s\n", stats.error().message.c_str());
@@ -412,14 +355,16 @@ int run_annotate(std::span<const std::string_view> args) {
       std::fprintf(stderr, "calltree annotate: warning: %s\n", warnings[warned].c_str());
   };
   if (json) {
-    auto text = annotate_json(p, o, &presence, &warnings);
+    std::string text;
+    auto made = annotate_json_of(*direct, text, &warnings);
     warn();
-    if (!text) {
-      std::fprintf(stderr, "%s\n", text.error().message.c_str());
+    if (!made) {
+      std::fprintf(stderr, "%s\n", made.error().message.c_str());
       return exit_usage;
     }
-    const int rc = asm_req ? annotate_asm_json(input, p, o, &presence, *asm_req, *text) : exit_ok;
-    std::fwrite(text->data(), 1, text->size(), stdout);
+    direct.reset();
+    const int rc = asm_req ? annotate_asm_json(input, o, *asm_req, text) : exit_ok;
+    std::fwrite(text.data(), 1, text.size(), stdout);
     return rc != exit_ok ? rc : read_status;
   }
   // The text is written as it is made (a large report is never held whole); the warnings and
@@ -433,8 +378,7 @@ int run_annotate(std::span<const std::string_view> args) {
     }
     std::fwrite(piece.data(), 1, piece.size(), stdout);
   };
-  auto status = direct ? direct->write_text(write, &warnings)
-                       : annotate_text_to(std::move(p), o, write, &presence, &warnings);
+  auto status = annotate_text_of(*direct, write, &warnings);
   warn();
   if (!status) {
     std::fprintf(stderr, "%s\n", status.error().message.c_str());

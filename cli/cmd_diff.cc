@@ -14,7 +14,7 @@
 #include "diagnostics_output.h"
 #include "flag_table.h"
 #include "memory_option.h"
-#include "model/load_any.h"
+#include "reader/load_any.h"
 #include "progress.h"
 #include "reader/read_hooks.h"
 #include "report/diff.h"

@@ -31,7 +31,7 @@
 #include "huge_pages.h"
 #include "memory_option.h"
 #include "model/builder_access.h"
-#include "model/load_any.h"
+#include "reader/load_any.h"
 #include "output_file.h"
 #include "progress.h"
 #include "reader/read_hooks.h"

@@ -1,7 +1,7 @@
 // report/annotate_data.h — (internal) annotate's view of the tables, and its printing.
 //
 // The tables callgrind_annotate's report prints are the views' (views/tables.h: one set,
-// filled from the model or while reading); annotate's code names them here as it always has
+// filled by annotate_direct); annotate's code names them here as it always has
 // (detail::annotate_data, ...), and declares what only the report does: the text layout and
 // callgrind_annotate's number formats.
 #pragma once
@@ -23,7 +23,6 @@ using views::ann_jump;
 using views::ann_site;
 using views::annotate_columns;
 using views::annotate_data;
-using views::build_annotate_data;
 using views::cc_table;
 using views::display_files;
 using views::display_name;
@@ -41,6 +40,11 @@ using views::start_annotate_data;
 status print_annotate_text(const profile& p, const annotate_data& d,
                            const annotate_options& options,
                            const std::function<void(std::string_view)>* write, std::string& out);
+
+// The JSON report of `d` (filled for JSON: annotate_direct::keep_json_tables), functions in
+// order of inclusive cost when options.inclusive, else of self cost (annotate_json.cc).
+std::string print_annotate_json(const profile& p, const annotate_data& d,
+                                const annotate_options& options);
 
 // "1,234,567".
 std::string commify(std::uint64_t v);

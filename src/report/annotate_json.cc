@@ -8,6 +8,7 @@
 #include "report/annotate.h"
 #include "report/annotate_data.h"
 #include "report/json.h"
+#include "views/annotate_direct.h"
 
 namespace calltree {
 
@@ -28,14 +29,10 @@ std::string file_of_key(const std::string& key) {
 
 }  // namespace
 
-result<std::string> annotate_json(const profile& p, const annotate_options& options,
-                                  const cost_presence* presence,
-                                  std::vector<std::string>* warnings) {
+std::string detail::print_annotate_json(const profile& p, const annotate_data& d,
+                                        const annotate_options& options) {
   annotate_options o = options;
   o.inclusive = true;  // JSON always carries both
-  auto built = detail::build_annotate_data(p, o, presence, warnings);
-  if (!built) return built.error();
-  const detail::annotate_data& d = *built;
 
   std::vector<std::size_t> sort_cols;
   for (const auto& n : (o.sort.empty() ? d.recorded : o.sort))
@@ -181,6 +178,14 @@ result<std::string> annotate_json(const profile& p, const annotate_options& opti
   j.end_array();
   j.end_object();
   return j.take() + "\n";
+}
+
+status annotate_json_of(annotate_direct& tables, std::string& out,
+                        std::vector<std::string>* warnings) {
+  detail::annotate_data d;
+  if (auto made = tables.take_tables(d, warnings); !made) return made;
+  out = detail::print_annotate_json(tables.parts(), d, tables.report_options());
+  return ok();
 }
 
 }  // namespace calltree

@@ -17,9 +17,10 @@
 #include <unordered_map>
 
 #include "model/free_storage.h"
-#include "radix_sort.h"
+#include "model/radix_sort.h"
 #include "report/annotate.h"
 #include "report/annotate_data.h"
+#include "views/annotate_direct.h"
 
 namespace calltree {
 
@@ -176,22 +177,6 @@ std::int64_t mtime_of(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) return 0;
   return static_cast<std::int64_t>(st.st_mtime);
-}
-
-}  // namespace
-
-namespace {
-
-// The report into `out`; with `write`, what is made is handed to it in pieces of about 1 MB on
-// the way (only when no user file is named: the one error that can come after printing has
-// begun is a user file that cannot be opened, and then nothing must have been written).
-status make_annotate_text(const profile& p, const annotate_options& o,
-                          const cost_presence* presence, std::vector<std::string>* warnings,
-                          const std::function<void(std::string_view)>* write,
-                          std::string& result_out, profile* release = nullptr) {
-  auto built = detail::build_annotate_data(p, o, presence, warnings, release);
-  if (!built) return built.error();
-  return detail::print_annotate_text(p, *built, o, write, result_out);
 }
 
 }  // namespace
@@ -750,30 +735,22 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
   return ok();
 }
 
-result<std::string> annotate_text(const profile& p, const annotate_options& o,
-                                  const cost_presence* presence,
-                                  std::vector<std::string>* warnings) {
+status annotate_text_of(annotate_direct& tables, const std::function<void(std::string_view)>& write,
+                        std::vector<std::string>* warnings) {
+  const annotate_options o = tables.report_options();
+  detail::annotate_data d;
+  if (auto made = tables.take_tables(d, warnings); !made) return made;
+  if (!o.tree_caller && !o.tree_calling && !d.lines) {
+    // The text report shows calls only in trees and beside source lines: these calls were
+    // kept for the inclusive costs, which are solved.
+    detail::free_storage(d.calls);
+    d.call_cc = detail::cc_table();
+    detail::free_storage(d.callers_of);
+    detail::free_storage(d.callees_of);
+    views::give_back_freed_memory();
+  }
   std::string out;
-  auto s = make_annotate_text(p, o, presence, warnings, nullptr, out);
-  if (!s) return s.error();
-  return out;
-}
-
-status annotate_text_to(const profile& p, const annotate_options& o,
-                        const std::function<void(std::string_view)>& write,
-                        const cost_presence* presence, std::vector<std::string>* warnings) {
-  std::string out;
-  auto s = make_annotate_text(p, o, presence, warnings, &write, out);
-  if (!s) return s;
-  if (!out.empty()) write(out);
-  return ok();
-}
-
-status annotate_text_to(profile&& p, const annotate_options& o,
-                        const std::function<void(std::string_view)>& write,
-                        const cost_presence* presence, std::vector<std::string>* warnings) {
-  std::string out;
-  auto s = make_annotate_text(p, o, presence, warnings, &write, out, &p);
+  auto s = detail::print_annotate_text(tables.parts(), d, o, &write, out);
   if (!s) return s;
   if (!out.empty()) write(out);
   return ok();

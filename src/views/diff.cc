@@ -10,7 +10,8 @@
 #include "calltree/cost_matrix.h"
 #include "calltree/diagnostic.h"
 #include "calltree/profile_builder.h"
-#include "model/load_any.h"
+#include "reader/load_any.h"
+#include "model/radix_sort.h"
 #include "report/radix_sort.h"
 #include "views/function_list.h"
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "report/radix_sort.h"
+#include "model/radix_sort.h"
 #include "views/flame.h"
 #include "views/session.h"
 

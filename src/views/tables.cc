@@ -1,4 +1,5 @@
-// views/tables.cc — callgrind_annotate's tables, and how the model fills them (see tables.h).
+// views/tables.cc — callgrind_annotate's tables: their columns, totals, indexes and the steps
+// every report shares once they are filled (see tables.h; views/annotate_direct.cc fills them).
 #include "views/tables.h"
 
 #include <sys/stat.h>
@@ -16,7 +17,6 @@
 #include <unordered_map>
 
 #include "analysis/inclusive_solve.h"
-#include "model/free_storage.h"
 
 namespace calltree {
 
@@ -143,174 +143,6 @@ std::uint32_t annotate_data::find_call_line(std::uint32_t caller, std::uint32_t 
   return r == row_index::empty ? UINT32_MAX : r;
 }
 
-namespace {
-
-struct builder {
-  const profile& p;
-  const annotate_options& o;
-  const cost_presence* presence;
-  annotate_data& d;
-
-  std::size_t nrec = 0;                      // recorded columns
-  std::vector<event_id> rec_ids;             // profile event id per recorded column
-  std::vector<std::vector<int>> part_index;  // part -> recorded column -> index in part events
-  display_files files;
-  row_index key_index;                 // (display file, name) -> key
-  std::vector<std::uint32_t> own_key;  // per model function: key of its own file (+1)
-  row_index call_index;                // (caller key, callee key) -> d.calls
-  // Callees of each site, each once: (site, callee) pairs in order of addition.
-  site_callee_pairs site_callees;
-
-  builder(const profile& prof, const annotate_options& opts, const cost_presence* pres,
-          annotate_data& data)
-      : p(prof), o(opts), presence(pres), d(data), own_key(prof.functions.size(), 0) {
-    // At most one call per model call row; about one key per function. (Reserving more than
-    // is used costs no memory: untouched pages are never mapped in.)
-    call_index.reserve(prof.calls.size());
-    key_index.reserve(prof.functions.size());
-    d.calls.reserve(prof.calls.size());
-  }
-
-  bool selected(part_id part) const { return !o.part || *o.part == part; }
-
-  std::uint32_t file_of(string_id sid) {
-    bool fresh;
-    const std::uint32_t f = files.of(p.strings, sid, o.cwd, d.files, &fresh);
-    if (fresh && d.lines) d.file_lines.emplace_back();
-    return f;
-  }
-
-  std::uint32_t key_of(string_id file_sid, string_id fn_sid) {
-    const std::uint32_t f = file_of(file_sid);
-    const std::uint64_t h = mix(mix(3, f), fn_sid);
-    std::size_t slot;
-    auto k = key_index.find(
-        h, [&](std::uint32_t i) { return d.key_file[i] == f && d.key_function[i] == fn_sid; },
-        slot);
-    if (k != row_index::empty) return k;
-    k = static_cast<std::uint32_t>(d.key_file.size());
-    key_index.insert(h, k, slot);
-    d.key_function.push_back(fn_sid);
-    d.key_file.push_back(f);
-    d.key_object.push_back(0);
-    d.key_has_object.push_back(0);
-    d.key_seen.push_back(0);
-    d.key_called.push_back(0);
-    d.self.add_row();
-    return k;
-  }
-  // The key of model function `f` in source file `src` (its own file or an inlined one).
-  std::uint32_t key_of_function(function_id f, file_id src) {
-    const function& fn = p.functions[f];
-    if (src != fn.file) return key_of(p.files[src].name, fn.name);
-    if (!own_key[f]) own_key[f] = key_of(p.files[fn.file].name, fn.name) + 1;
-    return own_key[f] - 1;
-  }
-
-  // Adds a model cost row (profile event order) into `t` row `r`, with definedness from the
-  // part and the number of values given (UINT32_MAX = all).
-  void add(cc_table& t, std::size_t r, std::span<const std::uint64_t> costs, part_id part,
-           std::uint32_t given) {
-    std::uint64_t* v = t.values(r);
-    char* def = t.defined(r);
-    const auto& idx = part_index[part];
-    for (std::size_t c = 0; c < nrec; ++c) {
-      int i = idx[c];
-      if (i < 0 || static_cast<std::uint32_t>(i) >= given) continue;
-      add_saturating(v[c], costs[rec_ids[c]]);
-      def[c] = 1;
-    }
-  }
-
-  std::uint32_t given_fn(string_id file, string_id fn) const {
-    if (!presence || !presence->tracking()) return UINT32_MAX;
-    auto it = presence->functions.find({file, fn});
-    return it == presence->functions.end() ? UINT32_MAX : it->second;
-  }
-  std::uint32_t given_line(string_id file, std::uint64_t line) const {
-    if (!presence || !presence->tracking()) return UINT32_MAX;
-    auto it = presence->lines.find({file, line});
-    return it == presence->lines.end() ? UINT32_MAX : it->second;
-  }
-  std::uint32_t given_call(const call_row& c) const {
-    if (!presence || !presence->tracking()) return UINT32_MAX;
-    const function& caller = p.functions[c.caller];
-    const function& callee = p.functions[c.callee];
-    auto it = presence->calls.find({p.files[c.caller_source_file].name, caller.name,
-                                    p.files[callee.file].name, callee.name,
-                                    presence->by_line() ? c.site.line : 0});
-    return it == presence->calls.end() ? UINT32_MAX : it->second;
-  }
-
-  std::uint32_t line_row(std::uint32_t file, std::uint64_t line) {
-    auto [it, fresh] = d.file_lines[file].emplace(line, 0);
-    if (fresh) it->second = static_cast<std::uint32_t>(d.line_cc.add_row());
-    return it->second;
-  }
-
-  // The (caller key, callee key) call; a new one is added with `count` 0.
-  std::uint32_t call_of(std::uint32_t ck, std::uint32_t ek) {
-    const std::uint64_t h = mix(mix(4, ck), ek);
-    std::size_t slot;
-    auto r = call_index.find(
-        h, [&](std::uint32_t i) { return d.calls[i].caller == ck && d.calls[i].callee == ek; },
-        slot);
-    if (r != row_index::empty) return r;
-    r = static_cast<std::uint32_t>(d.calls.size());
-    call_index.insert(h, r, slot);
-    d.calls.push_back({ck, ek, 0});
-    d.call_cc.add_row();
-    return r;
-  }
-
-  // Notes a call from `ck` to `ek` at `line` of ck's file (the source-line tables).
-  std::uint32_t site_call(std::uint32_t ck, std::uint32_t ek, std::uint64_t line) {
-    const std::uint32_t file = d.key_file[ck];
-    const std::uint64_t sh = hash_site(file, line);
-    std::size_t slot;
-    auto site = d.site_index.find(
-        sh, [&](std::uint32_t i) { return d.sites[i].file == file && d.sites[i].line == line; },
-        slot);
-    if (site == row_index::empty) {
-      site = static_cast<std::uint32_t>(d.sites.size());
-      d.site_index.insert(sh, site, slot);
-      d.sites.push_back({file, line, ck});
-    }
-    site_callees.note(site, ek);
-    const std::uint64_t lh = hash_call_line(ck, ek, line);
-    auto li = d.call_line_index.find(
-        lh,
-        [&](std::uint32_t i) {
-          const ann_call_line& c = d.call_lines[i];
-          return c.caller == ck && c.callee == ek && c.line == line;
-        },
-        slot);
-    if (li == row_index::empty) {
-      li = static_cast<std::uint32_t>(d.call_lines.size());
-      d.call_line_index.insert(lh, li, slot);
-      d.call_lines.push_back({ck, ek, line, 0, file});
-      d.call_line_cc.add_row();
-    }
-    return li;
-  }
-};
-
-}  // namespace
-
-namespace {
-
-void release_self_rows(profile& p) {
-  detail::free_storage(p.self_rows);
-  p.self_costs = cost_matrix(p.self_costs.columns());
-}
-void release_calls_and_jumps(profile& p) {
-  detail::free_storage(p.calls);
-  p.call_costs = cost_matrix(p.call_costs.columns());
-  detail::free_storage(p.jumps);
-}
-
-}  // namespace
-
 result<annotate_columns> start_annotate_data(const profile& p, const annotate_options& o,
                                              annotate_data& d, std::vector<std::string>* warnings) {
   annotate_columns cols;
@@ -386,164 +218,6 @@ annotate_columns recorded_columns(const profile& p, const std::vector<std::strin
   return cols;
 }
 
-result<annotate_data> build_annotate_data(const profile& p, const annotate_options& o,
-                                          const cost_presence* presence,
-                                          std::vector<std::string>* warnings, profile* release) {
-  annotate_data d;
-  d.objects.reserve(p.objects.size());
-  for (const object& ob : p.objects) d.objects.push_back(p.strings.text(ob.name));
-  auto started = start_annotate_data(p, o, d, warnings);
-  if (!started) return started.error();
-  const annotate_columns& cols = *started;
-  builder b(p, o, presence, d);
-  b.nrec = cols.nrec;
-  b.rec_ids = cols.rec_ids;
-  b.part_index = cols.part_index;
-  const std::size_t nrec = b.nrec;
-  d.call_cc.reserve(p.calls.size());
-  d.self.reserve(p.functions.size());
-
-  // Objects: callgrind_annotate records a function's object at each fn= line under its
-  // "fl-file:name" key, so the function block that comes last in the file wins. The model's
-  // rows are in order of first appearance: order functions by their first self row (callers
-  // without self cost by their first call) and let the later ones win.
-  std::vector<function_id> order;
-  {
-    // Callers without self cost by their first call, then the others by their first self row
-    // (one pass each, in row order).
-    std::vector<char> has_self(p.functions.size(), 0), placed(p.functions.size(), 0);
-    for (const self_row& row : p.self_rows)
-      if (b.selected(row.part)) has_self[row.function] = 1;
-    for (const call_row& c : p.calls)
-      if (b.selected(c.part) && !has_self[c.caller] && !placed[c.caller]) {
-        placed[c.caller] = 1;
-        order.push_back(c.caller);
-      }
-    for (const self_row& row : p.self_rows)
-      if (b.selected(row.part) && !placed[row.function]) {
-        placed[row.function] = 1;
-        order.push_back(row.function);
-      }
-  }
-  for (function_id f : order) {
-    const function& fn = p.functions[f];
-    std::uint32_t k = b.key_of_function(f, fn.file);
-    d.key_seen[k] = 1;
-    d.key_object[k] = fn.object;
-    d.key_has_object[k] = 1;
-  }
-
-  // Self costs, per key and per source line.
-  function_id last_fn = UINT32_MAX;
-  file_id last_src = UINT32_MAX;
-  std::uint32_t last_key = 0, last_given = 0, last_line_row = 0;
-  std::uint64_t last_line = UINT64_MAX;
-  const bool raw = o.raw;
-  std::vector<std::uint32_t> self_key(o.inclusive ? p.self_rows.size() : 0);
-  for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
-    const self_row& row = p.self_rows[i];
-    if (!b.selected(row.part)) continue;
-    const function& fn = p.functions[row.function];
-    string_id fsid = p.files[row.source_file].name;
-    // Rows come grouped by function: remember the last key and line.
-    if (row.function != last_fn || row.source_file != last_src) {
-      last_fn = row.function;
-      last_src = row.source_file;
-      last_key = b.key_of_function(row.function, row.source_file);
-      last_given = b.given_fn(fsid, fn.name);
-      last_line = UINT64_MAX;
-      d.key_seen[last_key] = 1;
-    }
-    const std::uint32_t k = last_key;
-    if (o.inclusive) self_key[i] = k;
-    auto costs = p.self_costs.row(i);
-    b.add(d.self, k, costs, row.part, last_given);
-    if (!d.lines) continue;
-    if (row.pos.line != last_line) {
-      last_line = row.pos.line;
-      last_line_row = b.line_row(d.key_file[k], row.pos.line);
-    }
-    b.add(d.line_cc, last_line_row, costs, row.part, b.given_line(fsid, row.pos.line));
-  }
-
-  // (The inclusive costs take the self rows again.)
-  if (release && !o.inclusive) release_self_rows(*release);
-
-  // Calls.
-  // The keys of each model call, for the inclusive costs.
-  std::vector<std::uint32_t> call_caller(o.inclusive ? p.calls.size() : 0),
-      call_callee(o.inclusive ? p.calls.size() : 0);
-  for (std::size_t i = 0; i < p.calls.size(); ++i) {
-    const call_row& c = p.calls[i];
-    if (!b.selected(c.part)) continue;
-    std::uint32_t ck = b.key_of_function(c.caller, c.caller_source_file);
-    std::uint32_t ek = b.key_of_function(c.callee, p.functions[c.callee].file);
-    if (o.inclusive) {
-      call_caller[i] = ck;
-      call_callee[i] = ek;
-    }
-    d.key_seen[ck] = 1;
-    auto costs = p.call_costs.row(i);
-    std::uint32_t given = b.given_call(c);
-    if (raw && c.count == 0) {
-      // callgrind_annotate: a calls=0 cost line is self cost of the caller.
-      b.add(d.self, ck, costs, c.part, given);
-      if (d.lines) {
-        std::uint32_t lr = b.line_row(d.key_file[ck], c.site.line);
-        b.add(d.line_cc, lr, costs, c.part, given);
-      }
-      continue;
-    }
-    if (!raw || c.count > 0) d.key_called[ek] = 1;
-    const std::uint32_t ci = b.call_of(ck, ek);
-    add_saturating(d.calls[ci].count, c.count);
-    b.add(d.call_cc, ci, costs, c.part, given);
-    if (!d.lines) continue;
-    // Per call site line.
-    const std::uint32_t li = b.site_call(ck, ek, c.site.line);
-    d.call_lines[li].count += c.count;
-    b.add(d.call_line_cc, li, costs, c.part, given);
-  }
-  if (release && !o.inclusive) release_calls_and_jumps(*release);
-  b.site_callees.build_into(d.site_callees, d.sites.size());
-
-  // Inclusive costs over the keys: the solver takes the model's rows, part by part.
-  std::optional<inclusive_solver> solver;
-  if (o.inclusive) {
-    inclusive_solver& s = solver.emplace(d.keys(), nrec);
-    s.reserve(p.self_rows.size(), p.calls.size());
-    std::vector<std::uint64_t> tmp(nrec);
-    for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
-      const self_row& row = p.self_rows[i];
-      if (!b.selected(row.part)) continue;
-      const std::uint32_t k = self_key[i];
-      auto costs = p.self_costs.row(i);
-      const auto& idx = b.part_index[row.part];
-      for (std::size_t c = 0; c < nrec; ++c) tmp[c] = idx[c] >= 0 ? costs[b.rec_ids[c]] : 0;
-      s.add_self(row.part, k, tmp);
-    }
-    for (std::size_t i = 0; i < p.calls.size(); ++i) {
-      const call_row& c = p.calls[i];
-      if (!b.selected(c.part)) continue;
-      auto costs = p.call_costs.row(i);
-      const auto& idx = b.part_index[c.part];
-      for (std::size_t e = 0; e < nrec; ++e) tmp[e] = idx[e] >= 0 ? costs[b.rec_ids[e]] : 0;
-      s.add_call(c.part, call_caller[i], call_callee[i], c.count, tmp);
-    }
-    if (release) {
-      release_self_rows(*release);
-      release_calls_and_jumps(*release);
-    }
-  }
-  std::optional<inclusive_result> solved;
-  if (solver) {
-    solved = solver->solve(o.raw);
-    solver.reset();
-  }
-  finish_annotate_data(p, o, cols, d, solved ? &*solved : nullptr, warnings);
-  return d;
-}
-
 bool add_part_totals(const profile& p, const annotate_columns& cols,
                      const std::function<bool(std::size_t)>& selected, std::uint64_t* out,
                      char* def) {
@@ -597,7 +271,7 @@ bool add_part_totals(const profile& p, const annotate_columns& cols,
   return stated;
 }
 
-inclusive_result solve_inclusive_of_keys(const annotate_data& d, std::size_t nrec) {
+inclusive_result solve_inclusive_of_keys(const annotate_data& d, std::size_t nrec, bool raw) {
   // d's tables as inclusive_solve.h's graph: every key a self entry (a key without self cost
   // has a row of zeros, which adds nothing), every call an entry, all in part 0.
   struct graph {
@@ -621,7 +295,7 @@ inclusive_result solve_inclusive_of_keys(const annotate_data& d, std::size_t nre
       return {d.call_cc.values(i), nrec};
     }
   };
-  return detail::solve_inclusive(graph{d, nrec}, false);
+  return detail::solve_inclusive(graph{d, nrec}, raw);
 }
 
 void finish_annotate_data(const profile& p, const annotate_options& o, const annotate_columns& cols,

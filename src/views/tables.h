@@ -4,11 +4,10 @@
 // callgrind_annotate keys a function by "file:name" with file the fl=/fi=/fe= file in force
 // (so inlined code is a pseudo-function under its fi= file), keeps cost arrays whose columns
 // may be undefined ("."), and sums calls per (caller, callee) and per (caller, callee, line).
-// These are exactly those tables, filled either from the model (build_annotate_data, with the
-// cost_presence sink for the "." columns) or while the file is read, with no model
-// (report/annotate_direct.h, the streaming path, which fills the same structures); annotate's
-// text and JSON print them (report/annotate_data.h), and the views of src/views/ answer
-// queries on them (session.h). What they are not: a model of the profile (no positions but
+// These are exactly those tables, filled by one record sink (views/annotate_direct.h) while
+// the file is read, or from a built profile through replay(); annotate's text and JSON print
+// them (report/annotate_data.h), and the views of src/views/ answer queries on them
+// (session.h). What they are not: a model of the profile (no positions but
 // lines, no parts but when asked for), nor printing.
 #pragma once
 
@@ -28,7 +27,7 @@
 #include "calltree/profile.h"
 #include "calltree/result.h"
 #include "model/row_index.h"
-#include "report/annotate.h"
+#include "views/annotate_options.h"
 
 namespace calltree::views {
 
@@ -243,8 +242,7 @@ struct annotate_data {
   mutable std::shared_ptr<name_reader> ahead_;
 };
 
-// The two halves every front end shares (the model's build_annotate_data below, and
-// annotate_direct, which sums records straight into the tables while the file is read).
+// The two halves around the filling (annotate_direct, which sums records into the tables).
 //
 // start_annotate_data: the columns (recorded events in first-seen order, then the derived
 // events --show/--sort ask for; an error for an unknown one), empty tables of that width, and
@@ -256,7 +254,7 @@ struct annotate_columns {
 };
 result<annotate_columns> start_annotate_data(const profile& p, const annotate_options& options,
                                              annotate_data& d, std::vector<std::string>* warnings);
-// finish_annotate_data: once the front end has filled the keys (with their objects, seen and
+// finish_annotate_data: once the filler has filled the keys (with their objects, seen and
 // called flags), the self table and the calls (recorded columns, values and definedness):
 // callers and callees of each key, the totals, the inclusive costs `inclusive` solved over the
 // keys (nullptr without --inclusive; taken from) with their definedness and cycles, --raw's
@@ -277,18 +275,9 @@ bool add_part_totals(const profile& p, const annotate_columns& cols,
 // part's (what start_annotate_data computes).
 annotate_columns recorded_columns(const profile& p, const std::vector<std::string>& recorded);
 
-// The inclusive costs over d's keys, solved from d's own self and call tables (one part,
-// without --raw: what annotate_direct has when the profile has one part), without a copy.
-inclusive_result solve_inclusive_of_keys(const annotate_data& d, std::size_t nrec);
-
-// Builds the tables; an error for an unknown --show/--sort event. With `release` (which must
-// be &p), the profile's self rows, call rows, jump rows and their costs are freed as soon as
-// no later step needs them, so the tables grow into the memory the model gave back; its names
-// and parts are kept.
-result<annotate_data> build_annotate_data(const profile& p, const annotate_options& options,
-                                          const cost_presence* presence,
-                                          std::vector<std::string>* warnings,
-                                          profile* release = nullptr);
+// The inclusive costs over d's keys, solved from d's own self and call tables (one part, or
+// --part, or --raw's sums, which take no parts: what annotate_direct has then), without a copy.
+inclusive_result solve_inclusive_of_keys(const annotate_data& d, std::size_t nrec, bool raw);
 
 // A file name as the report shows it: `cwd` stripped from the front.
 std::string display_name(std::string name, std::string_view cwd);
@@ -348,6 +337,10 @@ bool regular_file(const std::string& path);
 // Whether the text report finds source file `file` (a display name) to annotate: in the
 // current directory or an include directory, or under a --source-root rewrite.
 bool source_found(const std::string& file, const annotate_options& options);
+
+// Hands the heap's free pages back to the system (glibc): between the reading's tables and a
+// report's, which reuse the holes of the first only in part (annotate_direct_tables.cc).
+void give_back_freed_memory();
 
 // Fills d.site_index and d.call_line_index (find_site, find_call_line) from d.sites and
 // d.call_lines, for a front end that makes those tables whole.

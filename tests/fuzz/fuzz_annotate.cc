@@ -1,7 +1,7 @@
 // fuzz_annotate.cc — libFuzzer target: `calltree annotate` (text and JSON) on any profile.
 //
-// The profile is built with the cost_presence sink beside the builder, as the CLI does, then
-// reported with inclusive costs (cycles), caller and callee trees, raw sums, and per part.
+// The profile is built, then reported (replayed through annotate's filler of tables) with
+// inclusive costs (cycles), caller and callee trees, raw sums, and per part.
 // Source files are never opened (auto-annotation off): names in the input are not paths to
 // read. Then the same reports without the model (annotate_direct, what `annotate --auto=no`
 // runs), from records summed per context on two threads in 64-byte chunks, as the CLI reads;
@@ -17,19 +17,17 @@
 #include "fuzz_common.h"
 #include "model/string_pool_access.h"
 #include "report/annotate.h"
-#include "report/annotate_direct.h"
+#include "views/annotate_direct.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace calltree;
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
   profile p;
-  cost_presence presence;
   fuzz::checking_diagnostics diagnostics;
   {
     profile_builder builder(p, &diagnostics, "fuzz");
-    tee_sink both({&builder, &presence});
     auto in = memory_input(std::string(bytes));
-    if (!test::read_as(*in, p.strings, both, diagnostics, fuzz::fuzz_reader_options())) return 0;
+    if (!test::read_as(*in, p.strings, builder, diagnostics, fuzz::fuzz_reader_options())) return 0;
   }
   if (p.parts.empty()) return 0;
   annotate_options o;
@@ -37,18 +35,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   o.threshold = "100";
   o.input_name = "fuzz";
   std::vector<std::string> warnings;
-  (void)annotate_text(p, o, &presence, &warnings);
+  (void)annotate_text(p, o, &warnings);
   o.inclusive = true;
   o.tree_caller = o.tree_calling = true;
-  (void)annotate_text(p, o, &presence, &warnings);
-  (void)annotate_json(p, o, &presence, &warnings);
+  (void)annotate_text(p, o, &warnings);
+  (void)annotate_json(p, o, &warnings);
   o.raw = true;
   o.threshold = "50";
   if (!p.events.empty()) o.sort = {p.events.back().name};
-  (void)annotate_text(p, o, nullptr, &warnings);
+  (void)annotate_text(p, o, &warnings);
   o.raw = false;
   o.part = static_cast<part_id>(p.parts.size() - 1);
-  (void)annotate_json(p, o, nullptr, &warnings);
+  (void)annotate_json(p, o, &warnings);
 
   // Without the model: plain, then with inclusive costs and both trees. The plain report also
   // on two threads, its names read back ahead on a thread of their own: the same text.
@@ -70,7 +68,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ro.chunk_bytes = 64;
     auto in = memory_input(std::string(bytes));
     if (!test::read_as(*in, q.strings, sink, direct_diagnostics, ro)) return false;
-    return sink.write_text([&](std::string_view piece) { text.append(piece); }, &warnings)
+    return annotate_text_of(
+               sink, [&](std::string_view piece) { text.append(piece); }, &warnings)
         .has_value();
   };
   std::string one, two, trees;

@@ -24,7 +24,8 @@
 # tests/golden/*/input* and tests/malformed/* input, and the bundled examples:
 #   check (text, --json, --threads=1 and 2), dump --records, convert (compressed names and
 #   positions on and off), annotate (default, from a folder with no sources; --auto=yes with the
-#   corpus's sources; --auto=no --inclusive=yes; --tree=both; --json; --threads=1 and 2),
+#   corpus's sources; --auto=no --inclusive=yes; --tree=both; --json; --threads=1 and 2; --raw
+#   and --part=1 with inclusive costs),
 #   export --to=pprof (gzip: its bytes decompressed; --addresses=yes too), folded, speedscope,
 #   chrome, dot, flamegraph, json, report --html (the data the page embeds: serve's API answers
 #   for the views; the front end's own bytes are not compared), and diff and merge of each
@@ -170,6 +171,8 @@ one_file() {
   same "$nosrc" cat -- annotate --auto=no --inclusive=yes --threads=2 "$f"
   same "$src" cat -- annotate --tree=both "$f"
   same "$src" cat -- annotate --json "$f"
+  same "$src" cat -- annotate --raw --inclusive=yes --tree=both "$f"
+  same "$src" cat -- annotate --part=1 --inclusive=yes --tree=calling "$f"
   same "$nosrc" gunzip -- export --to=pprof "$f" -o @OUT
   same "$nosrc" gunzip -- export --to=pprof --addresses=yes "$f" -o @OUT
   for to in folded speedscope chrome dot flamegraph json; do

@@ -1,16 +1,17 @@
-// annotate_direct_test.cc — the report summed from the records (annotate_direct) is the model's.
+// annotate_direct_test.cc — annotate's one filler of tables gives one report, however the
+// records come.
 //
-// `calltree annotate` with no source lines, no --part and no --raw sums the records straight
-// into the report's tables (report/annotate_direct.h) instead of building the profile model.
+// `calltree annotate` sums the records straight into the report's tables
+// (report/annotate_direct.h), and a profile already built is replayed through the same sink.
 // On every corpus, golden and malformed file and several option sets (inclusive costs, trees,
-// thresholds, derived events), its text and its diagnostics must be those of the model path
-// (profile_builder + cost_presence + annotate_text_to) reading the same file the same way; and
-// it must take the records as the reader hands them over in every mode: one per line, runs
-// summed, sums per context on one thread and on the parallel path (every chunk speculated).
+// thresholds, derived events, --raw, --part, source annotation), its text and its diagnostics
+// must be the same whichever way the reader hands the records over: one per line, sums per
+// context (per line for source annotation) on one thread and on the parallel path (every chunk
+// speculated); and a profile built and replayed gives the report of its file.
 // Crafted profiles cover what the corpus has little of: parts with different `events:` lists
 // and omitted costs ("." columns), one function name in several objects and files, inlined
 // files, callers with no self cost, cycles across parts.
-#include "report/annotate_direct.h"
+#include "views/annotate_direct.h"
 
 #include <gtest/gtest.h>
 
@@ -66,31 +67,6 @@ struct error_counter final : diagnostic_sink {
   std::uint64_t errors = 0;
 };
 
-// The model path, as cmd_annotate.cc reads with no source lines.
-report model_report(std::unique_ptr<input> in, const annotate_options& o, mode m) {
-  report r;
-  profile p;
-  p.strings = string_pool_access::make(string_pool::mode::spill);
-  const bool by_line = o.auto_annotate || !o.user_files.empty();
-  cost_presence presence(by_line);
-  error_counter diags;
-  builder_options bo;
-  bo.keep_positions = by_line ? pos_line : 0;
-  bo.keep_jumps = false;
-  profile_builder b(p, &diags, "test", bo);
-  tee_sink tee({&b, &presence});
-  const read_as as = options_for(m);
-  EXPECT_TRUE(detail::read_with_hooks(*in, p.strings, tee, diags, as.ro, as.hooks).has_value());
-  r.errors = diags.errors;
-  r.parts = p.parts.size();
-  auto s = annotate_text_to(
-      std::move(p), o, [&](std::string_view piece) { r.text.append(piece); }, &presence,
-      &r.warnings);
-  r.ok = s.has_value();
-  if (!s) r.text = s.error().message;
-  return r;
-}
-
 // (With source annotation, summed per line: as the command reads for it.)
 report direct_report(std::unique_ptr<input> in, const annotate_options& o, mode m) {
   report r;
@@ -101,12 +77,30 @@ report direct_report(std::unique_ptr<input> in, const annotate_options& o, mode 
   const bool by_line = o.auto_annotate || !o.user_files.empty();
   read_as as = options_for(m, by_line);
   if (by_line) as.hooks.needs->lines_of = sink.lines_of();
+  // (--raw keeps calls by target line: each line, whatever else is asked.)
+  if (o.raw) as.hooks.needs->costs = record_needs::grain::each_line;
   EXPECT_TRUE(detail::read_with_hooks(*in, p.strings, sink, diags, as.ro, as.hooks).has_value());
   r.errors = diags.errors;
   r.parts = p.parts.size();
-  auto s = sink.write_text([&](std::string_view piece) { r.text.append(piece); }, &r.warnings);
+  auto s = annotate_text_of(
+      sink, [&](std::string_view piece) { r.text.append(piece); }, &r.warnings);
   r.ok = s.has_value();
   if (!s) r.text = s.error().message;
+  return r;
+}
+
+// The profile built from the same records, replayed through the same sink (annotate_text).
+report replayed_report(std::unique_ptr<input> in, const annotate_options& o) {
+  report r;
+  profile p;
+  error_counter diags;
+  profile_builder b(p, &diags, "test");
+  EXPECT_TRUE(read_callgrind(*in, p.strings, b, diags, {}).has_value());
+  r.errors = diags.errors;
+  r.parts = p.parts.size();
+  auto s = annotate_text(p, o, &r.warnings);
+  r.ok = s.has_value();
+  r.text = s ? *s : s.error().message;
   return r;
 }
 
@@ -148,6 +142,20 @@ std::vector<annotate_options> option_sets(const std::string& first) {
     d.sort = {"Twice"};
     v.push_back(d);  // derived events (one from the file's event, KCachegrind's CEst)
   }
+  annotate_options r;
+  r.input_name = "x";
+  r.auto_annotate = false;
+  r.raw = true;
+  r.inclusive = true;
+  r.tree_caller = r.tree_calling = true;
+  v.push_back(r);  // --raw --inclusive=yes --tree=both
+  annotate_options q;
+  q.input_name = "x";
+  q.auto_annotate = false;
+  q.part = 0;
+  q.inclusive = true;
+  q.tree_calling = true;
+  v.push_back(q);  // --part=1 --inclusive=yes --tree=calling
   return v;
 }
 
@@ -170,6 +178,12 @@ std::vector<annotate_options> source_option_sets() {
   u.include_dirs = {CALLTREE_CORPUS_DIR};
   u.user_files = {"src/c/recurse.c"};
   v.push_back(u);  // --auto=no --threshold=100 --context=1 src/c/recurse.c
+  annotate_options r;
+  r.input_name = "x";
+  r.include_dirs = {CALLTREE_CORPUS_DIR};
+  r.raw = true;
+  r.part = 0;
+  v.push_back(r);  // --auto=yes --raw --part=1
   return v;
 }
 
@@ -178,6 +192,8 @@ std::string describe(const annotate_options& o) {
   if (o.auto_annotate) s += " --auto=yes";
   for (const auto& f : o.user_files) s += " " + f;
   if (o.inclusive) s += " --inclusive=yes";
+  if (o.raw) s += " --raw";
+  if (o.part) s += " --part=" + std::to_string(*o.part + 1);
   if (o.tree_caller || o.tree_calling)
     s += std::string(" --tree=") + (o.tree_caller && o.tree_calling ? "both"
                                     : o.tree_caller                 ? "caller"
@@ -207,51 +223,33 @@ std::string first_event(const std::string& path) {
   return {};
 }
 
-TEST(annotate_direct, serves_every_text_report_but_part_and_raw) {
-  annotate_options o;
-  EXPECT_TRUE(annotate_direct::serves(o));  // --auto=yes, the default
-  o.auto_annotate = false;
-  EXPECT_TRUE(annotate_direct::serves(o));
-  o.user_files = {"a.c"};
-  EXPECT_TRUE(annotate_direct::serves(o));
-  o.user_files.clear();
-  o.part = 0;
-  EXPECT_FALSE(annotate_direct::serves(o));
-  o.part.reset();
-  o.raw = true;
-  EXPECT_FALSE(annotate_direct::serves(o));
-}
-
-TEST(annotate_direct, same_report_as_the_model_on_every_file) {
+TEST(annotate_direct, same_report_however_the_records_come_on_every_file) {
   std::size_t compared = 0;
   for (const auto& file : test::every_profile(true)) {
     const std::string path = file.string();
     const auto sets = option_sets(first_event(path));
     for (std::size_t i = 0; i < sets.size(); ++i) {
       const annotate_options& o = sets[i];
-      const report want = model_report(open_file(path), o, mode::summed);
+      // Records one per line, summed per context, and summed per chunk on the parallel path.
+      const report want = direct_report(open_file(path), o, mode::plain);
       expect_same(want, direct_report(open_file(path), o, mode::summed), path + " " + describe(o));
       ++compared;
-      // Records one per line, and summed per chunk on the parallel path: the same report.
-      if (i == 0 || i == 3) {
-        expect_same(want, direct_report(open_file(path), o, mode::plain),
-                    path + " (plain records) " + describe(o));
+      if (i == 0 || i == 3 || o.raw || o.part)
         expect_same(want, direct_report(open_file(path), o, mode::parallel),
                     path + " (parallel) " + describe(o));
-      }
     }
   }
-  EXPECT_GT(compared, 300u);
+  EXPECT_GT(compared, 400u);
 }
 
-TEST(annotate_direct, same_source_annotation_as_the_model_on_every_file) {
+TEST(annotate_direct, same_source_annotation_however_the_records_come_on_every_file) {
   std::size_t compared = 0, annotated = 0;
   for (const auto& file : test::every_profile(true)) {
     const std::string path = file.string();
     for (const annotate_options& o : source_option_sets()) {
-      const report want = model_report(open_file(path), o, mode::plain);
+      const report want = direct_report(open_file(path), o, mode::plain);
       // Records one per line, summed per line, and summed per line and chunk on two threads.
-      for (mode m : {mode::plain, mode::summed, mode::parallel})
+      for (mode m : {mode::summed, mode::parallel})
         expect_same(want, direct_report(open_file(path), o, m),
                     path + " (mode " + std::to_string(static_cast<int>(m)) + ") " + describe(o));
       ++compared;
@@ -262,13 +260,18 @@ TEST(annotate_direct, same_source_annotation_as_the_model_on_every_file) {
   EXPECT_GT(annotated, 20u);  // sources were found and annotated, not only listed as missing
 }
 
-void expect_same_on_text(const std::string& text, const std::string& what) {
-  for (const annotate_options& o : option_sets("Ir"))
-    for (mode m : {mode::plain, mode::summed}) {
-      const report want = model_report(memory_input(text), o, m);
-      EXPECT_TRUE(want.ok) << what;
-      expect_same(want, direct_report(memory_input(text), o, m), what + " " + describe(o));
-    }
+// The same report from records one per line and summed; with `replayed`, also from the profile
+// built and replayed through the sink (a text whose lines give every column: the model does not
+// keep which ones a line left out).
+void expect_same_on_text(const std::string& text, const std::string& what, bool replayed = false) {
+  for (const annotate_options& o : option_sets("Ir")) {
+    const report want = direct_report(memory_input(text), o, mode::plain);
+    EXPECT_TRUE(want.ok) << what;
+    expect_same(want, direct_report(memory_input(text), o, mode::summed), what + " " + describe(o));
+    if (replayed)
+      expect_same(want, replayed_report(memory_input(text), o),
+                  what + " (replayed) " + describe(o));
+  }
 }
 
 TEST(annotate_direct, parts_with_other_events_and_omitted_costs) {
@@ -301,10 +304,10 @@ TEST(annotate_direct, objects_files_inlining_and_order) {
       "ob=z.so\nfl=a.c\nfn=a\n8 5\n8 5\n"
       "ob=x.so\nfl=c.c\nfn=a\n1 1\n"
       "ob=x.so\nfl=a.c\nfn=main\n1 1\ncfn=caller_only\ncalls=1 1\n2 210\n";
-  expect_same_on_text(text, "objects and order");
+  expect_same_on_text(text, "objects and order", true);
   // The same with several parts: cycles are solved part by part.
   expect_same_on_text(text + text + "events: Ir Dr\nfl=a.c\nfn=b\n3 1 1\n" + text,
-                      "objects and order, four parts");
+                      "objects and order, four parts", true);
 }
 
 // Without --inclusive or --tree nothing shows a call's count or cost, so calls are not kept:
@@ -323,7 +326,7 @@ TEST(annotate_direct, calls_are_summed_only_when_a_report_shows_them) {
   inclusive.inclusive = true;
   const report full = direct_report(memory_input(text), inclusive, mode::plain);
   EXPECT_EQ(full.errors, 1u);  // cost-overflow
-  expect_same(model_report(memory_input(text), inclusive, mode::plain), full, "call overflow");
+  expect_same(full, direct_report(memory_input(text), inclusive, mode::summed), "call overflow");
 }
 
 }  // namespace

@@ -2,11 +2,11 @@
 //
 // `calltree annotate` keeps names in a spilling pool (string_pool::mode::spill: long names'
 // text in a temporary file, read back only for the functions the report prints or orders by
-// name) and lets the report free the profile's rows as it goes (annotate_text_to(profile&&)).
-// On every corpus file and several option sets, the text (and the JSON) must be the same as
-// from a pool in memory and a profile kept whole. The report orders functions by cost and only
-// the runs of equal cost it prints by name: a profile of many equal costs checks that the rows
-// printed are, in order, the first rows of the full (cost, name) order, whatever the threshold.
+// name). On every corpus file and several option sets, the text (and the JSON) of a profile
+// replayed through annotate's filler must be the same as from a pool in memory. The report orders
+// functions by cost and only the runs of equal cost it prints by name: a profile of many equal
+// costs checks that the rows printed are, in order, the first rows of the full (cost, name) order,
+// whatever the threshold.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -30,8 +30,7 @@ namespace fs = std::filesystem;
 
 struct loaded {
   profile p;
-  cost_presence presence;
-  explicit loaded(bool by_line) : presence(by_line) {}
+  explicit loaded(bool) {}
 };
 
 // As `calltree annotate` reads: positions by line only when source lines are annotated.
@@ -41,13 +40,12 @@ void load(loaded& l, std::unique_ptr<input> in, bool by_line) {
   bo.keep_positions = by_line ? pos_line : 0;
   bo.keep_jumps = false;
   profile_builder b(l.p, &diags, "test", bo);
-  tee_sink tee({&b, &l.presence});
   detail::read_hooks hooks;  // (summed per run where no line is kept, as the test has it)
   hooks.any_input = true;
   record_needs& n = hooks.needs.emplace();
   if (!by_line) n.costs = record_needs::grain::sums_per_run;
   n.jumps = false;
-  ASSERT_TRUE(detail::read_with_hooks(*in, l.p.strings, tee, diags, {}, hooks).has_value());
+  ASSERT_TRUE(detail::read_with_hooks(*in, l.p.strings, b, diags, {}, hooks).has_value());
 }
 
 std::unique_ptr<loaded> load_file(const std::string& path, string_pool::mode m, bool by_line) {
@@ -66,19 +64,11 @@ std::unique_ptr<loaded> load_text(const std::string& text, string_pool::mode m) 
   return l;
 }
 
-std::string text_of(const profile& p, const annotate_options& o, const cost_presence& pr) {
-  auto r = annotate_text(p, o, &pr);
+// The report of the profile, replayed through annotate's filler (report/annotate.h).
+std::string text_of(const profile& p, const annotate_options& o) {
+  auto r = annotate_text(p, o);
   EXPECT_TRUE(r.has_value());
   return r ? *r : std::string();
-}
-
-std::string text_released(profile& p, const annotate_options& o, const cost_presence& pr) {
-  std::string out;
-  auto s = annotate_text_to(
-      std::move(p), o, [&](std::string_view piece) { out.append(piece); }, &pr);
-  EXPECT_TRUE(s.has_value());
-  EXPECT_TRUE(p.self_rows.empty() && p.calls.empty());  // the rows were given back
-  return out;
 }
 
 std::vector<annotate_options> option_sets() {
@@ -108,15 +98,13 @@ TEST(annotate_spill, same_report_on_every_corpus_file) {
       auto full = load_file(path, string_pool::mode::full, by_line);
       auto spill = load_file(path, string_pool::mode::spill, by_line);
       spilled += spill->p.strings.spilled_bytes();
-      const std::string want = text_of(full->p, o, full->presence);
-      EXPECT_TRUE(want == text_of(spill->p, o, spill->presence))
+      const std::string want = text_of(full->p, o);
+      EXPECT_TRUE(want == text_of(spill->p, o))
           << path << " threshold " << o.threshold << " inclusive " << o.inclusive;
       annotate_options two = o;  // the names read ahead on a thread of their own
       two.threads = 2;
-      EXPECT_TRUE(want == text_of(spill->p, two, spill->presence))
+      EXPECT_TRUE(want == text_of(spill->p, two))
           << path << " threshold " << o.threshold << " inclusive " << o.inclusive << " threads 2";
-      EXPECT_TRUE(want == text_released(spill->p, o, spill->presence))
-          << path << " threshold " << o.threshold << " inclusive " << o.inclusive;
       EXPECT_FALSE(spill->p.strings.read_failed());
     }
     auto full = load_file(path, string_pool::mode::full, false);
@@ -124,8 +112,8 @@ TEST(annotate_spill, same_report_on_every_corpus_file) {
     annotate_options o;
     o.input_name = "x";
     o.auto_annotate = false;
-    auto a = annotate_json(full->p, o, &full->presence);
-    auto b = annotate_json(spill->p, o, &spill->presence);
+    auto a = annotate_json(full->p, o);
+    auto b = annotate_json(spill->p, o);
     ASSERT_TRUE(a && b) << path;
     EXPECT_TRUE(*a == *b) << path << ": JSON differs";
   }
@@ -175,7 +163,7 @@ TEST(annotate_spill, equal_costs_are_ordered_by_name_up_to_the_threshold) {
   o.input_name = "x";
   o.auto_annotate = false;
   o.threshold = "100";
-  const std::vector<std::string> all = table_rows(text_of(full->p, o, full->presence));
+  const std::vector<std::string> all = table_rows(text_of(full->p, o));
   ASSERT_EQ(all.size(), 400u);
   // The full order: cost descending, then name ascending.
   auto cost = [](const std::string& row) {
@@ -193,14 +181,14 @@ TEST(annotate_spill, equal_costs_are_ordered_by_name_up_to_the_threshold) {
   // Any threshold shows a prefix of that order, whichever pool holds the names.
   for (const char* th : {"0", "1", "13", "37.5", "50", "62", "87.3", "99", "99.9", "100"}) {
     o.threshold = th;
-    const std::string a = text_of(full->p, o, full->presence);
+    const std::string a = text_of(full->p, o);
     const std::vector<std::string> shown = table_rows(a);
     ASSERT_LE(shown.size(), all.size());
     EXPECT_TRUE(std::equal(shown.begin(), shown.end(), all.begin())) << "threshold " << th;
-    EXPECT_EQ(a, text_of(spill->p, o, spill->presence)) << "threshold " << th;
+    EXPECT_EQ(a, text_of(spill->p, o)) << "threshold " << th;
     annotate_options two = o;  // read ahead: each run's names are taken before it is ordered
     two.threads = 2;
-    EXPECT_EQ(a, text_of(spill->p, two, spill->presence)) << "threshold " << th << " threads 2";
+    EXPECT_EQ(a, text_of(spill->p, two)) << "threshold " << th << " threads 2";
   }
 }
 
@@ -222,10 +210,10 @@ TEST(annotate_spill, a_run_longer_than_the_read_ahead_queue) {
   o.input_name = "x";
   o.auto_annotate = false;
   o.threshold = "100";
-  const std::string want = text_of(full->p, o, full->presence);
+  const std::string want = text_of(full->p, o);
   EXPECT_EQ(table_rows(want).size(), 6000u);
   o.threads = 2;
-  EXPECT_EQ(want, text_of(spill->p, o, spill->presence));
+  EXPECT_EQ(want, text_of(spill->p, o));
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
 // annotate_test.cc — the annotate report's grouping and numbers on small hand-made profiles
-// (docs/annotate.md); the corpus comparisons are in tests/cli/annotate_*.sh.
+// (docs/annotate.md), read as the command reads them (annotate_read.h); the corpus comparisons
+// are in tests/cli/annotate_*.sh.
 #include "report/annotate.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "annotate_read.h"
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
@@ -14,28 +16,13 @@
 namespace calltree {
 namespace {
 
-struct loaded {
-  profile p;
-  cost_presence presence;
-};
-
-void load(const std::string& text, loaded& l) {
-  diagnostic_collector diags;
-  auto in = memory_input(text);
-  profile_builder b(l.p, &diags, "test");
-  tee_sink tee({&b, &l.presence});
-  ASSERT_TRUE(detail::read_any_input(*in, l.p.strings, tee, diags).has_value());
-}
-
 std::string table(const std::string& text, annotate_options o = {}) {
-  loaded l;
-  load(text, l);
   o.auto_annotate = false;
   // (A std::string, not the bare "t": GCC 12 at -O2 warns, wrongly, -Wrestrict on assigning a
   // one-character literal to a std::string, GCC bug 105329.)
   o.input_name = std::string("t");
   o.threshold = "100";
-  auto r = annotate_text(l.p, o, &l.presence);
+  auto r = test::annotate_read(text, o);
   EXPECT_TRUE(r.has_value());
   if (!r) return {};
   std::string s = *r;
@@ -96,9 +83,7 @@ TEST(Annotate, DerivedEventsCanBeShownAndSorted) {
             "21 (63.64%)  1 ( 9.09%)  a.c:g\n"
             "12 (36.36%) 10 (90.91%)  a.c:f\n\n");
   o.show = {"Nope"};
-  loaded l;
-  load(t, l);
-  auto r = annotate_text(l.p, o, &l.presence);
+  auto r = test::annotate_read(t, o);
   ASSERT_FALSE(r.has_value());
   EXPECT_NE(r.error().message.find("--show event `Nope' did not appear in input"),
             std::string::npos);
@@ -109,11 +94,9 @@ TEST(Annotate, JsonHasSchemaTotalsFunctionsAndCycles) {
       "events: Ir\nfl=c.c\nfn=main\n1 1\ncfn=a\ncalls=1 10\n1 50\n"
       "fn=a\n10 20\ncfn=b\ncalls=2 20\n10 60\n"
       "fn=b\n20 30\ncfn=a\ncalls=1 10\n20 30\n";
-  loaded l;
-  load(t7, l);
   annotate_options o;
   o.input_name = "t7";
-  auto r = annotate_json(l.p, o, &l.presence);
+  auto r = test::annotate_read(t7, o, true);
   ASSERT_TRUE(r.has_value());
   const std::string& j = *r;
   EXPECT_NE(j.find("\"schema\":\"calltree-annotate\""), std::string::npos) << j;

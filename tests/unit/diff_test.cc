@@ -11,7 +11,7 @@
 #include <string>
 
 #include "calltree/profile_builder.h"
-#include "model/load_any.h"
+#include "reader/load_any.h"
 
 namespace fs = std::filesystem;
 

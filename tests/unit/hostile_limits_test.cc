@@ -17,7 +17,7 @@
 #include "calltree/profile.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
-#include "model/load_any.h"
+#include "reader/load_any.h"
 #include "reader/read_hooks.h"
 
 namespace calltree {

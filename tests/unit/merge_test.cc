@@ -16,7 +16,7 @@
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "corpus_case_names.h"
-#include "model/load_any.h"
+#include "reader/load_any.h"
 #include "reader/read_hooks.h"
 
 namespace fs = std::filesystem;

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "model/radix_sort.h"
 #include "report/annotate_data.h"
-#include "report/radix_sort.h"
 
 namespace {
 

@@ -54,7 +54,7 @@
 #include "calltree/profile.h"
 #include "calltree/profile_builder.h"
 #include "corpus_case_names.h"
-#include "model/load_any.h"
+#include "reader/load_any.h"
 
 namespace calltree {
 namespace {

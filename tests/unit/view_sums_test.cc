@@ -19,7 +19,7 @@
 #include "calltree/profile_builder.h"
 #include "corpus_case_names.h"
 #include "export/stacks.h"
-#include "model/load_any.h"
+#include "reader/load_any.h"
 #include "profile_files.h"
 #include "views/flame.h"
 #include "views/part_costs.h"

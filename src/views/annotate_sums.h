@@ -1,162 +1,99 @@
-// annotate_direct.cc — annotate's tables summed from the records, without the model (see
-// report/annotate_direct.h).
+// views/annotate_sums.h — (internal) annotate_direct's sums while the file is read: its keys,
+// calls, source lines, jumps, per-part rows and --raw's calls, and how each record is summed
+// into them (views/annotate_direct.cc says why they come out as they do).
 //
-// The model path (views/tables.cc, build_annotate_data) keeps one self row per (part,
-// function, source file) and one call row per (part, caller, caller's source file, callee,
-// has_target) when no position is kept, then regroups them by callgrind_annotate's key
-// "display file:name". Here every record goes to its key at once. What must come out the
-// same, and how:
-//
-//  * Sums. A key's self cost is the sum of its rows, so the sum of its records; a call's
-//    (caller key, callee key) cost and count likewise. Sums saturate as the model's do; the
-//    "a summed cost goes above 2^64-1" error is reported once when a sum here saturates (a
-//    key sums several rows, so it can come where no single row of the model would).
-//
-//  * The order of the keys. Ties in the report are broken by name, but cycles are numbered by
-//    cost and then by their first member's key number, so keys are numbered as
-//    build_annotate_data numbers them: first the "own" keys (the fl= file's, not an inlined
-//    fi=/fe= file's) of the functions (object, fl= file, name) in `order` (callers with no
-//    self cost anywhere by their first call record, then the others by their first self
-//    record); then the keys met first in the self rows (inlined files) by their first self
-//    record; then those met first in calls (caller key, then callee key) by their first call.
-//    A model row's place is its first record's, so first records give every rank. Keys get a
-//    number in order of appearance while reading and are renumbered at the end.
-//
-//  * The object printed for a key: that of the last function in `order` whose own key it is.
-//    Whether a function is a "caller with no self cost" is known only at the end, so each
-//    function keeps the rank of its first self record and of its first call.
-//
-//  * Which columns are defined ("." against "0"). The model adds a row's costs only for the
-//    columns its part has, at an index below the number of values its lines gave (the largest
-//    over every line of that (source file, name), or of that call's (file, name, callee file,
-//    callee name), in parts with more than one event: cost_presence). A key here is one such
-//    (file, name) (unless two file names are one display name, the current directory being
-//    stripped from one), so it keeps the most values a line of a part with several events gave
-//    (none: all of them count) and the set of event layouts (`events:` lists) of its parts:
-//    a column is defined where some layout has it below that count. Both are kept only once
-//    a file needs them (a part with several events; a second layout).
-//
-//  * Inclusive costs are solved part by part. With one part the key tables are the solver's
-//    input; when a second part begins, the sums so far become part 0's and each later record
-//    also goes to a (part, key) or (part, caller key, callee key) table.
-//
-//  * Source annotation. The model path's report sums the self rows per (display file, line)
-//    and the call rows per call site (file, line: the callees met there, in order of first
-//    appearance) and per (caller key, callee key, line); here each record goes to those at
-//    once, with the same "." bookkeeping as keys and calls. Only files the report will open
-//    (detail::source_found: the current directory, an include directory, a --source-root)
-//    get line tables: the others print no line. Calls are kept (for the order of a site's
-//    callees, by their pair's cost) when their caller's file is such a file, or when a report
-//    shows calls. Sums per line saturate quietly, as the model path's report tables do.
-//
-//  * The views' keys (key_by_function). serve, report --html and the exports count functions
-//    as the model does, (object, fl= file, name): a key is then one function, made with its
-//    object, and a record's context goes to its own key whatever fi=/fe= file is in force.
-//    That file (its display file) is where the record's line, call site and jump go, and
-//    each key's first and last line in a file other than its own is kept for the Source view.
-//    Keys are ordered as above (nearly always one function to a key there too).
-//
-// Everything else (totals, the inclusive definedness and cycles, derived columns, printing)
-// is the model path's own code: finish_annotate_data and print_annotate_text.
-//
-// Where the two could differ (no file of the corpus, and no producer we know, does any of
-// this; and a source file that appears or goes between the reading and the report): two file names
-// that are one display name (one with the current directory in front) in parts of different
-// `events:` lists; a function whose every line in the parts with several events gives no value at
-// all, with cost in a part of one event; more than 64 different `events:` lists (layouts from the
-// 64th on share one bit); a key's sum that saturates where no model row's would (one error more);
-// and the memory limit, estimated here from these tables, stops at another record than the
-// builder's does (both report limit_exceeded and keep what came before).
-#include "report/annotate_direct.h"
+// What it is: the state behind annotate_direct (its impl), with the per-record code inline,
+// where the sink's entry points (annotate_direct.cc) call it. What it is not: the tables
+// handed over at the end (views/tables.h; numbered and filled in annotate_direct_tables.cc),
+// nor a public header.
+#pragma once
 
 #include <algorithm>
 #include <cstdint>
-#include <tuple>
+#include <memory>
+#include <string>
 #include <unordered_map>
-
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
+#include <vector>
 
 #include "calltree/paged_array.h"
 #include "calltree/profile_builder.h"
 #include "model/free_storage.h"
 #include "model/limit_message.h"
 #include "model/row_index.h"
-#include "radix_sort.h"
-#include "report/annotate_data.h"
+#include "views/annotate_direct.h"
+#include "views/tables.h"
 
 namespace calltree {
 
-using detail::mix;
-using detail::row_index;
-
-namespace {
-
-constexpr std::uint32_t none = UINT32_MAX;
-
-// A function as the model knows it: (object, fl= file, name), the name being its own key's.
-// The first function whose own key a key is (nearly always the only one: none other in the
-// real profile's 275 k) lives in the key; the others are found by a hash of (own key, object,
-// file). (A table of functions beside the keys took 20 bytes a function, 5.5 MB there.)
-struct function_entry {
-  string_id object = string_pool::npos, file = 0;  // object npos: no function
-  std::uint32_t first_self = none;                 // rank among the functions' first self records
-  std::uint32_t first_call = none;                 // rank among the functions' first calls
-};
-
-// At most this many keys (the memory guard reports the limit at the next one): a call rank
-// and two flags share a word. 2^30 keys would take more than 40 GB.
-constexpr std::uint32_t max_keys = (1u << 30) - 1;
-
-struct key_entry {
-  std::uint32_t file = 0;  // display file
-  string_id function = 0;
-  std::uint32_t self_rank = none;  // rank of its first self record; none: no self cost
-  // Rank of its first appearance in a call record; max_keys: none.
-  std::uint32_t call_rank : 30 = max_keys;
-  std::uint32_t seen : 1 = 0, called : 1 = 0;
-  std::uint32_t calls = none;    // the first call it makes
-  function_entry function_here;  // the first function whose own key this is
-  bool has_self() const { return self_rank != none; }
-};
-static_assert(sizeof(key_entry) == 36);
-
-struct other_function {
-  function_entry f;
-  std::uint32_t own_key = 0;
-};
-
-struct call_entry {
-  std::uint32_t caller = 0, callee = 0;  // keys
-  std::uint64_t count = 0;
-};
-
-struct part_key {
-  std::uint32_t part = 0, key = 0;
-};
-struct part_call {
-  std::uint32_t part = 0, caller = 0, callee = 0;
-  std::uint64_t count = 0;
-};
-
-// Hands the heap's free pages back to the system (glibc). The tables of the reading (and the
-// reader's own, freed by now) leave holes that the report's tables, made in other sizes,
-// reuse only in part: without this the report's peak was 7-8 MB above the reading's.
-void give_back_freed_memory() {
-#if defined(__GLIBC__)
-  malloc_trim(0);
-#endif
-}
-
-std::uint32_t given_of(std::uint32_t given, std::size_t costs) {
-  return static_cast<std::uint32_t>(std::min<std::size_t>(given, costs));
-}
-
-}  // namespace
-
 struct annotate_direct::impl {
+  using row_index = detail::row_index;
+  static std::uint64_t mix(std::uint64_t h, std::uint64_t v) { return detail::mix(h, v); }
+
+  static constexpr std::uint32_t none = UINT32_MAX;
+
+  // A function as the model knows it: (object, fl= file, name), the name being its own key's.
+  // The first function whose own key a key is (nearly always the only one: none other in the
+  // real profile's 275 k) lives in the key; the others are found by a hash of (own key, object,
+  // file). (A table of functions beside the keys took 20 bytes a function, 5.5 MB there.)
+  struct function_entry {
+    string_id object = string_pool::npos, file = 0;  // object npos: no function
+    std::uint32_t first_self = none;                 // rank among the functions' first self records
+    std::uint32_t first_call = none;                 // rank among the functions' first calls
+  };
+
+  // At most this many keys (the memory guard reports the limit at the next one): a call rank
+  // and two flags share a word. 2^30 keys would take more than 40 GB.
+  static constexpr std::uint32_t max_keys = (1u << 30) - 1;
+
+  struct key_entry {
+    std::uint32_t file = 0;  // display file
+    string_id function = 0;
+    std::uint32_t self_rank = none;  // rank of its first self record; none: no self cost
+    // Rank of its first appearance in a call record; max_keys: none.
+    std::uint32_t call_rank : 30 = max_keys;
+    std::uint32_t seen : 1 = 0, called : 1 = 0;
+    std::uint32_t calls = none;    // the first call it makes
+    function_entry function_here;  // the first function whose own key this is
+    bool has_self() const { return self_rank != none; }
+  };
+  static_assert(sizeof(key_entry) == 36);
+
+  struct other_function {
+    function_entry f;
+    std::uint32_t own_key = 0;
+  };
+
+  struct call_entry {
+    std::uint32_t caller = 0, callee = 0;  // keys
+    std::uint64_t count = 0;
+  };
+
+  struct part_key {
+    std::uint32_t part = 0, key = 0;
+  };
+  struct part_call {
+    std::uint32_t part = 0, caller = 0, callee = 0;
+    std::uint64_t count = 0;
+  };
+
+  // With --raw, a call as the model keeps it: per part, caller function, its source file, call
+  // line, callee, and target line. Whether its count sums to 0 (its cost is then the caller's
+  // self cost) is known only at the end.
+  struct raw_call {
+    std::uint32_t part = 0, caller = 0, callee = 0;  // keys
+    const void* function = nullptr;                  // the caller's function_entry
+    string_id source_file = 0, callee_object = 0, callee_file = 0, callee_function = 0;
+    std::uint64_t site_line = 0, target_line = 0;
+    bool has_target = false;
+    std::uint64_t count = 0;
+  };
+
+  static std::uint32_t given_of(std::uint32_t given, std::size_t costs) {
+    return static_cast<std::uint32_t>(std::min<std::size_t>(given, costs));
+  }
+
   profile& p;
+  const string_pool& names;  // the records' names: p.strings, or a replayed profile's
   annotate_options o;
   // Only inclusive costs and the call trees show calls' counts and costs: without them a call
   // record marks its keys (called, seen, first-call order) and is not kept.
@@ -165,7 +102,7 @@ struct annotate_direct::impl {
   std::string display_name;
   profile_builder parts;  // part headers and ends only: p.events, p.parts
 
-  detail::display_files display;
+  views::display_files display;
   std::vector<std::string> files;  // the display files
 
   paged_array<key_entry> keys;
@@ -194,7 +131,7 @@ struct annotate_direct::impl {
 
   // Source annotation (--auto=yes, or source files named): self cost per (display file, line),
   // call sites and calls per (caller key, callee key, line), for the files the report can open
-  // (detail::source_found) only: the others print no line. Records of those files must come
+  // (views::source_found) only: the others print no line. Records of those files must come
   // one per line, or summed per line (record_needs::per_line with lines_of()).
   bool lines = o.auto_annotate || !o.user_files.empty();
   std::vector<char> file_found;  // per display file, with `lines`
@@ -208,10 +145,10 @@ struct annotate_direct::impl {
   std::vector<std::uint32_t> line_given;
   std::vector<std::uint64_t> line_layouts;
   std::uint32_t last_line_row = none;
-  paged_array<detail::ann_site> sites;  // func: the caller key (numbers of the reading)
+  paged_array<views::ann_site> sites;  // func: the caller key (numbers of the reading)
   row_index site_index;
-  detail::site_callee_pairs site_callees;
-  paged_array<detail::ann_call_line> call_lines;
+  views::site_callee_pairs site_callees;
+  paged_array<views::ann_call_line> call_lines;
   row_index call_line_index;
   cost_matrix call_line_costs;
   std::vector<std::uint32_t> call_line_given;
@@ -247,7 +184,22 @@ struct annotate_direct::impl {
   std::uint64_t last_span_key = UINT64_MAX;
   line_span* last_span = nullptr;
 
-  // Per part, for the inclusive solver (from the second part on, with --inclusive=yes).
+  // --json: the tables of the JSON report (inclusive costs, calls, every file's lines); its
+  // order is by inclusive cost only with --inclusive=yes.
+  bool json = false;
+  bool json_by_inclusive = false;
+
+  // --raw: the calls as the model keeps them, settled at the end (settle_raw_calls); the keys
+  // given self cost by a call of count 0.
+  paged_array<raw_call> raw_calls;
+  row_index raw_call_index;
+  cost_matrix raw_call_costs;
+  std::vector<std::uint32_t> raw_call_given;
+  std::vector<std::uint64_t> raw_call_layouts;
+  std::vector<char> raw_self;
+
+  // Per part, for the inclusive solver (from the second part on, with --inclusive=yes; not
+  // with --part or --raw, which solve over one part or none).
   bool per_part = false;
   paged_array<part_key> part_selfs;
   row_index part_self_index;
@@ -281,8 +233,14 @@ struct annotate_direct::impl {
   bool limit_hit = false;
   std::uint64_t max_memory = o.max_memory;
 
-  impl(profile& prof, const annotate_options& opts, diagnostic_sink* d, std::string name)
-      : p(prof), o(opts), diags(d), display_name(name), parts(prof, d, std::move(name)) {}
+  impl(profile& prof, const string_pool& pool, const annotate_options& opts, diagnostic_sink* d,
+       std::string name)
+      : p(prof),
+        names(pool),
+        o(opts),
+        diags(d),
+        display_name(name),
+        parts(prof, d, std::move(name)) {}
 
   void report(diag_code code, std::uint64_t line, std::string message) {
     if (!diags) return;
@@ -310,18 +268,19 @@ struct annotate_direct::impl {
   std::uint64_t bytes() const {
     constexpr std::uint64_t per_name = 64, per_index_entry = 16;
     const std::uint64_t cols = p.events.size() * sizeof(std::uint64_t);
-    std::uint64_t b = p.strings.bytes() + p.strings.size() * per_name;
+    std::uint64_t b = names.bytes() + names.size() * per_name;
     b += keys.size() * (sizeof(key_entry) + cols + per_index_entry + 16);
     b += other_functions.size() * (sizeof(other_function) + per_index_entry);
     b += calls.size() * (sizeof(call_entry) + cols + per_index_entry + 12);
     b += part_selfs.size() * (sizeof(part_key) + cols + per_index_entry);
     b += part_calls.size() * (sizeof(part_call) + cols + per_index_entry);
     b += line_rows.size() * (sizeof(line_entry) + cols + per_index_entry + 8);
-    b += sites.size() * (sizeof(detail::ann_site) + per_index_entry);
+    b += sites.size() * (sizeof(views::ann_site) + per_index_entry);
     b += site_callees.size() * (8 + per_index_entry);
-    b += call_lines.size() * (sizeof(detail::ann_call_line) + cols + per_index_entry + 8);
+    b += call_lines.size() * (sizeof(views::ann_call_line) + cols + per_index_entry + 8);
     b += jump_rows.size() * (sizeof(jump_entry) + per_index_entry);
     b += key_first_line.size() * 16;
+    b += raw_calls.size() * (sizeof(raw_call) + cols + per_index_entry + 12);
     return b;
   }
   // May one more entry be made? If not, the limit is reported (once) and no record is kept.
@@ -335,9 +294,9 @@ struct annotate_direct::impl {
   }
 
   std::uint32_t display_file(string_id sid) {
-    const std::uint32_t f = display.of(p.strings, sid, o.cwd, files);
+    const std::uint32_t f = display.of(names, sid, o.cwd, files);
     if (lines && file_found.size() < files.size())
-      file_found.push_back(detail::source_found(files.back(), o) ? 1 : 0);
+      file_found.push_back(views::source_found(files.back(), o) ? 1 : 0);
     return f;
   }
   // The display file of the last context's lines: its key's, or with key_by_function the
@@ -391,7 +350,7 @@ struct annotate_direct::impl {
     std::uint32_t li = call_line_index.find(
         lh,
         [&](std::uint32_t i) {
-          const detail::ann_call_line& c = call_lines[i];
+          const views::ann_call_line& c = call_lines[i];
           return c.caller == ck && c.callee == ek && c.line == line && c.file == file;
         },
         slot);
@@ -556,10 +515,16 @@ struct annotate_direct::impl {
     skip = p.parts.size() == before;
     if (skip) return;
     part = static_cast<std::uint32_t>(p.parts.size() - 1);
+    // --part: the records of the other parts are not summed (their headers and totals are
+    // the profile's all the same).
+    if (o.part && *o.part != part) {
+      skip = true;
+      return;
+    }
     event_map = p.parts.back().events;
     const std::size_t cols = p.events.size();
     for (cost_matrix* m : {&key_costs, &call_costs, &part_self_costs, &part_call_costs, &line_costs,
-                           &call_line_costs})
+                           &call_line_costs, &raw_call_costs})
       if (m->columns() != cols) m->set_columns(cols);
     have_last = false;
     last_call = none;
@@ -572,6 +537,7 @@ struct annotate_direct::impl {
       call_given.assign(calls.size(), 0);
       line_given.assign(line_rows.size(), 0);
       call_line_given.assign(call_lines.size(), 0);
+      raw_call_given.assign(raw_calls.size(), 0);
     }
     auto l = std::find(layouts.begin(), layouts.end(), h.events);
     if (l == layouts.end()) {
@@ -584,13 +550,14 @@ struct annotate_direct::impl {
         call_layouts.assign(calls.size(), 1);
         line_layouts.assign(line_rows.size(), 1);
         call_line_layouts.assign(call_lines.size(), 1);
+        raw_call_layouts.assign(raw_calls.size(), 1);
       }
     }
     const auto layout = static_cast<std::uint32_t>(l - layouts.begin());
     layout_of_part.push_back(layout);
     layout_bit = std::uint64_t{1} << std::min<std::uint32_t>(layout, 63);
 
-    if (o.inclusive && part > 0 && !per_part) {
+    if (o.inclusive && part > 0 && !per_part && !o.part && !o.raw) {
       // The sums so far are the first part's.
       per_part = true;
       for (std::uint32_t k = 0; k < keys.size(); ++k) {
@@ -647,10 +614,14 @@ struct annotate_direct::impl {
       last_callee_key = ek;
     }
     const std::uint32_t ek = last_callee_key;
-    keys[ek].called = true;
     for (std::uint32_t k : {ck, ek})
       if (keys[k].call_rank == max_keys)  // (the mask changes nothing: keys stay below max_keys)
         keys[k].call_rank = key_call_ranks++ & max_keys;
+    if (o.raw) {
+      raw_call_row(r, ck, ek, f);
+      return;
+    }
+    keys[ek].called = true;
     const bool with_lines = lines_of(ck);
     if (!keep_calls && !with_lines) return;
 
@@ -697,6 +668,56 @@ struct annotate_direct::impl {
       if (!call_line_layouts.empty()) call_line_layouts[li] |= layout_bit;
     }
   }
+
+  // --raw: the record into its row as the model keeps it (see raw_call).
+  void raw_call_row(const call_record& r, std::uint32_t ck, std::uint32_t ek,
+                    const function_entry& f) {
+    const std::uint64_t target_line = r.has_target ? r.target.line : 0;
+    std::uint64_t h =
+        mix(mix(mix(mix(13, part), reinterpret_cast<std::uintptr_t>(&f)), r.ctx.source_file),
+            r.site.line);
+    h = mix(mix(mix(mix(mix(h, r.callee_object), r.callee_file), r.callee_function), r.has_target),
+            target_line);
+    auto same = [&](std::uint32_t i) {
+      const raw_call& c = raw_calls[i];
+      return c.part == part && c.function == &f && c.source_file == r.ctx.source_file &&
+             c.site_line == r.site.line && c.callee_object == r.callee_object &&
+             c.callee_file == r.callee_file && c.callee_function == r.callee_function &&
+             c.has_target == r.has_target && c.target_line == target_line;
+    };
+    std::size_t slot = 0;
+    std::uint32_t i = raw_call_index.find(h, same, slot);
+    if (i == row_index::empty) {
+      if (!room(r.line)) return;
+      i = static_cast<std::uint32_t>(raw_calls.size());
+      raw_call_index.insert(h, i, slot);
+      raw_call c;
+      c.part = part;
+      c.caller = ck;
+      c.callee = ek;
+      c.function = &f;
+      c.source_file = r.ctx.source_file;
+      c.callee_object = r.callee_object;
+      c.callee_file = r.callee_file;
+      c.callee_function = r.callee_function;
+      c.site_line = r.site.line;
+      c.target_line = target_line;
+      c.has_target = r.has_target;
+      raw_calls.push_back(c);
+      raw_call_costs.add_row();
+      if (tracking) raw_call_given.push_back(0);
+      if (layouts.size() > 1) raw_call_layouts.push_back(0);
+    }
+    if (!add_saturating(raw_calls[i].count, r.count)) overflow(r.line);
+    add(raw_call_costs.row(i), r.costs, r.line);
+    if (tracked) note_given(raw_call_given, i, given_of(r.given, r.costs.size()));
+    if (!raw_call_layouts.empty()) raw_call_layouts[i] |= layout_bit;
+  }
+
+  // --raw, once every record is in: as callgrind_annotate 3.19, a call whose count sums to 0
+  // is its caller's self cost (and its line's, in the caller's file); the others are calls
+  // (annotate_direct_tables.cc).
+  void settle_raw_calls();
 
   // Key k has a line `line` of display file `file` (views only).
   void note_key_line(std::uint32_t k, std::uint32_t file, std::uint64_t line) {
@@ -754,357 +775,8 @@ struct annotate_direct::impl {
     add_saturating(e.followed, r.followed);
   }
 
-  // The tables, summed from the reading (everything write_text prints from).
-  status make_tables(detail::annotate_data& d, std::vector<std::string>* warnings);
-  status write_text(const std::function<void(std::string_view)>& write,
-                    std::vector<std::string>* warnings);
+  // The tables, summed from the reading (everything a report prints from).
+  status make_tables(views::annotate_data& d, std::vector<std::string>* warnings);
 };
-
-annotate_direct::annotate_direct(profile& p, const annotate_options& o,
-                                 diagnostic_sink* diagnostics, std::string display_name)
-    : impl_(std::make_unique<impl>(p, o, diagnostics, std::move(display_name))) {}
-annotate_direct::~annotate_direct() = default;
-
-record_needs annotate_direct::needs() const {
-  record_needs n;
-  n.costs = record_needs::grain::sums_per_context;
-  n.per_line = impl_->lines;
-  if (n.per_line) n.lines_of = lines_of();  // (per line only where a source will be shown)
-  n.jumps = impl_->views && !skip_jumps_;
-  return n;
-}
-
-std::function<bool(std::string_view)> annotate_direct::lines_of() const {
-  return [o = impl_->o, every = impl_->every_file_lines](std::string_view name) {
-    return every || detail::source_found(detail::display_name(std::string(name), o.cwd), o);
-  };
-}
-
-void annotate_direct::on_part_begin(const part_header& h) { impl_->begin(h); }
-void annotate_direct::on_cost(const cost_record& r) { impl_->cost(r); }
-void annotate_direct::on_call(const call_record& r) { impl_->call(r); }
-void annotate_direct::on_jump(const jump_record& r) { impl_->jump(r); }
-void annotate_direct::keep_view_tables(bool solve_inclusive) {
-  impl_->views = true;
-  impl_->solve_inclusive = solve_inclusive;
-  // The views that solve inclusive costs show sources (serve, report --html): they keep the
-  // lines of every file, found or not, whose costs are shown without the text; the stack
-  // exports keep those of the found files only.
-  impl_->every_file_lines = solve_inclusive;
-}
-void annotate_direct::key_by_function() { impl_->by_function = true; }
-status annotate_direct::take_tables(views::annotate_data& d, std::vector<std::string>* warnings) {
-  return impl_->make_tables(d, warnings);
-}
-void annotate_direct::on_part_end(const part_end& e) { impl_->parts.on_part_end(e); }
-
-status annotate_direct::write_text(const std::function<void(std::string_view)>& write,
-                                   std::vector<std::string>* warnings) {
-  return impl_->write_text(write, warnings);
-}
-
-status annotate_direct::impl::write_text(const std::function<void(std::string_view)>& write,
-                                         std::vector<std::string>* warnings) {
-  detail::annotate_data d;
-  if (auto made = make_tables(d, warnings); !made) return made;
-  if (!o.tree_caller && !o.tree_calling && !d.lines) {
-    // The text report shows calls only in trees and beside source lines: these calls were
-    // kept for the inclusive costs, which are solved.
-    detail::free_storage(d.calls);
-    d.call_cc = detail::cc_table();
-    detail::free_storage(d.callers_of);
-    detail::free_storage(d.callees_of);
-    give_back_freed_memory();
-  }
-  std::string out;
-  auto s = detail::print_annotate_text(p, d, o, &write, out);
-  if (!s) return s;
-  if (!out.empty()) write(out);
-  return ok();
-}
-
-status annotate_direct::impl::make_tables(detail::annotate_data& d,
-                                          std::vector<std::string>* warnings) {
-  auto started = detail::start_annotate_data(p, o, d, warnings);
-  if (!started) return started.error();
-  const detail::annotate_columns& cols = *started;
-  const std::size_t nrec = cols.nrec;
-  const std::size_t nk = keys.size();
-
-  // The keys' numbers (see the top of this file): the own keys of the functions in `order`,
-  // by the first place of their functions, and the object of the last one; then the keys met
-  // first in self records; then those met first in calls.
-  // Reading is over: the indexes can go before the report's tables come.
-  key_index = row_index();
-  first_key_pages = decltype(first_key_pages)();
-  other_function_index = row_index();
-  other_calls = row_index();
-  part_self_index = row_index();
-  part_call_index = row_index();
-  detail::free_storage(display);
-  p.strings.release_index();
-  constexpr std::uint64_t unranked = UINT64_MAX;
-  std::vector<std::uint64_t> rank(nk, unranked), last(nk, 0);
-  std::vector<string_id> object_of(nk, string_pool::npos);
-  auto place_function = [&](const function_entry& f, std::uint32_t k) {
-    std::uint64_t place;
-    if (f.first_self != none)
-      place = (std::uint64_t{1} << 32) | f.first_self;  // by its first self record
-    else if (f.first_call != none)
-      place = f.first_call;  // a caller with no self cost: by its first call, before the others
-    else
-      return;
-    rank[k] = std::min(rank[k], place);
-    if (object_of[k] == string_pool::npos || place >= last[k]) {
-      last[k] = place;
-      object_of[k] = f.object;
-    }
-  };
-  // (Places are distinct, so the order the functions are visited in does not matter.)
-  for (std::uint32_t k = 0; k < nk; ++k)
-    if (keys[k].function_here.object != string_pool::npos) place_function(keys[k].function_here, k);
-  for (std::size_t i = 0; i < other_functions.size(); ++i)
-    place_function(other_functions[i].f, other_functions[i].own_key);
-  detail::free_storage(other_functions);
-  give_back_freed_memory();
-  // (With key_by_function every key is one function, made with its object: a function met
-  // only as a callee is placed by its first call below, and has its object all the same.)
-  if (by_function)
-    for (std::uint32_t k = 0; k < nk; ++k) object_of[k] = keys[k].function_here.object;
-  for (std::size_t k = 0; k < nk; ++k) {
-    if (rank[k] != unranked) continue;
-    rank[k] = keys[k].self_rank != none ? (std::uint64_t{2} << 32) | keys[k].self_rank
-                                        : (std::uint64_t{3} << 32) | keys[k].call_rank;
-  }
-  std::vector<std::uint32_t> order(nk), new_of(nk);
-  {
-    std::vector<detail::keyed_index> by_rank(nk);
-    for (std::uint32_t k = 0; k < nk; ++k) by_rank[k] = {rank[k], k};
-    detail::free_storage(rank);
-    detail::radix_sort(by_rank);
-    for (std::uint32_t i = 0; i < nk; ++i) order[i] = by_rank[i].index;
-  }
-  for (std::uint32_t i = 0; i < nk; ++i) new_of[order[i]] = i;
-  detail::free_storage(last);
-
-  // Where each recorded column sits in each layout, and a row's defined columns.
-  std::vector<std::vector<int>> layout_index(layouts.size());
-  for (std::size_t l = 0; l < layouts.size(); ++l)
-    for (std::size_t c = 0; c < nrec; ++c) {
-      auto it = std::find(layouts[l].begin(), layouts[l].end(), d.recorded[c]);
-      layout_index[l].push_back(it == layouts[l].end() ? -1
-                                                       : static_cast<int>(it - layouts[l].begin()));
-    }
-  auto fill = [&](detail::cc_table& t, std::size_t row, std::span<const std::uint64_t> costs,
-                  std::uint64_t layout_bits, std::uint32_t given) {
-    std::uint64_t* v = t.values(row);
-    char* def = t.defined(row);
-    const std::uint32_t g = given == 0 ? UINT32_MAX : given - 1;
-    for (std::size_t c = 0; c < nrec; ++c) {
-      if (cols.rec_ids[c] < costs.size()) v[c] = costs[cols.rec_ids[c]];
-      for (std::size_t l = 0; l < layouts.size() && l < 64; ++l) {
-        if (!(layout_bits >> l & 1)) continue;
-        const int i = layout_index[l][c];
-        if (i >= 0 && static_cast<std::uint32_t>(i) < g) def[c] = 1;
-      }
-    }
-  };
-
-  // Keys, objects, self costs.
-  std::unordered_map<string_id, std::uint32_t> object_index;
-  d.files = std::move(files);
-  d.key_file.resize(nk);
-  d.key_function.resize(nk);
-  d.key_object.assign(nk, 0);
-  d.key_has_object.assign(nk, 0);
-  d.key_seen.resize(nk);
-  d.key_called.resize(nk);
-  d.self.reserve(nk);
-  for (std::uint32_t n = 0; n < nk; ++n) {
-    const std::uint32_t k = order[n];
-    const key_entry& e = keys[k];
-    d.key_file[n] = e.file;
-    d.key_function[n] = e.function;
-    d.key_seen[n] = e.seen;
-    d.key_called[n] = e.called;
-    if (object_of[k] != string_pool::npos) {
-      auto [it, fresh] =
-          object_index.emplace(object_of[k], static_cast<std::uint32_t>(d.objects.size()));
-      if (fresh) d.objects.push_back(p.strings.text(object_of[k]));
-      d.key_object[n] = it->second;
-      d.key_has_object[n] = 1;
-    }
-    d.self.add_row();
-    if (e.has_self())
-      fill(d.self, n, key_costs.row(k), key_layouts.empty() ? 1 : key_layouts[k],
-           key_given.empty() ? 0 : key_given[k]);
-  }
-  detail::free_storage(object_of);
-  detail::free_storage(order);
-  detail::free_storage(keys);
-  key_costs = cost_matrix();
-  detail::free_storage(key_given);
-  detail::free_storage(key_layouts);
-
-  // Calls, in order of first appearance: their costs, then (those of the reading given back)
-  // the pairs.
-  d.call_cc.reserve(calls.size());
-  for (std::uint32_t ci = 0; ci < calls.size(); ++ci) {
-    d.call_cc.add_row();
-    fill(d.call_cc, ci, call_costs.row(ci), call_layouts.empty() ? 1 : call_layouts[ci],
-         call_given.empty() ? 0 : call_given[ci]);
-  }
-  call_costs = cost_matrix();
-  detail::free_storage(call_given);
-  detail::free_storage(call_layouts);
-  give_back_freed_memory();
-  d.calls.reserve(calls.size());
-  for (std::uint32_t ci = 0; ci < calls.size(); ++ci) {
-    const call_entry& c = calls[ci];
-    d.calls.push_back({new_of[c.caller], new_of[c.callee], c.count});
-  }
-  detail::free_storage(calls);
-  give_back_freed_memory();
-
-  // Source lines: the rows as the model path's report makes them, with the keys' new numbers.
-  if (lines) {
-    d.file_lines.resize(d.files.size());
-    line_index = row_index();
-    for (std::uint32_t i = 0; i < line_rows.size(); ++i) {
-      const line_entry& e = line_rows[i];
-      const auto row = static_cast<std::uint32_t>(d.line_cc.add_row());
-      d.file_lines[e.file].emplace(e.line, row);
-      fill(d.line_cc, row, line_costs.row(i), line_layouts.empty() ? 1 : line_layouts[i],
-           line_given.empty() ? 0 : line_given[i]);
-    }
-    detail::free_storage(line_rows);
-    line_costs = cost_matrix();
-    site_index = row_index();
-    call_line_index = row_index();
-    d.sites.reserve(sites.size());
-    for (std::uint32_t i = 0; i < sites.size(); ++i)
-      d.sites.push_back({sites[i].file, sites[i].line, new_of[sites[i].func]});
-    detail::free_storage(sites);
-    site_callees.renumber_callees(new_of);
-    site_callees.build_into(d.site_callees, d.sites.size());
-    d.call_lines.reserve(call_lines.size());
-    for (std::uint32_t i = 0; i < call_lines.size(); ++i) {
-      const detail::ann_call_line& c = call_lines[i];
-      d.call_lines.push_back({new_of[c.caller], new_of[c.callee], c.line, c.count, c.file});
-      d.call_line_cc.add_row();
-      fill(d.call_line_cc, i, call_line_costs.row(i),
-           call_line_layouts.empty() ? 1 : call_line_layouts[i],
-           call_line_given.empty() ? 0 : call_line_given[i]);
-    }
-    detail::free_storage(call_lines);
-    call_line_costs = cost_matrix();
-    detail::free_storage(line_given);
-    detail::free_storage(line_layouts);
-    detail::free_storage(call_line_given);
-    detail::free_storage(call_line_layouts);
-    detail::index_source_lines(d);
-  }
-
-  // The views' source tables: which files were found, each key's line range, the jumps.
-  if (views && lines) {
-    d.file_found = file_found;
-    d.file_found.resize(d.files.size(), 0);
-    d.key_first_line.assign(nk, 0);
-    d.key_last_line.assign(nk, 0);
-    for (std::uint32_t k = 0; k < key_first_line.size() && k < nk; ++k) {
-      d.key_first_line[new_of[k]] = key_first_line[k];
-      d.key_last_line[new_of[k]] = key_last_line[k];
-    }
-    detail::free_storage(key_first_line);
-    detail::free_storage(key_last_line);
-    d.key_spans.reserve(inlined_spans.size());
-    for (const auto& [at, sp] : inlined_spans)
-      d.key_spans.push_back({new_of[at >> 32], static_cast<std::uint32_t>(at), sp.first, sp.last});
-    inlined_spans = {};
-    last_span = nullptr;
-    std::sort(d.key_spans.begin(), d.key_spans.end(),
-              [](const views::ann_span& a, const views::ann_span& b) {
-                return std::tie(a.key, a.file) < std::tie(b.key, b.file);
-              });
-    jump_index = row_index();
-    d.jumps.reserve(jump_rows.size());
-    for (std::size_t i = 0; i < jump_rows.size(); ++i) {
-      const jump_entry& e = jump_rows[i];
-      d.jumps.push_back(
-          {e.file, e.line, e.target_file, e.target_line, e.conditional, e.executed, e.followed});
-    }
-    detail::free_storage(jump_rows);
-    std::sort(d.jumps.begin(), d.jumps.end(),
-              [](const detail::ann_jump& a, const detail::ann_jump& b) {
-                return std::tie(a.file, a.line, a.target_file, a.target_line, a.conditional) <
-                       std::tie(b.file, b.line, b.target_file, b.target_line, b.conditional);
-              });
-  }
-
-  // The inclusive costs: with one part, of d's own tables; else from a solver given each
-  // part's sums per key and per call.
-  std::optional<inclusive_result> solved;
-  if (o.inclusive && !per_part) {
-    if (solve_inclusive) solved = detail::solve_inclusive_of_keys(d, nrec);
-  } else if (o.inclusive) {
-    inclusive_solver s(nk, nrec);
-    std::vector<std::uint64_t> tmp(nrec);
-    auto project = [&](std::uint32_t pt, std::span<const std::uint64_t> costs) {
-      const auto& idx = cols.part_index[pt];
-      for (std::size_t c = 0; c < nrec; ++c) tmp[c] = idx[c] >= 0 ? costs[cols.rec_ids[c]] : 0;
-      return std::span<const std::uint64_t>(tmp);
-    };
-    if (solve_inclusive) {
-      s.reserve(part_selfs.size(), part_calls.size());
-      for (std::uint32_t i = 0; i < part_selfs.size(); ++i)
-        s.add_self(part_selfs[i].part, new_of[part_selfs[i].key],
-                   project(part_selfs[i].part, part_self_costs.row(i)));
-      for (std::uint32_t i = 0; i < part_calls.size(); ++i) {
-        const part_call& c = part_calls[i];
-        s.add_call(c.part, new_of[c.caller], new_of[c.callee], c.count,
-                   project(c.part, part_call_costs.row(i)));
-      }
-    }
-    if (views) {
-      // Each part's rows, for views of some parts (recorded columns; calls by their index).
-      std::unordered_map<std::uint64_t, std::uint32_t> call_of;
-      call_of.reserve(d.calls.size());
-      for (std::uint32_t ci = 0; ci < d.calls.size(); ++ci)
-        call_of.emplace(std::uint64_t{d.calls[ci].caller} << 32 | d.calls[ci].callee, ci);
-      d.part_self = detail::cc_table(d.columns.size());
-      d.part_self.reserve(part_selfs.size());
-      for (std::uint32_t i = 0; i < part_selfs.size(); ++i) {
-        d.part_self_part.push_back(part_selfs[i].part);
-        d.part_self_key.push_back(new_of[part_selfs[i].key]);
-        const std::size_t row = d.part_self.add_row();
-        auto costs = project(part_selfs[i].part, part_self_costs.row(i));
-        std::copy_n(costs.begin(), nrec, d.part_self.values(row));
-      }
-      d.part_call_cc = detail::cc_table(d.columns.size());
-      d.part_call_cc.reserve(part_calls.size());
-      for (std::uint32_t i = 0; i < part_calls.size(); ++i) {
-        const part_call& c = part_calls[i];
-        auto it = call_of.find(std::uint64_t{new_of[c.caller]} << 32 | new_of[c.callee]);
-        if (it == call_of.end()) continue;  // (every part's call is a call of the whole)
-        d.part_call_part.push_back(c.part);
-        d.part_call_call.push_back(it->second);
-        d.part_call_count.push_back(c.count);
-        const std::size_t row = d.part_call_cc.add_row();
-        auto costs = project(c.part, part_call_costs.row(i));
-        std::copy_n(costs.begin(), nrec, d.part_call_cc.values(row));
-      }
-    }
-    detail::free_storage(part_selfs);
-    part_self_costs = cost_matrix();
-    detail::free_storage(part_calls);
-    part_call_costs = cost_matrix();
-    if (solve_inclusive) solved = s.solve(false);
-  }
-  detail::free_storage(new_of);
-
-  d.names = &p.strings;
-  detail::finish_annotate_data(p, o, cols, d, solved ? &*solved : nullptr, warnings);
-  return ok();
-}
 
 }  // namespace calltree

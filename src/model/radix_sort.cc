@@ -1,5 +1,5 @@
 // radix_sort.cc — see radix_sort.h.
-#include "radix_sort.h"
+#include "model/radix_sort.h"
 
 namespace calltree::detail {
 

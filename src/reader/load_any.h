@@ -1,4 +1,4 @@
-// model/load_any.h — (internal) load_profile() for the tool's commands.
+// reader/load_any.h — (internal) load_profile() for the tool's commands.
 //
 // What it is: load_profile as the commands read, which report a file that holds no profile
 // (binary, empty, no events:) from its diagnostics and go on with its read_stats, as they

@@ -1,18 +1,20 @@
-// report/annotate_direct.h — the annotate text report summed while the file is read, no model.
+// views/annotate_direct.h — annotate's tables, summed from the records: their one filler.
 //
-// What it is: a record sink for `calltree annotate`'s text report (every one but --part and
-// --raw). It sums each record straight into callgrind_annotate's tables (self cost per
-// "file:name" key; calls per caller and callee key when a report shows them, with
-// --inclusive=yes or --tree; with --inclusive=yes on a file of several parts the same per
-// part for the solver; for source annotation, self cost per source line and calls per call
-// line, of the files the report can open), so neither the profile's rows nor the builder's
-// indexes are ever made: on the real 260 MB profile of docs/performance.md the report takes a
-// fraction of the model's memory. The text is byte for byte that of annotate_text_to() on the
-// model built from the same records (tests/unit/annotate_direct_test.cc compares them on every
-// corpus file and option set).
-// What it is not: a general profile (JSON, --part and --raw need the model) nor a reader
-// (records come from read_callgrind: summed or not without source annotation; with it, one
-// per line or summed per line for the files of lines_of()).
+// What it is: the record sink that fills callgrind_annotate's tables (views/tables.h: self cost
+// per "file:name" key; calls per caller and callee key when a report shows them, with
+// --inclusive=yes, --tree or --json; with --inclusive=yes on a file of several parts the same
+// per part for the solver; for source annotation, self cost per source line and calls per
+// call line, of the files the report can open), for every report that prints them: annotate's
+// text and JSON (report/annotate.h: annotate_text_of, annotate_json_of), --part and --raw
+// included, and the views of serve, report --html and the exports (take_tables, keyed by
+// function). Records come from
+// read_callgrind while the file is read (no model is made: on the real 260 MB profile of
+// docs/performance.md the report takes a fraction of the model's memory) or from a profile
+// already built, through replay() (report/annotate.h's annotate_text on a profile).
+// What it is not: a general profile nor a reader (records come summed or not; for source
+// annotation one per line or summed per line for the files of lines_of()). From a replayed
+// profile every column a part has is defined: the model does not keep which columns a line
+// left out ("." in callgrind_annotate's report).
 #pragma once
 
 #include <functional>
@@ -25,7 +27,7 @@
 #include "calltree/profile.h"
 #include "calltree/records.h"
 #include "calltree/result.h"
-#include "report/annotate.h"
+#include "views/annotate_options.h"
 
 namespace calltree {
 
@@ -35,21 +37,23 @@ struct annotate_data;  // src/views/tables.h (internal)
 
 class annotate_direct final : public record_sink {
  public:
-  // Whether the report for `o` can be made so: no --part, no --raw.
-  static bool serves(const annotate_options& o) { return !o.part && !o.raw; }
-
   // `p` receives the parts and events (headers, summary:/totals: lines, totals), as the
   // profile builder makes them, and no rows; `p.strings` must be the pool the reader interns
-  // into. `o` must be served (see serves()). Costs that saturate are reported to
+  // into. Costs that saturate are reported to
   // `diagnostics` once, as the builder reports them; past builder_options' default memory
   // limit the records are no longer kept (one limit_exceeded error).
   annotate_direct(profile& p, const annotate_options& o, diagnostic_sink* diagnostics = nullptr,
                   std::string display_name = {});
+  // The same for records whose names are of `names` (a profile replayed: its pool), not
+  // p.strings.
+  annotate_direct(profile& p, const string_pool& names, const annotate_options& o,
+                  diagnostic_sink* diagnostics = nullptr, std::string display_name = {});
   ~annotate_direct() override;
   annotate_direct(const annotate_direct&) = delete;
   annotate_direct& operator=(const annotate_direct&) = delete;
 
-  // Sums per context; for source annotation, per line for the files of lines_of(); jumps only
+  // Sums per context; for source annotation, per line for the files of lines_of(); with --raw
+  // each line (its calls are kept by target line too, as the model keeps them); jumps only
   // for the views (keep_view_tables), unless skip_jumps().
   record_needs needs() const override;
   // The source files whose lines this report keeps, those it will open
@@ -81,15 +85,18 @@ class annotate_direct final : public record_sink {
   // such file is kept (annotate_data::key_spans). Before the first record.
   void key_by_function();
 
-  // The tables themselves, once every record is in, instead of the text (the same errors as
-  // write_text). The sums are given up on the way: call it (or write_text) once. `d.names` is
-  // the profile's pool, which must outlive them.
+  // For annotate --json (report/annotate.h, annotate_json_of): the tables of the JSON report, which
+  // carries inclusive costs, calls and the lines of every file it lists. Before the first record.
+  void keep_json_tables();
+
+  // The tables, once every record is in (an error for an unknown --show/--sort event). The sums are
+  // given up on the way: call it once. `d.names` is the profile's pool, which must outlive them.
   status take_tables(views::annotate_data& d, std::vector<std::string>* warnings = nullptr);
 
-  // The report, once every record is in, handed to `write` in pieces as annotate_text_to()
-  // does (the same errors). The sums are given up on the way: call it once.
-  status write_text(const std::function<void(std::string_view)>& write,
-                    std::vector<std::string>* warnings = nullptr);
+  // The options the tables print with: those given (with keep_json_tables, inclusive costs
+  // are in the tables all the same), and the profile of the parts and events.
+  annotate_options report_options() const;
+  const profile& parts() const;
 
  private:
   struct impl;
