@@ -112,7 +112,9 @@ namespace flag_detail {
 // Stores the occurrences `parsed.flags` (rows of `table`) into `into`, in order.
 template <class Options, std::size_t N>
 void store_flags(const flag_table<Options, N>& table, parsed_args& parsed, Options& into) {
-  for (auto& [row, value] : parsed.flags) {
+  for (auto& occurrence : parsed.flags) {
+    // (Not a structured binding: Clang 14 cannot capture one in a lambda.)
+    auto& value = occurrence.second;
     std::visit(
         [&into, &value](auto field) {
           using F = decltype(field);
@@ -121,7 +123,7 @@ void store_flags(const flag_table<Options, N>& table, parsed_args& parsed, Optio
           else if constexpr (!std::is_same_v<F, std::monostate>)
             flag_detail::store_value(into.*field, value);
         },
-        table.fields[row]);
+        table.fields[occurrence.first]);
   }
 }
 

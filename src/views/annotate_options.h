@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "calltree/memory_limit.h"
 #include "calltree/profile.h"
 
 namespace calltree {
@@ -44,6 +45,9 @@ struct annotate_options {
   // Threads the report may use (--threads): with 2 or more, the names it prints are read back
   // from a spilling pool on a thread of their own while it formats.
   std::size_t threads = 1;
+  // The memory limit of annotate's tables built while reading (annotate_direct: the
+  // limit_exceeded error past it; --max-memory), as builder_options::max_memory. 0 = none.
+  std::uint64_t max_memory = machine_memory_limit();
   // Called for each function row the text report's table prints (not cycle rows), in order:
   // its file as shown, its name and its object ("" if none). (`annotate --asm` picks those.)
   std::function<void(std::string_view file, std::string_view name, std::string_view object)>

@@ -12,7 +12,6 @@
 #include "calltree/profile_builder.h"
 #include "reader/load_any.h"
 #include "model/radix_sort.h"
-#include "report/radix_sort.h"
 #include "views/function_list.h"
 
 namespace calltree::views {

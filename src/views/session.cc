@@ -13,7 +13,6 @@
 #include "calltree/input.h"
 #include "model/string_pool_access.h"
 #include "reader/read_hooks.h"
-#include "report/annotate_direct.h"
 #include "views/annotate_direct.h"
 #include "views/function_list.h"
 #include "views/part_costs.h"

@@ -8,6 +8,8 @@
 
 #include "calltree/input.h"
 #include "calltree/reader.h"
+#include "model/string_pool_access.h"
+#include "reader/read_hooks.h"
 #include "report/annotate.h"
 #include "views/annotate_direct.h"
 
@@ -20,11 +22,11 @@ inline result<std::string> annotate_read(std::unique_ptr<input> in, const annota
                                          string_pool::mode m = string_pool::mode::full,
                                          std::vector<std::string>* warnings = nullptr) {
   profile p;
-  p.strings = string_pool(m);
+  p.strings = string_pool_access::make(m);
   diagnostic_collector diags;
   annotate_direct sink(p, o, &diags, "test");
   if (json) sink.keep_json_tables();
-  auto read = read_callgrind(*in, p.strings, sink, diags);
+  auto read = detail::read_any_input(*in, p.strings, sink, diags);
   if (!read) return read.error();
   std::string out;
   auto s = json ? annotate_json_of(sink, out, warnings)
