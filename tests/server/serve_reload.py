@@ -7,58 +7,22 @@ profile, of the function it was asked to keep (by name, file and object). A file
 short is an error of that request (422) or a file with errors, never a crash: the server keeps
 answering. Standard input cannot be reloaded; a diff reloads both sides.
 """
-import http.client
 import json
 import os
-import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 
+import serve_process
+from serve_process import FAILURES, check
+
 CALLTREE, CORPUS = sys.argv[1], sys.argv[2]
-FAILURES = []
 
 
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what, file=sys.stderr)
-
-
-class Server:
-    def __init__(self, *args, stdin=None):
-        self.p = subprocess.Popen([CALLTREE, "serve", *args], stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, stdin=stdin, text=True)
-        self.line = self.p.stdout.readline().strip()
-        m = re.fullmatch(r"http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32})", self.line)
-        check(m is not None, "the URL line: %r" % self.line)
-        self.port, self.token = (int(m.group(1)), m.group(2)) if m else (0, "")
-
-    def get(self, target):
-        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        c.request("GET", target, headers={"Host": "127.0.0.1:%d" % self.port,
-                                          "Authorization": "Bearer " + self.token})
-        r = c.getresponse()
-        body = r.read()
-        c.close()
-        return r.status, json.loads(body) if body else None
-
-    def json(self, target):
-        status, body = self.get(target)
-        check(status == 200, "%s: %d %s" % (target, status, str(body)[:200]))
-        return body
-
-    def stop(self):
-        self.p.send_signal(signal.SIGINT)
-        try:
-            code = self.p.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            code = "hung"
-        return code, self.p.stderr.read()
+class Server(serve_process.Server):
+    calltree = CALLTREE
 
 
 def annotate_totals(path):

@@ -9,64 +9,26 @@ same files served as one file; a part alone is that file's. One file of a run li
 siblings in /api/v1/status, and --siblings loads them all in KCachegrind's order.
 """
 import glob
-import http.client
-import json
 import os
-import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 
+import serve_process
+from serve_process import FAILURES, check
+
 CALLTREE, RUNS = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-FAILURES = []
 
 
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what, file=sys.stderr)
-
-
-class Server:
-    def __init__(self, *args, cwd=None):
-        self.p = subprocess.Popen([CALLTREE, "serve", *args], stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, cwd=cwd)
-        self.line = self.p.stdout.readline().strip()
-        m = re.fullmatch(r"http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32})", self.line)
-        check(m is not None, "the URL line of serve %s: %r %s" % (
-            args, self.line, "" if m else self.p.stderr.read()))
-        self.port, self.token = (int(m.group(1)), m.group(2)) if m else (0, "")
-
-    def get(self, target):
-        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        c.request("GET", target, headers={"Host": "127.0.0.1:%d" % self.port,
-                                          "Authorization": "Bearer " + self.token})
-        r = c.getresponse()
-        body = r.read()
-        c.close()
-        return r.status, json.loads(body) if body else None
-
-    def json(self, target):
-        status, body = self.get(target)
-        check(status == 200, "%s: %d %s" % (target, status, str(body)[:200]))
-        return body
+class Server(serve_process.Server):
+    calltree = CALLTREE
 
     def functions(self, query=""):
         """Every function: (name, file, object) -> (self, inclusive, calls)."""
         rows = self.json("/api/v1/functions?cycles=no&limit=5000" + query)["rows"]
         return {(r["name"], r["file"], r["object"]): (r["self"], r["inclusive"], r.get("calls"))
                 for r in rows}
-
-    def stop(self):
-        self.p.send_signal(signal.SIGINT)
-        try:
-            code = self.p.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            code = "hung"
-        return code, self.p.stderr.read()
 
 
 def merged(files, tmp, name, parts="sum"):
