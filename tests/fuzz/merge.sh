@@ -16,15 +16,8 @@ work="$build/fuzz"
 . "$here/targets.sh"
 
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then
-  for t in "$build"/tests/fuzz/fuzz_*; do
-    [ -x "$t" ] && [ -f "$t" ] && targets+=("$(basename "$t")")
-  done
-fi
-if [ ! -d "$work/seeds-2" ]; then
-  rm -rf "$work/seeds.tmp"
-  bash "$here/make-seeds.sh" "$work/seeds.tmp" && mv "$work/seeds.tmp" "$work/seeds-2"
-fi
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(built_targets "$build")
+make_seeds "$work"
 
 for t in "${targets[@]}"; do
   out="$work/merged-$t"

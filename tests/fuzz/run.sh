@@ -21,27 +21,20 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$build" && pwd)
 work="$build/fuzz"
 mkdir -p "$work/artifacts" "$work/logs"
+# The targets built, each one's kind of input (its seeds and dictionary), cap on an input's
+# size, and the seeds.
+. "$here/targets.sh"
 
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then
-  for t in "$build"/tests/fuzz/fuzz_*; do
-    [ -x "$t" ] && [ -f "$t" ] && targets+=("$(basename "$t")")
-  done
-fi
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(built_targets "$build")
 if [ ${#targets[@]} -eq 0 ]; then
   echo "fuzz: no targets in $build/tests/fuzz (configure with -DCALLTREE_FUZZ=ON)" >&2
   exit 2
 fi
 
-# Seeds are made once per build directory (seeds-2: the folders by kind of input); delete
-# $work/seeds-2 to remake them.
-if [ ! -d "$work/seeds-2" ]; then
-  rm -rf "$work/seeds.tmp"
-  bash "$here/make-seeds.sh" "$work/seeds.tmp" && mv "$work/seeds.tmp" "$work/seeds-2"
-fi
+# Seeds are made once per build directory (make_seeds, targets.sh).
+make_seeds "$work"
 
-# Each target's kind of input (its seeds and dictionary) and cap on an input's size.
-. "$here/targets.sh"
 
 run_one() {
   local t=$1 corpus="$work/corpus-$1" log="$work/logs/$1.log"

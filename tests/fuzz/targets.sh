@@ -1,6 +1,9 @@
-# targets.sh — sourced by run.sh and merge.sh: what each fuzz target reads.
+# targets.sh — sourced by run.sh, campaign.sh and merge.sh: which targets a build has and
+# what each fuzz target reads.
 #
-# kind_of TARGET: the kind of input (the seed folder of make-seeds.sh); max_len_of TARGET: the
+# built_targets BUILD: the fuzz targets built in BUILD, a name a line; make_seeds WORK: the
+# seeds (make-seeds.sh), made once per build directory into WORK/seeds-2 (the folders by kind
+# of input; delete it to remake them). kind_of TARGET: the kind of input (the seed folder of make-seeds.sh); max_len_of TARGET: the
 # cap on an input's size (-max_len); dict_of TARGET: its dictionary; inputs_of TARGET SEEDS:
 # the read-only corpora of a run (committed corpus, regression inputs, seeds), those that
 # exist.
@@ -36,4 +39,19 @@ inputs_of() {
   for d in "$here/corpus/$1" "$here/regressions/$1" "$2/$(kind_of "$1")"; do
     [ -d "$d" ] && echo "$d"
   done
+}
+
+built_targets() {
+  local t
+  for t in "$1"/tests/fuzz/fuzz_*; do
+    [ -x "$t" ] && [ -f "$t" ] && basename "$t"
+  done
+  return 0
+}
+
+make_seeds() {
+  if [ ! -d "$1/seeds-2" ]; then
+    rm -rf "$1/seeds.tmp"
+    bash "$here/make-seeds.sh" "$1/seeds.tmp" && mv "$1/seeds.tmp" "$1/seeds-2"
+  fi
 }
