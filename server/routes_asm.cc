@@ -4,8 +4,10 @@
 // The session holds no instruction rows (the real 260 MB profile's would take 1.25 GB), so
 // the profile is read again for this one name, as `annotate --asm` does (asm.h,
 // read_functions), into a small model; the key's functions are those of annotate's key
-// (key_functions), disassembled through the runner the command line gives (objdump).
+// (key_functions), disassembled through the runner the command line gives (objdump). Answers
+// and objdump's replies are kept, and only a few answers are made at once (asm_cache.h).
 #include "api_impl.h"
+#include "asm_cache.h"
 #include "calltree/asm.h"
 #include "calltree/input.h"
 
@@ -24,7 +26,8 @@ class quiet_diagnostics final : public diagnostic_sink {
 }  // namespace
 
 response route_asm(const request& r, const views::session& s, std::string_view segment,
-                   const objdump_runner& run) {
+                   asm_cache& cache) {
+  const objdump_runner& run = cache.runner();
   std::uint32_t id = 0;
   if (auto f = parse_id(segment, s, id)) return error_response(*f);
   if (s.is_cycle(id))
@@ -42,6 +45,22 @@ response route_asm(const request& r, const views::session& s, std::string_view s
     auto f = parse_fraction(*v);
     if (!f) return error_response(400, "bad_hot", "hot takes a fraction from 0 to 1 (0.05 is 5 %)");
     hot = *f * 100.0;
+  }
+
+  // An answer made before (the same function and parameters) is kept: sent again at once.
+  std::string key = r.path;
+  for (const auto& [k, v] : r.params)
+    if (k != "token") key += '\0' + k + '=' + v;
+  if (auto kept = cache.answers().find(key)) return json_response(std::move(*kept));
+  // Else one of the few slots for making one: past them, come back (the workers stay free for
+  // the other routes' requests).
+  auto slot = cache.try_slot();
+  if (!slot) {
+    response busy = error_response(503, "busy",
+                                   "the server is making other machine-code answers: try again "
+                                   "in a second");
+    busy.headers.emplace_back("Retry-After", "1");
+    return busy;
   }
 
   const std::string name(s.name(id));
@@ -92,6 +111,7 @@ response route_asm(const request& r, const views::session& s, std::string_view s
     });
   }
   body += "]}";
+  cache.answers().put(key, body);
   return json_response(std::move(body));
 }
 
