@@ -291,8 +291,10 @@ response route_source(const request& r, const views::session& s, std::string_vie
         // (the calls are in order of cost: those left out are the cheapest)
         std::vector<std::uint64_t> rest(v->columns.size(), 0);
         for (std::size_t k = shown; k < l.calls.size(); ++k)
-          for (std::size_t e = 0; e < rest.size(); ++e)  // (saturating)
-            rest[e] = std::max(rest[e], rest[e] + l.calls[k].cost[e]);
+          for (std::size_t e = 0; e < rest.size(); ++e) {  // (saturating)
+            const std::uint64_t x = l.calls[k].cost[e];
+            rest[e] = rest[e] > UINT64_MAX - x ? UINT64_MAX : rest[e] + x;
+          }
         j.key("more_calls").begin_object();
         j.key("count").value(static_cast<std::uint64_t>(l.calls.size() - shown));
         j.key("cost");
