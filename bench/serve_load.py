@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""serve_load.py CALLTREE FILE [OLD] [--clients=32] [--seconds=60] — `calltree serve` under load.
+"""serve_load.py CALLTREE FILE [OLD] [--clients=32] [--seconds=60 | --requests=N] — `calltree serve` under load.
 
 Not a unit test (docs/reliability.md, "The server under load", quotes its figures): CLIENTS
 threads, each on a kept-alive connection of its own, replay the page's own requests (web/src/
 api.ts: the profile, the function list sorted, searched and grouped, each of the 20 functions
 of highest self cost selected (function/ID), its call graph, its flame graph and sandwich, its
 source and machine code; with OLD, a second server `serve OLD FILE` answers the diff list and
-its flame graph) for SECONDS. Prints the requests per second, p50/p95/p99/max of the answers'
-times, errors (no answer, or a status of 500 or more: 0 wanted), the statuses, and each
-server's resident memory (VmRSS) after one of each request and at the end, and the machine's
+its flame graph) for SECONDS, or until N requests were answered (--requests: the RSS figure
+after many requests; its growth is printed ten times on the way). A 503 with Retry-After (the
+server is making as many machine-code answers as it makes at once) is asked again after that
+time, as the page does: the time of the request is the whole wait, and the retries are counted
+apart. Prints the requests per second, p50/p95/p99/max of the answers' times, errors (no
+answer, or a status of 500 or more after the retries: 0 wanted), the statuses, and each
+server's resident memory (VmRSS) after one of each request, after one round of every request
+by every client at once (the start: the growth is from it) and at the end, and the machine's
 load average. Requests go to 127.0.0.1 only.
 """
 import http.client
@@ -42,13 +47,18 @@ def rss_mb(pid):
     return 0
 
 
-def get(port, token, path):
+def get(port, token, path, retry=False):
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     sep = "&" if "?" in path else "?"
     c.request("GET", "/api/v1/" + path + sep + "token=" + token)
     r = c.getresponse()
     body = r.read()
     c.close()
+    if retry:  # (True once answered; False for a busy answer, after its Retry-After)
+        if r.status == 503 and r.getheader("Retry-After"):
+            time.sleep(int(r.getheader("Retry-After")))
+            return False
+        return True
     return json.loads(body) if r.status == 200 else None
 
 
@@ -72,7 +82,7 @@ def requests_of(port, token, diff_port=None, diff_token=None):
         out.append((port, token, "flame?root=%d&direction=callers" % i))
         out.append((port, token, "asm/%d" % i))
         if row.get("file_id") is not None:
-            out.append((port, token, "source/%d" % row["file_id"]))
+            out.append((port, token, "source/%d?function=%d" % (row["file_id"], i)))
     if diff_port:
         for by in ("self", "inclusive", "name"):
             out.append((diff_port, diff_token, "functions?by=%s&limit=100" % by))
@@ -87,7 +97,8 @@ def main():
     calltree, path = args[0], args[1]
     old = args[2] if len(args) > 2 else None
     clients = int(opts.get("clients", 32))
-    seconds = float(opts.get("seconds", 60))
+    limit = int(opts["requests"]) if "requests" in opts else None
+    seconds = float(opts.get("seconds", 60 if limit is None else 1e9))
 
     servers = []
     p, port, token = start(calltree, [path])
@@ -97,36 +108,78 @@ def main():
         dp, diff_port, diff_token = start(calltree, [old, path])
         servers.append(("serve OLD FILE", dp))
     work = requests_of(port, token, diff_port, diff_token)
-    # Every request once first (what a server makes on the first ask, and keeps, is made), so
-    # that the memory at the start is a served server's.
+    # Every request once first (what a server makes on the first ask, and keeps, is made), then
+    # a round of every request by every client at once (what CLIENTS requests at a time hold
+    # in the workers' heaps is reached), so that the memory at the start is a served server's.
     for port_, token_, path_ in work:
         get(port_, token_, path_)
+    rss_one = {name: rss_mb(s.pid) for name, s in servers}
+
+    def warm(k):
+        for j in range(len(work)):
+            port_, token_, path_ = work[(k * 7 + j) % len(work)]
+            for _ in range(60):
+                try:
+                    if get(port_, token_, path_, retry=True):
+                        break
+                except Exception:  # noqa: BLE001 (counted in the run, not here)
+                    break
+    warmers = [threading.Thread(target=warm, args=(k,)) for k in range(clients)]
+    for t in warmers:
+        t.start()
+    for t in warmers:
+        t.join()
     rss_start = {name: rss_mb(s.pid) for name, s in servers}
 
-    times, statuses, errors = [], {}, [0]
+    times, statuses, errors, retried, answered = [], {}, [0], [0], [0]
     lock = threading.Lock()
     deadline = time.monotonic() + seconds
+    every = max(1000, limit // 10) if limit else 0
+
+    def claim():
+        """False when the run is over (the time is up or N requests were claimed)."""
+        if time.monotonic() >= deadline:
+            return False
+        if not limit:
+            return True
+        with lock:
+            if answered[0] >= limit:
+                return False
+            answered[0] += 1
+            n = answered[0]
+        if n % every == 0:
+            print("  %d requests, %.0f s: RSS %s" % (n, time.monotonic() - t0, ", ".join(
+                "%.0f MB (%+.1f %%)" % (rss_mb(s.pid), 100 * (rss_mb(s.pid) - rss_start[name]) /
+                                        max(rss_start[name], 1)) for name, s in servers)),
+                  flush=True)
+        return True
 
     def client(k):
         conns = {}
         i = k * 7
-        mine_t, mine_s, mine_e = [], {}, 0
-        while time.monotonic() < deadline:
+        mine_t, mine_s, mine_e, mine_r = [], {}, 0, 0
+        while claim():
             port_, token_, path_ = work[i % len(work)]
             i += 1
             sep = "&" if "?" in path_ else "?"
             t = time.perf_counter()
             try:
-                c = conns.get(port_)
-                if c is None:
-                    c = conns[port_] = http.client.HTTPConnection("127.0.0.1", port_, timeout=60)
-                c.request("GET", "/api/v1/" + path_ + sep + "token=" + token_,
-                          headers={"Accept-Encoding": "gzip"})
-                r = c.getresponse()
-                r.read()
-                if r.getheader("Connection", "").lower() == "close":
-                    c.close()
-                    conns.pop(port_, None)
+                for _ in range(120):
+                    c = conns.get(port_)
+                    if c is None:
+                        c = conns[port_] = http.client.HTTPConnection("127.0.0.1", port_,
+                                                                      timeout=60)
+                    c.request("GET", "/api/v1/" + path_ + sep + "token=" + token_,
+                              headers={"Accept-Encoding": "gzip"})
+                    r = c.getresponse()
+                    r.read()
+                    if r.getheader("Connection", "").lower() == "close":
+                        c.close()
+                        conns.pop(port_, None)
+                    if r.status != 503 or not r.getheader("Retry-After"):
+                        break
+                    mine_r += 1  # (busy: asked again after the time it says, as the page does)
+                    time.sleep(min(10, max(1, int(r.getheader("Retry-After")))))
                 mine_t.append(time.perf_counter() - t)
                 mine_s[r.status] = mine_s.get(r.status, 0) + 1
                 if r.status >= 500:
@@ -137,6 +190,7 @@ def main():
         with lock:
             times.extend(mine_t)
             errors[0] += mine_e
+            retried[0] += mine_r
             for s, n in mine_s.items():
                 statuses[s] = statuses.get(s, 0) + n
 
@@ -157,14 +211,15 @@ def main():
     print("file: %s (%.0f MB)%s" % (path, os.path.getsize(path) / 1e6,
                                     ", old: %s" % old if old else ""))
     print("clients: %d, %.0f s, %d distinct requests replayed" % (clients, took, len(work)))
-    print("requests: %d (%.1f/s), errors: %d, statuses: %s" % (
-        len(times), len(times) / took, errors[0], dict(sorted(statuses.items()))))
+    print("requests: %d (%.1f/s), errors: %d, statuses: %s, busy answers asked again: %d" % (
+        len(times), len(times) / took, errors[0], dict(sorted(statuses.items())), retried[0]))
     print("answer ms: p50 %.1f, p95 %.1f, p99 %.1f, max %.1f, mean %.1f" % (
         pct(0.5), pct(0.95), pct(0.99), times[-1] * 1000 if times else 0,
         statistics.mean(times) * 1000 if times else 0))
     for name, _ in servers:
-        print("%s RSS: %.0f MB after one of each request, %.0f MB at the end (%+.1f %%)" % (
-            name, rss_start[name], rss_end[name],
+        print("%s RSS: %.0f MB after one of each request, %.0f MB after a round by every "
+              "client, %.0f MB at the end (%+.1f %%)" % (
+            name, rss_one[name], rss_start[name], rss_end[name],
             100 * (rss_end[name] - rss_start[name]) / max(rss_start[name], 1)))
     print("load average at the end: %s" % " ".join(open("/proc/loadavg").read().split()[:3]))
     return 1 if errors[0] else 0

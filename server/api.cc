@@ -19,6 +19,7 @@
 #include <mutex>
 
 #include "api_impl.h"
+#include "asm_cache.h"
 #include "assets.h"
 #include "views/part_costs.h"
 
@@ -200,6 +201,9 @@ struct served_state {
   std::string diff_error;
   std::uint64_t generation = 1;  // 1, then one more at each reload
   std::vector<file_stamp> files;
+  // /api/v1/asm's objdump replies and answers, and its slots (made by the api; a reload's
+  // state has a new one: its objects and profile may have changed).
+  std::shared_ptr<detail::asm_cache> asm_kept;
 
   bool diff() const { return old_side != nullptr; }
   const views::session& main() const { return diff() ? *new_side : *single; }
@@ -253,6 +257,7 @@ struct api::impl {
   std::shared_ptr<served_state> state;
   bool serve_sources = true;
   objdump_runner objdump;
+  detail::asm_cache_limits asm_limits;
   std::string cookie_name;
   reloader reload;                    // none: nothing can be reloaded
   std::vector<std::string> siblings;  // api_options::siblings
@@ -334,6 +339,7 @@ struct api::impl {
                                loaded->sessions.size() > 1 ? loaded->sessions[1] : nullptr);
         next->files = std::move(loaded->files);
         next->generation = now->generation + 1;
+        next->asm_kept = std::make_shared<detail::asm_cache>(objdump, asm_limits);
         {
           std::lock_guard<std::mutex> lock(m);
           state = next;
@@ -428,7 +434,8 @@ struct api::impl {
     }
     if (rest.compare(0, 7, "source/") == 0)
       return detail::route_source(r, *s, rest.substr(7), serve_sources);
-    if (rest.compare(0, 4, "asm/") == 0) return detail::route_asm(r, *s, rest.substr(4), objdump);
+    if (rest.compare(0, 4, "asm/") == 0)
+      return detail::route_asm(r, *s, rest.substr(4), *st.asm_kept);
     return error_response(
         404, "no_route",
         "no such API route: " + std::string(rest.substr(0, 200)) + " (docs/serve.md lists them)");
@@ -454,6 +461,8 @@ api::api(api_options options, std::shared_ptr<const views::session> single)
   impl_->state = make_state(std::move(single), nullptr);
   impl_->serve_sources = options_.serve_sources;
   impl_->objdump = options_.objdump;
+  impl_->asm_limits = {options_.asm_objdump_bytes, options_.asm_answer_bytes, options_.asm_jobs};
+  impl_->state->asm_kept = std::make_shared<detail::asm_cache>(impl_->objdump, impl_->asm_limits);
   impl_->siblings = options_.siblings;
   impl_->cookie_name = "calltree_token_" + std::to_string(options_.port);
 }
@@ -464,6 +473,8 @@ api::api(api_options options, std::shared_ptr<const views::session> old_session,
   impl_->state = make_state(std::move(old_session), std::move(new_session));
   impl_->serve_sources = options_.serve_sources;
   impl_->objdump = options_.objdump;
+  impl_->asm_limits = {options_.asm_objdump_bytes, options_.asm_answer_bytes, options_.asm_jobs};
+  impl_->state->asm_kept = std::make_shared<detail::asm_cache>(impl_->objdump, impl_->asm_limits);
   impl_->siblings = options_.siblings;
   impl_->cookie_name = "calltree_token_" + std::to_string(options_.port);
 }

@@ -52,6 +52,12 @@ struct api_options {
   // Runs objdump for /api/v1/asm/ID (the command line's, cli/objdump_runner.h); none: that
   // route answers 404 no_asm.
   objdump_runner objdump;
+  // What /api/v1/asm/ID keeps (objdump's replies, answers: bytes each, the least recently used
+  // dropped first) and how many of its answers are made at once (past them: 503 busy with
+  // Retry-After: 1). Kept until a reload.
+  std::size_t asm_objdump_bytes = 64u << 20;
+  std::size_t asm_answer_bytes = 64u << 20;
+  unsigned asm_jobs = 2;
   // The other files of the served file's run, not loaded (/api/v1/status lists them: the page
   // says `serve FILE --siblings` loads them all).
   std::vector<std::string> siblings;

@@ -100,8 +100,9 @@ response route_graph(const request& r, const views::session& s, std::string_view
 response route_flame(const request& r, const views::session& s, const flame_delta* delta);
 response route_source(const request& r, const views::session& s, std::string_view file,
                       bool serve_text);
+class asm_cache;
 response route_asm(const request& r, const views::session& s, std::string_view id,
-                   const objdump_runner& run);
+                   asm_cache& cache);
 response route_diff_functions(const request& r, const views::diff_source& src);
 
 // Writes a function's identity fields: "id", "kind", "name", "file", "file_id", "object".

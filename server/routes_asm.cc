@@ -4,10 +4,16 @@
 // The session holds no instruction rows (the real 260 MB profile's would take 1.25 GB), so
 // the profile is read again for this one name, as `annotate --asm` does (asm.h,
 // read_functions), into a small model; the key's functions are those of annotate's key
-// (key_functions), disassembled through the runner the command line gives (objdump).
+// (key_functions), disassembled through the runner the command line gives (objdump). Answers
+// and objdump's replies are kept, and only a few answers are made at once (asm_cache.h).
 #include "api_impl.h"
+#include "asm_cache.h"
 #include "calltree/asm.h"
 #include "calltree/input.h"
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 namespace calltree::server::detail {
 
@@ -21,29 +27,9 @@ class quiet_diagnostics final : public diagnostic_sink {
   void count_only(diag_code, severity) override {}
 };
 
-}  // namespace
-
-response route_asm(const request& r, const views::session& s, std::string_view segment,
-                   const objdump_runner& run) {
-  std::uint32_t id = 0;
-  if (auto f = parse_id(segment, s, id)) return error_response(*f);
-  if (s.is_cycle(id))
-    return error_response(400, "cycle_has_no_code",
-                          "a cycle has no machine code of its own: ask for one of its functions");
-  if (!run) return error_response(404, "no_asm", "this server disassembles nothing");
-  if (s.input_name == "-")
-    return error_response(409, "input_not_rereadable",
-                          "machine code needs the profile read again, and it came from "
-                          "standard input: serve a file");
-  common_query c;
-  if (auto f = parse_common(r, s, c)) return error_response(*f);
-  double hot = 5.0;
-  if (auto v = param(r, "hot")) {
-    auto f = parse_fraction(*v);
-    if (!f) return error_response(400, "bad_hot", "hot takes a fraction from 0 to 1 (0.05 is 5 %)");
-    hot = *f * 100.0;
-  }
-
+// The answer of function `id`: the profile read again for its name, its code disassembled.
+response make_answer(const views::session& s, std::uint32_t id, const common_query& c, double hot,
+                     const objdump_runner& run) {
   const std::string name(s.name(id));
   profile q;
   // (a run of several files: each file's parts, in order, as the session read them)
@@ -93,6 +79,56 @@ response route_asm(const request& r, const views::session& s, std::string_view s
   }
   body += "]}";
   return json_response(std::move(body));
+}
+
+}  // namespace
+
+response route_asm(const request& r, const views::session& s, std::string_view segment,
+                   asm_cache& cache) {
+  const objdump_runner& run = cache.runner();
+  std::uint32_t id = 0;
+  if (auto f = parse_id(segment, s, id)) return error_response(*f);
+  if (s.is_cycle(id))
+    return error_response(400, "cycle_has_no_code",
+                          "a cycle has no machine code of its own: ask for one of its functions");
+  if (!run) return error_response(404, "no_asm", "this server disassembles nothing");
+  if (s.input_name == "-")
+    return error_response(409, "input_not_rereadable",
+                          "machine code needs the profile read again, and it came from "
+                          "standard input: serve a file");
+  common_query c;
+  if (auto f = parse_common(r, s, c)) return error_response(*f);
+  double hot = 5.0;
+  if (auto v = param(r, "hot")) {
+    auto f = parse_fraction(*v);
+    if (!f) return error_response(400, "bad_hot", "hot takes a fraction from 0 to 1 (0.05 is 5 %)");
+    hot = *f * 100.0;
+  }
+
+  // An answer made before (the same function and parameters) is kept: sent again at once.
+  std::string key = r.path;
+  for (const auto& [k, v] : r.params)
+    if (k != "token") key += '\0' + k + '=' + v;
+  if (auto kept = cache.answers().find(key)) return json_response(std::move(*kept));
+  // Else one of the few slots for making one: past them, come back (the workers stay free for
+  // the other routes' requests).
+  auto slot = cache.try_slot();
+  if (!slot) {
+    response busy = error_response(503, "busy",
+                                   "the server is making other machine-code answers: try again "
+                                   "in a second");
+    busy.headers.emplace_back("Retry-After", "1");
+    return busy;
+  }
+
+  response res = make_answer(s, id, c, hot, cache.runner());
+  // (the reading's and objdump's buffers, freed, are given back to the system: without it the
+  // arenas of the workers that made answers keep them, 1 GB on the real 260 MB profile)
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+  if (res.status == 200) cache.answers().put(key, res.body);
+  return res;
 }
 
 }  // namespace calltree::server::detail

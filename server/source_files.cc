@@ -16,6 +16,10 @@ constexpr std::uint64_t max_source_bytes = 32u << 20;
 
 }  // namespace
 
+bool names_no_file(const std::string& name) {
+  return name.empty() || name == "???" || name == "php:internal";
+}
+
 source_text read_source(const std::string& name, const views::load_options& where) {
   source_text out;
   if (name.empty() || name == "???") {

@@ -25,6 +25,9 @@ struct source_text {
   bool no_file = false;
 };
 
+// `???` (or empty) and `php:internal`: names of no file (source_text::no_file).
+bool names_no_file(const std::string& name);
+
 source_text read_source(const std::string& name, const views::load_options& where);
 
 }  // namespace calltree::server::detail

@@ -24,7 +24,7 @@ result<source_view> annotate_source(const session& s, std::uint64_t file, const 
   // (The views' sessions keep the lines of every file, found or not: annotate_direct.cc,
   // keep_view_tables.)
   out.has_lines = t.lines && file < t.file_lines.size();
-  if (!out.has_lines) return out;
+  if (!out.has_lines || !q.with_lines) return out;
   const std::size_t ncol = out.columns.size();
   const auto& columns = out.columns.columns;
   auto values = [&](const std::uint64_t* row) {

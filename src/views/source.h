@@ -26,6 +26,8 @@ struct source_query {
   std::vector<std::string> events, derived;
   std::string weight_event;  // for `hot`
   double hot_share = 0.001;  // a line is hot from this share of the program total
+  // false: only the columns (and has_lines): no lines, calls, jumps or functions are made
+  bool with_lines = true;
 };
 
 struct source_call {

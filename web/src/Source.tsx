@@ -17,8 +17,8 @@ const OVERSCAN = 20;
 type Call = NonNullable<SourceLine["calls"]>[number];
 type Jump = NonNullable<SourceLine["jumps"]>[number];
 /** One row of the view: a line of the file (n: its number, 0 for cost without one), or a call
- * or a jump noted beneath line n. */
-type Item = { n: number; l?: SourceLine; call?: Call; jump?: Jump };
+ * (or the calls past the answer's max_calls, summed) or a jump noted beneath line n. */
+type Item = { n: number; l?: SourceLine; call?: Call; more?: SourceLine["more_calls"]; jump?: Jump };
 
 function Note({ it, event, totals, top }: { it: Item; event: string; totals: Record<string, number | string>; top: number }) {
   if (it.call) {
@@ -31,6 +31,19 @@ function Note({ it, event, totals, top }: { it: Item; event: string; totals: Rec
         <span>
           → {fmt(c.count)} call{c.count === 1 ? "" : "s"} to <FnLink f={c.callee} />
           {c.recursive && <span class="dim"> (recursive: Σ over nested calls)</span>}
+        </span>
+      </div>
+    );
+  }
+  if (it.more) {
+    const m = it.more;
+    return (
+      <div class="srcnote" style={{ top: top + "px" }} data-testid="more-calls">
+        <span />
+        <span class="num">{fmt(m.cost[event])}</span>
+        <span class="num">{pct(m.cost[event], totals[event])}</span>
+        <span class="dim">
+          → {fmt(m.count)} more call{m.count === 1 ? "" : "s"} from this line, each of less cost (not listed)
         </span>
       </div>
     );
@@ -76,6 +89,7 @@ export function SourceView({ f, event, state }: { f: FunctionDetail; event: stri
       out.push({ n, l });
       if (l) {
         for (const call of l.calls ?? []) out.push({ n, call });
+        if (l.more_calls) out.push({ n, more: l.more_calls });
         for (const jump of l.jumps ?? []) out.push({ n, jump });
       }
     };
@@ -120,7 +134,7 @@ export function SourceView({ f, event, state }: { f: FunctionDetail; event: stri
   for (let i = from; i < to; i++) {
     const it = items[i];
     const top = i * ROW;
-    if (it.call || it.jump) {
+    if (it.call || it.more || it.jump) {
       rows.push(<Note key={i} it={it} event={event} totals={totals} top={top} />);
       continue;
     }

@@ -250,6 +250,8 @@ export interface SourceLine {
   self: Costs;
   hot: boolean;
   calls?: { caller: number; callee: FnRef; count: Cost; cost: Costs; recursive: boolean }[];
+  // the calls past the answer's max_calls (the cheapest): how many, their summed cost
+  more_calls?: { count: number; cost: Costs };
   jumps?: {
     target_file_id: number;
     target_line: number;
@@ -362,7 +364,20 @@ export async function get<T>(path: string, params: Params = {}, signal?: AbortSi
   if (embedded) return reportAnswer(embedded, path, params) as T;
   const headers: Record<string, string> = {};
   if (token) headers["Authorization"] = "Bearer " + token;
-  const res = await fetch(url, { headers, signal, credentials: "same-origin" });
+  let res = await fetch(url, { headers, signal, credentials: "same-origin" });
+  // 503 with Retry-After: the server is busy with answers of that kind (machine code): asked
+  // again after the time it says, a minute at most.
+  for (let tries = 0; res.status === 503 && res.headers.get("Retry-After") && tries < 60; tries++) {
+    const wait = Math.min(10, Math.max(1, Number(res.headers.get("Retry-After")) || 1)) * 1000;
+    await new Promise<void>((done, fail) => {
+      const t = setTimeout(done, wait);
+      signal?.addEventListener("abort", () => {
+        clearTimeout(t);
+        fail(new DOMException("aborted", "AbortError"));
+      });
+    });
+    res = await fetch(url, { headers, signal, credentials: "same-origin" });
+  }
   const body = await res.json().catch(() => null);
   if (!res.ok) {
     const e = body?.error;
