@@ -289,7 +289,8 @@ int run_report(std::span<const std::string_view> args) {
   // The call graph of each listed function at the page's defaults, and its callers' and
   // callees' flame graphs (the sandwich; the callees' also draw its callee map), heaviest
   // first while they fit their budgets.
-  budget graphs{max_graphs, max_graph}, flames{max_flames, max_flame};
+  budget graphs{max_graphs, max_graph}, flames{max_flames, max_flame},
+      coverages{max_flames, max_flame};
   for (const auto& row : rows) {
     const std::string id = std::to_string(row["id"].get<std::uint64_t>());
     if (graphs.full()) {  // (none more fits: not asked)
@@ -325,6 +326,16 @@ int run_report(std::span<const std::string_view> args) {
     if (flames.take(up.size() + down.size())) {
       raw["flame/" + id + "/callers"] = std::move(up);
       raw["flame/" + id + "/callees"] = std::move(down);
+    }
+    // Its All Callers and All Callees (the coverage lists), in a budget of the flame graphs'.
+    std::string all_up, all_down;
+    const std::string coverage = "/api/v1/coverage/" + id + "?limit=1000" + sort;
+    if (!ask_raw(coverage + "&direction=callers", all_up) ||
+        !ask_raw(coverage + "&direction=callees", all_down))
+      return exit_usage;
+    if (coverages.take(all_up.size() + all_down.size())) {
+      raw["coverage/" + id + "/callers"] = std::move(all_up);
+      raw["coverage/" + id + "/callees"] = std::move(all_down);
     }
   }
 

@@ -424,6 +424,7 @@ struct api::impl {
     }
     if (rest.compare(0, 9, "function/") == 0) return detail::route_function(r, *s, rest.substr(9));
     if (rest.compare(0, 6, "graph/") == 0) return detail::route_graph(r, *s, rest.substr(6));
+    if (rest.compare(0, 9, "coverage/") == 0) return detail::route_coverage(r, *s, rest.substr(9));
     if (rest == "flame") {
       if (!st.diff()) return detail::route_flame(r, *s, nullptr);
       if (!st.diff_src) return error_response(503, "no_diff", st.diff_error);

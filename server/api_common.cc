@@ -149,6 +149,11 @@ std::optional<failure> parse_common(const request& r, const views::session& s, c
                      "derived takes NAME=FORMULA (e.g. CEst=Ir+10Bm), at most 1000 bytes"};
   if (auto e = param(r, "event")) q.sort_event = std::string(*e);
   if (auto e = param(r, "sort")) q.sort_event = std::string(*e);
+  if (auto d = param(r, "detect_cycles")) {
+    if (*d != "yes" && *d != "no")
+      return failure{400, "bad_detect_cycles", "detect_cycles takes yes or no"};
+    q.detect_cycles = *d == "yes";
+  }
   return std::nullopt;
 }
 

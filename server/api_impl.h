@@ -62,6 +62,7 @@ struct common_query {
   std::vector<std::uint32_t> parts;
   std::vector<std::string> events, derived;
   std::string sort_event;
+  bool detect_cycles = true;  // detect_cycles=yes|no: KCachegrind's cycle detection switch
 };
 std::optional<failure> parse_common(const request& r, const views::session& s, common_query& q);
 
@@ -98,6 +99,7 @@ response route_function(const request& r, const views::session& s, std::string_v
 
 response route_graph(const request& r, const views::session& s, std::string_view id);
 response route_flame(const request& r, const views::session& s, const flame_delta* delta);
+response route_coverage(const request& r, const views::session& s, std::string_view id);
 response route_source(const request& r, const views::session& s, std::string_view file,
                       bool serve_text);
 class asm_cache;

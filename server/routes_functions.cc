@@ -35,6 +35,7 @@ response route_functions(const request& r, const views::session& s) {
   if (auto f = parse_common(r, s, c)) return error_response(*f);
   views::list_query q;
   q.parts = c.parts;
+  q.detect_cycles = c.detect_cycles;
   q.events = c.events;
   q.derived = c.derived;
   q.sort_event = c.sort_event;
@@ -176,6 +177,7 @@ response route_function(const request& r, const views::session& s, std::string_v
   if (auto f = parse_common(r, s, c)) return error_response(*f);
   views::detail_query q;
   q.parts = c.parts;
+  q.detect_cycles = c.detect_cycles;
   q.events = c.events;
   q.derived = c.derived;
   q.sort_event = c.sort_event;

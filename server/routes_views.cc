@@ -1,10 +1,11 @@
-// server/routes_views.cc — GET /api/v1/graph/ID, /api/v1/flame and /api/v1/source/FILE_ID
-// (docs/serve.md).
+// server/routes_views.cc — GET /api/v1/graph/ID, /api/v1/flame, /api/v1/coverage/ID and
+// /api/v1/source/FILE_ID (docs/serve.md).
 #include <algorithm>
 
 #include "api_impl.h"
 #include "source_files.h"
 #include "views/call_graph.h"
+#include "views/coverage.h"
 #include "views/flame.h"
 #include "views/source.h"
 
@@ -61,6 +62,7 @@ response route_graph(const request& r, const views::session& s, std::string_view
   if (auto f = parse_common(r, s, c)) return error_response(*f);
   views::graph_query q;
   q.parts = c.parts;
+  q.detect_cycles = c.detect_cycles;
   q.events = c.events;
   q.derived = c.derived;
   q.weight_event = c.sort_event;
@@ -120,6 +122,7 @@ response route_flame(const request& r, const views::session& s, const flame_delt
   if (auto f = parse_common(r, s, c)) return error_response(*f);
   views::flame_query q;
   q.parts = c.parts;
+  q.detect_cycles = c.detect_cycles;
   q.events = c.events;
   q.derived = c.derived;
   q.weight_event = c.sort_event;
@@ -197,6 +200,72 @@ response route_flame(const request& r, const views::session& s, const flame_delt
   j.end_object();
   j.key("totals");
   costs_of_row(j, fl->columns, fl->costs->totals());
+  j.end_object();
+  return json_response(j.take());
+}
+
+response route_coverage(const request& r, const views::session& s, std::string_view segment) {
+  std::uint32_t id = 0;
+  if (auto f = parse_id(segment, s, id)) return error_response(*f);
+  common_query c;
+  if (auto f = parse_common(r, s, c)) return error_response(*f);
+  views::coverage_query q;
+  q.parts = c.parts;
+  q.detect_cycles = c.detect_cycles;
+  q.events = c.events;
+  q.derived = c.derived;
+  q.weight_event = c.sort_event;
+  if (auto d = param(r, "direction")) {
+    if (*d == "callees")
+      q.direction = path_direction::callees;
+    else if (*d == "callers")
+      q.direction = path_direction::callers;
+    else
+      return error_response(400, "bad_direction", "direction takes callees or callers");
+  }
+  if (auto f = parse_fraction_param(r, "min", q.min_share)) return error_response(*f);
+  list_window w;
+  if (auto f = parse_window(r, w)) return error_response(*f);
+  auto v = views::coverage(s, id, q);
+  if (!v) return error_response(400, "bad_event", v.error().message);
+  const coverage_list& l = v->list;
+
+  json_writer j;
+  begin_envelope(j);
+  event_list(j, v->columns);
+  j.key("function").begin_object();
+  function_fields(j, s, id);
+  j.end_object();
+  j.key("direction").value(q.direction == path_direction::callers ? "callers" : "callees");
+  j.key("event");
+  v->columns.size() ? j.value(v->columns.columns[v->weight_column].name) : j.null();
+  j.key("min").value(q.min_share);
+  j.key("detect_cycles").value(q.detect_cycles);
+  j.key("estimated").value(l.estimated);
+  j.key("pruned").value(static_cast<std::uint64_t>(l.pruned));
+  j.key("saturated").value(l.saturated);
+  j.key("total");
+  costs(j, v->columns, l.total);
+  j.key("total_entries").value(static_cast<std::uint64_t>(l.entries.size()));
+  window_fields(j, w);
+  j.key("entries").begin_array();
+  for (std::uint64_t i = w.offset; i < l.entries.size() && i - w.offset < w.limit; ++i) {
+    const coverage_entry& e = l.entries[i];
+    j.begin_object();
+    function_fields(j, s, e.node);
+    const std::uint32_t cy = e.node < s.keys() ? v->costs->cycle_of(e.node) : 0;
+    j.key("cycle");
+    cy ? j.value(static_cast<std::uint64_t>(cy)) : j.null();
+    j.key("cost");
+    costs(j, v->columns, e.cost);
+    j.key("min_distance").value(static_cast<std::uint64_t>(e.min_distance));
+    j.key("max_distance").value(static_cast<std::uint64_t>(e.max_distance));
+    j.key("paths").value(e.paths);
+    j.end_object();
+  }
+  j.end_array();
+  j.key("totals");
+  costs_of_row(j, v->columns, v->costs->totals());
   j.end_object();
   return json_response(j.take());
 }

@@ -19,7 +19,7 @@ result<graph_view> call_graph_around(const session& s, std::uint64_t id, const g
   auto weight_col = out.columns.weight_column(q.weight_event);
   if (!weight_col) return weight_col.error();
   out.weight_column = *weight_col;
-  out.costs = s.costs_of(q.parts);
+  out.costs = s.costs_of(q.parts, q.detect_cycles);
   const part_costs& pc = *out.costs;
   const views::annotate_data& t = s.t;
   const std::size_t nk = s.keys();

@@ -23,6 +23,7 @@ class session;
 
 struct graph_query {
   std::vector<std::uint32_t> parts;
+  bool detect_cycles = true;  // false: no cycles formed (part_costs.h)
   std::vector<std::string> events, derived;
   std::string weight_event;  // empty: the first column
   std::uint32_t up = 2, down = 2;

@@ -33,7 +33,7 @@ result<flame_view> flame(const session& s, const flame_query& q) {
   if (!weight_col) return weight_col.error();
   out.weight_column = *weight_col;
   if (q.root && *q.root >= s.ids()) return error{"a flame graph's root is a function or a cycle"};
-  out.costs = s.costs_of(q.parts);
+  out.costs = s.costs_of(q.parts, q.detect_cycles);
   const part_costs& pc = *out.costs;
   // A cycle as the root: its members are one node (id keys() + N - 1, as the views number
   // cycles), whose self cost is theirs and whose calls are those that cross its border.

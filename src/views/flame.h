@@ -33,6 +33,7 @@ inline constexpr std::size_t exact_max_frames = std::size_t{1} << 20;
 
 struct flame_query {
   std::vector<std::uint32_t> parts;
+  bool detect_cycles = true;  // false: no cycles formed (part_costs.h): no cycle as a root
   std::vector<std::string> events, derived;
   std::string weight_event;           // empty: the first column
   std::optional<std::uint32_t> root;  // a key; empty: from the graph's roots

@@ -23,7 +23,7 @@ result<function_detail> describe_function(const session& s, std::uint64_t id,
     if (sc == std::string_view::npos)
       return error{"sort event '" + q.sort_event + "' is not one of the columns shown"};
   }
-  out.costs = s.costs_of(q.parts);
+  out.costs = s.costs_of(q.parts, q.detect_cycles);
   const part_costs& pc = *out.costs;
   const std::size_t nk = s.keys();
   const std::size_t ncol = out.columns.size();

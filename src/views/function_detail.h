@@ -24,6 +24,7 @@ class session;
 
 struct detail_query {
   std::vector<std::uint32_t> parts;
+  bool detect_cycles = true;  // false: no cycles formed (part_costs.h)
   std::vector<std::string> events, derived;
   std::string sort_event;   // callers and callees by this column's cost; empty: the first
   std::size_t limit = 500;  // at most this many callers and callees each

@@ -101,7 +101,7 @@ result<function_list> list_functions(const session& s, const list_query& q) {
   auto cols = resolve_columns(s, q.events, q.derived);
   if (!cols) return cols.error();
   out.columns = std::move(*cols);
-  out.costs = s.costs_of(q.parts);
+  out.costs = s.costs_of(q.parts, q.detect_cycles);
   const part_costs& pc = *out.costs;
   sort_by by = q.by;
   if (!q.sort_event.empty()) {
@@ -130,6 +130,7 @@ result<function_list> list_functions(const session& s, const list_query& q) {
       .append(q.in_group ? *q.in_group : std::string())
       .append("|")
       .append(q.cycles ? "c" : "")
+      .append(q.detect_cycles ? "" : "n")
       .append("|")
       .append(q.filter);
 

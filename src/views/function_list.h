@@ -30,6 +30,7 @@ enum class sort_by : std::uint8_t { self, inclusive, calls, name };
 
 struct list_query {
   std::vector<std::uint32_t> parts;  // 0-based, sorted; empty: all
+  bool detect_cycles = true;         // false: no cycles formed (part_costs.h)
   std::vector<std::string> events;   // columns shown; empty: every known event
   std::vector<std::string> derived;  // "NAME=FORMULA", the query's own derived events
   std::string sort_event;            // a column's name; empty: the first column

@@ -3,13 +3,14 @@
 
 #include <algorithm>
 #include <charconv>
+#include <unordered_map>
 
 #include "calltree/analysis/inclusive.h"
 #include "views/session.h"
 
 namespace calltree::views {
 
-part_costs::part_costs(const session& s) : nrec_(s.columns.nrec) {
+part_costs::part_costs(const session& s, bool detect_cycles) : nrec_(s.columns.nrec) {
   const views::annotate_data& t = s.t;
   self_ = &t.self;
   inclusive_ = &t.inclusive;
@@ -22,10 +23,12 @@ part_costs::part_costs(const session& s) : nrec_(s.columns.nrec) {
   totals_calculated_ = t.totals_calculated;
   present_.resize(t.keys());
   for (std::size_t k = 0; k < t.keys(); ++k) present_[k] = t.key_seen[k] || t.key_called[k];
+  if (!detect_cycles) drop_cycles(s, std::vector<char>(s.p.parts.size(), 1));
   finish(s);
 }
 
-part_costs::part_costs(const session& s, const std::vector<std::uint32_t>& parts)
+part_costs::part_costs(const session& s, const std::vector<std::uint32_t>& parts,
+                       bool detect_cycles)
     : nrec_(s.columns.nrec), parts_(parts) {
   const views::annotate_data& t = s.t;
   const std::size_t nk = t.keys();
@@ -102,7 +105,77 @@ part_costs::part_costs(const session& s, const std::vector<std::uint32_t>& parts
   calls_ = &t.calls;
   cycle_of_ = &own_cycle_of_;
   cycles_ = &own_cycles_;
+  if (!detect_cycles) drop_cycles(s, selected);
   finish(s);
+}
+
+void part_costs::drop_cycles(const session& s, const std::vector<char>& selected) {
+  const views::annotate_data& t = s.t;
+  if (cycles() > 0) {
+    // Per (part, member): its self, the calls into it from other keys and out of it to others.
+    struct sums {
+      std::vector<std::uint64_t> self, in, out;
+      bool called = false;
+    };
+    std::unordered_map<std::uint64_t, sums> of;
+    auto at = [&](std::uint32_t pt, std::uint32_t k) -> sums& {
+      sums& x = of[(std::uint64_t{pt} << 32) | k];
+      if (x.self.empty()) x.self.assign(nrec_, 0), x.in.assign(nrec_, 0), x.out.assign(nrec_, 0);
+      return x;
+    };
+    // (A file of one part has no per-part rows: its tables are that part's.)
+    const bool one_part = s.p.parts.size() <= 1;
+    const std::size_t selfs = one_part ? t.keys() : t.part_self_part.size();
+    for (std::size_t i = 0; i < selfs; ++i) {
+      const std::uint32_t pt = one_part ? 0 : t.part_self_part[i];
+      const auto k = one_part ? static_cast<std::uint32_t>(i) : t.part_self_key[i];
+      if ((!one_part && (pt >= selected.size() || !selected[pt])) || !cycle_of(k)) continue;
+      const std::uint64_t* v = one_part ? self(k) : t.part_self.values(i);
+      auto& x = at(pt, k).self;
+      for (std::size_t c = 0; c < nrec_; ++c) add_saturating(x[c], v[c]);
+    }
+    const std::size_t calls = one_part ? t.calls.size() : t.part_call_part.size();
+    for (std::size_t i = 0; i < calls; ++i) {
+      const std::uint32_t pt = one_part ? 0 : t.part_call_part[i];
+      if (!one_part && (pt >= selected.size() || !selected[pt])) continue;
+      const auto ci = one_part ? static_cast<std::uint32_t>(i) : t.part_call_call[i];
+      const ann_call& call = t.calls[ci];
+      if (call.caller == call.callee) continue;  // (a self-call never counts)
+      const std::uint64_t* v = one_part ? call_cc_->values(ci) : t.part_call_cc.values(i);
+      if (cycle_of(call.callee)) {
+        sums& x = at(pt, call.callee);
+        x.called = true;
+        for (std::size_t c = 0; c < nrec_; ++c) add_saturating(x.in[c], v[c]);
+      }
+      if (cycle_of(call.caller)) {
+        auto& x = at(pt, call.caller).out;
+        for (std::size_t c = 0; c < nrec_; ++c) add_saturating(x[c], v[c]);
+      }
+    }
+    if (inclusive_ != &own_inclusive_) {
+      own_inclusive_ = *inclusive_;
+      inclusive_ = &own_inclusive_;
+    }
+    for (std::size_t cy = 0; cy < cycles(); ++cy)
+      for (std::uint32_t m : members(cy)) std::fill_n(own_inclusive_.values(m), nrec_, 0);
+    for (const auto& [slot, x] : of) {
+      std::uint64_t* dst = own_inclusive_.values(static_cast<std::uint32_t>(slot & 0xffffffffu));
+      for (std::size_t c = 0; c < nrec_; ++c) {
+        if (x.called) {
+          add_saturating(dst[c], x.in[c]);
+        } else {
+          add_saturating(dst[c], x.self[c]);
+          add_saturating(dst[c], x.out[c]);
+        }
+      }
+    }
+  }
+  own_cycle_of_.clear();
+  own_cycles_.clear();
+  own_cycle_cc_ = cc_table(nrec_);
+  cycle_of_ = &own_cycle_of_;
+  cycles_ = &own_cycles_;
+  cycle_cc_ = &own_cycle_cc_;
 }
 
 std::uint64_t part_costs::count(std::uint32_t ci) const {

@@ -7,6 +7,14 @@
 // those of the selected parts' graph). Columns are the tables' recorded events
 // (views/columns.h adds derived ones). What it is not: a copy of the tables' keys, names or
 // call pairs, which stay the session's.
+//
+// Cycle detection (KCachegrind's switch; docs/serve.md): on, the default, the costs are
+// annotate's, with the call graph's cycles formed (analysis/inclusive.h: a cycle member's
+// inclusive cost is its self plus its calls leaving the cycle). Off, no cycle is formed: there
+// are no cycles, and a function of one has, in each selected part, the inclusive cost of a
+// function alone in inclusive.h's rules: the calls into it from other functions (its former
+// cycle's members too: recursion as the file records it, which can exceed the total), or its
+// self plus its calls out when nothing calls it there. Other functions' costs are the same.
 #pragma once
 
 #include <cstdint>
@@ -25,9 +33,9 @@ class session;
 class part_costs {
  public:
   // Every part (the tables' own numbers).
-  explicit part_costs(const session& s);
+  explicit part_costs(const session& s, bool detect_cycles = true);
   // The parts `parts` (0-based, sorted, each < the part count, not every part).
-  part_costs(const session& s, const std::vector<std::uint32_t>& parts);
+  part_costs(const session& s, const std::vector<std::uint32_t>& parts, bool detect_cycles = true);
 
   std::size_t columns() const { return nrec_; }
   const std::uint64_t* self(std::uint32_t k) const { return self_->values(k); }
@@ -57,6 +65,8 @@ class part_costs {
 
  private:
   void finish(const session& s);
+  // Cycle detection off (see above): the members' inclusive costs again, no cycles.
+  void drop_cycles(const session& s, const std::vector<char>& selected);
   std::size_t nrec_ = 0;
   std::vector<std::uint32_t> parts_;  // empty: all
   // Owned when some parts are selected; else the pointers go to the tables.

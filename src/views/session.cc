@@ -125,23 +125,26 @@ void session::index_names() {
   }
 }
 
-std::shared_ptr<const part_costs> session::costs_of(const std::vector<std::uint32_t>& parts) const {
+std::shared_ptr<const part_costs> session::costs_of(const std::vector<std::uint32_t>& parts,
+                                                    bool detect_cycles) const {
   std::lock_guard lock(mutex_);
   if (parts.empty()) {
-    if (!all_) all_ = std::make_shared<part_costs>(*this);
-    return all_;
+    auto& all = detect_cycles ? all_ : all_no_cycles_;
+    if (!all) all = std::make_shared<part_costs>(*this, detect_cycles);
+    return all;
   }
-  for (auto it = recent_.begin(); it != recent_.end(); ++it)
+  auto& recent = detect_cycles ? recent_ : recent_no_cycles_;
+  for (auto it = recent.begin(); it != recent.end(); ++it)
     if (it->first == parts) {
       auto found = it->second;
-      std::rotate(recent_.begin(), it, it + 1);  // most recent first
+      std::rotate(recent.begin(), it, it + 1);  // most recent first
       return found;
     }
-  auto made = std::make_shared<part_costs>(*this, parts);
-  recent_.insert(recent_.begin(), {parts, made});
+  auto made = std::make_shared<part_costs>(*this, parts, detect_cycles);
+  recent.insert(recent.begin(), {parts, made});
   // (Every part of a file of a few, for the list's parts side by side, and a few selections.)
-  if (recent_.size() > 4 + std::min<std::size_t>(p.parts.size(), max_part_columns))
-    recent_.pop_back();
+  if (recent.size() > 4 + std::min<std::size_t>(p.parts.size(), max_part_columns))
+    recent.pop_back();
   return made;
 }
 
@@ -281,9 +284,9 @@ result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
     if (stats->state == read_state::stopped ||
         (stats->state == read_state::likely_truncated && total.state == read_state::complete))
       total.state = stats->state;
-    for (auto field : {&read_stats::lines, &read_stats::skipped_lines, &read_stats::bytes,
-                       &read_stats::parts, &read_stats::cost_lines, &read_stats::call_lines,
-                       &read_stats::jump_lines})
+    for (auto field :
+         {&read_stats::lines, &read_stats::skipped_lines, &read_stats::bytes, &read_stats::parts,
+          &read_stats::cost_lines, &read_stats::call_lines, &read_stats::jump_lines})
       total.*field += (*stats).*field;
   }
   auto stats = std::optional<read_stats>(total);

@@ -124,8 +124,9 @@ class session {
   std::vector<std::uint32_t> same_name(std::uint32_t k) const;
 
   // The costs of a selection of parts (0-based, sorted; empty: all), made once and kept (the
-  // last few selections). Thread-safe.
-  std::shared_ptr<const part_costs> costs_of(const std::vector<std::uint32_t>& parts) const;
+  // last few selections). Thread-safe. `detect_cycles` false: no cycles formed (part_costs.h).
+  std::shared_ptr<const part_costs> costs_of(const std::vector<std::uint32_t>& parts,
+                                             bool detect_cycles = true) const;
 
   // Every id (keys, then cycles) by name, then file, then id; made on first use. Thread-safe.
   const std::vector<std::uint32_t>& name_order() const;
@@ -168,9 +169,9 @@ class session {
   std::vector<std::string> cycle_names_;
   std::vector<std::string> label_text_;  // base names that are not a prefix of a key's name
   mutable std::mutex mutex_;
-  mutable std::shared_ptr<const part_costs> all_;
+  mutable std::shared_ptr<const part_costs> all_, all_no_cycles_;
   mutable std::vector<std::pair<std::vector<std::uint32_t>, std::shared_ptr<const part_costs>>>
-      recent_;
+      recent_, recent_no_cycles_;
 };
 
 // Reads `path` (any dialect and compression the reader takes; "-" is stdin) into a session.

@@ -21,7 +21,7 @@ const MIN_AREA = 60; // px² below which a box is not drawn
 const MAX_BOXES = 3000;
 
 /** Lays out `values` (decreasing) in `r`: squarified rows along the shorter side. */
-function squarify(values: number[], r: Rect): Rect[] {
+export function squarify(values: number[], r: Rect): Rect[] {
   const out: Rect[] = [];
   const sum = values.reduce((a, b) => a + b, 0);
   if (sum <= 0) return values.map(() => ({ x: r.x, y: r.y, w: 0, h: 0 }));

@@ -245,6 +245,27 @@ export interface Flame {
   totals: Costs;
 }
 
+/** GET /api/v1/coverage/ID: All Callers or All Callees (KCachegrind's coverage lists). */
+export interface CoverageEntry extends FnRef {
+  cost: Costs;
+  min_distance: number;
+  max_distance: number;
+  paths: number;
+}
+
+export interface Coverage {
+  function: FnRef;
+  direction: "callees" | "callers";
+  event: string;
+  min: number;
+  estimated: boolean;
+  pruned: number;
+  total: Costs;
+  total_entries: number;
+  entries: CoverageEntry[];
+  totals: Costs;
+}
+
 export interface SourceLine {
   line: number;
   self: Costs;
@@ -357,8 +378,15 @@ export function setDerived(d: string) {
   derived = d;
 }
 
+// KCachegrind's cycle detection switch: off sends detect_cycles=no with every request.
+let cycles = true;
+export function setCycles(on: boolean) {
+  cycles = on;
+}
+
 /** GET /api/v1/PATH?PARAMS; rejects with ApiError on an error answer. */
 export async function get<T>(path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
+  if (!cycles) params = { ...params, detect_cycles: "no" };
   const url = "api/v1/" + path + query(derived ? { ...params, derived } : params);
   const embedded = window.__CALLTREE_REPORT__;
   if (embedded) return reportAnswer(embedded, path, params) as T;
@@ -412,6 +440,7 @@ function reportAnswer(data: Record<string, unknown>, path: string, params: Param
     if (hit?.__error) throw new ApiError(hit.__error.status, hit.__error.code, hit.__error.message);
     return hit;
   };
+  if (params.detect_cycles === "no" && path !== "profile") missing("the costs with cycle detection off (it holds them with cycles formed)");
   const parts = String(params.parts ?? "all");
   const part = parts === "all" ? "" : parts;
   if (part && !/^\d+$/.test(part)) missing("several parts summed (it holds each part alone and all of them summed)");
@@ -476,6 +505,13 @@ function reportAnswer(data: Record<string, unknown>, path: string, params: Param
       missing(`the call graph at callers depth ${up}, callees depth ${down}, ${+(min * 100).toFixed(3)}% of ${event}${part ? ` in part ${part}` : ""} (it holds each listed function's at depth ${g.up} and ${g.down}, ${g.min * 100}% of ${r.event}, all parts summed)`);
     const hit = stored(path);
     if (hit === undefined) missing(`this function's call graph (left out by the call graphs' budget: ${r.graphs.shown} held, ${r.graphs.left_out} left out)`);
+    return hit;
+  }
+  if (path.startsWith("coverage/")) {
+    const direction = String(params.direction ?? "callees");
+    if (part || event !== r.event) missing(`a function's callers and callees lists${part ? ` in part ${part}` : ""} by ${event} (it holds them by ${r.event}, all parts summed)`);
+    const hit = stored(path + "/" + direction);
+    if (hit === undefined) missing(`this function's all callers and all callees lists (below the threshold, or left out by the flame graphs' budget)`);
     return hit;
   }
   if (path === "flame") {

@@ -4,8 +4,10 @@ import { render } from "preact";
 import { lazy, Suspense } from "preact/compat";
 import { useState } from "preact/hooks";
 import type { FunctionDetail, Profile } from "./api";
-import { isReport, setDerived } from "./api";
+import { isReport, setCycles, setDerived } from "./api";
+import { CallerMap } from "./CallerMap";
 import { Calls } from "./Calls";
+import { Coverage } from "./Coverage";
 import { Flame, Sandwich } from "./Flame";
 import { base, fmt, pct, percentChange } from "./format";
 import { FunctionList, Splitter } from "./FunctionList";
@@ -31,6 +33,9 @@ const TABS: [Tab, string][] = [
   ["icicle", "Icicle"],
   ["sandwich", "Sandwich"],
   ["map", "Callee map"],
+  ["callermap", "Caller map"],
+  ["allcallers", "All callers"],
+  ["allcallees", "All callees"],
   ["parts", "Parts"],
 ];
 
@@ -63,6 +68,11 @@ function Header({ p, state, event }: { p: Profile; state: ViewState; event: stri
         </select>
       </label>
       {!isReport() && <FormulaBox state={state} />}
+      {!isReport() && (
+        <label title="KCachegrind's cycle detection: on, functions that call each other in a cycle are grouped as <cycle N> (a member's inclusive cost is its self and its calls leaving the cycle); off, no cycle is formed and recursion shows as the file has it">
+          <input type="checkbox" data-testid="cycles" checked={state.cycles} onChange={(e) => navigate({ cycles: (e.target as HTMLInputElement).checked })} /> cycles
+        </label>
+      )}
       {p.mode !== "diff" && (
         <label title="show the self and inclusive columns of every event">
           <input type="checkbox" checked={state.all} onChange={(e) => navigate({ all: (e.target as HTMLInputElement).checked })} /> all events
@@ -217,6 +227,9 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
         {tab === "sandwich" && f && <Sandwich fn={f.id} event={event} state={state} />}
         {tab === "parts" && <Parts p={p} fn={f?.id ?? null} event={event} />}
         {tab === "map" && <Treemap fn={f?.id ?? null} event={event} state={state} />}
+        {tab === "callermap" && f && <CallerMap fn={f.id} event={event} state={state} />}
+        {tab === "allcallers" && f && <Coverage fn={f.id} event={event} state={state} direction="callers" />}
+        {tab === "allcallees" && f && <Coverage fn={f.id} event={event} state={state} direction="callees" />}
         {f === null && state.fn !== null && !d.error && tab !== "flame" && tab !== "icicle" && tab !== "parts" && <div class="hint">Loading…</div>}
       </div>
     </section>
@@ -226,9 +239,10 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
 function App() {
   const state = useViewState();
   setDerived(state.derived);
+  setCycles(state.cycles);
   // (a new derived event, or a reload, asks every view again: the page is made anew)
   const [generation, setGeneration] = useState(0);
-  return <Page key={state.derived + "/" + generation} state={state} onReloaded={() => setGeneration((g) => g + 1)} />;
+  return <Page key={state.derived + "/" + state.cycles + "/" + generation} state={state} onReloaded={() => setGeneration((g) => g + 1)} />;
 }
 
 function Page({ state, onReloaded }: { state: ViewState; onReloaded: () => void }) {

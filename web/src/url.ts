@@ -2,7 +2,7 @@
 // back/forward walk through the views (the query keeps only the token).
 import { useEffect, useState } from "preact/hooks";
 
-export type Tab = "calls" | "source" | "asm" | "graph" | "flame" | "icicle" | "sandwich" | "map" | "parts";
+export type Tab = "calls" | "source" | "asm" | "graph" | "flame" | "icicle" | "sandwich" | "map" | "callermap" | "allcallers" | "allcallees" | "parts";
 
 export interface ViewState {
   fn: number | null; // the selected function (or cycle) id
@@ -19,6 +19,7 @@ export interface ViewState {
   pcols: boolean; // the parts side by side: a column per part
   measure: string; // diff: abs_delta | delta | percent | new | old
   derived: string; // a derived event of the page, "NAME=FORMULA" (the API's derived=)
+  cycles: boolean; // KCachegrind's cycle detection (the API's detect_cycles=); off: cycles=0
 }
 
 export const defaults: ViewState = {
@@ -36,6 +37,7 @@ export const defaults: ViewState = {
   pcols: false,
   measure: "abs_delta",
   derived: "",
+  cycles: true,
 };
 
 export function parseHash(hash: string): ViewState {
@@ -50,7 +52,7 @@ export function parseHash(hash: string): ViewState {
     (s as unknown as Record<string, unknown>)[k] = v;
   };
   pick("side", ["new", "old"]);
-  pick("tab", ["calls", "source", "asm", "graph", "flame", "icicle", "sandwich", "map", "parts"]);
+  pick("tab", ["calls", "source", "asm", "graph", "flame", "icicle", "sandwich", "map", "callermap", "allcallers", "allcallees", "parts"]);
   pick("event");
   pick("by", ["self", "inclusive", "calls", "name"]);
   pick("dir", ["asc", "desc"]);
@@ -62,6 +64,7 @@ export function parseHash(hash: string): ViewState {
   pick("derived");
   s.all = p.get("all") === "1";
   s.pcols = p.get("pcols") === "1";
+  s.cycles = p.get("cycles") !== "0";
   return s;
 }
 

@@ -250,6 +250,128 @@ test("flame graph and icicle: frames from the root, the estimate said, a click s
   eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
 });
 
+async function api(s, path) {
+  const base = s.url.replace(/\/\?token=.*/, "");
+  const token = s.url.replace(/.*token=/, "");
+  const r = await fetch(`${base}/api/v1/${path}`, { headers: { Authorization: "Bearer " + token } });
+  return r.json();
+}
+const byName = (name) => A.functions.find((f) => f.name === name);
+const num = (t) => Number(String(t).replace(/,/g, ""));
+
+test("caller map: malloc's callers nested up to the roots, its box its inclusive cost", async (s) => {
+  // malloc (in no cycle) has three callers: 0x...486f368, build and build'2.
+  const malloc = byName("malloc");
+  const id = await idOf(s, "malloc");
+  const pg = await page(s.url + `#fn=${id}&tab=callermap`);
+  await pg.waitForSelector('[data-testid="callermap"] .tm');
+  eq(await pg.textContent('[data-testid="callermap-top"]'), fmt(malloc.inclusive.Ir), "the top: malloc's inclusive cost");
+  const boxes = await pg.$$eval('[data-testid="callermap"] .tm', (els) => els.map((e) => ({ fn: Number(e.dataset.fn), cost: Number(e.dataset.cost), depth: Number(e.dataset.depth), name: e.textContent })));
+  eq(boxes[0].fn, id, "the outer box is malloc");
+  eq(boxes[0].cost, malloc.inclusive.Ir, "the outer box's cost");
+  // Its callers' boxes: annotate's callers, each the cost of its calls into malloc (one path each).
+  const direct = boxes.filter((b) => b.depth === 1);
+  let sum = 0;
+  // (Costs are shares computed in floating point, whole units: within 1 of the calls' cost.)
+  const near = (a, b) => Math.abs(a - b) <= 1;
+  for (const c of malloc.callers.filter((c) => c.cost.Ir >= 0.01 * malloc.inclusive.Ir)) {
+    const name = byKey.get(c.function).name;
+    const fid = await idOf(s, name);
+    const b = direct.find((x) => x.fn === fid);
+    assert(b && near(b.cost, c.cost.Ir), `a box for caller ${name} of ${c.cost.Ir}: ${JSON.stringify(direct)}`);
+    sum += b.cost;
+  }
+  assert(sum <= boxes[0].cost, "the callers' boxes within malloc's");
+  // build's box holds its caller main's; no box outweighs its parent's.
+  assert(boxes.some((b) => b.depth >= 2), "callers of callers drawn");
+  await shot(pg, "callermap");
+  // A click selects the function of the box.
+  // (on its label: the middle of a box is its callers' boxes)
+  await pg.click(`[data-testid="callermap"] .tm[data-depth="1"]`, { position: { x: 4, y: 4 } });
+  await pg.waitForFunction(() => document.querySelector('[data-testid="selected-name"]')?.textContent !== "malloc");
+  eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
+});
+
+test("all callers and all callees: every function on the paths, costs and distances as the API", async (s) => {
+  const malloc = byName("malloc");
+  const id = await idOf(s, "malloc");
+  const pg = await page(s.url + `#fn=${id}&tab=allcallers`);
+  await pg.waitForSelector('[data-testid="coverage-callers"] tr[data-fn]');
+  const want = await api(s, `coverage/${id}?direction=callers&limit=1000&sort=Ir`);
+  eq(num(await pg.textContent('[data-testid="coverage-total"]')), malloc.inclusive.Ir, "the total: malloc's inclusive cost");
+  const rows = await pg.$$eval('[data-testid="coverage-callers"] tr[data-fn]', (els) => els.map((e) => ({ fn: Number(e.dataset.fn), cost: e.children[0].textContent, dist: e.children[2].textContent, name: e.children[4].querySelector("a").textContent })));
+  eq(rows.length, want.entries.length, "one row per entry");
+  rows.forEach((r, i) => {
+    eq(r.fn, want.entries[i].id, "row " + i);
+    eq(r.cost, fmt(want.entries[i].cost.Ir), "cost of " + r.name);
+    assert(num(r.cost) <= malloc.inclusive.Ir, `${r.name} above malloc's cost`);
+  });
+  // The direct callers at distance 1 with their calls' cost; main (through build) and the
+  // program's entry above it, everything that reaches malloc.
+  for (const c of malloc.callers) {
+    const name = byKey.get(c.function).name;
+    const r = rows.find((x) => x.name === name && x.dist.startsWith("1"));
+    assert(r, `caller ${name} at distance 1: ${JSON.stringify(rows.slice(0, 8))}`);
+  }
+  const build = rows.find((x) => x.name === "build");
+  const buildWant = malloc.callers.filter((c) => byKey.get(c.function).name.startsWith("build")).reduce((a, c) => a + c.cost.Ir, 0);
+  assert(Math.abs(num(build.cost) - buildWant) <= 2, `build pays its own calls and build'2's: ${build.cost}, want ${buildWant}`);
+  eq(build.dist, "1-2", "build: a caller and a caller's caller");
+  assert(rows.some((x) => x.name === "main"), "main reaches malloc");
+  await shot(pg, "allcallers");
+  // All callees of main: annotate's callees of main at distance 1, every cost within main's.
+  const main = byName("main");
+  const mid = await idOf(s, "main");
+  await pg.goto(s.url + `#fn=${mid}&tab=allcallees`);
+  await pg.waitForSelector('[data-testid="coverage-callees"] tr[data-fn]');
+  const down = await pg.$$eval('[data-testid="coverage-callees"] tr[data-fn]', (els) => els.map((e) => ({ cost: Number(e.children[0].textContent.replace(/,/g, "")), dist: e.children[2].textContent, name: e.children[4].querySelector("a").textContent })));
+  for (const c of main.callees.filter((c) => c.cost.Ir > 1e-4 * main.inclusive.Ir + 1)) {
+    const name = byKey.get(c.function).name;
+    const r = down.find((x) => x.name === name);
+    assert(r && r.dist.startsWith("1"), `callee ${name} at distance 1`);
+    // (at least main's calls to it; more where main reaches it by other paths too)
+    assert(r.cost >= c.cost.Ir - 1, `main's calls to ${name}: ${r.cost}, want at least ${c.cost.Ir}`);
+  }
+  for (const r of down) assert(r.cost <= main.inclusive.Ir, `${r.name} above main's cost`);
+  // The cycle's members, reached through cyc_c, each counted once.
+  assert(down.some((x) => x.name === "cyc_a'2"), "cyc_a'2 reached");
+  await shot(pg, "allcallees");
+  // A row's name selects its function.
+  await pg.click('[data-testid="coverage-callees"] tr[data-fn] a:text-is("build")');
+  await pg.waitForFunction(() => document.querySelector('[data-testid="selected-name"]')?.textContent === "build");
+  eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
+});
+
+test("cycle detection: off, no <cycle N> and members' inclusive the calls into them; on again", async (s) => {
+  // ("cyc" matches the cycles' rows, <cycle N>, and their members)
+  const pg = await page(s.url + "#by=inclusive&filter=cyc");
+  await waitRows(pg);
+  await pg.waitForFunction(() => [...document.querySelectorAll(".tbody .row .cell.name")].some((e) => e.textContent.startsWith("<cycle")));
+  await pg.uncheck('[data-testid="cycles"]');
+  await pg.waitForFunction(() => location.hash.includes("cycles=0"));
+  await pg.waitForFunction(() => ![...document.querySelectorAll(".tbody .row .cell.name")].some((e) => e.textContent.includes("<cycle")));
+  // cyc_a'2: the calls into it from cyc_c and cyc_c'2, the file's sums (above the total).
+  const a2 = byName("cyc_a'2");
+  const want = a2.callers.filter((c) => c.function !== a2.key).reduce((a, c) => a + c.cost.Ir, 0);
+  assert(want > A.totals.Ir, "a nested sum above the total");
+  const incl = await pg.evaluate(() => [...document.querySelectorAll(".tbody .row")].find((r) => r.querySelector(".name")?.textContent === "cyc_a'2")?.querySelector(".incl")?.textContent);
+  assert(incl && incl.startsWith(fmt(want)), `cyc_a'2's inclusive ${incl}, want ${fmt(want)}`);
+  // A function in no cycle keeps its cost.
+  const c = byName("cyc_c");
+  const cc = await pg.evaluate(() => [...document.querySelectorAll(".tbody .row")].find((r) => r.querySelector(".name")?.textContent === "cyc_c")?.querySelector(".incl")?.textContent);
+  assert(cc.startsWith(fmt(c.inclusive.Ir) + " "), "cyc_c's inclusive unchanged: " + cc);
+  // The API says the same.
+  const rows = (await api(s, "functions?detect_cycles=no&filter=%5Ecyc_a'2%24")).rows;
+  eq(rows.length, 1, "one row");
+  eq(rows[0].inclusive.Ir, want, "API inclusive of cyc_a'2");
+  eq(rows[0].cycle, null, "no cycle");
+  await shot(pg, "nocycles");
+  await pg.check('[data-testid="cycles"]');
+  await pg.waitForFunction(() => !location.hash.includes("cycles="));
+  await pg.waitForFunction(() => [...document.querySelectorAll(".tbody .row .cell.name")].some((e) => e.textContent.startsWith("<cycle")));
+  eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
+});
+
 test("source: per-line costs equal annotate's, hot lines marked", async (s) => {
   const id = await idOf(s, "fib");
   const pg = await page(s.url + `#fn=${id}&tab=source`);

@@ -65,11 +65,16 @@ await shoot(wf.url + `#fn=${collect}&tab=flame`, "flame", '[data-testid="flame"]
 await shoot(wf.url + `#fn=${collect}&tab=sandwich`, "sandwich", '[data-testid="sandwich"] .frame');
 await shoot(wf.url + `#fn=${main}&tab=map`, "calleemap", '[data-testid="treemap"] .tm');
 await shoot(wf.url + `#group=class&by=inclusive&fn=${collect}`, "group", ".groups .group");
+const opNew = await idOf(wf.url, "^operator new\\(unsigned long\\)$");
+await shoot(wf.url + `#fn=${opNew}&tab=callermap`, "callermap", '[data-testid="callermap"] .tm');
+await shoot(wf.url + `#fn=${opNew}&tab=allcallers`, "allcallers", '[data-testid="coverage-callers"] tr[data-fn]');
+await shoot(wf.url + `#fn=${main}&tab=allcallees`, "allcallees", '[data-testid="coverage-callees"] tr[data-fn]');
 await shoot(wf.url + `#fn=${main}&tab=flame`, "dark", '[data-testid="flame"] .frame', { dark: true });
 wf.stop();
 
 const rec = await serve([join(source, "examples/recurse.callgrind")]);
 await shoot(rec.url + `#fn=${await idOf(rec.url, "^cyc_b'2$")}&tab=graph`, "cycle", ".graph svg g.cluster");
+await shoot(rec.url + `#cycles=0&by=inclusive&filter=%5Ecyc_&fn=${await idOf(rec.url, "^cyc_b'2$")}&tab=allcallers`, "nocycles", '[data-testid="coverage-callers"] tr[data-fn]');
 rec.stop();
 
 const threads = await serve(["vg-threads-separate-combined.callgrind"]);
