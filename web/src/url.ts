@@ -19,6 +19,10 @@ export interface ViewState {
   pcols: boolean; // the parts side by side: a column per part
   measure: string; // diff: abs_delta | delta | percent | new | old
   derived: string; // a derived event of the page, "NAME=FORMULA" (the API's derived=)
+  focus: string; // pprof's stack filters (RE2) of the stack and graph views
+  ignore: string;
+  hide: string;
+  show: string;
 }
 
 export const defaults: ViewState = {
@@ -36,6 +40,10 @@ export const defaults: ViewState = {
   pcols: false,
   measure: "abs_delta",
   derived: "",
+  focus: "",
+  ignore: "",
+  hide: "",
+  show: "",
 };
 
 export function parseHash(hash: string): ViewState {
@@ -60,6 +68,7 @@ export function parseHash(hash: string): ViewState {
   pick("parts");
   pick("measure", ["abs_delta", "delta", "percent", "new", "old"]);
   pick("derived");
+  for (const k of ["focus", "ignore", "hide", "show"] as const) pick(k);
   s.all = p.get("all") === "1";
   s.pcols = p.get("pcols") === "1";
   return s;
