@@ -42,6 +42,7 @@ result<stacks> make_stacks(const views::session& s, const export_options& o) {
       std::uint64_t sum = 0;
       for (std::size_t fr = 0; fr < f->tree.frames(); ++fr)
         if (f->tree.depth[fr] == 0) sum += f->tree.total.row(fr)[c];
+      if (f->filtered) sum = f->filtered->total[c];  // (the stacks' total before the filter)
       if (stated != sum)
         f->columns.warnings.push_back("the file states a total of " + std::to_string(stated) + " " +
                                       f->columns.columns[c].name +
