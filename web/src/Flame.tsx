@@ -83,8 +83,8 @@ export function FlameChart({ d, event, state, upward, diff, label }: { d: FlameD
   const x0 = zoom >= 0 ? L.x[zoom] : 0;
   const total = num(d.totals[event]);
   // The program's flame graph is as wide as the total (its roots sum to it; roots too small
-  // to send leave a gap at the right), a function's as its frames.
-  const span = zoom >= 0 ? L.w[zoom] : d.root === null && d.direction === "callees" ? Math.max(L.rootTotal, total) : L.rootTotal;
+  // to send leave a gap at the right), a function's, or a filtered one, as its frames.
+  const span = zoom >= 0 ? L.w[zoom] : d.root === null && d.direction === "callees" && !d.filter ? Math.max(L.rootTotal, total) : L.rootTotal;
   const zoomDepth = zoom >= 0 ? d.frames.depth[zoom] : 0;
   const frames = [];
   if (span > 0) {
