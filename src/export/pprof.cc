@@ -20,8 +20,8 @@
 #include "export/pprof_addresses.h"
 #include "export/protobuf.h"
 #include "export/stacks.h"
-#include "views/stack_filter.h"
 #include "views/session.h"
+#include "views/stack_filter.h"
 
 namespace calltree::exporting {
 
@@ -404,8 +404,8 @@ result<export_report> write_pprof(const views::session& s, const export_options&
   std::vector<std::int64_t> comment_list(std::begin(comments), std::end(comments));
   // A filtered export says what it left out (go tool pprof -comments shows it).
   if (st.filtered)
-    comment_list.push_back(strings.index(
-        views::filter_note(*report.filtered, report.filtered_events, o.filter.text)));
+    comment_list.push_back(
+        strings.index(views::filter_note(*report.filtered, report.filtered_events, o.filter.text)));
   tail.packed_field<std::int64_t>(profile_field::comment, comment_list);
   tail.int64_field(profile_field::default_sample_type, strings.index(units[0].type));
   for (const proto_encoder* piece : {&mappings, &tail}) gz.write(piece->bytes());
