@@ -35,6 +35,7 @@
 #include "output_file.h"
 #include "progress.h"
 #include "reader/read_hooks.h"
+#include "stack_filter_regex.h"
 #include "views/part_costs.h"
 #include "views/session.h"
 
@@ -45,7 +46,7 @@ namespace {
 
 struct export_flags {
   std::optional<std::string> to, output, show, part, node_thres, edge_thres, max_frames, min_share,
-      addresses, title, dot_command, threads;
+      addresses, title, dot_command, threads, focus, ignore, hide, show_frames;
   std::vector<std::string> event;
   bool help = false;
 };
@@ -76,6 +77,22 @@ constexpr auto export_table = make_flag_table<export_flags>({
      "stack formats: no frame for a call path below this share of the total; self costs stay "
      "exact (0: every path, up to --max-frames) [0.00001]",
      "FRACTION"},
+    {"focus", 0, &export_flags::focus,
+     "stack formats: only the stacks with a function whose name matches RE (RE2, anywhere in "
+     "the name), as pprof's -focus",
+     "RE"},
+    {"ignore", 0, &export_flags::ignore,
+     "stack formats: leave out the stacks with a function whose name matches RE (pprof's "
+     "-ignore)",
+     "RE"},
+    {"hide", 0, &export_flags::hide,
+     "stack formats: leave the functions whose names match RE out of the stacks, their cost "
+     "to their callers (pprof's -hide)",
+     "RE"},
+    {"show-frames", 0, &export_flags::show_frames,
+     "stack formats: keep only the functions whose names match RE in the stacks (pprof's "
+     "-show; --show picks events)",
+     "RE"},
     {"addresses", 0, &export_flags::addresses,
      "pprof, a profile with instruction positions: a location per instruction address and "
      "each object's address range (go tool pprof -addresses); the file is many times larger "
@@ -129,6 +146,20 @@ int failed(const std::string& message, int status = exit_findings) {
 }
 void warn(const std::string& message) {
   std::fprintf(stderr, "calltree export: warning: %s\n", message.c_str());
+}
+
+// A filtered export says on standard error what the filter left out, and which expressions
+// matched no function (as go tool pprof warns).
+void note_filtered(const export_report& r, const views::stack_filter& f) {
+  std::fprintf(stderr, "calltree export: %s\n",
+               views::filter_note(*r.filtered, r.filtered_events, f.text).c_str());
+  const std::pair<const char*, bool> unmatched[] = {
+      {"--focus", f.focus && !r.filtered->focus_matched},
+      {"--ignore", f.ignore && !r.filtered->ignore_matched},
+      {"--hide", f.hide && !r.filtered->hide_matched},
+      {"--show-frames", f.show && !r.filtered->show_matched}};
+  for (const auto& [flag, none] : unmatched)
+    if (none) warn(std::string(flag) + " matched no function of the stacks");
 }
 
 // A profile read with errors is not exported: they are printed, as `calltree check` prints
@@ -190,7 +221,11 @@ int export_model(const std::string& input, const std::string& out_path, const ex
                                                 {"max-frames", a.max_frames.has_value()},
                                                 {"title", a.title.has_value()},
                                                 {"dot-command", a.dot_command.has_value()},
-                                                {"addresses", a.addresses.has_value()}};
+                                                {"addresses", a.addresses.has_value()},
+                                                {"focus", a.focus.has_value()},
+                                                {"ignore", a.ignore.has_value()},
+                                                {"hide", a.hide.has_value()},
+                                                {"show-frames", a.show_frames.has_value()}};
   for (const auto& [f, is_given] : given)
     if (is_given)
       return usage_error("export",
@@ -286,6 +321,22 @@ int run_export(std::span<const std::string_view> args) {
       return usage_error("export", "--addresses applies to --to=pprof only");
     o.addresses = *b;
   }
+  {
+    server::stack_filter_text text{a.focus, a.ignore, a.hide, a.show_frames};
+    auto filter =
+        server::compile_stack_filter(text, {"--focus", "--ignore", "--hide", "--show-frames"});
+    if (!filter) return usage_error("export", filter.error().message);
+    o.filter = std::move(*filter);
+    if (o.filter.any() && o.format == export_format::dot)
+      return usage_error("export",
+                         "--focus, --ignore, --hide and --show-frames apply to the "
+                         "stack formats, not to the call graph of --to=" +
+                             *to);
+    if (o.filter.any() && o.addresses)
+      return usage_error("export",
+                         "--focus, --ignore, --hide and --show-frames apply to "
+                         "pprof without --addresses");
+  }
   const std::string input = a.positional[0];
   o.title = a.title.value_or(input == "-" ? "<stdin>" : input);
 
@@ -332,6 +383,7 @@ int run_export(std::span<const std::string_view> args) {
     return usage_error("export", done.error().message);
   }
   for (const auto& w : done->warnings) warn(w);
+  if (done->filtered) note_filtered(*done, o.filter);
   if (via_dot) {
     // The DOT text is complete in the temporary file; Graphviz draws it into another
     // temporary file, renamed to OUT.

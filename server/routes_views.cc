@@ -4,6 +4,7 @@
 
 #include "api_impl.h"
 #include "source_files.h"
+#include "stack_filter_regex.h"
 #include "views/call_graph.h"
 #include "views/coverage.h"
 #include "views/flame.h"
@@ -53,6 +54,42 @@ std::optional<failure> parse_count_param(const request& r, std::string_view name
   return std::nullopt;
 }
 
+// focus=, ignore=, hide=, show= (views/stack_filter.h): 400 bad_regex for a bad one.
+std::optional<failure> parse_stack_filter(const request& r, views::stack_filter& out) {
+  stack_filter_text text;
+  std::optional<std::string>* into[] = {&text.focus, &text.ignore, &text.hide, &text.show};
+  static constexpr std::string_view names[] = {"focus", "ignore", "hide", "show"};
+  for (std::size_t i = 0; i < 4; ++i)
+    if (auto v = param(r, names[i])) *into[i] = std::string(*v);
+  auto f = compile_stack_filter(text, {names[0], names[1], names[2], names[3]});
+  if (!f) return failure{400, "bad_regex", f.error().message};
+  out = std::move(*f);
+  return std::nullopt;
+}
+
+// "filter": what a filter left out of the program's stacks (only in a filtered answer, so
+// that an unfiltered one is as it was): the expressions, and per event the stacks' total and
+// the cost of those left out.
+void filter_fields(json_writer& j, const views::column_set& columns, const views::stack_filter& f,
+                   const views::filter_summary& sum) {
+  j.key("filter").begin_object();
+  const std::pair<const char*, bool> given[] = {{"focus", bool(f.focus)},
+                                                {"ignore", bool(f.ignore)},
+                                                {"hide", bool(f.hide)},
+                                                {"show", bool(f.show)}};
+  const bool matched[] = {sum.focus_matched, sum.ignore_matched, sum.hide_matched,
+                          sum.show_matched};
+  j.key("unmatched").begin_array();
+  for (std::size_t i = 0; i < 4; ++i)
+    if (given[i].second && !matched[i]) j.value(given[i].first);
+  j.end_array();
+  j.key("total");
+  costs(j, columns, sum.total);
+  j.key("dropped");
+  costs(j, columns, sum.dropped);
+  j.end_object();
+}
+
 }  // namespace
 
 response route_graph(const request& r, const views::session& s, std::string_view segment) {
@@ -70,6 +107,7 @@ response route_graph(const request& r, const views::session& s, std::string_view
   if (auto f = parse_count_param(r, "down", q.down, 10)) return error_response(*f);
   if (auto f = parse_count_param(r, "max_nodes", q.max_nodes, 1000)) return error_response(*f);
   if (auto f = parse_fraction_param(r, "min", q.min_share)) return error_response(*f);
+  if (auto f = parse_stack_filter(r, q.filter)) return error_response(*f);
   auto g = views::call_graph_around(s, id, q);
   if (!g) return error_response(400, "bad_event", g.error().message);
 
@@ -113,6 +151,7 @@ response route_graph(const request& r, const views::session& s, std::string_view
   j.end_array();
   j.key("totals");
   costs_of_row(j, g->columns, g->costs->totals());
+  if (g->filtered) filter_fields(j, g->columns, q.filter, *g->filtered);
   j.end_object();
   return json_response(j.take());
 }
@@ -148,6 +187,7 @@ response route_flame(const request& r, const views::session& s, const flame_delt
     if (*v != "yes" && *v != "no") return error_response(400, "bad_merge", "merge takes yes or no");
     q.merge = *v == "yes";
   }
+  if (auto f = parse_stack_filter(r, q.filter)) return error_response(*f);
   auto fl = views::flame(s, q);
   if (!fl) return error_response(400, "bad_event", fl.error().message);
   const path_tree& t = fl->tree;
@@ -200,6 +240,7 @@ response route_flame(const request& r, const views::session& s, const flame_delt
   j.end_object();
   j.key("totals");
   costs_of_row(j, fl->columns, fl->costs->totals());
+  if (fl->filtered) filter_fields(j, fl->columns, q.filter, *fl->filtered);
   j.end_object();
   return json_response(j.take());
 }

@@ -110,6 +110,7 @@ result<export_report> write_chrome(const views::session& s, const export_options
     const std::size_t ncol = made->columns.size();
     report.frames += tree.frames();
     report.estimated |= tree.estimated;
+    note_filtered(report, *made);
     const std::uint64_t tid = parts.empty() ? 1 : parts[0] + 1;
     buf += ",{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":";
     number(tid);

@@ -68,7 +68,10 @@ struct export_options {
   // any number).
   unsigned threads = 1;
   // A title for formats that show one (flamegraph, speedscope, chrome); empty: the input's name.
-  std::string title;
+  std::string title;  // Stack formats: pprof's focus, ignore, hide and show on the stacks
+                      // (views/stack_filter.h);
+  // none given: the stacks unfiltered. `filter.key` is also how the output names the filter.
+  views::stack_filter filter;
 };
 
 // Receives the output, piece by piece.
@@ -77,7 +80,12 @@ using export_sink = std::function<void(std::string_view)>;
 struct export_report {
   std::vector<std::string> warnings;  // e.g. a formula's unknown names taken as 0
   std::size_t frames = 0;             // stack formats: frames of the estimate's tree
-  bool estimated = false;             // the tree's splits are estimated (path_tree::estimated)
+  bool estimated =
+      false;  // the tree's splits are estimated (path_tree::estimated)  // With a filter: what it
+              // left out, per exported column (summed over the parts of formats that
+  // write each part's stacks), and those columns' names.
+  std::optional<views::filter_summary> filtered;
+  std::vector<std::string> filtered_events;
 };
 
 // Writes `s` in `o.format` to `out`. An error (and nothing written) for an unknown event or

@@ -81,6 +81,7 @@ result<export_report> write_flamegraph(const views::session& s, const export_opt
   export_report report;
   report.frames = tree.frames();
   report.estimated = tree.estimated;
+  note_filtered(report, *made);
   report.warnings = made->columns.warnings;
   std::uint64_t total = 0;
   std::uint32_t max_depth = 0;

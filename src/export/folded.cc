@@ -30,6 +30,7 @@ result<export_report> write_folded(const views::session& s, const export_options
   report.frames = tree.frames();
   report.estimated = tree.estimated;
   report.warnings = made->columns.warnings;
+  note_filtered(report, *made);
   // (make_stacks weighs by the first column: the one written.)
   // A frame's text: its key's name, or its name without the caller context its parent shows
   // (stack_frame_name). Chunks of frames are formatted on threads (ordered_chunks.h), each

@@ -21,6 +21,7 @@
 #include "export/protobuf.h"
 #include "export/stacks.h"
 #include "views/session.h"
+#include "views/stack_filter.h"
 
 namespace calltree::exporting {
 
@@ -218,6 +219,7 @@ result<export_report> write_pprof(const views::session& s, const export_options&
   report.frames = tree.frames();
   report.estimated = tree.estimated;
   report.warnings = st.columns.warnings;
+  note_filtered(report, st);
   // Instruction-level profiles: a location per address (export/pprof_addresses.h).
   std::optional<address_split> split;
   if (o.addresses) {
@@ -399,7 +401,12 @@ result<export_report> write_pprof(const views::session& s, const export_options&
       strings.index(tree.estimated ? "stacks: call paths estimated from the call graph (calltree "
                                      "docs/estimate.md); self costs and totals exact"
                                    : "stacks: the call graph is a tree; exact")};
-  tail.packed_field<std::int64_t>(profile_field::comment, comments);
+  std::vector<std::int64_t> comment_list(std::begin(comments), std::end(comments));
+  // A filtered export says what it left out (go tool pprof -comments shows it).
+  if (st.filtered)
+    comment_list.push_back(
+        strings.index(views::filter_note(*report.filtered, report.filtered_events, o.filter.text)));
+  tail.packed_field<std::int64_t>(profile_field::comment, comment_list);
   tail.int64_field(profile_field::default_sample_type, strings.index(units[0].type));
   for (const proto_encoder* piece : {&mappings, &tail}) gz.write(piece->bytes());
   if (auto z = gz.finish(); !z) return z.error();

@@ -66,6 +66,7 @@ result<export_report> write_speedscope(const views::session& s, const export_opt
       const path_tree& tree = made->tree;
       report.frames += tree.frames();
       report.estimated |= tree.estimated;
+      note_filtered(report, *made);
       for (auto& w : made->columns.warnings) report.warnings.push_back(std::move(w));
       const auto [unit, unit_scale] = speedscope_unit(unit_of(cols->columns[c].name));
       const std::uint64_t scale = unit_scale;  // (clang 14 captures no structured binding)

@@ -1,6 +1,7 @@
 // export/stacks.cc — the estimate's tree for the exports (see stacks.h).
 #include "export/stacks.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "views/flame.h"
@@ -29,6 +30,7 @@ result<stacks> make_stacks(const views::session& s, const export_options& o) {
   q.max_frames = o.max_frames;
   q.merge = false;
   q.exact_self = true;
+  q.filter = o.filter;
   auto f = views::flame(s, q);
   if (!f) return f.error();
   stacks out;
@@ -40,6 +42,7 @@ result<stacks> make_stacks(const views::session& s, const export_options& o) {
       std::uint64_t sum = 0;
       for (std::size_t fr = 0; fr < f->tree.frames(); ++fr)
         if (f->tree.depth[fr] == 0) sum += f->tree.total.row(fr)[c];
+      if (f->filtered) sum = f->filtered->total[c];  // (the stacks' total before the filter)
       if (stated != sum)
         f->columns.warnings.push_back("the file states a total of " + std::to_string(stated) + " " +
                                       f->columns.columns[c].name +
@@ -50,7 +53,31 @@ result<stacks> make_stacks(const views::session& s, const export_options& o) {
   out.columns = std::move(f->columns);
   out.costs = std::move(f->costs);
   out.tree = std::move(f->tree);
+  out.filtered = std::move(f->filtered);
   return out;
+}
+
+void note_filtered(export_report& report, const stacks& st) {
+  if (!st.filtered) return;
+  if (!report.filtered) report.filtered.emplace();
+  views::filter_summary& r = *report.filtered;
+  // (By event name: speedscope makes a tree per event, chrome and speedscope one per part.)
+  for (std::size_t c = 0; c < st.columns.size() && c < st.filtered->total.size(); ++c) {
+    const std::string& name = st.columns.columns[c].name;
+    auto at = std::find(report.filtered_events.begin(), report.filtered_events.end(), name);
+    const auto i = static_cast<std::size_t>(at - report.filtered_events.begin());
+    if (at == report.filtered_events.end()) {
+      report.filtered_events.push_back(name);
+      r.total.push_back(0);
+      r.dropped.push_back(0);
+    }
+    add_saturating(r.total[i], st.filtered->total[c]);
+    add_saturating(r.dropped[i], st.filtered->dropped[c]);
+  }
+  r.focus_matched |= st.filtered->focus_matched;
+  r.ignore_matched |= st.filtered->ignore_matched;
+  r.hide_matched |= st.filtered->hide_matched;
+  r.show_matched |= st.filtered->show_matched;
 }
 
 std::vector<std::uint32_t> ancestors(const path_tree& tree, std::size_t f) {

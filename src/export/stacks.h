@@ -26,12 +26,16 @@ namespace calltree::exporting {
 struct stacks {
   views::column_set columns;
   std::shared_ptr<const views::part_costs> costs;
-  path_tree tree;  // nodes are keys; costs in `columns`
+  path_tree tree;                                 // nodes are keys; costs in `columns`
+  std::optional<views::filter_summary> filtered;  // with o.filter: what it left out
 };
 
 // The exact tree of `o.parts` in the columns `o.events` (empty: every known event), weighed by
 // the first column.
 result<stacks> make_stacks(const views::session& s, const export_options& o);
+
+// Adds what a filter left out of `st` (if it had one) to the report's.
+void note_filtered(export_report& report, const stacks& st);
 
 // The ancestors of frame f, its root first: where the text of a chunk of frames starting at
 // f begins (ordered_chunks.h).

@@ -12,6 +12,7 @@ result<graph_view> call_graph_around(const session& s, std::uint64_t id, const g
   if (id >= s.ids())
     return error{"no function or cycle has id " + std::to_string(id) + " (there are " +
                  std::to_string(s.ids()) + ")"};
+  if (q.filter.any()) return filtered_call_graph_around(s, id, q);
   graph_view out;
   auto cols = resolve_columns(s, q.events, q.derived);
   if (!cols) return cols.error();

@@ -10,12 +10,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "calltree/result.h"
 #include "views/columns.h"
 #include "views/part_costs.h"
+#include "views/stack_filter.h"
 
 namespace calltree::views {
 
@@ -29,6 +31,11 @@ struct graph_query {
   std::uint32_t up = 2, down = 2;
   double min_share = 0.005;
   std::size_t max_nodes = 150;
+  // pprof's filters: the graph is then that of the filtered stacks (the program's flame graph
+  // filtered, views/flame.h), as pprof draws one: a function's self and inclusive costs, and a
+  // call's cost, are summed over the stacks kept; a call's count is the file's (0 for a call
+  // that hide= or show= made, from a caller to a callee of a hidden function).
+  stack_filter filter;
 };
 
 struct graph_node {
@@ -49,11 +56,16 @@ struct graph_view {
   std::size_t weight_column = 0;
   std::vector<graph_node> nodes;  // the centre first
   std::vector<graph_edge> edges;
-  bool truncated = false;       // max_nodes stopped the walk
-  std::uint64_t threshold = 0;  // the smallest cost of a call shown (weight event)
+  bool truncated = false;                  // max_nodes stopped the walk
+  std::uint64_t threshold = 0;             // the smallest cost of a call shown (weight event)
+  std::optional<filter_summary> filtered;  // with a filter: what it left out
 };
 
 // An error for an id that is no function or cycle, or an unknown event.
 result<graph_view> call_graph_around(const session& s, std::uint64_t id, const graph_query& q);
+
+// call_graph_around with q.filter (views/call_graph_filtered.cc): an error for a cycle's id.
+result<graph_view> filtered_call_graph_around(const session& s, std::uint64_t id,
+                                              const graph_query& q);
 
 }  // namespace calltree::views

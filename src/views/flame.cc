@@ -85,7 +85,40 @@ result<flame_view> flame(const session& s, const flame_query& q) {
   const bool from_roots = !q.root && q.direction == path_direction::callees;
   o.exact_self = q.exact_self && from_roots;
   path_tree tree;
-  if (from_roots && !q.exact_self) {
+  if (q.filter.any()) {
+    if (cycle) return error{"the stack filters apply to a function's views, not a cycle's"};
+    auto name = [&s](std::uint32_t k) { return s.name(k); };
+    std::shared_ptr<const filtered_tree> filtered;
+    if (from_roots && q.exact_self) {
+      // (An export's tree, of its own min_share and max_frames.)
+      filtered = std::make_shared<const filtered_tree>(
+          filter_paths(estimator->estimate(o), q.filter, name, out.weight_column));
+    } else {
+      o.exact_self = true;
+      o.root.reset();
+      o.direction = path_direction::callees;
+      o.min_share = exact_min_share;
+      o.max_frames = exact_max_frames;
+      const std::string tree_key = key + "|exact|" + std::to_string(out.weight_column) + "|" +
+                                   std::to_string(o.min_share) + "|" + std::to_string(o.max_frames);
+      auto exact = s.remembered<path_tree>(
+          tree_key, [&] { return std::make_shared<const path_tree>(estimator->estimate(o)); });
+      filtered = s.remembered<filtered_tree>(tree_key + "|filter|" + q.filter.key, [&] {
+        return std::make_shared<const filtered_tree>(
+            filter_paths(*exact, q.filter, name, out.weight_column));
+      });
+    }
+    out.filtered = filtered->summary;
+    if (from_roots && q.exact_self)
+      tree = filtered->tree;
+    else if (from_roots)
+      tree = cut_paths(filtered->tree, out.weight_column, q.min_share, q.max_frames);
+    else
+      tree = cut_paths(q.direction == path_direction::callees
+                           ? callees_below(filtered->tree, *q.root, out.weight_column)
+                           : callers_above(filtered->tree, *q.root, out.weight_column),
+                       out.weight_column, q.min_share, q.max_frames);
+  } else if (from_roots && !q.exact_self) {
     // The program's flame graph: the exports' exact tree (made once per parts, columns and
     // weight), cut for display, so that its roots sum to the total and its frames are the
     // exports' stacks with their totals.

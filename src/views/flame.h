@@ -20,6 +20,7 @@
 #include "calltree/result.h"
 #include "views/columns.h"
 #include "views/part_costs.h"
+#include "views/stack_filter.h"
 
 namespace calltree::views {
 
@@ -46,16 +47,23 @@ struct flame_query {
   // exact_max_frames (the exports' stacks, whose roots sum to the total) cut to min_share and
   // max_frames for display; a tree from one function is the estimate's weights.
   bool exact_self = false;
+  // pprof's focus, ignore, hide and show (views/stack_filter.h), applied once, to the exact tree
+  // of the program's stacks (exact_min_share and exact_max_frames, or the exports' own): the
+  // program's flame graph is that tree filtered, then cut; a tree from one function is read
+  // from the filtered stacks (the paths below, or above, its frames), not estimated from it.
+  stack_filter filter;
 };
 
 struct flame_view {
   column_set columns;
   std::shared_ptr<const part_costs> costs;
   std::size_t weight_column = 0;
-  path_tree tree;  // nodes are keys; costs in `columns`
+  path_tree tree;                          // nodes are keys; costs in `columns`
+  std::optional<filter_summary> filtered;  // with a filter: what it left out of the program's
 };
 
-// An error for an unknown event, a root that is no function, or a cycle id as root.
+// An error for an unknown event, a root that is no function, or a cycle id as root (or a
+// cycle as root with a filter).
 result<flame_view> flame(const session& s, const flame_query& q);
 
 }  // namespace calltree::views

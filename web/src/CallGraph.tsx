@@ -11,6 +11,7 @@ import type { Graph } from "./api";
 import { fmt, num, pct } from "./format";
 import { navigate, type ViewState } from "./url";
 import { useFetch } from "./useFetch";
+import { filterParams, FilterNote } from "./StackFilters";
 
 let graphviz: Promise<Graphviz> | null = null;
 
@@ -85,7 +86,7 @@ export default function CallGraph({ fn, event, state }: { fn: number; event: str
   const [up, setUp] = useState(2);
   const [down, setDown] = useState(2);
   const [min, setMin] = useState(0.5);
-  const q = useFetch<Graph>("graph/" + fn, { up, down, min: min / 100, sort: event, parts: state.parts, side: state.side === "old" ? "old" : undefined });
+  const q = useFetch<Graph>("graph/" + fn, { up, down, min: min / 100, sort: event, parts: state.parts, side: state.side === "old" ? "old" : undefined, ...filterParams(state) });
   const [svg, setSvg] = useState<string | null>(null);
   const [err, setErr] = useState<string | null>(null);
   const [ms, setMs] = useState(0);
@@ -190,6 +191,7 @@ export default function CallGraph({ fn, event, state }: { fn: number; event: str
           </span>
         )}
       </div>
+      {q.data && <FilterNote f={q.data.filter} event={event} state={state} />}
       {q.error && <div class="error">{q.error.message}</div>}
       {err && <div class="error">{err}</div>}
       {q.error ? null : svg ? (

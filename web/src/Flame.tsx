@@ -7,6 +7,7 @@ import type { Flame as FlameData, FlameFn } from "./api";
 import { fmt, num, pct, percentChange } from "./format";
 import { navigate, type ViewState } from "./url";
 import { useFetch } from "./useFetch";
+import { filterParams, FilterNote } from "./StackFilters";
 
 const H = 18; // px per level
 
@@ -82,8 +83,8 @@ export function FlameChart({ d, event, state, upward, diff, label }: { d: FlameD
   const x0 = zoom >= 0 ? L.x[zoom] : 0;
   const total = num(d.totals[event]);
   // The program's flame graph is as wide as the total (its roots sum to it; roots too small
-  // to send leave a gap at the right), a function's as its frames.
-  const span = zoom >= 0 ? L.w[zoom] : d.root === null && d.direction === "callees" ? Math.max(L.rootTotal, total) : L.rootTotal;
+  // to send leave a gap at the right), a function's, or a filtered one, as its frames.
+  const span = zoom >= 0 ? L.w[zoom] : d.root === null && d.direction === "callees" && !d.filter ? Math.max(L.rootTotal, total) : L.rootTotal;
   const zoomDepth = zoom >= 0 ? d.frames.depth[zoom] : 0;
   const frames = [];
   if (span > 0) {
@@ -143,11 +144,12 @@ export function FlameChart({ d, event, state, upward, diff, label }: { d: FlameD
 }
 
 export function Flame({ event, state, icicle, diff }: { event: string; state: ViewState; icicle: boolean; diff: boolean }) {
-  const q = useFetch<FlameData>("flame", { parts: state.parts, sort: event, side: diff ? "new" : undefined });
+  const q = useFetch<FlameData>("flame", { parts: state.parts, sort: event, side: diff ? "new" : undefined, ...filterParams(state) });
   if (q.error) return <div class="error">{q.error.message}</div>;
   if (!q.data) return <div class="hint">Estimating the call paths…</div>;
   return (
     <div class="flameview" data-testid={icicle ? "icicle" : "flame"}>
+      <FilterNote f={q.data.filter} event={event} state={state} />
       <EstimateNote d={q.data} />
       {diff && (
         <p class="legend">
@@ -160,7 +162,7 @@ export function Flame({ event, state, icicle, diff }: { event: string; state: Vi
 }
 
 export function Sandwich({ fn, event, state }: { fn: number; event: string; state: ViewState }) {
-  const common = { parts: state.parts, sort: event, root: fn, side: state.side === "old" ? "old" : undefined };
+  const common = { parts: state.parts, sort: event, root: fn, side: state.side === "old" ? "old" : undefined, ...filterParams(state) };
   const up = useFetch<FlameData>("flame", { ...common, direction: "callers" });
   const down = useFetch<FlameData>("flame", { ...common, direction: "callees" });
   const ref = useRef<HTMLDivElement>(null);
@@ -168,6 +170,7 @@ export function Sandwich({ fn, event, state }: { fn: number; event: string; stat
   if (!up.data || !down.data) return <div class="hint">Estimating the call paths…</div>;
   return (
     <div class="flameview" data-testid="sandwich" ref={ref}>
+      <FilterNote f={down.data.filter} event={event} state={state} />
       <EstimateNote d={down.data} />
       <FlameChart d={up.data} event={event} state={state} upward={true} diff={false} label="Callers (above): who calls the function, by the paths that lead to it" />
       <FlameChart d={down.data} event={event} state={state} upward={false} diff={false} label="Callees (below): what the function calls" />

@@ -8,6 +8,7 @@ import { EstimateNote } from "./Flame";
 import { fmt, num, pct } from "./format";
 import { navigate, type ViewState } from "./url";
 import { useFetch } from "./useFetch";
+import { filterParams, FilterNote } from "./StackFilters";
 
 interface Rect {
   x: number;
@@ -72,6 +73,7 @@ export function Treemap({ fn, event, state }: { fn: number | null; event: string
     side: state.side === "old" && fn !== null ? "old" : undefined,
     min: 0.001,
     max_frames: 5000,
+    ...filterParams(state),
   });
   const box = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ w: 800, h: 500 });
@@ -130,6 +132,7 @@ export function Treemap({ fn, event, state }: { fn: number | null; event: string
   place(roots, { x: 0, y: 0, w: size.w, h: size.h }, 0);
   return (
     <div class="mapview" data-testid="treemap">
+      <FilterNote f={d.filter} event={event} state={state} />
       <EstimateNote d={d} />
       <p class="dim">
         Callee map of {fn === null ? "the whole program" : <b>{d.functions[String(fn)]?.name}</b>}: area is inclusive {event}; click a box to select its function.

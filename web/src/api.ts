@@ -214,6 +214,14 @@ export interface Graph {
   nodes: GraphNode[];
   edges: { from: number; to: number; count: Cost; cost: Costs }[];
   totals: Costs;
+  filter?: StackFilterSummary;
+}
+
+/** What focus=, ignore=, hide=, show= left out of the program's stacks (a filtered answer). */
+export interface StackFilterSummary {
+  unmatched: string[];
+  total: Costs;
+  dropped: Costs;
 }
 
 export interface FlameFn extends FnRef {
@@ -243,6 +251,7 @@ export interface Flame {
   };
   functions: Record<string, FlameFn>;
   totals: Costs;
+  filter?: StackFilterSummary;
 }
 
 /** GET /api/v1/coverage/ID: All Callers or All Callees (KCachegrind's coverage lists). */
@@ -446,6 +455,7 @@ function reportAnswer(data: Record<string, unknown>, path: string, params: Param
   if (part && !/^\d+$/.test(part)) missing("several parts summed (it holds each part alone and all of them summed)");
   if (part && !r.parts_shown.includes(Number(part))) missing(`part ${part} alone (left out by the parts' budget)`);
   const event = String(params.sort ?? r.event);
+  if (params.focus || params.ignore || params.hide || params.show) missing("the stacks filtered by focus, ignore, hide or show");
   if (path === "profile") return profile;
   if (path === "functions") {
     const all = (part ? data["parts/" + part] : data.functions) as { rows: ReportRow[]; totals: Costs; groups?: ReportGroups };

@@ -17,6 +17,7 @@ import { ReportNotice } from "./ReportNotice";
 import { MachineCode } from "./MachineCode";
 import { SourceView } from "./Source";
 import { Treemap } from "./Treemap";
+import { StackFilterBar } from "./StackFilters";
 import { navigate, useViewState, type Tab, type ViewState } from "./url";
 import { useFetch } from "./useFetch";
 import "./style.css";
@@ -213,6 +214,7 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
           </button>
         ))}
       </nav>
+      {["graph", "flame", "icicle", "sandwich", "map"].includes(tab) && <StackFilterBar state={state} />}
       <div class="tabbody">
         {tab === "calls" && f && <Calls d={f} event={event} side={side} />}
         {tab === "source" && f && <SourceView f={f} event={event} state={state} />}

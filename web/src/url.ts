@@ -20,6 +20,10 @@ export interface ViewState {
   measure: string; // diff: abs_delta | delta | percent | new | old
   derived: string; // a derived event of the page, "NAME=FORMULA" (the API's derived=)
   cycles: boolean; // KCachegrind's cycle detection (the API's detect_cycles=); off: cycles=0
+  focus: string; // pprof's stack filters (RE2) of the stack and graph views
+  ignore: string;
+  hide: string;
+  show: string;
 }
 
 export const defaults: ViewState = {
@@ -38,6 +42,10 @@ export const defaults: ViewState = {
   measure: "abs_delta",
   derived: "",
   cycles: true,
+  focus: "",
+  ignore: "",
+  hide: "",
+  show: "",
 };
 
 export function parseHash(hash: string): ViewState {
@@ -62,6 +70,7 @@ export function parseHash(hash: string): ViewState {
   pick("parts");
   pick("measure", ["abs_delta", "delta", "percent", "new", "old"]);
   pick("derived");
+  for (const k of ["focus", "ignore", "hide", "show"] as const) pick(k);
   s.all = p.get("all") === "1";
   s.pcols = p.get("pcols") === "1";
   s.cycles = p.get("cycles") !== "0";

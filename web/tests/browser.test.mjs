@@ -5,7 +5,7 @@
 //
 //   node web/tests/browser.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
 //        --source . --corpus tests/corpus --out build/web/screenshots [--only NAME]
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -369,6 +369,79 @@ test("cycle detection: off, no <cycle N> and members' inclusive the calls into t
   await pg.check('[data-testid="cycles"]');
   await pg.waitForFunction(() => !location.hash.includes("cycles="));
   await pg.waitForFunction(() => [...document.querySelectorAll(".tbody .row .cell.name")].some((e) => e.textContent.startsWith("<cycle")));
+  eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
+});
+
+/** export --to=folded with stack filter flags: what its note on standard error says it left
+ * out, and the names of the frames of its stacks. */
+function filteredExport(file, flags) {
+  const r = spawnSync(calltree, ["export", "--to=folded", ...flags, file, "-o", "-"], { cwd: corpus, maxBuffer: 1 << 28 });
+  const m = r.stderr.toString().match(/left out (\d+) of (\d+) /);
+  assert(m, "export's note: " + r.stderr);
+  const names = new Set(r.stdout.toString().split("\n").filter(Boolean).flatMap((l) => l.slice(0, l.lastIndexOf(" ")).split(";")));
+  return { dropped: Number(m[1]), total: Number(m[2]), names };
+}
+
+test("stack filters: the stacks of export's filters, what they left out said, a bad one says why", async (s) => {
+  const want = filteredExport(recurse, ["--focus=^fib$"]);
+  const pg = await page(s.url + "#tab=flame&focus=" + encodeURIComponent("^fib$"));
+  await pg.waitForSelector('[data-testid="filter-note"]');
+  await pg.waitForSelector('[data-testid="flame"] .frame');
+  eq(await pg.textContent('[data-testid="filter-dropped"]'), fmt(want.dropped), "left out, as export --focus's note");
+  const share = await pg.textContent('[data-testid="filter-share"]');
+  const p = (100 * want.dropped) / want.total;
+  eq(share, (p >= 10 ? p.toFixed(1) : p.toFixed(2)) + "%", "its share of the total");
+  const frames = (await pg.$$eval('[data-testid="flame"] .frame', (els) => els.map((e) => e.textContent))).filter(Boolean);
+  assert(frames.includes("fib"), "fib drawn: " + frames.join(","));
+  for (const n of frames) assert(want.names.has(n), `frame ${n} is not in export --focus's stacks`);
+  assert(!frames.includes("cyc_a"), "cyc_a's stacks left out");
+  // As wide as what is shown (0.23 % of the program), not the program's total.
+  const widest = Math.max(...(await pg.$$eval('[data-testid="flame"] .frame', (els) => els.map((e) => parseFloat(e.style.width)))));
+  assert(widest > 99.9, "the filtered flame graph's root is the whole width: " + widest);
+  eq(await pg.inputValue('[data-testid="filter-focus"]'), "^fib$", "the focus box shows the URL's");
+  // A second filter typed in: the URL and the note follow, as export's with both.
+  await pg.fill('[data-testid="filter-ignore"]', "fib'2");
+  await pg.press('[data-testid="filter-ignore"]', "Enter");
+  const both = filteredExport(recurse, ["--focus=^fib$", "--ignore=fib'2"]);
+  await pg.waitForFunction((t) => document.querySelector('[data-testid="filter-dropped"]')?.textContent === t, fmt(both.dropped));
+  assert((await pg.evaluate(() => location.hash)).includes("ignore=fib"), "ignore in the URL");
+  await shot(pg, "flame-filtered");
+  // The function's views and the call graph take the same filter and say the same.
+  const id = await idOf(s, "main");
+  for (const [tab, view] of [["sandwich", "sandwich"], ["map", "treemap"], ["graph", "callgraph"]]) {
+    const p2 = await page(s.url + `#fn=${id}&tab=${tab}&focus=` + encodeURIComponent("^fib$"));
+    await p2.waitForSelector(`[data-testid="${view}"] [data-testid="filter-note"]`, { timeout: 20000 });
+    eq(await p2.textContent('[data-testid="filter-dropped"]'), fmt(want.dropped), tab + ": left out");
+    if (tab === "map") {
+      const boxes = await p2.$$eval('[data-testid="treemap"] .tm', (els) => els.map((e) => e.textContent).filter(Boolean));
+      for (const n of boxes) assert(want.names.has(n), `map box ${n} is not in export --focus's stacks`);
+      assert(!boxes.includes("cyc_a"), "cyc_a is not in main's filtered callee map");
+    }
+    if (tab === "graph") {
+      await p2.waitForSelector(".graph svg g.node", { timeout: 20000 });
+      // (fib's 0.23 % is below the default threshold, a share of the program's total.)
+      await p2.click('[data-testid="callgraph"] input[aria-label="Cost threshold"]', { clickCount: 3 });
+      await p2.keyboard.type("0");
+      await p2.keyboard.press("Tab");
+      await p2.waitForFunction(() => [...document.querySelectorAll(".graph svg g.node text")].some((t) => t.textContent === "fib"), null, { timeout: 20000 });
+      const labels = await p2.$$eval(".graph svg g.node text", (els) => els.map((e) => e.textContent));
+      assert(labels.includes("fib") && !labels.includes("cyc_a"), "the filtered graph: " + labels.slice(0, 8).join(","));
+    }
+  }
+  // show: only the matching frames.
+  const p3 = await page(s.url + "#tab=icicle&show=" + encodeURIComponent("^cyc_"));
+  await p3.waitForSelector('[data-testid="icicle"] .frame');
+  const shown = (await p3.$$eval('[data-testid="icicle"] .frame', (els) => els.map((e) => e.textContent))).filter(Boolean);
+  assert(shown.length > 0 && shown.every((n) => n.startsWith("cyc_")), "show=^cyc_: " + shown.join(","));
+  // A bad expression says why; Clear filters goes back to the whole program.
+  await pg.fill('[data-testid="filter-focus"]', "(a");
+  await pg.press('[data-testid="filter-focus"]', "Enter");
+  await pg.waitForSelector(".tabbody .error");
+  assert((await pg.textContent(".tabbody .error")).includes("focus: bad regular expression"), "the error says why");
+  await pg.click('[data-testid="filter-clear"]');
+  await pg.waitForSelector('[data-testid="flame"] .frame');
+  await pg.waitForSelector('[data-testid="filter-note"]', { state: "detached" });
+  eq(await pg.evaluate(() => location.hash.includes("focus=")), false, "no filter in the URL");
   eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
 });
 

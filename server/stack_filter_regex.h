@@ -1,0 +1,26 @@
+// server/stack_filter_regex.h — pprof's stack filters (views/stack_filter.h) from their regular
+// expressions, as `serve` (focus=, ignore=, hide=, show=) and `export` (--focus, --ignore,
+// --hide, --show-frames) take them: RE2, matched anywhere in a function's name (a partial
+// match), as the function list's filter, bounded in size and memory alike.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "calltree/result.h"
+#include "views/stack_filter.h"
+
+namespace calltree::server {
+
+struct stack_filter_text {
+  std::optional<std::string> focus, ignore, hide, show;  // empty or absent: not given
+};
+
+// The filter, or an error naming the option ("focus: bad regular expression: missing ): ...")
+// by its name in `names` (focus, ignore, hide, show, in that order).
+result<views::stack_filter> compile_stack_filter(const stack_filter_text& text,
+                                                 const std::array<std::string_view, 4>& names);
+
+}  // namespace calltree::server

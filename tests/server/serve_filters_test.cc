@@ -1,0 +1,154 @@
+// serve_filters_test.cc — the API's stack filters (focus=, ignore=, hide=, show= on /flame and
+// /graph/ID): the same stacks as `export --focus` (the folded export of the same filter), what
+// a filtered answer says it left out adds up, the views of one function agree with each other,
+// an unfiltered answer is unchanged, and a bad expression is a 400 that says why.
+#include <map>
+#include <string>
+
+#include "export/export.h"
+#include "serve_test_util.h"
+#include "stack_filter_regex.h"
+
+namespace calltree::test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::uint64_t roots_sum(const json& fl, const std::string& e) {
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < fl["frames"]["count"].get<std::size_t>(); ++i)
+    if (fl["frames"]["parent"][i] == -1) sum += fl["frames"]["total"][e][i].get<std::uint64_t>();
+  return sum;
+}
+
+// The folded export's lines ("a;b;c N") summed, with the filter given as the CLI takes it.
+std::uint64_t folded_sum(const views::session& s, const server::stack_filter_text& text) {
+  export_options o;
+  o.format = export_format::folded;
+  auto f = server::compile_stack_filter(text, {"--focus", "--ignore", "--hide", "--show-frames"});
+  EXPECT_TRUE(f);
+  o.filter = *f;
+  std::string out;
+  auto r = export_profile(s, o, [&](std::string_view b) { out += b; });
+  EXPECT_TRUE(r);
+  std::uint64_t sum = 0;
+  for (std::size_t at = 0; at < out.size();) {
+    const auto nl = out.find('\n', at);
+    const std::string line = out.substr(at, nl - at);
+    sum += std::stoull(line.substr(line.rfind(' ') + 1));
+    at = nl == std::string::npos ? out.size() : nl + 1;
+  }
+  return sum;
+}
+
+class ServeFilters : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    session_ = load(fs::path(CALLTREE_CORPUS_DIR) / "vg-recurse-default.callgrind");
+  }
+  static void TearDownTestSuite() { session_.reset(); }
+  static std::shared_ptr<const views::session> session_;
+};
+std::shared_ptr<const views::session> ServeFilters::session_;
+
+TEST_F(ServeFilters, TheProgramsFlameGraphIsTheFilteredExport) {
+  auto a = make_api(session_);
+  const json plain = get_json(a, "/api/v1/flame");
+  EXPECT_FALSE(plain.contains("filter")) << "an unfiltered answer is as it was";
+  const std::uint64_t total = plain["totals"]["Ir"];
+  struct {
+    std::string query;
+    server::stack_filter_text cli;
+  } const cases[] = {
+      {"focus=%5Eackermann", {"^ackermann", {}, {}, {}}},
+      {"ignore=%5Ecyc_", {{}, "^cyc_", {}, {}}},
+      {"hide=%5E(main%7C__libc_start_main)", {{}, {}, "^(main|__libc_start_main)", {}}},
+      {"show=fib", {{}, {}, {}, "fib"}},
+      {"focus=%5Ecyc_&ignore=%5Ecyc_b&hide=%5Emain%24", {"^cyc_", "^cyc_b", "^main$", {}}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.query);
+    const json fl = get_json(a, "/api/v1/flame?min=0&max_frames=200000&" + c.query);
+    ASSERT_TRUE(fl.contains("filter"));
+    EXPECT_EQ(fl["filter"]["total"]["Ir"], total);
+    const std::uint64_t dropped = fl["filter"]["dropped"]["Ir"];
+    // (hide leaves out only stacks with no frame left: main and its callers' own, of no cost.)
+    if (!c.query.starts_with("hide")) {
+      EXPECT_GT(dropped, 0u);
+    }
+    EXPECT_LT(dropped, total);
+    EXPECT_EQ(roots_sum(fl, "Ir") + dropped, total) << "shown + left out = the total";
+    EXPECT_EQ(roots_sum(fl, "Ir"), folded_sum(*session_, c.cli)) << "the export's stacks";
+    EXPECT_TRUE(fl["filter"]["unmatched"].empty());
+  }
+  const json none = get_json(a, "/api/v1/flame?focus=nothing_is_called_this&hide=neither");
+  EXPECT_EQ(none["frames"]["count"], 0);
+  EXPECT_EQ(none["filter"]["dropped"]["Ir"], total);
+  EXPECT_EQ(none["filter"]["unmatched"], json::array({"focus", "hide"}));
+}
+
+TEST_F(ServeFilters, TheViewsOfOneFunctionReadTheFilteredStacks) {
+  auto a = make_api(session_);
+  const std::string fib = std::to_string(id_of(a, "fib"));
+  for (const std::string f : {"", "&ignore=%5Eackermann", "&hide=%5Emain%24", "&focus=fib"}) {
+    SCOPED_TRACE(f);
+    const std::string q = "focus=." + f;
+    const json down = get_json(a, "/api/v1/flame?root=" + fib + "&direction=callees&min=0&" + q);
+    const json up = get_json(a, "/api/v1/flame?root=" + fib + "&direction=callers&min=0&" + q);
+    const json g = get_json(a, "/api/v1/graph/" + fib + "?min=0&" + q);
+    ASSERT_GT(down["frames"]["count"], 0);
+    // The function's frames in the filtered stacks: below, above and in the graph, the same.
+    const std::uint64_t incl = down["frames"]["total"]["Ir"][0];
+    EXPECT_EQ(up["frames"]["total"]["Ir"][0], incl);
+    EXPECT_EQ(g["nodes"][0]["id"].get<int>(), std::stoi(fib));
+    EXPECT_EQ(g["nodes"][0]["inclusive"]["Ir"], incl);
+    EXPECT_EQ(g["filter"]["dropped"], down["filter"]["dropped"]);
+    // Each call out of the function costs what the callee map's frame of that callee holds.
+    std::map<int, std::uint64_t> below;
+    for (std::size_t i = 0; i < down["frames"]["count"].get<std::size_t>(); ++i)
+      if (down["frames"]["parent"][i] == 0)
+        below[down["frames"]["id"][i]] += down["frames"]["total"]["Ir"][i].get<std::uint64_t>();
+    for (const json& e : g["edges"])
+      if (e["from"] == std::stoi(fib) && e["to"] != std::stoi(fib)) {
+        EXPECT_EQ(e["cost"]["Ir"], below[e["to"]]) << e.dump();
+      }
+  }
+  // Ignoring the function itself leaves it nothing.
+  const json g = get_json(a, "/api/v1/graph/" + fib + "?ignore=%5Efib");
+  EXPECT_EQ(g["nodes"][0]["inclusive"]["Ir"], 0);
+  const json down = get_json(a, "/api/v1/flame?root=" + fib + "&ignore=%5Efib");
+  EXPECT_EQ(down["frames"]["count"], 0);
+}
+
+TEST_F(ServeFilters, ABadExpressionSaysWhy) {
+  auto a = make_api(session_);
+  const std::string fib = std::to_string(id_of(a, "fib"));
+  struct {
+    std::string target, message;
+  } const cases[] = {
+      {"/api/v1/flame?focus=(a", "focus: bad regular expression: missing ): (a"},
+      {"/api/v1/flame?root=" + fib + "&show=*x", "show: bad regular expression"},
+      {"/api/v1/graph/" + fib + "?hide=a%5C", "hide: bad regular expression"},
+      {"/api/v1/flame?ignore=" + std::string(1001, 'a'),
+       "ignore: the regular expression is "
+       "longer than 1000 bytes"},
+  };
+  for (const auto& c : cases) {
+    server::response r = get(a, c.target);
+    EXPECT_EQ(r.status, 400) << c.target;
+    const json body = json::parse(r.body);
+    EXPECT_EQ(body["error"]["code"], "bad_regex");
+    EXPECT_NE(body["error"]["message"].get<std::string>().find(c.message), std::string::npos)
+        << body.dump();
+  }
+  // A cycle's views take no filter.
+  const json list = get_json(a, "/api/v1/functions?cycles=yes&filter=%3Ccycle");
+  ASSERT_FALSE(list["rows"].empty());
+  const std::string cycle = std::to_string(list["rows"][0]["id"].get<int>());
+  EXPECT_EQ(get(a, "/api/v1/flame?root=" + cycle + "&focus=a").status, 400);
+  EXPECT_EQ(get(a, "/api/v1/graph/" + cycle + "?focus=a").status, 400);
+}
+
+}  // namespace
+}  // namespace calltree::test
