@@ -223,7 +223,6 @@ test("groups: each file's change as calltree diff's functions summed; one group'
   await pg.waitForFunction(() => location.hash.includes("in_group="));
   await pg.waitForFunction((b) => [...document.querySelectorAll(".tbody .row .cell.loc")].length > 0 && [...document.querySelectorAll(".tbody .row .cell.loc")].every((e) => e.textContent === b), bigName);
   await shot(pg, "report-diff-group");
-  // One part alone is not held (all parts summed): said, not a blank list.
   await clean(pg);
 });
 
