@@ -148,6 +148,15 @@ int write_diff_report(const diff_report_args& d) {
     std::fprintf(stderr, "calltree report: the two profiles have no event in common\n");
     return exit_usage;
   }
+  // (as calltree diff warns)
+  if (!r.old_only_events.empty() || !r.new_only_events.empty()) {
+    std::string msg;
+    for (const auto& e : r.old_only_events) msg += " " + e + " (only in old)";
+    for (const auto& e : r.new_only_events) msg += " " + e + " (only in new)";
+    std::fprintf(stderr, "calltree report: warning: events not compared:%s\n", msg.c_str());
+  }
+  if (r.saturated)
+    std::fprintf(stderr, "calltree report: warning: some costs exceed 2^64-1 and are saturated\n");
   auto compared = [&](const std::string& name, const char* flag) -> std::optional<std::size_t> {
     if (auto e = r.find_event(name)) return e;
     std::string all;

@@ -66,6 +66,12 @@ for bad in "--fail-above=x" "--fail-above=-1" "--fail-above=5:Nope" "--fail-abov
   none "no file after $bad"
 done
 has "an unknown event says which are compared" "$tmp/err" "event 'Nope' is not compared \(compared: Ir\)"
+# An event of one profile only: not compared, as calltree diff warns; not a gate's event.
+sim=$corpus/vg-sqlite3-workload-cache-branch-sim.callgrind
+"$bin" report --html --fail-above=5:Bc "$old" "$sim" -o "$tmp/out/r.html" 2>"$tmp/err"
+expect "--fail-above on an event of NEW only" 2 $?
+has "events not compared, as diff says" "$tmp/err" "^calltree report: warning: events not compared: Dr \(only in new\)"
+has "Bc is not compared" "$tmp/err" "event 'Bc' is not compared \(compared: Ir\)"
 "$bin" report --html --fail-above=5 "$old" -o "$tmp/out/r.html" 2>"$tmp/err"
 expect "--fail-above with one profile" 2 $?
 has "--fail-above needs two profiles" "$tmp/err" "needs two profiles"
