@@ -12,6 +12,7 @@
 // (its list, groups, flame graph and its functions' callers and callees). Byte budgets (below)
 // keep the file small: answers are taken heaviest function first while they fit, and the
 // page says how many were left out. Written to a temporary file, renamed when complete.
+// With two profiles, OLD NEW, the diff page instead (report_diff.cc, with --fail-above).
 // docs/serve.md, "calltree report --html".
 
 #include <cstdio>
@@ -31,6 +32,8 @@
 #include "output_file.h"
 #include "progress.h"
 #include "reader/read_hooks.h"
+#include "report_budget.h"
+#include "report_diff.h"
 #include "report_page.h"
 #include "views/function_list.h"
 #include "views/session.h"
@@ -40,7 +43,7 @@ namespace {
 
 struct report_flags {
   bool html = false, no_source = false, help = false;
-  std::optional<std::string> output, threshold, event;
+  std::optional<std::string> output, threshold, event, fail_above;
   std::vector<std::string> include, source_root;
 };
 
@@ -58,10 +61,16 @@ constexpr auto report_table = make_flag_table<report_flags>({
      "look for sources under NEW where the profile says OLD (repeatable)", "OLD=NEW"},
     {"no-source", 0, &report_flags::no_source,
      "embed no source text (costs per line are still shown)"},
+    {"fail-above", 0, &report_flags::fail_above,
+     "with OLD NEW: exit 1 when the program total of EVENT (default: the first compared "
+     "event) grows by more than PCT %, as calltree diff --fail-above; the verdict is at the "
+     "top of the page, which is written either way",
+     "PCT[:EVENT]"},
     {"help", 'h', &report_flags::help, "show this help"},
 });
 
-constexpr std::string_view report_usage = "--html [OPTIONS] FILE -o FILE.html";
+constexpr std::string_view report_usage =
+    "--html [OPTIONS] FILE -o FILE.html | --html [OPTIONS] OLD NEW -o FILE.html";
 constexpr std::string_view report_summary =
     "Writes the page of 'calltree serve' as one HTML file with the profile's data\n"
     "in it: it opens from disk with no server (for CI artifacts and e-mail). The\n"
@@ -73,55 +82,13 @@ constexpr std::string_view report_summary =
     "Byte budgets keep the file small (graphs 2 MB, flame graphs 2 MB, sources\n"
     "8 MB, parts 4 MB); what a view asks that the report does not hold (another\n"
     "depth, event or part) says so and needs 'calltree serve'.\n"
-    "Exit status: 0 written, 1 the profile cannot be read, 2 usage or I/O errors.";
-
-// The report's byte budgets (of the API's JSON answers): each kind of answer is taken for the
-// heaviest functions first while it fits; the page says what was left out.
-constexpr std::size_t max_functions = 20000;   // rows listed, whatever the threshold
-constexpr std::size_t max_source = 1 << 20;    // bytes of one file's answer
-constexpr std::size_t max_sources = 8u << 20;  // bytes of all of them
-constexpr std::size_t max_graph = 64 << 10;    // one function's call graph
-constexpr std::size_t max_graphs = 2u << 20;   // all the call graphs
-constexpr std::size_t max_flame = 64 << 10;    // one function's two flame graphs
-constexpr std::size_t max_flames = 2u << 20;   // all of them
-constexpr std::size_t max_part = 2u << 20;     // one part's list, groups and flame graph
-constexpr std::size_t max_parts = 4u << 20;    // all the parts' answers
-// The call graph at the page's defaults (CallGraph.tsx), per-function flames as cut here.
-constexpr int graph_depth = 2;
-constexpr const char* graph_min = "0.005";
-constexpr const char* flame_min = "0.005";
-constexpr std::size_t flame_frames = 500;
-
-// A share of the report's bytes.
-struct budget {
-  std::size_t limit, each;
-  std::size_t used = 0, shown = 0, left_out = 0;
-  // Takes an answer of n bytes if it fits, else counts it left out.
-  bool take(std::size_t n) {
-    if (n > each || used + n > limit) {
-      ++left_out;
-      return false;
-    }
-    used += n;
-    ++shown;
-    return true;
-  }
-  // Less than 1 KB left: no answer fits.
-  bool full() const { return used + 1024 > limit; }
-  // Takes n more bytes of an answer already counted, if they fit.
-  bool room(std::size_t n) {
-    if (used + n > limit) return false;
-    used += n;
-    return true;
-  }
-  nlohmann::json said() const {
-    return {{"budget", limit},
-            {"each", each},
-            {"bytes", used},
-            {"shown", shown},
-            {"left_out", left_out}};
-  }
-};
+    "With two profiles, OLD NEW: the diff page of 'calltree serve OLD NEW' (the\n"
+    "functions whose inclusive cost in OLD or NEW is above the threshold, with\n"
+    "their change, groups, and each side's views as above), and with\n"
+    "--fail-above the verdict of 'calltree diff --fail-above' at its top.\n"
+    "Exit status: 0 written, 1 a profile cannot be read, or (the page written)\n"
+    "--fail-above is exceeded or an input has errors, as calltree diff; 2 usage or\n"
+    "I/O errors (no file).";
 
 int run_report(std::span<const std::string_view> args) {
   std::string err;
@@ -134,7 +101,8 @@ int run_report(std::span<const std::string_view> args) {
     return exit_ok;
   }
   if (!a.html) return usage_error("report", "give --html (the only report there is)");
-  if (a.positional.size() != 1) return usage_error("report", "needs one profile");
+  if (a.positional.empty() || a.positional.size() > 2)
+    return usage_error("report", "needs one profile, or two (OLD NEW) for a diff");
   const auto& out_path = a.output;
   if (!out_path || out_path->empty()) return usage_error("report", "needs -o FILE.html");
   double threshold = 0.001;
@@ -146,6 +114,35 @@ int run_report(std::span<const std::string_view> args) {
     threshold = v / 100;
   }
 
+  if (a.fail_above && a.positional.size() != 2)
+    return usage_error("report", "--fail-above needs two profiles, OLD NEW");
+  if (a.positional.size() == 2) {
+    diff_report_args d;
+    d.old_path = a.positional[0];
+    d.new_path = a.positional[1];
+    d.out_path = *out_path;
+    d.threshold = threshold;
+    d.event = a.event;
+    d.no_source = a.no_source;
+    if (const auto& v = a.fail_above) {
+      std::string pct = *v;
+      if (auto colon = pct.find(':'); colon != std::string::npos) {
+        d.gate_event = pct.substr(colon + 1);
+        pct.resize(colon);
+      }
+      auto limit = parse_nonnegative(pct);
+      if (!limit)
+        return usage_error("report", "--fail-above needs PCT or PCT:EVENT, PCT a number >= 0");
+      d.gate_percent = *limit;
+    }
+    for (auto dir : a.include) d.include.push_back(include_dir(std::move(dir)));
+    for (const auto& v : a.source_root) {
+      auto root = source_root(v);
+      if (!root) return usage_error("report", "--source-root takes OLD=NEW");
+      d.source_roots.push_back(std::move(*root));
+    }
+    return write_diff_report(d);
+  }
   views::load_options lo;
   lo.max_memory = memory_limit();
   for (auto dir : a.include) lo.include_dirs.push_back(include_dir(std::move(dir)));

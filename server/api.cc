@@ -443,6 +443,13 @@ struct api::impl {
   }
 };
 
+std::shared_ptr<const views::function_table> api::diff_table() const {
+  const std::shared_ptr<const served_state> st = impl_->current();
+  if (!st->diff_src) return nullptr;
+  auto t = st->diff_src->of_parts({});
+  return t ? *t : nullptr;
+}
+
 // The Host header of a request to this server: "NAME:PORT" with this server's port, and a
 // NAME that is an IP address, localhost, or the --host name. A DNS rebinding attack (a page of
 // another site whose name was made to resolve to this machine) sends its own name: refused.

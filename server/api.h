@@ -20,6 +20,10 @@
 #include "calltree/asm.h"
 #include "views/session.h"
 
+namespace calltree::views {
+struct function_table;
+}
+
 namespace calltree::server {
 
 struct request {
@@ -98,6 +102,11 @@ class api {
                          std::string authorization = {}, std::string cookie = {}) const;
 
   const api_options& options() const { return options_; }
+
+  // Diff mode: calltree diff's functions of all parts summed, as /api/v1/functions lists them
+  // (`calltree report --html OLD NEW` gates on their totals); nullptr in single mode or when
+  // they could not be made.
+  std::shared_ptr<const views::function_table> diff_table() const;
 
   // Makes /api/v1/status watch `files` (the stamps taken before the sessions were read) and
   // /api/v1/reload read them again with `reload`. Without it (the fuzz target, the tests of

@@ -101,6 +101,20 @@ export interface Report {
   parts_shown: number[];
   part_details: number;
   part_details_left_out: number;
+  gate?: Gate | null; // a diff report (report --html OLD NEW): --fail-above's verdict, or null
+}
+
+/** `calltree report --html OLD NEW --fail-above=PCT[:EVENT]`: the verdict of calltree diff's gate. */
+export interface Gate {
+  percent: number;
+  event: string;
+  passed: boolean;
+  old: number;
+  new: number;
+  change: string; // as calltree diff's text: "+12.34%", "0.00%", "n/a"
+  percent_change: number | null;
+  heading: string; // "Gate: fail above 5% growth of Ir (program total)"
+  line: string; // "FAILED: PROGRAM TOTALS: Ir 1,000 -> 1,100 (+10.00%)", or "passed: ..."
 }
 
 export interface FnRef {
@@ -452,11 +466,16 @@ function reportAnswer(data: Record<string, unknown>, path: string, params: Param
   if (params.detect_cycles === "no" && path !== "profile") missing("the costs with cycle detection off (it holds them with cycles formed)");
   const parts = String(params.parts ?? "all");
   const part = parts === "all" ? "" : parts;
+  const diff = profile.mode === "diff";
+  if (diff && part) missing(`part ${part} alone (a diff report holds all parts summed)`);
+  // (a route of OLD's side, in a diff report, is held under its path and "?side=old")
+  const sideKey = diff && params.side === "old" ? "?side=old" : "";
   if (part && !/^\d+$/.test(part)) missing("several parts summed (it holds each part alone and all of them summed)");
   if (part && !r.parts_shown.includes(Number(part))) missing(`part ${part} alone (left out by the parts' budget)`);
   const event = String(params.sort ?? r.event);
   if (params.focus || params.ignore || params.hide || params.show) missing("the stacks filtered by focus, ignore, hide or show");
   if (path === "profile") return profile;
+  if (path === "functions" && diff) return diffAnswer(data, params, event, missing);
   if (path === "functions") {
     const all = (part ? data["parts/" + part] : data.functions) as { rows: ReportRow[]; totals: Costs; groups?: ReportGroups };
     let rows = all.rows;
@@ -495,7 +514,7 @@ function reportAnswer(data: Record<string, unknown>, path: string, params: Param
     return { events: Object.keys(all.totals), totals: all.totals, total_rows: rows.length, offset, rows: rows.slice(offset, offset + limit), groups, total_groups };
   }
   if (path.startsWith("function/")) {
-    const hit = stored(path + (part ? "?parts=" + part : ""));
+    const hit = stored(path + (part ? "?parts=" + part : "") + sideKey);
     if (hit !== undefined) return hit;
     // (the parts side by side ask one row's costs only: the part's list has them)
     const row = part && Number(params.limit) === 1 ? (data["parts/" + part] as { rows: Row[] }).rows.find((x) => "function/" + x.id === path) : undefined;
@@ -504,16 +523,16 @@ function reportAnswer(data: Record<string, unknown>, path: string, params: Param
     return { ...row, events: Object.keys(totals), present: true, totals, cycle_id: null, callers: [], callers_total: 0, callees: [], callees_total: 0, members: [], members_total: 0, same_name: [], source: null };
   }
   if (path.startsWith("source/")) {
-    const hit = stored(path);
+    const hit = stored(path + sideKey);
     if (hit === undefined) missing("this source file (not found, or left out by the sources' budget)");
     return hit;
   }
   if (path.startsWith("graph/")) {
     const g = r.graph;
     const up = Number(params.up ?? 2), down = Number(params.down ?? 2), min = Number(params.min ?? 0.005);
-    if (part || up !== g.up || down !== g.down || Math.abs(min - g.min) > 1e-9 || event !== r.event || params.side)
+    if (part || up !== g.up || down !== g.down || Math.abs(min - g.min) > 1e-9 || event !== r.event || (params.side && !diff))
       missing(`the call graph at callers depth ${up}, callees depth ${down}, ${+(min * 100).toFixed(3)}% of ${event}${part ? ` in part ${part}` : ""} (it holds each listed function's at depth ${g.up} and ${g.down}, ${g.min * 100}% of ${r.event}, all parts summed)`);
-    const hit = stored(path);
+    const hit = stored(path + sideKey);
     if (hit === undefined) missing(`this function's call graph (left out by the call graphs' budget: ${r.graphs.shown} held, ${r.graphs.left_out} left out)`);
     return hit;
   }
@@ -530,10 +549,76 @@ function reportAnswer(data: Record<string, unknown>, path: string, params: Param
       if (direction !== "callees") missing("the program's flame graph by callers");
       return part ? stored("flame?parts=" + part) : data.flame;
     }
-    if (part || event !== r.event || params.side) missing(`a function's flame graphs${part ? ` in part ${part}` : ""} by ${event} (it holds them by ${r.event}, all parts summed)`);
-    const hit = stored(`flame/${root}/${direction}`);
+    if (part || event !== r.event || (params.side && !diff)) missing(`a function's flame graphs${part ? ` in part ${part}` : ""} by ${event} (it holds them by ${r.event}, all parts summed)`);
+    const hit = stored(`flame/${root}/${direction}` + sideKey);
     if (hit === undefined) missing(`this function's flame graphs, sandwich and callee map (below the threshold, or left out by the flame graphs' budget: ${r.flames.shown} held, ${r.flames.left_out} left out)`);
     return hit;
   }
   return missing(path);
+}
+
+/** A diff list's order, as serve's (views/diff.cc, measure_key): the size of the change, the
+ * signed change, the relative change (growth from nothing above every percentage), new or old. */
+function measureKey(measure: string, d: Delta | undefined): number {
+  const o = Number(d?.old ?? 0), n = Number(d?.new ?? 0);
+  if (measure === "delta") return n - o;
+  if (measure === "percent") return o === 0 ? (n === 0 ? 1 : 1e308) : n / o;
+  if (measure === "new") return n;
+  if (measure === "old") return o;
+  return Math.abs(n - o);
+}
+
+/**
+ * The matched function list of a diff report (`calltree report --html OLD NEW`): its rows
+ * (those whose inclusive cost is above the threshold in OLD or NEW, in calltree diff's order)
+ * sorted, filtered and cut here as serve's diff list (GET /api/v1/functions in diff mode); the
+ * groups are serve's (over every function), put in the list's order here. The counts are
+ * calltree diff's (every function) until a search or a group narrows the list, then the held
+ * rows'.
+ */
+function diffAnswer(data: Record<string, unknown>, params: Params, event: string, missing: (what: string) => never): DiffList {
+  const all = data.functions as { rows: (DiffRow & { g: number[] })[]; totals: Record<string, Delta>; events: string[]; counts: DiffList["counts"] };
+  let rows = all.rows;
+  const which = params.by === "inclusive" ? "inclusive" : "self";
+  const measure = params.by === "name" ? "name" : String(params.measure ?? "abs_delta");
+  const desc = params.dir ? params.dir === "desc" : measure !== "name";
+  let groups: DiffGroup[] | null = null, total_groups: number | null = null;
+  const grouping = String(params.group ?? "none");
+  if (grouping !== "none") {
+    const k = GROUPINGS.indexOf(grouping);
+    const g = (data.groups as Record<string, { groups: DiffGroup[]; total_groups: number }>)[grouping];
+    if (k < 0 || !g) return missing(`the grouping by ${grouping}`);
+    const key = (x: DiffGroup) => measureKey(measure, x[which][event]);
+    groups = [...g.groups].sort((a, b) => {
+      if (measure !== "name" && key(a) !== key(b)) return desc ? key(b) - key(a) : key(a) - key(b);
+      if (measure === "name" && desc) return a.name < b.name ? 1 : a.name > b.name ? -1 : 0;
+      return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+    });
+    total_groups = g.total_groups;
+    if (params.in_group) {
+      const names = data.group_names as string[];
+      rows = rows.filter((row) => names[row.g[k]] === params.in_group);
+    }
+  }
+  if (params.filter) {
+    let re: RegExp;
+    try {
+      re = new RegExp(String(params.filter).replace(/^\(\?i\)/, ""), String(params.filter).startsWith("(?i)") ? "i" : "");
+    } catch (e) {
+      throw new ApiError(400, "bad_regex", "bad regular expression: " + (e as Error).message);
+    }
+    rows = rows.filter((row) => re.test(row.name));
+  }
+  if (measure === "name") rows = [...rows].sort((a, b) => (a.name === b.name ? 0 : (a.name < b.name) !== desc ? -1 : 1));
+  else {
+    const key = (row: DiffRow) => measureKey(measure, row[which][event]);
+    rows = [...rows].sort((a, b) => (desc ? key(b) - key(a) : key(a) - key(b)));
+  }
+  let counts = all.counts;
+  if (params.filter || params.in_group) {
+    counts = { changed: 0, unchanged: 0, added: 0, removed: 0 };
+    for (const row of rows) counts[row.change]++;
+  }
+  const offset = Number(params.offset ?? 0), limit = Number(params.limit ?? 100);
+  return { events: all.events, totals: all.totals, counts, total_rows: rows.length, offset, rows: rows.slice(offset, offset + limit), groups, total_groups };
 }

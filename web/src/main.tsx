@@ -13,7 +13,7 @@ import { base, fmt, pct, percentChange } from "./format";
 import { FunctionList, Splitter } from "./FunctionList";
 import { Parts } from "./Parts";
 import { ReloadBar } from "./Reload";
-import { ReportNotice } from "./ReportNotice";
+import { ReportNotice, Verdict } from "./ReportNotice";
 import { MachineCode } from "./MachineCode";
 import { SourceView } from "./Source";
 import { Treemap } from "./Treemap";
@@ -268,10 +268,11 @@ function Page({ state, onReloaded }: { state: ViewState; onReloaded: () => void 
   const event = p.events.some((e) => e.name === state.event) ? state.event : p.events[0]?.name ?? "";
   return (
     <div class={"app" + (p.mode === "diff" ? " diffmode" : "") + (p.mode !== "diff" && state.pcols && p.inputs[0].parts.length > 1 && !p.report ? " pcolsmode" : "")}>
+      {p.report?.gate && <Verdict g={p.report.gate} />}
       <Header p={p} state={state} event={event} />
       <ReloadBar state={state} onReloaded={onReloaded} />
       <Diagnostics p={p} />
-      {p.report && <ReportNotice r={p.report} parts={p.inputs[p.inputs.length - 1].parts.length} />}
+      {p.report && <ReportNotice r={p.report} parts={p.inputs[p.inputs.length - 1].parts.length} diff={p.mode === "diff"} />}
       <main>
         <FunctionList profile={p} state={state} event={event} />
         <Splitter />
