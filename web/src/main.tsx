@@ -4,10 +4,11 @@ import { render } from "preact";
 import { lazy, Suspense } from "preact/compat";
 import { useState } from "preact/hooks";
 import type { FunctionDetail, Profile } from "./api";
-import { isReport, setDerived } from "./api";
+import { isReport, setDerived, setScope } from "./api";
 import { Calls } from "./Calls";
 import { Flame, Sandwich } from "./Flame";
 import { base, fmt, pct, percentChange } from "./format";
+import { Folder, FolderBar, scopeOf } from "./Folder";
 import { FunctionList, Splitter } from "./FunctionList";
 import { Parts } from "./Parts";
 import { ReloadBar } from "./Reload";
@@ -226,13 +227,20 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
 function App() {
   const state = useViewState();
   setDerived(state.derived);
+  setScope(scopeOf(state.open));
   // (a new derived event, or a reload, asks every view again: the page is made anew)
   const [generation, setGeneration] = useState(0);
-  return <Page key={state.derived + "/" + generation} state={state} onReloaded={() => setGeneration((g) => g + 1)} />;
+  return (
+    <>
+      {state.open && <FolderBar />}
+      <Page key={state.open + "/" + state.derived + "/" + generation} state={state} onReloaded={() => setGeneration((g) => g + 1)} />
+    </>
+  );
 }
 
 function Page({ state, onReloaded }: { state: ViewState; onReloaded: () => void }) {
   const prof = useFetch<Profile>("profile", {});
+  if (prof.error?.code === "folder_mode") return <Folder />;
   if (prof.error)
     return (
       <div class="fatal" role="alert">

@@ -19,6 +19,7 @@ export interface ViewState {
   pcols: boolean; // the parts side by side: a column per part
   measure: string; // diff: abs_delta | delta | percent | new | old
   derived: string; // a derived event of the page, "NAME=FORMULA" (the API's derived=)
+  open: string; // serve DIR: the profile opened ("ID"), or the diff of two ("OLD,NEW")
 }
 
 export const defaults: ViewState = {
@@ -36,6 +37,7 @@ export const defaults: ViewState = {
   pcols: false,
   measure: "abs_delta",
   derived: "",
+  open: "",
 };
 
 export function parseHash(hash: string): ViewState {
@@ -60,6 +62,7 @@ export function parseHash(hash: string): ViewState {
   pick("parts");
   pick("measure", ["abs_delta", "delta", "percent", "new", "old"]);
   pick("derived");
+  if (/^\d+(,\d+)?$/.test(p.get("open") ?? "")) s.open = p.get("open")!;
   s.all = p.get("all") === "1";
   s.pcols = p.get("pcols") === "1";
   return s;
