@@ -272,6 +272,11 @@ int run_serve(std::span<const std::string_view> args) {
       if (!loaded) return loaded.error();
       if (auto changed = changed_file(**loaded))
         return error{*changed + " changed while it was read; try again when it is written"};
+      // (A file without a profile has nothing to show: an error on the page, not empty views.)
+      if ((*loaded)->p.parts.empty())
+        return error{path + ": " +
+                     ((*loaded)->diagnostics.empty() ? std::string("no profile in it")
+                                                     : (*loaded)->diagnostics.front().message)};
       return std::shared_ptr<const views::session>(std::move(*loaded));
     };
   }
