@@ -98,7 +98,8 @@ header_facts read_header(const std::string& path, std::size_t block_bytes) {
     tee_sink both({&header, &check});
     diagnostic_collector diags(0);
     reader_options o;
-    o.display_name = path;
+    // (the table names the file: its problem need not repeat the path)
+    o.display_name = path.substr(path.rfind('/') + 1);
     o.threads = 1;
     o.max_name_bytes = 64u << 20;
     auto read =
@@ -130,7 +131,11 @@ header_facts read_header(const std::string& path, std::size_t block_bytes) {
       f.state = rs.state;
       f.errors = diags.errors();
       const check_result c = check.result();
-      if (!c.totals.empty()) {
+      // (As annotate and the page show it: the parts' summary: lines when they state one.)
+      if (c.summary && !c.summary->empty()) {
+        f.first_total = c.summary->front();
+        f.source = header_facts::total_source::read;
+      } else if (!c.totals.empty()) {
         f.first_total = c.totals.front();
         f.source = header_facts::total_source::read;
       }
