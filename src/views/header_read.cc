@@ -105,6 +105,11 @@ header_facts read_header(const std::string& path, std::size_t block_bytes) {
     auto read =
         read_callgrind(*in, names, f.whole ? static_cast<record_sink&>(both) : header, diags, o);
     if (!read) {
+      // (A header longer than the block: its events: line may come later.)
+      if (!f.whole && limit < max_block) {
+        limit = max_block;
+        continue;
+      }
       close(fd);
       f.problem = "not a profile: " + read.error().message;
       return f;
