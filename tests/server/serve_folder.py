@@ -163,6 +163,12 @@ try:
               [os.path.join(d, a), os.path.join(d, b)], "diff: %s" % [i["name"] for i in diff["inputs"]])
         dfn = s.json("/api/v1/d/%d/%d/functions?limit=3" % (ids[a], ids[b]))
         check(dfn["mode"] == "diff" and len(dfn["rows"]) == 3, "diff functions")
+        # Two files with no event in common (Ir, Xdebug's Time): an error, not a crash.
+        pair = (ids["vg-recurse-default.callgrind"], ids[a])
+        status, body = s.get("/api/v1/d/%d/%d/functions?limit=3" % pair)
+        check(status == 400 and "no event in common" in body["error"]["message"],
+              "a diff of no common event: %d %s" % (status, body))
+        check(s.json("/api/v1/d/%d/%d/profile" % pair)["mode"] == "diff", "its profile answers")
 
         # Not a profile, ids only, errors are answers.
         status, body = s.get("/api/v1/profile")
