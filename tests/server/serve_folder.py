@@ -170,6 +170,19 @@ try:
               "a diff of no common event: %d %s" % (status, body))
         check(s.json("/api/v1/d/%d/%d/profile" % pair)["mode"] == "diff", "its profile answers")
 
+        # An opened file rewritten on disk: its status says so, its reload reads it again.
+        fib = ids["cachegrind.out.fib"]
+        s.json("/api/v1/f/%d/profile" % fib)
+        shutil.copy(os.path.join(FOLDER, "cachegrind.out.words"), os.path.join(d, "cachegrind.out.fib"))
+        st = s.json("/api/v1/f/%d/status" % fib)
+        check(st["changed"] and st["files"][0]["state"] == "changed", "rewritten: %s" % st)
+        check(s.json("/api/v1/f/%d/reload?generation=%d" % (fib, st["generation"]))["generation"]
+              == st["generation"] + 1, "reload of an opened file")
+        words = check_json(os.path.join(FOLDER, "cachegrind.out.words"))
+        check(s.json("/api/v1/f/%d/profile" % fib)["totals"] == (words["summary"] or words["totals"]),
+              "the reloaded file's totals")
+        check(not s.json("/api/v1/f/%d/status" % fib)["changed"], "status after the reload")
+
         # Not a profile, ids only, errors are answers.
         status, body = s.get("/api/v1/profile")
         check(status == 409 and body["error"]["code"] == "folder_mode", "unscoped: %d" % status)
