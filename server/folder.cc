@@ -35,13 +35,17 @@ std::vector<found_file> list_files(const std::string& dir, bool recursive) {
   std::vector<found_file> out;
   std::error_code ec;
   const auto opts = fs::directory_options::skip_permission_denied;
+  const std::string prefix = dir.ends_with('/') ? dir : dir + "/";
   auto add = [&](const fs::directory_entry& e) {
     if (hidden(e.path())) return;
     struct stat st;
     if (stat(e.path().c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
     found_file f;
-    f.name = fs::relative(e.path(), dir, ec).string();
-    if (ec || f.name.empty()) f.name = e.path().filename().string();
+    // (The iterator's paths are DIR/NAME: NAME is what follows DIR, no realpath() a file.)
+    const std::string& full = e.path().native();
+    f.name = full.size() > prefix.size() && full.compare(0, prefix.size(), prefix) == 0
+                 ? full.substr(prefix.size())
+                 : e.path().filename().string();
     f.size = static_cast<std::uint64_t>(st.st_size);
     f.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
     out.push_back(std::move(f));
