@@ -26,6 +26,7 @@
 #include "command.h"
 #include "diagnostics_output.h"
 #include "flag_table.h"
+#include "folder.h"
 #include "http.h"
 #include "memory_option.h"
 #include "objdump_runner.h"
@@ -42,9 +43,10 @@ namespace calltree::cli {
 namespace {
 
 struct serve_flags {
-  std::optional<std::string> port, host, threads, objdump;
+  std::optional<std::string> port, host, threads, objdump, keep;
   std::vector<std::string> include, source_root, event, object_root;
-  bool open = false, no_source = false, parts = false, siblings = false, help = false;
+  bool open = false, no_source = false, parts = false, siblings = false, recursive = false,
+       help = false;
 };
 
 constexpr auto serve_table = make_flag_table<serve_flags>({
@@ -70,19 +72,31 @@ constexpr auto serve_table = make_flag_table<serve_flags>({
      "the files are one run whose parts they are (two files without it are OLD NEW)"},
     {"siblings", 0, &serve_flags::siblings,
      "also load the other files of FILE's run (callgrind.out.PID-NN threads, .N dumps)"},
+    {"recursive", 'r', &serve_flags::recursive,
+     "serve DIR: list the profiles in DIR's folders too, at any depth"},
+    {"keep", 0, &serve_flags::keep,
+     "serve DIR: profiles opened that stay in memory, the least recently used going first (a "
+     "diff holds two) [4]",
+     "N"},
     {"help", 'h', &serve_flags::help, "show this help"},
 });
 
-constexpr std::string_view serve_usage = "[OPTIONS] FILE | OLD NEW | FILE... | --parts A B";
+constexpr std::string_view serve_usage = "[OPTIONS] FILE | OLD NEW | FILE... | --parts A B | DIR";
 constexpr std::string_view serve_summary =
     "Reads a profile once and serves KCachegrind's views of it to a browser: the\n"
     "function list, callers and callees, call graph, flame graph and sandwich,\n"
     "annotated source, parts; with two profiles, the difference of OLD and NEW;\n"
-    "with three or more (or --parts), one profile whose parts are the files.\n"
+    "with three or more (or --parts), one profile whose parts are the files;\n"
+    "with a folder, a table of the profiles in it (read when one is opened).\n"
     "Prints one line, the URL to open (it carries a random token, which every\n"
     "request needs), and answers until interrupted (Ctrl-C). Binds 127.0.0.1 by\n"
     "default. API and security rules: docs/serve.md. Exit status: 0 after an\n"
     "interrupt, 1 when a profile cannot be read, 2 on usage errors.";
+
+bool is_directory(const std::string& path) {
+  struct stat st;
+  return path != "-" && stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
 
 bool loopback(const std::string& host) {
   return host == "127.0.0.1" || host == "localhost" || host == "::1" ||
@@ -125,12 +139,27 @@ int run_serve(std::span<const std::string_view> args) {
     return exit_ok;
   }
   if (a.positional.empty())
-    return usage_error("serve", "needs one profile, two (OLD NEW) for a diff, or several (a run)");
+    return usage_error("serve",
+                       "needs one profile, two (OLD NEW) for a diff, several (a run), or a folder");
+  std::optional<std::size_t> keep;
+  if (const auto& v = a.keep) {
+    if (v->empty() || v->size() > 4 || v->find_first_not_of("0123456789") != std::string::npos ||
+        std::stoi(*v) < 1)
+      return usage_error("serve", "--keep takes a number from 1 to 9999");
+    keep = static_cast<std::size_t>(std::stoi(*v));
+  }
+  const bool folder_mode = a.positional.size() == 1 && is_directory(a.positional[0]);
+  if (!folder_mode && (a.recursive || keep))
+    return usage_error("serve", "--recursive and --keep are for a folder (serve DIR)");
+  if (folder_mode && (a.siblings || a.parts))
+    return usage_error("serve", "--siblings and --parts take files, not a folder");
   // What is read: one file, OLD and NEW, or one run of several files (each a list of paths).
   std::vector<std::vector<std::string>> inputs;
   std::vector<std::string> siblings;  // of one file: the other files of its run, not loaded
   const bool run = a.positional.size() >= 3 || (a.positional.size() == 2 && a.parts);
-  if (a.siblings) {
+  if (folder_mode) {
+    // (nothing is read before a profile is opened)
+  } else if (a.siblings) {
     if (a.positional.size() != 1 || a.positional[0] == "-")
       return usage_error("serve", "--siblings takes one file (of a run: callgrind.out.PID...)");
     inputs.push_back(server::run_siblings(a.positional[0]));
@@ -244,6 +273,27 @@ int run_serve(std::span<const std::string_view> args) {
   ao.hosts.push_back(host);
   ao.serve_sources = !a.no_source;
   ao.siblings = siblings;
+  if (folder_mode) {
+    auto listing = server::open_folder(a.positional[0], a.recursive);
+    if (!listing) {
+      std::fprintf(stderr, "calltree serve: %s\n", listing.error().message.c_str());
+      return exit_findings;
+    }
+    ao.dir = std::move(*listing);
+    ao.keep = keep.value_or(4);
+    ao.open_file = [lo](const std::string& path) -> result<std::shared_ptr<const views::session>> {
+      auto loaded = views::load_run({path}, lo);
+      if (!loaded) return loaded.error();
+      if (auto changed = changed_file(**loaded))
+        return error{*changed + " changed while it was read; try again when it is written"};
+      // (A file without a profile has nothing to show: an error on the page, not empty views.)
+      if ((*loaded)->p.parts.empty())
+        return error{path + ": " +
+                     ((*loaded)->diagnostics.empty() ? std::string("no profile in it")
+                                                     : (*loaded)->diagnostics.front().message)};
+      return std::shared_ptr<const views::session>(std::move(*loaded));
+    };
+  }
   objdump_settings od;
   if (const auto& v = a.objdump) {
     if (v->empty()) return usage_error("serve", "--objdump needs a program");
@@ -260,11 +310,12 @@ int run_serve(std::span<const std::string_view> args) {
     od.input_mtime = static_cast<std::int64_t>(st.st_mtime);
   ao.objdump = make_objdump_runner(std::move(od));
   std::unique_ptr<server::api> api =
-      sessions.size() == 1 ? std::make_unique<server::api>(ao, sessions[0])
-                           : std::make_unique<server::api>(ao, sessions[0], sessions[1]);
+      folder_mode            ? std::make_unique<server::api>(ao)
+      : sessions.size() == 1 ? std::make_unique<server::api>(ao, sessions[0])
+                             : std::make_unique<server::api>(ao, sessions[0], sessions[1]);
   // The page's Reload: the same files read again with the same options (not standard input).
-  if (std::none_of(a.positional.begin(), a.positional.end(),
-                   [](const std::string& p) { return p == "-"; }))
+  if (!folder_mode && std::none_of(a.positional.begin(), a.positional.end(),
+                                   [](const std::string& p) { return p == "-"; }))
     api->enable_reload(stamps, [inputs, lo]() -> result<server::served_files> {
       server::served_files out;
       for (const auto& paths : inputs) {

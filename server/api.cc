@@ -16,11 +16,13 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <list>
 #include <mutex>
 
 #include "api_impl.h"
 #include "asm_cache.h"
 #include "assets.h"
+#include "folder.h"
 #include "views/part_costs.h"
 
 namespace calltree::server {
@@ -262,6 +264,104 @@ struct api::impl {
   reloader reload;                    // none: nothing can be reloaded
   std::vector<std::string> siblings;  // api_options::siblings
   std::mutex reloading;               // one reload at a time
+  // serve DIR (api_options::dir): the folder, how one of its files is read, and the profiles
+  // opened (a file, "f/ID", or a diff of two, "d/OLD/NEW"), the most recently used first.
+  std::shared_ptr<folder> dir;
+  std::function<result<std::shared_ptr<const views::session>>(const std::string&)> open_file;
+  std::size_t keep_open = 4;
+  struct opened {
+    std::string key;
+    std::shared_ptr<served_state> state;
+  };
+  mutable std::mutex opened_m;  // guards `opened_list`
+  std::list<opened> opened_list;
+  std::mutex opening;  // one profile read at a time
+
+  std::shared_ptr<served_state> find_opened(const std::string& key) {
+    std::lock_guard<std::mutex> lock(opened_m);
+    for (auto it = opened_list.begin(); it != opened_list.end(); ++it) {
+      if (it->key != key) continue;
+      opened_list.splice(opened_list.begin(), opened_list, it);
+      return it->state;
+    }
+    return nullptr;
+  }
+  // Keeps `st` as `key`'s, first; the least recently used go while more than `keep` profiles
+  // are held (a request still answering from one keeps it until it ends).
+  void put_opened(const std::string& key, std::shared_ptr<served_state> st) {
+    std::lock_guard<std::mutex> lock(opened_m);
+    opened_list.remove_if([&](const opened& o) { return o.key == key; });
+    opened_list.push_front({key, std::move(st)});
+    auto held = [&] {
+      std::size_t n = 0;
+      for (const auto& o : opened_list) n += o.state->diff() ? 2 : 1;
+      return n;
+    };
+    while (opened_list.size() > 1 && held() > keep_open) opened_list.pop_back();
+  }
+  // Reads the files of `ids` (one, or OLD and NEW) as the folder lists them now.
+  result<served_files> read_listed(const std::vector<std::uint64_t>& ids) const {
+    served_files out;
+    for (std::uint64_t id : ids) {
+      auto e = dir->entry(id);
+      if (!e) return error{"no file of id " + std::to_string(id) + " is listed (deleted?)"};
+      out.files.push_back(stamp_of(e->path));
+      auto s = open_file(e->path);
+      if (!s) return s.error();
+      out.sessions.push_back(std::move(*s));
+    }
+    return out;
+  }
+
+  // /api/v1/folder, /api/v1/f/ID/ROUTE and /api/v1/d/OLD/NEW/ROUTE of serve DIR.
+  response route_in_folder(const request& r, std::string_view rest) {
+    if (rest == "folder") return detail::route_folder(r, *dir);
+    const bool diff = rest.compare(0, 2, "d/") == 0;
+    if (!diff && rest.compare(0, 2, "f/") != 0)
+      return error_response(409, "folder_mode",
+                            "this server lists a folder: open a profile of it (/api/v1/folder, "
+                            "then /api/v1/f/ID/" +
+                                std::string(rest.substr(0, 100)) + "; docs/serve.md)");
+    std::string_view tail = rest.substr(2);
+    std::vector<std::uint64_t> ids;
+    std::string key(diff ? "d" : "f");
+    for (int i = 0; i < (diff ? 2 : 1); ++i) {
+      const std::size_t slash = tail.find('/');
+      auto id = detail::parse_uint(tail.substr(0, slash), UINT64_MAX);
+      if (!id || slash == std::string_view::npos)
+        return error_response(400, "bad_id", "a file of the folder is named by its id (a number)");
+      if (!dir->entry(*id))
+        return error_response(404, "no_file",
+                              "no file of id " + std::to_string(*id) +
+                                  " is listed in the folder (it was deleted, or never was)");
+      ids.push_back(*id);
+      key += "/" + std::to_string(*id);
+      tail = tail.substr(slash + 1);
+    }
+    std::shared_ptr<served_state> st = find_opened(key);
+    if (!st) {
+      std::lock_guard<std::mutex> one(opening);
+      st = find_opened(key);
+      if (!st) {
+        auto loaded = read_listed(ids);
+        if (!loaded)
+          return error_response(422, "unreadable",
+                                "the profile could not be read: " + loaded.error().message);
+        st = make_state(loaded->sessions[0], diff ? loaded->sessions[1] : nullptr);
+        st->asm_kept = std::make_shared<detail::asm_cache>(objdump, asm_limits);
+        st->files = std::move(loaded->files);
+        put_opened(key, st);
+      }
+    }
+    reload_target t;
+    t.current = [this, key, st]() -> std::shared_ptr<const served_state> {
+      auto now = find_opened(key);
+      return now ? now : st;
+    };
+    t.load = [this, ids] { return read_listed(ids); };
+    t.set = [this, key](std::shared_ptr<served_state> next) { put_opened(key, std::move(next)); };
+    return dispatch(r, tail, *st, t);
+  }
 
   std::shared_ptr<const served_state> current() const {
     std::lock_guard<std::mutex> lock(m);
@@ -269,11 +369,11 @@ struct api::impl {
   }
 
   // GET /api/v1/status: whether the served files changed on disk since they were read.
-  response route_status(const served_state& st) const {
+  response route_status(const served_state& st, bool reloadable) const {
     json_writer j;
     detail::begin_envelope(j);
     j.key("generation").value(st.generation);
-    j.key("reloadable").value(static_cast<bool>(reload));
+    j.key("reloadable").value(reloadable);
     bool changed = false;
     j.key("files").begin_array();
     for (std::size_t i = 0; i < st.files.size(); ++i) {
@@ -300,8 +400,27 @@ struct api::impl {
   // client that saw generation N: a later call answers the reload already made) and answers
   // the new generation and the function of the new profile that has keep's name, file and
   // object (null when there is none). A file that cannot be read keeps what is served.
-  response route_reload(const request& r, const served_state& st) {
-    if (!reload) return error_response(404, "no_reload", "this server has no files to read again");
+  // Where a reload reads from and puts what it read: the served state (one profile, a run, a
+  // diff), or a folder's opened profile (open_scope).
+  struct reload_target {
+    std::function<std::shared_ptr<const served_state>()> current;
+    reloader load;
+    std::function<void(std::shared_ptr<served_state>)> set;
+  };
+  reload_target main_target() {
+    reload_target t;
+    t.current = [this] { return current(); };
+    t.load = reload;
+    t.set = [this](std::shared_ptr<served_state> next) {
+      std::lock_guard<std::mutex> lock(m);
+      state = std::move(next);
+    };
+    return t;
+  }
+
+  response route_reload(const request& r, const served_state& st, const reload_target& target) {
+    if (!target.load)
+      return error_response(404, "no_reload", "this server has no files to read again");
     std::optional<std::uint64_t> seen;
     if (auto g = detail::param(r, "generation")) {
       seen = detail::parse_uint(*g, UINT64_MAX);
@@ -326,9 +445,9 @@ struct api::impl {
     std::shared_ptr<const served_state> now;
     {
       std::lock_guard<std::mutex> one(reloading);
-      now = current();
+      now = target.current();
       if (!seen || *seen >= now->generation) {
-        auto loaded = reload();
+        auto loaded = target.load();
         if (!loaded)
           return error_response(422, "reload_failed",
                                 "the profile could not be read again: " + loaded.error().message +
@@ -340,10 +459,7 @@ struct api::impl {
         next->files = std::move(loaded->files);
         next->generation = now->generation + 1;
         next->asm_kept = std::make_shared<detail::asm_cache>(objdump, asm_limits);
-        {
-          std::lock_guard<std::mutex> lock(m);
-          state = next;
-        }
+        target.set(next);
         now = std::move(next);
       }
     }
@@ -409,12 +525,18 @@ struct api::impl {
       return error_response(404, "not_found", "no such page: " + path.substr(0, 200));
     }
     const std::string_view rest = std::string_view(path).substr(api_prefix.size());
+    if (dir) return route_in_folder(r, rest);
     const std::shared_ptr<const served_state> held = current();
-    const served_state& st = *held;
+    return dispatch(r, rest, *held, main_target());
+  }
+
+  // The routes of one served state (the server's, or a folder's opened profile).
+  response dispatch(const request& r, std::string_view rest, const served_state& st,
+                    const reload_target& target) {
     const views::session* s = nullptr;
     if (auto f = side_of(st, r, s)) return error_response(*f);
-    if (rest == "status") return route_status(st);
-    if (rest == "reload") return route_reload(r, st);
+    if (rest == "status") return route_status(st, static_cast<bool>(target.load));
+    if (rest == "reload") return route_reload(r, st, target);
     if (rest == "profile")
       return detail::route_profile(r, st.main(), st.diff() ? st.old_side.get() : nullptr);
     if (rest == "functions") {
@@ -485,6 +607,16 @@ api::api(api_options options, std::shared_ptr<const views::session> old_session,
   impl_->state->asm_kept = std::make_shared<detail::asm_cache>(impl_->objdump, impl_->asm_limits);
   impl_->siblings = options_.siblings;
   impl_->cookie_name = "calltree_token_" + std::to_string(options_.port);
+}
+
+api::api(api_options options) : options_(std::move(options)), impl_(std::make_unique<impl>()) {
+  impl_->serve_sources = options_.serve_sources;
+  impl_->objdump = options_.objdump;
+  impl_->asm_limits = {options_.asm_objdump_bytes, options_.asm_answer_bytes, options_.asm_jobs};
+  impl_->cookie_name = "calltree_token_" + std::to_string(options_.port);
+  impl_->dir = options_.dir;
+  impl_->open_file = options_.open_file;
+  impl_->keep_open = std::max<std::size_t>(1, options_.keep);
 }
 
 void api::enable_reload(std::vector<file_stamp> files, reloader reload) {

@@ -26,6 +26,8 @@ struct function_table;
 
 namespace calltree::server {
 
+class folder;
+
 struct request {
   std::string method = "GET";
   std::string path;                                         // decoded, without the query
@@ -65,6 +67,12 @@ struct api_options {
   // The other files of the served file's run, not loaded (/api/v1/status lists them: the page
   // says `serve FILE --siblings` loads them all).
   std::vector<std::string> siblings;
+  // serve DIR: the folder listed (none: one profile, a run, or a diff), how one of its files
+  // is read when it is opened, and how many profiles opened stay in memory (the least recently
+  // used go first; a diff holds two).
+  std::shared_ptr<folder> dir;
+  std::function<result<std::shared_ptr<const views::session>>(const std::string& path)> open_file;
+  std::size_t keep = 4;
 };
 
 // A served file as it was just before it was read: what /api/v1/status compares the file on
@@ -93,6 +101,9 @@ class api {
   api(api_options options, std::shared_ptr<const views::session> single);
   api(api_options options, std::shared_ptr<const views::session> old_session,
       std::shared_ptr<const views::session> new_session);
+  // Folder mode (serve DIR): options.dir lists the profiles; /api/v1/f/ID/... and
+  // /api/v1/d/OLD/NEW/... serve one of them, or the diff of two, read when first asked for.
+  explicit api(api_options options);
   ~api();
 
   response handle(const request& r) const;

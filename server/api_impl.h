@@ -1,6 +1,8 @@
 // server/api_impl.h — (internal to server/) the pieces the API's routes share.
 #pragma once
 
+#include <re2/re2.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -91,6 +93,9 @@ std::optional<failure> make_flame_delta(const request& r, const views::diff_sour
 // {"old": o, "new": n, "delta": n - o, "percent": ...} of one cost.
 void change_object(json_writer& j, std::uint64_t o, std::uint64_t n);
 
+// A regex from a client (filter=): RE2 (linear time, no recursion), bounded in size and memory.
+std::optional<failure> compile_filter(std::string_view text, std::shared_ptr<const RE2>& out);
+
 // The routes (routes_*.cc). `s` is the session a route reads (in diff mode, the side asked
 // for); `diff` is the other session in diff mode (the old one), else nullptr.
 response route_profile(const request& r, const views::session& s, const views::session* old);
@@ -106,6 +111,7 @@ class asm_cache;
 response route_asm(const request& r, const views::session& s, std::string_view id,
                    asm_cache& cache);
 response route_diff_functions(const request& r, const views::diff_source& src);
+response route_folder(const request& r, folder& f);
 
 // Writes a function's identity fields: "id", "kind", "name", "file", "file_id", "object".
 void function_fields(json_writer& j, const views::session& s, std::uint32_t id);

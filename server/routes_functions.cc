@@ -14,7 +14,8 @@ namespace {
 
 constexpr std::size_t max_regex = 1000;
 
-// A regex from a client: RE2 (linear time, no recursion), bounded in size and memory.
+}  // namespace
+
 std::optional<failure> compile_filter(std::string_view text, std::shared_ptr<const RE2>& out) {
   if (text.size() > max_regex)
     return failure{400, "bad_regex",
@@ -27,8 +28,6 @@ std::optional<failure> compile_filter(std::string_view text, std::shared_ptr<con
   out = std::move(re);
   return std::nullopt;
 }
-
-}  // namespace
 
 response route_functions(const request& r, const views::session& s) {
   common_query c;

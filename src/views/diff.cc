@@ -281,6 +281,9 @@ result<diff_columns> resolve_diff_columns(const diff_source& src,
   const session& os = src.old_side();
   const session& ns = src.new_side();
   std::vector<std::string> names = names_asked.empty() ? src.compared : names_asked;
+  // (No names would be every event of each side: columns the other side does not have.)
+  if (names.empty())
+    return error{"the profiles have no event in common: there is nothing to compare"};
   for (const auto& n : names) {
     const bool recorded_old =
         std::find(os.t.recorded.begin(), os.t.recorded.end(), n) != os.t.recorded.end();

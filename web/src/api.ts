@@ -407,10 +407,16 @@ export function setCycles(on: boolean) {
   cycles = on;
 }
 
+// serve DIR: the profile of the folder a page shows ("f/ID/", "d/OLD/NEW/"; "" for the table).
+let scope = "";
+export function setScope(s: string) {
+  scope = s;
+}
+
 /** GET /api/v1/PATH?PARAMS; rejects with ApiError on an error answer. */
 export async function get<T>(path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
   if (!cycles) params = { ...params, detect_cycles: "no" };
-  const url = "api/v1/" + path + query(derived ? { ...params, derived } : params);
+  const url = "api/v1/" + scope + path + query(derived ? { ...params, derived } : params);
   const embedded = window.__CALLTREE_REPORT__;
   if (embedded) return reportAnswer(embedded, path, params) as T;
   const headers: Record<string, string> = {};

@@ -4,12 +4,13 @@ import { render } from "preact";
 import { lazy, Suspense } from "preact/compat";
 import { useState } from "preact/hooks";
 import type { FunctionDetail, Profile } from "./api";
-import { isReport, setCycles, setDerived } from "./api";
+import { isReport, setCycles, setDerived, setScope } from "./api";
 import { CallerMap } from "./CallerMap";
 import { Calls } from "./Calls";
 import { Coverage } from "./Coverage";
 import { Flame, Sandwich } from "./Flame";
 import { base, fmt, pct, percentChange } from "./format";
+import { Folder, FolderBar, scopeOf } from "./Folder";
 import { FunctionList, Splitter } from "./FunctionList";
 import { Parts } from "./Parts";
 import { ReloadBar } from "./Reload";
@@ -242,13 +243,20 @@ function App() {
   const state = useViewState();
   setDerived(state.derived);
   setCycles(state.cycles);
+  setScope(scopeOf(state.open));
   // (a new derived event, or a reload, asks every view again: the page is made anew)
   const [generation, setGeneration] = useState(0);
-  return <Page key={state.derived + "/" + state.cycles + "/" + generation} state={state} onReloaded={() => setGeneration((g) => g + 1)} />;
+  return (
+    <>
+      {state.open && <FolderBar />}
+      <Page key={state.open + "/" + state.derived + "/" + state.cycles + "/" + generation} state={state} onReloaded={() => setGeneration((g) => g + 1)} />
+    </>
+  );
 }
 
 function Page({ state, onReloaded }: { state: ViewState; onReloaded: () => void }) {
   const prof = useFetch<Profile>("profile", {});
+  if (prof.error?.code === "folder_mode") return <Folder />;
   if (prof.error)
     return (
       <div class="fatal" role="alert">

@@ -24,6 +24,7 @@ export interface ViewState {
   ignore: string;
   hide: string;
   show: string;
+  open: string; // serve DIR: the profile opened ("ID"), or the diff of two ("OLD,NEW")
 }
 
 export const defaults: ViewState = {
@@ -46,6 +47,7 @@ export const defaults: ViewState = {
   ignore: "",
   hide: "",
   show: "",
+  open: "",
 };
 
 export function parseHash(hash: string): ViewState {
@@ -71,6 +73,7 @@ export function parseHash(hash: string): ViewState {
   pick("measure", ["abs_delta", "delta", "percent", "new", "old"]);
   pick("derived");
   for (const k of ["focus", "ignore", "hide", "show"] as const) pick(k);
+  if (/^\d+(,\d+)?$/.test(p.get("open") ?? "")) s.open = p.get("open")!;
   s.all = p.get("all") === "1";
   s.pcols = p.get("pcols") === "1";
   s.cycles = p.get("cycles") !== "0";

@@ -4,7 +4,7 @@
 //   node web/tests/docs-screenshots.mjs --calltree build/calltree --corpus tests/corpus \
 //        --source . --out docs/images [--only NAME,NAME]   (e.g. --only diff,diff-group)
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
@@ -115,6 +115,27 @@ diff.stop();
   rmSync(dir, { recursive: true, force: true });
 }
 
+// serve DIR: a folder of Xdebug profiles (tests/server/folder) and corpus copies, one of them
+// cut short and one no profile.
+{
+  const dir = mkdtempSync(join(tmpdir(), "calltree-folder-"));
+  const xd = join(source, "tests/server/folder");
+  const names = [];
+  for (const f of readdirSync(xd).filter((f) => f.startsWith("cachegrind.out."))) copyFileSync(join(xd, f), join(dir, f)), names.push(f);
+  for (const f of ["xdebug-classes.callgrind", "xdebug-closures.callgrind", "vg-recurse-default.callgrind", "vg-gxx-big-instr-jumps.cc1plus.callgrind.gz", "go-pprof-gowork-cpu.callgrind", "vg-sqlite3-workload-cache-branch-sim.callgrind"])
+    copyFileSync(join(corpus, f), join(dir, f)), names.push(f);
+  writeFileSync(join(dir, "README.txt"), "profiles of the nightly run\n");
+  names.push("README.txt");
+  const whole = readFileSync(join(corpus, "vg-phases-dump-before-zero-combined.callgrind"));
+  writeFileSync(join(dir, "callgrind.out.31337"), whole.subarray(0, whole.length >> 1));
+  names.push("callgrind.out.31337");
+  const now = Date.now() / 1000;
+  names.forEach((n, i) => utimesSync(join(dir, n), now - 3600 + 60 * i, now - 3600 + 60 * i));
+  const s = await serve([dir]);
+  await shoot(s.url, "folder", '[data-testid="folder-row"]');
+  s.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
 const bad = await serve([join(source, "tests/malformed/m03-undefined-function-id.callgrind")]);
 await shoot(bad.url, "diagnostics", ".diagnostics li");
 bad.stop();

@@ -1,0 +1,96 @@
+// server/folder.h — the profiles of a folder, as `calltree serve DIR` lists them (docs/serve.md).
+//
+// What it is: the files of DIR (and below it with --recursive), each with an id that stays its
+// own while the server runs, its size and modification time, and what its first block says
+// (views/header_read.h: creator:, cmd:, events, the total of the first event when known, or
+// its problem). A thread of its own scans the folder again every second (readdir and stat:
+// new, changed and deleted files) and reads the headers of new and changed files, newest
+// first; a query reads the headers its page shows that are not read yet. What it is not: a
+// loader (a profile is read whole when it is opened, server/api.cc) nor a route (the JSON is
+// routes_folder.cc's).
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "calltree/result.h"
+#include "views/header_read.h"
+
+namespace calltree::server {
+
+struct folder_entry {
+  std::uint64_t id = 0;  // 1, 2, ... in the order files were found; never reused
+  std::string path;      // DIR/NAME, as the server opens it
+  std::string name;      // relative to DIR
+  std::uint64_t size = 0;
+  std::int64_t mtime_ns = 0;
+  bool headed = false;  // `facts` are of this size and mtime
+  views::header_facts facts;
+};
+
+// What a table query asks: a regex filter (the caller's matcher, nullptr: every file), a
+// column to sort by and its direction, a window.
+enum class folder_column : std::uint8_t { name, producer, cmd, time, size, parts, total };
+struct folder_query {
+  std::function<bool(const folder_entry&)> match;
+  folder_column by = folder_column::time;
+  bool descending = true;
+  std::uint64_t offset = 0, limit = 100;
+};
+struct folder_page {
+  std::vector<folder_entry> rows;  // the window's rows, headers read
+  std::uint64_t matched = 0;       // rows that match the filter
+  std::uint64_t listed = 0;        // files listed
+  std::uint64_t pending = 0;       // files whose header is not read yet (of all listed)
+  std::uint64_t scans = 0;         // scans of the folder so far
+};
+
+class folder {
+ public:
+  // Lists `dir` (below it too with `recursive`): the first scan is made here (no header read),
+  // then a thread scans again every `interval_ms` and reads headers until destruction.
+  folder(std::string dir, bool recursive, unsigned interval_ms = 1000);
+  ~folder();
+  folder(const folder&) = delete;
+  folder& operator=(const folder&) = delete;
+
+  folder_page query(const folder_query& q);
+  // The file of id `id` as listed now (nullopt: no such id, or it was deleted).
+  std::optional<folder_entry> entry(std::uint64_t id) const;
+  // Scans now (and reads no header): what a request for a fresh listing does.
+  void rescan();
+  const std::string& dir() const { return dir_; }
+
+ private:
+  void scan();
+  void run();
+  // Reads the headers of the entries of `ids` that lack theirs (outside the lock).
+  void read_headers(const std::vector<std::uint64_t>& ids);
+
+  std::string dir_;
+  bool recursive_;
+  unsigned interval_ms_;
+  mutable std::mutex m_;
+  std::mutex scanning_;                                   // one scan at a time
+  std::vector<folder_entry> entries_;                     // listed files, by id order
+  std::unordered_map<std::string, std::size_t> by_name_;  // name -> index in entries_
+  std::unordered_map<std::uint64_t, std::size_t> by_id_;  // id -> index in entries_
+  std::uint64_t next_id_ = 1;
+  std::uint64_t scans_ = 0;
+  bool stop_ = false;
+  std::condition_variable wake_;
+  std::thread thread_;
+};
+
+// The listing of `dir`, or an error when it is no folder that can be read.
+result<std::shared_ptr<folder>> open_folder(const std::string& dir, bool recursive);
+
+}  // namespace calltree::server
