@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -142,6 +144,7 @@ void http_answerer::operator()(exchange& ex) { impl_->svr.answer(ex); }
 
 struct http_server::impl {
   guarded_server svr;
+  std::atomic<bool> finished{false};  // run() has returned (or never listened)
 };
 
 http_server::http_server() : impl_(std::make_unique<impl>()) {
@@ -181,10 +184,18 @@ bool http_server::run(const api& handler) {
   connections open(limits, [&guarded](exchange& ex) { guarded.answer(ex); });
   guarded.to = &open;
   const bool listened = svr.listen_after_bind();
+  impl_->finished = true;
   guarded.to = nullptr;
   return listened;  // (`open` closes every connection, after the requests in progress)
 }
 
-void http_server::stop() { impl_->svr.stop(); }
+// (cpp-httplib's stop() does nothing until listen_after_bind() has begun: a signal that comes
+// right after the address is printed would be lost, and the server run on. So it waits for
+// the server to be running, or to have ended.)
+void http_server::stop() {
+  while (!impl_->svr.is_running() && !impl_->finished)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  impl_->svr.stop();
+}
 
 }  // namespace calltree::server

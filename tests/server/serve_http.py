@@ -173,6 +173,15 @@ check(not src["missing"] and any("cyc_c" in line for line in src["text"]), "the 
 code, err = s.stop(signal.SIGTERM)
 check(code == 0, "SIGTERM: exit %s" % code)
 
+# SIGTERM the moment the URL is printed (before the server listens): still the end. (It was
+# lost there, and the server ran on: cpp-httplib's stop() did nothing before listening began.)
+hung = 0
+for _ in range(20):
+    s = Server(recurse)
+    code, err = s.stop(signal.SIGTERM)
+    hung += code != 0
+check(hung == 0, "SIGTERM at once: %d of 20 did not end with 0" % hung)
+
 # A file with errors opens, its diagnostics listed.
 bad = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "malformed",
                    "m01-cost-before-events.callgrind")
