@@ -169,7 +169,8 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
     params.events = events.join(",");
     if (pcols) params.part_columns = "yes";
   } else {
-    params.measure = state.measure;
+    // (the order's measure is for a cost's order; by=name takes none)
+    if (state.by !== "name") params.measure = state.measure;
     if (state.by === "calls") params.by = "self";
   }
   const { c, need, row } = usePagedRows(params);

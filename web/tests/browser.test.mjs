@@ -628,6 +628,15 @@ test("diff: deltas as calltree diff, only-in-one-side marked, flame coloured", a
     await pg.waitForSelector('[data-testid="diff-counts"]');
     eq(await pg.textContent('[data-testid="diff-counts"]'), `${n("changed")} changed · ${n("added")} added · ${n("removed")} removed · ${n("unchanged")} same`, "counts as calltree diff");
     eq(await pg.textContent('[data-testid="row-count"]'), fmt(Dall.counts.changed + Dall.counts.added + Dall.counts.removed + Dall.counts.unchanged) + " rows", "every function of either side");
+    // Sorted by name (the Function column's head): rows, not an error (the page sent the
+    // order's measure with by=name, which the API refuses).
+    const pn = await page(s2.url + "#by=name");
+    await waitRows(pn);
+    const names = await pn.$$eval(".tbody .row .cell.name", (els) => els.map((e) => e.textContent));
+    assert(names.length > 3 && !(await pn.$(".error")), "by name: rows, no error");
+    const head = names.slice(0, 10);
+    const up = head.every((n, i) => i === 0 || head[i - 1] <= n), down = head.every((n, i) => i === 0 || head[i - 1] >= n);
+    assert(up || down, "by name: rows in name order: " + head.join(", "));
     await pg.selectOption('select[aria-label="Order by"]', "percent");
     await pg.waitForFunction(() => [...document.querySelectorAll(".tbody .row .cell.change")].some((e) => e.textContent === "added"));
     await shot(pg, "diff");
