@@ -32,6 +32,7 @@
 #include "output_file.h"
 #include "progress.h"
 #include "reader/read_hooks.h"
+#include "report_ask.h"
 #include "report_budget.h"
 #include "report_diff.h"
 #include "report_page.h"
@@ -176,23 +177,13 @@ int run_report(std::span<const std::string_view> args) {
   ao.token = std::string(32, '0');
   ao.serve_sources = !a.no_source;
   const server::api api(ao, session);
-  // One answer of the API, asked in-process, as it wrote it; a failure is the report's failure.
-  auto ask_raw = [&](const std::string& target, std::string& body) -> bool {
-    server::response r =
-        api.handle_target("GET", target, "localhost:0", "Bearer " + ao.token, std::string());
-    if (r.status != 200) {
-      std::fprintf(stderr, "calltree report: %s: %s\n", target.c_str(), r.body.c_str());
-      return false;
-    }
-    body = std::move(r.body);
-    return true;
+  // One answer of the API, asked in-process (report_ask.h).
+  const report_asker asker(api, ao.token);
+  auto ask_raw = [&asker](const std::string& target, std::string& body) {
+    return asker.raw(target, body);
   };
-  // The same, parsed (the answers the report reads: the profile, lists and groups).
-  auto ask = [&](const std::string& target, nlohmann::json& j) -> bool {
-    std::string body;
-    if (!ask_raw(target, body)) return false;
-    j = nlohmann::json::parse(body, nullptr, false);
-    return !j.is_discarded();
+  auto ask = [&asker](const std::string& target, nlohmann::json& j) {
+    return asker.json(target, j);
   };
   // Answers embedded as the API wrote them (most of the report's bytes), by the route the page
   // asks them under: kept as text, never parsed and written again.

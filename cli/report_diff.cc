@@ -30,6 +30,7 @@
 #include "progress.h"
 #include "reader/read_hooks.h"
 #include "report/diff.h"
+#include "report_ask.h"
 #include "report_budget.h"
 #include "report_page.h"
 #include "views/diff.h"
@@ -121,21 +122,13 @@ int write_diff_report(const diff_report_args& d) {
   ao.token = std::string(32, '0');
   ao.serve_sources = !d.no_source;
   const server::api api(ao, old_side, new_side);
-  auto ask_raw = [&](const std::string& target, std::string& body) -> bool {
-    server::response r =
-        api.handle_target("GET", target, "localhost:0", "Bearer " + ao.token, std::string());
-    if (r.status != 200) {
-      std::fprintf(stderr, "calltree report: %s: %s\n", target.c_str(), r.body.c_str());
-      return false;
-    }
-    body = std::move(r.body);
-    return true;
+  // One answer of the API, asked in-process (report_ask.h).
+  const report_asker asker(api, ao.token);
+  auto ask_raw = [&asker](const std::string& target, std::string& body) {
+    return asker.raw(target, body);
   };
-  auto ask = [&](const std::string& target, nlohmann::json& j) -> bool {
-    std::string body;
-    if (!ask_raw(target, body)) return false;
-    j = nlohmann::json::parse(body, nullptr, false);
-    return !j.is_discarded();
+  auto ask = [&asker](const std::string& target, nlohmann::json& j) {
+    return asker.json(target, j);
   };
   const auto table = api.diff_table();
   if (!table) {  // (the files could not be read again: the API says why)
