@@ -104,7 +104,8 @@ mkdir -p "$tmp/nosrc"
 # the other, in this worker's folder $w. Both run under one path, $w/bin/calltree (a symlink
 # switched between them), so that nothing which prints the program's path can differ. An
 # argument @OUT stands for a file written ($w/out), compared after FILTER: cat, gunzip (its
-# bytes decompressed), html-data (the report's data, not the front end's code).
+# bytes decompressed), html-data (the report's data, not the front end's code; nor the page's
+# size in the report's one line on stderr, which counts that code).
 same() {
   local where=$1 filter=$2
   shift 3
@@ -119,7 +120,11 @@ same() {
     if [ -f "$w/out" ]; then
       case $filter in
         gunzip) gzip -dc <"$w/out" >"$w/$side/file" 2>&1 || cp "$w/out" "$w/$side/file" ;;
-        html-data) grep -a '^<script>window.__CALLTREE_REPORT__=' "$w/out" >"$w/$side/file" ;;
+        html-data)
+          grep -a '^<script>window.__CALLTREE_REPORT__=' "$w/out" >"$w/$side/file"
+          # The page's size counts the front end's code, which is not compared: "wrote F (N
+          # bytes; ...)" keeps everything but N.
+          sed -i -E 's/ \([0-9]+ bytes; / (N bytes; /' "$w/$side/stderr" ;;
         *) mv "$w/out" "$w/$side/file" ;;
       esac
     else
