@@ -90,7 +90,7 @@ struct call_record {
   string_id callee_function = string_pool::empty;
   std::uint64_t count = 0;
   position site;
-  position target;
+  position target;  // all zero when the calls= line has no target (has_target false)
   bool has_target = false;
   std::span<const std::uint64_t> costs;
   std::uint32_t given = UINT32_MAX;  // cost values written on the line (see cost_record)

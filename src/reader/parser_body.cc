@@ -281,6 +281,9 @@ void parser::process_body_key(std::string_view key, std::string_view value) {
       drop_call_cost_ = true;
       return;
     }
+    // A call without a target has none (records.h): not the position before it, which would
+    // keep apart in the model calls that differ in nothing the file says.
+    if (!call_.has_target) call_.target = position{};
     if (count == 0) {
       report(severity::note, diag_code::zero_call_count, col_of(tok), tok.size(),
              "call count 0 (a call begun before this dump, or a sampling profile); its cost is "

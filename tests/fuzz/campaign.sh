@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # campaign.sh BUILD_DIR CPU_SECONDS [TARGET...] — a fuzzing campaign measured in CPU time: every
-# target (or the ones named) runs, niced to 19, until it has used CPU_SECONDS of CPU (user +
-# system, all its threads: /proc/PID/stat), however long that takes on a busy machine, or
-# until FUZZ_DEADLINE (a `date -d` time) if one is given. Each run is run.sh's (its inputs,
-# its max_len, its dictionary; BUILD_DIR/fuzz/corpus-TARGET grows), FUZZ_JOBS targets at a time
-# (default 1). Prints per target: CPU seconds, wall seconds, executions, executions per CPU
-# second, coverage, new inputs, and the artifacts of any failure; exits 1 if any target failed.
+# target (or the ones named) runs, niced to FUZZ_NICE (default 19), until it has used
+# CPU_SECONDS of CPU (user + system, all its threads: /proc/PID/stat), however long that takes
+# on a busy machine, or until FUZZ_DEADLINE (a `date -d` time) if one is given. Each run is
+# run.sh's (its inputs, its max_len, its dictionary; BUILD_DIR/fuzz/corpus-TARGET grows),
+# FUZZ_JOBS targets at a time (default 1). Prints per target: CPU seconds, wall seconds,
+# executions, executions per CPU second, coverage, new inputs, and the artifacts of any
+# failure; exits 1 if any target failed.
 # Logs in BUILD_DIR/fuzz/logs/campaign-TARGET.log.
 set -uo pipefail
 build=${1:?usage: campaign.sh BUILD_DIR CPU_SECONDS [TARGET...]}
@@ -33,8 +34,8 @@ campaign_one() {
   mkdir -p "$corpus"
   local start=$SECONDS
   # shellcheck disable=SC2046
-  nice -n 19 "$build/tests/fuzz/$t" -max_total_time=864000 -timeout="${FUZZ_TIMEOUT:-10}" \
-    -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -malloc_limit_mb="${FUZZ_RSS_MB:-2048}" \
+  nice -n "${FUZZ_NICE:-19}" "$build/tests/fuzz/$t" -max_total_time=864000 \
+    -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -malloc_limit_mb="${FUZZ_RSS_MB:-2048}" \
     -max_len="$(max_len_of "$t")" -dict="$here/$(dict_of "$t")" \
     -artifact_prefix="$work/artifacts/$t-" -print_final_stats=1 -error_exitcode=77 \
     -timeout_exitcode=78 "$corpus" $(inputs_of "$t" "$work/seeds-2") >"$log" 2>&1 &

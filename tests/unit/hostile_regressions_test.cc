@@ -300,5 +300,48 @@ TEST(hostile_regressions, stray_cr_ends_no_event_name_or_position_kind) {
   EXPECT_EQ(a.records.costs[0], (std::vector<std::uint64_t>{5, 7}));
 }
 
+// Fuzzer (fuzz_roundtrip): a `calls=` line without a target position took the position before
+// it as its target, so two such calls from one site to one callee, after different cost lines,
+// stayed two rows of the model; written back (as target 0), they read as one row, whose summed
+// count overflowed: the written text read with an error the input had not had. A call without
+// a target now has none, and the two are one row from the first reading.
+TEST(hostile_regressions, calls_without_target_differ_in_nothing_else) {
+  auto build = [](const std::string& text, profile& p, keep_all& d) {
+    auto in = memory_input(text);
+    profile_builder b(p, &d, "test");
+    ASSERT_TRUE(detail::read_any_input(*in, p.strings, b, d).has_value());
+  };
+  const std::string input =
+      "events: Ir\nfl=a.c\nfn=main\n1 10\ncfn=f\ncalls=3\n0 5\n0 9\ncfn=f\ncalls=4\n0 6\n";
+  profile p;
+  keep_all d1;
+  build(input, p, d1);
+  ASSERT_EQ(p.calls.size(), 1u);
+  EXPECT_FALSE(p.calls[0].has_target);
+  EXPECT_EQ(p.calls[0].target, position{});
+  EXPECT_EQ(p.calls[0].count, 7u);
+
+  // Counts whose sum overflows: the first reading says so, as the written text's reading does.
+  const std::string big =
+      "events: Ir\nfl=a.c\nfn=main\n1 10\ncfn=f\ncalls=10950000000000001050\n"
+      "0 5\n0 9\ncfn=f\ncalls=10950000000000001050\n0 5\n";
+  profile q;
+  keep_all d2;
+  build(big, q, d2);
+  EXPECT_EQ(d2.count(diag_code::cost_overflow), 1u);
+  std::ostringstream text;
+  {
+    callgrind_writer w(text, q.strings);
+    replay(q, w);
+    ASSERT_TRUE(w.finish());
+  }
+  profile r;
+  keep_all d3;
+  build(text.str(), r, d3);
+  EXPECT_EQ(d3.count(diag_code::cost_overflow), 0u) << text.str();
+  ASSERT_EQ(r.calls.size(), 1u);
+  EXPECT_EQ(r.calls[0].count, q.calls[0].count);
+}
+
 }  // namespace
 }  // namespace calltree
