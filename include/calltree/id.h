@@ -142,9 +142,11 @@ class id_vector {
 
 }  // namespace calltree
 
+namespace std {
 template <typename Tag>
-struct std::hash<calltree::strong_id<Tag>> {
+struct hash<calltree::strong_id<Tag>> {
   std::size_t operator()(calltree::strong_id<Tag> id) const noexcept {
     return std::hash<std::uint32_t>{}(id.index());
   }
 };
+}  // namespace std
