@@ -31,9 +31,10 @@ const call_graph& bench_graph() {
     (void)read_callgrind(in, p.strings, b, diags);
     call_graph graph(p.functions.size(), p.events.size());
     for (std::size_t r = 0; r < p.self_rows.size(); ++r)
-      add_saturating(graph.self.row(p.self_rows[r].function), p.self_costs.row(r));
+      add_saturating(graph.self.row(p.self_rows[r].function.index()), p.self_costs.row(r));
     for (std::size_t c = 0; c < p.calls.size(); ++c)
-      graph.add_call(p.calls[c].caller, p.calls[c].callee, p.calls[c].count, p.call_costs.row(c));
+      graph.add_call(p.calls[c].caller.index(), p.calls[c].callee.index(), p.calls[c].count,
+                     p.call_costs.row(c));
     return graph;
   }();
   return g;

@@ -33,10 +33,12 @@ class null_diagnostics final : public calltree::diagnostic_sink {
 class touching_sink final : public calltree::record_sink {
  public:
   void on_cost(const calltree::cost_record& r) override {
-    sum += r.pos.instr + r.pos.line + r.ctx.function;
+    sum += r.pos.instr + r.pos.line + r.ctx.function.index();
     for (auto c : r.costs) sum += c;
   }
-  void on_call(const calltree::call_record& r) override { sum += r.count + r.callee_function; }
+  void on_call(const calltree::call_record& r) override {
+    sum += r.count + r.callee_function.index();
+  }
   void on_jump(const calltree::jump_record& r) override { sum += r.executed + r.followed; }
   std::uint64_t sum = 0;
 };
@@ -206,7 +208,7 @@ void BM_build_only(benchmark::State& state) {
     state.PauseTiming();
     calltree::profile p;
     for (std::size_t i = 1; i < names.size(); ++i)
-      p.strings.intern(names.view(static_cast<calltree::string_id>(i)));
+      p.strings.intern(names.view(calltree::string_id{i}));
     state.ResumeTiming();
     null_diagnostics diags;
     calltree::profile_builder b(p, &diags, "bench");

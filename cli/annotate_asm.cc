@@ -157,15 +157,15 @@ int annotate_asm(const std::string& input, const annotate_options& o, const asm_
   // The functions, in the report's order (or by self cost for a regex), each once.
   std::vector<function_id> chosen;
   if (have_re) {
-    std::vector<std::uint64_t> first(q.functions.size(), 0);
-    std::vector<char> has(q.functions.size(), 0);
+    id_vector<function_id, std::uint64_t> first(q.functions.size(), 0);
+    id_vector<function_id, char> has(q.functions.size(), 0);
     for (std::size_t i = 0; i < q.self_rows.size(); ++i) {
       has[q.self_rows[i].function] = 1;
       if (q.self_costs.columns()) first[q.self_rows[i].function] += q.self_costs.row(i)[0];
     }
     for (const auto& c : q.calls) has[c.caller] = 1;
     for (const auto& j : q.jumps) has[j.function] = 1;
-    for (function_id f = 0; f < q.functions.size(); ++f)
+    for (function_id f : q.functions.ids())
       if (has[f] && keep(q.strings.text(q.functions[f].name))) chosen.push_back(f);
     std::stable_sort(chosen.begin(), chosen.end(),
                      [&](function_id a, function_id b) { return first[a] > first[b]; });

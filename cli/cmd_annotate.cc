@@ -342,9 +342,9 @@ int run_annotate(std::span<const std::string_view> args) {
     if (!detail::read_to_end(*stats) || diags.errors) read_status = exit_findings;
     if (stats->parts == 0 && diags.errors) return exit_findings;
   }
-  if (o.part && *o.part >= p.parts.size()) {
+  if (o.part && !p.parts.contains(*o.part)) {
     std::fprintf(stderr, "calltree annotate: --part=%u but the profile has %zu part(s)\n",
-                 *o.part + 1, p.parts.size());
+                 o.part->index() + 1, p.parts.size());
     return exit_usage;
   }
 

@@ -14,8 +14,8 @@
 #include "diagnostics_output.h"
 #include "flag_table.h"
 #include "memory_option.h"
-#include "reader/load_any.h"
 #include "progress.h"
+#include "reader/load_any.h"
 #include "reader/read_hooks.h"
 #include "report/diff.h"
 
@@ -123,7 +123,9 @@ bool load(const std::string& path, profile& p, bool keep_positions, unsigned thr
   return true;
 }
 
-std::string first_cmd(const profile& p) { return p.parts.empty() ? "" : p.parts[0].header.cmd; }
+std::string first_cmd(const profile& p) {
+  return p.parts.empty() ? "" : p.parts.front().header.cmd;
+}
 
 int run_diff(std::span<const std::string_view> args) {
   std::string err;

@@ -30,7 +30,8 @@ install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT developmen
         FILES_MATCHING PATTERN "*.md" PATTERN "architecture.md" EXCLUDE PATTERN "images" EXCLUDE)
 # The library's examples, a project of their own (find_package(calltree)): library.md's.
 install(FILES examples/CMakeLists.txt examples/top_functions.cc examples/callers.cc
-              examples/count_calls.cc examples/diff_files.cc examples/recurse.callgrind
+              examples/count_calls.cc examples/diff_files.cc examples/file_costs.cc
+              examples/recurse.callgrind
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples COMPONENT development)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/include/calltree/version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/calltree COMPONENT development)

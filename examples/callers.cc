@@ -63,13 +63,14 @@ int main(int argc, char** argv) {
   }
 
   const calltree::inclusive_result inc = calltree::compute_inclusive(p);
-  const std::string& event = p.events[0].name;
-  const std::uint64_t total = p.total()[0];
-  const auto top = calltree::top_functions(inc, 0, calltree::cost_kind::inclusive, 10);
+  const calltree::event_id first{0};
+  const std::string& event = p.events[first].name;
+  const std::uint64_t total = p.total()[first.index()];
+  const auto top = calltree::top_functions(inc, first, calltree::cost_kind::inclusive, 10);
   std::printf("%s total %llu; the %zu functions of highest inclusive %s:\n", event.c_str(),
               static_cast<unsigned long long>(total), top.size(), event.c_str());
   for (calltree::function_id f : top) {
-    const std::uint64_t cost = inc.inclusive.row(f)[0];
+    const std::uint64_t cost = inc.inclusive_of(f)[first.index()];
     const double pct = total ? 100.0 * static_cast<double>(cost) / static_cast<double>(total) : 0;
     std::printf("%20llu %6.2f%%  %s\n", static_cast<unsigned long long>(cost), pct,
                 name_of(p, f).c_str());

@@ -31,13 +31,14 @@ int main(int argc, char** argv) {
       std::fputs(calltree::format_diagnostic(d, false).c_str(), stderr);
 
   const calltree::inclusive_result inc = calltree::compute_inclusive(p);
-  const auto top = calltree::top_functions(inc, 0, calltree::cost_kind::inclusive, 10);
-  const std::uint64_t total = p.total()[0];
-  std::printf("%20s %7s  %s (inclusive %s)\n", p.events[0].name.c_str(), "%", "function",
-              p.events[0].name.c_str());
+  const calltree::event_id first{0};  // ids are typed: function_id{i}, event_id{i}, ...
+  const auto top = calltree::top_functions(inc, first, calltree::cost_kind::inclusive, 10);
+  const std::uint64_t total = p.total()[first.index()];
+  std::printf("%20s %7s  %s (inclusive %s)\n", p.events[first].name.c_str(), "%", "function",
+              p.events[first].name.c_str());
   std::string scratch;
   for (calltree::function_id f : top) {
-    const std::uint64_t cost = inc.inclusive.row(f)[0];
+    const std::uint64_t cost = inc.inclusive_of(f)[first.index()];
     const double pct = total ? 100.0 * static_cast<double>(cost) / static_cast<double>(total) : 0;
     const std::string_view name = p.strings.text(p.functions[f].name, scratch);
     std::printf("%20llu %6.2f%%  %.*s\n", static_cast<unsigned long long>(cost), pct,

@@ -63,7 +63,7 @@ response make_answer(const views::session& s, std::uint32_t id, const common_que
     ao.events = c.events;
     ao.event_definitions = s.options.event_definitions;
     for (const auto& d : c.derived) ao.event_definitions.push_back(d);
-    ao.parts.assign(c.parts.begin(), c.parts.end());
+    for (std::uint32_t n : c.parts) ao.parts.push_back(part_id{n});
     ao.hot_percent = hot;
     ao.cwd = s.options.cwd;
     auto annotator = asm_annotator::make(q, ao, run);

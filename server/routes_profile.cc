@@ -35,7 +35,7 @@ void input_object(json_writer& j, const views::session& s, const views::column_s
   }
   j.key("parts").begin_array();
   for (std::size_t i = 0; i < s.p.parts.size(); ++i) {
-    const part_header& h = s.p.parts[i].header;
+    const part_header& h = s.p.parts[part_id{i}].header;
     j.begin_object();
     j.key("index").value(static_cast<std::uint64_t>(i + 1));
     if (i < file_of_part.size()) j.key("file").value(static_cast<std::uint64_t>(file_of_part[i]));

@@ -84,4 +84,49 @@ for r, c in zip(rows, cli_rows):
     assert (":" + name + " ") in c or c.endswith(":" + name), (r, c)
 print("ok: diff_files: totals, counts and the five largest changes as calltree diff lists them")
 PY
+# 4. file_costs: the self cost per source file, and per function of the top file, summed from
+# the model's cost rows as export --to=json gives them (whose file and function numbers are
+# the ids' indexes); an index that is no file is an error.
+f=$corpus/vg-recurse-default.callgrind
+"$dir/file_costs" "$f" Ir >"$tmp/files" || { echo "FAIL: file_costs exit $?"; fail=1; }
+top_file=$(awk 'NR == 2 {print $2}' "$tmp/files")
+"$dir/file_costs" "$f" Ir "$top_file" >"$tmp/file_functions" || { echo "FAIL: file_costs FILE exit $?"; fail=1; }
+"$bin" export --to=json -o "$tmp/model.json" "$f" 2>/dev/null
+if "$dir/file_costs" "$f" Ir 999999 >/dev/null 2>"$tmp/bad_file" || ! grep -q 'no file 999999' "$tmp/bad_file"; then
+  echo "FAIL: file_costs: an index that is no file is not an error"; fail=1
+fi
+python3 - "$tmp/files" "$tmp/file_functions" "$tmp/model.json" <<'PY' || fail=1
+import json, sys
+files = open(sys.argv[1]).read().splitlines()[1:]
+functions = open(sys.argv[2]).read().splitlines()[1:]
+m = json.load(open(sys.argv[3]))
+cols = m["costs"]["columns"]
+fi, fu, se = cols.index("file"), cols.index("function"), cols.index("self")
+ev = [e["name"] for e in m["events"]].index("Ir")
+by_file, by_function = {}, {}
+top = int(files[0].split()[1])
+for r in m["costs"]["rows"]:
+    by_file[r[fi]] = by_file.get(r[fi], 0) + r[se][ev]
+    if r[fi] == top:
+        by_function[r[fu]] = by_function.get(r[fu], 0) + r[se][ev]
+def expect(rows, sums, names):
+    want = sorted(((c, i) for i, c in sums.items() if c), key=lambda x: (-x[0], x[1]))[:10]
+    got = [(int(r.split()[0]), int(r.split()[1])) for r in rows]
+    assert got == want, (got, want)
+    for r in rows:
+        i = int(r.split()[1])
+        assert r.split(None, 2)[2] == (names(i) or "(unknown)"), (r, names(i))
+assert len(files) == 10 and functions, (files, functions)
+expect(files, by_file, lambda i: m["files"][i])
+expect(functions, by_function, lambda i: m["functions"][i]["name"])
+print("ok: file_costs: the top 10 files and the top file's functions as the model's rows sum")
+PY
+# (docs/library.md shows file_costs.cc whole, from its first #include: the two are the same.)
+python3 - "$(dirname "$0")/../examples/file_costs.cc" "$(dirname "$0")/../docs/library.md" <<'PY' || fail=1
+import sys
+code = open(sys.argv[1]).read()
+code = code[code.index("#include"):]
+assert "```cpp\n" + code + "```\n" in open(sys.argv[2]).read(), "library.md's file_costs.cc differs"
+print("ok: file_costs: docs/library.md shows examples/file_costs.cc as it is")
+PY
 exit $fail

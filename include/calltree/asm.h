@@ -50,7 +50,7 @@ namespace calltree {
 
 // Calls made from one instruction to one callee (`calls=` lines at that address, summed).
 struct instr_call {
-  function_id callee = 0;
+  function_id callee;
   std::uint64_t count = 0;
   std::uint64_t target = 0;  // the callee's address, as the calls= line gives it
   bool has_target = false;
@@ -59,17 +59,17 @@ struct instr_call {
 
 // A jump from one instruction (`jump=` / `jcnd=` lines from that address to one target).
 struct instr_jump {
-  bool conditional = false;         // jcnd=
-  std::uint64_t executed = 0;       // jump=: its count; jcnd=: times the branch was executed
-  std::uint64_t followed = 0;       // jump=: its count; jcnd=: times it was taken
-  std::uint64_t target = 0;         // target address
-  function_id target_function = 0;  // the function itself, or another one (jfn=)
+  bool conditional = false;     // jcnd=
+  std::uint64_t executed = 0;   // jump=: its count; jcnd=: times the branch was executed
+  std::uint64_t followed = 0;   // jump=: its count; jcnd=: times it was taken
+  std::uint64_t target = 0;     // target address
+  function_id target_function;  // the function itself, or another one (jfn=)
 };
 
 // One instruction address of a function with what the profile says of it.
 struct instr_data {
   std::uint64_t address = 0;
-  file_id source_file = 0;          // the fi=/fe=/fl= file of its cost line (0: none)
+  file_id source_file;              // the fi=/fe=/fl= file of its cost line (0: none)
   std::uint64_t line = 0;           // its line column (0: none)
   std::vector<std::uint64_t> self;  // per profile event; all 0 for a call site or jump only
   std::vector<instr_call> calls;
@@ -78,7 +78,7 @@ struct instr_data {
 
 // A function's instructions, in address order: every address with self cost, calls or jumps.
 struct function_instrs {
-  function_id function = 0;
+  function_id function;
   std::vector<instr_data> instrs;
   std::vector<std::uint64_t> self;  // per profile event: the sum over `instrs`
 };
@@ -138,7 +138,7 @@ class CALLTREE_API key_functions {
  private:
   const profile& p_;
   std::string cwd_;
-  std::vector<std::vector<file_id>> files_;                   // per function: its lines' files
+  id_vector<function_id, std::vector<file_id>> files_;        // per function: its lines' files
   std::vector<std::pair<std::string, function_id>> by_name_;  // sorted
   std::string shown(file_id f) const;
 };
@@ -262,7 +262,7 @@ struct asm_call_view {
   std::string callee;         // the callee's name
   std::string callee_file;    // its fl= file
   std::string callee_object;  // its ob= object
-  function_id callee_id = 0;  // in the profile the view was made from
+  function_id callee_id;      // in the profile the view was made from
   std::uint64_t count = 0;
   std::vector<std::uint64_t> inclusive;  // per view event
 };
@@ -300,7 +300,7 @@ enum class asm_status : std::uint8_t {
 CALLTREE_API std::string_view to_string(asm_status s);
 
 struct asm_view {
-  function_id function = 0;        // in the profile the view was made from
+  function_id function;            // in the profile the view was made from
   std::string name, file, object;  // the function's name, fl= file and ob= object
   asm_status status = asm_status::ok;
   std::string message;                  // why not ok (a sentence), or "" when ok

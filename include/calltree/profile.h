@@ -17,16 +17,20 @@
 
 #include "calltree/cost_matrix.h"
 #include "calltree/export.h"
+#include "calltree/id.h"
 #include "calltree/records.h"
 #include "calltree/string_pool.h"
 
 namespace calltree {
 
-using object_id = std::uint32_t;
-using file_id = std::uint32_t;
-using function_id = std::uint32_t;
-using event_id = std::uint32_t;
-using part_id = std::uint32_t;
+// Each table's own id type (id.h): they do not convert into each other nor to or from
+// integers; `function_id{i}` makes one from an index, `f.index()` gives it back, and
+// `p.functions.ids()` walks every id of a table.
+using object_id = strong_id<struct object_tag>;
+using file_id = strong_id<struct file_tag>;
+using function_id = strong_id<struct function_tag>;
+using event_id = strong_id<struct event_tag>;
+using part_id = strong_id<struct part_tag>;
 
 struct object {
   string_id name = string_pool::empty;
@@ -35,8 +39,8 @@ struct file {
   string_id name = string_pool::empty;
 };
 struct function {
-  object_id object = 0;
-  file_id file = 0;  // the file of the fl= in force where the function was named
+  object_id object;
+  file_id file;  // the file of the fl= in force where the function was named
   string_id name = string_pool::empty;
 };
 
@@ -57,18 +61,18 @@ struct part {
 };
 
 struct self_row {
-  part_id part = 0;
-  function_id function = 0;
-  file_id source_file = 0;  // fi=/fe= file for inlined code, else the function's file
+  part_id part;
+  function_id function;
+  file_id source_file;  // fi=/fe= file for inlined code, else the function's file
   position pos;
 };
 
 // (Fields ordered so the row takes 80 bytes, not 88: a big profile has hundreds of thousands.)
 struct call_row {
-  part_id part = 0;
-  function_id caller = 0;
-  file_id caller_source_file = 0;  // the file of the call site (fi=/fe= or fl=)
-  function_id callee = 0;
+  part_id part;
+  function_id caller;
+  file_id caller_source_file;  // the file of the call site (fi=/fe= or fl=)
+  function_id callee;
   position site;
   position target;
   std::uint64_t count = 0;
@@ -76,25 +80,25 @@ struct call_row {
 };
 
 struct jump_row {
-  part_id part = 0;
-  function_id function = 0;
-  file_id source_file = 0;
+  part_id part;
+  function_id function;
+  file_id source_file;
   position source;
   bool conditional = false;
   std::uint64_t executed = 0;
   std::uint64_t followed = 0;
-  file_id target_file = 0;
-  function_id target_function = 0;
+  file_id target_file;
+  function_id target_function;
   position target;
 };
 
 struct profile {
   string_pool strings;
-  std::vector<object> objects;  // object 0 is the empty ("unknown") object
-  std::vector<file> files;      // file 0 is the empty ("unknown") file
-  std::vector<function> functions;
-  std::vector<event_type> events;
-  std::vector<part> parts;
+  id_vector<object_id, object> objects;  // object 0 is the empty ("unknown") object
+  id_vector<file_id, file> files;        // file 0 is the empty ("unknown") file
+  id_vector<function_id, function> functions;
+  id_vector<event_id, event_type> events;
+  id_vector<part_id, part> parts;
   std::uint8_t positions = 0;  // union of the parts' position_kind bits
 
   std::vector<self_row> self_rows;
@@ -108,8 +112,8 @@ struct profile {
   std::string_view object_name(object_id o) const { return strings.view(objects[o].name); }
   std::string_view file_name(file_id f) const { return strings.view(files[f].name); }
   std::string_view function_name(function_id f) const { return strings.view(functions[f].name); }
-  // The event id of `name`, or -1 cast to event_id.
-  CALLTREE_API event_id find_event(std::string_view name) const;
+  // The event named `name` (Ir, Dr, ...), if the profile has it.
+  CALLTREE_API std::optional<event_id> find_event(std::string_view name) const;
   // Sum of all parts' computed totals (saturating), profile event order.
   CALLTREE_API std::vector<std::uint64_t> total() const;
 };

@@ -30,16 +30,19 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "calltree/export.h"
+#include "calltree/id.h"
 #include "calltree/paged_array.h"
 
 namespace calltree {
 
-using string_id = std::uint32_t;
+// A name's id in its pool (id.h): `string_id{i}` from an index, `id.index()` back.
+using string_id = strong_id<struct string_tag>;
 
 class string_pool {
  public:
@@ -58,8 +61,8 @@ class string_pool {
   CALLTREE_API ~string_pool();
 
   CALLTREE_API string_id intern(std::string_view s);
-  // The id of `s` if it was interned, else -1 cast to string_id.
-  CALLTREE_API string_id find(std::string_view s);
+  // The id of `s` if it was interned, else none.
+  CALLTREE_API std::optional<string_id> find(std::string_view s);
 
   // Frees what intern() and find() need and view(), text() do not: the index, and in spill
   // mode what it keeps of the names' digests (each about 8 bytes a name), for a sink that
@@ -72,7 +75,7 @@ class string_pool {
   // spill_prefix bytes.
   // Valid as long as the pool.
   std::string_view view(string_id id) const {
-    const std::uint64_t w = places_[id];
+    const std::uint64_t w = places_[id.index()];
     std::size_t len = static_cast<std::size_t>(w & place_length_mask);
     if (len == 0) return std::string_view("", 0);
     const block& b = blocks_[static_cast<std::size_t>(w >> place_block_shift)];
@@ -110,8 +113,9 @@ class string_pool {
   // Spill mode: a read of the spill file failed, so some text() gave only the prefix.
   CALLTREE_API bool read_failed() const;
 
-  static constexpr string_id empty = 0;
-  static constexpr string_id npos = 0xffffffffu;
+  static constexpr string_id empty{0};
+  // No name: a mark for tables that hold a name or none (no function here returns it).
+  static constexpr string_id npos{0xffffffffu};
 
  private:
   // What the library's own readers and reports use beyond the API (digests of names, cache
@@ -131,11 +135,11 @@ class string_pool {
   void keep_digests();
   // The digest of name `id` (digest and spill modes, or after keep_digests()).
   name_digest digest(string_id id) const {
-    return id < digests_.size() ? digests_[id] : digest_of_text(id);
+    return id.index() < digests_.size() ? digests_[id.index()] : digest_of_text(id);
   }
   // intern() and find() of a name whose digest_of() is `d`.
   string_id intern(std::string_view s, const name_digest& d);
-  string_id find(std::string_view s, const name_digest& d);
+  std::optional<string_id> find(std::string_view s, const name_digest& d);
   // A hint that intern() or find() of a name whose digest is `d` follows soon: the index's
   // slot where its search starts is fetched into the cache. Changes nothing. (Inlined always:
   // GCC 12 finds a call of it free of side effects and drops it whole before inlining it.)

@@ -10,7 +10,7 @@ void call_summer::add(std::uint32_t other, std::uint32_t call, std::uint64_t cou
   auto [it, fresh] = sums_.try_emplace(other);
   call_summary& s = it->second;
   if (fresh) {
-    s.function = other;
+    s.function = function_id{other};
     s.first_call = call;
     s.inclusive.assign(events_, 0);
   }
@@ -30,18 +30,20 @@ std::vector<call_summary> call_summer::take() {
 function_calls calls_of(const profile& p, const inclusive_result& inc, function_id f,
                         const calls_options& options) {
   function_calls out;
-  if (f >= p.functions.size()) return out;
+  if (!p.functions.contains(f)) return out;
   const std::size_t events = p.events.size();
   call_summer in(events), to(events);
   for (std::size_t i = 0; i < p.calls.size(); ++i) {
     const call_row& c = p.calls[i];
     if (options.part && c.part != *options.part) continue;
     const auto ci = static_cast<std::uint32_t>(i);
-    if (c.callee == f) in.add(c.caller, ci, c.count, p.call_costs.row(i));
-    if (c.caller == f) to.add(c.callee, ci, c.count, p.call_costs.row(i));
+    if (c.callee == f) in.add(c.caller.index(), ci, c.count, p.call_costs.row(i));
+    if (c.caller == f) to.add(c.callee.index(), ci, c.count, p.call_costs.row(i));
   }
-  auto cycle = [&](function_id g) { return g < inc.cycle_of.size() ? inc.cycle_of[g] : 0u; };
-  const std::size_t sc = options.sort_event;
+  auto cycle = [&](function_id g) {
+    return g.index() < inc.cycle_of.size() ? inc.cycle_of[g.index()] : 0u;
+  };
+  const std::size_t sc = options.sort_event.index();
   auto finish = [&](call_summer& sums) {
     std::vector<call_summary> list = sums.take();
     for (call_summary& s : list)
@@ -64,10 +66,11 @@ std::vector<function_id> top_functions(const inclusive_result& inc, event_id eve
                                        std::size_t n) {
   std::vector<function_id> out;
   const cost_matrix& m = kind == cost_kind::self ? inc.self : inc.inclusive;
-  if (event >= inc.events || event >= m.columns()) return out;
-  auto cost = [&](function_id f) { return m.row(f)[event]; };
-  for (std::size_t f = 0; f < m.rows(); ++f)
-    if (cost(static_cast<function_id>(f)) != 0) out.push_back(static_cast<function_id>(f));
+  const std::size_t e = event.index();
+  if (e >= inc.events || e >= m.columns()) return out;
+  auto cost = [&](function_id f) { return m.row(f.index())[e]; };
+  for (std::size_t i = 0; i < m.rows(); ++i)
+    if (cost(function_id{i}) != 0) out.push_back(function_id{i});
   auto higher = [&](function_id a, function_id b) {
     return cost(a) != cost(b) ? cost(a) > cost(b) : a < b;
   };
@@ -83,16 +86,15 @@ std::vector<function_id> top_functions(const inclusive_result& inc, event_id eve
 std::vector<function_id> find_functions(const profile& p, std::string_view name) {
   std::vector<function_id> out;
   std::string scratch;
-  for (std::size_t f = 0; f < p.functions.size(); ++f)
-    if (p.strings.text(p.functions[f].name, scratch) == name)
-      out.push_back(static_cast<function_id>(f));
+  for (function_id f : p.functions.ids())
+    if (p.strings.text(p.functions[f].name, scratch) == name) out.push_back(f);
   return out;
 }
 
 std::optional<function_id> find_function(const profile& p, std::string_view name) {
   std::string scratch;
-  for (std::size_t f = 0; f < p.functions.size(); ++f)
-    if (p.strings.text(p.functions[f].name, scratch) == name) return static_cast<function_id>(f);
+  for (function_id f : p.functions.ids())
+    if (p.strings.text(p.functions[f].name, scratch) == name) return f;
   return std::nullopt;
 }
 

@@ -86,10 +86,11 @@ coverage_list coverage_of_function(const profile& p, function_id f, path_directi
                                    const coverage_options& options) {
   call_graph g(p.functions.size(), p.events.size());
   for (std::size_t r = 0; r < p.self_rows.size(); ++r)
-    add_saturating(g.self.row(p.self_rows[r].function), p.self_costs.row(r));
+    add_saturating(g.self.row(p.self_rows[r].function.index()), p.self_costs.row(r));
   for (std::size_t c = 0; c < p.calls.size(); ++c)
-    g.add_call(p.calls[c].caller, p.calls[c].callee, p.calls[c].count, p.call_costs.row(c));
-  return coverage_of(path_estimator(g), static_cast<std::uint32_t>(f), direction, options);
+    g.add_call(p.calls[c].caller.index(), p.calls[c].callee.index(), p.calls[c].count,
+               p.call_costs.row(c));
+  return coverage_of(path_estimator(g), f.index(), direction, options);
 }
 
 }  // namespace calltree

@@ -80,7 +80,7 @@ __extension__ typedef __int128 int128;
 std::uint64_t linear_event::evaluate(std::span<const std::uint64_t> costs) const {
   int128 v = 0;
   for (const auto& [e, f] : terms)
-    if (e < costs.size()) v += static_cast<int128>(costs[e]) * f;
+    if (e.index() < costs.size()) v += static_cast<int128>(costs[e.index()]) * f;
   if (v < 0) return 0;
   if (v > static_cast<int128>(UINT64_MAX)) return UINT64_MAX;
   return static_cast<std::uint64_t>(v);
@@ -107,14 +107,15 @@ struct resolver {
   std::vector<std::string>& warnings;
 
   bool recorded(std::string_view name, event_id& id) const {
-    id = p.find_event(name);
-    return id != static_cast<event_id>(-1) && p.events[id].recorded;
+    const std::optional<event_id> e = p.find_event(name);
+    if (!e || !p.events[*e].recorded) return false;
+    id = *e;
+    return true;
   }
 
   std::string_view formula_of(std::string_view name) const {
-    event_id id = p.find_event(name);
-    if (id != static_cast<event_id>(-1) && !p.events[id].formula.empty())
-      return p.events[id].formula;
+    const std::optional<event_id> id = p.find_event(name);
+    if (id && !p.events[*id].formula.empty()) return p.events[*id].formula;
     if (auto it = user.find(name); it != user.end()) return it->second;
     return builtin_event_formula(name);
   }

@@ -90,19 +90,20 @@ class side {
 
   const profile& prof() const { return p_; }
   bool selected(part_id part) const {
-    if (part_) return *part_ == part;
-    return some_.empty() || (part < some_.size() && some_[part]);
+    if (part_) return *part_ == part.index();
+    return some_.empty() || (part.index() < some_.size() && some_[part.index()]);
   }
 
   // The key index of function `f`, interned into `keys` on first use.
   std::uint32_t node(function_id f, key_table& keys) {
     if (node_of_.empty()) node_of_.assign(p_.functions.size(), unset);
-    if (node_of_[f] == unset) {
+    std::uint32_t& node = node_of_[f.index()];
+    if (node == unset) {
       const function& fn = p_.functions[f];
-      node_of_[f] = keys.intern(names_.object(p_.objects[fn.object].name),
-                                names_.file(p_.files[fn.file].name), names_.function(fn.name));
+      node = keys.intern(names_.object(p_.objects[fn.object].name),
+                         names_.file(p_.files[fn.file].name), names_.function(fn.name));
     }
-    return node_of_[f];
+    return node;
   }
   std::string_view file_name(file_id f) { return names_.file(p_.files[f].name); }
 
@@ -120,7 +121,7 @@ std::vector<std::uint64_t> pick(std::span<const std::uint64_t> row,
                                 const std::vector<event_id>& cols) {
   std::vector<std::uint64_t> v(cols.size(), 0);
   for (std::size_t i = 0; i < cols.size(); ++i)
-    if (cols[i] < row.size()) v[i] = row[cols[i]];
+    if (cols[i].index() < row.size()) v[i] = row[cols[i].index()];
   return v;
 }
 
@@ -152,14 +153,14 @@ result<diff_result> diff_profiles(const profile& old_profile, const profile& new
 
   // Events: recorded in both, in the old profile's order.
   std::vector<event_id> cols_old, cols_new;
-  for (event_id e = 0; e < old_profile.events.size(); ++e) {
+  for (event_id e : old_profile.events.ids()) {
     const auto& ev = old_profile.events[e];
     if (!ev.recorded) continue;
-    event_id other = new_profile.find_event(ev.name);
-    if (other != static_cast<event_id>(-1) && new_profile.events[other].recorded) {
+    const std::optional<event_id> other = new_profile.find_event(ev.name);
+    if (other && new_profile.events[*other].recorded) {
       r.events.push_back(ev.name);
       cols_old.push_back(e);
-      cols_new.push_back(other);
+      cols_new.push_back(*other);
     } else {
       r.old_only_events.push_back(ev.name);
     }
@@ -169,12 +170,12 @@ result<diff_result> diff_profiles(const profile& old_profile, const profile& new
 
   // Program totals of the selected parts.
   auto totals = [&](const profile& p, const std::vector<event_id>& cols) {
-    if (options.part) return pick(p.parts[*options.part].totals, cols);
+    if (options.part) return pick(p.parts[part_id{*options.part}].totals, cols);
     if (options.parts.empty()) return pick(p.total(), cols);
     std::vector<std::uint64_t> t(p.events.size(), 0);
     for (std::uint32_t n : options.parts)
-      for (std::size_t i = 0; i < p.parts[n].totals.size() && i < t.size(); ++i) {
-        const std::uint64_t v = p.parts[n].totals[i];
+      for (std::size_t i = 0; i < p.parts[part_id{n}].totals.size() && i < t.size(); ++i) {
+        const std::uint64_t v = p.parts[part_id{n}].totals[i];
         t[i] = t[i] > UINT64_MAX - v ? UINT64_MAX : t[i] + v;
       }
     return pick(t, cols);
@@ -215,13 +216,13 @@ result<diff_result> diff_profiles(const profile& old_profile, const profile& new
     for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
       const auto& row = p.self_rows[i];
       if (sd.selected(row.part))
-        solver.add_self(row.part, sd.node(row.function, keys), p.self_costs.row(i));
+        solver.add_self(row.part.index(), sd.node(row.function, keys), p.self_costs.row(i));
     }
     for (std::size_t i = 0; i < p.calls.size(); ++i) {
       const auto& row = p.calls[i];
       if (sd.selected(row.part))
-        solver.add_call(row.part, sd.node(row.caller, keys), sd.node(row.callee, keys), row.count,
-                        p.call_costs.row(i));
+        solver.add_call(row.part.index(), sd.node(row.caller, keys), sd.node(row.callee, keys),
+                        row.count, p.call_costs.row(i));
     }
     solved[s] = solver.solve();
     r.saturated = r.saturated || solved[s].saturated;
@@ -346,7 +347,7 @@ std::vector<function_detail> diff_function(const profile& old_profile, const pro
   std::vector<event_id> cols[2];
   const profile* profs[2] = {&old_profile, &new_profile};
   for (const auto& ev : r.events)
-    for (int s = 0; s < 2; ++s) cols[s].push_back(profs[s]->find_event(ev));
+    for (int s = 0; s < 2; ++s) cols[s].push_back(*profs[s]->find_event(ev));  // (in both)
   const std::size_t ne = r.events.size();
 
   // Keys of both sides in one table; the wanted functions are found by key.
@@ -388,7 +389,7 @@ std::vector<function_detail> diff_function(const profile& old_profile, const pro
   auto add = [](std::vector<std::uint64_t>& into, std::span<const std::uint64_t> row,
                 const std::vector<event_id>& c) {
     for (std::size_t e = 0; e < c.size(); ++e)
-      if (c[e] < row.size()) add_saturating(into[e], row[c[e]]);
+      if (c[e].index() < row.size()) add_saturating(into[e], row[c[e].index()]);
   };
   for (int s = 0; s < 2; ++s) {
     side& sd = sides[s];

@@ -81,12 +81,12 @@ inclusive_result compute_inclusive(const profile& p, const inclusive_options& op
   for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
     const self_row& row = p.self_rows[i];
     if (options.part && row.part != *options.part) continue;
-    s.add_self(row.part, row.function, p.self_costs.row(i));
+    s.add_self(row.part.index(), row.function.index(), p.self_costs.row(i));
   }
   for (std::size_t i = 0; i < p.calls.size(); ++i) {
     const call_row& c = p.calls[i];
     if (options.part && c.part != *options.part) continue;
-    s.add_call(c.part, c.caller, c.callee, c.count, p.call_costs.row(i));
+    s.add_call(c.part.index(), c.caller.index(), c.callee.index(), c.count, p.call_costs.row(i));
   }
   return s.solve(options.raw);
 }

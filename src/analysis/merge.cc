@@ -148,15 +148,15 @@ void add_summary(const profile& p, const std::vector<std::pair<std::string, std:
                  std::vector<std::uint64_t>& into) {
   into.resize(p.events.size(), 0);
   for (const auto& [name, value] : s) {
-    const event_id e = p.find_event(name);
-    if (e < into.size()) add_saturating(into[e], value);
+    const std::optional<event_id> e = p.find_event(name);
+    if (e && e->index() < into.size()) add_saturating(into[e->index()], value);
   }
 }
 
 std::vector<std::uint64_t> in_part_order(const part& pt, const std::vector<std::uint64_t>& v) {
   std::vector<std::uint64_t> out(pt.events.size(), 0);
   for (std::size_t i = 0; i < pt.events.size(); ++i)
-    if (pt.events[i] < v.size()) out[i] = v[pt.events[i]];
+    if (pt.events[i].index() < v.size()) out[i] = v[pt.events[i].index()];
   return out;
 }
 
@@ -233,9 +233,9 @@ result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& ou
     for (const auto& s : watch.summaries) add_summary(out, s, sum);
     if (!out.parts.empty()) settle_totals(out.parts.front(), std::move(sum));
   } else if (watch.summaries.size() == out.parts.size()) {
-    for (std::size_t i = 0; i < out.parts.size(); ++i) {
+    for (part_id i : out.parts.ids()) {
       std::vector<std::uint64_t> s;
-      add_summary(out, watch.summaries[i], s);
+      add_summary(out, watch.summaries[i.index()], s);
       settle_totals(out.parts[i], std::move(s));
     }
   } else {

@@ -113,7 +113,7 @@ struct asm_annotator::impl {
       if (m.data[i] < 0) continue;
       const instr_data& x = f.instrs[static_cast<std::size_t>(m.data[i])];
       a.profiled = true;
-      if (x.line != 0 || x.source_file != 0) {
+      if (x.line != 0 || x.source_file != file_id{}) {
         a.source_file = strip_cwd(p.strings.text(p.files[x.source_file].name), o.cwd);
         a.line = x.line;
       }
@@ -158,7 +158,7 @@ result<asm_annotator> asm_annotator::make(const profile& p, asm_options options,
   asm_annotator a(p, std::move(options), std::move(run));
   a.impl_->columns = std::move(resolved->events);
   std::vector<std::uint64_t> sum(p.events.size(), 0);
-  for (part_id q = 0; q < p.parts.size(); ++q) {
+  for (part_id q : p.parts.ids()) {
     const auto& parts = a.impl_->o.parts;
     if (!parts.empty() && std::find(parts.begin(), parts.end(), q) == parts.end()) continue;
     std::vector<std::uint64_t> t = p.parts[q].totals;

@@ -23,18 +23,18 @@ std::vector<function_instrs> collect_instructions(const profile& p,
   const std::size_t nev = p.events.size();
   std::vector<function_instrs> out(functions.size());
   // Which request each function is (the first, if asked twice), and which parts count.
-  std::vector<std::int64_t> slot(p.functions.size(), -1);
+  id_vector<function_id, std::int64_t> slot(p.functions.size(), -1);
   for (std::size_t i = 0; i < functions.size(); ++i) {
     out[i].function = functions[i];
     out[i].self.assign(nev, 0);
-    if (functions[i] < slot.size() && slot[functions[i]] < 0)
+    if (slot.contains(functions[i]) && slot[functions[i]] < 0)
       slot[functions[i]] = static_cast<std::int64_t>(i);
   }
-  std::vector<char> part_on(p.parts.size(), parts.empty() ? 1 : 0);
+  id_vector<part_id, char> part_on(p.parts.size(), parts.empty() ? 1 : 0);
   for (part_id q : parts)
-    if (q < part_on.size()) part_on[q] = 1;
+    if (part_on.contains(q)) part_on[q] = 1;
   auto wanted = [&](part_id part, function_id f) -> std::int64_t {
-    if (part >= part_on.size() || !part_on[part] || f >= slot.size()) return -1;
+    if (!part_on.contains(part) || !part_on[part] || !slot.contains(f)) return -1;
     return slot[f];
   };
 
@@ -58,7 +58,7 @@ std::vector<function_instrs> collect_instructions(const profile& p,
     if (d.line == 0 && row.pos.line != 0) {
       d.line = row.pos.line;
       d.source_file = row.source_file;
-    } else if (d.source_file == 0) {
+    } else if (d.source_file == file_id{}) {
       d.source_file = row.source_file;
     }
     add_into(d.self, p.self_costs.row(r));
@@ -115,7 +115,7 @@ std::vector<function_instrs> collect_instructions(const profile& p,
   }
   // A function asked twice gets the first one's data.
   for (std::size_t i = 0; i < functions.size(); ++i)
-    if (functions[i] < slot.size() && slot[functions[i]] != static_cast<std::int64_t>(i))
+    if (slot.contains(functions[i]) && slot[functions[i]] != static_cast<std::int64_t>(i))
       out[i] = out[static_cast<std::size_t>(slot[functions[i]])];
   return out;
 }
@@ -125,8 +125,8 @@ function_filter::function_filter(const string_pool& names,
     : names_(names), keep_(std::move(keep)), next_(next) {}
 
 bool function_filter::kept(string_id function) {
-  if (function >= decided_.size()) decided_.resize(static_cast<std::size_t>(function) + 1, 0);
-  std::int8_t& d = decided_[function];
+  if (function.index() >= decided_.size()) decided_.resize(std::size_t{function.index()} + 1, 0);
+  std::int8_t& d = decided_[function.index()];
   if (d == 0) d = keep_(names_.text(function, scratch_)) ? 1 : -1;
   return d > 0;
 }

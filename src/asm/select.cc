@@ -24,7 +24,7 @@ result<read_stats> read_functions(input& in, profile& out,
 
 key_functions::key_functions(const profile& p, std::string cwd)
     : p_(p), cwd_(std::move(cwd)), files_(p.functions.size()) {
-  std::vector<char> has(p.functions.size(), 0);
+  id_vector<function_id, char> has(p.functions.size(), 0);
   for (const auto& r : p.self_rows) {
     has[r.function] = 1;
     auto& f = files_[r.function];
@@ -32,7 +32,7 @@ key_functions::key_functions(const profile& p, std::string cwd)
   }
   for (const auto& c : p.calls) has[c.caller] = 1;
   for (const auto& j : p.jumps) has[j.function] = 1;
-  for (function_id f = 0; f < p.functions.size(); ++f)
+  for (function_id f : p.functions.ids())
     if (has[f]) by_name_.emplace_back(p.strings.text(p.functions[f].name), f);
   std::sort(by_name_.begin(), by_name_.end());
 }

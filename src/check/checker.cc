@@ -18,7 +18,7 @@ struct fn_key {
 struct fn_key_hash {
   std::size_t operator()(const fn_key& k) const {
     return static_cast<std::size_t>(
-        detail::mix(detail::mix(detail::mix(0, k.object), k.file), k.name));
+        detail::mix(detail::mix(detail::mix(0, k.object.index()), k.file.index()), k.name.index()));
   }
 };
 
@@ -46,15 +46,15 @@ class function_table {
 
  private:
   struct entry {
-    string_id object = 0, file = 0;
+    string_id object, file;
     std::uint32_t number = 0;  // the function's number + 1; 0: no function of this name yet
   };
   static constexpr unsigned page_bits = 12;
   entry& slot(string_id name) {
-    const std::size_t page = name >> page_bits;
+    const std::size_t page = name.index() >> page_bits;
     if (page >= pages_.size()) pages_.resize(page + 1);
     if (!pages_[page]) pages_[page] = std::make_unique<entry[]>(std::size_t{1} << page_bits);
-    return pages_[page][name & ((1u << page_bits) - 1)];
+    return pages_[page][name.index() & ((1u << page_bits) - 1)];
   }
   std::vector<std::unique_ptr<entry[]>> pages_;
   std::unordered_map<fn_key, std::uint32_t, fn_key_hash> others_;

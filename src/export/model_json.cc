@@ -115,13 +115,13 @@ class row_out {
   void ch(char c) { *p_++ = c; }
   const char* at() const { return p_; }
   // A row's start and the three columns every table begins with: "\n[part,a,b".
-  void head(std::uint32_t part, std::uint64_t a, std::uint64_t b) {
+  void head(part_id part, function_id f, file_id file) {
     lit("\n[");
-    num(part + 1);
+    num(std::uint64_t{part.index()} + 1);
     ch(',');
-    num(a);
+    num(f.index());
     ch(',');
-    num(b);
+    num(file.index());
   }
   // Decimal, as std::to_chars writes it: most numbers of a row (parts, file ids, costs of one
   // instruction) have one or two digits, written inline; the others by a call.
@@ -262,7 +262,7 @@ void call_rows(const profile& p, const std::vector<std::uint32_t>& recorded, std
     o.head(r.part, r.caller, r.caller_source_file);
     o.pos<kinds>(r.site);
     o.ch(',');
-    o.num(r.callee);
+    o.num(r.callee.index());
     o.pos<kinds>(r.target, !r.has_target);
     o.ch(',');
     o.num(r.count);
@@ -286,9 +286,9 @@ void jump_rows(const profile& p, std::size_t begin, std::size_t end, row_out& o)
     o.ch(',');
     o.num(r.followed);
     o.ch(',');
-    o.num(r.target_function);
+    o.num(r.target_function.index());
     o.ch(',');
-    o.num(r.target_file);
+    o.num(r.target_file.index());
     o.pos<kinds>(r.target);
     o.ch(']');
   }
@@ -300,8 +300,8 @@ namespace exporting {
 
 std::vector<std::uint32_t> recorded_events(const profile& p) {
   std::vector<std::uint32_t> recorded;
-  for (std::uint32_t e = 0; e < p.events.size(); ++e)
-    if (p.events[e].recorded) recorded.push_back(e);
+  for (event_id e : p.events.ids())
+    if (p.events[e].recorded) recorded.push_back(e.index());
   return recorded;
 }
 
@@ -337,16 +337,17 @@ struct self_row_writer::impl {
       o.reserve(most);
       if (!first) o.ch(',');
       first = false;
-      if (r.function == same_function && r.source_file == same_file && r.part == same_part) {
+      if (r.function.index() == same_function && r.source_file.index() == same_file &&
+          r.part.index() == same_part) {
         o.lit_short({same, same_size});
       } else {
         const char* from = o.at();
         o.head(r.part, r.function, r.source_file);
         same_size = static_cast<std::size_t>(o.at() - from);
         std::memcpy(same, from, same_size);
-        same_part = r.part;
-        same_function = r.function;
-        same_file = r.source_file;
+        same_part = r.part.index();
+        same_function = r.function.index();
+        same_file = r.source_file.index();
       }
       o.pos<kinds>(r.pos);
       o.ch(',');
@@ -393,7 +394,7 @@ std::string model_json_head(const profile& p, const std::string& input) {
     }
   buf += "],\"events\":[";
   for (std::size_t i = 0; i < recorded.size(); ++i) {
-    const event_type& e = p.events[recorded[i]];
+    const event_type& e = p.events[event_id{recorded[i]}];
     if (i) buf += ',';
     buf += "{\"name\":";
     w.str(e.name);
@@ -492,12 +493,12 @@ void write_piece(const profile& p, const std::vector<std::uint32_t>& recorded, c
       return;
     case tail_piece::functions:
       for (std::size_t i = t.begin; i < t.end; ++i) {
-        const function& f = p.functions[i];
+        const function& f = p.functions[function_id{i}];
         if (i) buf += ',';
         buf += "{\"object\":";
-        w.num(f.object);
+        w.num(f.object.index());
         buf += ",\"file\":";
-        w.num(f.file);
+        w.num(f.file.index());
         buf += ",\"name\":";
         w.str(p.strings.view(f.name));
         buf += '}';
@@ -519,8 +520,9 @@ void write_piece(const profile& p, const std::vector<std::uint32_t>& recorded, c
     return row;
   };
   buf += "],\"parts\":[";
-  for (std::size_t i = 0; i < p.parts.size(); ++i) {
-    const part& pt = p.parts[i];
+  for (part_id id : p.parts.ids()) {
+    const std::size_t i = id.index();
+    const part& pt = p.parts[id];
     if (i) buf += ',';
     buf += "{\"index\":";
     w.num(i + 1);

@@ -18,7 +18,7 @@ constexpr std::uint64_t judged_after_runs = 8192;
 
 std::size_t model_json_stream::place_hash::operator()(const place& q) const {
   const std::uint64_t h = q.pos.instr * 0x9e3779b97f4a7c15ull + q.pos.line * 0xc2b2ae3d27d4eb4full +
-                          q.pos.bb * 0x165667b19e3779f9ull + q.file * 0xd6e8feb86659fd93ull;
+                          q.pos.bb * 0x165667b19e3779f9ull + q.file.index() * 0xd6e8feb86659fd93ull;
   return static_cast<std::size_t>(h ^ (h >> 29));
 }
 
@@ -88,7 +88,7 @@ bool model_json_stream::count_run(std::uint64_t state) {
 void model_json_stream::take(const profile& p, std::span<const self_row> rows,
                              const cost_matrix& costs) {
   if (broken_ || rows.empty() || !started(p, costs.columns())) return;
-  const std::uint64_t key = std::uint64_t{rows[0].part} << 32 | rows[0].function;
+  const std::uint64_t key = std::uint64_t{rows[0].part.index()} << 32 | rows[0].function.index();
   const std::uint64_t state = state_of(key);
   if (!count_run(state)) return;
   chunk_of(key) = 0;
@@ -105,7 +105,7 @@ void model_json_stream::take_lines(const profile& p, const self_row& first,
                                    std::span<const cost_line> lines, const std::uint64_t* costs,
                                    std::size_t columns, std::uint64_t chunk) {
   if (broken_ || lines.empty() || !started(p, columns)) return;
-  const std::uint64_t key = std::uint64_t{first.part} << 32 | first.function;
+  const std::uint64_t key = std::uint64_t{first.part.index()} << 32 | first.function.index();
   const std::uint64_t state = state_of(key);
   std::uint64_t& from = chunk_of(key);
   if (state >= 2 && from == chunk) return append_lines(key, first, lines, costs);

@@ -40,8 +40,8 @@ namespace sample_field {
 constexpr std::uint32_t location_id = 1, value = 2;
 }
 namespace mapping_field {
-constexpr std::uint32_t id = 1, memory_start = 2, memory_limit = 3, filename = 5,
-                        has_functions = 7, has_filenames = 8, has_line_numbers = 9;
+constexpr std::uint32_t id = 1, memory_start = 2, memory_limit = 3, filename = 5, has_functions = 7,
+                        has_filenames = 8, has_line_numbers = 9;
 }
 namespace location_field {
 constexpr std::uint32_t id = 1, mapping_id = 2, address = 3, line = 4;
@@ -162,8 +162,8 @@ result<export_report> write_pprof(const views::session& s, const export_options&
       piece->clear();
     }
   };
-  std::vector<std::int64_t> file_strings(s.t.files.size(), -1);    // per display file
-  std::vector<std::int64_t> name_strings(s.p.strings.size(), -1);  // per name of the pool
+  std::vector<std::int64_t> file_strings(s.t.files.size(), -1);             // per display file
+  id_vector<string_id, std::int64_t> name_strings(s.p.strings.size(), -1);  // per pool name
   proto_encoder fm;
   auto add_function = [&](std::uint32_t k) {
     function_of[k] = next_function++;
@@ -206,8 +206,10 @@ result<export_report> write_pprof(const views::session& s, const export_options&
   }
   const bool on_thread = functions_made.valid();
   auto made = make_stacks(s, o);
-  if (on_thread) functions_made.get();  // (before anything returns: it uses this frame)
-  else make_functions();
+  if (on_thread)
+    functions_made.get();  // (before anything returns: it uses this frame)
+  else
+    make_functions();
   if (made)
     for (std::uint32_t k : made->tree.node)
       if (!function_of[k]) add_function(k);
@@ -227,11 +229,11 @@ result<export_report> write_pprof(const views::session& s, const export_options&
     if (!split_read) return split_read.error();
     split = std::move(*split_read);
     if (!split)
-      report.warnings.push_back(
-          s.input_name == "-" ? "--addresses: standard input cannot be read again for the "
-                                "instruction addresses; one location per function"
-                              : "--addresses: the profile has no instruction positions; one "
-                                "location per function");
+      report.warnings.push_back(s.input_name == "-"
+                                    ? "--addresses: standard input cannot be read again for the "
+                                      "instruction addresses; one location per function"
+                                    : "--addresses: the profile has no instruction positions; one "
+                                      "location per function");
   }
 
   proto_encoder profile, m, line;

@@ -40,15 +40,15 @@ inline std::uint64_t hash_in_run(std::uint64_t file, const position& p) {
 
 // What tells apart the rows of one part and function (run_index.h).
 struct self_in_run {
-  static std::uint64_t hash(const self_row& r) { return hash_in_run(r.source_file, r.pos); }
+  static std::uint64_t hash(const self_row& r) { return hash_in_run(r.source_file.index(), r.pos); }
   static bool same(const self_row& a, const self_row& b) {
     return a.source_file == b.source_file && a.pos == b.pos;
   }
 };
 struct call_in_run {
   static std::uint64_t hash(const call_row& r) {
-    return hash_in_run(r.caller_source_file, r.site) ^
-           hash_in_run(r.callee ^ std::uint64_t{r.has_target} << 32, r.target) * 3;
+    return hash_in_run(r.caller_source_file.index(), r.site) ^
+           hash_in_run(r.callee.index() ^ std::uint64_t{r.has_target} << 32, r.target) * 3;
   }
   static bool same(const call_row& a, const call_row& b) {
     return a.callee == b.callee && a.site == b.site &&
@@ -58,8 +58,9 @@ struct call_in_run {
 };
 struct jump_in_run {
   static std::uint64_t hash(const jump_row& r) {
-    const std::uint64_t to = r.target_file ^ std::uint64_t{r.target_function} << 32;
-    return hash_in_run(r.source_file, r.source) ^ hash_in_run(to ^ r.conditional, r.target) * 3;
+    const std::uint64_t to = r.target_file.index() ^ std::uint64_t{r.target_function.index()} << 32;
+    return hash_in_run(r.source_file.index(), r.source) ^
+           hash_in_run(to ^ r.conditional, r.target) * 3;
   }
   static bool same(const jump_row& a, const jump_row& b) {
     return a.source_file == b.source_file && a.source == b.source &&
@@ -94,23 +95,26 @@ struct profile_builder::impl {
   // (A function's entry holds its object and file too: one cache line read, not two.)
   static constexpr std::uint32_t none = 0xffffffffu;
   struct named_function {
-    function_id id = none;
-    object_id object = none;
-    file_id file = none;
+    function_id id{none};
+    object_id object{none};
+    file_id file{none};
   };
   std::vector<object_id> object_of;
   std::vector<file_id> file_of;
   std::vector<named_function> function_of;
   template <typename T, typename Fill>
   static T& at(std::vector<T>& v, string_id s, Fill fill) {
-    if (s >= v.size()) v.resize(std::max<std::size_t>(s + 1, 2 * v.size()), fill);
-    return v[s];
+    if (s.index() >= v.size()) v.resize(std::max<std::size_t>(s.index() + 1, 2 * v.size()), fill);
+    return v[s.index()];
   }
-  static std::uint32_t& at(std::vector<std::uint32_t>& v, string_id s) { return at(v, s, none); }
+  template <typename Id>
+  static Id& at(std::vector<Id>& v, string_id s) {
+    return at(v, s, Id{none});
+  }
   row_index function_index;
   row_index self_index, call_index, jump_index;
 
-  part_id part = 0;
+  part_id part;
   bool in_part = false;
   std::vector<event_id> event_map;     // part event index -> profile event id
   std::vector<std::uint64_t> scratch;  // costs in profile order
@@ -154,7 +158,7 @@ struct profile_builder::impl {
     const std::size_t n = std::min(costs.size(), event_map.size());
     const event_id* map = event_map.data();
     for (std::size_t i = 0; i < n; ++i)
-      if (costs[i] && !add_saturating(dst[map[i]], costs[i])) overflow(line);
+      if (costs[i] && !add_saturating(dst[map[i].index()], costs[i])) overflow(line);
   }
 
   // on_cost into the row of the line before, in general (several events, an overflow).
@@ -176,7 +180,7 @@ struct profile_builder::impl {
     resolve_context(r.ctx, row.function, row.source_file);
     row.pos = keep(r.pos);
     std::uint32_t found;
-    const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.function;
+    const std::uint64_t key = std::uint64_t{row.part.index()} << 32 | row.function.index();
     // Streaming: every run is one of its own, whatever its function had before, and its rows
     // take memory until it is handed on only (the memory guard is for the rows kept).
     if (self_rows_to) {
@@ -256,18 +260,18 @@ struct profile_builder::impl {
 
   // The last context seen, to skip the lookups on runs of lines of one function.
   context last_ctx{};
-  function_id last_function = 0;
-  file_id last_source_file = 0;
+  function_id last_function;
+  file_id last_source_file;
   bool have_last = false;
 
   impl(profile& prof, diagnostic_sink* d, std::string name, builder_options o)
       : p(prof), diags(d), display_name(std::move(name)), opt(o) {
     if (p.objects.empty()) p.objects.push_back(object{string_pool::empty});
     if (p.files.empty()) p.files.push_back(file{string_pool::empty});
-    for (event_id i = 0; i < p.events.size(); ++i) event_index.emplace(p.events[i].name, i);
-    for (object_id i = 0; i < p.objects.size(); ++i) at(object_of, p.objects[i].name) = i;
-    for (file_id i = 0; i < p.files.size(); ++i) at(file_of, p.files[i].name) = i;
-    for (function_id i = 0; i < p.functions.size(); ++i) {
+    for (event_id i : p.events.ids()) event_index.emplace(p.events[i].name, i);
+    for (object_id i : p.objects.ids()) at(object_of, p.objects[i].name) = i;
+    for (file_id i : p.files.ids()) at(file_of, p.files[i].name) = i;
+    for (function_id i : p.functions.ids()) {
       index_function(i);
       at(function_of, p.functions[i].name, named_function{}) =
           named_function{i, p.functions[i].object, p.functions[i].file};
@@ -444,23 +448,17 @@ struct profile_builder::impl {
 
   object_id object_for(string_id s) {
     object_id& o = at(object_of, s);
-    if (o == none) {
-      o = static_cast<object_id>(p.objects.size());
-      p.objects.push_back(object{s});
-    }
+    if (o == object_id{none}) o = p.objects.push_back(object{s});
     return o;
   }
   file_id file_for(string_id s) {
     file_id& f = at(file_of, s);
-    if (f == none) {
-      f = static_cast<file_id>(p.files.size());
-      p.files.push_back(file{s});
-    }
+    if (f == file_id{none}) f = p.files.push_back(file{s});
     return f;
   }
 
   static std::uint64_t hash_function(const function& f) {
-    return mix(mix(mix(0, f.object), f.file), f.name);
+    return mix(mix(mix(0, f.object.index()), f.file.index()), f.name.index());
   }
   void index_function(function_id i) {
     std::size_t slot;
@@ -468,20 +466,20 @@ struct profile_builder::impl {
     auto h = hash_function(f);
     function_index.find(
         h, [](std::uint32_t) { return false; }, slot);
-    function_index.insert(h, i, slot);
+    function_index.insert(h, i.index(), slot);
   }
   // function_for's memory of recent names: a direct-mapped cache on the three string ids, so
   // a callee or context seen before costs no map lookup (on an instruction-level profile,
   // every call line names its callee).
   struct recent_function {
     string_id object = string_pool::npos, file = string_pool::npos, name = string_pool::npos;
-    function_id id = 0;
+    function_id id;
   };
   static constexpr std::size_t recent_size = 4096;
   std::vector<recent_function> recent = std::vector<recent_function>(recent_size);
 
   function_id function_for(string_id obj, string_id fil, string_id name) {
-    recent_function& c = recent[mix(mix(mix(0, name), fil), obj) >> 52];
+    recent_function& c = recent[mix(mix(mix(0, name.index()), fil.index()), obj.index()) >> 52];
     if (c.name == name && c.file == fil && c.object == obj) return c.id;
     c = recent_function{obj, fil, name, lookup_function(obj, fil, name)};
     return c.id;
@@ -496,22 +494,22 @@ struct profile_builder::impl {
     auto r = function_index.find(
         h,
         [&](std::uint32_t i) {
-          const auto& g = p.functions[i];
+          const auto& g = p.functions[function_id{i}];
           return g.object == f.object && g.file == f.file && g.name == f.name;
         },
         slot);
     if (r == row_index::empty) {
-      r = static_cast<function_id>(p.functions.size());
+      r = p.functions.next_id().index();
       p.functions.push_back(f);
       function_index.insert(h, r, slot);
     }
-    by_name = named_function{r, f.object, f.file};
-    return r;
+    by_name = named_function{function_id{r}, f.object, f.file};
+    return function_id{r};
   }
 
   // function_for with a one-entry cache: a function's calls to one callee come in runs.
   string_id last_callee_key[3] = {string_pool::npos, string_pool::npos, string_pool::npos};
-  function_id last_callee = 0;
+  function_id last_callee;
   function_id callee_for(string_id obj, string_id fil, string_id name) {
     if (obj != last_callee_key[0] || fil != last_callee_key[1] || name != last_callee_key[2]) {
       last_callee = function_for(obj, fil, name);
@@ -539,7 +537,8 @@ struct profile_builder::impl {
   }
 
   static std::uint64_t hash_self(const self_row& r) {
-    return hash_pos(mix(mix(mix(1, r.part), r.function), r.source_file), r.pos);
+    return hash_pos(mix(mix(mix(1, r.part.index()), r.function.index()), r.source_file.index()),
+                    r.pos);
   }
   void index_self(std::uint32_t i) {
     std::size_t slot;
@@ -549,9 +548,10 @@ struct profile_builder::impl {
     self_index.insert(h, i, slot);
   }
   static std::uint64_t hash_call(const call_row& r) {
-    std::uint64_t h = mix(mix(mix(2, r.part), r.caller), r.caller_source_file);
+    std::uint64_t h =
+        mix(mix(mix(2, r.part.index()), r.caller.index()), r.caller_source_file.index());
     h = hash_pos(h, r.site);
-    h = mix(mix(h, r.callee), r.has_target);
+    h = mix(mix(h, r.callee.index()), r.has_target);
     return hash_pos(h, r.target);
   }
   void index_call(std::uint32_t i) {
@@ -562,9 +562,9 @@ struct profile_builder::impl {
     call_index.insert(h, i, slot);
   }
   static std::uint64_t hash_jump(const jump_row& r) {
-    std::uint64_t h = mix(mix(mix(3, r.part), r.function), r.source_file);
+    std::uint64_t h = mix(mix(mix(3, r.part.index()), r.function.index()), r.source_file.index());
     h = hash_pos(h, r.source);
-    h = mix(mix(mix(h, r.conditional), r.target_file), r.target_function);
+    h = mix(mix(mix(h, r.conditional), r.target_file.index()), r.target_function.index());
     return hash_pos(h, r.target);
   }
   void index_jump(std::uint32_t i) {
@@ -576,7 +576,7 @@ struct profile_builder::impl {
   }
 
   event_id event_for(const std::string& name) {
-    auto [it, fresh] = event_index.try_emplace(name, static_cast<event_id>(p.events.size()));
+    auto [it, fresh] = event_index.try_emplace(name, p.events.next_id());
     if (fresh) p.events.push_back(event_type{name, {}, {}, false});
     return it->second;
   }
@@ -609,7 +609,7 @@ struct profile_builder::impl {
   std::span<const std::uint64_t> map_costs(std::span<const std::uint64_t> c) {
     std::fill(scratch.begin(), scratch.end(), 0);
     for (std::size_t i = 0; i < c.size() && i < event_map.size(); ++i) {
-      if (!add_saturating(scratch[event_map[i]], c[i])) overflow(0);
+      if (!add_saturating(scratch[event_map[i].index()], c[i])) overflow(0);
     }
     return scratch;
   }
@@ -617,7 +617,7 @@ struct profile_builder::impl {
   std::vector<std::uint64_t> to_profile_order(const std::vector<std::uint64_t>& v) {
     std::vector<std::uint64_t> out(p.events.size(), 0);
     for (std::size_t i = 0; i < v.size() && i < event_map.size(); ++i)
-      add_saturating(out[event_map[i]], v[i]);
+      add_saturating(out[event_map[i].index()], v[i]);
     return out;
   }
 
@@ -630,21 +630,20 @@ struct profile_builder::impl {
     }
     event_map.clear();
     for (const auto& name : h.events) event_map.push_back(event_for(name));
-    single_column = event_map.size() == 1 ? event_map[0] : no_column;
+    single_column = event_map.size() == 1 ? event_map[0].index() : no_column;
     if (opt.sum_parts && !p.parts.empty()) {
-      part = 0;
+      part = part_id{0};
     } else {
-      part = static_cast<part_id>(p.parts.size());
-      p.parts.push_back(calltree::part{});
+      part = p.parts.push_back(calltree::part{});
       p.parts.back().header = h;
       p.parts.back().events = event_map;
     }
     if (opt.sum_parts) {
       // The one part lists every event it holds.
-      auto& evs = p.parts[0].events;
+      auto& evs = p.parts[part_id{0}].events;
       for (auto e : event_map)
         if (std::find(evs.begin(), evs.end(), e) == evs.end()) evs.push_back(e);
-      auto& names = p.parts[0].header.events;
+      auto& names = p.parts[part_id{0}].header.events;
       names.clear();
       for (auto e : evs) names.push_back(p.events[e].name);
     }
@@ -654,7 +653,7 @@ struct profile_builder::impl {
     rows_as_read =
         event_map.size() == p.events.size() && (mask_instr & mask_bb & mask_line) == ~0ull;
     for (std::size_t i = 0; i < event_map.size(); ++i)
-      if (event_map[i] != i) rows_as_read = false;
+      if (event_map[i] != event_id{i}) rows_as_read = false;
     scratch.assign(p.events.size(), 0);
     have_last = false;
     last_self = row_index::empty;

@@ -80,46 +80,49 @@ row_order canonical_order(const profile& p) {
   const auto object_rank = ranks(object_names.size(), [&](std::uint32_t a, std::uint32_t b) {
     return object_names[a] < object_names[b];
   });
-  const auto file_rank = ranks(
-      file_names.size(), [&](std::uint32_t a, std::uint32_t b) { return file_names[a] < file_names[b]; });
+  const auto file_rank = ranks(file_names.size(), [&](std::uint32_t a, std::uint32_t b) {
+    return file_names[a] < file_names[b];
+  });
   std::vector<std::string_view> function_names;
   function_names.reserve(p.functions.size());
   for (const auto& fn : p.functions) function_names.push_back(text(fn.name));
 
   row_order o;
   o.function_key = ranks(p.functions.size(), [&](std::uint32_t a, std::uint32_t b) {
-    const function& fa = p.functions[a];
-    const function& fb = p.functions[b];
-    return std::tuple(object_rank[fa.object], file_rank[fa.file], function_names[a]) <
-           std::tuple(object_rank[fb.object], file_rank[fb.file], function_names[b]);
+    const function& fa = p.functions[function_id{a}];
+    const function& fb = p.functions[function_id{b}];
+    return std::tuple(object_rank[fa.object.index()], file_rank[fa.file.index()],
+                      function_names[a]) < std::tuple(object_rank[fb.object.index()],
+                                                      file_rank[fb.file.index()],
+                                                      function_names[b]);
   });
   const auto& fkey = o.function_key;
   // Where a row's source file goes among its function's: the function's own file first.
   auto source_key = [&](function_id f, file_id source) {
-    return source == p.functions[f].file ? 0u : file_rank[source] + 1u;
+    return source == p.functions[f].file ? 0u : file_rank[source.index()] + 1u;
   };
 
   o.self = sorted_rows(p.self_rows, [&](const self_row& a, const self_row& b) {
-    return std::tuple(a.part, fkey[a.function], source_key(a.function, a.source_file),
-                      position_tuple(a.pos)) <
-           std::tuple(b.part, fkey[b.function], source_key(b.function, b.source_file),
-                      position_tuple(b.pos));
+    return std::tuple(a.part, fkey[a.function.index()], source_key(a.function, a.source_file),
+                      position_tuple(a.pos)) < std::tuple(b.part, fkey[b.function.index()],
+                                                          source_key(b.function, b.source_file),
+                                                          position_tuple(b.pos));
   });
   o.calls = sorted_rows(p.calls, [&](const call_row& a, const call_row& b) {
-    return std::tuple(a.part, fkey[a.caller], source_key(a.caller, a.caller_source_file),
-                      position_tuple(a.site), fkey[a.callee], position_tuple(a.target),
-                      a.has_target) <
-           std::tuple(b.part, fkey[b.caller], source_key(b.caller, b.caller_source_file),
-                      position_tuple(b.site), fkey[b.callee], position_tuple(b.target),
-                      b.has_target);
+    return std::tuple(a.part, fkey[a.caller.index()], source_key(a.caller, a.caller_source_file),
+                      position_tuple(a.site), fkey[a.callee.index()], position_tuple(a.target),
+                      a.has_target) < std::tuple(b.part, fkey[b.caller.index()],
+                                                 source_key(b.caller, b.caller_source_file),
+                                                 position_tuple(b.site), fkey[b.callee.index()],
+                                                 position_tuple(b.target), b.has_target);
   });
   o.jumps = sorted_rows(p.jumps, [&](const jump_row& a, const jump_row& b) {
-    return std::tuple(a.part, fkey[a.function], source_key(a.function, a.source_file),
-                      position_tuple(a.source), a.conditional, file_rank[a.target_file],
-                      fkey[a.target_function], position_tuple(a.target)) <
-           std::tuple(b.part, fkey[b.function], source_key(b.function, b.source_file),
-                      position_tuple(b.source), b.conditional, file_rank[b.target_file],
-                      fkey[b.target_function], position_tuple(b.target));
+    return std::tuple(a.part, fkey[a.function.index()], source_key(a.function, a.source_file),
+                      position_tuple(a.source), a.conditional, file_rank[a.target_file.index()],
+                      fkey[a.target_function.index()], position_tuple(a.target)) <
+           std::tuple(b.part, fkey[b.function.index()], source_key(b.function, b.source_file),
+                      position_tuple(b.source), b.conditional, file_rank[b.target_file.index()],
+                      fkey[b.target_function.index()], position_tuple(b.target));
   });
   return o;
 }

@@ -24,10 +24,10 @@ void self_row_stream::take_lines(const profile& p, const self_row& first,
   take(p, rows, m);
 }
 
-event_id profile::find_event(std::string_view name) const {
-  for (event_id i = 0; i < events.size(); ++i)
+std::optional<event_id> profile::find_event(std::string_view name) const {
+  for (event_id i : events.ids())
     if (events[i].name == name) return i;
-  return static_cast<event_id>(-1);
+  return std::nullopt;
 }
 
 std::vector<std::uint64_t> profile::total() const {

@@ -108,7 +108,7 @@ void profile_builder::on_cost_run(const cost_run_record& r) {
     m.self_rows_to->take_lines(m.p, row, r.lines, r.costs.data(), columns, r.merged_chunk);
     return;
   }
-  const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.function;
+  const std::uint64_t key = std::uint64_t{row.part.index()} << 32 | row.function.index();
   if (key != m.stream_key) m.stream_run(key);
   auto& rows = m.p.self_rows;
   auto& costs = m.p.self_costs;
@@ -158,7 +158,7 @@ void profile_builder::on_call(const call_record& r) {
     return o.caller == row.caller && o.part == row.part && call_in_run::same(o, row);
   };
   std::uint32_t found;
-  const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.caller;
+  const std::uint64_t key = std::uint64_t{row.part.index()} << 32 | row.caller.index();
   if (m.last_call != row_index::empty && same(p.calls[m.last_call])) {
     // The row of the call before: with no positions kept, a caller's calls to one callee.
     found = m.last_call;
@@ -191,7 +191,7 @@ void profile_builder::on_call(const call_record& r) {
   auto dst = p.call_costs.row(found);
   const auto& map = m.event_map;
   for (std::size_t i = 0; i < r.costs.size() && i < map.size(); ++i)
-    if (r.costs[i] && !add_saturating(dst[map[i]], r.costs[i])) m.overflow(r.line);
+    if (r.costs[i] && !add_saturating(dst[map[i].index()], r.costs[i])) m.overflow(r.line);
 }
 
 void profile_builder::on_jump(const jump_record& r) {
@@ -211,7 +211,7 @@ void profile_builder::on_jump(const jump_record& r) {
   row.target = m.keep(r.target);
   row.executed = row.followed = 0;
   std::uint32_t found;
-  const std::uint64_t key = static_cast<std::uint64_t>(row.part) << 32 | row.function;
+  const std::uint64_t key = std::uint64_t{row.part.index()} << 32 | row.function.index();
   if (m.jump_runs.serves(key, p.jumps, [&m](std::uint32_t i) { m.index_jump(i); })) {
     const std::size_t slot = m.jump_runs.find(row, p.jumps);
     found = m.jump_runs.at(slot);

@@ -4,11 +4,11 @@
 // function's self rows, then its call rows, then its jump rows; then the part's end. Functions
 // and rows come in model order (function id order, each function's rows in row order: the
 // order the input named them) or in the canonical order of model/canonical_order.h (by names
-// and positions: the same facts give the same records whatever order they were read in). Costs go back from the profile's event order to the part's own
-// `events:` order. The end record carries a `summary:` only when the part's summary is not the
-// header's (it was written after the body), the `totals:` line as stated, and the computed
-// totals (the sum of the part's self costs). Records have line 0: they come from no input
-// line.
+// and positions: the same facts give the same records whatever order they were read in). Costs go
+// back from the profile's event order to the part's own `events:` order. The end record carries a
+// `summary:` only when the part's summary is not the header's (it was written after the body), the
+// `totals:` line as stated, and the computed totals (the sum of the part's self costs). Records
+// have line 0: they come from no input line.
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
@@ -28,7 +28,7 @@ void to_part_order(const part& pt, std::span<const std::uint64_t> v,
                    std::vector<std::uint64_t>& out) {
   out.assign(pt.events.size(), 0);
   for (std::size_t i = 0; i < pt.events.size(); ++i)
-    if (pt.events[i] < v.size()) out[i] = v[pt.events[i]];
+    if (pt.events[i].index() < v.size()) out[i] = v[pt.events[i].index()];
 }
 
 std::optional<std::vector<std::uint64_t>> to_part_order(
@@ -62,7 +62,7 @@ void replay(const profile& p, record_sink& sink, replay_order order) {
   };
 
   std::vector<std::uint64_t> costs;
-  for (part_id pi = 0; pi < p.parts.size(); ++pi) {
+  for (part_id pi : p.parts.ids()) {
     const part& pt = p.parts[pi];
     sink.on_part_begin(pt.header);
 
@@ -76,16 +76,18 @@ void replay(const profile& p, record_sink& sink, replay_order order) {
 
     for (;;) {
       // The next function of this part: the one with the smallest key that has rows left.
-      function_id f = ~function_id{0};
+      std::optional<function_id> next;
       auto consider = [&](function_id g) {
-        if (f == ~function_id{0} || function_key[g] < function_key[f]) f = g;
+        if (!next || function_key[g.index()] < function_key[next->index()]) next = g;
       };
       if (si < self_order.size() && part_of_self(si) == pi)
         consider(p.self_rows[self_order[si]].function);
-      if (ci < call_order.size() && part_of_call(ci) == pi) consider(p.calls[call_order[ci]].caller);
+      if (ci < call_order.size() && part_of_call(ci) == pi)
+        consider(p.calls[call_order[ci]].caller);
       if (ji < jump_order.size() && part_of_jump(ji) == pi)
         consider(p.jumps[jump_order[ji]].function);
-      if (f == ~function_id{0}) break;
+      if (!next) break;
+      const function_id f = *next;
 
       for (; si < self_order.size() && part_of_self(si) == pi &&
              p.self_rows[self_order[si]].function == f;

@@ -10,11 +10,18 @@
 #include <cstdint>
 #include <vector>
 
+#include "calltree/id.h"
+
 namespace calltree::detail {
 
 inline std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
   return h * 0xff51afd7ed558ccdull;
+}
+// mix() of an id's index.
+template <typename Tag>
+inline std::uint64_t mix(std::uint64_t h, strong_id<Tag> id) {
+  return mix(h, id.index());
 }
 
 class row_index {

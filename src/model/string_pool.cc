@@ -190,11 +190,11 @@ bool string_pool::same(string_id id, std::string_view s, std::uint64_t h, std::u
     case mode::full:
       return view(id) == s;
     case mode::spill:
-      return second_halves_[id] == h2;
+      return second_halves_[id.index()] == h2;
     case mode::digest:
       break;
   }
-  return digests_[id].h == h && digests_[id].h2 == h2;
+  return digests_[id.index()].h == h && digests_[id.index()].h2 == h2;
 }
 string_pool::string_pool() : string_pool(mode::full, {}) {}
 
@@ -236,10 +236,10 @@ std::uint64_t string_pool::store(std::string_view s) {
          (static_cast<std::uint64_t>(at) << place_offset_shift) | length;
 }
 
-bool string_pool::spilled(string_id id) const { return (places_[id] & place_spilled) != 0; }
+bool string_pool::spilled(string_id id) const { return (places_[id.index()] & place_spilled) != 0; }
 
 std::uint64_t string_pool::spilled_length(string_id id) const {
-  const std::uint64_t n = places_[id] & place_length_mask;
+  const std::uint64_t n = places_[id.index()] & place_length_mask;
   if (n != place_length_mask) return n;
   const auto& l = spill_->long_names;
   const auto it = std::lower_bound(l.begin(), l.end(), std::make_pair(id, std::uint64_t{0}));
@@ -250,24 +250,25 @@ std::uint64_t string_pool::spilled_length(string_id id) const {
 // of the spilled names between.
 std::uint64_t string_pool::spill_offset(string_id id) const {
   const spill_file& f = *spill_;
-  const std::size_t m = id / spill_file::mark_every;
+  const std::size_t m = id.index() / spill_file::mark_every;
   std::uint64_t at = f.marks[m];
-  for (auto j = static_cast<string_id>(m * spill_file::mark_every); j < id; ++j)
-    if (spilled(j)) at += spilled_length(j);
+  for (auto j = m * spill_file::mark_every; j < id.index(); ++j)
+    if (spilled(string_id{j})) at += spilled_length(string_id{j});
   return at;
 }
 
 void string_pool::prefetch_text(string_id id) const {
-  if (id >= places_.size()) return;
+  const std::uint32_t i = id.index();
+  if (i >= places_.size()) return;
   if (spill_) {
-    __builtin_prefetch(&spill_->marks[id / spill_file::mark_every]);
-    __builtin_prefetch(&places_[id / spill_file::mark_every * spill_file::mark_every]);
+    __builtin_prefetch(&spill_->marks[i / spill_file::mark_every]);
+    __builtin_prefetch(&places_[i / spill_file::mark_every * spill_file::mark_every]);
   }
-  __builtin_prefetch(&places_[id]);
+  __builtin_prefetch(&places_[i]);
 }
 
 void string_pool::prefetch_view(string_id id) const {
-  if (id >= places_.size()) return;
+  if (id.index() >= places_.size()) return;
   const std::string_view v = view(id);
   const auto first = reinterpret_cast<std::uintptr_t>(v.data()) & ~std::uintptr_t{63};
   const auto end =
@@ -295,10 +296,11 @@ void string_pool::keep_buffered_in_memory() {
   spill_file& f = *spill_;
   if (f.first_buffered != npos) {
     std::uint64_t at = f.flushed;  // (where the first buffered name's text starts)
-    for (string_id id = f.first_buffered; id < places_.size(); ++id) {
+    for (std::size_t i = f.first_buffered.index(); i < places_.size(); ++i) {
+      const string_id id{i};
       if (!spilled(id)) continue;
       const auto n = static_cast<std::size_t>(spilled_length(id));
-      places_[id] = store(std::string_view(f.buffer.data() + (at - f.flushed), n));
+      places_[i] = store(std::string_view(f.buffer.data() + (at - f.flushed), n));
       at += n;
     }
   }
@@ -360,7 +362,8 @@ string_pool::name_digest string_pool::digest_of(std::string_view s) {
 void string_pool::keep_digests() {
   if (digests_kept_) return;
   digests_kept_ = true;
-  for (string_id id = 0; id < places_.size(); ++id) digests_.push_back(digest_of(view(id)));
+  for (std::size_t i = 0; i < places_.size(); ++i)
+    digests_.push_back(digest_of(view(string_id{i})));
 }
 
 // Full mode needs one 64-bit hash; the others (and a pool that keeps digests) both.
@@ -373,7 +376,7 @@ string_pool::name_digest string_pool::hashes_of(std::string_view s) const {
 
 string_id string_pool::intern(std::string_view s) { return intern(s, hashes_of(s)); }
 
-string_id string_pool::find(std::string_view s) { return find(s, hashes_of(s)); }
+std::optional<string_id> string_pool::find(std::string_view s) { return find(s, hashes_of(s)); }
 
 void string_pool::release_index() {
   released_ = true;
@@ -394,7 +397,8 @@ void string_pool::rebuild_index() {
   slots_.assign(n, 0);
   const std::size_t mask = n - 1;
   std::string scratch;
-  for (string_id id = 0; id < places_.size(); ++id) {
+  for (std::size_t k = 0; k < places_.size(); ++k) {
+    const string_id id{k};
     std::uint32_t tag;
     if (mode_ == mode::spill) {
       // Both halves again, from the text (read back if spilled): release_index() freed the second.
@@ -402,11 +406,11 @@ void string_pool::rebuild_index() {
       second_halves_.push_back(d.h2);
       tag = static_cast<std::uint32_t>(d.h);
     } else {
-      tag = static_cast<std::uint32_t>(digests_kept_ ? digests_[id].h : hash_name(view(id)));
+      tag = static_cast<std::uint32_t>(digests_kept_ ? digests_[k].h : hash_name(view(id)));
     }
     std::size_t i = tag & mask;
     while (slots_[i]) i = (i + 1) & mask;
-    slots_[i] = (static_cast<std::uint64_t>(tag) << 32) | (static_cast<std::uint64_t>(id) + 1);
+    slots_[i] = (static_cast<std::uint64_t>(tag) << 32) | (std::uint64_t{id.index()} + 1);
   }
 }
 
@@ -440,7 +444,7 @@ string_id string_pool::intern(std::string_view s, const name_digest& d) {
     // A long name goes to the file and its prefix stays; a short one (or any, once spilling is
     // off) stays whole. Its place says which.
     spill_file& f = *spill_;
-    if (id % spill_file::mark_every == 0) f.marks.push_back(f.flushed + f.buffer.size());
+    if (id.index() % spill_file::mark_every == 0) f.marks.push_back(f.flushed + f.buffer.size());
     if (s.size() > digest_prefix && spill(s, id)) {
       spilled_len = s.size();
       if (spilled_len >= place_length_mask) f.long_names.emplace_back(id, spilled_len);
@@ -452,20 +456,20 @@ string_id string_pool::intern(std::string_view s, const name_digest& d) {
     place = (place & ~place_length_mask) | place_spilled |
             std::min<std::uint64_t>(spilled_len, place_length_mask);
   places_.push_back(place);
-  slots_[i] = (static_cast<std::uint64_t>(tag) << 32) | (static_cast<std::uint64_t>(id) + 1);
+  slots_[i] = (static_cast<std::uint64_t>(tag) << 32) | (std::uint64_t{id.index()} + 1);
   bytes_ += kept + sizeof(std::string_view) * 2 + 16;
   return id;
 }
 
-string_id string_pool::find(std::string_view s, const name_digest& d) {
+std::optional<string_id> string_pool::find(std::string_view s, const name_digest& d) {
   if (released_) rebuild_index();
-  if (slots_.empty()) return npos;
+  if (slots_.empty()) return std::nullopt;
   const std::uint64_t h = d.h, h2 = d.h2;
   const auto tag = static_cast<std::uint32_t>(h);
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t i = tag & mask;; i = (i + 1) & mask) {
     const std::uint64_t e = slots_[i];
-    if (!e) return npos;
+    if (!e) return std::nullopt;
     if (static_cast<std::uint32_t>(e >> 32) == tag) {
       const auto id = static_cast<string_id>((e & 0xffffffffu) - 1);
       if (same(id, s, h, h2)) return id;

@@ -33,7 +33,8 @@ struct string_pool_access {
   static string_id intern(string_pool& pool, std::string_view s, const name_digest& d) {
     return pool.intern(s, d);
   }
-  static string_id find(string_pool& pool, std::string_view s, const name_digest& d) {
+  static std::optional<string_id> find(string_pool& pool, std::string_view s,
+                                       const name_digest& d) {
     return pool.find(s, d);
   }
   // A hint that intern() or find() of a name whose digest is `d` follows soon: the index's

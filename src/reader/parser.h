@@ -345,8 +345,8 @@ class parser {
   bool lines_wanted(string_id sf) {
     if (!opt_.sum_per_line) return false;
     if (!opt_.lines_of) return true;
-    if (sf >= lines_known_.size()) lines_known_.resize(sf + 1, 0);
-    std::uint8_t& k = lines_known_[sf];
+    if (sf.index() >= lines_known_.size()) lines_known_.resize(sf.index() + 1, 0);
+    std::uint8_t& k = lines_known_[sf.index()];
     if (!k) {
       std::string scratch;
       const std::string_view name = names_.text(sf, scratch);
@@ -438,10 +438,10 @@ class parser {
   context ctx_;
   bool have_function_ = false;
   position base_;
-  string_id callee_object_ = 0, callee_file_ = 0, callee_function_ = 0;
+  string_id callee_object_, callee_file_, callee_function_;
   bool callee_object_set_ = false, callee_file_set_ = false, have_cfn_ = false;
   bool have_any_cfn_ = false;
-  string_id jump_file_ = 0, jump_function_ = 0;
+  string_id jump_file_, jump_function_;
   bool jump_file_set_ = false, jump_function_set_ = false;
 
   // calls= waiting for its cost line.

@@ -198,7 +198,7 @@ void parser::process_body_key(std::string_view key, std::string_view value) {
   auto k3 = [&](char a, char b, char c) {
     return klen == 3 && key[0] == a && key[1] == b && key[2] == c;
   };
-  string_id id = 0;
+  string_id id;
   if (k2('f', 'n')) {
     if (!parse_name(value, name_class::function, id)) return;
     if (id == string_pool::empty) {

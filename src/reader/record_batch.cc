@@ -33,7 +33,7 @@ std::span<const std::uint64_t> keep(std::vector<std::uint64_t>& values,
   return {static_cast<const std::uint64_t*>(nullptr), v.size()};
 }
 
-void map_context(context& c, const std::vector<string_id>& map) {
+void map_context(context& c, const record_batch::name_map& map) {
   c.object = map[c.object];
   c.file = map[c.file];
   c.source_file = map[c.source_file];
@@ -378,7 +378,7 @@ void record_batch::keep_note(const note& n) {
 // pairs merge_cost met: few, where positions are instruction addresses). The functions' check
 // is a table of their mapped keys, open addressing over a few hundred entries: each entry a
 // key's hash beside the index of its first owner.
-bool record_batch::map_keeps_places(const std::vector<string_id>& map) {
+bool record_batch::map_keeps_places(const name_map& map) {
   if (!merging_) return true;
   for (const auto& [a, b] : apart_)
     if (map[a] == map[b]) return false;
@@ -403,9 +403,8 @@ bool record_batch::map_keeps_places(const std::vector<string_id>& map) {
   return true;
 }
 
-void record_batch::replay(record_sink& sink, const std::vector<string_id>& map,
-                          std::uint64_t line_base, const std::function<void(const note&)>& on_note,
-                          std::uint64_t chunk) {
+void record_batch::replay(record_sink& sink, const name_map& map, std::uint64_t line_base,
+                          const std::function<void(const note&)>& on_note, std::uint64_t chunk) {
   std::size_t ic = 0, il = 0, ij = 0, iv = 0, in = 0, iu = 0;
   auto values = [&](std::span<const std::uint64_t> s) {
     std::span<const std::uint64_t> v(values_.data() + iv, s.size());

@@ -39,6 +39,8 @@ class null_diagnostics final : public diagnostic_sink {
 
 class record_batch final : public record_sink {
  public:
+  // The chunk's pool ids -> the real pool's (replay).
+  using name_map = id_vector<string_id, string_id>;
   void on_part_begin(const part_header&) override { part_records_ = true; }
   void on_part_end(const part_end&) override { part_records_ = true; }
   void on_cost(const cost_record& r) override;
@@ -100,12 +102,12 @@ class record_batch final : public record_sink {
 
   // Merging: whether `map` keeps the places the chunk merged by apart, i.e. maps no two ids
   // the runs use in one field of their contexts (object, file, function, source file) to one.
-  bool map_keeps_places(const std::vector<string_id>& map);
+  bool map_keeps_places(const name_map& map);
 
   // Sends every record to `sink`, with each string id `s` replaced by map[s] and `line_base`
   // added to each line number, and each note to `on_note` (its line as it was) in its place
   // among them. Merging, each run says it is of chunk `chunk` (cost_run_record::merged_chunk).
-  void replay(record_sink& sink, const std::vector<string_id>& map, std::uint64_t line_base,
+  void replay(record_sink& sink, const name_map& map, std::uint64_t line_base,
               const std::function<void(const note&)>& on_note, std::uint64_t chunk = 0);
 
  private:

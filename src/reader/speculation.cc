@@ -202,7 +202,7 @@ bool parser::adopt(speculation& s) {
     return false;
   if (opt_.max_name_bytes && names_.bytes() + s.names.bytes() > opt_.max_name_bytes) return false;
   // The placeholders, against the real tables; nothing is changed before all is known good.
-  std::vector<string_id> map(s.names.size(), string_pool::npos);
+  record_batch::name_map map(s.names.size(), string_pool::npos);
   map[string_pool::empty] = string_pool::empty;
   map[s.object] = ctx_.object;
   map[s.file] = ctx_.file;
@@ -235,9 +235,11 @@ bool parser::adopt(speculation& s) {
     if (__builtin_add_overflow(sum[k], w.computed_[k], &sum[k])) return false;
 
   // Good: the chunk's names in the order it met them, its records, then its end state.
-  for (string_id sid = 1; sid < s.names.size(); ++sid) {
-    if (sid + ahead < s.names.size())
-      string_pool_access::prefetch(names_, string_pool_access::digest(s.names, sid + ahead));
+  for (std::size_t i = 1; i < s.names.size(); ++i) {
+    const string_id sid{i};
+    if (i + ahead < s.names.size())
+      string_pool_access::prefetch(names_,
+                                   string_pool_access::digest(s.names, string_id{i + ahead}));
     if (map[sid] == string_pool::npos)
       map[sid] = string_pool_access::intern(names_, s.names.view(sid),
                                             string_pool_access::digest(s.names, sid));

@@ -75,7 +75,7 @@ class speculation {
   std::vector<name_def> defs;       // names the chunk defines, in order
   std::vector<name_ref> refs;       // placeholders, in the order they were made
   std::vector<string_id> no_lines;  // placeholders taken as files of no lines
-  string_id object = 0, file = 0;   // placeholders for the ob= and fl= in force
+  string_id object, file;           // placeholders for the ob= and fl= in force
 };
 
 }  // namespace calltree::detail

@@ -56,7 +56,7 @@ std::string detail::print_annotate_json(const profile& p, const annotate_data& d
   j.key("version").value(1);
   j.key("input").value(o.input_name);
   const part* first = nullptr;
-  for (std::size_t i = 0; i < p.parts.size(); ++i)
+  for (part_id i : p.parts.ids())
     if (!o.part || *o.part == i) {
       first = &p.parts[i];
       break;
@@ -67,7 +67,7 @@ std::string detail::print_annotate_json(const profile& p, const annotate_data& d
   j.key("count").value(static_cast<std::uint64_t>(p.parts.size()));
   j.key("selected");
   if (o.part)
-    j.value(static_cast<std::uint64_t>(*o.part + 1));
+    j.value(std::uint64_t{o.part->index()} + 1);
   else
     j.value("all");
   j.end_object();

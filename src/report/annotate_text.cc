@@ -217,7 +217,7 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
 
   // ---- print_options
   const part* first = nullptr;
-  for (std::size_t i = 0; i < p.parts.size(); ++i)
+  for (part_id i : p.parts.ids())
     if (!o.part || *o.part == i) {
       first = &p.parts[i];
       break;
@@ -245,7 +245,7 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
   if (p.parts.size() > 1) {
     // calltree: several parts are summed (callgrind_annotate mixes them; see docs).
     if (o.part)
-      out += "Parts:            " + std::to_string(*o.part + 1) + " of " +
+      out += "Parts:            " + std::to_string(o.part->index() + 1) + " of " +
              std::to_string(p.parts.size()) + "\n";
     else
       out += "Parts:            all " + std::to_string(p.parts.size()) + " summed\n";

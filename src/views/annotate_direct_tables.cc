@@ -177,7 +177,7 @@ status annotate_direct::impl::make_tables(views::annotate_data& d,
     char* def = t.defined(row);
     const std::uint32_t g = given == 0 ? UINT32_MAX : given - 1;
     for (std::size_t c = 0; c < nrec; ++c) {
-      if (cols.rec_ids[c] < costs.size()) v[c] = costs[cols.rec_ids[c]];
+      if (cols.rec_ids[c].index() < costs.size()) v[c] = costs[cols.rec_ids[c].index()];
       for (std::size_t l = 0; l < layouts.size() && l < 64; ++l) {
         if (!(layout_bits >> l & 1)) continue;
         const int i = layout_index[l][c];
@@ -344,7 +344,8 @@ status annotate_direct::impl::make_tables(views::annotate_data& d,
     std::vector<std::uint64_t> tmp(nrec);
     auto project = [&](std::uint32_t pt, std::span<const std::uint64_t> costs) {
       const auto& idx = cols.part_index[pt];
-      for (std::size_t c = 0; c < nrec; ++c) tmp[c] = idx[c] >= 0 ? costs[cols.rec_ids[c]] : 0;
+      for (std::size_t c = 0; c < nrec; ++c)
+        tmp[c] = idx[c] >= 0 ? costs[cols.rec_ids[c].index()] : 0;
       return std::span<const std::uint64_t>(tmp);
     };
     if (solve_inclusive) {

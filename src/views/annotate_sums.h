@@ -28,6 +28,10 @@ namespace calltree {
 struct annotate_direct::impl {
   using row_index = detail::row_index;
   static std::uint64_t mix(std::uint64_t h, std::uint64_t v) { return detail::mix(h, v); }
+  template <typename Tag>
+  static std::uint64_t mix(std::uint64_t h, strong_id<Tag> id) {
+    return detail::mix(h, id.index());
+  }
 
   static constexpr std::uint32_t none = UINT32_MAX;
 
@@ -36,9 +40,9 @@ struct annotate_direct::impl {
   // real profile's 275 k) lives in the key; the others are found by a hash of (own key, object,
   // file). (A table of functions beside the keys took 20 bytes a function, 5.5 MB there.)
   struct function_entry {
-    string_id object = string_pool::npos, file = 0;  // object npos: no function
-    std::uint32_t first_self = none;                 // rank among the functions' first self records
-    std::uint32_t first_call = none;                 // rank among the functions' first calls
+    string_id object = string_pool::npos, file;  // object npos: no function
+    std::uint32_t first_self = none;             // rank among the functions' first self records
+    std::uint32_t first_call = none;             // rank among the functions' first calls
   };
 
   // At most this many keys (the memory guard reports the limit at the next one): a call rank
@@ -47,7 +51,7 @@ struct annotate_direct::impl {
 
   struct key_entry {
     std::uint32_t file = 0;  // display file
-    string_id function = 0;
+    string_id function;
     std::uint32_t self_rank = none;  // rank of its first self record; none: no self cost
     // Rank of its first appearance in a call record; max_keys: none.
     std::uint32_t call_rank : 30 = max_keys;
@@ -82,7 +86,7 @@ struct annotate_direct::impl {
   struct raw_call {
     std::uint32_t part = 0, caller = 0, callee = 0;  // keys
     const void* function = nullptr;                  // the caller's function_entry
-    string_id source_file = 0, callee_object = 0, callee_file = 0, callee_function = 0;
+    string_id source_file, callee_object, callee_file, callee_function;
     std::uint64_t site_line = 0, target_line = 0;
     bool has_target = false;
     std::uint64_t count = 0;
@@ -261,7 +265,7 @@ struct annotate_direct::impl {
   void add(std::span<std::uint64_t> dst, std::span<const std::uint64_t> costs, std::uint64_t line) {
     const std::size_t n = std::min(costs.size(), event_map.size());
     for (std::size_t i = 0; i < n; ++i)
-      if (costs[i] && !add_saturating(dst[event_map[i]], costs[i])) overflow(line);
+      if (costs[i] && !add_saturating(dst[event_map[i].index()], costs[i])) overflow(line);
   }
 
   // The memory guard: names as the builder counts them, and these tables.
@@ -370,7 +374,7 @@ struct annotate_direct::impl {
   void add_quietly(std::span<std::uint64_t> dst, std::span<const std::uint64_t> costs) {
     const std::size_t n = std::min(costs.size(), event_map.size());
     for (std::size_t i = 0; i < n; ++i)
-      if (costs[i]) add_saturating(dst[event_map[i]], costs[i]);
+      if (costs[i]) add_saturating(dst[event_map[i].index()], costs[i]);
   }
 
   // The key of (file, name), and of `object` too with key_by_function; none past the memory
@@ -382,14 +386,14 @@ struct annotate_direct::impl {
     auto same_object = [&](std::uint32_t i) {
       return !by_function || keys[i].function_here.object == object;
     };
-    const std::size_t page = fn_sid >> name_page_bits;
+    const std::size_t page = fn_sid.index() >> name_page_bits;
     if (page >= first_key_pages.size()) first_key_pages.resize(page + 1);
     auto& pg = first_key_pages[page];
     if (!pg) {
       pg = std::make_unique<std::uint32_t[]>(std::size_t{1} << name_page_bits);
       std::fill_n(pg.get(), std::size_t{1} << name_page_bits, none);
     }
-    std::uint32_t& first = pg[fn_sid & ((1u << name_page_bits) - 1)];
+    std::uint32_t& first = pg[fn_sid.index() & ((1u << name_page_bits) - 1)];
     if (first != none && keys[first].file == f && same_object(first)) return first;
     const std::uint64_t h = mix(mix(3, f), fn_sid);
     std::size_t slot = 0;
@@ -517,7 +521,7 @@ struct annotate_direct::impl {
     part = static_cast<std::uint32_t>(p.parts.size() - 1);
     // --part: the records of the other parts are not summed (their headers and totals are
     // the profile's all the same).
-    if (o.part && *o.part != part) {
+    if (o.part && *o.part != part_id{part}) {
       skip = true;
       return;
     }

@@ -10,8 +10,8 @@
 #include "calltree/cost_matrix.h"
 #include "calltree/diagnostic.h"
 #include "calltree/profile_builder.h"
-#include "reader/load_any.h"
 #include "model/radix_sort.h"
+#include "reader/load_any.h"
 #include "views/function_list.h"
 
 namespace calltree::views {
@@ -114,7 +114,8 @@ std::uint64_t measure_key(diff_measure m, std::uint64_t o, std::uint64_t n) {
 
 std::vector<event_id> compared_ids(const profile& p, const std::vector<std::string>& names) {
   std::vector<event_id> ids;
-  for (const auto& n : names) ids.push_back(p.find_event(n));
+  // (An event the profile does not have: an id past its columns, whose costs count as 0.)
+  for (const auto& n : names) ids.push_back(p.find_event(n).value_or(event_id{UINT32_MAX}));
   return ids;
 }
 
@@ -198,12 +199,12 @@ result<std::shared_ptr<const function_table>> diff_source::of_parts(
     const profile& p = side ? new_model_ : old_model_;
     auto& of_model = side ? t->of_new_model : t->of_old_model;
     of_model.assign(p.functions.size(), UINT32_MAX);
-    for (std::size_t i = 0; i < p.functions.size(); ++i) {
+    for (function_id i : p.functions.ids()) {
       const function& fn = p.functions[i];
       auto it =
           of_name.find(name_triple{p.strings.view(fn.name), p.strings.view(p.files[fn.file].name),
                                    p.strings.view(p.objects[fn.object].name)});
-      if (it != of_name.end()) of_model[i] = it->second;
+      if (it != of_name.end()) of_model[i.index()] = it->second;
     }
   }
   std::shared_ptr<const function_table> made = std::move(t);
@@ -230,15 +231,16 @@ std::vector<std::vector<std::uint64_t>> diff_source::group_inclusive(
   std::vector<char> called(t.r.functions.size(), 0);
   for (std::size_t i = 0; i < p.calls.size(); ++i) {
     const auto& row = p.calls[i];
-    if (!selected.empty() && (row.part >= selected.size() || !selected[row.part])) continue;
-    const std::uint32_t from = of_model[row.caller], to = of_model[row.callee];
+    const std::uint32_t part = row.part.index();
+    if (!selected.empty() && (part >= selected.size() || !selected[part])) continue;
+    const std::uint32_t from = of_model[row.caller.index()], to = of_model[row.callee.index()];
     if (from == UINT32_MAX || to == UINT32_MAX || from == to) continue;
     called[to] = 1;
     const std::uint32_t g = group_of[to];
     if (g == UINT32_MAX || group_of[from] == g) continue;
     const auto costs = p.call_costs.row(i);
     for (std::size_t e = 0; e < ne; ++e)
-      if (cols[e] < costs.size()) add_saturating(out[g][e], costs[cols[e]]);
+      if (cols[e].index() < costs.size()) add_saturating(out[g][e], costs[cols[e].index()]);
   }
   for (std::uint32_t f = 0; f < t.r.functions.size(); ++f)
     if (!called[f] && group_of[f] != UINT32_MAX) {

@@ -16,7 +16,7 @@ std::string columns_key(const column_set& cols) {
     key += c.name;
     key += '=';
     for (auto [e, f] : c.combination.terms)
-      key += std::to_string(e) + "*" + std::to_string(f) + ";";
+      key += std::to_string(e.index()) + "*" + std::to_string(f) + ";";
     key += '|';
   }
   return key;

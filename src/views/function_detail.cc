@@ -86,7 +86,7 @@ result<function_detail> describe_function(const session& s, std::uint64_t id,
   }
   auto finish = [&](call_summer& m, std::vector<call_row>& list, std::size_t& total) {
     for (const call_summary& c : m.take()) {
-      const std::uint32_t other = c.function;
+      const std::uint32_t other = c.function.index();
       call_row r;
       r.id = other;
       r.count = c.count;

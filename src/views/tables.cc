@@ -44,14 +44,15 @@ std::string display_name(std::string name, std::string_view cwd) {
 
 std::uint32_t display_files::of(const string_pool& names, string_id sid, std::string_view cwd,
                                 std::vector<std::string>& files, bool* fresh) {
-  if (sid >= of_sid_.size()) of_sid_.resize(sid + 1, 0);
+  const std::uint32_t i = sid.index();
+  if (i >= of_sid_.size()) of_sid_.resize(i + 1, 0);
   if (fresh) *fresh = false;
-  if (of_sid_[sid]) return of_sid_[sid] - 1;
+  if (of_sid_[i]) return of_sid_[i] - 1;
   std::string name = display_name(names.text(sid), cwd);
   auto [it, added] = index_.emplace(std::move(name), static_cast<std::uint32_t>(files.size()));
   if (added) files.push_back(it->first);
   if (fresh) *fresh = added;
-  of_sid_[sid] = it->second + 1;
+  of_sid_[i] = it->second + 1;
   return it->second;
 }
 
@@ -152,7 +153,8 @@ result<annotate_columns> start_annotate_data(const profile& p, const annotate_op
   // Columns.
   d.recorded = recorded_event_names(p);
   cols.nrec = d.recorded.size();
-  for (const auto& n : d.recorded) cols.rec_ids.push_back(p.find_event(n));
+  for (const auto& n : d.recorded)
+    cols.rec_ids.push_back(p.find_event(n).value_or(event_id{UINT32_MAX}));
   d.columns = d.recorded;
   std::vector<std::string> wanted;
   for (const auto* list : {&o.show, &o.sort})
@@ -205,10 +207,11 @@ result<annotate_columns> start_annotate_data(const profile& p, const annotate_op
 annotate_columns recorded_columns(const profile& p, const std::vector<std::string>& recorded) {
   annotate_columns cols;
   cols.nrec = recorded.size();
-  for (const auto& n : recorded) cols.rec_ids.push_back(p.find_event(n));
+  for (const auto& n : recorded)
+    cols.rec_ids.push_back(p.find_event(n).value_or(event_id{UINT32_MAX}));
   cols.part_index.resize(p.parts.size());
   for (std::size_t part = 0; part < p.parts.size(); ++part) {
-    const auto& names = p.parts[part].header.events;
+    const auto& names = p.parts[part_id{part}].header.events;
     for (std::size_t c = 0; c < cols.nrec; ++c) {
       auto it = std::find(names.begin(), names.end(), recorded[c]);
       cols.part_index[part].push_back(it == names.end() ? -1
@@ -232,7 +235,7 @@ bool add_part_totals(const profile& p, const annotate_columns& cols,
   const std::size_t nrec = cols.nrec;
   for (std::size_t part = 0; part < p.parts.size(); ++part) {
     if (!selected(part)) continue;
-    const auto& pt = p.parts[part];
+    const auto& pt = p.parts[part_id{part}];
     auto plausible = [&](const std::optional<std::vector<std::uint64_t>>& line) {
       if (!line) return false;
       bool nonzero = false;
@@ -263,8 +266,8 @@ bool add_part_totals(const profile& p, const annotate_columns& cols,
     }
     const auto& idx = cols.part_index[part];
     for (std::size_t c = 0; c < nrec; ++c) {
-      if (idx[c] < 0 || cols.rec_ids[c] >= use->size()) continue;
-      add_saturating(out[c], (*use)[cols.rec_ids[c]]);
+      if (idx[c] < 0 || cols.rec_ids[c].index() >= use->size()) continue;
+      add_saturating(out[c], (*use)[cols.rec_ids[c].index()]);
       if (stated && def) def[c] = 1;
     }
   }
@@ -303,7 +306,7 @@ void finish_annotate_data(const profile& p, const annotate_options& o, const ann
                           std::vector<std::string>* warnings) {
   const std::size_t nrec = cols.nrec;
   const bool raw = o.raw;
-  auto selected = [&](std::size_t part) { return !o.part || *o.part == part; };
+  auto selected = [&](std::size_t part) { return !o.part || o.part->index() == part; };
   {
     // Callers and callees of each key, in order of first call.
     std::vector<std::uint32_t> owner(d.calls.size()), item(d.calls.size());
@@ -399,7 +402,7 @@ void finish_annotate_data(const profile& p, const annotate_options& o, const ann
           const linear_event& le = d.derived[j];
           v[nrec + j] = le.evaluate(std::span<const std::uint64_t>(v, nrec));
           char any = 0;
-          for (auto [c, f] : le.terms) any |= def[c];
+          for (auto [c, f] : le.terms) any |= def[c.index()];
           def[nrec + j] = any;
         }
       }

@@ -162,14 +162,15 @@ struct callgrind_writer::impl {
     buf += '=';
     if (!head.empty() && (options.compress_names || looks_like_id(head))) {
       auto& table = ids[cls];
-      if (id >= table.size()) table.resize(std::size_t{id} + 1, 0);
-      const bool inserted = table[id] == 0;
+      const std::uint32_t i = id.index();
+      if (i >= table.size()) table.resize(std::size_t{i} + 1, 0);
+      const bool inserted = table[i] == 0;
       if (inserted) {
-        table[id] = ++next_id[cls];
+        table[i] = ++next_id[cls];
         defined[cls].push_back(id);
       }
       buf += '(';
-      append_u64(buf, table[id]);
+      append_u64(buf, table[i]);
       buf += ')';
       if (inserted) {
         buf += ' ';
@@ -267,7 +268,7 @@ struct callgrind_writer::impl {
     event_count = h.events.size();
     totals.assign(event_count, 0);
     for (std::size_t c = 0; c < ids.size(); ++c) {
-      for (string_id id : defined[c]) ids[c][id] = 0;
+      for (string_id id : defined[c]) ids[c][id.index()] = 0;
       defined[c].clear();
     }
     next_id.fill(0);

@@ -13,12 +13,12 @@ int main(int argc, char** argv) {
   auto stats = calltree::load_profile(argv[1], p, diags);
   if (!stats || p.events.empty()) return 1;
   auto inc = calltree::compute_inclusive(p);
-  calltree::function_id top = 0;
-  for (calltree::function_id f = 0; f < p.functions.size(); ++f)
-    if (inc.inclusive.row(f)[0] > inc.inclusive.row(top)[0]) top = f;
+  calltree::function_id top{};
+  for (calltree::function_id f : p.functions.ids())
+    if (inc.inclusive_of(f)[0] > inc.inclusive_of(top)[0]) top = f;
   std::printf("calltree %s: %s total %llu, top %.*s %llu\n", CALLTREE_VERSION,
-              p.events[0].name.c_str(), static_cast<unsigned long long>(p.total()[0]),
+              p.events.front().name.c_str(), static_cast<unsigned long long>(p.total()[0]),
               static_cast<int>(p.function_name(top).size()), p.function_name(top).data(),
-              static_cast<unsigned long long>(inc.inclusive.row(top)[0]));
+              static_cast<unsigned long long>(inc.inclusive_of(top)[0]));
   return 0;
 }

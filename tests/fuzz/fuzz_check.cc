@@ -31,9 +31,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   CALLTREE_FUZZ_CHECK(r.parts == p.parts.size());
   const auto total = p.total();
   for (std::size_t e = 0; e < r.events.size(); ++e) {
-    const event_id id = p.find_event(r.events[e]);
-    CALLTREE_FUZZ_CHECK(id != static_cast<event_id>(-1));
-    CALLTREE_FUZZ_CHECK(total[id] == r.totals[e]);
+    const std::optional<event_id> id = p.find_event(r.events[e]);
+    CALLTREE_FUZZ_CHECK(id.has_value());
+    CALLTREE_FUZZ_CHECK(total[id->index()] == r.totals[e]);
   }
   string_pool digests = string_pool_access::make(string_pool::mode::digest);
   checker check2;

@@ -120,7 +120,7 @@ class checking_sink final : public record_sink {
   std::uint64_t parts = 0, costs = 0, calls = 0, jumps = 0;
 
  private:
-  void check_id(string_id id) const { CALLTREE_FUZZ_CHECK(id < names_.size()); }
+  void check_id(string_id id) const { CALLTREE_FUZZ_CHECK(id.index() < names_.size()); }
   void check_context(const context& c) const {
     check_id(c.object);
     check_id(c.file);
@@ -137,16 +137,16 @@ class checking_sink final : public record_sink {
 inline void check_profile(const profile& p) {
   const std::size_t n_events = p.events.size();
   CALLTREE_FUZZ_CHECK(!p.objects.empty() && !p.files.empty());
-  for (const auto& o : p.objects) CALLTREE_FUZZ_CHECK(o.name < p.strings.size());
-  for (const auto& f : p.files) CALLTREE_FUZZ_CHECK(f.name < p.strings.size());
+  for (const auto& o : p.objects) CALLTREE_FUZZ_CHECK(o.name.index() < p.strings.size());
+  for (const auto& f : p.files) CALLTREE_FUZZ_CHECK(f.name.index() < p.strings.size());
   for (const auto& f : p.functions) {
-    CALLTREE_FUZZ_CHECK(f.object < p.objects.size());
-    CALLTREE_FUZZ_CHECK(f.file < p.files.size());
-    CALLTREE_FUZZ_CHECK(f.name < p.strings.size());
+    CALLTREE_FUZZ_CHECK(p.objects.contains(f.object));
+    CALLTREE_FUZZ_CHECK(p.files.contains(f.file));
+    CALLTREE_FUZZ_CHECK(f.name.index() < p.strings.size());
   }
   for (const auto& part : p.parts) {
     CALLTREE_FUZZ_CHECK(part.events.size() == part.header.events.size());
-    for (event_id e : part.events) CALLTREE_FUZZ_CHECK(e < n_events);
+    for (event_id e : part.events) CALLTREE_FUZZ_CHECK(e.index() < n_events);
     CALLTREE_FUZZ_CHECK(part.totals.size() == n_events);
     if (part.summary) CALLTREE_FUZZ_CHECK(part.summary->size() == n_events);
     if (part.totals_line) CALLTREE_FUZZ_CHECK(part.totals_line->size() == n_events);
@@ -156,31 +156,31 @@ inline void check_profile(const profile& p) {
   if (!p.self_rows.empty()) CALLTREE_FUZZ_CHECK(p.self_costs.columns() == n_events);
   if (!p.calls.empty()) CALLTREE_FUZZ_CHECK(p.call_costs.columns() == n_events);
 
-  std::vector<std::vector<std::uint64_t>> sums(p.parts.size(),
-                                               std::vector<std::uint64_t>(n_events, 0));
+  id_vector<part_id, std::vector<std::uint64_t>> sums(p.parts.size(),
+                                                      std::vector<std::uint64_t>(n_events, 0));
   for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
     const auto& r = p.self_rows[i];
-    CALLTREE_FUZZ_CHECK(r.part < p.parts.size());
-    CALLTREE_FUZZ_CHECK(r.function < p.functions.size());
-    CALLTREE_FUZZ_CHECK(r.source_file < p.files.size());
+    CALLTREE_FUZZ_CHECK(p.parts.contains(r.part));
+    CALLTREE_FUZZ_CHECK(p.functions.contains(r.function));
+    CALLTREE_FUZZ_CHECK(p.files.contains(r.source_file));
     auto row = p.self_costs.row(i);
     for (std::size_t e = 0; e < n_events; ++e) add_saturating(sums[r.part][e], row[e]);
   }
-  for (std::size_t i = 0; i < p.parts.size(); ++i) {
+  for (part_id i : p.parts.ids()) {
     CALLTREE_FUZZ_CHECK(sums[i] == p.parts[i].totals);
   }
   for (const auto& c : p.calls) {
-    CALLTREE_FUZZ_CHECK(c.part < p.parts.size());
-    CALLTREE_FUZZ_CHECK(c.caller < p.functions.size());
-    CALLTREE_FUZZ_CHECK(c.callee < p.functions.size());
-    CALLTREE_FUZZ_CHECK(c.caller_source_file < p.files.size());
+    CALLTREE_FUZZ_CHECK(p.parts.contains(c.part));
+    CALLTREE_FUZZ_CHECK(p.functions.contains(c.caller));
+    CALLTREE_FUZZ_CHECK(p.functions.contains(c.callee));
+    CALLTREE_FUZZ_CHECK(p.files.contains(c.caller_source_file));
   }
   for (const auto& j : p.jumps) {
-    CALLTREE_FUZZ_CHECK(j.part < p.parts.size());
-    CALLTREE_FUZZ_CHECK(j.function < p.functions.size());
-    CALLTREE_FUZZ_CHECK(j.source_file < p.files.size());
-    CALLTREE_FUZZ_CHECK(j.target_file < p.files.size());
-    CALLTREE_FUZZ_CHECK(j.target_function < p.functions.size());
+    CALLTREE_FUZZ_CHECK(p.parts.contains(j.part));
+    CALLTREE_FUZZ_CHECK(p.functions.contains(j.function));
+    CALLTREE_FUZZ_CHECK(p.files.contains(j.source_file));
+    CALLTREE_FUZZ_CHECK(p.files.contains(j.target_file));
+    CALLTREE_FUZZ_CHECK(p.functions.contains(j.target_function));
   }
 }
 
@@ -240,14 +240,14 @@ inline std::vector<std::string> canonical_facts(const profile& p) {
   auto costs = [&](std::span<const std::uint64_t> c) {
     std::string s;
     for (std::size_t e = 0; e < c.size() && e < p.events.size(); ++e)
-      if (c[e]) s += " " + p.events[e].name + "=" + std::to_string(c[e]);
+      if (c[e]) s += " " + p.events[event_id{e}].name + "=" + std::to_string(c[e]);
     return s;
   };
   for (std::size_t i = 0; i < p.self_rows.size(); ++i) {
     const auto& r = p.self_rows[i];
     auto c = costs(p.self_costs.row(i));
     if (c.empty()) continue;  // a row of zeros says nothing a writer must keep
-    out.push_back("self " + std::to_string(r.part) + " " + fn(r.function) + " " +
+    out.push_back("self " + std::to_string(r.part.index()) + " " + fn(r.function) + " " +
                   name(p.files[r.source_file].name) + " " + pos(r.pos) + c);
   }
   // Calls are summed by key: a call written without a target (hotshot2calltree) is written
@@ -256,7 +256,7 @@ inline std::vector<std::string> canonical_facts(const profile& p) {
   for (std::size_t i = 0; i < p.calls.size(); ++i) {
     const auto& r = p.calls[i];
     auto& [count, sum] =
-        calls["call " + std::to_string(r.part) + " " + fn(r.caller) + " " +
+        calls["call " + std::to_string(r.part.index()) + " " + fn(r.caller) + " " +
               name(p.files[r.caller_source_file].name) + " " + pos(r.site) + " -> " + fn(r.callee) +
               " " + pos(r.has_target ? r.target : position{})];
     add_saturating(count, r.count);
@@ -267,14 +267,14 @@ inline std::vector<std::string> canonical_facts(const profile& p) {
   for (const auto& [key, value] : calls)
     out.push_back(key + " x" + std::to_string(value.first) + costs(value.second));
   for (const auto& j : p.jumps) {
-    out.push_back("jump " + std::to_string(j.part) + " " + fn(j.function) + " " +
+    out.push_back("jump " + std::to_string(j.part.index()) + " " + fn(j.function) + " " +
                   name(p.files[j.source_file].name) + " " + pos(j.source) + " -> " +
                   fn(j.target_function) + " " + name(p.files[j.target_file].name) + " " +
                   pos(j.target) + (j.conditional ? " jcnd " : " jump ") +
                   std::to_string(j.followed) + "/" + std::to_string(j.executed));
   }
-  for (std::size_t i = 0; i < p.parts.size(); ++i)
-    out.push_back("part " + std::to_string(i) + costs(p.parts[i].totals));
+  for (part_id i : p.parts.ids())
+    out.push_back("part " + std::to_string(i.index()) + costs(p.parts[i].totals));
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -18,8 +18,8 @@ namespace {
 std::map<std::string, std::uint64_t> totals_by_name(const calltree::profile& p) {
   std::map<std::string, std::uint64_t> m;
   auto t = p.total();
-  for (std::size_t e = 0; e < p.events.size(); ++e)
-    calltree::add_saturating(m[p.events[e].name], t[e]);
+  for (calltree::event_id e : p.events.ids())
+    calltree::add_saturating(m[p.events[e].name], t[e.index()]);
   return m;
 }
 
@@ -59,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto got = totals_by_name(merged);
   for (const auto& [name, v] : expected) CALLTREE_FUZZ_CHECK(got[name] == v);
 
-  if (merged.parts.empty() || merged.parts[0].events.empty()) return 0;
+  if (merged.parts.empty() || merged.parts.front().events.empty()) return 0;
   std::ostringstream text;
   CALLTREE_FUZZ_CHECK(write_callgrind(merged, text));
   profile reread;

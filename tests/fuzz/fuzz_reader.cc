@@ -38,14 +38,15 @@ class summing_sink final : public record_sink {
   void on_part_end(const part_end& e) override { check_.on_part_end(e); }
   void on_cost(const cost_record& r) override {
     check_.on_cost(r);
-    add({0, part_, r.ctx.object, r.ctx.file, r.ctx.source_file, r.ctx.function,
-         line_of(r.ctx.source_file, r.pos.line)},
+    add({0, part_, r.ctx.object.index(), r.ctx.file.index(), r.ctx.source_file.index(),
+         r.ctx.function.index(), line_of(r.ctx.source_file, r.pos.line)},
         0, r.costs);
   }
   void on_call(const call_record& r) override {
     check_.on_call(r);
-    add({1, part_, r.ctx.object, r.ctx.file, r.ctx.source_file, r.ctx.function, r.callee_object,
-         r.callee_file, r.callee_function, r.has_target ? 1u : 0u,
+    add({1, part_, r.ctx.object.index(), r.ctx.file.index(), r.ctx.source_file.index(),
+         r.ctx.function.index(), r.callee_object.index(), r.callee_file.index(),
+         r.callee_function.index(), r.has_target ? 1u : 0u,
          line_of(r.ctx.source_file, r.site.line)},
         r.count, r.costs);
   }
@@ -84,7 +85,7 @@ class run_sink : public record_sink {
   }
   void on_call(const call_record& r) override {
     check_.on_call(r);
-    calls.push_back({r.line, r.ctx.function, r.callee_function, r.count});
+    calls.push_back({r.line, r.ctx.function.index(), r.callee_function.index(), r.count});
   }
   std::vector<std::vector<std::uint64_t>> calls;
 
@@ -102,7 +103,9 @@ class line_sink final : public run_sink {
     check_.on_cost(r);
     std::vector<std::uint64_t> v{r.line, r.pos.instr, r.pos.bb, r.pos.line, r.given};
     v.insert(v.end(), r.costs.begin(), r.costs.end());
-    lines[{part_, r.ctx.object, r.ctx.file, r.ctx.source_file, r.ctx.function}].push_back(v);
+    lines[{part_, r.ctx.object.index(), r.ctx.file.index(), r.ctx.source_file.index(),
+           r.ctx.function.index()}]
+        .push_back(v);
   }
   std::map<std::vector<std::uint64_t>, std::vector<std::vector<std::uint64_t>>> lines;
 };
@@ -131,7 +134,14 @@ class place_sink final : public run_sink {
 
  private:
   std::vector<std::uint64_t> place(const context& c, const position& p) const {
-    return {part_, c.object, c.file, c.source_file, c.function, p.instr, p.bb, p.line};
+    return {part_,
+            c.object.index(),
+            c.file.index(),
+            c.source_file.index(),
+            c.function.index(),
+            p.instr,
+            p.bb,
+            p.line};
   }
   std::uint64_t chunk_ = 0;
   std::set<std::vector<std::uint64_t>> seen_;
@@ -195,7 +205,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     CALLTREE_FUZZ_CHECK(d1.errors == d2.errors && d1.warnings == d2.warnings &&
                         s1->state == s2->state);
     CALLTREE_FUZZ_CHECK(d1.total == d2.total && n1.size() == n2.size());
-    for (string_id i = 0; i < n1.size(); ++i) CALLTREE_FUZZ_CHECK(n1.view(i) == n2.view(i));
+    for (std::size_t i = 0; i < n1.size(); ++i)
+      CALLTREE_FUZZ_CHECK(n1.view(string_id{i}) == n2.view(string_id{i}));
 
     // Summed per key (and per line where lines count, record_needs::per_line and
     // lines_of): the sums per key and line are the same on one thread and on the parallel

@@ -469,7 +469,7 @@ std::map<std::string, json> model_numbers(const fs::path& path, std::optional<pa
   for (std::size_t f = 0; f < p.functions.size(); ++f) {
     const std::uint64_t self = r.self.row(f)[0], incl = r.inclusive.row(f)[0];
     if (!self && !incl) continue;
-    const function& fn = p.functions[f];
+    const function& fn = p.functions[function_id{f}];
     out[p.strings.text(p.objects[fn.object].name) + "\t" + p.strings.text(p.files[fn.file].name) +
         "\t" + p.strings.text(fn.name)] = {{"self", self}, {"inclusive", incl}};
   }

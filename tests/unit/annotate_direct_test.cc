@@ -152,7 +152,7 @@ std::vector<annotate_options> option_sets(const std::string& first) {
   annotate_options q;
   q.input_name = "x";
   q.auto_annotate = false;
-  q.part = 0;
+  q.part = part_id{0};
   q.inclusive = true;
   q.tree_calling = true;
   v.push_back(q);  // --part=1 --inclusive=yes --tree=calling
@@ -182,7 +182,7 @@ std::vector<annotate_options> source_option_sets() {
   r.input_name = "x";
   r.include_dirs = {CALLTREE_CORPUS_DIR};
   r.raw = true;
-  r.part = 0;
+  r.part = part_id{0};
   v.push_back(r);  // --auto=yes --raw --part=1
   return v;
 }
@@ -193,7 +193,7 @@ std::string describe(const annotate_options& o) {
   for (const auto& f : o.user_files) s += " " + f;
   if (o.inclusive) s += " --inclusive=yes";
   if (o.raw) s += " --raw";
-  if (o.part) s += " --part=" + std::to_string(*o.part + 1);
+  if (o.part) s += " --part=" + std::to_string(o.part->index() + 1);
   if (o.tree_caller || o.tree_calling)
     s += std::string(" --tree=") + (o.tree_caller && o.tree_calling ? "both"
                                     : o.tree_caller                 ? "caller"

@@ -215,7 +215,7 @@ TEST(AsmMatch, TheSymbolsRangeEveryInstructionAndTheProfiledOnes) {
   auto syms = parse_objdump_symbols(hot_symbols);
   auto d = parse_objdump_disassembly(hot_loop_dump);
   instr_data jg = at(0x125e, 1000);
-  jg.jumps.push_back({true, 1000, 500, 0x1240, 0});
+  jg.jumps.push_back({true, 1000, 500, 0x1240, function_id{}});
   function_instrs f = fn({at(0x1230), at(0x1233), jg, at(0x126f)});
   f.self = {1003};
   disassembly_plan plan = plan_disassembly(f, "hot_loop", syms);
@@ -269,7 +269,7 @@ TEST(AsmMatch, AChangedObjectIsAMismatchNeverNumbers) {
   EXPECT_NE(plan.mismatch.find("in the object's function _start"), std::string::npos);
   // A conditional jump that is not the branch objdump shows.
   instr_data jg = at(0x125e);
-  jg.jumps.push_back({true, 10, 5, 0x1250, 0});
+  jg.jumps.push_back({true, 10, 5, 0x1250, function_id{}});
   f = fn({at(0x1230), jg});
   plan = plan_disassembly(f, "hot_loop", syms);
   m = match_instructions(f, d, plan);
@@ -278,7 +278,7 @@ TEST(AsmMatch, AChangedObjectIsAMismatchNeverNumbers) {
             std::string::npos);
   // A jump into the middle of an instruction of the function.
   instr_data jmp = at(0x1239);
-  jmp.jumps.push_back({false, 1, 1, 0x1253, 0});
+  jmp.jumps.push_back({false, 1, 1, 0x1253, function_id{}});
   d.instructions[4].target.reset();  // (as if indirect)
   f = fn({at(0x1230), jmp});
   m = match_instructions(f, d, plan_disassembly(f, "hot_loop", syms));
@@ -307,7 +307,7 @@ TEST(AsmMatch, CodeWithoutASymbolAndRepLoops) {
   auto d = parse_objdump_disassembly(dump);
   auto syms = parse_objdump_symbols(symtab);
   instr_data rep = at(0x1022, 40);
-  rep.jumps.push_back({true, 40, 39, 0x1022, 0});  // VEX runs `rep` as a loop on itself
+  rep.jumps.push_back({true, 40, 39, 0x1022, function_id{}});  // VEX runs `rep` as a loop on itself
   function_instrs f = fn({at(0x1000), at(0x1020), rep, at(0x1024), at(0x9000)});
   auto plan = plan_disassembly(f, "stub", syms);
   ASSERT_EQ(plan.mismatch, "");
@@ -351,10 +351,10 @@ void load(const char* text, profile& p) {
 }
 
 function_id function_named(const profile& p, std::string_view name) {
-  for (function_id f = 0; f < p.functions.size(); ++f)
+  for (function_id f : p.functions.ids())
     if (p.function_name(f) == name) return f;
   ADD_FAILURE() << name;
-  return 0;
+  return function_id{};
 }
 
 TEST(AsmProfile, InstructionsCallsAndJumpsPerPartOrSummed) {
@@ -389,7 +389,7 @@ TEST(AsmProfile, InstructionsCallsAndJumpsPerPartOrSummed) {
   EXPECT_EQ(call.calls[0].inclusive, (std::vector<std::uint64_t>{3600, 0}));
   EXPECT_EQ(call.calls[0].target, 0x1100u);
 
-  const part_id second[] = {1};
+  const part_id second[] = {part_id{1}};
   auto two = collect_instructions(p, ids, second);
   ASSERT_EQ(two[0].instrs.size(), 1u);
   EXPECT_EQ(two[0].instrs[0].self, (std::vector<std::uint64_t>{10, 0}));
@@ -417,7 +417,8 @@ TEST(AsmProfile, TheFilterKeepsTheChosenFunctionsOnly) {
   EXPECT_EQ(p.calls.size(), 1u);
   EXPECT_EQ(p.jumps.size(), 3u);
   EXPECT_EQ(p.parts.size(), 2u);
-  EXPECT_EQ(p.parts[0].totals, (std::vector<std::uint64_t>{1504, 200}));  // the whole part's
+  EXPECT_EQ(p.parts[part_id{0}].totals,
+            (std::vector<std::uint64_t>{1504, 200}));  // the whole part's
 }
 
 TEST(AsmProfile, ReadFunctionsAndTheFunctionsOfAKey) {
@@ -570,7 +571,7 @@ TEST(AsmAnnotator, AnExceptionOnAHelperThreadReachesTheCaller) {
       "ob=/x/hot_pie2\nfl=/x/hot.c\nfn=hot_loop\n0x1230 6 20\n",
       p);
   std::vector<function_id> ids;
-  for (function_id f = 0; f < p.functions.size(); ++f) ids.push_back(f);
+  for (function_id f : p.functions.ids()) ids.push_back(f);
   ASSERT_EQ(ids.size(), 2u);
   const std::thread::id caller = std::this_thread::get_id();
   std::atomic<bool> helper_asked{false};

@@ -258,9 +258,10 @@ TEST(CallPaths, EveryCorpusProfileIsExact) {
     ASSERT_TRUE(detail::read_any_input(**in, p.strings, b, diags).has_value());
     call_graph g(p.functions.size(), p.events.size());
     for (std::size_t r = 0; r < p.self_rows.size(); ++r)
-      add_saturating(g.self.row(p.self_rows[r].function), p.self_costs.row(r));
+      add_saturating(g.self.row(p.self_rows[r].function.index()), p.self_costs.row(r));
     for (std::size_t c = 0; c < p.calls.size(); ++c)
-      g.add_call(p.calls[c].caller, p.calls[c].callee, p.calls[c].count, p.call_costs.row(c));
+      g.add_call(p.calls[c].caller.index(), p.calls[c].callee.index(), p.calls[c].count,
+                 p.call_costs.row(c));
     // (Shares down to a millionth, as the exports take them, and a cap a few files reach.)
     path_options o;
     o.min_share = 1e-6;
@@ -273,7 +274,7 @@ TEST(CallPaths, EveryCorpusProfileIsExact) {
       std::uint64_t roots = 0;
       for (std::size_t f = 0; f < t.frames(); ++f)
         if (t.parent[f] == path_tree::no_frame) roots += t.total.row(f)[e];
-      EXPECT_EQ(roots, total[e]) << p.events[e].name;
+      EXPECT_EQ(roots, total[e]) << p.events[event_id{e}].name;
     }
   }
 }

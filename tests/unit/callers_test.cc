@@ -116,7 +116,7 @@ TEST(callers, summed_per_function_sorted_by_cost_recursion_marked) {
 
   // A cycle: the calls between its members are marked, the calls into it are not.
   const function_id a = *find_function(p, "cyc_a");
-  ASSERT_NE(inc.cycle_of.at(a), 0u);
+  ASSERT_NE(inc.cycle_of.at(a.index()), 0u);
   c = calls_of(p, inc, a);
   EXPECT_EQ(list(p, c.callers), "main 1x 50; cyc_b 2x 30 recursive; ");
   EXPECT_EQ(list(p, c.callees), "cyc_b 3x 45 recursive; ");
@@ -136,9 +136,9 @@ TEST(callers, one_part_only) {
   const inclusive_result inc = compute_inclusive(p);
   EXPECT_EQ(list(p, calls_of(p, inc, f).callers), "f 2x 140 recursive; main 2x 107; ");
   calls_options second;
-  second.part = 1;
+  second.part = part_id{1};
   inclusive_options io;
-  io.part = 1;
+  io.part = part_id{1};
   EXPECT_EQ(list(p, calls_of(p, compute_inclusive(p, io), f, second).callers), "main 1x 7; ");
 }
 
@@ -146,15 +146,16 @@ TEST(callers, top_functions_and_names) {
   const profile p = load_text(text);
   const inclusive_result inc = compute_inclusive(p);
   std::string self;
-  for (function_id f : top_functions(inc, 0, cost_kind::self, 3)) self += name(p, f) + " ";
+  for (function_id f : top_functions(inc, event_id{0}, cost_kind::self, 3))
+    self += name(p, f) + " ";
   EXPECT_EQ(self, "g f cyc_b ");  // 35, 20, 15
-  const auto top = top_functions(inc, 0, cost_kind::inclusive, 100);
+  const auto top = top_functions(inc, event_id{0}, cost_kind::inclusive, 100);
   ASSERT_FALSE(top.empty());
   EXPECT_EQ(name(p, top[0]), "main");
   EXPECT_EQ(top.size(), p.functions.size());  // every function here has cost
   for (std::size_t i = 1; i < top.size(); ++i)
-    EXPECT_GE(inc.inclusive.row(top[i - 1])[0], inc.inclusive.row(top[i])[0]);
-  EXPECT_TRUE(top_functions(inc, 1, cost_kind::self, 3).empty());  // no event 1
+    EXPECT_GE(inc.inclusive_of(top[i - 1])[0], inc.inclusive_of(top[i])[0]);
+  EXPECT_TRUE(top_functions(inc, event_id{1}, cost_kind::self, 3).empty());  // no event 1
 
   const auto gs = find_functions(p, "g");
   ASSERT_EQ(gs.size(), 2u);

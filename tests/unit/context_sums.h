@@ -114,7 +114,7 @@ Reading read_with(input& in, const read_options& options) {
   Reading r;
   Sink sink(names, r);
   auto st = read_as(in, names, sink, sink, options, &r.speculated);
-  for (string_id i = 0; i < names.size(); ++i) r.names.emplace_back(names.view(i));
+  for (std::size_t i = 0; i < names.size(); ++i) r.names.emplace_back(names.view(string_id{i}));
   r.stats = st ? stats_text(*st) : "error: " + st.error().message;
   return r;
 }

@@ -147,12 +147,13 @@ TEST(Coverage, CorpusSums) {
     const inclusive_result inc = compute_inclusive(p);
     call_graph g(p.functions.size(), p.events.size());
     for (std::size_t r = 0; r < p.self_rows.size(); ++r)
-      add_saturating(g.self.row(p.self_rows[r].function), p.self_costs.row(r));
+      add_saturating(g.self.row(p.self_rows[r].function.index()), p.self_costs.row(r));
     for (std::size_t c = 0; c < p.calls.size(); ++c)
-      g.add_call(p.calls[c].caller, p.calls[c].callee, p.calls[c].count, p.call_costs.row(c));
+      g.add_call(p.calls[c].caller.index(), p.calls[c].callee.index(), p.calls[c].count,
+                 p.call_costs.row(c));
     const path_estimator est(g);
-    for (auto f : top_functions(inc, 0, cost_kind::inclusive, 4)) {
-      const auto n = static_cast<std::uint32_t>(f);
+    for (auto f : top_functions(inc, event_id{0}, cost_kind::inclusive, 4)) {
+      const std::uint32_t n = f.index();  // (graph node = function index)
       for (auto d : {path_direction::callees, path_direction::callers}) {
         const coverage_list l = coverage_of(est, n, d);
         for (const auto& e : l.entries) {
@@ -194,7 +195,7 @@ TEST(Coverage, CorpusSums) {
         for (std::size_t ev = 0; ev < g.events; ++ev)
           if (in[ev] > 0 || !called) {
             EXPECT_EQ(t.total.row(0)[ev], inc.inclusive.row(n)[ev])
-                << p.function_name(f) << " event " << p.events[ev].name;
+                << p.function_name(f) << " event " << p.events[event_id{ev}].name;
           }
         ++tops;
       }
@@ -220,7 +221,7 @@ TEST(Coverage, OfAModelFunction) {
     if (static_cast<double>(c.inclusive[0]) <= 1e-4 * static_cast<double>(l.total[0]) + 1)
       continue;  // (below the paths followed)
     auto it = std::find_if(l.entries.begin(), l.entries.end(),
-                           [&](const coverage_entry& e) { return e.node == c.function; });
+                           [&](const coverage_entry& e) { return e.node == c.function.index(); });
     ASSERT_NE(it, l.entries.end()) << p.function_name(c.function);
     EXPECT_EQ(it->min_distance, 1u);
     EXPECT_GE(it->cost[0] + 1, c.inclusive[0]);

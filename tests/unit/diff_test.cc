@@ -259,7 +259,7 @@ TEST(diff, only_common_events_are_compared) {
   EXPECT_EQ(r->old_only_events, std::vector<std::string>{"Ge"});
   EXPECT_TRUE(r->new_only_events.empty());
   EXPECT_EQ(r->parts_new, 5u);
-  EXPECT_EQ(r->total_new[0], sep.total()[sep.find_event("Ir")]);
+  EXPECT_EQ(r->total_new[0], sep.total()[sep.find_event("Ir")->index()]);
   auto back = diff_profiles(sep, bus);
   EXPECT_EQ(back->new_only_events, std::vector<std::string>{"Ge"});
 }
@@ -270,7 +270,7 @@ TEST(diff, one_part) {
   o.part = 1;
   auto r = diff_profiles(c, c, o);
   ASSERT_TRUE(r.has_value());
-  EXPECT_EQ(r->total_old[0], c.parts[1].totals[c.find_event("Ir")]);
+  EXPECT_EQ(r->total_old[0], c.parts[part_id{1}].totals[c.find_event("Ir")->index()]);
   EXPECT_LT(r->functions.size(), diff_profiles(c, c)->functions.size());
   EXPECT_EQ(r->count(function_change::unchanged), r->functions.size());
 

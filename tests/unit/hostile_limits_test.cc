@@ -38,7 +38,7 @@ std::string many_rows(int functions, int lines, int events = 1) {
 std::uint64_t sum_of_self_rows(const profile& p, part_id part, event_id e) {
   std::uint64_t sum = 0;
   for (std::size_t i = 0; i < p.self_rows.size(); ++i)
-    if (p.self_rows[i].part == part) sum += p.self_costs.row(i)[e];
+    if (p.self_rows[i].part == part) sum += p.self_costs.row(i)[e.index()];
   return sum;
 }
 
@@ -73,8 +73,9 @@ TEST(hostile_limits, model_stops_growing_at_the_limit_and_stays_consistent) {
   EXPECT_LT(limited.p.self_rows.size(), 100000u);
   ASSERT_EQ(limited.p.parts.size(), 1u);
   // Totals are what was kept, not what the file had.
-  EXPECT_EQ(limited.p.parts[0].totals[0], sum_of_self_rows(limited.p, 0, 0));
-  EXPECT_EQ(limited.p.parts[0].totals[0], limited.p.self_rows.size());
+  EXPECT_EQ(limited.p.parts[part_id{0}].totals[0],
+            sum_of_self_rows(limited.p, part_id{0}, event_id{0}));
+  EXPECT_EQ(limited.p.parts[part_id{0}].totals[0], limited.p.self_rows.size());
   // What was kept is exactly the first rows of the file.
   EXPECT_EQ(limited.p.function_name(limited.p.self_rows.front().function), "f0");
 }

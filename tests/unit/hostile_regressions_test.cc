@@ -272,7 +272,7 @@ TEST(hostile_regressions, duplicate_event_column_is_kept_apart_and_round_trips) 
   build("events: Ir Ir\nfl=a.c\nfn=main\n1 2 3\n", p, d1);
   EXPECT_EQ(d1.count(diag_code::duplicate_event), 1u);
   ASSERT_EQ(p.events.size(), 2u);
-  EXPECT_EQ(p.events[1].name, "Ir#2");
+  EXPECT_EQ(p.events[event_id{1}].name, "Ir#2");
   EXPECT_EQ(p.total(), (std::vector<std::uint64_t>{2, 3}));
 
   std::ostringstream text;

@@ -30,10 +30,10 @@ profile load_text(const std::string& text) {
 }
 
 function_id fn(const profile& p, std::string_view name) {
-  for (function_id f = 0; f < p.functions.size(); ++f)
+  for (function_id f : p.functions.ids())
     if (p.function_name(f) == name) return f;
   ADD_FAILURE() << "no function " << name;
-  return 0;
+  return function_id{};
 }
 
 // T6: direct recursion. f calls itself (2 calls, 140) and g (30); main calls f once (100).
@@ -45,12 +45,12 @@ const char* t6 =
 TEST(Inclusive, DirectRecursionIsNotCountedTwice) {
   profile p = load_text(t6);
   auto r = compute_inclusive(p);
-  EXPECT_EQ(r.inclusive.row(fn(p, "main"))[0], 101u);
-  EXPECT_EQ(r.inclusive.row(fn(p, "f"))[0], 100u);  // naive incoming sum: 240
-  EXPECT_EQ(r.inclusive.row(fn(p, "g"))[0], 30u);
-  EXPECT_EQ(r.self.row(fn(p, "f"))[0], 70u);
+  EXPECT_EQ(r.inclusive_of(fn(p, "main"))[0], 101u);
+  EXPECT_EQ(r.inclusive_of(fn(p, "f"))[0], 100u);  // naive incoming sum: 240
+  EXPECT_EQ(r.inclusive_of(fn(p, "g"))[0], 30u);
+  EXPECT_EQ(r.self_of(fn(p, "f"))[0], 70u);
   EXPECT_TRUE(r.cycles.empty());
-  EXPECT_EQ(r.cycle_of[fn(p, "f")], 0u);
+  EXPECT_EQ(r.cycle_of[fn(p, "f").index()], 0u);
 }
 
 TEST(Inclusive, RawModeGivesCallgrindAnnotateSums) {
@@ -58,8 +58,8 @@ TEST(Inclusive, RawModeGivesCallgrindAnnotateSums) {
   inclusive_options o;
   o.raw = true;
   auto r = compute_inclusive(p, o);
-  EXPECT_EQ(r.inclusive.row(fn(p, "f"))[0], 240u);
-  EXPECT_EQ(r.inclusive.row(fn(p, "main"))[0], 101u);
+  EXPECT_EQ(r.inclusive_of(fn(p, "f"))[0], 240u);
+  EXPECT_EQ(r.inclusive_of(fn(p, "main"))[0], 101u);
 }
 
 // T7: mutual recursion a <-> b, entered once from main with 50.
@@ -71,21 +71,21 @@ const char* t7 =
 TEST(Inclusive, CycleBecomesOneUnit) {
   profile p = load_text(t7);
   auto r = compute_inclusive(p);
-  EXPECT_EQ(r.inclusive.row(fn(p, "main"))[0], 51u);
+  EXPECT_EQ(r.inclusive_of(fn(p, "main"))[0], 51u);
   ASSERT_EQ(r.cycles.size(), 1u);
   EXPECT_EQ(r.cycles[0].inclusive[0], 50u);
   EXPECT_EQ(r.cycles[0].self[0], 50u);
   EXPECT_EQ(r.cycles[0].members.size(), 2u);
-  EXPECT_EQ(r.cycle_of[fn(p, "a")], 1u);
-  EXPECT_EQ(r.cycle_of[fn(p, "b")], 1u);
+  EXPECT_EQ(r.cycle_of[fn(p, "a").index()], 1u);
+  EXPECT_EQ(r.cycle_of[fn(p, "b").index()], 1u);
   // KCachegrind's member figures: self + calls leaving the cycle.
-  EXPECT_EQ(r.inclusive.row(fn(p, "a"))[0], 20u);
-  EXPECT_EQ(r.inclusive.row(fn(p, "b"))[0], 30u);
+  EXPECT_EQ(r.inclusive_of(fn(p, "a"))[0], 20u);
+  EXPECT_EQ(r.inclusive_of(fn(p, "b"))[0], 30u);
   inclusive_options o;
   o.raw = true;
   auto raw = compute_inclusive(p, o);
-  EXPECT_EQ(raw.inclusive.row(fn(p, "a"))[0], 80u);
-  EXPECT_EQ(raw.inclusive.row(fn(p, "b"))[0], 60u);
+  EXPECT_EQ(raw.inclusive_of(fn(p, "a"))[0], 80u);
+  EXPECT_EQ(raw.inclusive_of(fn(p, "b"))[0], 60u);
 }
 
 TEST(Inclusive, RootsPerPart) {
@@ -96,10 +96,10 @@ TEST(Inclusive, RootsPerPart) {
   profile p = load_text(two);
   ASSERT_EQ(p.parts.size(), 2u);
   auto r = compute_inclusive(p);
-  EXPECT_EQ(r.inclusive.row(fn(p, "w"))[0], 12u);
+  EXPECT_EQ(r.inclusive_of(fn(p, "w"))[0], 12u);
   inclusive_options o;
-  o.part = 1;
-  EXPECT_EQ(compute_inclusive(p, o).inclusive.row(fn(p, "w"))[0], 7u);
+  o.part = part_id{1};
+  EXPECT_EQ(compute_inclusive(p, o).inclusive_of(fn(p, "w"))[0], 7u);
 }
 
 TEST(Inclusive, TarjanHandlesAMillionDeepChainWithoutRecursion) {

@@ -105,7 +105,7 @@ std::string run_case(const std::string& name) {
   for (const auto& e : p.events) out << " " << e.name;
   out << "\n";
   for (std::size_t i = 0; i < p.parts.size(); ++i) {
-    const auto& part = p.parts[i];
+    const auto& part = p.parts[part_id{i}];
     out << "part " << i + 1 << ": totals " << costs_text(part.totals);
     if (part.totals_line) out << "; totals: line " << costs_text(*part.totals_line);
     if (part.summary) out << "; summary: line " << costs_text(*part.summary);
@@ -118,7 +118,7 @@ std::string run_case(const std::string& name) {
     sum.resize(p.events.size(), 0);
     add_saturating(std::span<std::uint64_t>(sum), p.self_costs.row(r));
   }
-  for (function_id f = 0; f < p.functions.size(); ++f) {
+  for (function_id f : p.functions.ids()) {
     out << "function " << function_text(p, f) << ": self ";
     auto it = self.find(f);
     out << (it == self.end() ? std::string("-") : costs_text(it->second)) << "\n";

@@ -77,7 +77,7 @@ struct flat {
 
 void add_costs(costs_by_event& into, const profile& p, std::span<const std::uint64_t> row) {
   for (std::size_t e = 0; e < row.size() && e < p.events.size(); ++e)
-    if (row[e]) into[p.events[e].name] += row[e];
+    if (row[e]) into[p.events[event_id{e}].name] += row[e];
 }
 
 std::string pos_key(const position& pos) {
@@ -158,7 +158,7 @@ void expect_same(const flat& expected, const flat& actual) {
 
 std::vector<std::uint64_t> part_order(const part& pt, const std::vector<std::uint64_t>& v) {
   std::vector<std::uint64_t> out;
-  for (auto e : pt.events) out.push_back(e < v.size() ? v[e] : 0);
+  for (auto e : pt.events) out.push_back(e.index() < v.size() ? v[e.index()] : 0);
   return out;
 }
 
@@ -176,9 +176,9 @@ TEST_P(merge_pairs, is_the_sum_of_its_inputs) {
   expect_same(expected, flatten(m.read_back));
 
   // Events united; totals: as stated equals the sum of self costs, summary: is not below it.
-  const part& pt = m.read_back.parts[0];
+  const part& pt = m.read_back.parts[part_id{0}];
   for (const auto& [event, total] : expected.totals)
-    EXPECT_NE(m.read_back.find_event(event), static_cast<event_id>(-1)) << event;
+    EXPECT_TRUE(m.read_back.find_event(event).has_value()) << event;
   ASSERT_TRUE(pt.totals_line.has_value());
   EXPECT_EQ(*pt.totals_line, pt.totals);
   ASSERT_TRUE(pt.header.summary.has_value());
@@ -222,10 +222,10 @@ TEST(merge, summaries_add_up_and_implausible_ones_are_replaced) {
   // --collect-systime: `summary: 101533080 331 92` over `totals: 101533080 330 92`.
   merged_file m = merge_and_read_back(
       {"vg-perl-work-systime.callgrind", "vg-threads-separate.t05.callgrind"}, parts_mode::sum);
-  const part& pt = m.read_back.parts[0];
+  const part& pt = m.read_back.parts[part_id{0}];
   ASSERT_EQ(pt.header.events, (std::vector<std::string>{"Ir", "sysCount", "sysTime"}));
   profile t05 = load("vg-threads-separate.t05.callgrind");
-  const std::uint64_t t05_ir = t05.total()[t05.find_event("Ir")];
+  const std::uint64_t t05_ir = t05.total()[t05.find_event("Ir")->index()];
   EXPECT_EQ(*pt.header.summary, (std::vector<std::uint64_t>{101533080 + t05_ir, 331, 92}));
   EXPECT_EQ(part_order(pt, pt.totals), (std::vector<std::uint64_t>{101533080 + t05_ir, 330, 92}));
 
@@ -234,12 +234,12 @@ TEST(merge, summaries_add_up_and_implausible_ones_are_replaced) {
   merged_file kept =
       merge_and_read_back({"vg-clientreq-instr-atstart-no-combined.callgrind"}, parts_mode::keep);
   ASSERT_EQ(kept.read_back.parts.size(), 4u);
-  EXPECT_EQ(*kept.read_back.parts[3].header.summary, std::vector<std::uint64_t>{16});
+  EXPECT_EQ(*kept.read_back.parts[part_id{3}].header.summary, std::vector<std::uint64_t>{16});
 
   // The cacheuse file's summary: has 9 of 13 values (two of them above the totals: line); the 4
   // missing ones count as their totals.
   merged_file cacheuse = merge_and_read_back({"vg-recurse-cacheuse.callgrind"}, parts_mode::sum);
-  const part& cp = cacheuse.read_back.parts[0];
+  const part& cp = cacheuse.read_back.parts[part_id{0}];
   EXPECT_EQ(*cp.header.summary,
             (std::vector<std::uint64_t>{362861226, 41376011, 40654943, 1292, 36359, 20811, 0, 58,
                                         7487, 7846118, 790802, 479545, 80924}));
@@ -251,26 +251,26 @@ TEST(merge, five_thread_files_sum_to_their_totals) {
   for (int t = 1; t <= 5; ++t) {
     names.push_back("vg-threads-separate.t0" + std::to_string(t) + ".callgrind");
     profile p = load(names.back());
-    sum["Ir"] += p.total()[p.find_event("Ir")];
+    sum["Ir"] += p.total()[p.find_event("Ir")->index()];
   }
   merged_file m = merge_and_read_back(names, parts_mode::sum);
   ASSERT_EQ(m.read_back.parts.size(), 1u);
-  EXPECT_EQ(m.read_back.total()[m.read_back.find_event("Ir")], sum["Ir"]);
-  EXPECT_EQ(m.read_back.parts[0].header.cmd, "bin/threads");
-  EXPECT_FALSE(m.read_back.parts[0].header.thread.has_value());
+  EXPECT_EQ(m.read_back.total()[m.read_back.find_event("Ir")->index()], sum["Ir"]);
+  EXPECT_EQ(m.read_back.parts[part_id{0}].header.cmd, "bin/threads");
+  EXPECT_FALSE(m.read_back.parts[part_id{0}].header.thread.has_value());
 }
 
 TEST(merge, parts_sum_folds_the_parts_of_one_file) {
   const char* f = "vg-threads-separate-combined.callgrind";
   profile in = load(f);
   ASSERT_EQ(in.parts.size(), 5u);
-  const event_id ir = in.find_event("Ir");
+  const std::size_t ir = in.find_event("Ir")->index();
   std::uint64_t sum = 0;
   for (const auto& pt : in.parts) sum += pt.totals[ir];
 
   merged_file m = merge_and_read_back({f}, parts_mode::sum);
   ASSERT_EQ(m.read_back.parts.size(), 1u);
-  EXPECT_EQ(m.read_back.parts[0].totals[m.read_back.find_event("Ir")], sum);
+  EXPECT_EQ(m.read_back.parts[part_id{0}].totals[m.read_back.find_event("Ir")->index()], sum);
   expect_same(flatten(in), flatten(m.read_back));
 }
 
@@ -281,8 +281,9 @@ TEST(merge, parts_keep_keeps_every_part) {
   EXPECT_EQ(m.read_back_errors, 0u);
   ASSERT_EQ(m.read_back.parts.size(), in.parts.size());
   for (std::size_t i = 0; i < in.parts.size(); ++i) {
-    EXPECT_EQ(m.read_back.parts[i].totals, in.parts[i].totals) << "part " << i + 1;
-    EXPECT_EQ(m.read_back.parts[i].header.thread, in.parts[i].header.thread);
+    EXPECT_EQ(m.read_back.parts[part_id{i}].totals, in.parts[part_id{i}].totals)
+        << "part " << i + 1;
+    EXPECT_EQ(m.read_back.parts[part_id{i}].header.thread, in.parts[part_id{i}].header.thread);
   }
   expect_same(flatten(in), flatten(m.read_back));
 
@@ -305,9 +306,10 @@ TEST(merge, memory_follows_the_merged_result_not_the_number_of_inputs) {
   EXPECT_EQ(merged.functions.size(), one.functions.size());
   EXPECT_EQ(merged.strings.size(), one.strings.size());
   EXPECT_EQ(merged.parts.size(), 1u);
-  const event_id ir = merged.find_event("Ir");
-  EXPECT_EQ(merged.total()[ir], 12 * one.total()[one.find_event("Ir")]);
-  EXPECT_EQ(merged.parts[0].header.descriptions.back().second, "12 parts of 12 files summed");
+  const std::size_t ir = merged.find_event("Ir")->index();
+  EXPECT_EQ(merged.total()[ir], 12 * one.total()[one.find_event("Ir")->index()]);
+  EXPECT_EQ(merged.parts[part_id{0}].header.descriptions.back().second,
+            "12 parts of 12 files summed");
 }
 
 TEST(merge, unreadable_input_is_an_error) {

@@ -32,10 +32,10 @@ std::unique_ptr<loaded> read_text(std::string text) {
 }
 
 function_id fn(const profile& p, std::string_view name) {
-  for (function_id i = 0; i < p.functions.size(); ++i)
+  for (function_id i : p.functions.ids())
     if (p.function_name(i) == name) return i;
   ADD_FAILURE() << "no function " << name;
-  return 0;
+  return function_id{};
 }
 
 std::uint64_t self(const profile& p, std::string_view name, std::size_t event = 0) {
@@ -144,10 +144,10 @@ TEST(ReaderSemantics, T4_CombinedDumpReusesIdsOfEarlierPart) {
   const auto& p = l->p;
   EXPECT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
   ASSERT_EQ(p.parts.size(), 2u);
-  EXPECT_EQ(*p.parts[0].header.thread, 1u);
-  EXPECT_EQ(*p.parts[1].header.thread, 2u);
-  EXPECT_EQ(p.parts[0].totals[0], 10u);
-  EXPECT_EQ(p.parts[1].totals[0], 5u);
+  EXPECT_EQ(*p.parts[part_id{0}].header.thread, 1u);
+  EXPECT_EQ(*p.parts[part_id{1}].header.thread, 2u);
+  EXPECT_EQ(p.parts[part_id{0}].totals[0], 10u);
+  EXPECT_EQ(p.parts[part_id{1}].totals[0], 5u);
   EXPECT_EQ(file_of(p, "worker"), "a.c");
   EXPECT_EQ(p.total()[0], 15u);
 }
@@ -172,11 +172,11 @@ TEST(ReaderSemantics, T5_XdebugAppendFile) {
   EXPECT_EQ(l->diags.count(diag_code::extra_call_target), 2u);
   ASSERT_EQ(p.parts.size(), 2u);
   ASSERT_EQ(p.events.size(), 2u);
-  EXPECT_EQ(p.events[0].name, "Time_(10ns)");
-  EXPECT_EQ(p.events[1].name, "Memory_(bytes)");
+  EXPECT_EQ(p.events[event_id{0}].name, "Time_(10ns)");
+  EXPECT_EQ(p.events[event_id{1}].name, "Memory_(bytes)");
   // {main} exists twice: once per script file.
   int mains = 0;
-  for (function_id f = 0; f < p.functions.size(); ++f)
+  for (function_id f : p.functions.ids())
     if (p.function_name(f) == "{main}") ++mains;
   EXPECT_EQ(mains, 2);
   EXPECT_EQ(p.total()[0], 206u);
@@ -201,7 +201,7 @@ TEST(ReaderSemantics, RedefinitionWarnsOnlyWithinThePartThatDefinedTheId) {
   const auto& p = l->p;
   ASSERT_EQ(p.parts.size(), 2u);
   int seconds = 0;
-  for (function_id f = 0; f < p.functions.size(); ++f)
+  for (function_id f : p.functions.ids())
     if (p.function_name(f) == "second") ++seconds;
   EXPECT_EQ(seconds, 1);
 }
@@ -229,7 +229,7 @@ TEST(ReaderSemantics, T8_InlinedCodeAndDefaultCalleeFile) {
   EXPECT_EQ(self(p, "helper"), 4u);
   // One helper only: the callee (h.h, helper) is the function defined later under fl=(2).
   int helpers = 0;
-  for (function_id f = 0; f < p.functions.size(); ++f)
+  for (function_id f : p.functions.ids())
     if (p.function_name(f) == "helper") ++helpers;
   EXPECT_EQ(helpers, 1);
 }
@@ -253,8 +253,8 @@ TEST(ReaderSemantics, T10_OmittedTrailingCosts) {
   const auto& p = l->p;
   EXPECT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
   EXPECT_EQ(p.total(), (std::vector<std::uint64_t>{4, 2, 0}));
-  ASSERT_TRUE(p.parts[0].summary.has_value());
-  EXPECT_EQ(*p.parts[0].summary, (std::vector<std::uint64_t>{4, 2, 0}));
+  ASSERT_TRUE(p.parts[part_id{0}].summary.has_value());
+  EXPECT_EQ(*p.parts[part_id{0}].summary, (std::vector<std::uint64_t>{4, 2, 0}));
 }
 
 TEST(ReaderSemantics, T11_Names) {
@@ -320,7 +320,8 @@ TEST(ReaderSemantics, T14_JumpsInBothModes) {
   // The source lines did not move the base away from the last cost line.
   std::map<std::uint64_t, std::uint64_t> lines;
   for (std::size_t r = 0; r < p.self_rows.size(); ++r)
-    if (p.self_rows[r].part == 1) lines[p.self_rows[r].pos.instr] = p.self_rows[r].pos.line;
+    if (p.self_rows[r].part == part_id{1})
+      lines[p.self_rows[r].pos.instr] = p.self_rows[r].pos.line;
   EXPECT_EQ(lines[0x101], 21u);
 }
 
@@ -331,12 +332,13 @@ TEST(ReaderSemantics, T15_DerivedEventDefinitions) {
       "Bcm\nfl=a.c\nfn=f\n1 100 1 2 3 0 0 0 4 5\n");
   const auto& p = l->p;
   EXPECT_EQ(l->diags.errors() + l->diags.warnings(), 0u);
-  auto cest = p.find_event("CEst");
-  ASSERT_NE(cest, static_cast<event_id>(-1));
+  const std::optional<event_id> found = p.find_event("CEst");
+  ASSERT_TRUE(found.has_value());
+  const event_id cest = *found;
   EXPECT_FALSE(p.events[cest].recorded);
   EXPECT_EQ(p.events[cest].formula, "Ir + 10 Bm + 10 L1m + 20 Ge + 100 LLm");
   EXPECT_EQ(p.events[cest].long_name, "Cycle Estimation");
-  EXPECT_TRUE(p.events[p.find_event("Bim")].recorded);
+  EXPECT_TRUE(p.events[*p.find_event("Bim")].recorded);
 }
 
 TEST(ReaderSemantics, T16_CachegrindFile) {
@@ -349,9 +351,9 @@ TEST(ReaderSemantics, T16_CachegrindFile) {
   ASSERT_EQ(p.parts.size(), 1u);
   EXPECT_TRUE(p.calls.empty());
   EXPECT_EQ(p.total(), (std::vector<std::uint64_t>{22, 1, 1}));
-  EXPECT_EQ(p.parts[0].header.cmd, "bin/recurse 1");
-  ASSERT_EQ(p.parts[0].header.descriptions.size(), 1u);
-  EXPECT_EQ(p.parts[0].header.descriptions[0].first, "I1 cache");
+  EXPECT_EQ(p.parts[part_id{0}].header.cmd, "bin/recurse 1");
+  ASSERT_EQ(p.parts[part_id{0}].header.descriptions.size(), 1u);
+  EXPECT_EQ(p.parts[part_id{0}].header.descriptions[0].first, "I1 cache");
 }
 
 TEST(ReaderSemantics, NothingBeforeOrAfterABadLineIsLost) {

@@ -233,16 +233,17 @@ using row_index = std::unordered_map<row_key, std::size_t, row_key_hash>;
 model_diff compare_models(const profile& a, const profile& b) {
   model_diff d;
   // Events by name.
-  std::vector<event_id> ev(a.events.size(), 0);
+  id_vector<event_id, event_id> ev(a.events.size());
   if (a.events.size() != b.events.size())
     d.add("event count " + std::to_string(a.events.size()) + " vs " +
           std::to_string(b.events.size()));
-  for (event_id e = 0; e < a.events.size(); ++e) {
-    event_id m = b.find_event(a.events[e].name);
-    if (m == static_cast<event_id>(-1)) {
+  for (event_id e : a.events.ids()) {
+    const std::optional<event_id> found = b.find_event(a.events[e].name);
+    if (!found) {
       d.add("event " + a.events[e].name + " missing");
       return d;
     }
+    const event_id m = *found;
     ev[e] = m;
     if (a.events[e].formula != b.events[m].formula ||
         a.events[e].long_name != b.events[m].long_name ||
@@ -250,8 +251,9 @@ model_diff compare_models(const profile& a, const profile& b) {
       d.add("event definition of " + a.events[e].name + " differs");
   }
   auto same_costs = [&](std::span<const std::uint64_t> x, std::span<const std::uint64_t> y) {
-    for (event_id e = 0; e < a.events.size(); ++e) {
-      std::uint64_t vx = e < x.size() ? x[e] : 0, vy = ev[e] < y.size() ? y[ev[e]] : 0;
+    for (event_id e : a.events.ids()) {
+      const std::size_t ex = e.index(), ey = ev[e].index();
+      std::uint64_t vx = ex < x.size() ? x[ex] : 0, vy = ey < y.size() ? y[ey] : 0;
       if (vx != vy) return false;
     }
     return true;
@@ -267,12 +269,12 @@ model_diff compare_models(const profile& a, const profile& b) {
     d.add("part count " + std::to_string(a.parts.size()) + " vs " + std::to_string(b.parts.size()));
     return d;
   }
-  for (part_id i = 0; i < a.parts.size(); ++i) {
+  for (part_id i : a.parts.ids()) {
     const part& x = a.parts[i];
     const part& y = b.parts[i];
     const auto& hx = x.header;
     const auto& hy = y.header;
-    std::string at = "part " + std::to_string(i) + ": ";
+    std::string at = "part " + std::to_string(i.index()) + ": ";
     if (hy.version != "1") d.add(at + "version " + hy.version);
     if (hx.creator != hy.creator) d.add(at + "creator");
     if (hx.cmd != hy.cmd) d.add(at + "cmd '" + hx.cmd + "' vs '" + hy.cmd + "'");
@@ -291,12 +293,12 @@ model_diff compare_models(const profile& a, const profile& b) {
 
   // Functions by (object, file, name).
   std::unordered_map<std::string, function_id> bf;
-  for (function_id f = 0; f < b.functions.size(); ++f) bf.emplace(function_key(b, f), f);
-  std::vector<function_id> fmap(a.functions.size(), 0);
+  for (function_id f : b.functions.ids()) bf.emplace(function_key(b, f), f);
+  id_vector<function_id, function_id> fmap(a.functions.size());
   if (a.functions.size() != b.functions.size())
     d.add("function count " + std::to_string(a.functions.size()) + " vs " +
           std::to_string(b.functions.size()));
-  for (function_id f = 0; f < a.functions.size(); ++f) {
+  for (function_id f : a.functions.ids()) {
     auto it = bf.find(function_key(a, f));
     if (it == bf.end()) {
       d.add("function " + std::string(a.function_name(f)) + " in " +
@@ -306,7 +308,7 @@ model_diff compare_models(const profile& a, const profile& b) {
     fmap[f] = it->second;
   }
   std::unordered_map<std::string_view, file_id> bfile;
-  for (file_id f = 0; f < b.files.size(); ++f) bfile.emplace(b.file_name(f), f);
+  for (file_id f : b.files.ids()) bfile.emplace(b.file_name(f), f);
   auto file_map = [&](file_id f) {
     auto it = bfile.find(a.file_name(f));
     return it == bfile.end() ? static_cast<file_id>(-1) : it->second;
@@ -317,7 +319,7 @@ model_diff compare_models(const profile& a, const profile& b) {
     row_index idx;
     idx.reserve(b.self_rows.size());
     auto key = [](part_id pt, function_id f, file_id fl, const position& pos) {
-      return row_key{pt, f, fl, pos.instr, pos.bb, pos.line};
+      return row_key{pt.index(), f.index(), fl.index(), pos.instr, pos.bb, pos.line};
     };
     for (std::size_t r = 0; r < b.self_rows.size(); ++r) {
       const auto& s = b.self_rows[r];
@@ -346,8 +348,9 @@ model_diff compare_models(const profile& a, const profile& b) {
     auto key = [](const call_row& c, part_id pt, function_id caller, file_id fl,
                   function_id callee) {
       position t = c.has_target ? c.target : position{};
-      return row_key{pt,     caller,  fl,   c.site.instr, c.site.bb, c.site.line,
-                     callee, t.instr, t.bb, t.line,       0,         0};
+      return row_key{
+          pt.index(),     caller.index(), fl.index(), c.site.instr, c.site.bb, c.site.line,
+          callee.index(), t.instr,        t.bb,       t.line,       0,         0};
     };
     for (std::size_t r = 0; r < b.calls.size(); ++r) {
       const auto& c = b.calls[r];
@@ -377,15 +380,15 @@ model_diff compare_models(const profile& a, const profile& b) {
     idx.reserve(b.jumps.size());
     auto key = [](const jump_row& j, part_id pt, function_id f, file_id fl, file_id tfl,
                   function_id tf) {
-      return row_key{pt,
-                     f,
-                     fl,
+      return row_key{pt.index(),
+                     f.index(),
+                     fl.index(),
                      j.source.instr,
                      j.source.bb,
                      j.source.line,
                      j.conditional ? 1u : 0u,
-                     tfl,
-                     tf,
+                     tfl.index(),
+                     tf.index(),
                      j.target.instr,
                      j.target.bb,
                      j.target.line};

@@ -51,7 +51,8 @@ void expect_same_names(const string_pool& full, const string_pool& other) {
   ASSERT_EQ(full.size(), other.size());
   EXPECT_EQ(full.bytes(), other.bytes());
   std::string scratch;
-  for (string_id id = 0; id < full.size(); ++id) {
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    const string_id id{i};
     ASSERT_EQ(full.view(id), other.text(id, scratch)) << "id " << id;
     // In memory: the whole name, or (spilled) its first spill_prefix bytes.
     const std::string_view kept = other.view(id);
@@ -74,13 +75,13 @@ TEST(string_pool, spill_gives_the_text_and_ids_of_full_mode) {
   EXPECT_GT(spill.spilled_bytes(), 500000u);
   expect_same_names(full, spill);
   for (const auto& n : sample_names()) EXPECT_EQ(spill.find(n), full.find(n));
-  EXPECT_EQ(spill.find("not interned"), string_pool::npos);
+  EXPECT_FALSE(spill.find("not interned").has_value());
   // view() holds the first bytes of a long name, the whole of a short one.
-  const string_id l = spill.find(std::string(300000, 'x') + "end");
+  const string_id l = *spill.find(std::string(300000, 'x') + "end");
   EXPECT_EQ(spill.view(l), std::string(string_pool::spill_prefix, 'x'));
-  const string_id at_limit = spill.find(std::string(string_pool::digest_prefix, 'p'));
+  const string_id at_limit = *spill.find(std::string(string_pool::digest_prefix, 'p'));
   EXPECT_EQ(spill.view(at_limit), std::string(string_pool::digest_prefix, 'p'));
-  EXPECT_EQ(spill.view(spill.find("main")), "main");
+  EXPECT_EQ(spill.view(*spill.find("main")), "main");
   EXPECT_FALSE(spill.read_failed());
 
   // Moved, it still reads its file.
@@ -111,12 +112,12 @@ TEST(string_pool, intern_and_find_work_after_release_index) {
     }
     const std::size_t size = pool.size();
     EXPECT_EQ(pool.find(names[5]), ids[5]);  // rebuilds the index
-    EXPECT_EQ(pool.find("not a name"), string_pool::npos);
+    EXPECT_FALSE(pool.find("not a name").has_value());
     for (std::size_t i = 0; i < names.size(); ++i) ASSERT_EQ(pool.intern(names[i]), ids[i]);
     EXPECT_EQ(pool.size(), size);
     pool.release_index();
     const string_id fresh = pool.intern("a new name that is longer than the prefix of forty bytes");
-    EXPECT_EQ(fresh, size);
+    EXPECT_EQ(fresh.index(), size);
     EXPECT_EQ(pool.intern("a new name that is longer than the prefix of forty bytes"), fresh);
     EXPECT_EQ(pool.intern(names[3]), ids[3]);
   }

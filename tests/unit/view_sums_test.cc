@@ -19,8 +19,8 @@
 #include "calltree/profile_builder.h"
 #include "corpus_case_names.h"
 #include "export/stacks.h"
-#include "reader/load_any.h"
 #include "profile_files.h"
+#include "reader/load_any.h"
 #include "views/flame.h"
 #include "views/part_costs.h"
 #include "views/session.h"
@@ -86,7 +86,7 @@ TEST_P(ViewSums, OneKeyPerFunction) {
     auto& sum =
         model[std::make_tuple(p.strings.text(p.objects[f.object].name),
                               p.strings.text(p.files[f.file].name), p.strings.text(f.name))];
-    add_saturating(sum, p.self_costs.row(r)[e0]);
+    add_saturating(sum, p.self_costs.row(r)[e0.index()]);
   }
   std::size_t matched = 0;
   for (std::uint32_t k = 0; k < v.keys(); ++k) {

@@ -28,8 +28,8 @@ namespace calltree {
 
 // The calls between one function and one other function, summed.
 struct call_summary {
-  function_id function = 0;  // the other function: the caller (in callers), the callee (callees)
-  std::uint64_t count = 0;   // the number of calls (saturating sum of the rows' counts)
+  function_id function;     // the other function: the caller (in callers), the callee (callees)
+  std::uint64_t count = 0;  // the number of calls (saturating sum of the rows' counts)
   std::vector<std::uint64_t> inclusive;  // their inclusive cost, per event (profile order)
   std::uint32_t first_call = 0;          // the first of the call rows summed (index of p.calls)
   // A call to itself or within its cycle (see above): its cost counts nested calls again.
@@ -43,7 +43,7 @@ struct function_calls {
 
 struct calls_options {
   std::optional<part_id> part;  // only this part's calls; default every part
-  event_id sort_event = 0;      // each list by this event's cost, the highest first
+  event_id sort_event;          // each list by this event's cost, the highest first
 };
 
 // The callers and callees of `f` in `p`, each sorted by the inclusive cost of

@@ -58,6 +58,13 @@ struct inclusive_result {
   std::vector<std::uint32_t> cycle_of;
   std::vector<cycle_info> cycles;
   bool saturated = false;  // some sum did not fit in 64 bits
+
+  // Of compute_inclusive's result (node id = function id): function f's row of `self` and of
+  // `inclusive`, one cost per event (`inc.inclusive_of(f)[e.index()]`).
+  std::span<const std::uint64_t> self_of(function_id f) const { return self.row(f.index()); }
+  std::span<const std::uint64_t> inclusive_of(function_id f) const {
+    return inclusive.row(f.index());
+  }
 };
 
 // Collects a call graph, then solves it. Node ids are dense 0..nodes-1, chosen by the caller.
