@@ -104,7 +104,7 @@ simd_paths=()
 if [ -n "$floor" ]; then
   # (An empty file: nothing is read, and the exit status says whether the CPU can.)
   for isa in avx2 avx512; do
-    if "$floor" --simd=$isa /dev/null > /dev/null 2>&1; then simd_paths+=("$isa");
+    if "$floor" --simd="$isa" /dev/null > /dev/null 2>&1; then simd_paths+=("$isa");
     else log "parse_floor --simd=$isa: not on this CPU (no rows for it)"; fi
   done
 fi
@@ -181,8 +181,8 @@ for f in "${files[@]}"; do
     run "parse floor" "$f" "$usize" "$base" "$floor" --threads=1 "$f"
     run "parse floor --threads=2" "$f" "$usize" "$base" "$floor" --threads=2 "$f"
     for isa in ${simd_paths[@]+"${simd_paths[@]}"}; do
-      run "parse floor --simd=$isa" "$f" "$usize" "$base" "$floor" --simd=$isa --threads=1 "$f"
-      run "parse floor --simd=$isa --threads=2" "$f" "$usize" "$base" "$floor" --simd=$isa \
+      run "parse floor --simd=$isa" "$f" "$usize" "$base" "$floor" --simd="$isa" --threads=1 "$f"
+      run "parse floor --simd=$isa --threads=2" "$f" "$usize" "$base" "$floor" --simd="$isa" \
         --threads=2 "$f"
     done
   fi

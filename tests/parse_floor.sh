@@ -34,7 +34,7 @@ done
 # The SIMD floors read what the scalar one reads.
 paths=()
 for isa in avx512 avx2; do
-  if "$floor" --simd=$isa "$tmp/big.callgrind" > /dev/null 2>&1; then paths+=("$isa");
+  if "$floor" --simd="$isa" "$tmp/big.callgrind" > /dev/null 2>&1; then paths+=("$isa");
   else echo "skipped: parse_floor --simd=$isa (not on this CPU)"; fi
 done
 [ ${#paths[@]} -gt 0 ] || exit $fail
@@ -79,7 +79,7 @@ for f in "${inputs[@]}"; do
   for t in 1 2; do
     want=$("$floor" --threads=$t "$f")
     for isa in "${paths[@]}"; do
-      got=$("$floor" --simd=$isa --threads=$t "$f")
+      got=$("$floor" --simd="$isa" --threads=$t "$f")
       n=$((n + 1))
       if [ "$got" != "$want" ]; then
         echo "FAIL: --simd=$isa --threads=$t: $got" >&2
