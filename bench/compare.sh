@@ -6,8 +6,8 @@
 #                 callgrind_annotate --auto=no, wc -l, and parse_floor with one thread and two
 #                 (bench/parse_floor.cc: the least a reading must do, as one tight loop; from
 #                 the bench build beside the binary, `make bench`; rows left out without it),
-#                 and with --simd where the CPU has AVX-512BW (runs of cost lines read from
-#                 SIMD masks, 64 bytes at a time)
+#                 and with --simd=avx2 and --simd=avx512 where the CPU has them (runs of cost
+#                 lines read from SIMD masks, 64 bytes at a time)
 #   .gz (magic):  calltree check, calltree annotate --auto=no and --auto=yes, gzip -dc
 #   .zst (magic): calltree check, calltree annotate --auto=no and --auto=yes, zstd -dc
 # and prints one Markdown table: tool, file, size (on disk), seconds (best of $REPS wall-clock
@@ -100,11 +100,13 @@ fi
 floor=""
 [ -x "$(dirname "$bin")/bench/parse_floor" ] && floor=$(dirname "$bin")/bench/parse_floor
 [ -n "$floor" ] || log "no $(dirname "$bin")/bench/parse_floor (make bench builds it): no floor rows"
-simd_floor=0
+simd_paths=()
 if [ -n "$floor" ]; then
   # (An empty file: nothing is read, and the exit status says whether the CPU can.)
-  if "$floor" --simd /dev/null > /dev/null 2>&1; then simd_floor=1;
-  else log "parse_floor --simd: no AVX-512BW on this CPU (no SIMD floor rows)"; fi
+  for isa in avx2 avx512; do
+    if "$floor" --simd="$isa" /dev/null > /dev/null 2>&1; then simd_paths+=("$isa");
+    else log "parse_floor --simd=$isa: not on this CPU (no rows for it)"; fi
+  done
 fi
 
 has_annotate=0
@@ -178,10 +180,11 @@ for f in "${files[@]}"; do
   if [ "$kind" = plain ] && [ -n "$floor" ]; then
     run "parse floor" "$f" "$usize" "$base" "$floor" --threads=1 "$f"
     run "parse floor --threads=2" "$f" "$usize" "$base" "$floor" --threads=2 "$f"
-    if [ $simd_floor = 1 ]; then
-      run "parse floor --simd" "$f" "$usize" "$base" "$floor" --simd --threads=1 "$f"
-      run "parse floor --simd --threads=2" "$f" "$usize" "$base" "$floor" --simd --threads=2 "$f"
-    fi
+    for isa in ${simd_paths[@]+"${simd_paths[@]}"}; do
+      run "parse floor --simd=$isa" "$f" "$usize" "$base" "$floor" --simd="$isa" --threads=1 "$f"
+      run "parse floor --simd=$isa --threads=2" "$f" "$usize" "$base" "$floor" --simd="$isa" \
+        --threads=2 "$f"
+    done
   fi
   run "calltree check" "$f" "$usize" "$base" "$bin" check "${extra[@]}" "$f"
   if [ $has_annotate = 1 ]; then
@@ -206,6 +209,8 @@ done
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 rev=$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?')
 echo "calltree $rev ($("$bin" --version 2>/dev/null | head -1)), $(nproc) cores ($cpu), $(date -u +%Y-%m-%d)."
+# The flags the floor's paths and the reader's scanners may use: the table's machine.
+echo "CPU flags: $(grep -m1 -o -w -E 'sse4_2|avx|avx2|bmi1|bmi2|lzcnt|abm|popcnt|avx512f|avx512bw|avx512vl' /proc/cpuinfo | sort -u | tr '\n' ' ')"
 echo "Best of $REPS runs (callgrind_annotate: 1), files in the page cache; MB = 10^6 bytes;"
 echo "MB/s counts uncompressed bytes; ratio = seconds / the file's baseline (wc -l, gzip -dc, zstd -dc)."
 [ -n "${CALLTREE_FLAGS:-}" ] && echo "calltree flags: $CALLTREE_FLAGS"

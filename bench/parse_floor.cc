@@ -10,7 +10,8 @@
 //   * `KEY=(id)`: the id looked up in a table; `KEY=(id) name`: the name hashed and stored.
 // With --threads=2 the file is cut in two at a line that starts with "fn=" and each half is read
 // on a thread of its own (the second half's positions start from 0: nothing is fixed up).
-// With --simd (x86-64 with AVX-512BW) the commonest lines of an instr-level profile, runs of
+// With --simd (x86-64 with AVX-512BW, or AVX2: chosen at run time by the CPU's flags;
+// --simd=avx2 or --simd=avx512 names one) the commonest lines of an instr-level profile, runs of
 // `+D L C` (an instr delta, line 0 or *, one cost), are read 64 bytes at a time from SIMD masks
 // instead of a token at a time (cost_window below); every other line as without it. The
 // same counts, sums and check value as without it (tests/parse_floor.sh): it is the floor of a
@@ -24,7 +25,7 @@
 // a parse of the lines, and calltree's seconds over its seconds are the price of
 // everything a real reading adds (docs/performance.md).
 //
-// Usage: parse_floor [--threads=1|2] [--simd] FILE
+// Usage: parse_floor [--threads=1|2] [--simd[=avx2|avx512]] FILE
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -78,6 +79,76 @@ struct cost_window {
   bool line_zero = false;    // some line's L is 0: the line column is 0 after them
 };
 
+// The masks of one window's 64 bytes: a bit per byte, byte i at bit i.
+struct window_masks {
+  std::uint64_t nl, sp, dg, plus, star, zero;
+};
+
+// Which lines of a window are `+D L C` (the shape above): false if the first is not one (or
+// the window has no line end). `take` the bytes of the lines taken, `costs` and `deltas` the
+// digits of their C and D tokens, `line_zero` whether some taken line's L is 0. The same
+// arithmetic on the masks whichever instructions made them.
+[[gnu::always_inline]] inline bool window_shape(const window_masks& m, std::uint64_t& take,
+                                                std::uint64_t& costs, std::uint64_t& deltas,
+                                                bool& line_zero) {
+  if (!m.nl) return false;
+  const std::uint64_t whole = ~0ull >> __builtin_clzll(m.nl);  // up to the last line end
+  const std::uint64_t tok = ~(m.sp | m.nl) & whole;
+  const std::uint64_t first1 = ((m.nl << 1) | 1) & whole;  // line starts
+  const std::uint64_t r1 = (tok + (first1 & tok)) ^ tok, t1 = r1 & tok, after1 = r1 & ~tok;
+  const std::uint64_t first2 = (after1 & m.sp) << 1;
+  const std::uint64_t r2 = (tok + (first2 & tok)) ^ tok, t2 = r2 & tok, after2 = r2 & ~tok;
+  const std::uint64_t first3 = (after2 & m.sp) << 1;
+  const std::uint64_t r3 = (tok + (first3 & tok)) ^ tok, t3 = r3 & tok, after3 = r3 & ~tok;
+  const std::uint64_t bad =
+      (first1 & ~(m.plus & tok)) | (first1 & ~(t1 >> 1)) | (t1 & ~first1 & ~m.dg)  // +digits
+      | (first2 & ~tok) | (t2 & ~first2) | (first2 & ~(m.zero | m.star))           // 0 or *
+      | (first3 & ~tok) | (t3 & ~m.dg)                                             // digits
+      | ((after1 | after2) & m.nl) | (after3 & ~m.nl);  // three tokens, then the line end
+  take = whole;
+  if (bad) {
+    // Up to the start of the line of the first bad byte.
+    const std::uint64_t starts = first1 & (~0ull >> (63 - __builtin_ctzll(bad)));
+    const auto cut = static_cast<unsigned>(63 - __builtin_clzll(starts));
+    if (cut == 0) return false;
+    take = (1ull << cut) - 1;
+  }
+  costs = t3 & take;
+  deltas = t1 & ~first1 & take;
+  line_zero = (first2 & m.zero & take) != 0;
+  return true;
+}
+
+// The window's result from its shape and its digit sums.
+[[gnu::always_inline]] inline void window_result(std::uint64_t nl, std::uint64_t take,
+                                                 std::uint64_t costs, std::uint64_t deltas,
+                                                 bool line_zero, cost_window& w) {
+  const std::uint64_t ends = nl & take;
+  w.deltas = deltas;
+  w.costs = costs;
+  w.lines = static_cast<std::uint32_t>(__builtin_popcountll(ends));
+  w.bytes = 64 - static_cast<std::uint32_t>(__builtin_clzll(ends));
+  w.line_zero = line_zero;
+}
+
+// The digits' place among a number's last three (1, 10, 100) for the numbers whose bytes are
+// the set bits of `m` (runs of digits, one a number, each ending before a byte not in m); `m`
+// left with the digits before those three, to weigh next (times 1000).
+struct places {
+  std::uint64_t ones, tens, hundreds;
+};
+[[gnu::always_inline]] inline places last_three_places(std::uint64_t& m) {
+  const std::uint64_t ones = m & ~(m >> 1);
+  const std::uint64_t tens = (ones >> 1) & m, hundreds = (tens >> 1) & m;
+  m &= ~(ones | tens | hundreds);
+  return {ones, tens, hundreds};
+}
+
+// The two paths: `--simd` takes AVX-512BW where the CPU has it, else AVX2 (the same 64-bit
+// masks from two 32-byte halves; the weights' bytes from the masks by a shuffle); `--simd=avx2`
+// and `--simd=avx512` choose one (tests/parse_floor.sh runs each the CPU has).
+enum class simd_path { none, avx2, avx512 };
+
 #ifdef PARSE_FLOOR_SIMD
 // GCC 12 warns that the undefined vectors its AVX-512 intrinsics start from (the reduction's
 // extracts) "may be used uninitialized" wherever it inlines them: a false alarm.
@@ -86,18 +157,32 @@ struct cost_window {
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 #define FLOOR_AVX512 __attribute__((target("avx512f,avx512bw,bmi,lzcnt,popcnt")))
+#define FLOOR_AVX2 __attribute__((target("avx2,bmi,lzcnt,popcnt")))
 
-// The digits of the numbers whose bytes are the set bits of `m` (runs of digits, one a
-// number, each ending before a byte not in m) weighed by their place among a number's last
-// three: 1, 10, 100, as int32 lanes (each the sum of four bytes' digit x weight); `m` left with
-// the digits before those three, to weigh next (times 1000).
+bool supported(simd_path p) {
+  switch (p) {
+    case simd_path::avx512:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("bmi") && __builtin_cpu_supports("lzcnt") &&
+             __builtin_cpu_supports("popcnt");
+    case simd_path::avx2:
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+             __builtin_cpu_supports("lzcnt") && __builtin_cpu_supports("popcnt");
+    case simd_path::none:
+      break;
+  }
+  return true;
+}
+
+// ---- AVX-512BW: one 64-byte vector, its compares masks already.
+
+// The digits' weights (last_three_places) as int32 lanes, each the sum of four bytes' digit x
+// weight.
 [[gnu::always_inline]] FLOOR_AVX512 inline __m512i last_three(__m512i digits, std::uint64_t& m) {
-  const std::uint64_t ones = m & ~(m >> 1);
-  const std::uint64_t tens = (ones >> 1) & m, hundreds = (tens >> 1) & m;
-  __m512i w = _mm512_maskz_mov_epi8(ones, _mm512_set1_epi8(1));
-  w = _mm512_mask_mov_epi8(w, tens, _mm512_set1_epi8(10));
-  w = _mm512_mask_mov_epi8(w, hundreds, _mm512_set1_epi8(100));
-  m &= ~(ones | tens | hundreds);
+  const places pl = last_three_places(m);
+  __m512i w = _mm512_maskz_mov_epi8(pl.ones, _mm512_set1_epi8(1));
+  w = _mm512_mask_mov_epi8(w, pl.tens, _mm512_set1_epi8(10));
+  w = _mm512_mask_mov_epi8(w, pl.hundreds, _mm512_set1_epi8(100));
   // Pairs of digit x weight (at most 9*100 + 9*100: an int16), then fours (an int32).
   return _mm512_madd_epi16(_mm512_maddubs_epi16(digits, w), _mm512_set1_epi16(1));
 }
@@ -123,54 +208,119 @@ struct cost_window {
   return true;
 }
 
-// Whether this CPU has what read_cost_window needs (x86-64 with AVX-512BW).
-bool cost_windows_supported() {
-  static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-  return yes;
-}
-
 // The lines of the 64 bytes at p (a line start; all 64 readable) up to the first that is not
 // `+D L C`. False if the first is not one (or a run of more than 15 digits is among those that
 // are: then the lines one by one read them); `w` is then unchanged.
-FLOOR_AVX512 bool read_cost_window(const char* p, cost_window& w) {
+FLOOR_AVX512 inline bool read_cost_window_avx512(const char* p, cost_window& w) {
   const __m512i v = _mm512_loadu_si512(p);
-  const std::uint64_t nl = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\n'));
-  if (!nl) return false;
-  const std::uint64_t whole = ~0ull >> __builtin_clzll(nl);  // up to the last line end
-  const std::uint64_t sp = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(' '));
   const __m512i digits = _mm512_sub_epi8(v, _mm512_set1_epi8('0'));
-  const std::uint64_t dg = _mm512_cmplt_epu8_mask(digits, _mm512_set1_epi8(10));
-  const std::uint64_t plus = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('+'));
-  const std::uint64_t star = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('*'));
-  const std::uint64_t zero = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('0'));
-  const std::uint64_t tok = ~(sp | nl) & whole;
-  const std::uint64_t first1 = ((nl << 1) | 1) & whole;  // line starts
-  const std::uint64_t r1 = (tok + (first1 & tok)) ^ tok, t1 = r1 & tok, after1 = r1 & ~tok;
-  const std::uint64_t first2 = (after1 & sp) << 1;
-  const std::uint64_t r2 = (tok + (first2 & tok)) ^ tok, t2 = r2 & tok, after2 = r2 & ~tok;
-  const std::uint64_t first3 = (after2 & sp) << 1;
-  const std::uint64_t r3 = (tok + (first3 & tok)) ^ tok, t3 = r3 & tok, after3 = r3 & ~tok;
-  const std::uint64_t bad =
-      (first1 & ~(plus & tok)) | (first1 & ~(t1 >> 1)) | (t1 & ~first1 & ~dg)  // +digits
-      | (first2 & ~tok) | (t2 & ~first2) | (first2 & ~(zero | star))           // 0 or *
-      | (first3 & ~tok) | (t3 & ~dg)                                           // digits
-      | ((after1 | after2) & nl) | (after3 & ~nl);  // three tokens, then the line end
-  std::uint64_t take = whole;
-  if (bad) {
-    // Up to the start of the line of the first bad byte.
-    const std::uint64_t starts = first1 & (~0ull >> (63 - __builtin_ctzll(bad)));
-    const auto cut = static_cast<unsigned>(63 - __builtin_clzll(starts));
-    if (cut == 0) return false;
-    take = (1ull << cut) - 1;
+  const window_masks m{_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\n')),
+                       _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(' ')),
+                       _mm512_cmplt_epu8_mask(digits, _mm512_set1_epi8(10)),
+                       _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('+')),
+                       _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('*')),
+                       _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('0'))};
+  std::uint64_t take, cost_digits, delta_digits, costs, deltas;
+  bool line_zero;
+  if (!window_shape(m, take, cost_digits, delta_digits, line_zero)) return false;
+  if (!digit_sums(digits, cost_digits, delta_digits, costs, deltas)) return false;
+  window_result(m.nl, take, costs, deltas, line_zero, w);
+  return true;
+}
+
+// ---- AVX2: two 32-byte halves, each compare's movemask a half of the 64-bit mask.
+
+[[gnu::always_inline]] FLOOR_AVX2 inline std::uint64_t mask64(__m256i lo, __m256i hi) {
+  return static_cast<std::uint32_t>(_mm256_movemask_epi8(lo)) |
+         (std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(hi))} << 32);
+}
+
+[[gnu::always_inline]] FLOOR_AVX2 inline std::uint64_t eq64(__m256i lo, __m256i hi, char c) {
+  const __m256i x = _mm256_set1_epi8(c);
+  return mask64(_mm256_cmpeq_epi8(lo, x), _mm256_cmpeq_epi8(hi, x));
+}
+
+// 0xff in every byte whose bit of the 32-bit `m` is set, else 0.
+[[gnu::always_inline]] FLOOR_AVX2 inline __m256i bytes_of(std::uint32_t m) {
+  // Byte i takes the mask's byte i / 8 (the shuffle works within each 16-byte lane, and every
+  // lane holds the broadcast mask), then tests its bit i % 8.
+  const __m256i spread =
+      _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(m)),
+                          _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2,
+                                           2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3));
+  const __m256i bit = _mm256_set1_epi64x(static_cast<long long>(0x8040201008040201ull));
+  return _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit);
+}
+
+// The weights of 32 bytes: 1, 10, 100 where `ones`, `tens`, `hundreds` (32 bits each) say.
+[[gnu::always_inline]] FLOOR_AVX2 inline __m256i weights(std::uint32_t ones, std::uint32_t tens,
+                                                         std::uint32_t hundreds) {
+  return _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(bytes_of(ones), _mm256_set1_epi8(1)),
+                                         _mm256_and_si256(bytes_of(tens), _mm256_set1_epi8(10))),
+                         _mm256_and_si256(bytes_of(hundreds), _mm256_set1_epi8(100)));
+}
+
+// As the AVX-512 digit_sums, with fewer masks made bytes (each costs a shuffle, an and and a
+// compare here): one set of weights for the digits of both sets (their tokens are never
+// adjacent, so a number's last digit is the same in a, b and a | b), and b's share taken by
+// pairs: a pair of bytes holds digits of one set at most (the tokens of a and b are 3 bytes or
+// more apart), so madd with 1 for every pair sums both, with 1 for the pairs of b sums b.
+[[gnu::always_inline]] FLOOR_AVX2 inline bool digit_sums(__m256i lo, __m256i hi, std::uint64_t a,
+                                                         std::uint64_t b, std::uint64_t& sa,
+                                                         std::uint64_t& sb) {
+  sa = sb = 0;
+  const __m256i one = _mm256_set1_epi16(1);
+  const std::uint64_t b_pairs = b | (b >> 1);  // bit 2i: byte 2i or 2i + 1 is in b
+  const __m256i b_lo = _mm256_and_si256(bytes_of(static_cast<std::uint32_t>(b_pairs)), one);
+  const __m256i b_hi = _mm256_and_si256(bytes_of(static_cast<std::uint32_t>(b_pairs >> 32)), one);
+  std::uint64_t m = a | b;
+  for (std::uint64_t scale = 1, group = 0; m; scale *= 1000, ++group) {
+    if (group == 5) return false;
+    const places pl = last_three_places(m);
+    const __m256i p_lo = _mm256_maddubs_epi16(
+        lo, weights(static_cast<std::uint32_t>(pl.ones), static_cast<std::uint32_t>(pl.tens),
+                    static_cast<std::uint32_t>(pl.hundreds)));
+    const __m256i p_hi =
+        _mm256_maddubs_epi16(hi, weights(static_cast<std::uint32_t>(pl.ones >> 32),
+                                         static_cast<std::uint32_t>(pl.tens >> 32),
+                                         static_cast<std::uint32_t>(pl.hundreds >> 32)));
+    const __m256i x = _mm256_add_epi32(_mm256_madd_epi16(p_lo, one), _mm256_madd_epi16(p_hi, one));
+    const __m256i y =
+        _mm256_add_epi32(_mm256_madd_epi16(p_lo, b_lo), _mm256_madd_epi16(p_hi, b_hi));
+    // x's int32 lanes summed in pairs into the low halves of 64-bit lanes, y's into the high.
+    const __m256i xs = _mm256_add_epi32(x, _mm256_srli_epi64(x, 32));
+    const __m256i ys = _mm256_add_epi32(y, _mm256_slli_epi64(y, 32));
+    const __m256i both = _mm256_blend_epi32(xs, ys, 0xaa);
+    const __m128i s2 =
+        _mm_add_epi64(_mm256_castsi256_si128(both), _mm256_extracti128_si256(both, 1));
+    const auto sum = static_cast<std::uint64_t>(_mm_cvtsi128_si64(s2)) +
+                     static_cast<std::uint64_t>(_mm_extract_epi64(s2, 1));
+    const std::uint64_t all = sum & 0xffffffffu, of_b = sum >> 32;
+    sa += scale * (all - of_b);
+    sb += scale * of_b;
   }
-  std::uint64_t costs, deltas;
-  if (!digit_sums(digits, t3 & take, t1 & ~first1 & take, costs, deltas)) return false;
-  const std::uint64_t ends = nl & take;
-  w.deltas = deltas;
-  w.costs = costs;
-  w.lines = static_cast<std::uint32_t>(__builtin_popcountll(ends));
-  w.bytes = 64 - static_cast<std::uint32_t>(__builtin_clzll(ends));
-  w.line_zero = (first2 & zero & take) != 0;
+  return true;
+}
+
+// As read_cost_window_avx512.
+FLOOR_AVX2 inline bool read_cost_window_avx2(const char* p, cost_window& w) {
+  const __m256i v_lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i v_hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
+  const __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
+  const __m256i d_lo = _mm256_sub_epi8(v_lo, zero), d_hi = _mm256_sub_epi8(v_hi, zero);
+  // A digit: its byte - '0' unsigned at most 9 (min with 9 is itself).
+  const window_masks m{eq64(v_lo, v_hi, '\n'),
+                       eq64(v_lo, v_hi, ' '),
+                       mask64(_mm256_cmpeq_epi8(_mm256_min_epu8(d_lo, nine), d_lo),
+                              _mm256_cmpeq_epi8(_mm256_min_epu8(d_hi, nine), d_hi)),
+                       eq64(v_lo, v_hi, '+'),
+                       eq64(v_lo, v_hi, '*'),
+                       eq64(v_lo, v_hi, '0')};
+  std::uint64_t take, cost_digits, delta_digits, costs, deltas;
+  bool line_zero;
+  if (!window_shape(m, take, cost_digits, delta_digits, line_zero)) return false;
+  if (!digit_sums(d_lo, d_hi, cost_digits, delta_digits, costs, deltas)) return false;
+  window_result(m.nl, take, costs, deltas, line_zero, w);
   return true;
 }
 
@@ -178,13 +328,14 @@ FLOOR_AVX512 bool read_cost_window(const char* p, cost_window& w) {
 #pragma GCC diagnostic pop
 #endif
 #else
-bool cost_windows_supported() { return false; }
-bool read_cost_window(const char*, cost_window&) { return false; }
+bool supported(simd_path p) { return p == simd_path::none; }
+bool read_cost_window_avx512(const char*, cost_window&) { return false; }
+bool read_cost_window_avx2(const char*, cost_window&) { return false; }
 #endif
 
 // Lines [p, end): `end` is just after a newline (or the file's end).
-template <bool simd>
-tally read_lines(const char* p, const char* end) {
+template <simd_path simd>
+[[gnu::always_inline]] inline tally read_lines(const char* p, const char* end) {
   tally t;
   std::vector<std::uint64_t> ids(std::size_t{1} << 20);  // (id) -> a name's hash
   std::uint64_t instr = 0, line = 0;
@@ -193,12 +344,14 @@ tally read_lines(const char* p, const char* end) {
     return nl ? static_cast<const char*>(nl) + 1 : end;
   };
   while (p < end) {
-    if constexpr (simd) {
+    if constexpr (simd != simd_path::none) {
       if (*p == '+' && end - p >= 64) {
         // Windows of `+D L C` lines while they come (an instr that would go past 2^64-1 is
         // left to the lines one by one, which skip the line that does).
         const char* q = p;
         cost_window w;
+        constexpr auto read_cost_window =
+            simd == simd_path::avx512 ? read_cost_window_avx512 : read_cost_window_avx2;
         for (std::uint64_t i2; end - q >= 64 && read_cost_window(q, w) &&
                                !__builtin_add_overflow(instr, w.deltas, &i2);
              q += w.bytes) {
@@ -277,32 +430,60 @@ tally read_lines(const char* p, const char* end) {
   return t;
 }
 
+// The loops, each compiled whole for its instructions (the windows inlined in it).
+tally read_lines_scalar(const char* p, const char* end) {
+  return read_lines<simd_path::none>(p, end);
+}
+#ifdef PARSE_FLOOR_SIMD
+[[gnu::flatten]] FLOOR_AVX512 tally read_lines_avx512(const char* p, const char* end) {
+  return read_lines<simd_path::avx512>(p, end);
+}
+[[gnu::flatten]] FLOOR_AVX2 tally read_lines_avx2(const char* p, const char* end) {
+  return read_lines<simd_path::avx2>(p, end);
+}
+#else
+tally read_lines_avx512(const char* p, const char* end) { return read_lines_scalar(p, end); }
+tally read_lines_avx2(const char* p, const char* end) { return read_lines_scalar(p, end); }
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
   unsigned threads = 1;
   const char* path = nullptr;
-  bool usage = false, simd = false;
+  bool usage = false;
+  simd_path simd = simd_path::none;
+  const char* asked = nullptr;  // the --simd flag as given
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
-    if (a == "--threads=1" || a == "--threads=2")
+    if (a == "--threads=1" || a == "--threads=2") {
       threads = static_cast<unsigned>(a.back() - '0');
-    else if (a == "--simd")
-      simd = true;
-    else if (!path && !a.starts_with("--"))
+    } else if (a == "--simd") {  // the widest this CPU has
+      simd = supported(simd_path::avx512) ? simd_path::avx512 : simd_path::avx2;
+      asked = argv[i];
+    } else if (a == "--simd=avx2" || a == "--simd=avx512") {
+      simd = a == "--simd=avx2" ? simd_path::avx2 : simd_path::avx512;
+      asked = argv[i];
+    } else if (!path && !a.starts_with("--")) {
       path = argv[i];
-    else
+    } else {
       usage = true;
+    }
   }
   if (usage || !path) {
-    std::fprintf(stderr, "usage: parse_floor [--threads=1|2] [--simd] FILE (a plain profile)\n");
+    std::fprintf(stderr,
+                 "usage: parse_floor [--threads=1|2] [--simd[=avx2|avx512]] FILE (a plain "
+                 "profile)\n");
     return 2;
   }
-  if (simd && !cost_windows_supported()) {
-    std::fprintf(stderr, "parse_floor: --simd needs x86-64 with AVX-512BW, which this CPU lacks\n");
+  if (!supported(simd)) {
+    std::fprintf(stderr, "parse_floor: %s needs x86-64 with %s, which this CPU lacks\n", asked,
+                 simd == simd_path::avx512 ? "AVX-512BW" : "AVX2");
     return 3;
   }
-  const auto read = simd ? read_lines<true> : read_lines<false>;
+  const auto read = simd == simd_path::avx512 ? read_lines_avx512
+                    : simd == simd_path::avx2 ? read_lines_avx2
+                                              : read_lines_scalar;
   const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
   struct stat st {};
   if (fd < 0 || ::fstat(fd, &st) != 0) {

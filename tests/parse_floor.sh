@@ -5,9 +5,10 @@
 # that stepped over lines it should read would be lower than it is. On the corpus's instr-level
 # callgrind files (the shape of the benchmark files) its count of cost lines, with one thread
 # and with two, must be calltree's cost lines + call lines (their cost lines) + jump lines
-# (their source lines). With --simd (where the CPU has AVX-512BW), on every corpus, golden and
-# malformed input and on lines made to fall just outside what the SIMD windows take, its output
-# (lines, cost lines, cost sum, key lines, names, check value) must be the floor's without it.
+# (their source lines). With --simd=avx512 and --simd=avx2 (each where the CPU has it), on every
+# corpus, golden and malformed input and on lines made to fall just outside what the SIMD windows
+# take, its output (lines, cost lines, cost sum, key lines, names, check value) must be the
+# floor's without it.
 set -euo pipefail
 floor=$1 calltree=$2 corpus=$3
 tmp=$(mktemp -d)
@@ -30,11 +31,13 @@ for f in "$tmp/big.callgrind" "$corpus/vg-python-work-instr-jumps.callgrind" \
   done
 done
 
-# The SIMD floor reads what the scalar one reads.
-if ! "$floor" --simd "$tmp/big.callgrind" > /dev/null 2>&1; then
-  echo "skipped: parse_floor --simd (no AVX-512BW on this CPU)"
-  exit $fail
-fi
+# The SIMD floors read what the scalar one reads.
+paths=()
+for isa in avx512 avx2; do
+  if "$floor" --simd="$isa" "$tmp/big.callgrind" > /dev/null 2>&1; then paths+=("$isa");
+  else echo "skipped: parse_floor --simd=$isa (not on this CPU)"; fi
+done
+[ ${#paths[@]} -gt 0 ] || exit $fail
 here=$(cd "$(dirname "$0")" && pwd)
 # Runs of `+D L C` lines (64 bytes and more of them) broken by each kind of line the windows
 # leave to the per-line code: other line tokens, hex, a minus, a trailing space, tabs, CR, 16 and
@@ -75,14 +78,16 @@ for f in "${inputs[@]}"; do
   [ -f "$f" ] || continue
   for t in 1 2; do
     want=$("$floor" --threads=$t "$f")
-    got=$("$floor" --simd --threads=$t "$f")
-    n=$((n + 1))
-    if [ "$got" != "$want" ]; then
-      echo "FAIL: --simd --threads=$t: $got" >&2
-      echo "      without --simd:     $want" >&2
-      fail=1
-    fi
+    for isa in "${paths[@]}"; do
+      got=$("$floor" --simd="$isa" --threads=$t "$f")
+      n=$((n + 1))
+      if [ "$got" != "$want" ]; then
+        echo "FAIL: --simd=$isa --threads=$t: $got" >&2
+        echo "      without --simd:     $want" >&2
+        fail=1
+      fi
+    done
   done
 done
-echo "ok: --simd read as without it: $n runs"
+echo "ok: --simd=${paths[*]} read as without it: $n runs"
 exit $fail

@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "calltree/input.h"
+#include "model/radix_sort.h"
 #include "model/string_pool_access.h"
 #include "reader/read_hooks.h"
 #include "views/annotate_direct.h"
@@ -164,9 +165,14 @@ std::vector<std::uint64_t> session::part_totals(std::uint32_t part) const {
 
 const std::vector<std::uint32_t>& session::name_order() const {
   std::call_once(name_order_once_, [&] {
-    name_order_.resize(ids());
-    for (std::uint32_t i = 0; i < ids(); ++i) name_order_[i] = i;
-    std::sort(name_order_.begin(), name_order_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    // The order of the comparison below (a strict total order: name, then file, then id), made
+    // by the names' bytes 8 at a time first: a run of ids whose names share their first 8 * d
+    // bytes is radix-sorted by the next 8 (big-endian, zero-padded: where two such keys differ,
+    // the names differ there the same way), and each run of equal keys again, down to runs of
+    // a few, which the comparison sorts. 1.1 M names in a fraction of a comparison sort's time
+    // (each of whose ~20 compares a name missed the cache).
+    auto less = [&](const detail::keyed_index& x, const detail::keyed_index& y) {
+      const auto a = x.index, b = y.index;
       const int c = name(a).compare(name(b));
       if (c != 0) return c < 0;
       if (a < keys() && b < keys()) {
@@ -174,7 +180,39 @@ const std::vector<std::uint32_t>& session::name_order() const {
         if (f != 0) return f < 0;
       }
       return a < b;
-    });
+    };
+    auto key_at = [&](std::uint32_t id, std::size_t from) {
+      const std::string_view n = name(id);
+      std::uint64_t k = 0;
+      for (std::size_t i = from; i < from + 8; ++i)
+        k = (k << 8) | (i < n.size() ? static_cast<unsigned char>(n[i]) : 0u);
+      return k;
+    };
+    std::vector<detail::keyed_index> ranked(ids());
+    for (std::uint32_t i = 0; i < ids(); ++i) ranked[i].index = i;
+    std::vector<detail::keyed_index> run;
+    // [from, to) share their names' first 8 * depth bytes.
+    auto refine = [&](auto& self, std::size_t from, std::size_t to, std::size_t depth) -> void {
+      const auto first = ranked.begin() + static_cast<std::ptrdiff_t>(from);
+      const auto last = ranked.begin() + static_cast<std::ptrdiff_t>(to);
+      if (to - from <= 32 || depth == 8) {
+        std::sort(first, last, less);
+        return;
+      }
+      run.assign(first, last);
+      for (detail::keyed_index& r : run) r.key = key_at(r.index, 8 * depth);
+      detail::radix_sort(run);  // (stable: equal keys stay in id order)
+      std::copy(run.begin(), run.end(), first);
+      for (std::size_t i = from; i < to;) {
+        std::size_t j = i + 1;
+        while (j < to && ranked[j].key == ranked[i].key) ++j;
+        if (j - i > 1) self(self, i, j, depth + 1);
+        i = j;
+      }
+    };
+    refine(refine, 0, ranked.size(), 0);
+    name_order_.resize(ids());
+    for (std::size_t i = 0; i < ranked.size(); ++i) name_order_[i] = ranked[i].index;
   });
   return name_order_;
 }
