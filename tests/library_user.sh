@@ -68,7 +68,7 @@ cmake -S "$(dirname "$examples")" -B "$work/examples" -DCMAKE_PREFIX_PATH="$pref
   -DCMAKE_BUILD_TYPE=Release >"$work/configure.log" 2>&1 || { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/examples" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 grep -q "$prefix" "$work/examples/CMakeCache.txt" || bad "examples not configured against $prefix"
-ldd "$work/examples/callers" | grep -q "$prefix" || bad "callers does not load the installed libcalltree.so"
+ldd "$work/examples/callers" | grep -F "$prefix" >/dev/null || bad "callers does not load the installed libcalltree.so"
 callers=$work/examples/callers
 
 run() {  # run NAME FILE: stdout in $work/NAME.out, stderr in .err, status in $status
