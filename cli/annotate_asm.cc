@@ -19,6 +19,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "asm/read_any_functions.h"
 #include "calltree/asm.h"
 #include "calltree/input.h"
 #include "calltree/reader.h"
@@ -147,7 +148,7 @@ int annotate_asm(const std::string& input, const annotate_options& o, const asm_
     ro.display_name = input;
     ro.max_name_bytes = memory_limit();
     ro.threads = static_cast<unsigned>(o.threads);  // (a compressed input: decoded aside)
-    auto stats = read_functions(**in, q, keep, diags, ro);
+    auto stats = detail::read_any_functions(**in, q, keep, diags, ro);
     if (!stats) {
       std::fprintf(stderr, "calltree annotate: %s\n", stats.error().message.c_str());
       return exit_usage;

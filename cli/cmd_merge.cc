@@ -10,6 +10,7 @@
 #include <system_error>
 #include <vector>
 
+#include "analysis/merge_any.h"
 #include "calltree/analysis/merge.h"
 #include "calltree/diagnostic.h"
 #include "command.h"
@@ -92,7 +93,7 @@ int run_merge(std::span<const std::string_view> args) {
 
   diagnostic_collector diags(5);
   profile merged;
-  auto stats = merge_inputs(a.positional, merged, diags, options);
+  auto stats = detail::merge_any_inputs(a.positional, merged, diags, options);
   print_serious(diags);
   if (!stats) {
     std::fprintf(stderr, "calltree merge: %s\n", stats.error().message.c_str());

@@ -6,7 +6,7 @@
 #                                             (shared), calltree::calltree_static (with the
 #                                             compression libraries' development packages)
 #   lib/pkgconfig/calltree.pc                 pkg-config --cflags --libs calltree
-#   share/doc/calltree/*.md                   the documentation (library.md, format.md, ...)
+#   share/doc/calltree/*.md, images/          the documentation (library.md, format.md, ...)
 #   share/doc/calltree/examples/              the library's examples, a CMake project
 #   share/man/man1/, bash and zsh completions (cmake/docs.cmake)
 include(CMakePackageConfigHelpers)
@@ -25,12 +25,14 @@ install(TARGETS calltree EXPORT calltreeStaticTargets
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY include/calltree DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT development
         FILES_MATCHING PATTERN "*.h")
-# The documentation the headers point to (share/doc/calltree/format.md, ...), library.md first.
+# The documentation the headers point to (share/doc/calltree/format.md, ...), library.md first,
+# with the images its pages show (share/doc/calltree/images/).
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT development
-        FILES_MATCHING PATTERN "*.md" PATTERN "architecture.md" EXCLUDE PATTERN "images" EXCLUDE)
+        FILES_MATCHING PATTERN "*.md" PATTERN "*.png" PATTERN "architecture.md" EXCLUDE)
 # The library's examples, a project of their own (find_package(calltree)): library.md's.
 install(FILES examples/CMakeLists.txt examples/top_functions.cc examples/callers.cc
               examples/count_calls.cc examples/diff_files.cc examples/file_costs.cc
+              examples/where_is.cc
               examples/recurse.callgrind
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples COMPONENT development)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/include/calltree/version.h

@@ -7,6 +7,7 @@
 // (key_functions), disassembled through the runner the command line gives (objdump). Answers
 // and objdump's replies are kept, and only a few answers are made at once (asm_cache.h).
 #include "api_impl.h"
+#include "asm/read_any_functions.h"
 #include "asm_cache.h"
 #include "calltree/asm.h"
 #include "calltree/input.h"
@@ -44,7 +45,7 @@ response make_answer(const views::session& s, std::uint32_t id, const common_que
     ro.display_name = file;
     ro.threads = s.options.threads;
     ro.max_name_bytes = s.options.max_memory;
-    auto stats = read_functions(
+    auto stats = calltree::detail::read_any_functions(
         **in, q, [&name](std::string_view n) { return n == name; }, diagnostics, ro);
     if (!stats) return error_response(500, "input_unreadable", stats.error().message);
   }

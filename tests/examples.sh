@@ -129,4 +129,27 @@ code = code[code.index("#include"):]
 assert "```cpp\n" + code + "```\n" in open(sys.argv[2]).read(), "library.md's file_costs.cc differs"
 print("ok: file_costs: docs/library.md shows examples/file_costs.cc as it is")
 PY
+# 5. where_is: every function of a name, its inclusive cost annotate's; none: exit 1; no profile:
+#    exit 2.
+f=$corpus/vg-recurse-default.callgrind
+"$dir/where_is" "$f" main >"$tmp/where" || { echo "FAIL: where_is exit $?"; fail=1; }
+"$bin" annotate --inclusive=yes --auto=no "$f" >"$tmp/annotate_main"
+python3 - "$tmp/where" "$tmp/annotate_main" <<'PY' || fail=1
+import re, sys
+w = open(sys.argv[1]).read().splitlines()
+ann = open(sys.argv[2]).read()
+assert len(w) == 1, w
+m = re.match(r"main  (\S+)  (\S+): self (\d+), inclusive (\d+) Ir$", w[0])
+assert m, w[0]
+assert re.search(r"^ *%s \([ \d.]+%%\)  %s:main \[%s\]$" % (
+    re.escape("{:,}".format(int(m.group(4)))), re.escape(m.group(2)), re.escape(m.group(1))), ann, re.M), w[0]
+print("ok: where_is: main, its object, file and inclusive cost as annotate --inclusive=yes")
+PY
+"$dir/where_is" "$f" no_such_function >"$tmp/where_none" 2>&1
+[[ $? == 1 ]] || { echo "FAIL: where_is of no function: not exit 1"; fail=1; }
+grep -qF "no function named 'no_such_function'" "$tmp/where_none" || { echo "FAIL: where_is: no message"; fail=1; }
+: >"$tmp/empty"
+"$dir/where_is" "$tmp/empty" main >"$tmp/where_empty" 2>&1
+[[ $? == 2 ]] || { echo "FAIL: where_is of an empty file: not exit 2"; fail=1; }
+grep -qF "[no-profile]" "$tmp/where_empty" || { echo "FAIL: where_is of an empty file: no [no-profile]"; fail=1; }
 exit $fail

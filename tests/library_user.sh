@@ -26,19 +26,31 @@ targets=$(find "$prefix" -name calltreeTargets.cmake -print -quit)
 if grep -nE 'ZLIB|ZSTD|LZMA|BZip2|ISAL' "$targets"; then bad "calltreeTargets.cmake (the shared library) names a compression library"; fi
 grep -qE 'ZLIB' "$(dirname "$targets")/calltreeStaticTargets.cmake" ||
   bad "calltreeStaticTargets.cmake does not link the compression libraries"
-# No installed header, package file or example points to a file that is not installed.
+# No installed header, package file, example or library.md points to a file that is not
+# installed, and no installed page links to one.
 python3 - "$prefix" <<'PY' || fail=1
 import os, re, sys
 prefix = sys.argv[1]
 installed = [os.path.relpath(os.path.join(d, f), prefix) for d, _, fs in os.walk(prefix) for f in fs]
 bad = 0
 for rel in installed:
-    if not (rel.startswith("include/") or "/cmake/calltree/" in rel or "/doc/calltree/examples/" in rel):
+    whole = open(os.path.join(prefix, rel), errors="replace").read() if rel.endswith(".md") else ""
+    # Every page's links lead to an installed file (an image, another page).
+    for link in re.findall(r"\]\(([^)\s#]+)(?:#[^)\s]*)?\)", whole):
+        if "://" in link or link.startswith("mailto:"):
+            continue
+        if not os.path.exists(os.path.normpath(os.path.join(prefix, os.path.dirname(rel), link))):
+            print("FAIL: %s links to %s, which is not installed" % (rel, link))
+            bad = 1
+    if rel.endswith("/doc/calltree/library.md"):
+        text = whole  # the library's reference names only what the package has
+    elif rel.startswith("include/") or "/cmake/calltree/" in rel or "/doc/calltree/examples/" in rel:
+        lines = open(os.path.join(prefix, rel), errors="replace").read().splitlines()
+        # The comments: after // in C++, lines that begin with # in CMake.
+        text = "\n".join(l.split("//", 1)[1] if "//" in l else l if l.lstrip().startswith("#") else ""
+                         for l in lines)
+    else:
         continue
-    lines = open(os.path.join(prefix, rel), errors="replace").read().splitlines()
-    # The comments: after // in C++, lines that begin with # in CMake.
-    text = "\n".join(l.split("//", 1)[1] if "//" in l else l if l.lstrip().startswith("#") else ""
-                     for l in lines)
     for ref in sorted(set(re.findall(r"(?<![\w/.$-])((?:[\w.-]+/)*[\w-]+\.(?:h|cc|md|sh|txt))\b", text))):
         if not any(p == ref or p.endswith("/" + ref) for p in installed):
             print("FAIL: %s points to %s, which is not installed" % (rel, ref))
@@ -56,7 +68,7 @@ cmake -S "$(dirname "$examples")" -B "$work/examples" -DCMAKE_PREFIX_PATH="$pref
   -DCMAKE_BUILD_TYPE=Release >"$work/configure.log" 2>&1 || { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/examples" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 grep -q "$prefix" "$work/examples/CMakeCache.txt" || bad "examples not configured against $prefix"
-ldd "$work/examples/callers" | grep -q "$prefix" || bad "callers does not load the installed libcalltree.so"
+ldd "$work/examples/callers" | grep -F "$prefix" >/dev/null || bad "callers does not load the installed libcalltree.so"
 callers=$work/examples/callers
 
 run() {  # run NAME FILE: stdout in $work/NAME.out, stderr in .err, status in $status
@@ -147,6 +159,25 @@ has cut err "callers: $work/cut: the file was likely cut short (truncated): the 
 has cut out "the 10 functions of highest inclusive Ir:"
 "$bin" check "$work/cut" >"$work/cut.check" 2>&1
 grep -q "likely-truncated" "$work/cut.check" || bad "cut: calltree check does not say likely-truncated"
+# The figures of the part read: 10 rows by inclusive cost, the first annotate's (every function
+# listed: --threshold=100). (Not every row: annotate keys a function by file:name, the fi= file
+# for inlined code, so a function with inlined code is several rows there, one here.)
+"$bin" annotate --inclusive=yes --tree=both --auto=no --threshold=100 "$work/cut" \
+  >"$work/cut.annotate" 2>/dev/null
+python3 - "$work/cut.out" "$work/cut.annotate" <<'PY' || fail=1
+import re, sys
+top = open(sys.argv[1]).read().split("\n\n")[0].splitlines()
+ann = open(sys.argv[2]).read()
+assert re.match(r"Ir total \d+; the 10 functions of highest inclusive Ir:$", top[0]), top[0]
+rows = [r.split(None, 2) for r in top[1:]]
+assert len(rows) == 10, rows
+costs = [int(r[0]) for r in rows]
+assert costs == sorted(costs, reverse=True), costs
+cost, pct, name = rows[0]
+assert re.search(r"^ *%s \([ \d.]+%%\)  \*  \S*:%s( <cycle \d+>)?( \[.*)?$" % (
+    re.escape("{:,}".format(int(cost))), re.escape(name)), ann, re.M), ("no annotate row", cost, name)
+print("ok: cut: the top 10 of the part read, the first as annotate shows it")
+PY
 
 # 5. A file that does not exist: exit 2, the error's code, the path once.
 run missing "$work/no-such-file"

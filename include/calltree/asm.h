@@ -116,7 +116,8 @@ class CALLTREE_API function_filter final : public record_sink {
 // Reads `in` into `out` (a fresh profile) keeping only the records of the functions whose name
 // `keep` accepts, with instruction positions, lines and jumps: function_filter before a
 // profile builder. Diagnostics go to `diagnostics` (the caller's reading of the whole file
-// reported them already, most likely); the result is read_callgrind's. The builder's memory
+// reported them already, most likely); the result is read_callgrind's (an error_code::no_profile
+// error for an input that holds no profile). The builder's memory
 // limit (builder_options::max_memory) is options.max_name_bytes.
 CALLTREE_API result<read_stats> read_functions(input& in, profile& out,
                                                std::function<bool(std::string_view name)> keep,

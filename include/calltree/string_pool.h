@@ -37,7 +37,6 @@
 
 #include "calltree/export.h"
 #include "calltree/id.h"
-#include "calltree/paged_array.h"
 
 namespace calltree {
 
@@ -74,31 +73,18 @@ class string_pool {
   // digest_prefix bytes; in spill mode the whole name when it is in memory, else its first
   // spill_prefix bytes.
   // Valid as long as the pool.
-  std::string_view view(string_id id) const {
-    const std::uint64_t w = places_[id.index()];
-    std::size_t len = static_cast<std::size_t>(w & place_length_mask);
-    if (len == 0) return std::string_view("", 0);
-    const block& b = blocks_[static_cast<std::size_t>(w >> place_block_shift)];
-    if (w & place_spilled)
-      len = spill_prefix;
-    else if (len == place_length_mask)
-      len = b.size;
-    return std::string_view(b.bytes.get() + ((w >> place_offset_shift) & 0xffffu), len);
-  }
+  CALLTREE_API std::string_view view(string_id id) const;
   // The whole name (digest mode: what view() gives). A name in memory is returned as view()
   // returns it; a spilled one is read into `scratch` and the view is of `scratch` (valid until
   // it changes). If reading the spill file fails, view() is returned and read_failed() is set.
-  std::string_view text(string_id id, std::string& scratch) const {
-    if (!spill_ || !spilled(id)) return view(id);
-    return read_back(id, scratch);
-  }
+  CALLTREE_API std::string_view text(string_id id, std::string& scratch) const;
   std::string text(string_id id) const {
     std::string s;
     std::string_view v = text(id, s);
     if (v.data() != s.data()) s.assign(v);
     return s;
   }
-  std::size_t size() const { return places_.size(); }
+  std::size_t size() const { return size_; }
   // The names' bytes as counted for limits (reader_options::max_name_bytes, the builder's
   // max_memory): text, index and views. Spill mode counts as full mode does, so a limit stops
   // at the same name whichever of the two is used; digest mode counts what it keeps.
@@ -133,20 +119,9 @@ class string_pool {
   // names go to another one (the parallel path's speculative readings: the reading thread
   // interns their names without hashing them again).
   void keep_digests();
-  // The digest of name `id` (digest and spill modes, or after keep_digests()).
-  name_digest digest(string_id id) const {
-    return id.index() < digests_.size() ? digests_[id.index()] : digest_of_text(id);
-  }
   // intern() and find() of a name whose digest_of() is `d`.
   string_id intern(std::string_view s, const name_digest& d);
   std::optional<string_id> find(std::string_view s, const name_digest& d);
-  // A hint that intern() or find() of a name whose digest is `d` follows soon: the index's
-  // slot where its search starts is fetched into the cache. Changes nothing. (Inlined always:
-  // GCC 12 finds a call of it free of side effects and drops it whole before inlining it.)
-  [[gnu::always_inline]] void prefetch(const name_digest& d) const {
-    if (!slots_.empty())
-      __builtin_prefetch(&slots_[static_cast<std::uint32_t>(d.h) & (slots_.size() - 1)]);
-  }
   // A hint that text(id) follows soon: the tables it looks in are fetched into the cache (for
   // a reader of many names in an order of its own: annotate reads 73 k of the real profile's
   // names, each from a different page of the tables). Changes nothing. (Defined in the .cc,
@@ -157,50 +132,26 @@ class string_pool {
   void prefetch_view(string_id id) const;
 
   struct spill_file;
+  // The names' bytes, their places, the index and the digests (defined in the library: its
+  // layout is not part of the API).
+  struct tables;
   void grow();
   void rebuild_index();                             // after release_index()
   name_digest digest_of_text(string_id id) const;   // digest() after release_index()
   name_digest hashes_of(std::string_view s) const;  // what intern(s) and find(s) hash s into
   bool same(string_id id, std::string_view s, std::uint64_t h, std::uint64_t h2) const;
   std::uint64_t store(std::string_view s);
-  // (Called by text(), inline: exported.)
-  CALLTREE_API bool spilled(string_id id) const;
-  CALLTREE_API std::string_view read_back(string_id id, std::string& scratch) const;
+  bool spilled(string_id id) const;
+  std::string_view read_back(string_id id, std::string& scratch) const;
   bool spill(std::string_view s, string_id id);
   std::uint64_t spilled_length(string_id id) const;
   std::uint64_t spill_offset(string_id id) const;
   void keep_buffered_in_memory();
 
   mode mode_;
-  bool digests_kept_ = false;  // names are known by their digests (digest and spill modes,
-                               // keep_digests())
-  // The per-name tables are paged: they never copy themselves to grow (paged_array.h).
-  // The 128-bit hash of each name, when digests_kept_, but in spill mode: there only its second
-  // half is kept (second_halves_), and the index's slot holds 32 bits of the first; a name is
-  // taken for another whose 96 bits agree (about 2^48 names for one such pair).
-  paged_array<name_digest> digests_;
-  paged_array<std::uint64_t> second_halves_;
-  // The names' bytes, in blocks of 64 KiB (a longer name in one of its own), and each name's
-  // place there in one word (a string_view would take two): its block, offset and length, the
-  // length all ones for a name as long as its own block (one of 4 MiB or more). In spill mode a
-  // bit says the name is in the file: then the place is of its first spill_prefix bytes, and
-  // the length is the whole name's (all ones: look in spill_file::long_names).
-  struct block {
-    std::unique_ptr<char[]> bytes;
-    std::size_t size = 0;
-  };
-  static constexpr unsigned place_offset_shift = 22, place_block_shift = 39;
-  static constexpr std::uint64_t place_length_mask = (std::uint64_t{1} << 22) - 1;
-  static constexpr std::uint64_t place_spilled = std::uint64_t{1} << 38;
-  std::vector<block> blocks_;
-  std::size_t block_used_ = 0, block_size_ = 0;
-  paged_array<std::uint64_t> places_;
-  // Open addressing, linear probing: each slot is (32 bits of the name's hash << 32) | (id + 1),
-  // 0 when empty. The hash bits place the slot, so growing needs no rehashing of names.
-  std::vector<std::uint64_t> slots_;
-  std::size_t bytes_ = 0;
-  bool released_ = false;              // release_index() freed slots_ (and in spill mode digests_)
-  std::unique_ptr<spill_file> spill_;  // spill mode only
+  std::size_t size_ = 0;   // names interned
+  std::size_t bytes_ = 0;  // bytes()
+  std::unique_ptr<tables> t_;
 };
 
 }  // namespace calltree

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "analysis/merge_any.h"
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "reader/read_hooks.h"
@@ -170,10 +171,9 @@ void settle_totals(part& pt, std::vector<std::uint64_t> summary) {
   pt.totals_line.reset();
 }
 
-}  // namespace
-
-result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& out,
-                                 diagnostic_sink& diagnostics, const merge_options& options) {
+result<merge_stats> merge(std::span<const std::string> paths, profile& out,
+                          diagnostic_sink& diagnostics, const merge_options& options,
+                          bool any_input) {
   merge_stats stats;
   builder_options build;
   build.sum_parts = options.parts == parts_mode::sum;
@@ -190,7 +190,9 @@ result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& ou
     profile_builder builder(out, &diagnostics, ro.display_name, build);
     watch.set_next(&builder);
     watch.begin_input();
-    auto read = detail::read_any_input(**in, out.strings, watch, diagnostics, ro);
+    detail::read_hooks hooks;
+    hooks.any_input = any_input;
+    auto read = detail::read_with_hooks(**in, out.strings, watch, diagnostics, ro, hooks);
     if (!read) return read.error();
     watch.end_input();
     ++stats.inputs;
@@ -243,6 +245,22 @@ result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& ou
   }
   return stats;
 }
+
+}  // namespace
+
+result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& out,
+                                 diagnostic_sink& diagnostics, const merge_options& options) {
+  return merge(paths, out, diagnostics, options, false);
+}
+
+namespace detail {
+
+result<merge_stats> merge_any_inputs(std::span<const std::string> paths, profile& out,
+                                     diagnostic_sink& diagnostics, const merge_options& options) {
+  return merge(paths, out, diagnostics, options, true);
+}
+
+}  // namespace detail
 
 bool write_callgrind(const profile& p, std::ostream& out, const writer_options& options) {
   callgrind_writer writer(out, p.strings, options);

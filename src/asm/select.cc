@@ -2,15 +2,18 @@
 // and the functions a report's key stands for.
 #include <algorithm>
 
+#include "asm/read_any_functions.h"
 #include "calltree/asm.h"
 #include "calltree/profile_builder.h"
 #include "reader/read_hooks.h"
 
 namespace calltree {
 
-result<read_stats> read_functions(input& in, profile& out,
-                                  std::function<bool(std::string_view name)> keep,
-                                  diagnostic_sink& diagnostics, const reader_options& options) {
+namespace {
+
+result<read_stats> read_some(input& in, profile& out, std::function<bool(std::string_view)> keep,
+                             diagnostic_sink& diagnostics, const reader_options& options,
+                             bool any_input) {
   builder_options bo;
   bo.max_memory = options.max_name_bytes;  // (one memory limit: the caller's)
   bo.keep_positions = pos_instr | pos_line;
@@ -19,8 +22,28 @@ result<read_stats> read_functions(input& in, profile& out,
   function_filter filter(out.strings, std::move(keep), builder);
   // Records one by one, positions and jumps kept (the builder's needs: no sums, they would
   // merge instructions).
-  return detail::read_any_input(in, out.strings, filter, diagnostics, options);
+  detail::read_hooks hooks;
+  hooks.any_input = any_input;
+  return detail::read_with_hooks(in, out.strings, filter, diagnostics, options, hooks);
 }
+
+}  // namespace
+
+result<read_stats> read_functions(input& in, profile& out,
+                                  std::function<bool(std::string_view name)> keep,
+                                  diagnostic_sink& diagnostics, const reader_options& options) {
+  return read_some(in, out, std::move(keep), diagnostics, options, false);
+}
+
+namespace detail {
+
+result<read_stats> read_any_functions(input& in, profile& out,
+                                      std::function<bool(std::string_view name)> keep,
+                                      diagnostic_sink& diagnostics, const reader_options& options) {
+  return read_some(in, out, std::move(keep), diagnostics, options, true);
+}
+
+}  // namespace detail
 
 key_functions::key_functions(const profile& p, std::string cwd)
     : p_(p), cwd_(std::move(cwd)), files_(p.functions.size()) {

@@ -5,7 +5,7 @@
 #include <unordered_map>
 
 #include "calltree/cost_matrix.h"
-#include "calltree/paged_array.h"
+#include "model/paged_array.h"
 #include "model/row_index.h"
 
 namespace calltree {

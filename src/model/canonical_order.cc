@@ -8,6 +8,8 @@
 #include <string_view>
 #include <tuple>
 
+#include "model/string_pool_access.h"
+
 namespace calltree::detail {
 
 namespace {
@@ -26,7 +28,7 @@ class name_texts {
  public:
   explicit name_texts(const string_pool& pool) : pool_(pool) {}
   std::string_view operator()(string_id id) {
-    std::string_view v = pool_.text(id, scratch_);
+    std::string_view v = string_pool_access::text(pool_, id, scratch_);
     if (v.data() == scratch_.data()) v = kept_.emplace_back(scratch_);
     return v;
   }

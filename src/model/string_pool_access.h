@@ -2,7 +2,8 @@
 // beyond its API (calltree/string_pool.h): names known by their 128-bit digests, handed from
 // one pool to another without hashing them again (the parallel reader's speculative readings),
 // and hints that fetch a name's tables into the cache (reports that read many names in an
-// order of their own). Not installed: none of it changes what a pool holds.
+// order of their own), and view() and text() inline. Not installed: none of it changes what a
+// pool holds.
 #pragma once
 
 #include <string>
@@ -10,10 +11,18 @@
 #include <utility>
 
 #include "calltree/string_pool.h"
+#include "model/string_pool_tables.h"
 
 namespace calltree {
 
 struct string_pool_access {
+  // string_pool::view() and text(), inline (the public ones are calls into the library): for
+  // the reader's and the reports' loops over names.
+  static std::string_view view(const string_pool& pool, string_id id) { return pool.t_->view(id); }
+  static std::string_view text(const string_pool& pool, string_id id, std::string& scratch) {
+    if (!pool.t_->spill || !pool.t_->spilled(id)) return pool.t_->view(id);
+    return pool.read_back(id, scratch);
+  }
   // A pool in digest or spill mode (or full), which the API does not make: its names come back
   // cut (view(); in digest mode text() too). `spill_dir`: where spill mode makes its temporary
   // file (empty: $TMPDIR, else /tmp).
@@ -28,7 +37,10 @@ struct string_pool_access {
   // interns their names without hashing them again).
   static void keep_digests(string_pool& pool) { pool.keep_digests(); }
   // The digest of name `id` (digest and spill modes, or after keep_digests()).
-  static name_digest digest(const string_pool& pool, string_id id) { return pool.digest(id); }
+  static name_digest digest(const string_pool& pool, string_id id) {
+    return id.index() < pool.t_->digests.size() ? pool.t_->digests[id.index()]
+                                                 : pool.digest_of_text(id);
+  }
   // intern() and find() of a name whose digest_of() is `d`.
   static string_id intern(string_pool& pool, std::string_view s, const name_digest& d) {
     return pool.intern(s, d);
@@ -41,7 +53,9 @@ struct string_pool_access {
   // slot where its search starts is fetched into the cache. Changes nothing. (Inlined always:
   // GCC 12 finds a call of it free of side effects and drops it whole before inlining it.)
   [[gnu::always_inline]] static void prefetch(const string_pool& pool, const name_digest& d) {
-    pool.prefetch(d);
+    const auto& slots = pool.t_->slots;
+    if (!slots.empty())
+      __builtin_prefetch(&slots[static_cast<std::uint32_t>(d.h) & (slots.size() - 1)]);
   }
   // A hint that text(id) follows soon: the tables it looks in are fetched into the cache (for
   // a reader of many names in an order of its own: annotate reads 73 k of the real profile's

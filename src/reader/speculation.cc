@@ -223,7 +223,7 @@ bool parser::adopt(speculation& s) {
     if (!d.first) continue;
     const auto e = table(d.c).get(d.id);
     if (e.defined() && e.part == current_part_ &&
-        string_pool_access::find(names_, s.names.view(d.sid),
+        string_pool_access::find(names_, string_pool_access::view(s.names, d.sid),
                                  string_pool_access::digest(s.names, d.sid)) != e.name)
       return false;
   }
@@ -241,7 +241,7 @@ bool parser::adopt(speculation& s) {
       string_pool_access::prefetch(names_,
                                    string_pool_access::digest(s.names, string_id{i + ahead}));
     if (map[sid] == string_pool::npos)
-      map[sid] = string_pool_access::intern(names_, s.names.view(sid),
+      map[sid] = string_pool_access::intern(names_, string_pool_access::view(s.names, sid),
                                             string_pool_access::digest(s.names, sid));
   }
   computed_ = std::move(sum);

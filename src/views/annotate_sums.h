@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "calltree/paged_array.h"
+#include "model/paged_array.h"
 #include "calltree/profile_builder.h"
 #include "model/free_storage.h"
 #include "model/limit_message.h"

@@ -23,9 +23,9 @@ std::string annotate_data::key_name(std::uint32_t k) const {
 
 std::string_view annotate_data::function_name(std::uint32_t k) const {
   const string_id sid = key_function[k];
-  if (names->kind() != string_pool::mode::spill) return names->view(sid);
+  if (names->kind() != string_pool::mode::spill) return string_pool_access::view(*names, sid);
   if (auto it = cache_.views.find(sid); it != cache_.views.end()) return it->second;
-  std::string_view v = names->text(sid, scratch_);
+  std::string_view v = string_pool_access::text(*names, sid, scratch_);
   if (v.data() != scratch_.data()) return v;  // in the pool's memory
   // (A deque's strings stay where they are when it grows.)
   return cache_.views.emplace(sid, cache_.own.emplace_back(std::move(scratch_))).first->second;
@@ -73,7 +73,7 @@ struct annotate_data::name_reader {
     for (std::size_t i = b.first; i < end; ++i)
       if (ids[i] != string_pool::npos) string_pool_access::prefetch_text(*names, ids[i]);
     for (std::size_t i = b.first; i < end; ++i) {
-      if (ids[i] != string_pool::npos) b.text.append(names->text(ids[i], scratch));
+      if (ids[i] != string_pool::npos) b.text.append(string_pool_access::text(*names, ids[i], scratch));
       b.ends.push_back(b.text.size());
     }
     {

@@ -53,6 +53,7 @@
 
 #include "calltree/cost_matrix.h"
 #include "calltree/writer.h"
+#include "model/string_pool_access.h"
 
 namespace calltree {
 
@@ -157,7 +158,7 @@ struct callgrind_writer::impl {
   // The name's text is needed where it is defined (or always, uncompressed): with a spilling
   // pool, view() holds only its first bytes, enough to tell an empty name and an id look-alike.
   void write_name(std::string_view key, name_class cls, string_id id) {
-    std::string_view head = names.view(id);
+    std::string_view head = string_pool_access::view(names, id);
     buf += key;
     buf += '=';
     if (!head.empty() && (options.compress_names || looks_like_id(head))) {
@@ -174,10 +175,10 @@ struct callgrind_writer::impl {
       buf += ')';
       if (inserted) {
         buf += ' ';
-        buf += names.text(id, scratch);
+        buf += string_pool_access::text(names, id, scratch);
       }
     } else {
-      buf += names.text(id, scratch);
+      buf += string_pool_access::text(names, id, scratch);
     }
     buf += '\n';
   }

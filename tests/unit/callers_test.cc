@@ -11,7 +11,11 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "calltree/analysis/merge.h"
+#include "calltree/asm.h"
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
@@ -231,6 +235,41 @@ TEST(read_failure, no_profile_is_an_error_with_its_code) {
   }
 }
 
+// merge_inputs and read_functions give the same error for an input that holds no profile.
+TEST(read_failure, no_profile_is_an_error_of_merge_and_read_functions) {
+  const std::string good =
+      (fs::path(CALLTREE_CORPUS_DIR) / "vg-recurse-default.callgrind").string();
+  std::string binary(4096, '\0');
+  for (std::size_t i = 0; i < binary.size(); ++i) binary[i] = static_cast<char>(i * 7 % 32);
+  for (const auto& [what, bytes] : {std::pair<std::string, std::string>{"binary", binary},
+                                    {"empty", ""},
+                                    {"text", "hello\nworld\n"}}) {
+    SCOPED_TRACE(what);
+    const fs::path path = temp_file("merge-" + what, bytes);
+    const std::vector<std::string> paths{good, path.string()};
+    profile merged;
+    diagnostic_collector diags;
+    auto r = merge_inputs(paths, merged, diags);
+    fs::remove(path);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, error_code::no_profile);
+    EXPECT_EQ(r.error().sys_errno, 0);
+    EXPECT_EQ(r.error().message.rfind(path.string() + ": ", 0), 0u) << r.error().message;
+    EXPECT_TRUE(find_function(merged, "main").has_value());  // the input before it
+
+    profile q;
+    diagnostic_collector d2;
+    reader_options o;
+    o.display_name = "in.callgrind";
+    auto in = memory_input(bytes);
+    auto s = read_functions(
+        *in, q, [](std::string_view) { return true; }, d2, o);
+    ASSERT_FALSE(s);
+    EXPECT_EQ(s.error().code, error_code::no_profile);
+    EXPECT_EQ(s.error().message.rfind("in.callgrind: ", 0), 0u) << s.error().message;
+  }
+}
+
 TEST(read_failure, a_file_cut_short_is_not_complete) {
   const fs::path whole = fs::path(CALLTREE_CORPUS_DIR) / "vg-recurse-default.callgrind";
   {
@@ -266,6 +305,57 @@ TEST(read_failure, a_file_cut_short_is_not_complete) {
   ASSERT_TRUE(s);
   EXPECT_EQ(s->state, read_state::stopped);
   EXPECT_EQ(d2.count(diag_code::truncated_input), 1u);
+}
+
+// Names come back whole through every public reading, however long: a pool made through the
+// API is in full mode (the tool's digest and spill modes, which keep a prefix, are not made
+// through it).
+TEST(names, whole_through_every_public_reading) {
+  const std::string caller = "ns::" + std::string(300, 'x') + "::caller(int)";
+  const std::string callee = "ns::" + std::string(300, 'y') + "::callee(int)";
+  const std::string t = "events: Ir\nfl=a.c\nfn=" + caller + "\n1 10\ncfn=" + callee +
+                        "\ncalls=1 2\n2 5\nfn=" + callee + "\n2 5\n";
+  auto whole = [&](const profile& p, const char* how) {
+    SCOPED_TRACE(how);
+    EXPECT_EQ(p.strings.kind(), string_pool::mode::full);
+    for (const std::string& n : {caller, callee}) {
+      const auto f = find_function(p, n);
+      ASSERT_TRUE(f.has_value());
+      EXPECT_EQ(p.function_name(*f), n);
+      EXPECT_EQ(p.strings.text(p.functions[*f].name), n);
+    }
+  };
+  {
+    profile p;
+    diagnostic_collector diags;
+    auto in = memory_input(t);
+    profile_builder b(p, &diags, "test");
+    ASSERT_TRUE(read_callgrind(*in, p.strings, b, diags));
+    whole(p, "read_callgrind");
+  }
+  const fs::path path = temp_file("long-names", t);
+  {
+    profile p;
+    diagnostic_collector diags;
+    ASSERT_TRUE(load_profile(path.string(), p, diags));
+    whole(p, "load_profile");
+  }
+  {
+    profile p;
+    diagnostic_collector diags;
+    const std::vector<std::string> paths{path.string(), path.string()};
+    ASSERT_TRUE(merge_inputs(paths, p, diags));
+    whole(p, "merge_inputs");
+  }
+  fs::remove(path);
+  {
+    profile p;
+    diagnostic_collector diags;
+    auto in = memory_input(t);
+    ASSERT_TRUE(read_functions(
+        *in, p, [](std::string_view) { return true; }, diags));
+    whole(p, "read_functions");
+  }
 }
 
 }  // namespace

@@ -70,8 +70,9 @@ struct merge_stats {
 
 // Reads `paths` ("-" = stdin, compressed or not) one after another into `out` (normally
 // empty), then settles the merged headers as described above. The error result is the first
-// input that could not be opened or read (`out` then holds the inputs before it); problems
-// inside the inputs are diagnostics.
+// input that could not be opened or read, or that holds no profile (error_code::no_profile:
+// binary bytes, empty, or no `events:` line), its message beginning with the input's name
+// (`out` then holds the inputs before it); problems inside the inputs are diagnostics.
 CALLTREE_API result<merge_stats> merge_inputs(std::span<const std::string> paths, profile& out,
                                               diagnostic_sink& diagnostics,
                                               const merge_options& options = {});

@@ -1,0 +1,45 @@
+// where_is.cc — every function of a name, with its object, file, self and inclusive cost of the
+// first event; failing clearly on a file that is no profile.
+//
+//   where_is callgrind.out.1234 main
+//
+// Exit status: 0 found, in a profile read whole and without errors; 1 no function of that name,
+// or the profile read with errors or not to its end; 2 no profile (or a usage error).
+// library.md (share/doc/calltree/), "Task 4", walks through it.
+#include <cstdio>
+#include <string>
+
+#include "calltree/analysis/callers.h"
+#include "calltree/analysis/inclusive.h"
+#include "calltree/profile_builder.h"
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: where_is FILE NAME\n");
+    return 2;
+  }
+  calltree::profile p;
+  calltree::diagnostic_collector diags;
+  auto stats = calltree::load_profile(argv[1], p, diags);
+  if (!stats) {
+    std::fprintf(stderr, "where_is: error: %s [%s]\n", stats.error().message.c_str(),
+                 std::string(calltree::to_string(stats.error().code)).c_str());
+    return 2;
+  }
+  const auto found = calltree::find_functions(p, argv[2]);
+  if (found.empty()) {
+    std::fprintf(stderr, "where_is: %s: no function named '%s'\n", argv[1], argv[2]);
+    return 1;
+  }
+  const calltree::inclusive_result inc = calltree::compute_inclusive(p);
+  for (calltree::function_id f : found) {
+    const calltree::function& fn = p.functions[f];
+    std::printf(
+        "%s  %s  %s: self %llu, inclusive %llu %s\n", std::string(p.function_name(f)).c_str(),
+        std::string(p.object_name(fn.object)).c_str(), std::string(p.file_name(fn.file)).c_str(),
+        static_cast<unsigned long long>(inc.self_of(f)[0]),
+        static_cast<unsigned long long>(inc.inclusive_of(f)[0]),
+        p.events[calltree::event_id{0}].name.c_str());
+  }
+  return diags.errors() || !stats->complete() ? 1 : 0;
+}

@@ -1,0 +1,19 @@
+// analysis/merge_any.h — (internal) merge_inputs() for the tool's `calltree merge`.
+//
+// What it is: merge_inputs as the command has always merged: an input that holds no profile
+// (binary, empty, no events:) is reported by its diagnostics and merged as the nothing it
+// holds, where merge_inputs gives an error_code::no_profile result.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "calltree/analysis/merge.h"
+
+namespace calltree::detail {
+
+result<merge_stats> merge_any_inputs(std::span<const std::string> paths, profile& out,
+                                     diagnostic_sink& diagnostics,
+                                     const merge_options& options = {});
+
+}  // namespace calltree::detail
