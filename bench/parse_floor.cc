@@ -34,6 +34,7 @@
 #include <cstdio>
 #include <cstring>
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
 #include <immintrin.h>
 #define PARSE_FLOOR_SIMD 1
 #endif
@@ -159,15 +160,21 @@ enum class simd_path { none, avx2, avx512 };
 #define FLOOR_AVX512 __attribute__((target("avx512f,avx512bw,bmi,lzcnt,popcnt")))
 #define FLOOR_AVX2 __attribute__((target("avx2,bmi,lzcnt,popcnt")))
 
+// LZCNT (CPUID 0x80000001, ECX bit 5), asked of the CPU itself: Clang 14's
+// __builtin_cpu_supports does not know the name.
+bool has_lzcnt() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  return __get_cpuid(0x80000001u, &a, &b, &c, &d) != 0 && (c & (1u << 5)) != 0;
+}
+
 bool supported(simd_path p) {
   switch (p) {
     case simd_path::avx512:
       return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-             __builtin_cpu_supports("bmi") && __builtin_cpu_supports("lzcnt") &&
-             __builtin_cpu_supports("popcnt");
+             __builtin_cpu_supports("bmi") && has_lzcnt() && __builtin_cpu_supports("popcnt");
     case simd_path::avx2:
-      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-             __builtin_cpu_supports("lzcnt") && __builtin_cpu_supports("popcnt");
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && has_lzcnt() &&
+             __builtin_cpu_supports("popcnt");
     case simd_path::none:
       break;
   }
