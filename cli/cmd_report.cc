@@ -29,7 +29,6 @@
 #include "diagnostics_output.h"
 #include "flag_table.h"
 #include "memory_option.h"
-#include "output_file.h"
 #include "progress.h"
 #include "reader/read_hooks.h"
 #include "report_ask.h"
@@ -403,33 +402,13 @@ int run_report(std::span<const std::string_view> args) {
   data["profile"] = std::move(profile);
 
   // The data object: the parsed answers, then the raw ones spliced in as members.
-  std::string json = data.dump();
-  json.pop_back();  // '}'
-  for (const auto& [key, body] : raw) {
-    json += ',';
-    json += nlohmann::json(key).dump();
-    json += ':';
-    json += body;
-  }
-  json += '}';
-  auto page = report_page(json, err);
-  if (!page) {
-    std::fprintf(stderr, "calltree report: %s\n", err.c_str());
-    return exit_usage;
-  }
-  // A temporary file beside the output, renamed when complete: never half a report.
-  output_file out;
-  if (!out.open(*out_path, err)) {
-    std::fprintf(stderr, "calltree report: %s\n", err.c_str());
-    return exit_usage;
-  }
-  out.write(*page);
-  if (!out.commit(err)) {
+  const auto size = write_report(data.dump(), raw, *out_path, err);
+  if (!size) {
     std::fprintf(stderr, "calltree report: %s\n", err.c_str());
     return exit_usage;
   }
   std::fprintf(stderr, "calltree report: wrote %s (%zu bytes; %zu of %llu functions)\n",
-               out_path->c_str(), page->size(), shown, static_cast<unsigned long long>(total_rows));
+               out_path->c_str(), *size, shown, static_cast<unsigned long long>(total_rows));
   return exit_ok;
 }
 

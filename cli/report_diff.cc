@@ -26,7 +26,6 @@
 #include "command.h"
 #include "diagnostics_output.h"
 #include "memory_option.h"
-#include "output_file.h"
 #include "progress.h"
 #include "reader/read_hooks.h"
 #include "report/diff.h"
@@ -342,33 +341,14 @@ int write_diff_report(const diff_report_args& d) {
       {"gate", gate ? verdict(r, *gate, failures) : nlohmann::json(nullptr)}};
   data["profile"] = std::move(profile);
 
-  std::string json = data.dump();
-  json.pop_back();  // '}'
-  for (const auto& [key, body] : raw) {
-    json += ',';
-    json += nlohmann::json(key).dump();
-    json += ':';
-    json += body;
-  }
-  json += '}';
   std::string err;
-  auto page = report_page(json, err);
-  if (!page) {
-    std::fprintf(stderr, "calltree report: %s\n", err.c_str());
-    return exit_usage;
-  }
-  output_file out;
-  if (!out.open(d.out_path, err)) {
-    std::fprintf(stderr, "calltree report: %s\n", err.c_str());
-    return exit_usage;
-  }
-  out.write(*page);
-  if (!out.commit(err)) {
+  const auto size = write_report(data.dump(), raw, d.out_path, err);
+  if (!size) {
     std::fprintf(stderr, "calltree report: %s\n", err.c_str());
     return exit_usage;
   }
   std::fprintf(stderr, "calltree report: wrote %s (%zu bytes; %zu of %zu functions)\n",
-               d.out_path.c_str(), page->size(), shown, total_rows);
+               d.out_path.c_str(), *size, shown, total_rows);
   if (gate && !failures.empty()) {
     const gate_failure& f = failures.front();
     std::fprintf(stderr, "calltree report: program total: %s grew %s (%s -> %s), above %g%%\n",

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "assets.h"
+#include "output_file.h"
 
 namespace calltree::cli {
 namespace {
@@ -148,6 +149,26 @@ std::optional<std::string> report_page(const std::string& data_json, std::string
     return std::nullopt;
   }
   return out;
+}
+
+std::optional<std::size_t> write_report(std::string data_json,
+                                        const std::map<std::string, std::string>& raw,
+                                        const std::string& path, std::string& err) {
+  data_json.pop_back();  // '}'
+  for (const auto& [key, body] : raw) {
+    data_json += ',';
+    data_json += nlohmann::json(key).dump();
+    data_json += ':';
+    data_json += body;
+  }
+  data_json += '}';
+  auto page = report_page(data_json, err);
+  if (!page) return std::nullopt;
+  output_file out;
+  if (!out.open(path, err)) return std::nullopt;
+  out.write(*page);
+  if (!out.commit(err)) return std::nullopt;
+  return page->size();
 }
 
 }  // namespace calltree::cli

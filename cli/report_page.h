@@ -8,6 +8,8 @@
 // cmd_report.cc).
 #pragma once
 
+#include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -16,5 +18,13 @@ namespace calltree::cli {
 // index.html with the report's data (a JSON object) and the whole front end in it; nullopt and
 // `err` when this binary holds no front end or its index.html is not the shape expected.
 std::optional<std::string> report_page(const std::string& data_json, std::string& err);
+
+// The report written to `path`: its data is `data_json` (a JSON object) with each of `raw`'s
+// answers (JSON text as the API wrote it, never parsed again) spliced in as a member under its
+// key; the page goes to a temporary file beside `path`, renamed when complete (never half a
+// report). The page's size in bytes; nullopt and `err` when it cannot be made or written.
+std::optional<std::size_t> write_report(std::string data_json,
+                                        const std::map<std::string, std::string>& raw,
+                                        const std::string& path, std::string& err);
 
 }  // namespace calltree::cli
