@@ -7,7 +7,8 @@ callgrind thread files; read whole by the table) and "big" (files of 0.9-4.8 MB:
 Xdebug, a gzip one; their headers only). For each it measures, from the start of `calltree
 serve DIR`: the time to the table's first page answered (GET /api/v1/folder?limit=50, newest
 first: the URL line read, then the request), the time until every header is read (pending 0),
-the time until a file copied in afterwards is listed (polled every 50 ms), and the server's
+the time until a file copied in afterwards is listed (asked as the page asks: every
+second, with rescan=1), and the server's
 resident memory (VmRSS) at most while it lists. Prints them as a Markdown table with the
 machine's load average. Requests go to 127.0.0.1 only.
 """
@@ -87,12 +88,13 @@ def measure(folder, new_source):
     all_headers = time.monotonic() - t0
     shutil.copy(new_source, os.path.join(folder, "new-" + os.path.basename(new_source)))
     t1 = time.monotonic()
+    # Asked as the page asks: every second, with rescan=1 (web/src/Folder.tsx).
     while True:
-        a = get(port, token, "/api/v1/folder?limit=1")
+        time.sleep(1.0)
+        a = get(port, token, "/api/v1/folder?limit=1&rescan=1")
         peak = max(peak, rss_kb(p.pid))
         if a["listed"] == N + 1:
             break
-        time.sleep(0.05)
     new_file = time.monotonic() - t1
     peak = max(peak, rss_kb(p.pid))
     p.terminate()

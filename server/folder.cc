@@ -107,10 +107,18 @@ folder::~folder() {
   thread_.join();
 }
 
-void folder::rescan() { scan(); }
+void folder::rescan(unsigned fresh_ms) {
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    if (scans_ != 0 && std::chrono::steady_clock::now() - last_scan_ < std::chrono::milliseconds(fresh_ms))
+      return;
+  }
+  scan();
+}
 
 void folder::scan() {
   std::lock_guard<std::mutex> one(scanning_);
+  const auto began = std::chrono::steady_clock::now();
   std::vector<found_file> found = list_files(dir_, recursive_);
   std::lock_guard<std::mutex> lock(m_);
   std::vector<bool> seen(entries_.size(), false);
@@ -151,6 +159,7 @@ void folder::scan() {
     }
   }
   ++scans_;
+  last_scan_ = began;
 }
 
 void folder::read_headers(const std::vector<std::uint64_t>& ids) {

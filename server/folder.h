@@ -10,6 +10,7 @@
 // routes_folder.cc's).
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -65,8 +66,10 @@ class folder {
   folder_page query(const folder_query& q);
   // The file of id `id` as listed now (nullopt: no such id, or it was deleted).
   std::optional<folder_entry> entry(std::uint64_t id) const;
-  // Scans now (and reads no header): what a request for a fresh listing does.
-  void rescan();
+  // Scans now (and reads no header) unless a scan began less than `fresh_ms` ago: what the
+  // page's poll asks (`rescan=1`), so a new file is listed by the poll that follows it while
+  // many tabs polling at once cost one scan.
+  void rescan(unsigned fresh_ms = 250);
   const std::string& dir() const { return dir_; }
 
  private:
@@ -85,6 +88,7 @@ class folder {
   std::unordered_map<std::uint64_t, std::size_t> by_id_;  // id -> index in entries_
   std::uint64_t next_id_ = 1;
   std::uint64_t scans_ = 0;
+  std::chrono::steady_clock::time_point last_scan_{};  // when the last scan began
   bool stop_ = false;
   std::condition_variable wake_;
   std::thread thread_;

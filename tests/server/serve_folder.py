@@ -7,8 +7,8 @@ header, one without), a file that is no profile, an unreadable one (chmod 000; n
 root, who reads it anyway), a callgrind file cut short, and a folder below (--recursive).
 /api/v1/folder lists every file with its problem or its header's facts, newest first: the
 totals are `calltree check --json`'s (files smaller than one block, read whole) or the header's
-`summary:`; filter, sort and paging; a file written meanwhile is listed within 2 s (a real
-Xdebug run when php has xdebug); a profile opened by id (/api/v1/f/ID/...) answers every route
+`summary:`; filter, sort and paging; a file written meanwhile is listed (a real Xdebug run
+when php has xdebug), and at once by a request with rescan=1; a profile opened by id (/api/v1/f/ID/...) answers every route
 with check's totals, two (/api/v1/d/OLD/NEW/...) their diff; a file deleted or cut to nothing
 before it is opened is an error answer, the server goes on; the token and Host rules hold.
 """
@@ -212,7 +212,7 @@ try:
             check(conn.getresponse().status == want, "folder with %s: want %d" % (headers, want))
             conn.close()
 
-        # A file written meanwhile: listed within 2 s (a real Xdebug run when there is one).
+        # A file written meanwhile (a real Xdebug run when there is one).
         php = shutil.which("php")
         has_xdebug = php and "xdebug" in subprocess.run(
             [php, "-m"], capture_output=True, text=True).stdout.lower()
@@ -226,20 +226,30 @@ try:
             print("(php with xdebug not found: the new file is a copy)")
             shutil.copy(xdebug[0], os.path.join(d, "cachegrind.out.new"))
         written = time.time()
+        # The server's own scans list it (how fast is bench/serve_folder.py's figure: a bound
+        # here would fail on a loaded machine, not on a slow server).
         seen = None
-        while time.time() - written < 5:
+        while time.time() - written < 30:
             got = s.rows()
             if "cachegrind.out.new" in got:
                 seen = time.time() - written
                 break
             time.sleep(0.1)
-        check(seen is not None and seen < 2.0, "the new file listed after %s s" % seen)
+        check(seen is not None, "the new file is not listed after 30 s")
         if seen is not None:
             r = s.rows()["cachegrind.out.new"]
             check(r["producer"].startswith("xdebug") and r["total"] is not None,
                   "the new file's row: %s" % r)
             check(s.folder()["rows"][0]["name"] == "cachegrind.out.new", "newest first")
             print("new file listed after %.2f s (written in %.2f s)" % (seen, written - start))
+        # rescan=1 (the page's poll) lists a file written before it at once: a scan that began
+        # after the write, or one made now (none began in the last 250 ms).
+        shutil.copy(xdebug[0], os.path.join(d, "cachegrind.out.newer"))
+        time.sleep(0.3)
+        check("cachegrind.out.newer" in s.rows("&rescan=1"), "rescan=1 lists a file written before it")
+        os.unlink(os.path.join(d, "cachegrind.out.newer"))
+        time.sleep(0.3)
+        check("cachegrind.out.newer" not in s.rows("&rescan=1"), "rescan=1 drops a deleted file")
         st = s.json("/api/v1/f/%d/status" % fid)
         check(st["files"][0]["state"] == "same", "status: %s" % st)
     finally:

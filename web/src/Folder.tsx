@@ -101,7 +101,10 @@ export function Folder() {
   const [tick, setTick] = useState(0);
   useEffect(() => {
     const ctl = new AbortController();
-    get<FolderAnswer>("folder", { by, dir, filter, offset, limit: PAGE }, ctl.signal).then(
+    // Each poll after the first asks the server to scan DIR first (it scans at most once in
+    // 250 ms however many tabs ask), so a new file shows at the next poll.
+    const rescan = tick > 0 ? { rescan: 1 } : {};
+    get<FolderAnswer>("folder", { by, dir, filter, offset, limit: PAGE, ...rescan }, ctl.signal).then(
       (a) => (setAnswer(a), setError(null)),
       (e) => !ctl.signal.aborted && setError(e instanceof ApiError ? e.message : String(e)),
     );
