@@ -159,6 +159,12 @@ void warm_up(const session& s, const std::atomic<bool>* stop) {
     s.groups(g);
   }
   if (stopped()) return;
+  {
+    list_query q;  // (grouped by object, the page's first grouping)
+    q.group = grouping::object;
+    [[maybe_unused]] auto grouped = list_functions(s, q);
+  }
+  if (stopped()) return;
   [[maybe_unused]] auto prepared = flame(s, flame_query{});  // (every part's estimator)
   // (Last: the C++ scopes of every name, the slowest of the groups, for a grouping the page
   // offers last.)
@@ -190,20 +196,23 @@ result<function_list> list_functions(const session& s, const list_query& q) {
   key.append("|").append(by_text(by)).append(q.descending ? "|desc|" : "|asc|");
   for (const auto& d : q.derived) key += d + "\x1f";
   key += "|";
+  // A column by what its values are: its name and its recorded column or formula.
+  auto append_column = [&](const column& c) {
+    key.append(c.name).append("\x1f");
+    if (c.recorded)
+      key.append(std::to_string(c.index));
+    else
+      key.append("=").append(c.formula);
+    key.append("\x1f");
+  };
   if (q.group == grouping::none) {
     // Ungrouped, the order is of the sort column's values alone, whichever other columns are
     // shown: the page's list (`events=Ir&sort=Ir`) is the one warm_up made of every event.
-    if (out.sort_column < out.columns.size()) {
-      const column& c = out.columns.columns[out.sort_column];
-      key.append(c.name).append("\x1f");
-      if (c.recorded)
-        key.append(std::to_string(c.index));
-      else
-        key.append("=").append(c.formula);
-    }
+    if (out.sort_column < out.columns.size()) append_column(out.columns.columns[out.sort_column]);
   } else {
-    // (A group's row has every column shown.)
-    for (const auto& e : q.events) key += e + ",";
+    // (A group's row has every column shown: the page's `events=Ir` shares the order of every
+    // event where Ir is the only one.)
+    for (const column& c : out.columns.columns) append_column(c);
     key.append("|").append(std::to_string(out.sort_column));
   }
   key.append("|")

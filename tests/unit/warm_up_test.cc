@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -36,12 +37,19 @@ std::vector<std::uint64_t> shown(const views::session& s, const views::list_quer
     out.insert(out.end(), r.inclusive.begin(), r.inclusive.end());
     out.push_back(r.calls);
   }
+  out.push_back(l->total_groups);
+  for (const views::group_row& g : l->groups) {
+    out.push_back(std::hash<std::string>()(g.name));
+    out.push_back(g.functions);
+    out.insert(out.end(), g.self.begin(), g.self.end());
+    out.insert(out.end(), g.inclusive.begin(), g.inclusive.end());
+  }
   return out;
 }
 
-// Every order the page asks (each event, self and inclusive, both ways; calls; name; with the
-// event's column alone as the page asks, every column, and one derived column), on a warmed
-// session and on fresh ones: the same rows.
+// Every order the page asks (each event, self and inclusive, both ways; calls; with the event's
+// column alone as the page asks, every column, and one derived column; ungrouped and grouped by
+// object), on a warmed session and on fresh ones: the same rows and groups.
 TEST(WarmUp, OrdersAreAFreshSessionsOrders) {
   for (const char* file :
        {"vg-sqlite3-workload-cache-branch-sim.callgrind", "vg-recurse-cacheuse.callgrind"}) {
@@ -56,17 +64,18 @@ TEST(WarmUp, OrdersAreAFreshSessionsOrders) {
       for (views::sort_by by :
            {views::sort_by::self, views::sort_by::inclusive, views::sort_by::calls})
         for (bool desc : {true, false})
-          for (int shown_columns = 0; shown_columns < 3; ++shown_columns) {
+          for (int shown_columns = 0; shown_columns < 6; ++shown_columns) {
             SCOPED_TRACE(e + " " + std::to_string(static_cast<int>(by)) + " " +
                          std::to_string(desc) + " " + std::to_string(shown_columns));
             views::list_query q;
             q.sort_event = e;
             q.by = by;
             q.descending = desc;
+            if (shown_columns >= 3) q.group = views::grouping::object;
             q.limit = 40;
             q.offset = 3;
-            if (shown_columns == 1) q.events = {e};
-            if (shown_columns == 2) {
+            if (shown_columns % 3 == 1) q.events = {e};
+            if (shown_columns % 3 == 2) {
               q.events = {"Dw", e, "Twice"};
               q.derived = {"Twice=2*Ir"};
             }
