@@ -76,8 +76,8 @@ result<function_list> list_functions(const session& s, const list_query& q);
 
 // Makes what the first queries of a page need and the session keeps (the costs of every part,
 // the first list and the orders by the other columns, the name order, the groups and the list
-// grouped by object, the flame graph's estimator), so a view asked for later does not wait for them. Returns early, between
-// two of those, once `stop` is set.
+// grouped by object, the flame graph's estimator), so a view asked for later does not wait
+// for them. Returns early, between two of those, once `stop` is set.
 void warm_up(const session& s, const std::atomic<bool>* stop = nullptr);
 
 // How many event columns warm_up orders the list by (self and inclusive each).
