@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -350,9 +351,10 @@ int run_serve(std::span<const std::string_view> args) {
   // What later views need, made while the page loads. (Out of memory here, they are made when
   // a view asks, whose request answers the error: thrown out of this thread it would end the
   // server.)
-  std::thread warm([&sessions] {
+  std::atomic<bool> stop_warming{false};
+  std::thread warm([&sessions, &stop_warming] {
     try {
-      for (const auto& s : sessions) views::warm_up(*s);
+      for (const auto& s : sessions) views::warm_up(*s, &stop_warming);
     } catch (const std::exception&) {
     }
   });
@@ -368,6 +370,7 @@ int run_serve(std::span<const std::string_view> args) {
     pthread_kill(watcher.native_handle(), SIGTERM);
   }
   watcher.join();
+  stop_warming = true;  // (the sessions are dropped: what is left of the warm-up is for nobody)
   warm.join();
   if (!served) {
     std::fprintf(stderr, "calltree serve: could not listen on %s:%d\n", host.c_str(), *bound);

@@ -9,6 +9,7 @@
 // copy of `limit` rows. What it is not: JSON (server/).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -74,8 +75,13 @@ struct function_list {
 result<function_list> list_functions(const session& s, const list_query& q);
 
 // Makes what the first queries of a page need and the session keeps (the costs of every part,
-// the name order, the groups), so a view asked for later does not wait for them.
-void warm_up(const session& s);
+// the first list and the orders by the other columns, the name order, the groups and the list
+// grouped by object, the flame graph's estimator), so a view asked for later does not wait
+// for them. Returns early, between two of those, once `stop` is set.
+void warm_up(const session& s, const std::atomic<bool>* stop = nullptr);
+
+// How many event columns warm_up orders the list by (self and inclusive each).
+inline constexpr std::size_t warm_columns = 4;
 
 // The name of key k's group (object, display file, or C++ class or namespace).
 std::string_view group_name(const session& s, grouping g, std::uint32_t k);

@@ -241,8 +241,46 @@ const std::vector<std::string_view>& session::scopes() const {
   return scopes_;
 }
 
+std::shared_ptr<const void> session::remembered_any(
+    const std::string& key, const std::function<std::shared_ptr<const void>()>& make) const {
+  auto mine = std::make_shared<making>();
+  {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      if (auto found = find_remembered(key)) return found;
+      auto other = std::find_if(making_.begin(), making_.end(),
+                                [&](const std::shared_ptr<making>& m) { return m->key == key; });
+      if (other == making_.end()) break;
+      const std::shared_ptr<making> m = *other;
+      made_.wait(lock, [&] { return m->done; });
+      if (m->value) return m->value;
+      // (Its maker failed or gave nothing: made here, unless a third thread has begun it.)
+    }
+    mine->key = key;
+    making_.push_back(mine);
+  }
+  auto finish = [&](std::shared_ptr<const void> value) {
+    {
+      std::lock_guard lock(mutex_);
+      mine->done = true;
+      mine->value = value;
+      if (value) remember(key, std::move(value));
+      std::erase(making_, mine);
+    }
+    made_.notify_all();
+  };
+  std::shared_ptr<const void> made;
+  try {
+    made = make();
+  } catch (...) {
+    finish(nullptr);
+    throw;
+  }
+  finish(made);
+  return made;
+}
+
 std::shared_ptr<const void> session::find_remembered(const std::string& key) const {
-  std::lock_guard lock(mutex_);
   for (auto it = remembered_.begin(); it != remembered_.end(); ++it)
     if (it->first == key) {
       auto found = it->second;
@@ -253,7 +291,6 @@ std::shared_ptr<const void> session::find_remembered(const std::string& key) con
 }
 
 void session::remember(const std::string& key, std::shared_ptr<const void> value) const {
-  std::lock_guard lock(mutex_);
   remembered_.insert(remembered_.begin(), {key, std::move(value)});
   if (remembered_.size() > 16) remembered_.pop_back();
 }

@@ -14,6 +14,7 @@
 // server (server/); nothing here prints.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -143,24 +144,33 @@ class session {
   const std::vector<std::string_view>& scopes() const;
 
   // What `make` gives for `key`, made once and kept while it is among the last few asked for
-  // (a view's order of 300 k rows, for the next window of the same query). Thread-safe; two
-  // threads asking at once may both make it.
+  // (a view's order of 300 k rows, for the next window of the same query). Thread-safe: a
+  // thread asking for what another is making waits for it (a request for what the warm-up
+  // makes takes the warm-up's), so `make` must not ask for `key` again.
   template <typename T>
   std::shared_ptr<const T> remembered(const std::string& key,
                                       const std::function<std::shared_ptr<const T>()>& make) const {
-    if (auto found = find_remembered(key)) return std::static_pointer_cast<const T>(found);
-    std::shared_ptr<const T> made = make();
-    if (made) remember(key, made);
-    return made;
+    return std::static_pointer_cast<const T>(
+        remembered_any(key, [&]() -> std::shared_ptr<const void> { return make(); }));
   }
 
  private:
   friend result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
                                                    const load_options& options);
   void index_names();
-  std::shared_ptr<const void> find_remembered(const std::string& key) const;
-  void remember(const std::string& key, std::shared_ptr<const void> value) const;
+  std::shared_ptr<const void> remembered_any(
+      const std::string& key, const std::function<std::shared_ptr<const void>()>& make) const;
+  std::shared_ptr<const void> find_remembered(const std::string& key) const;       // (mutex_ held)
+  void remember(const std::string& key, std::shared_ptr<const void> value) const;  // (held)
   mutable std::vector<std::pair<std::string, std::shared_ptr<const void>>> remembered_;
+  // What a thread is making now: its key, and once made (done), what it gave.
+  struct making {
+    std::string key;
+    bool done = false;
+    std::shared_ptr<const void> value;
+  };
+  mutable std::vector<std::shared_ptr<making>> making_;
+  mutable std::condition_variable made_;
   mutable std::once_flag scopes_once_, name_order_once_;
   mutable std::vector<std::uint32_t> name_order_;
   mutable std::vector<std::string_view> scopes_;
