@@ -65,6 +65,15 @@ class id_table {
     auto it = sparse_.find(id);
     return it == sparse_.end() ? entry{} : it->second;
   }
+  // get(id).name, without the part (npos if none).
+  [[gnu::always_inline]] string_id name_of(std::uint64_t id) const {
+    if (!hashed_ && id < dense_id_limit) {
+      const auto pg = static_cast<std::size_t>(id >> page_bits);
+      if (pg >= pages_.size() || !pages_[pg]) return string_pool::npos;
+      return pages_[pg]->names[id & page_mask];
+    }
+    return get(id).name;
+  }
   // A hint that get(id) follows soon: its entry is fetched into the cache (dense ids only).
   [[gnu::always_inline]] void prefetch(std::uint64_t id) const {
     const auto pg = static_cast<std::size_t>(id >> page_bits);

@@ -144,6 +144,9 @@ inline num_status parse_u64(std::string_view t, std::uint64_t& out, bool* was_he
   return num_status::ok;
 }
 
+// The keys of `(id)` names the fast paths read (parser::fast_key_line).
+enum class parser_name_key : std::uint8_t { fl, fn, fi, ob, cfn, cfi, cob, jfi, jfn };
+
 // The part's position columns, for the fast paths (other: anything but these three).
 enum class layout : std::uint8_t { line, instr, instr_line, other };
 
@@ -227,7 +230,33 @@ class parser {
   template <layout L>
   [[gnu::always_inline]] inline bool fast_cost_line_as(const char*& p, const char* end,
                                                        std::size_t max_len);
-  bool fast_key_line(const char*& p, const char* end, std::size_t max_len);
+  [[gnu::always_inline]] inline bool fast_key_line(const char*& p, const char* end,
+                                                   std::size_t max_len);
+  // The keys of `(id)` names the fast path reads.
+  using name_key = parser_name_key;
+  static name_class class_of(name_key k) {
+    switch (k) {
+      case name_key::fn:
+      case name_key::cfn:
+      case name_key::jfn:
+        return name_class::function;
+      case name_key::ob:
+      case name_key::cob:
+        return name_class::object;
+      default:
+        return name_class::file;
+    }
+  }
+  // What a `KEY=(ID)` line of `which` sets, the id standing for `id`.
+  [[gnu::always_inline]] void set_name_key(name_key which, string_id id);
+  [[gnu::noinline]] bool fast_call_line(const char*& p_io, const char* end, std::size_t max_len);
+  [[gnu::noinline]] bool fast_jump_line(const char*& p_io, const char* end, std::size_t max_len,
+                                        bool jcnd);
+  [[gnu::noinline]] bool fast_undefined_reference(const char*& p_io, const char* nl, name_key which,
+                                                  std::uint64_t id);
+  [[gnu::noinline]] bool fast_name_definition(const char*& p_io, const char* p, const char* end,
+                                              std::size_t max_len, name_key which,
+                                              std::uint64_t id);
   // The run loop: self-cost lines that continue the open run (sums per run),
   // summed in registers; returns at the first line it does not take, which it leaves unread.
   static constexpr std::size_t run_loop_events = 16;
@@ -315,7 +344,14 @@ class parser {
   // ---- the loop -----------------------------------------------------------------------
   void too_long(std::size_t len);
   bool binary_input(std::span<const char> b);
-  void process_block(const char* p, const char* end);
+  void process_block(const char* p, const char* end) {
+    process_lines(p, end);
+    if (!call_line_in_block_.empty()) {  // the block's bytes go: keep the text
+      call_line_text_.assign(call_line_in_block_);
+      call_line_in_block_ = {};
+    }
+  }
+  void process_lines(const char* p, const char* end);
   // A blank line: what process_line does with one, without finding its end.
   void blank_line(const char*& p) {
     ++line_no_;
@@ -452,6 +488,9 @@ class parser {
   call_record call_;
   std::uint64_t call_line_ = 0;
   std::string call_line_text_;
+  // The fast path's calls= line, in the block being read: copied to call_line_text_ only if
+  // the block ends before its cost line (process_block); empty otherwise.
+  std::string_view call_line_in_block_;
   // jump=/jcnd= waiting for its source line.
   bool pending_jump_ = false;
   jump_record jump_;
@@ -546,6 +585,47 @@ inline void parser::finish_cost_line(std::uint64_t instr, std::uint64_t bb, std:
   r.costs = cost_span;
   r.given = static_cast<std::uint32_t>(ncost);
   sink_.on_cost(r);
+}
+
+inline void parser::set_name_key(name_key which, string_id id) {
+  switch (which) {
+    case name_key::fn:
+      ctx_.function = id;
+      ctx_.source_file = ctx_.file;
+      have_function_ = true;
+      have_cfn_ = callee_object_set_ = callee_file_set_ = false;
+      jump_file_set_ = jump_function_set_ = false;
+      break;
+    case name_key::fl:
+      ctx_.file = ctx_.source_file = id;
+      break;
+    case name_key::fi:
+      ctx_.source_file = id;
+      break;
+    case name_key::ob:
+      ctx_.object = id;
+      break;
+    case name_key::cfn:
+      callee_function_ = id;
+      have_cfn_ = have_any_cfn_ = true;
+      break;
+    case name_key::cfi:
+      callee_file_ = id;
+      callee_file_set_ = true;
+      break;
+    case name_key::cob:
+      callee_object_ = id;
+      callee_object_set_ = true;
+      break;
+    case name_key::jfi:
+      jump_file_ = id;
+      jump_file_set_ = true;
+      break;
+    case name_key::jfn:
+      jump_function_ = id;
+      jump_function_set_ = true;
+      break;
+  }
 }
 
 }  // namespace calltree::detail
