@@ -218,18 +218,12 @@ inline bool parser::fast_key_line(const char*& p_io, const char* end, std::size_
   p += k.len;
   std::uint64_t a;
   if (!fast::decimal_wide(p, end, a) || p == end || *p != ')' || ++p == end) return false;
-  // What the general path would warn about: an inlined file before any function, a callee
-  // object or file after the callee's name.
-  if ((which == name_key::fi && !have_function_) ||
-      ((which == name_key::cfi || which == name_key::cob) && have_cfn_))
-    return false;
   if (*p != '\n') return fast_name_definition(p_io, p, end, max_len, which, a);
   // A reference.
   if (static_cast<std::size_t>(p - p_io) > max_len) return false;
   const string_id id = table(class_of(which)).name_of(a);
   if (id == string_pool::npos) return fast_undefined_reference(p_io, p, which, a);
-  if (which == name_key::fn && id == string_pool::empty) return false;
-  set_name_key(which, id);
+  if (!set_name_key(which, id)) return false;
   fast_commit(p_io, p);
   return true;
 }
@@ -238,11 +232,11 @@ inline bool parser::fast_key_line(const char*& p_io, const char* end, std::size_
 // parse_name); else the general path says so.
 bool parser::fast_undefined_reference(const char*& p_io, const char* nl, name_key which,
                                       std::uint64_t a) {
-  if (!spec_) return false;
+  if (!spec_ || !name_key_allowed(which)) return false;
   const name_class c = class_of(which);
   const string_id id = spec_->placeholder(c, a);
   table(c).set(a, {id, id_table::other_part});
-  set_name_key(which, id);
+  (void)set_name_key(which, id);  // (allowed: looked at above)
   fast_commit(p_io, nl);
   return true;
 }
@@ -316,7 +310,7 @@ bool parser::fast_jump_line(const char*& p_io, const char* end, std::size_t max_
 // `p` is past the `)`.
 bool parser::fast_name_definition(const char*& p_io, const char* p, const char* end,
                                   std::size_t max_len, name_key which, std::uint64_t a) {
-  if (*p != ' ') return false;
+  if (*p != ' ' || !name_key_allowed(which)) return false;
   const char* name_at = ++p;
   p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
   if (!p || static_cast<std::size_t>(p - p_io) > max_len || p == name_at) return false;
@@ -334,7 +328,7 @@ bool parser::fast_name_definition(const char*& p_io, const char* p, const char* 
   const bool first = !e.defined() || e.part != current_part_;
   t.set(a, {id, current_part_});
   if (spec_) spec_->defs.push_back({c, a, id, first});
-  set_name_key(which, id);
+  (void)set_name_key(which, id);  // (allowed: looked at above)
   fast_commit(p_io, p);
   return true;
 }
@@ -539,10 +533,12 @@ void parser::process_lines(const char* p, const char* end) {
       continue;
     }
     if (part_open_ && !skipping_ && carry_.empty() && !drop_call_cost_) {
-      // The fast paths change none of these conditions: stay with them while they take lines.
+      // The fast paths change none of these conditions, nor whether some base is unknown
+      // (only spec_guard does): stay with them while they take lines.
+      const bool guard = unknown_bases();
       while (p < end) {
         const char c0 = *p;
-        if (unknown_bases() && p != guarded) [[unlikely]]
+        if (guard && p != guarded) [[unlikely]]
           break;  // the outer loop guards the line
         if (c0 == '\n') {
           blank_line(p);

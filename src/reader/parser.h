@@ -247,8 +247,15 @@ class parser {
         return name_class::file;
     }
   }
-  // What a `KEY=(ID)` line of `which` sets, the id standing for `id`.
-  [[gnu::always_inline]] void set_name_key(name_key which, string_id id);
+  // What a `KEY=(ID)` line of `which` sets, the id standing for `id`; false (and nothing set)
+  // where the general path would say something: name_key_allowed, or a function named "".
+  [[gnu::always_inline]] bool set_name_key(name_key which, string_id id);
+  // Not what the general path warns about: an inlined file before any function, a callee
+  // object or file after the callee's name.
+  bool name_key_allowed(name_key which) const {
+    return !((which == name_key::fi && !have_function_) ||
+             ((which == name_key::cfi || which == name_key::cob) && have_cfn_));
+  }
   [[gnu::noinline]] bool fast_call_line(const char*& p_io, const char* end, std::size_t max_len);
   [[gnu::noinline]] bool fast_jump_line(const char*& p_io, const char* end, std::size_t max_len,
                                         bool jcnd);
@@ -591,9 +598,10 @@ inline void parser::finish_cost_line(std::uint64_t instr, std::uint64_t bb, std:
   sink_.on_cost(r);
 }
 
-inline void parser::set_name_key(name_key which, string_id id) {
+inline bool parser::set_name_key(name_key which, string_id id) {
   switch (which) {
     case name_key::fn:
+      if (id == string_pool::empty) return false;
       ctx_.function = id;
       ctx_.source_file = ctx_.file;
       have_function_ = true;
@@ -604,6 +612,7 @@ inline void parser::set_name_key(name_key which, string_id id) {
       ctx_.file = ctx_.source_file = id;
       break;
     case name_key::fi:
+      if (!have_function_) return false;
       ctx_.source_file = id;
       break;
     case name_key::ob:
@@ -614,10 +623,12 @@ inline void parser::set_name_key(name_key which, string_id id) {
       have_cfn_ = have_any_cfn_ = true;
       break;
     case name_key::cfi:
+      if (have_cfn_) return false;
       callee_file_ = id;
       callee_file_set_ = true;
       break;
     case name_key::cob:
+      if (have_cfn_) return false;
       callee_object_ = id;
       callee_object_set_ = true;
       break;
@@ -630,6 +641,7 @@ inline void parser::set_name_key(name_key which, string_id id) {
       jump_function_set_ = true;
       break;
   }
+  return true;
 }
 
 }  // namespace calltree::detail
