@@ -89,7 +89,8 @@ inline bool parser::fast_cost_line_as(const char*& p_io, const char* end, std::s
 // it does not move), then the line end (one trailing space allowed).
 // With `extra`, one more decimal token may follow (Xdebug's `calls=1 0 0`): it is skipped
 // and *extra points at it, for the note the general path gives.
-bool parser::fast_target(const char*& p_io, const char* end, position& out, const char** extra) {
+inline bool parser::fast_target(const char*& p_io, const char* end, position& out,
+                                const char** extra) {
   const char* p = p_io;  // a local, so it stays in a register
   const std::size_t ncol = columns_.size();
   if (ncol == 0 || ncol > max_positions) return false;
