@@ -259,14 +259,14 @@ bool parser::fast_call_line(const char*& p_io, const char* end, std::size_t max_
   // The general path's notes, in its order.
   if (extra) {
     const auto code = diag_code::extra_call_target;
-    report(severity::note, code, static_cast<std::size_t>(extra - raw_line_.data()) + 1,
-           static_cast<std::size_t>(p_io - 1 - extra),
-           "'calls=' has more target tokens than position columns; ignored");
+    note(code, static_cast<std::size_t>(extra - raw_line_.data()) + 1,
+         static_cast<std::size_t>(p_io - 1 - extra),
+         "'calls=' has more target tokens than position columns; ignored");
   }
   if (a == 0)
-    report(severity::note, diag_code::zero_call_count, 7, count_len,
-           "call count 0 (a call begun before this dump, or a sampling profile); its cost is "
-           "inclusive cost of the call, not self cost");
+    note(diag_code::zero_call_count, 7, count_len,
+         "call count 0 (a call begun before this dump, or a sampling profile); its cost is "
+         "inclusive cost of the call, not self cost");
   // Every field, as call_record{} and then these would (site, costs and given are set again
   // by the cost line that completes the call).
   call_.site = position{};

@@ -188,6 +188,15 @@ class parser {
     deliver(s, code, line_no_, col, len, message,
             line_no_ ? raw_line_.substr(0, max_line_text) : std::string_view());
   }
+  // report() of a note, inline (a note is no error, nor likely_truncated): the fast path's
+  // notes, given on every calls= line of Xdebug output.
+  [[gnu::always_inline]] void note(diag_code code, std::size_t col, std::size_t len,
+                                   std::string_view message) {
+    if (spec_) [[unlikely]]
+      return report(severity::note, code, col, len, message);
+    deliver(severity::note, code, line_no_, col, len, message,
+            line_no_ ? raw_line_.substr(0, max_line_text) : std::string_view());
+  }
   // (Asking the sink inline: Xdebug's note on every calls= line is counted, after the first
   // few, at the cost of the sink's two calls.)
   void deliver(severity s, diag_code code, std::uint64_t line, std::size_t col, std::size_t len,
