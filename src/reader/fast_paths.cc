@@ -8,6 +8,7 @@
 // block, tries them first. What it is not: a second reading of the format: it gives up on
 // anything that needs a word said.
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -88,7 +89,8 @@ inline bool parser::fast_cost_line_as(const char*& p_io, const char* end, std::s
 // it does not move), then the line end (one trailing space allowed).
 // With `extra`, one more decimal token may follow (Xdebug's `calls=1 0 0`): it is skipped
 // and *extra points at it, for the note the general path gives.
-bool parser::fast_target(const char*& p_io, const char* end, position& out, const char** extra) {
+inline bool parser::fast_target(const char*& p_io, const char* end, position& out,
+                                const char** extra) {
   const char* p = p_io;  // a local, so it stays in a register
   const std::size_t ncol = columns_.size();
   if (ncol == 0 || ncol > max_positions) return false;
@@ -132,179 +134,202 @@ bool parser::fast_target(const char*& p_io, const char* end, position& out, cons
   return true;
 }
 
-// The other lines that fill instr-level profiles: `calls=`, `jcnd=`, `jump=`, and name
-// references like `cfn=(123)`, in callgrind's form, when nothing about them calls for a
-// diagnostic (the callee is known, counts are sane, targets complete, the id is defined). As
+// The other lines that fill instr-level profiles and Xdebug's: `calls=`, `jcnd=`, `jump=`,
+// and name references like `cfn=(123)`, in callgrind's form, when nothing about them calls for
+// a diagnostic (the callee is known, counts are sane, targets complete, the id is defined). As
 // fast_cost_line: all or nothing, and the general path's result for the lines it takes.
-bool parser::fast_key_line(const char*& p_io, const char* end, std::size_t max_len) {
+//
+// The key is told by the line's first 8 bytes, loaded at once, looked up in a table (below):
+// comparing key by key, as memcmp calls, took a third of the key lines' instructions on Xdebug
+// output, five eighths of whose lines are key lines. The commonest lines, `(id)` references,
+// are read here, inlined into the loop (process_lines); calls, jumps, name definitions and
+// undefined ids in functions of their own, out of line. On the Xdebug bench file, check
+// --threads=1: 1,814 M -> 1,432 M instructions (callgrind's count), 273 -> 216 a line.
+namespace {
+// The first n bytes of `k` as a little-endian word: what an 8-byte load of a line starting
+// with them holds in its low n bytes.
+template <std::size_t n>
+constexpr std::uint64_t key_word(const char (&k)[n]) {
+  std::uint64_t w = 0;
+  for (std::size_t i = n - 1; i-- > 0;) w = w << 8 | static_cast<unsigned char>(k[i]);
+  return w;
+}
+
+// The keys, in a table of 16 slots indexed by a hash of their first four bytes (which tell
+// them apart): a slot is the key's bytes, the mask of its length, and what it is (a name key,
+// or a call or jump after them). One load and one compare tell a line's key, or that it has
+// none of these.
+enum class line_key : std::uint8_t { calls = 9, jump, jcnd };
+struct key_slot {
+  std::uint64_t bytes = 1, mask = 0;  // (an empty slot matches nothing)
+  std::uint8_t kind = 0, len = 0;     // a name_key or line_key; the key's length
+};
+constexpr unsigned key_slot_of(std::uint64_t w) {
+  return static_cast<std::uint32_t>(static_cast<std::uint32_t>(w) * 0x8f3c3cd3u) >> 28;
+}
+struct key_table {
+  key_slot slot[16];
+  template <std::size_t n>
+  constexpr void add(const char (&k)[n], std::uint8_t kind) {
+    const std::uint64_t w = key_word(k);
+    key_slot& s = slot[key_slot_of(w)];
+    if (s.mask) throw "two keys in one slot: choose another multiplier";  // (not constant)
+    s = {w, (std::uint64_t{1} << (8 * (n - 1))) - 1, kind, static_cast<std::uint8_t>(n - 1)};
+  }
+  constexpr key_table() {
+    using nk = parser_name_key;
+    add("fl=(", static_cast<std::uint8_t>(nk::fl));
+    add("fn=(", static_cast<std::uint8_t>(nk::fn));
+    add("fi=(", static_cast<std::uint8_t>(nk::fi));
+    add("fe=(", static_cast<std::uint8_t>(nk::fi));
+    add("ob=(", static_cast<std::uint8_t>(nk::ob));
+    add("cfn=(", static_cast<std::uint8_t>(nk::cfn));
+    add("cfl=(", static_cast<std::uint8_t>(nk::cfi));
+    add("cfi=(", static_cast<std::uint8_t>(nk::cfi));
+    add("cob=(", static_cast<std::uint8_t>(nk::cob));
+    add("jfi=(", static_cast<std::uint8_t>(nk::jfi));
+    add("jfn=(", static_cast<std::uint8_t>(nk::jfn));
+    add("calls=", static_cast<std::uint8_t>(line_key::calls));
+    add("jump=", static_cast<std::uint8_t>(line_key::jump));
+    add("jcnd=", static_cast<std::uint8_t>(line_key::jcnd));
+  }
+};
+constexpr key_table keys;
+}  // namespace
+
+inline bool parser::fast_key_line(const char*& p_io, const char* end, std::size_t max_len) {
   if (pending_call_ || pending_jump_ || !part_open_) return false;
   const char* p = p_io;
-  const std::size_t avail = static_cast<std::size_t>(end - p);
-  // The key's length is a constant, so the compare is a load or two, not a memcmp call.
-  auto key = [&]<std::size_t n>(const char(&k)[n]) {
-    if (avail <= n - 1 || std::memcmp(p, k, n - 1) != 0) return false;
-    p += n - 1;
-    return true;
-  };
-  // Most lines fail every key: look at the first letter first.
-  const char c0 = *p;
-  if (c0 != 'c' && c0 != 'j' && c0 != 'f' && c0 != 'o') return false;
-  auto fits = [&](const char* nl) { return static_cast<std::size_t>(nl - p_io) <= max_len; };
-  std::uint64_t a = 0, b = 0;
-  if (key("calls=")) {
-    // The target goes straight into the record (the general path rewrites it if we give up):
-    // a copy from a local, which fast_target wrote field by field, would be one wide load
-    // waiting for three stores to reach the cache (store forwarding fails), on every call.
-    const char* extra = nullptr;
-    const char* count = p;
-    if (!have_function_ || !have_cfn_ || !fast::decimal_wide(p, end, a) || p == end || *p != ' ')
-      return false;
-    const auto count_len = static_cast<std::size_t>(p - count);
-    if (!fast_target(++p, end, call_.target, &extra) || !fits(p)) return false;
-    fast_commit(p_io, p);
-    // The general path's notes, in its order.
-    if (extra) {
-      const auto code = diag_code::extra_call_target;
-      report(severity::note, code, static_cast<std::size_t>(extra - raw_line_.data()) + 1,
-             static_cast<std::size_t>(p_io - 1 - extra),
-             "'calls=' has more target tokens than position columns; ignored");
-    }
-    if (a == 0)
-      report(severity::note, diag_code::zero_call_count, 7, count_len,
-             "call count 0 (a call begun before this dump, or a sampling profile); its cost is "
-             "inclusive cost of the call, not self cost");
-    // Every field, as call_record{} and then these would (site, costs and given are set again
-    // by the cost line that completes the call).
-    call_.site = position{};
-    call_.costs = {};
-    call_.given = UINT32_MAX;
-    call_.line = line_no_;
-    call_.count = a;
-    call_.has_target = true;
-    call_.ctx = ctx_;
-    call_.callee_object = callee_object_set_ ? callee_object_ : ctx_.object;
-    call_.callee_file = callee_file_set_ ? callee_file_ : ctx_.source_file;
-    call_.callee_function = callee_function_;
-    call_line_ = line_no_;
-    call_line_text_.assign(raw_line_.substr(0, max_line_text));
-    pending_call_ = true;
-    return true;
+  std::uint64_t w;  // the line's first 8 bytes (zeros past the block's end)
+  if (end - p >= 8) [[likely]] {
+    std::memcpy(&w, p, 8);
+  } else {
+    w = 0;
+    std::memcpy(&w, p, static_cast<std::size_t>(end - p));
   }
-  const bool jcnd = key("jcnd=");
-  if (jcnd || key("jump=")) {
-    // jcnd=FOLLOWED/EXECUTED TARGET, jump=COUNT TARGET
-    if (!have_function_ || !fast::decimal_wide(p, end, a)) return false;
-    if (jcnd && (p == end || *p != '/' || !fast::decimal_wide(++p, end, b) || a > b)) return false;
-    if (p == end || *p != ' ' || !fast_target(++p, end, jump_.target) || !fits(p)) return false;
-    fast_commit(p_io, p);
-    jump_.source = position{};  // every other field is set below
-    jump_.line = line_no_;
-    jump_.conditional = jcnd;
-    jump_.executed = jcnd ? b : a;
-    jump_.followed = a;
-    jump_.ctx = ctx_;
-    jump_.target_file = jump_file_set_ ? jump_file_ : ctx_.source_file;
-    jump_.target_function = jump_function_set_ ? jump_function_ : ctx_.function;
-    pending_jump_ = true;
-    return true;
+  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+  const key_slot& k = keys.slot[key_slot_of(w)];
+  if ((w & k.mask) != k.bytes) return false;
+  if (k.kind >= static_cast<std::uint8_t>(line_key::calls)) {
+    if (k.kind == static_cast<std::uint8_t>(line_key::calls))
+      return fast_call_line(p_io, end, max_len);
+    return fast_jump_line(p_io, end, max_len, k.kind == static_cast<std::uint8_t>(line_key::jcnd));
   }
-  // KEY=(ID): a reference to a defined name; KEY=(ID) NAME: a definition.
-  enum class k { fn, fl, fi, ob, cfn, cfi, cob, jfi, jfn } which;
-  name_class c;
-  if (key("fn=("))
-    which = k::fn, c = name_class::function;
-  else if (key("cfn=("))
-    which = k::cfn, c = name_class::function;
-  else if (key("cfi=(") || key("cfl=("))
-    which = k::cfi, c = name_class::file;
-  else if (key("cob=("))
-    which = k::cob, c = name_class::object;
-  else if (key("fi=(") || key("fe=("))
-    which = k::fi, c = name_class::file;
-  else if (key("fl=("))
-    which = k::fl, c = name_class::file;
-  else if (key("ob=("))
-    which = k::ob, c = name_class::object;
-  else if (key("jfi=("))
-    which = k::jfi, c = name_class::file;
-  else if (key("jfn=("))
-    which = k::jfn, c = name_class::function;
-  else
-    return false;
+  const auto which = static_cast<name_key>(k.kind);
+  p += k.len;
+  std::uint64_t a;
   if (!fast::decimal_wide(p, end, a) || p == end || *p != ')' || ++p == end) return false;
-  // What the general path would warn about: an inlined file before any function, a callee
-  // object or file after the callee's name.
-  if ((which == k::fi && !have_function_) || ((which == k::cfi || which == k::cob) && have_cfn_))
+  if (*p != '\n') return fast_name_definition(p_io, p, end, max_len, which, a);
+  // A reference.
+  if (static_cast<std::size_t>(p - p_io) > max_len) return false;
+  const string_id id = table(class_of(which)).name_of(a);
+  if (id == string_pool::npos) return fast_undefined_reference(p_io, p, which, a);
+  if (!set_name_key(which, id)) return false;
+  fast_commit(p_io, p);
+  return true;
+}
+
+// A reference to an id not defined: on speculation, defined before the chunk, we hope (as in
+// parse_name); else the general path says so.
+bool parser::fast_undefined_reference(const char*& p_io, const char* nl, name_key which,
+                                      std::uint64_t a) {
+  if (!spec_ || !name_key_allowed(which)) return false;
+  const name_class c = class_of(which);
+  const string_id id = spec_->placeholder(c, a);
+  table(c).set(a, {id, id_table::other_part});
+  (void)set_name_key(which, id);  // (allowed: looked at above)
+  fast_commit(p_io, nl);
+  return true;
+}
+
+// `calls=COUNT TARGET`, the target straight into the record (the general path rewrites it if
+// we give up): a copy from a local, which fast_target wrote field by field, would be one wide
+// load waiting for three stores to reach the cache (store forwarding fails), on every call.
+bool parser::fast_call_line(const char*& p_io, const char* end, std::size_t max_len) {
+  const char* p = p_io + 6;
+  const char* extra = nullptr;
+  const char* count = p;
+  std::uint64_t a;
+  if (!have_function_ || !have_cfn_ || !fast::decimal_wide(p, end, a) || p == end || *p != ' ')
     return false;
-  auto& table_c = table(c);
-  const auto e = table_c.get(a);
-  string_id id;
-  if (*p == '\n') {  // a reference
-    if (!fits(p)) return false;
-    if (e.defined()) {
-      if (which == k::fn && e.name == string_pool::empty) return false;
-      id = e.name;
-    } else {
-      if (!spec_) return false;       // used before it was defined: the general path says so
-      id = spec_->placeholder(c, a);  // defined before the chunk, we hope (as in parse_name)
-      table_c.set(a, {id, id_table::other_part});
-    }
-  } else {  // a definition, in callgrind's form: one space, a name with nothing to trim
-    if (*p != ' ') return false;
-    const char* name_at = ++p;
-    p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
-    if (!p || !fits(p) || p == name_at) return false;
-    const std::string_view name(name_at, static_cast<std::size_t>(p - name_at));
-    if (is_blank_or_cr(name.front()) || is_blank_or_cr(name.back()) ||
-        std::memchr(name.data(), 0, name.size()))
-      return false;
-    // The general path reports a name limit reached and a redefinition in this part.
-    if (opt_.max_name_bytes && names_.bytes() + name.size() + 256 > opt_.max_name_bytes)
-      return false;
-    if (e.defined() && e.part == current_part_ && names_.find(name) != e.name) return false;
-    id = names_.intern(name);
-    const bool first = !e.defined() || e.part != current_part_;
-    table_c.set(a, {id, current_part_});
-    if (spec_) spec_->defs.push_back({c, a, id, first});
+  const auto count_len = static_cast<std::size_t>(p - count);
+  if (!fast_target(++p, end, call_.target, &extra) || static_cast<std::size_t>(p - p_io) > max_len)
+    return false;
+  fast_commit(p_io, p);
+  // The general path's notes, in its order.
+  if (extra) {
+    const auto code = diag_code::extra_call_target;
+    note(code, static_cast<std::size_t>(extra - raw_line_.data()) + 1,
+         static_cast<std::size_t>(p_io - 1 - extra),
+         "'calls=' has more target tokens than position columns; ignored");
   }
-  switch (which) {
-    case k::fn:
-      ctx_.function = id;
-      ctx_.source_file = ctx_.file;
-      have_function_ = true;
-      have_cfn_ = callee_object_set_ = callee_file_set_ = false;
-      jump_file_set_ = jump_function_set_ = false;
-      break;
-    case k::fl:
-      ctx_.file = ctx_.source_file = id;
-      break;
-    case k::fi:
-      ctx_.source_file = id;
-      break;
-    case k::ob:
-      ctx_.object = id;
-      break;
-    case k::cfn:
-      callee_function_ = id;
-      have_cfn_ = have_any_cfn_ = true;
-      break;
-    case k::cfi:
-      callee_file_ = id;
-      callee_file_set_ = true;
-      break;
-    case k::cob:
-      callee_object_ = id;
-      callee_object_set_ = true;
-      break;
-    case k::jfi:
-      jump_file_ = id;
-      jump_file_set_ = true;
-      break;
-    case k::jfn:
-      jump_function_ = id;
-      jump_function_set_ = true;
-      break;
-  }
+  if (a == 0)
+    note(diag_code::zero_call_count, 7, count_len,
+         "call count 0 (a call begun before this dump, or a sampling profile); its cost is "
+         "inclusive cost of the call, not self cost");
+  // Every field, as call_record{} and then these would (site, costs and given are set again
+  // by the cost line that completes the call).
+  call_.site = position{};
+  call_.costs = {};
+  call_.given = UINT32_MAX;
+  call_.line = line_no_;
+  call_.count = a;
+  call_.has_target = true;
+  call_.ctx = ctx_;
+  call_.callee_object = callee_object_set_ ? callee_object_ : ctx_.object;
+  call_.callee_file = callee_file_set_ ? callee_file_ : ctx_.source_file;
+  call_.callee_function = callee_function_;
+  call_line_ = line_no_;
+  call_line_in_block_ = raw_line_.substr(0, max_line_text);  // (copied if the block ends first)
+  pending_call_ = true;
+  return true;
+}
+
+// jcnd=FOLLOWED/EXECUTED TARGET, jump=COUNT TARGET
+bool parser::fast_jump_line(const char*& p_io, const char* end, std::size_t max_len, bool jcnd) {
+  const char* p = p_io + 5;
+  std::uint64_t a, b = 0;
+  if (!have_function_ || !fast::decimal_wide(p, end, a)) return false;
+  if (jcnd && (p == end || *p != '/' || !fast::decimal_wide(++p, end, b) || a > b)) return false;
+  if (p == end || *p != ' ' || !fast_target(++p, end, jump_.target) ||
+      static_cast<std::size_t>(p - p_io) > max_len)
+    return false;
+  fast_commit(p_io, p);
+  jump_.source = position{};  // every other field is set below
+  jump_.line = line_no_;
+  jump_.conditional = jcnd;
+  jump_.executed = jcnd ? b : a;
+  jump_.followed = a;
+  jump_.ctx = ctx_;
+  jump_.target_file = jump_file_set_ ? jump_file_ : ctx_.source_file;
+  jump_.target_function = jump_function_set_ ? jump_function_ : ctx_.function;
+  pending_jump_ = true;
+  return true;
+}
+
+// KEY=(ID) NAME, a definition in callgrind's form (one space, a name with nothing to trim);
+// `p` is past the `)`.
+bool parser::fast_name_definition(const char*& p_io, const char* p, const char* end,
+                                  std::size_t max_len, name_key which, std::uint64_t a) {
+  if (*p != ' ' || !name_key_allowed(which)) return false;
+  const char* name_at = ++p;
+  p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+  if (!p || static_cast<std::size_t>(p - p_io) > max_len || p == name_at) return false;
+  const std::string_view name(name_at, static_cast<std::size_t>(p - name_at));
+  if (is_blank_or_cr(name.front()) || is_blank_or_cr(name.back()) ||
+      std::memchr(name.data(), 0, name.size()))
+    return false;
+  // The general path reports a name limit reached and a redefinition in this part.
+  if (opt_.max_name_bytes && names_.bytes() + name.size() + 256 > opt_.max_name_bytes) return false;
+  const name_class c = class_of(which);
+  id_table& t = table(c);
+  const auto e = t.get(a);
+  if (e.defined() && e.part == current_part_ && names_.find(name) != e.name) return false;
+  const string_id id = names_.intern(name);
+  const bool first = !e.defined() || e.part != current_part_;
+  t.set(a, {id, current_part_});
+  if (spec_) spec_->defs.push_back({c, a, id, first});
+  (void)set_name_key(which, id);  // (allowed: looked at above)
   fast_commit(p_io, p);
   return true;
 }
@@ -494,7 +519,7 @@ bool parser::binary_input(std::span<const char> b) {
 }
 
 // The lines of [p, end). The last one may go on in the next call (it is carried over).
-void parser::process_block(const char* p, const char* end) {
+void parser::process_lines(const char* p, const char* end) {
   const char* guarded = nullptr;  // the line spec_guard passed (speculative readings only)
   while (p < end) {
     if (unknown_bases() && p != guarded) [[unlikely]] {
@@ -509,10 +534,12 @@ void parser::process_block(const char* p, const char* end) {
       continue;
     }
     if (part_open_ && !skipping_ && carry_.empty() && !drop_call_cost_) {
-      // The fast paths change none of these conditions: stay with them while they take lines.
+      // The fast paths change none of these conditions, nor whether some base is unknown
+      // (only spec_guard does): stay with them while they take lines.
+      const bool guard = unknown_bases();
       while (p < end) {
         const char c0 = *p;
-        if (unknown_bases() && p != guarded) [[unlikely]]
+        if (guard && p != guarded) [[unlikely]]
           break;  // the outer loop guards the line
         if (c0 == '\n') {
           blank_line(p);

@@ -23,7 +23,8 @@ enum class name_class { object, file, function };
 // One of the three shared `(id)` tables. Ids below 2^20 (what producers write: callgrind
 // numbers them from 1, up to a million on big profiles) are looked up in pages of 512
 // entries allocated as they are first used, so the table never copies itself to grow; larger
-// ids go to a hash map.
+// ids go to a hash map. The names of ids below 2^16 are kept in one array as well, for the
+// reader's fast path (name_of).
 //
 // An entry is a name and the part that defined it (a redefinition within one part is a
 // warning, across parts it is not). A page keeps the names, and which of them the last part
@@ -48,6 +49,7 @@ class id_table {
     for (std::uint32_t i : used_) hash_[i] = hashed{};
     used_.clear();
     pages_.clear();
+    flat_.clear();
     sparse_.clear();
   }
   // The entry of `id` (not defined() if there is none).
@@ -64,6 +66,12 @@ class id_table {
     }
     auto it = sparse_.find(id);
     return it == sparse_.end() ? entry{} : it->second;
+  }
+  // get(id).name, without the part (npos if none): for the ids below flat_limit, one
+  // compare and one load.
+  [[gnu::always_inline]] string_id name_of(std::uint64_t id) const {
+    if (id < flat_.size()) return flat_[static_cast<std::size_t>(id)];
+    return get(id).name;
   }
   // A hint that get(id) follows soon: its entry is fetched into the cache (dense ids only).
   [[gnu::always_inline]] void prefetch(std::uint64_t id) const {
@@ -90,6 +98,13 @@ class id_table {
       if (pg >= pages_.size()) pages_.resize(pg + 1);
       if (!pages_[pg]) pages_[pg] = std::make_unique<page>();
       pages_[pg]->set(static_cast<std::size_t>(id & page_mask), e);
+      if (id < flat_limit) {
+        const auto i = static_cast<std::size_t>(id);
+        if (i >= flat_.size())
+          flat_.resize(std::min<std::size_t>(std::max(i + 1, 2 * flat_.size()), flat_limit),
+                       string_pool::npos);
+        flat_[i] = e.name;
+      }
       return;
     }
     sparse_[id] = e;
@@ -145,6 +160,10 @@ class id_table {
     }
   }
   std::vector<std::unique_ptr<page>> pages_;
+  // The names of ids below flat_limit again, in one array (name_of, the fast path's lookup of
+  // a reference): at most 256 KB, grown by doubling. Empty for a speculative reading's table.
+  static constexpr std::uint64_t flat_limit = 1u << 16;
+  std::vector<string_id> flat_;
   std::unordered_map<std::uint64_t, entry> sparse_;
   bool hashed_ = false;
   std::vector<hashed> hash_;

@@ -144,6 +144,9 @@ inline num_status parse_u64(std::string_view t, std::uint64_t& out, bool* was_he
   return num_status::ok;
 }
 
+// The keys of `(id)` names the fast paths read (parser::fast_key_line).
+enum class parser_name_key : std::uint8_t { fl, fn, fi, ob, cfn, cfi, cob, jfi, jfn };
+
 // The part's position columns, for the fast paths (other: anything but these three).
 enum class layout : std::uint8_t { line, instr, instr_line, other };
 
@@ -185,12 +188,28 @@ class parser {
     deliver(s, code, line_no_, col, len, message,
             line_no_ ? raw_line_.substr(0, max_line_text) : std::string_view());
   }
+  // report() of a note, inline (a note is no error, nor likely_truncated): the fast path's
+  // notes, given on every calls= line of Xdebug output.
+  [[gnu::always_inline]] void note(diag_code code, std::size_t col, std::size_t len,
+                                   std::string_view message) {
+    if (spec_) [[unlikely]]
+      return report(severity::note, code, col, len, message);
+    deliver(severity::note, code, line_no_, col, len, message,
+            line_no_ ? raw_line_.substr(0, max_line_text) : std::string_view());
+  }
+  // (Asking the sink inline: Xdebug's note on every calls= line is counted, after the first
+  // few, at the cost of the sink's two calls.)
   void deliver(severity s, diag_code code, std::uint64_t line, std::size_t col, std::size_t len,
                std::string_view message, std::string_view line_text) {
     if (!diags_.wants(code)) {
       diags_.count_only(code, s);
       return;
     }
+    deliver_whole(s, code, line, col, len, message, line_text);
+  }
+  [[gnu::noinline]] void deliver_whole(severity s, diag_code code, std::uint64_t line,
+                                       std::size_t col, std::size_t len, std::string_view message,
+                                       std::string_view line_text) {
     diagnostic d;
     d.severity = s;
     d.code = code;
@@ -227,7 +246,40 @@ class parser {
   template <layout L>
   [[gnu::always_inline]] inline bool fast_cost_line_as(const char*& p, const char* end,
                                                        std::size_t max_len);
-  bool fast_key_line(const char*& p, const char* end, std::size_t max_len);
+  [[gnu::always_inline]] inline bool fast_key_line(const char*& p, const char* end,
+                                                   std::size_t max_len);
+  // The keys of `(id)` names the fast path reads.
+  using name_key = parser_name_key;
+  static name_class class_of(name_key k) {
+    switch (k) {
+      case name_key::fn:
+      case name_key::cfn:
+      case name_key::jfn:
+        return name_class::function;
+      case name_key::ob:
+      case name_key::cob:
+        return name_class::object;
+      default:
+        return name_class::file;
+    }
+  }
+  // What a `KEY=(ID)` line of `which` sets, the id standing for `id`; false (and nothing set)
+  // where the general path would say something: name_key_allowed, or a function named "".
+  [[gnu::always_inline]] bool set_name_key(name_key which, string_id id);
+  // Not what the general path warns about: an inlined file before any function, a callee
+  // object or file after the callee's name.
+  bool name_key_allowed(name_key which) const {
+    return !((which == name_key::fi && !have_function_) ||
+             ((which == name_key::cfi || which == name_key::cob) && have_cfn_));
+  }
+  [[gnu::noinline]] bool fast_call_line(const char*& p_io, const char* end, std::size_t max_len);
+  [[gnu::noinline]] bool fast_jump_line(const char*& p_io, const char* end, std::size_t max_len,
+                                        bool jcnd);
+  [[gnu::noinline]] bool fast_undefined_reference(const char*& p_io, const char* nl, name_key which,
+                                                  std::uint64_t id);
+  [[gnu::noinline]] bool fast_name_definition(const char*& p_io, const char* p, const char* end,
+                                              std::size_t max_len, name_key which,
+                                              std::uint64_t id);
   // The run loop: self-cost lines that continue the open run (sums per run),
   // summed in registers; returns at the first line it does not take, which it leaves unread.
   static constexpr std::size_t run_loop_events = 16;
@@ -250,7 +302,8 @@ class parser {
   [[gnu::noinline]] void fast_cost_run(const char*& p, const char* end);
   template <layout L, bool one_event, bool merging>
   void fast_cost_run_as(const char*& p, const char* end);
-  bool fast_target(const char*& p, const char* end, position& out, const char** extra = nullptr);
+  [[gnu::always_inline]] inline bool fast_target(const char*& p, const char* end, position& out,
+                                                 const char** extra = nullptr);
   void fast_commit(const char*& p_io, const char* nl) {
     ++line_no_;
     ++stats_.lines;
@@ -315,7 +368,14 @@ class parser {
   // ---- the loop -----------------------------------------------------------------------
   void too_long(std::size_t len);
   bool binary_input(std::span<const char> b);
-  void process_block(const char* p, const char* end);
+  void process_block(const char* p, const char* end) {
+    process_lines(p, end);
+    if (!call_line_in_block_.empty()) {  // the block's bytes go: keep the text
+      call_line_text_.assign(call_line_in_block_);
+      call_line_in_block_ = {};
+    }
+  }
+  void process_lines(const char* p, const char* end);
   // A blank line: what process_line does with one, without finding its end.
   void blank_line(const char*& p) {
     ++line_no_;
@@ -336,11 +396,15 @@ class parser {
   // speculation holds its chunk's records and names until it is adopted. A mapped file's ring
   // leaves the workers room to read far ahead while this thread reads the chunks between
   // directly (run_chunked): four more than the workers (1.2-1.5 MB more resident than two on
-  // the real profile); six more held 3 MB more, for no more speed. A decoded stream's ring is two
-  // more: there the decoder is the slower half, and each chunk of the ring is two more decoded
-  // chunks held (decoded_chunks' `ahead`).
+  // the real profile); six more held 3 MB more, for no more speed. A plain file read in blocks
+  // has the same ring: reading is a copy, never the slower half. (With two more, this thread
+  // came to the worker's chunk while it was read, read the next one on speculation, and so
+  // speculated every other chunk or all: check --threads=2 on the real profile took 0.93-1.00
+  // s of CPU against 0.72-0.76 s with this ring, which holds 3 MB more.) A decompressed
+  // stream's ring is two more: there the decoder is the slower half, and each chunk of the
+  // ring is two more decoded chunks held (decoded_chunks' `ahead`).
   std::size_t spec_workers() const { return std::min<std::size_t>(opt_.threads - 1, 8); }
-  std::size_t spec_ring(bool mapped) const { return spec_workers() + (mapped ? 4 : 2); }
+  std::size_t spec_ring(bool fast_source) const { return spec_workers() + (fast_source ? 4 : 2); }
   // Whether sums of records of source file `sf` are per line (record_needs::per_line).
   bool lines_wanted(string_id sf) {
     if (!opt_.sum_per_line) return false;
@@ -452,6 +516,9 @@ class parser {
   call_record call_;
   std::uint64_t call_line_ = 0;
   std::string call_line_text_;
+  // The fast path's calls= line, in the block being read: copied to call_line_text_ only if
+  // the block ends before its cost line (process_block); empty otherwise.
+  std::string_view call_line_in_block_;
   // jump=/jcnd= waiting for its source line.
   bool pending_jump_ = false;
   jump_record jump_;
@@ -546,6 +613,52 @@ inline void parser::finish_cost_line(std::uint64_t instr, std::uint64_t bb, std:
   r.costs = cost_span;
   r.given = static_cast<std::uint32_t>(ncost);
   sink_.on_cost(r);
+}
+
+inline bool parser::set_name_key(name_key which, string_id id) {
+  switch (which) {
+    case name_key::fn:
+      if (id == string_pool::empty) return false;
+      ctx_.function = id;
+      ctx_.source_file = ctx_.file;
+      have_function_ = true;
+      have_cfn_ = callee_object_set_ = callee_file_set_ = false;
+      jump_file_set_ = jump_function_set_ = false;
+      break;
+    case name_key::fl:
+      ctx_.file = ctx_.source_file = id;
+      break;
+    case name_key::fi:
+      if (!have_function_) return false;
+      ctx_.source_file = id;
+      break;
+    case name_key::ob:
+      ctx_.object = id;
+      break;
+    case name_key::cfn:
+      callee_function_ = id;
+      have_cfn_ = have_any_cfn_ = true;
+      break;
+    case name_key::cfi:
+      if (have_cfn_) return false;
+      callee_file_ = id;
+      callee_file_set_ = true;
+      break;
+    case name_key::cob:
+      if (have_cfn_) return false;
+      callee_object_ = id;
+      callee_object_set_ = true;
+      break;
+    case name_key::jfi:
+      jump_file_ = id;
+      jump_file_set_ = true;
+      break;
+    case name_key::jfn:
+      jump_function_ = id;
+      jump_function_set_ = true;
+      break;
+  }
+  return true;
 }
 
 }  // namespace calltree::detail

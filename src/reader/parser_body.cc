@@ -307,6 +307,7 @@ void parser::process_body_key(std::string_view key, std::string_view value) {
     call_.callee_function = callee_function_;
     call_line_ = line_no_;
     call_line_text_ = std::string(raw_line_.substr(0, max_line_text));
+    call_line_in_block_ = {};
     pending_call_ = true;
   } else if (key == "jump" || key == "jcnd") {
     bool cond = key == "jcnd";

@@ -171,7 +171,8 @@ void parser::finish_pending(bool at_eof) {
     auto saved_line = line_no_;
     auto saved_raw = raw_line_;
     line_no_ = call_line_;
-    raw_line_ = call_line_text_;
+    raw_line_ =
+        call_line_in_block_.empty() ? std::string_view(call_line_text_) : call_line_in_block_;
     report(severity::error, diag_code::call_without_cost, 1, 0,
            at_eof ? "'calls=' at the end of the input, without its cost line; the call is dropped"
                   : "'calls=' not followed by its cost line; the call is dropped");

@@ -40,8 +40,8 @@ result<read_stats> parser::run() {
   std::size_t ring = 0;  // run_chunked's, for the kind of feed made
   if (opt_.threads > 1 && (opt_.sum_cost_runs || opt_.cost_run_records)) {
     // A speculation in flight holds its chunk's names, sums and tables (a ring of five on two
-    // cores, three for a decoded stream): 128 KiB chunks hold 3.3 MB less than 512 KiB ones on the
-    // real profile, in the same time (docs/performance.md, "Memory").
+    // cores, three for a decompressed stream): 128 KiB chunks hold 3.3 MB less than 512 KiB ones on
+    // the real profile, in the same time (docs/performance.md, "Memory").
     const std::size_t chunk = opt_.chunk_bytes ? opt_.chunk_bytes : std::size_t{128} << 10;
     const auto whole = detail::in_memory(in_);
     if (whole.size() >= 2 * chunk) {
@@ -55,7 +55,7 @@ result<read_stats> parser::run() {
       // of 512 KB; each MB ahead is a MB of the resident size (docs/performance.md).
       // (128 KiB decoded chunks: 2 MB less, 5-10 % slower in turn on the real profile.)
       const std::size_t decoded = opt_.chunk_bytes ? chunk : std::size_t{256} << 10;
-      ring = spec_ring(false);
+      ring = spec_ring(in_.kind() == compression::none);
       try {
         feed = detail::decoded_chunks(in_, decoded, 2 * ring + 4);
       } catch (const std::system_error&) {

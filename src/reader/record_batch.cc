@@ -76,7 +76,7 @@ void record_batch::clear(bool summing, bool runs, bool merging) {
   call_index_.reset();
   jump_index_.reset();
   summing_ = summing;
-  last_cost_ = last_jump_ = row_index::empty;
+  last_cost_ = last_call_ = last_jump_ = row_index::empty;
   per_line_ = nullptr;
   part_records_ = false;
   overflowed_ = false;
@@ -275,7 +275,24 @@ void record_batch::on_cost(const cost_record& r) {
 
 void record_batch::on_call(const call_record& r) {
   if (summing_) {
+    auto add_to = [&](std::uint32_t i) {
+      call_record& d = calls_[i];
+      overflowed_ |= __builtin_add_overflow(d.count, r.count, &d.count);
+      overflowed_ |= d.costs.size() != r.costs.size();
+      if (!overflowed_) add(call_at_[i], r.costs);
+      d.given = std::max(d.given, r.given);
+    };
+    auto same_key = [&](const call_record& o, bool by_line) {
+      return o.callee_function == r.callee_function && same_context(o.ctx, r.ctx) &&
+             o.callee_file == r.callee_file && o.callee_object == r.callee_object &&
+             o.has_target == r.has_target && (!by_line || o.site.line == r.site.line);
+    };
+    // The key of the call before, often: a loop's calls of one callee (two thirds of the
+    // Xdebug bench file's calls). (Its source file is this one's: by_line is the same.)
+    if (last_call_ != row_index::empty && same_key(calls_[last_call_], last_call_by_line_))
+      return add_to(last_call_);
     const bool by_line = per_line(r.ctx.source_file);
+    last_call_by_line_ = by_line;
     const std::uint64_t line = by_line ? r.site.line : 0;
     const std::uint64_t h = mix(
         mix(mix(mix(mix(hash_context(r.ctx), r.callee_object), r.callee_file), r.callee_function),
@@ -283,22 +300,12 @@ void record_batch::on_call(const call_record& r) {
         line);
     std::size_t slot;
     const std::uint32_t i = call_index_.find(
-        h,
-        [&](std::uint32_t j) {
-          const call_record& o = calls_[j];
-          return o.callee_function == r.callee_function && same_context(o.ctx, r.ctx) &&
-                 o.callee_file == r.callee_file && o.callee_object == r.callee_object &&
-                 o.has_target == r.has_target && (!by_line || o.site.line == line);
-        },
-        slot);
+        h, [&](std::uint32_t j) { return same_key(calls_[j], by_line); }, slot);
     if (i != row_index::empty) {
-      call_record& d = calls_[i];
-      overflowed_ |= __builtin_add_overflow(d.count, r.count, &d.count);
-      overflowed_ |= d.costs.size() != r.costs.size();
-      if (!overflowed_) add(call_at_[i], r.costs);
-      d.given = std::max(d.given, r.given);
-      return;
+      last_call_ = i;
+      return add_to(i);
     }
+    last_call_ = static_cast<std::uint32_t>(calls_.size());
     call_index_.insert(h, static_cast<std::uint32_t>(calls_.size()), slot);
     call_at_.push_back(values_.size());
   }

@@ -176,8 +176,9 @@ class record_batch final : public record_sink {
   void add_to_line(const place& at, const cost_record& r);
   // Summing: the record the last cost and the last jump went to, and whether that cost record
   // sums per line.
-  std::uint32_t last_cost_ = row_index::empty, last_jump_ = row_index::empty;
-  bool last_cost_by_line_ = false;
+  std::uint32_t last_cost_ = row_index::empty, last_call_ = row_index::empty;
+  std::uint32_t last_jump_ = row_index::empty;
+  bool last_cost_by_line_ = false, last_call_by_line_ = false;
   std::function<bool(string_id)> per_line_;
   bool per_line(string_id source_file) const { return per_line_ && per_line_(source_file); }
   bool part_records_ = false;

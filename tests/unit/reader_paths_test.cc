@@ -7,6 +7,7 @@
 // on every corpus file, every malformed and golden case, and a text made of edge cases.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -229,6 +230,56 @@ TEST(ReaderPaths, EdgeCasesReadTheSameInAnyBlocks) {
       "calls=1 0x200 20\n* * 1\nfn=(1)\ncalls=1 0x1 1\nfl=(1)\n* * 1\n"
       "jump=1 +1 +1\nfn=(2)\n* *\n",
       "key lines");
+}
+
+// Each block handed out of one buffer, which the next block overwrites (as a reading of a file
+// into one buffer does): what the reader keeps of a line after its block must be a copy.
+class reused_buffer_input final : public input {
+ public:
+  reused_buffer_input(std::string text, std::vector<std::size_t> cuts)
+      : text_(std::move(text)), cuts_(std::move(cuts)), buffer_(text_.size(), '#') {}
+  result<std::span<const char>> next() override {
+    const std::size_t to = k_ < cuts_.size() ? cuts_[k_++] : text_.size();
+    std::fill(buffer_.begin(), buffer_.end(), '#');  // (the last block's bytes are gone)
+    std::copy(text_.begin() + static_cast<std::ptrdiff_t>(at_),
+              text_.begin() + static_cast<std::ptrdiff_t>(to), buffer_.begin());
+    std::span<const char> b(buffer_.data(), to - at_);
+    at_ = to;
+    return b;
+  }
+  compression kind() const override { return compression::none; }
+  std::uint64_t raw_consumed() const override { return at_; }
+  std::uint64_t raw_size() const override { return text_.size(); }
+
+ private:
+  std::string text_;
+  std::vector<std::size_t> cuts_;
+  std::string buffer_;
+  std::size_t at_ = 0, k_ = 0;
+};
+
+// A calls= line the fast path took as the last line of its block, its cost line never coming
+// (a new part in the next block, or the end of the input): the error quotes the calls= line.
+TEST(ReaderPaths, CallWithoutCostAtABlockEndQuotesItsLine) {
+  const std::string head = "events: Ir\nfl=(1) a.c\nfn=(1) main\n1 5\ncfn=(2) f\ncalls=1 10\n";
+  for (const std::string tail : {"events: Ir\nfn=(1)\n2 3\n", ""}) {
+    reused_buffer_input in(head + tail, {head.size()});
+    string_pool names;
+    fingerprint fp(names);
+    fp.keep_text = true;
+    reader_options opt;
+    opt.display_name = "t";
+    opt.threads = 1;  // (two would read the blocks into chunks of their own)
+    ASSERT_TRUE(detail::read_any_input(in, names, fp, fp, opt));
+    bool quoted = false;
+    for (const auto& t : fp.texts)
+      if (t.find("[call-without-cost]") != std::string::npos) {
+        EXPECT_NE(t.find("t:6:"), std::string::npos) << t;
+        EXPECT_NE(t.find("\n  calls=1 10\n"), std::string::npos) << t;
+        quoted = true;
+      }
+    EXPECT_TRUE(quoted) << "tail: " << tail;
+  }
 }
 
 }  // namespace
