@@ -8,9 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "calltree/reader.h"
@@ -232,38 +234,15 @@ TEST(ReaderPaths, EdgeCasesReadTheSameInAnyBlocks) {
       "key lines");
 }
 
-// Each block handed out of one buffer, which the next block overwrites (as a reading of a file
-// into one buffer does): what the reader keeps of a line after its block must be a copy.
-class reused_buffer_input final : public input {
- public:
-  reused_buffer_input(std::string text, std::vector<std::size_t> cuts)
-      : text_(std::move(text)), cuts_(std::move(cuts)), buffer_(text_.size(), '#') {}
-  result<std::span<const char>> next() override {
-    const std::size_t to = k_ < cuts_.size() ? cuts_[k_++] : text_.size();
-    std::fill(buffer_.begin(), buffer_.end(), '#');  // (the last block's bytes are gone)
-    std::copy(text_.begin() + static_cast<std::ptrdiff_t>(at_),
-              text_.begin() + static_cast<std::ptrdiff_t>(to), buffer_.begin());
-    std::span<const char> b(buffer_.data(), to - at_);
-    at_ = to;
-    return b;
-  }
-  compression kind() const override { return compression::none; }
-  std::uint64_t raw_consumed() const override { return at_; }
-  std::uint64_t raw_size() const override { return text_.size(); }
-
- private:
-  std::string text_;
-  std::vector<std::size_t> cuts_;
-  std::string buffer_;
-  std::size_t at_ = 0, k_ = 0;
-};
-
 // A calls= line the fast path took as the last line of its block, its cost line never coming
 // (a new part in the next block, or the end of the input): the error quotes the calls= line.
 TEST(ReaderPaths, CallWithoutCostAtABlockEndQuotesItsLine) {
   const std::string head = "events: Ir\nfl=(1) a.c\nfn=(1) main\n1 5\ncfn=(2) f\ncalls=1 10\n";
   for (const std::string tail : {"events: Ir\nfn=(1)\n2 3\n", ""}) {
-    reused_buffer_input in(head + tail, {head.size()});
+    // Two blocks: the head, then the rest, out of one buffer.
+    test::streamed_input in(head + tail,
+                            [n = head.size()]() mutable { return std::exchange(n, SIZE_MAX); });
+    in.overwrite_blocks();
     string_pool names;
     fingerprint fp(names);
     fp.keep_text = true;
