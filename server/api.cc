@@ -316,6 +316,7 @@ struct api::impl {
   // /api/v1/folder, /api/v1/f/ID/ROUTE and /api/v1/d/OLD/NEW/ROUTE of serve DIR.
   response route_in_folder(const request& r, std::string_view rest) {
     if (rest == "folder") return detail::route_folder(r, *dir);
+    if (rest == "trend") return detail::route_trend(r, *dir);
     const bool diff = rest.compare(0, 2, "d/") == 0;
     if (!diff && rest.compare(0, 2, "f/") != 0)
       return error_response(409, "folder_mode",

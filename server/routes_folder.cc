@@ -1,6 +1,7 @@
 // server/routes_folder.cc — GET /api/v1/folder: the table of `calltree serve DIR`
-// (docs/serve.md). Each row is what the file's first block says (views/header_read.h); a
-// profile is read whole only when it is opened (/api/v1/f/ID/..., server/api.cc).
+// (docs/serve.md). Each row is what the file's first block says (views/header_read.h), and
+// the total of a profile whose header states none from the run store (run_store.h: the
+// index); a profile is read whole for its views only when it is opened (/api/v1/f/ID/...).
 #include "api_impl.h"
 #include "folder.h"
 
@@ -48,6 +49,14 @@ void row(json_writer& j, const folder_entry& e) {
     j.key("value");
     cost(j, *h.first_total);
     j.key("from").value(total_from(h.source));
+    j.end_object();
+  } else if (e.indexed_total && !h.events.empty()) {
+    // (The whole file's, as the index keeps it: run_store.h.)
+    j.begin_object();
+    j.key("event").value(h.events.front());
+    j.key("value");
+    cost(j, *e.indexed_total);
+    j.key("from").value("index");
     j.end_object();
   } else {
     j.null();

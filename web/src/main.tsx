@@ -18,6 +18,7 @@ import { ReportNotice, Verdict } from "./ReportNotice";
 import { MachineCode } from "./MachineCode";
 import { SourceView } from "./Source";
 import { Treemap } from "./Treemap";
+import { Trend } from "./Trend";
 import { StackFilterBar } from "./StackFilters";
 import { navigate, useViewState, type Tab, type ViewState } from "./url";
 import { useFetch } from "./useFetch";
@@ -256,7 +257,7 @@ function App() {
 
 function Page({ state, onReloaded }: { state: ViewState; onReloaded: () => void }) {
   const prof = useFetch<Profile>("profile", {});
-  if (prof.error?.code === "folder_mode") return <Folder />;
+  if (prof.error?.code === "folder_mode") return state.view === "trend" ? <Trend state={state} /> : <Folder />;
   if (prof.error)
     return (
       <div class="fatal" role="alert">

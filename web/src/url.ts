@@ -25,6 +25,8 @@ export interface ViewState {
   hide: string;
   show: string;
   open: string; // serve DIR: the profile opened ("ID"), or the diff of two ("OLD,NEW")
+  view: "" | "trend"; // serve DIR: the table of profiles, or the Trend view (Trend.tsx)
+  tfn: string; // the Trend view's function ("" = the program total)
 }
 
 export const defaults: ViewState = {
@@ -48,6 +50,8 @@ export const defaults: ViewState = {
   hide: "",
   show: "",
   open: "",
+  view: "",
+  tfn: "",
 };
 
 export function parseHash(hash: string): ViewState {
@@ -72,6 +76,8 @@ export function parseHash(hash: string): ViewState {
   pick("parts");
   pick("measure", ["abs_delta", "delta", "percent", "new", "old"]);
   pick("derived");
+  pick("view", ["trend"]);
+  pick("tfn");
   for (const k of ["focus", "ignore", "hide", "show"] as const) pick(k);
   if (/^\d+(,\d+)?$/.test(p.get("open") ?? "")) s.open = p.get("open")!;
   s.all = p.get("all") === "1";

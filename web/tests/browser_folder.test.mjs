@@ -120,7 +120,19 @@ test("folder: the table's rows, newest first, with annotate's totals and the pro
     }
     for (const n of xdebug) assert((await cell(pg, n, "folder-producer")).startsWith("xdebug 3"), `${n}: producer`);
     eq((await cell(pg, "vg-recurse-default.callgrind", "folder-total")).trim(), `${fmt(annotateJson(join(f.dir, "vg-recurse-default.callgrind")).totals.Ir)} Ir`, "the summary: of a header");
-    eq((await cell(pg, "xdebug-recursion.callgrind", "folder-total")).trim(), "unknown", "no summary: in the header");
+    {
+      // No summary: in its header (Xdebug): known once the index has read it whole (serve reads
+      // it in the background), then the sum of its self costs, as calltree check counts it.
+      const C = JSON.parse(execFileSync(calltree, ["check", "--json", join(f.dir, "xdebug-recursion.callgrind")]).toString().split("\n")[0]);
+      const want = `${fmt(C.totals[C.events[0]])} ${C.events[0]}`;
+      const shown = (await cell(pg, "xdebug-recursion.callgrind", "folder-total")).trim();
+      assert(shown === "unknown" || shown === want, "no summary: in the header: " + shown);
+      await pg.waitForFunction(
+        ([n, w]) => [...document.querySelectorAll('[data-testid="folder-row"]')].some((r) => r.querySelector('[data-testid="folder-name"]').textContent === n && r.querySelector('[data-testid="folder-total"]').textContent.trim() === w),
+        ["xdebug-recursion.callgrind", want],
+        { timeout: 60000 },
+      );
+    }
     assert((await cell(pg, "notes.txt", "folder-problem")).includes("not a profile"), "notes.txt's problem");
     assert((await cell(pg, "cut.callgrind", "folder-problem")).includes("cut short"), "cut.callgrind's problem");
     await shot(pg, "folder-table");
