@@ -241,7 +241,7 @@ int run_trend(std::span<const std::string_view> args) {
   for (const auto& r : runs) {
     if (r.problem.empty()) {
       if (r.costs.errors)
-        std::fprintf(stderr, "calltree trend: %s: %llu errors (see 'calltree check %s')\n",
+        std::fprintf(stderr, "calltree trend: %s: %llu error(s) (see 'calltree check %s')\n",
                      r.file.path.c_str(), static_cast<unsigned long long>(r.costs.errors),
                      r.file.path.c_str()),
             faulty = true;

@@ -21,6 +21,8 @@ result<run_costs> read_run_costs(const std::string& path, const run_read_options
   if (!r) return r.error();
   if (r->state == read_state::stopped)
     return error{path + ": could not be read to its end (see 'calltree check " + path + "')"};
+  if (r->state == read_state::likely_truncated)
+    return error{path + ": was likely cut short (see 'calltree check " + path + "')"};
   if (p.parts.empty()) return error{path + ": holds no profile", error_code::no_profile};
 
   run_costs out;

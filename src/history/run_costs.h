@@ -36,8 +36,9 @@ struct run_read_options {
 };
 
 // Reads `path` whole and reduces it. An error (error_code::no_profile for a file that holds
-// none) when it cannot be opened, holds no profile or cannot be read to its end: half a run
-// would show as a fall of every function after the cut.
+// none) when it cannot be opened, holds no profile, cannot be read to its end or looks cut
+// short (read_state::likely_truncated): half a run would show as a fall of every function
+// after the cut.
 result<run_costs> read_run_costs(const std::string& path, const run_read_options& options = {});
 
 }  // namespace calltree::history

@@ -10,7 +10,8 @@
 #    database and a file that is no database are made again (a note, the same answer); a
 #    changed file is read again; --index=none reads every file;
 #  * --fail-above: exit 1 when the last run steps up (the folder cut after run 6), 0 when not;
-#  * --order=name puts run10 after run9; usage errors exit 2.
+#  * --order=name puts run10 after run9; a profile cut short is left out (exit 1); usage
+#    errors exit 2.
 # Usage: bash trend.sh CALLTREE CORPUS_DIR
 set -u
 ct=$(realpath "$1")
@@ -163,6 +164,13 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if len(d
   || say_fail "files named: $(cat "$tmp/f.json")"
 "$ct" trend --index=none "$cg/README.txt" "$cg/run1.callgrind" >/dev/null 2>&1
 [ $? = 1 ] || say_fail "a named file with no profile does not exit 1"
+# A profile cut short is left out (half a run would be a fall of every function): exit 1.
+head -c 30000 "$cg/run2.callgrind" >"$tmp/cut.callgrind"
+"$ct" trend --index=none --json "$cg/run1.callgrind" "$tmp/cut.callgrind" "$cg/run3.callgrind" \
+  >"$tmp/c.json" 2>"$tmp/c.err"
+[ $? = 1 ] && grep -q "cut.callgrind: was likely cut short .*; left out" "$tmp/c.err" \
+  && python3 -c 'import json,sys; sys.exit(0 if len(json.load(open(sys.argv[1]))["runs"]) == 2 else 1)' "$tmp/c.json" \
+  || say_fail "a profile cut short: $(cat "$tmp/c.err")"
 for bad in "--threshold=0" "--order=size" "--format=xml" "--json --csv" "--event=Nope" "--function=(" "--per-function"; do
   # shellcheck disable=SC2086
   "$ct" trend --index=none $bad "$cg" >/dev/null 2>&1

@@ -92,7 +92,7 @@ function Chart({ a, picked, onPoint }: { a: TrendAnswer; picked: number | null; 
         return (
           <g class={"change " + (c.after > c.before ? "up" : "down")} data-testid="trend-change" data-run={c.run} data-kind={c.kind}>
             <line x1={cx} x2={cx} y1={M.top} y2={H - M.bottom} />
-            <text x={cx + 4} y={M.top + 12 + (c.kind === "self" ? 14 : 0)}>
+            <text x={cx + 4} y={H - M.bottom - 8 - (c.kind === "self" ? 14 : 0)}>
               {`${c.kind === "total" ? "" : c.kind + " "}${percent(c)}`}
             </text>
             <title>{`run ${c.run} (${base(c.run_file)}): ${c.kind} ${fmt(c.before)} → ${fmt(c.after)} (${percent(c)})`}</title>
