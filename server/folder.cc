@@ -83,8 +83,10 @@ std::tuple<std::uint64_t, std::int64_t, const std::string*> key_of(const folder_
     case folder_column::size:
       return {e.size, 0, &none};
     case folder_column::parts:
+      if (e.opened) return {e.opened_parts, 1, &none};
       return {e.headed && e.facts.problem.empty() ? e.facts.parts : 0, e.facts.whole, &none};
     case folder_column::total:
+      if (e.opened && e.opened_total) return {*e.opened_total, 1, &none};
       return {e.facts.first_total.value_or(0), e.facts.first_total.has_value(), &none};
   }
   return {0, 0, &none};
@@ -110,7 +112,8 @@ folder::~folder() {
 void folder::rescan(unsigned fresh_ms) {
   {
     std::lock_guard<std::mutex> lock(m_);
-    if (scans_ != 0 && std::chrono::steady_clock::now() - last_scan_ < std::chrono::milliseconds(fresh_ms))
+    if (scans_ != 0 &&
+        std::chrono::steady_clock::now() - last_scan_ < std::chrono::milliseconds(fresh_ms))
       return;
   }
   scan();
@@ -131,6 +134,7 @@ void folder::scan() {
         e.size = f.size;
         e.mtime_ns = f.mtime_ns;
         e.headed = false;
+        e.opened = false;
       }
       continue;
     }
@@ -160,6 +164,21 @@ void folder::scan() {
   }
   ++scans_;
   last_scan_ = began;
+}
+
+void folder::note_opened(std::uint64_t id, std::uint64_t size, std::int64_t mtime_ns,
+                         std::uint64_t parts, std::optional<std::uint64_t> first_total,
+                         std::string event) {
+  std::lock_guard<std::mutex> lock(m_);
+  auto it = by_id_.find(id);
+  if (it == by_id_.end()) return;
+  folder_entry& e = entries_[it->second];
+  // (a file that changed since it was read keeps what its header says)
+  if (e.size != size || e.mtime_ns != mtime_ns) return;
+  e.opened = true;
+  e.opened_parts = parts;
+  e.opened_total = first_total;
+  e.opened_event = std::move(event);
 }
 
 void folder::read_headers(const std::vector<std::uint64_t>& ids) {

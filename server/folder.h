@@ -35,6 +35,13 @@ struct folder_entry {
   std::int64_t mtime_ns = 0;
   bool headed = false;  // `facts` are of this size and mtime
   views::header_facts facts;
+  // Once the profile was opened (read whole) at this size and mtime: its parts and the total
+  // of its first event as the page shows it (what the header alone may not say: an Xdebug
+  // file states no summary:).
+  bool opened = false;
+  std::uint64_t opened_parts = 0;
+  std::optional<std::uint64_t> opened_total;
+  std::string opened_event;  // the event of opened_total
 };
 
 // What a table query asks: a regex filter (the caller's matcher, nullptr: every file), a
@@ -71,6 +78,10 @@ class folder {
   // many tabs polling at once cost one scan.
   void rescan(unsigned fresh_ms = 250);
   const std::string& dir() const { return dir_; }
+  // The file of id `id` was read whole at `size` and `mtime_ns`: its row shows `parts` and
+  // `first_total` from now on (until the file changes).
+  void note_opened(std::uint64_t id, std::uint64_t size, std::int64_t mtime_ns, std::uint64_t parts,
+                   std::optional<std::uint64_t> first_total, std::string event);
 
  private:
   void scan();
