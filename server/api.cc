@@ -308,6 +308,17 @@ struct api::impl {
       out.files.push_back(stamp_of(e->path));
       auto s = open_file(e->path);
       if (!s) return s.error();
+      // Its row in the table shows what the page shows now: parts and total (an Xdebug
+      // file's header states no summary: the total was unknown until it was read).
+      const views::session& read = **s;
+      std::optional<std::uint64_t> total;
+      std::string event;
+      if (auto cols = views::resolve_columns(read, {}, {}); cols && cols->size()) {
+        total = cols->columns[0].value(read.costs_of({})->totals());
+        event = cols->columns[0].name;
+      }
+      dir->note_opened(id, out.files.back().size, out.files.back().mtime_ns, read.p.parts.size(),
+                       total, std::move(event));
       out.sessions.push_back(std::move(*s));
     }
     return out;
@@ -505,6 +516,10 @@ struct api::impl {
         response res;
         res.content_type = std::string(a->content_type);
         res.body = std::string(a->data);
+        // serve DIR: the page opens on the folder's table without asking for a profile first.
+        if (dir)
+          if (const std::size_t at = res.body.find("<head>"); at != std::string::npos)
+            res.body.insert(at + 6, "<meta name=\"calltree-mode\" content=\"folder\">");
         return res;
       }
       response res;

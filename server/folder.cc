@@ -85,8 +85,10 @@ std::tuple<std::uint64_t, std::int64_t, const std::string*> key_of(const folder_
     case folder_column::size:
       return {e.size, 0, &none};
     case folder_column::parts:
+      if (e.opened) return {e.opened_parts, 1, &none};
       return {e.headed && e.facts.problem.empty() ? e.facts.parts : 0, e.facts.whole, &none};
     case folder_column::total: {
+      if (e.opened && e.opened_total) return {*e.opened_total, 1, &none};
       const auto t = e.facts.first_total ? e.facts.first_total : e.indexed_total;
       return {t.value_or(0), t.has_value(), &none};
     }
@@ -114,7 +116,8 @@ folder::~folder() {
 void folder::rescan(unsigned fresh_ms) {
   {
     std::lock_guard<std::mutex> lock(m_);
-    if (scans_ != 0 && std::chrono::steady_clock::now() - last_scan_ < std::chrono::milliseconds(fresh_ms))
+    if (scans_ != 0 &&
+        std::chrono::steady_clock::now() - last_scan_ < std::chrono::milliseconds(fresh_ms))
       return;
   }
   scan();
@@ -137,6 +140,7 @@ void folder::scan() {
         e.headed = false;
         e.totalled = false;
         e.indexed_total.reset();
+        e.opened = false;
       }
       continue;
     }
@@ -166,6 +170,21 @@ void folder::scan() {
   }
   ++scans_;
   last_scan_ = began;
+}
+
+void folder::note_opened(std::uint64_t id, std::uint64_t size, std::int64_t mtime_ns,
+                         std::uint64_t parts, std::optional<std::uint64_t> first_total,
+                         std::string event) {
+  std::lock_guard<std::mutex> lock(m_);
+  auto it = by_id_.find(id);
+  if (it == by_id_.end()) return;
+  folder_entry& e = entries_[it->second];
+  // (a file that changed since it was read keeps what its header says)
+  if (e.size != size || e.mtime_ns != mtime_ns) return;
+  e.opened = true;
+  e.opened_parts = parts;
+  e.opened_total = first_total;
+  e.opened_event = std::move(event);
 }
 
 void folder::read_headers(const std::vector<std::uint64_t>& ids) {

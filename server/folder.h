@@ -41,6 +41,13 @@ struct folder_entry {
   // a profile whose header states none (Xdebug's): of this size and mtime when `totalled`.
   bool totalled = false;
   std::optional<std::uint64_t> indexed_total;
+  // Once the profile was opened (read whole) at this size and mtime: its parts and the total
+  // of its first event as the page shows it (what the header alone may not say: an Xdebug
+  // file states no summary:).
+  bool opened = false;
+  std::uint64_t opened_parts = 0;
+  std::optional<std::uint64_t> opened_total;
+  std::string opened_event;  // the event of opened_total
 };
 
 // What a table query asks: a regex filter (the caller's matcher, nullptr: every file), a
@@ -83,6 +90,10 @@ class folder {
   // totals of the profiles whose header states none; none: no such totals.
   void set_store(std::shared_ptr<run_store> store);
   std::shared_ptr<run_store> store() const;
+  // The file of id `id` was read whole at `size` and `mtime_ns`: its row shows `parts` and
+  // `first_total` from now on (until the file changes).
+  void note_opened(std::uint64_t id, std::uint64_t size, std::int64_t mtime_ns, std::uint64_t parts,
+                   std::optional<std::uint64_t> first_total, std::string event);
 
  private:
   void scan();

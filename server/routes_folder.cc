@@ -38,12 +38,25 @@ void row(json_writer& j, const folder_entry& e) {
   for (const auto& ev : h.events) j.value(ev);
   j.end_array();
   j.key("compression").value(to_string(h.kind));
-  // What was read of it for the table: all of it (a file smaller than one block) or its header.
-  j.key("read").value(!e.headed ? "nothing" : h.whole ? "whole" : "header");
+  // What was read of it for the table: all of it (a file smaller than one block, or a profile
+  // opened since: its parts and total are then the page's) or its header.
+  j.key("read").value(e.opened || (e.headed && h.whole) ? "whole"
+                      : !e.headed                       ? "nothing"
+                                                        : "header");
   j.key("parts");
-  e.headed&& h.whole&& h.parts ? j.value(h.parts) : j.null();
+  if (e.opened)
+    j.value(e.opened_parts);
+  else
+    e.headed&& h.whole&& h.parts ? j.value(h.parts) : j.null();
   j.key("total");
-  if (h.first_total && !h.events.empty()) {
+  if (e.opened && e.opened_total) {
+    j.begin_object();
+    j.key("event").value(e.opened_event);
+    j.key("value");
+    cost(j, *e.opened_total);
+    j.key("from").value("read");
+    j.end_object();
+  } else if (h.first_total && !h.events.empty()) {
     j.begin_object();
     j.key("event").value(h.events.front());
     j.key("value");

@@ -63,6 +63,16 @@ void input_object(json_writer& j, const views::session& s, const views::column_s
   j.key("errors").value(s.errors);
   j.key("warnings").value(s.warnings);
   j.key("notes").value(s.notes);
+  // How many of each code, shown or not (errors, then warnings, then notes; each by code).
+  j.key("by_code").begin_array();
+  for (const auto& c : s.diagnostic_counts) {
+    j.begin_object();
+    j.key("code").value(to_string(c.code));
+    j.key("severity").value(to_string(c.severity));
+    j.key("count").value(c.count);
+    j.end_object();
+  }
+  j.end_array();
   j.key("shown").begin_array();
   for (const diagnostic& d : s.diagnostics) {
     j.begin_object();

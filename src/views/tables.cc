@@ -198,6 +198,7 @@ result<annotate_columns> start_annotate_data(const profile& p, const annotate_op
   d.totals = cc_table(ncol);
   d.inclusive = cc_table(ncol);
   d.cycle_cc = cc_table(ncol);
+  d.key_span_cc = cc_table(ncol);
 
   const annotate_columns where = recorded_columns(p, d.recorded);
   cols.part_index = where.part_index;

@@ -169,6 +169,16 @@ try:
         big = s.json("/api/v1/f/%d/profile" % ids["vg-recurse-default.callgrind"])
         check(big["totals"]["Ir"] == rows["vg-recurse-default.callgrind"]["total"]["value"],
               "vg-recurse-default opened: %s" % big["totals"])
+        # An Xdebug file states no summary: its total is unknown until it is opened, then its
+        # row has the page's total and parts (and the table ranks it by them).
+        xr = s.json("/api/v1/f/%d/profile" % ids["xdebug-recursion.callgrind"])
+        r = s.rows()["xdebug-recursion.callgrind"]
+        first = xr["events"][0]["name"]
+        check(r["read"] == "whole" and r["parts"] == 1
+              and r["total"] == {"event": first, "value": xr["totals"][first], "from": "read"},
+              "xdebug-recursion once opened: %s (the page: %s)" % (r, xr["totals"]))
+        ranked = [x["name"] for x in s.folder("&by=total&dir=desc")["rows"] if x["total"]]
+        check("xdebug-recursion.callgrind" in ranked, "ranked by total: %s" % ranked)
         # The diff of two Xdebug profiles.
         a, b = os.path.basename(xdebug[0]), os.path.basename(xdebug[1])
         diff = s.json("/api/v1/d/%d/%d/profile" % (ids[a], ids[b]))

@@ -20,6 +20,8 @@ export interface ViewState {
   measure: string; // diff: abs_delta | delta | percent | new | old
   derived: string; // a derived event of the page, "NAME=FORMULA" (the API's derived=)
   cycles: boolean; // KCachegrind's cycle detection (the API's detect_cycles=); off: cycles=0
+  rel: boolean; // KCachegrind's Relative to Parent: percentages of the parent's cost, not the total
+  file: string; // Source: the file of the function's code shown (a file id; "" = its costliest)
   focus: string; // pprof's stack filters (RE2) of the stack and graph views
   ignore: string;
   hide: string;
@@ -45,6 +47,8 @@ export const defaults: ViewState = {
   measure: "abs_delta",
   derived: "",
   cycles: true,
+  rel: false,
+  file: "",
   focus: "",
   ignore: "",
   hide: "",
@@ -80,6 +84,8 @@ export function parseHash(hash: string): ViewState {
   pick("tfn");
   for (const k of ["focus", "ignore", "hide", "show"] as const) pick(k);
   if (/^\d+(,\d+)?$/.test(p.get("open") ?? "")) s.open = p.get("open")!;
+  if (/^\d+$/.test(p.get("file") ?? "")) s.file = p.get("file")!;
+  s.rel = p.get("rel") === "1";
   s.all = p.get("all") === "1";
   s.pcols = p.get("pcols") === "1";
   s.cycles = p.get("cycles") !== "0";

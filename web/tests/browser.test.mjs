@@ -890,11 +890,16 @@ test("derived event: the formula box adds a column, a bad formula says why", asy
   await waitRows(pg);
   await pg.waitForFunction((want) => document.querySelector('.tbody .row[data-index="1"] .cell.self')?.textContent.startsWith(want), fmt(2 * topSelf.self.Ir) + " ");
   eq((await pg.textContent('[data-testid="total"]')).trim(), "Total Twice: " + fmt(2 * A.totals.Ir), "derived total");
+  // A bad one is not applied: its error beside the box, the page (and Twice) kept.
   await pg.fill('input[aria-label="Derived event"]', "Bad = Ir +");
   await pg.press('input[aria-label="Derived event"]', "Enter");
-  await pg.waitForSelector('[data-testid="fatal"]');
-  assert((await pg.textContent('[data-testid="fatal"]')).includes("expected"), "the formula's error");
-  await pg.click("text=Remove the derived event");
+  await pg.waitForSelector('[data-testid="formula-error"]');
+  assert((await pg.textContent('[data-testid="formula-error"]')).includes("expected"), "the formula's error");
+  eq(await pg.$('[data-testid="fatal"]'), null, "the page kept");
+  eq((await pg.textContent('[data-testid="total"]')).trim(), "Total Twice: " + fmt(2 * A.totals.Ir), "still Twice");
+  await pg.fill('input[aria-label="Derived event"]', "");
+  await pg.press('input[aria-label="Derived event"]', "Enter");
+  await pg.waitForFunction(() => !location.hash.includes("derived"));
   await waitRows(pg);
 });
 
