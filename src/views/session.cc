@@ -387,29 +387,6 @@ result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
                      };
                      return rank(a.severity) < rank(b.severity);
                    });
-  // A stated total other than the functions' own costs: below them, the views take their sum
-  // (part_costs); above (Xdebug's summary: holds time outside any function), the stated total,
-  // and the program's flame graph, which holds the functions' costs, is narrower.
-  if (!s->t.totals_calculated && s->t.totals.rows()) {
-    for (std::size_t c = 0; c < s->t.recorded.size(); ++c) {
-      std::uint64_t sum = 0;
-      for (std::size_t k = 0; k < s->t.keys(); ++k) add_saturating(sum, s->t.self.values(k)[c]);
-      const std::uint64_t stated = s->t.totals.values(0)[c];
-      if (sum == stated) continue;
-      std::string w = "the file states a total of " + std::to_string(stated) + " " +
-                      s->t.recorded[c] + " but its functions' self costs sum to " +
-                      std::to_string(sum);
-      if (sum > stated) {
-        w += ": shares are of that sum";
-      } else {
-        char share[32];
-        std::snprintf(share, sizeof share, "%.1f",
-                      100.0 * static_cast<double>(sum) / static_cast<double>(stated));
-        w += std::string(" (") + share + " %): shares are of the stated total";
-      }
-      s->table_warnings.push_back(std::move(w));
-    }
-  }
   s->columns = recorded_columns(s->p, s->t.recorded);
   s->index_names();
   return s;

@@ -78,6 +78,10 @@ export interface Profile {
   events: EventInfo[];
   event_warnings: string[];
   totals: Costs;
+  /** The sum of the self costs, and what the file states (null: nothing); `totals` is the
+   *  stated figure where there is one (calltree/totals.h). */
+  totals_summed: Costs;
+  totals_stated: Record<string, number | string | null>;
   functions: number;
   cycles: number;
   files: { id: number; name: string; found: boolean }[];

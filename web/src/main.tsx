@@ -110,6 +110,7 @@ function Header({ p, state, event }: { p: Profile; state: ViewState; event: stri
       ) : (
         <span class="total" data-testid="total" title="the program's total of this event">
           Total {event}: {fmt(p.totals[event])}
+          <StatedTotal p={p} event={event} />
         </span>
       )}
     </header>
@@ -119,6 +120,22 @@ function Header({ p, state, event }: { p: Profile; state: ViewState; event: stri
 // A derived event the server refused (typed in the box, or in a link): the page is shown
 // without it, and the box shows the formula and why, once.
 let refused: { text: string; message: string } | null = null;
+
+/** Where the file states a total other than the sum of its self costs: both, beside the total
+ *  (percentages are of the stated one, as in `calltree annotate`; the flame graph holds the
+ *  functions' costs, so its roots fill that share of the width). */
+function StatedTotal({ p, event }: { p: Profile; event: string }) {
+  const stated = p.totals_stated?.[event];
+  const summed = p.totals_summed?.[event];
+  if (stated === null || stated === undefined || summed === undefined || Number(stated) === Number(summed)) return null;
+  const share = (100 * Number(summed)) / Number(stated);
+  return (
+    <span class="stated-total warning" data-testid="stated-total" title={`the file states a total of ${fmt(stated)} ${event}; its functions' self costs sum to ${fmt(summed)}. Percentages are of the stated total${share > 100 ? " and can pass 100 %" : ""}; the flame graph's roots fill ${share.toFixed(1)} % of its width.`}>
+      {" "}
+      (stated by the file; its functions sum to {fmt(summed)}, {share.toFixed(1)} %)
+    </span>
+  );
+}
 
 /** KCachegrind's formula box: a derived event of this page, e.g. `CEst = Ir + 10 Bm`. A
  * formula the server refuses is not applied: its error is shown beside the box. */

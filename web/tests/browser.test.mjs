@@ -1063,6 +1063,33 @@ test("call graph: the selected function in the pane, fitted; zoom controls", asy
   }
 });
 
+test("one total: Xdebug's stated total beside its functions' sum in the header, first among the warnings", async () => {
+  const s = await serve([closures]);
+  try {
+    const prof = await api(s, "profile");
+    const ev = prof.events[0].name;
+    const stated = prof.totals_stated[ev], summed = prof.totals_summed[ev];
+    assert(stated !== null && num(stated) > num(summed), `Xdebug states more ${ev} than its functions hold: ${stated} vs ${summed}`);
+    eq(num(prof.totals[ev]), num(stated), "the program total is the stated one");
+    assert(prof.inputs[0].warnings[0].startsWith(`the file states a total of ${stated} ${ev} but its self costs sum to ${summed}`), "first warning: " + prof.inputs[0].warnings[0]);
+    const pg = await page(s.url);
+    await pg.waitForSelector('[data-testid="stated-total"]');
+    const t = (await pg.textContent('[data-testid="total"]')).trim();
+    const share = ((100 * num(summed)) / num(stated)).toFixed(1);
+    eq(t, `Total ${ev}: ${fmt(stated)} (stated by the file; its functions sum to ${fmt(summed)}, ${share} %)`, "the header's total");
+    await shot(pg, "stated-total");
+    // The flame graph's roots (the functions' costs) fill that share of its width, and its bar says so.
+    await pg.goto(s.url + "#tab=flame");
+    await pg.waitForSelector('[data-testid="flame-share"]', { timeout: 30000 });
+    const pctOf = (x, t) => { const v = (100 * x) / t; return v >= 10 ? v.toFixed(1) + "%" : v.toFixed(2) + "%"; };
+    eq((await pg.textContent('[data-testid="flame-share"]')).trim(), `roots: ${pctOf(num(summed), num(stated))} of the total the file states`, "the flame graph's bar");
+    await shot(pg, "stated-total-flame");
+    eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
+  } finally {
+    s.stop();
+  }
+});
+
 test("advice that fits: Xdebug's machine code, php:internal and ??? sources, no -I advice", async () => {
   const s = await serve([closures]);
   try {
