@@ -62,6 +62,15 @@ function_calls calls_of(const profile& p, const inclusive_result& inc, function_
   return out;
 }
 
+id_vector<function_id, std::uint64_t> call_counts(const profile& p, std::optional<part_id> part) {
+  id_vector<function_id, std::uint64_t> out(p.functions.size(), 0);
+  for (const call_row& c : p.calls) {
+    if ((part && c.part != *part) || c.caller == c.callee || !out.contains(c.callee)) continue;
+    add_saturating(out[c.callee], c.count);
+  }
+  return out;
+}
+
 std::vector<function_id> top_functions(const inclusive_result& inc, event_id event, cost_kind kind,
                                        std::size_t n) {
   std::vector<function_id> out;

@@ -3,9 +3,15 @@
 // value() throwing bad_result_access (result.h) with the error whole.
 #include "calltree/load.h"
 
+#include "calltree/analysis/callers.h"
+#include "calltree/analysis/inclusive.h"
+#include "calltree/folded.h"
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -127,6 +133,79 @@ TEST(Load, OptionsAreTheReadersAndTheBuilders) {
   EXPECT_EQ(loaded->diagnostics.kept().front().file, "shown.out");
   EXPECT_LE(loaded->diagnostics.kept().size(), 1u * (static_cast<std::size_t>(last_diag_code) + 1));
   fs::remove(cut);
+}
+
+// call_counts: per function, the calls into it from other functions, which is what its callers
+// in calls_of sum to, without the call of a function to itself.
+TEST(CallCounts, TheCallersCountsSummedWithoutSelfCalls) {
+  for (const char* name : {"vg-recurse-default.callgrind", "xdebug-recursion.callgrind"}) {
+    auto loaded = load(corpus + "/" + name);
+    ASSERT_TRUE(loaded) << name;
+    const profile& p = loaded->profile;
+    const inclusive_result inc = compute_inclusive(p);
+    const auto counts = call_counts(p);
+    ASSERT_EQ(counts.size(), p.functions.size());
+    std::uint64_t called = 0;
+    for (function_id f : p.functions.ids()) {
+      std::uint64_t sum = 0;
+      for (const call_summary& c : calls_of(p, inc, f).callers)
+        if (c.function != f) sum += c.count;
+      EXPECT_EQ(counts[f], sum) << name << ": " << p.function_name(f);
+      called += counts[f] != 0;
+    }
+    EXPECT_GT(called, 3u) << name;
+  }
+  // main is called once, by (below main); a part of its own: only that part's calls.
+  auto loaded = load(recurse);
+  ASSERT_TRUE(loaded);
+  const auto main_id = find_function(loaded->profile, "main");
+  ASSERT_TRUE(main_id);
+  EXPECT_EQ(call_counts(loaded->profile)[*main_id], 1u);
+  EXPECT_EQ(call_counts(loaded->profile, part_id{0})[*main_id], 1u);
+}
+
+// folded_stacks: the lines of `calltree export --to=folded`, byte for byte, on every profile of
+// the corpus the tool exports (it refuses one with errors: then the report says so).
+TEST(FoldedStacks, TheLinesOfExportToFolded) {
+  const fs::path out = fs::temp_directory_path() / "calltree_load_test_folded";
+  std::size_t compared = 0;
+  for (const auto& entry : fs::directory_iterator(corpus)) {
+    const std::string path = entry.path().string();
+    const std::string ext = entry.path().extension().string();
+    if (ext == ".txt" || ext == ".md" || ext == ".sh" || !entry.is_regular_file()) continue;
+    const std::string command = std::string(CALLTREE_BINARY) + " export --to=folded '" + path +
+                                "' -o '" + out.string() + "' 2>/dev/null";
+    const int status = std::system(command.c_str());
+    auto folded = folded_stacks(path);
+    if (status != 0) {  // the tool writes nothing: a file with errors, or no profile at all
+      if (folded) {
+        EXPECT_FALSE(folded->report.ok()) << path;
+      }
+      continue;
+    }
+    ASSERT_TRUE(folded) << path << ": " << folded.error().message;
+    EXPECT_TRUE(folded->report.ok()) << path;
+    const std::string tool = read_all(out.string());
+    EXPECT_EQ(folded->text, tool) << path;
+    EXPECT_EQ(folded->report.lines,
+              static_cast<std::uint64_t>(std::count(tool.begin(), tool.end(), '\n')));
+    folded_options two;
+    two.threads = 2;
+    EXPECT_EQ(folded_stacks(path, two)->text, tool) << path << " (2 threads)";
+    ++compared;
+  }
+  fs::remove(out);
+  EXPECT_GT(compared, 20u);
+  // An event by name; one the file does not have, and a part it does not have, are errors.
+  folded_options dr;
+  dr.event = "Ir";
+  EXPECT_EQ(folded_stacks(recurse, dr)->text, folded_stacks(recurse)->text);
+  dr.event = "NoSuchEvent";
+  EXPECT_FALSE(folded_stacks(recurse, dr));
+  folded_options part;
+  part.parts = {part_id{7}};
+  EXPECT_FALSE(folded_stacks(recurse, part));
+  EXPECT_EQ(folded_stacks("/nonexistent/x.out").error().code, error_code::not_found);
 }
 
 }  // namespace

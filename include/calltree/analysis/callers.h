@@ -54,6 +54,13 @@ struct calls_options {
 CALLTREE_API function_calls calls_of(const profile& p, const inclusive_result& inc, function_id f,
                                      const calls_options& options = {});
 
+// How many times each function was called, by function id: the counts of the call rows into
+// it from other functions, summed (saturating). A call of a function to itself (direct
+// recursion) is not counted; a call from another member of its cycle is. With `part`, that
+// part's calls only.
+CALLTREE_API id_vector<function_id, std::uint64_t> call_counts(const profile& p,
+                                                               std::optional<part_id> part = {});
+
 enum class cost_kind : std::uint8_t {
   self,       // the cost of the function's own code
   inclusive,  // with the cost of what it calls (analysis/inclusive.h)
