@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "analysis/call_summer.h"
+
 namespace calltree {
 
 void call_summer::add(std::uint32_t other, std::uint32_t call, std::uint64_t count,
