@@ -3,6 +3,7 @@ BUILD      ?= build
 BUILD_ASAN ?= build-asan
 BUILD_FUZZ ?= $(BUILD_ASAN)
 BUILD_TSAN ?= build-tsan
+BUILD_LIBRARY ?= build-library
 BUILD_PGO  ?= build-pgo
 BUILD_RELEASE ?= build-release
 BUILD_GCC_RELEASE ?= build-gcc-release
@@ -20,7 +21,7 @@ CMAKE_GEN   = -G Ninja -DCALLTREE_WERROR=ON $(if $(CCACHE),-DCMAKE_CXX_COMPILER_
 export CCACHE_BASEDIR  := $(CURDIR)
 export CCACHE_NOHASHDIR := true
 
-.PHONY: all deps build demo test same-outputs release test-release test-sanitize test-threads fuzz bench format check-format clean docs compile-release compile-release-clang deb-check
+.PHONY: all deps build demo test test-library same-outputs release test-release test-sanitize test-threads fuzz bench format check-format clean docs compile-release compile-release-clang deb-check
 
 all: build
 
@@ -48,6 +49,14 @@ demo:
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The library alone (-DCALLTREE_TOOL=OFF, in $(BUILD_LIBRARY)/): no node, npm, front end, server,
+# cpp-httplib or RE2; installed into a temporary prefix and used from there as a user would
+# (tests/library_only.sh: the umbrella header, C++17's message, pkg-config with calltree.pc
+# alone, library.md's first program, the installed examples).
+test-library:
+	@bash scripts/install-deps.sh build
+	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) bash tests/library_only.sh $(CURDIR) $(BUILD_LIBRARY) $(CURDIR)/tests/corpus/vg-recurse-default.callgrind $(CMAKE_GEN)
 
 # Every command's output on every corpus and test file, byte for byte, against a build of the
 # reference commit named in tests/same_outputs/BASE (built in build-same-outputs/, the calltree

@@ -154,7 +154,11 @@ std::string main_page() {
   s += ".SH OPTIONS\n.TP\n\\fB\\-V\\fR, \\fB\\-\\-version\\fR\n" +
        roff("print 'calltree VERSION' (the version of CMake's project())") + "\n";
   s += common_sections();
-  s += ".SH SEE ALSO\n";
+  s += ".SH LIBRARY\nEverything the commands do is a call into the C++20 library installed with "
+       "them: \\fB#include <calltree/calltree.h>\\fR, \\fB\\-lcalltree\\fR (pkg\\-config "
+       "\\fBcalltree\\fR, CMake \\fBfind_package(calltree)\\fR). See \\fBcalltree\\fR(3) and "
+       "\\fIshare/doc/calltree/library.md\\fR.\n";
+  s += ".SH SEE ALSO\n.BR calltree (3),\n";
   bool first = true;
   for (const auto& c : sorted_commands()) {
     s += std::string(first ? "" : ",\n") + ".BR calltree\\-" + roff(c.name) + " (1)";

@@ -4,6 +4,13 @@
 #   share/bash-completion/completions/calltree
 #   share/zsh/vendor-completions/_calltree
 # and `make docs` (the target calltree_api_docs): the API reference of include/ by Doxygen.
+# calltree(3), the library's page, is written by hand (docs/calltree.3) and installed with the
+# library, with or without the tool.
+install(FILES docs/calltree.3 DESTINATION ${CMAKE_INSTALL_MANDIR}/man3 COMPONENT development)
+if(NOT CALLTREE_TOOL)
+  return()  # (the rest is made by the tool; the API reference needs nothing of it, but is a
+            # developer's, beside the tool)
+endif()
 set(CALLTREE_MAN_DIR ${CMAKE_BINARY_DIR}/man)
 set(CALLTREE_COMPLETION_DIR ${CMAKE_BINARY_DIR}/completion)
 add_custom_target(calltree_man_pages ALL

@@ -13,7 +13,9 @@ include(CMakePackageConfigHelpers)
 
 set(CALLTREE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/calltree)
 
-install(TARGETS calltree_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+if(CALLTREE_TOOL)
+  install(TARGETS calltree_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+endif()
 # Two export sets: the shared library's users need nothing else, the static library's also
 # link the compression libraries (calltreeConfig.cmake looks for those only for it).
 install(TARGETS calltree_shared EXPORT calltreeTargets
@@ -30,9 +32,9 @@ install(DIRECTORY include/calltree DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPO
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT development
         FILES_MATCHING PATTERN "*.md" PATTERN "*.png" PATTERN "architecture.md" EXCLUDE)
 # The library's examples, a project of their own (find_package(calltree)): library.md's.
-install(FILES examples/CMakeLists.txt examples/top_functions.cc examples/callers.cc
+install(FILES examples/CMakeLists.txt examples/top.cc examples/top_functions.cc examples/callers.cc
               examples/count_calls.cc examples/diff_files.cc examples/file_costs.cc
-              examples/where_is.cc
+              examples/where_is.cc examples/tour.cc
               examples/recurse.callgrind
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples COMPONENT development)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/include/calltree/version.h

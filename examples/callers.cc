@@ -7,20 +7,15 @@
 // or not to its end (cut short, or reading stopped): what is printed is of the part read;
 // 2 there is no profile to show (no such file, not readable, binary, empty, no `events:`).
 // library.md (share/doc/calltree/) walks through it.
-#include "calltree/analysis/callers.h"
-
 #include <cstdio>
 #include <string>
 
-#include "calltree/analysis/inclusive.h"
-#include "calltree/profile_builder.h"
-#include "calltree/totals.h"
+#include <calltree/calltree.h>
 
 namespace {
 
 std::string name_of(const calltree::profile& p, calltree::function_id f) {
-  std::string scratch;
-  return std::string(p.strings.text(p.functions[f].name, scratch));
+  return std::string(p.function_name(f));
 }
 
 void print_calls(const calltree::profile& p, const char* title,
@@ -39,29 +34,27 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: callers PROFILE\n");
     return 2;
   }
-  calltree::profile p;
-  calltree::diagnostic_collector diags;
-  auto stats = calltree::load_profile(argv[1], p, diags);
-  if (!stats) {  // no profile to show; the message names the file
-    std::fprintf(stderr, "callers: error: %s [%s]\n", stats.error().message.c_str(),
-                 std::string(calltree::to_string(stats.error().code)).c_str());
+  auto loaded = calltree::load(argv[1]);
+  if (!loaded) {  // no profile to show; the message names the file
+    std::fprintf(stderr, "callers: error: %s [%s]\n", loaded.error().message.c_str(),
+                 std::string(calltree::to_string(loaded.error().code)).c_str());
     return 2;
   }
+  const calltree::profile& p = loaded->profile;
+  const calltree::diagnostic_collector& diags = loaded->diagnostics;
   for (const calltree::diagnostic& d : diags.kept())  // what is wrong in the file
     if (d.severity == calltree::severity::error)
       std::fputs(calltree::format_diagnostic(d, false).c_str(), stderr);
-  int status = diags.errors() ? 1 : 0;
+  const int status = loaded->ok() ? 0 : 1;
   if (diags.errors())
     std::fprintf(stderr, "callers: %s: %llu errors in the file\n", argv[1],
                  static_cast<unsigned long long>(diags.errors()));
-  if (!stats->complete()) {
+  if (!loaded->stats.complete())
     std::fprintf(stderr, "callers: %s: %s: the costs below are of the part that was read\n",
                  argv[1],
-                 stats->state == calltree::read_state::likely_truncated
+                 loaded->stats.state == calltree::read_state::likely_truncated
                      ? "the file was likely cut short (truncated)"
                      : "reading stopped before the end");
-    status = 1;
-  }
 
   const calltree::inclusive_result inc = calltree::compute_inclusive(p);
   const calltree::event_id first{0};

@@ -9,29 +9,20 @@
 #include <cstdio>
 #include <string>
 
-#include "calltree/analysis/diff.h"
-#include "calltree/profile_builder.h"
-
-namespace {
-bool load(const char* path, calltree::profile& p) {
-  calltree::diagnostic_collector diags;
-  auto stats = calltree::load_profile(path, p, diags);
-  if (!stats) {
-    std::fprintf(stderr, "%s\n", stats.error().message.c_str());
-    return false;
-  }
-  return stats->complete() && diags.errors() == 0;
-}
-}  // namespace
+#include <calltree/calltree.h>
 
 int main(int argc, char** argv) {
   if (argc != 3) {
     std::fprintf(stderr, "usage: diff_files OLD NEW\n");
     return 2;
   }
-  calltree::profile old_profile, new_profile;
-  if (!load(argv[1], old_profile) || !load(argv[2], new_profile)) return 1;
-  auto r = calltree::diff_profiles(old_profile, new_profile);
+  auto old_profile = calltree::load(argv[1]);
+  auto new_profile = calltree::load(argv[2]);
+  for (const auto* loaded : {&old_profile, &new_profile}) {
+    if (!*loaded) std::fprintf(stderr, "%s\n", loaded->error().message.c_str());
+    if (!*loaded || !(*loaded)->ok()) return 1;  // (no file, or not read whole and clean)
+  }
+  auto r = calltree::diff_profiles(old_profile->profile, new_profile->profile);
   if (!r) {
     std::fprintf(stderr, "%s\n", r.error().message.c_str());
     return 1;

@@ -16,8 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "calltree/id.h"
-#include "calltree/profile_builder.h"
+#include <calltree/calltree.h>
 
 namespace {
 
@@ -46,13 +45,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: file_costs PROFILE [EVENT [FILE]]\n");
     return 2;
   }
-  calltree::profile p;
-  calltree::diagnostic_collector diags;
-  auto stats = calltree::load_profile(argv[1], p, diags);
-  if (!stats) {
-    std::fprintf(stderr, "file_costs: error: %s\n", stats.error().message.c_str());
+  auto loaded = calltree::load(argv[1]);
+  if (!loaded) {
+    std::fprintf(stderr, "file_costs: error: %s\n", loaded.error().message.c_str());
     return 2;
   }
+  const calltree::profile& p = loaded->profile;
 
   // A look-up that can fail gives a std::optional: no -1 cast to an id.
   std::optional<calltree::event_id> event;
@@ -109,5 +107,5 @@ int main(int argc, char** argv) {
                   static_cast<int>(fn.size()), fn.data());
     }
   }
-  return diags.errors() || !stats->complete() ? 1 : 0;
+  return loaded->ok() ? 0 : 1;
 }

@@ -10,24 +10,20 @@
 #include <cstdio>
 #include <string>
 
-#include "calltree/analysis/callers.h"
-#include "calltree/analysis/inclusive.h"
-#include "calltree/profile_builder.h"
-#include "calltree/totals.h"
+#include <calltree/calltree.h>
 
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: top_functions PROFILE\n");
     return 2;
   }
-  calltree::profile p;
-  calltree::diagnostic_collector diags;
-  auto stats = calltree::load_profile(argv[1], p, diags);
-  if (!stats) {  // no such file, not readable, or no profile in it (the message names the file)
-    std::fprintf(stderr, "%s\n", stats.error().message.c_str());
+  auto loaded = calltree::load(argv[1]);
+  if (!loaded) {  // no such file, not readable, or no profile in it (the message names the file)
+    std::fprintf(stderr, "%s\n", loaded.error().message.c_str());
     return 2;
   }
-  for (const auto& d : diags.kept())  // problems are diagnostics; reading goes on after them
+  const calltree::profile& p = loaded->profile;
+  for (const auto& d : loaded->diagnostics.kept())  // problems are diagnostics; reading goes on after them
     if (d.severity == calltree::severity::error)
       std::fputs(calltree::format_diagnostic(d, false).c_str(), stderr);
 
@@ -43,13 +39,12 @@ int main(int argc, char** argv) {
                  calltree::total_difference(totals, p.events[first].name).c_str());
   std::printf("%20s %7s  %s (inclusive %s)\n", p.events[first].name.c_str(), "%", "function",
               p.events[first].name.c_str());
-  std::string scratch;
   for (calltree::function_id f : top) {
     const std::uint64_t cost = inc.inclusive_of(f)[first.index()];
     const double pct = total ? 100.0 * static_cast<double>(cost) / static_cast<double>(total) : 0;
-    const std::string_view name = p.strings.text(p.functions[f].name, scratch);
+    const std::string_view name = p.function_name(f);
     std::printf("%20llu %6.2f%%  %.*s\n", static_cast<unsigned long long>(cost), pct,
                 static_cast<int>(name.size()), name.data());
   }
-  return diags.errors() || !stats->complete() ? 1 : 0;
+  return loaded->ok() ? 0 : 1;
 }

@@ -9,23 +9,20 @@
 #include <cstdio>
 #include <string>
 
-#include "calltree/analysis/callers.h"
-#include "calltree/analysis/inclusive.h"
-#include "calltree/profile_builder.h"
+#include <calltree/calltree.h>
 
 int main(int argc, char** argv) {
   if (argc != 3) {
     std::fprintf(stderr, "usage: where_is FILE NAME\n");
     return 2;
   }
-  calltree::profile p;
-  calltree::diagnostic_collector diags;
-  auto stats = calltree::load_profile(argv[1], p, diags);
-  if (!stats) {
-    std::fprintf(stderr, "where_is: error: %s [%s]\n", stats.error().message.c_str(),
-                 std::string(calltree::to_string(stats.error().code)).c_str());
+  auto loaded = calltree::load(argv[1]);
+  if (!loaded) {
+    std::fprintf(stderr, "where_is: error: %s [%s]\n", loaded.error().message.c_str(),
+                 std::string(calltree::to_string(loaded.error().code)).c_str());
     return 2;
   }
+  const calltree::profile& p = loaded->profile;
   const auto found = calltree::find_functions(p, argv[2]);
   if (found.empty()) {
     std::fprintf(stderr, "where_is: %s: no function named '%s'\n", argv[1], argv[2]);
@@ -41,5 +38,5 @@ int main(int argc, char** argv) {
         static_cast<unsigned long long>(inc.inclusive_of(f)[0]),
         p.events[calltree::event_id{0}].name.c_str());
   }
-  return diags.errors() || !stats->complete() ? 1 : 0;
+  return loaded->ok() ? 0 : 1;
 }

@@ -190,5 +190,27 @@ run directory "$work"
 expect directory 2
 has directory err "[is-directory]"
 
-[[ $fail == 0 ]] && echo "ok: library_user: examples built against the install; callers on 6 inputs"
+# 7. tour (the trial program of the issue that made load(), on it): three profiles and a
+#    missing file; its figures the tool's.
+second=$corpus/vg-recurse-separate-recs-callers.callgrind
+"$work/examples/tour" "$profile" "$second" "$profile" "$work/no-such.out" >"$work/tour.out" 2>"$work/tour.err"
+status=$?
+sed 's/^/   tour: /' "$work/tour.out" "$work/tour.err" | head -30
+[[ $status == 1 ]] || bad "tour: exit $status, expected 1 (a missing input)"
+grep -qxF "tour: $work/no-such.out: No such file or directory [not-found]" "$work/tour.err" || bad "tour: the missing file"
+"$bin" export --to=folded "$profile" -o "$work/folded" || bad "calltree export --to=folded"
+want="folded stacks: $(wc -l <"$work/folded") lines; the first: $(head -1 "$work/folded")"
+grep -qxF -- "$want" "$work/tour.out" || bad "tour: not the tool's folded stacks ($want)"
+"$bin" merge -o "$work/merged" "$profile" "$second" "$profile" || bad "calltree merge"
+total=$("$bin" check --json "$work/merged" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["totals"]["Ir"])' 2>/dev/null)
+grep -q "^merged 3 inputs: [0-9]* functions, Ir total $total\$" "$work/tour.out" || bad "tour: the merged total is not calltree merge's ($total)"
+grep -q "^diff: Ir 362861224 -> " "$work/tour.out" || bad "tour: no diff"
+grep -q "calls  main$" "$work/tour.out" || bad "tour: no call count of main"
+
+# 8. The installed API alone (tests/abi/installed_api.sh) and the program library.md opens
+#    with, built from the installed page (tests/doc_program.sh).
+bash "$src/tests/abi/installed_api.sh" "$prefix" "$profile" || fail=1
+bash "$src/tests/doc_program.sh" "$prefix" "$profile" || fail=1
+
+[[ $fail == 0 ]] && echo "ok: library_user: examples built against the install; callers on 6 inputs; tour; the installed API; library.md's program"
 exit $fail

@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "calltree/export.h"
+
 namespace calltree {
 
 template <typename Tag>

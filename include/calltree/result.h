@@ -9,13 +9,24 @@
 // read_callgrind, merge_inputs) begin with the file's name (the path, or
 // reader_options::display_name) and a colon: print them as they are, without adding the name.
 // Other errors (a bad event formula, an unknown part) name no file.
+//
+// `value()` (and `*r`, `r->`) on a result that holds an error throws `bad_result_access`, a
+// std::runtime_error whose what() is the error's message and whose error() is the error itself
+// (code, errno, message): a program that wants no branch may let it propagate. The library
+// itself never throws it: only a caller's value() does.
+//
+// Threads and lifetime: `error` and `result` are values (copy or move them); a const one may
+// be read from several threads at once. What value() returns lives as long as the result.
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <variant>
+
+#include "calltree/export.h"
 
 namespace calltree {
 
@@ -56,6 +67,17 @@ struct error {
   int sys_errno = 0;  // the errno of the failed system call, else 0
 };
 
+// What value() throws when the result holds an error: the error, whole (code, errno, message).
+class bad_result_access : public std::runtime_error {
+ public:
+  explicit bad_result_access(calltree::error e)
+      : std::runtime_error(e.message), error_(std::move(e)) {}
+  const calltree::error& error() const noexcept { return error_; }
+
+ private:
+  calltree::error error_;
+};
+
 template <typename T>
 class [[nodiscard]] result {
  public:
@@ -63,12 +85,21 @@ class [[nodiscard]] result {
   result(calltree::error e) : v_(std::move(e)) {}  // NOLINT(google-explicit-constructor)
   bool has_value() const { return v_.index() == 0; }
   explicit operator bool() const { return has_value(); }
-  T& value() { return std::get<0>(v_); }
-  const T& value() const { return std::get<0>(v_); }
+  // The value; throws bad_result_access (holding error()) when there is none.
+  T& value() & {
+    if (!has_value()) throw bad_result_access(std::get<1>(v_));
+    return std::get<0>(v_);
+  }
+  const T& value() const& {
+    if (!has_value()) throw bad_result_access(std::get<1>(v_));
+    return std::get<0>(v_);
+  }
+  T&& value() && { return std::move(value()); }
   T& operator*() { return value(); }
   const T& operator*() const { return value(); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
+  // The error; only when there is no value (!has_value()).
   const calltree::error& error() const { return std::get<1>(v_); }
 
  private:

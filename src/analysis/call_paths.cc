@@ -24,6 +24,7 @@
 #include <unordered_map>
 
 #include "calltree/analysis/inclusive.h"
+#include "analysis/inclusive_solver.h"
 
 namespace calltree {
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "analysis/call_summer.h"
+
 namespace calltree {
 
 void call_summer::add(std::uint32_t other, std::uint32_t call, std::uint64_t count,
@@ -59,6 +61,15 @@ function_calls calls_of(const profile& p, const inclusive_result& inc, function_
   };
   out.callers = finish(in);
   out.callees = finish(to);
+  return out;
+}
+
+id_vector<function_id, std::uint64_t> call_counts(const profile& p, std::optional<part_id> part) {
+  id_vector<function_id, std::uint64_t> out(p.functions.size(), 0);
+  for (const call_row& c : p.calls) {
+    if ((part && c.part != *part) || c.caller == c.callee || !out.contains(c.callee)) continue;
+    add_saturating(out[c.callee], c.count);
+  }
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "calltree/analysis/inclusive.h"
+#include "analysis/inclusive_solver.h"
 #include "model/row_index.h"
 
 namespace calltree {

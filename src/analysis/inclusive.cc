@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "analysis/inclusive_solver.h"
 #include "inclusive_solve.h"
 
 namespace calltree {

@@ -22,11 +22,12 @@
 #include <vector>
 
 #include "calltree/analysis/inclusive.h"
+#include "analysis/inclusive_solver.h"
 
 namespace calltree::detail {
 
 // Components of the graph of `edges` edges from(e) -> to(e), self-loops ignored; see
-// strongly_connected_components in inclusive.h.
+// strongly_connected_components in inclusive_solver.h.
 template <class From, class To>
 std::vector<std::uint32_t> components_of(std::size_t nodes, std::size_t edges, From from, To to,
                                          std::uint32_t* component_count) {

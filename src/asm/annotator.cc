@@ -12,6 +12,7 @@
 #include "calltree/analysis/derived_events.h"
 #include "calltree/asm.h"
 #include "calltree/cost_matrix.h"
+#include "asm/objdump.h"
 
 namespace calltree {
 

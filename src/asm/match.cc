@@ -20,6 +20,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "asm/objdump.h"
 #include "calltree/asm.h"
 
 namespace calltree {

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "asm/objdump.h"
 #include "calltree/asm.h"
 
 namespace calltree {

@@ -1,8 +1,9 @@
-// load_profile.cc — load_profile (profile_builder.h) and the tool's load_any_input (load_any.h):
-// a file read into a profile, the reader feeding the profile builder. What it does not do: read (reader.cc) or build (the model).
+// load_profile.cc — load (load.h), load_profile (profile_builder.h) and the tool's
+// load_any_input (load_any.h): a file read into a profile, the reader feeding the profile builder. What it does not do: read (reader.cc) or build (the model).
 #include <string>
 
 #include "calltree/input.h"
+#include "calltree/load.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "model/builder_access.h"
@@ -32,6 +33,16 @@ result<read_stats> load(const std::string& path, profile& out, diagnostic_sink& 
 result<read_stats> load_profile(const std::string& path, profile& out, diagnostic_sink& diagnostics,
                                 reader_options options, builder_options build) {
   return load(path, out, diagnostics, std::move(options), build, false);
+}
+
+result<loaded_profile> load(const std::string& path, load_options options) {
+  loaded_profile out;
+  out.diagnostics = diagnostic_collector(options.kept_per_code);
+  auto stats = load(path, out.profile, out.diagnostics, std::move(options.read), options.build,
+                    false);
+  if (!stats) return stats.error();
+  out.stats = *stats;
+  return out;
 }
 
 namespace detail {

@@ -14,6 +14,7 @@
 #include <malloc.h>
 #endif
 
+#include "analysis/inclusive_solver.h"
 #include "model/radix_sort.h"
 #include "views/annotate_sums.h"
 

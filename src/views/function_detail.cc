@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "analysis/call_summer.h"
 #include "calltree/analysis/callers.h"
 #include "views/session.h"
 

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "calltree/analysis/inclusive.h"
+#include "analysis/inclusive_solver.h"
 #include "views/session.h"
 
 namespace calltree::views {

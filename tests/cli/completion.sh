@@ -111,4 +111,10 @@ done
 MANWIDTH=100 man -l "$tmp/man/calltree.1" 2>/dev/null | col -b >"$tmp/calltree.txt"
 grep -q 'calltree annotate' "$tmp/calltree.txt" && ok "calltree(1) lists the commands" ||
   bad "calltree(1) has no command list"
+grep -q '^LIBRARY' "$tmp/calltree.txt" && grep -q 'calltree(3) and share/doc/calltree/library.md' "$tmp/calltree.txt" && ok "calltree(1) points to the library's calltree(3)" ||
+  bad "calltree(1) does not mention the library"
+# calltree(3), written by hand (docs/calltree.3): groff has nothing to say of it either.
+page3=$(dirname "$0")/../../docs/calltree.3
+w=$(groff -man -Tutf8 -ww -z "$page3" 2>&1)
+[[ -z $w ]] && ok "calltree(3) renders without a warning" || bad "groff warns on calltree.3: $w"
 exit $fail

@@ -1,17 +1,15 @@
-// main.cc — the consumer project's program: loads a profile through the installed library and
-// prints its events, totals and the function with the largest inclusive cost.
+// main.cc — the consumer project's program: loads a profile through the installed library (the
+// one include, one call) and prints its events, totals and the function with the largest
+// inclusive cost.
 #include <cstdio>
 
-#include "calltree/analysis/inclusive.h"
-#include "calltree/profile_builder.h"
-#include "calltree/version.h"
+#include <calltree/calltree.h>
 
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
-  calltree::profile p;
-  calltree::diagnostic_collector diags;
-  auto stats = calltree::load_profile(argv[1], p, diags);
-  if (!stats || p.events.empty()) return 1;
+  auto loaded = calltree::load(argv[1]);
+  if (!loaded || !loaded->ok() || loaded->profile.events.empty()) return 1;
+  const calltree::profile& p = loaded->profile;
   auto inc = calltree::compute_inclusive(p);
   calltree::function_id top{};
   for (calltree::function_id f : p.functions.ids())

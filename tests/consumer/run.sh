@@ -24,7 +24,7 @@ expected=$2
 
 # Everything the consumer uses must come from the prefix: the headers and libraries are looked
 # for nowhere else.
-for f in include/calltree/reader.h include/calltree/version.h; do
+for f in include/calltree/calltree.h include/calltree/reader.h include/calltree/version.h; do
   [[ -f $prefix/$f ]] || { echo "missing $prefix/$f"; exit 1; }
 done
 so=$(find "$prefix"/lib* -name libcalltree.so -print -quit 2>/dev/null || true)

@@ -17,6 +17,7 @@
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "asm/objdump.h"
 #include "reader/read_hooks.h"
 
 namespace calltree {

@@ -13,6 +13,7 @@
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "analysis/inclusive_solver.h"
 #include "reader/read_hooks.h"
 
 namespace calltree {

@@ -14,7 +14,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -54,6 +53,13 @@ struct calls_options {
 CALLTREE_API function_calls calls_of(const profile& p, const inclusive_result& inc, function_id f,
                                      const calls_options& options = {});
 
+// How many times each function was called, by function id: the counts of the call rows into
+// it from other functions, summed (saturating). A call of a function to itself (direct
+// recursion) is not counted; a call from another member of its cycle is. With `part`, that
+// part's calls only.
+CALLTREE_API id_vector<function_id, std::uint64_t> call_counts(const profile& p,
+                                                               std::optional<part_id> part = {});
+
 enum class cost_kind : std::uint8_t {
   self,       // the cost of the function's own code
   inclusive,  // with the cost of what it calls (analysis/inclusive.h)
@@ -72,24 +78,5 @@ CALLTREE_API std::vector<function_id> find_functions(const profile& p, std::stri
 
 // The first function named `name` (the lowest id: the first read), if there is one.
 CALLTREE_API std::optional<function_id> find_function(const profile& p, std::string_view name);
-
-// The summing behind calls_of, for a program that numbers functions its own way (calltree's
-// viewer keys them by file and name): calls between one node and others, added one call row at
-// a time, summed per other node.
-class call_summer {
- public:
-  explicit call_summer(std::size_t events) : events_(events) {}
-  // One call row between the node and `other`: its index (call_summary::first_call of the
-  // first), count and inclusive costs (`events` of them).
-  CALLTREE_API void add(std::uint32_t other, std::uint32_t call, std::uint64_t count,
-                        std::span<const std::uint64_t> costs);
-  // The sums, by other node ascending (recursive not set: the caller knows its cycles), and
-  // the summer is empty again.
-  CALLTREE_API std::vector<call_summary> take();
-
- private:
-  std::size_t events_;
-  std::map<std::uint32_t, call_summary> sums_;
-};
 
 }  // namespace calltree

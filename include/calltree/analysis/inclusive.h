@@ -1,31 +1,29 @@
 // analysis/inclusive.h — inclusive cost with recursion and call cycles handled.
 //
-// What it is: the one computation of "cost of F and everything below it" in calltree, as a
-// solver over an abstract call graph (nodes with self costs, calls with inclusive costs,
-// both tagged with the part they come from) and as `compute_inclusive` over a profile's
-// functions. Other analyses (annotate, diff, merge, the viewer) use it on whatever nodes they
-// key functions by. What it is not: a call tree (no contexts), nor a way to fix a profile whose
-// call costs are inconsistent: it only reads what the file says.
+// What it is: the one computation of "cost of F and everything below it" in calltree,
+// `compute_inclusive` over a profile's functions (annotate, diff, merge and the viewer compute
+// theirs the same way). What it is not: a call tree (no contexts), nor a way to fix a profile
+// whose call costs are inconsistent: it only reads what the file says.
 //
 // Semantics (the choice made; see share/doc/calltree/annotate.md for the reasoning and examples):
 //
 //  * A call line gives the inclusive cost of the calls from one call site; summing every call
 //    line into a function counts recursion twice (callgrind_annotate prints 31,679 % on
 //    corpus/vg-recurse-default). So:
-//  * Strongly connected components of the call graph are found with an iterative Tarjan
-//    (no recursion as deep as the input); self-calls (F -> F) never count.
-//  * A function alone in its component: inclusive = sum of the calls into it from other
+//  * The functions that call each other, directly or through others, are grouped (without
+//    recursion as deep as the input); self-calls (F -> F) never count.
+//  * A function in no such group: inclusive = sum of the calls into it from other
 //    functions, if it has any in that part; else (a root: main, a thread start, a function
 //    whose stack began before a dump) self + calls out of it to other functions.
-//  * A component of several functions is a cycle, a pseudo-node `<cycle N>` as in KCachegrind.
+//  * A group of several functions is a cycle, a pseudo-node `<cycle N>` as in KCachegrind.
 //    Its inclusive = the sum of its members' self costs and of the calls leaving the cycle
 //    (equal to the calls into the cycle when the file is consistent, and still right when
 //    stacks were truncated, as gperftools does at 64 frames); a member's inclusive = its self
 //    + the calls it makes to functions outside the cycle (what KCachegrind shows for a cycle
 //    member); cycles are numbered 1.. by decreasing inclusive cost of the first event.
 //  * Each part is solved on its own (a thread's start function is a root in its thread's
-//    part) and the results are summed over the selected parts; components are those of the
-//    graph of all selected parts together.
+//    part) and the results are summed over the selected parts; the cycles are those of the
+//    calls of all selected parts together.
 //  * Sums saturate at 2^64-1. With consistent input no inclusive cost exceeds the total.
 //
 // `raw = true` gives callgrind_annotate 3.19's numbers instead: a function that is the callee
@@ -66,43 +64,6 @@ struct inclusive_result {
     return inclusive.row(f.index());
   }
 };
-
-// Collects a call graph, then solves it. Node ids are dense 0..nodes-1, chosen by the caller.
-// Memory: about 8 bytes + one cost row per self entry and 13 bytes + one cost row per call
-// while collecting (reserve() first to hold no more than that), and while solving the result's
-// two matrices, one node table of each kind and the call graph's adjacency; no per-part copies.
-class CALLTREE_API inclusive_solver {
- public:
-  inclusive_solver(std::size_t nodes, std::size_t events);
-
-  // Room for this many add_self() and add_call() (a hint: more may be added; room never
-  // filled, as for the parts not selected, is address space, not resident memory).
-  void reserve(std::size_t selfs, std::size_t calls);
-  void add_self(std::uint32_t part, std::uint32_t node, std::span<const std::uint64_t> costs);
-  void add_call(std::uint32_t part, std::uint32_t caller, std::uint32_t callee, std::uint64_t count,
-                std::span<const std::uint64_t> costs);
-
-  inclusive_result solve(bool raw = false) const;
-
-  std::size_t nodes() const { return nodes_; }
-  std::size_t events() const { return events_; }
-
- private:
-  std::size_t nodes_, events_;
-  // One array per field (the components take call_from_ and call_to_ as they are).
-  std::vector<std::uint32_t> self_part_, self_node_;
-  cost_matrix self_costs_;
-  std::vector<std::uint32_t> call_part_, call_from_, call_to_;
-  std::vector<bool> call_counted_;  // count > 0 (only raw summing tells these apart)
-  cost_matrix call_costs_;
-};
-
-// Strongly connected components of a directed graph given as edge lists (self-loops ignored),
-// iteratively. Returns the component index of each node; components are numbered in the
-// order Tarjan completes them (a reverse topological order of the condensation).
-CALLTREE_API std::vector<std::uint32_t> strongly_connected_components(
-    std::size_t nodes, std::span<const std::uint32_t> from, std::span<const std::uint32_t> to,
-    std::uint32_t* component_count = nullptr);
 
 struct inclusive_options {
   std::optional<part_id> part;  // only this part; default all parts
