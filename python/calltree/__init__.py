@@ -19,3 +19,7 @@ from ._errors import Error
 from ._profile import Diagnostic, Profile, load, merge
 
 __all__ = ["Diagnostic", "Error", "Profile", "diff", "load", "merge"]
+
+for _name in __all__:  # (shown as calltree.Error, not calltree._errors.Error, in tracebacks)
+    globals()[_name].__module__ = __name__
+del _name

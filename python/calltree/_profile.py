@@ -88,9 +88,9 @@ class Profile:
     def totals(self) -> dict[str, int]:
         """``{event: total}``: the figure percentages are of.
 
-        The stated-total rule (callgrind_annotate's): per part, the file's ``summary:`` line
-        when it has one, else its ``totals:`` line, else the sum of the part's self costs;
-        summed over the parts.
+        The stated-total rule (callgrind_annotate's, as ``calltree annotate``'s PROGRAM TOTALS
+        take it): per part, the file's ``summary:`` line when it has a plausible one, else its
+        ``totals:`` line, else the sum of the part's self costs; summed over the parts.
         """
         return self._native.totals
 
