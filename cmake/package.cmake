@@ -22,9 +22,18 @@ cachegrind, Xdebug, pyprof2calltree, pprof and others: it checks files, converts
 prints callgrind_annotate's report with right inclusive costs, diffs and merges\n\
 profiles, and serves them to a browser. The package holds the tool, its man pages\n\
 and completions, and the C++20 library (headers, static and shared, CMake and\n\
-pkg-config files).")
+pkg-config files), and the Python package calltree (profiles as pandas DataFrames).")
 # The static library's users link zlib, zstd, xz, ISA-L, bzip2 and SQLite themselves (calltree.pc and
 # calltreeConfig.cmake name them): suggested, not required, so the runtime needs nothing else.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS 
     "zlib1g-dev, libzstd-dev, liblzma-dev, libisal-dev, libbz2-dev, libsqlite3-dev, pkg-config")
+# The Python package (python/): its module is for one python3 version (its ABI tag), and it
+# needs pandas.
+if(CALLTREE_PYTHON)
+  math(EXPR calltree_py_next "${Python3_VERSION_MINOR} + 1")
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS
+      "python3 (>= ${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}~), python3 (<< ${Python3_VERSION_MAJOR}.${calltree_py_next}), python3-pandas")
+  set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_SOURCE_DIR}/cmake/debian/prerm)
+  set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
+endif()
 include(CPack)

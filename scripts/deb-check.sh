@@ -3,7 +3,9 @@
 # `cpack -G DEB` in BUILD; its dependencies are Debian runtime packages only; `apt-get install
 # ./calltree_*.deb` resolves them; the installed calltree answers --version and checks a corpus
 # file; its man page renders; tests/consumer builds against the installed files only (/usr);
-# `apt-get purge` removes every file. Needs root. Leaves the machine as it found it.
+# Debian's python3 imports the Python package from /usr and reads the corpus file with it (when
+# the build has the package: then the .deb depends on python3-pandas); `apt-get purge` removes
+# every file. Needs root. Leaves the machine as it found it.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 corpus=$(cd "$2" && pwd)
@@ -42,11 +44,25 @@ MANWIDTH=80 man calltree-annotate 2>/dev/null | grep -qE 'calltree-annotate +- '
 [[ -f /usr/share/bash-completion/completions/calltree && -f /usr/share/zsh/vendor-completions/_calltree ]] ||
   { echo "deb-check: completions not installed"; exit 1; }
 echo "deb-check: man page and completions installed"
+contents=$(dpkg-deb -c "$deb")
+if grep -q '/usr/lib/python3/dist-packages/calltree/_calltree' <<<"$contents"; then
+  grep -q 'python3-pandas' <<<"$depends" || { echo "deb-check: the Python package without python3-pandas in Depends"; exit 1; }
+  # (Debian's python3 by its path: another python3 may come first on PATH. From /, so that no
+  # calltree/ folder of a checkout is imported instead.)
+  got=$(cd / && env -u PYTHONPATH /usr/bin/python3 -c 'import sys, calltree
+p = calltree.load(sys.argv[1])
+assert calltree.__file__.startswith("/usr/lib/python3/dist-packages/calltree/"), calltree.__file__
+print(calltree.__version__, p.totals["Ir"], len(p.functions()))' "$corpus/vg-recurse-default.callgrind") ||
+    { echo "deb-check: python3 -c 'import calltree' failed"; exit 1; }
+  [[ $got == "$version 362861224 "* ]] || { echo "deb-check: the Python package says '$got'"; exit 1; }
+  echo "deb-check: python3 -c 'import calltree': $got"
+fi
 bash "$here/tests/consumer/run.sh" /usr "$here/examples/recurse.callgrind" \
   "calltree $version: Ir total 362861224, top 0x000000000001ab70 362861224"
 apt-get purge -y -qq calltree >/dev/null
 trap - EXIT
 left=$(dpkg -L calltree 2>/dev/null || true)
-[[ -z $left && ! -e /usr/bin/calltree && ! -e /usr/include/calltree ]] ||
+[[ -z $left && ! -e /usr/bin/calltree && ! -e /usr/include/calltree &&
+   ! -e /usr/lib/python3/dist-packages/calltree ]] ||
   { echo "deb-check: files left after purge"; exit 1; }
 echo "deb-check: purged, nothing left"

@@ -34,7 +34,7 @@ code=()
 for f in "${files[@]}"; do
   case "$f" in
     tests/corpus/* | tests/golden/* | tests/golden-diff/* | tests/malformed/* | tests/fuzz/regressions/* | tests/fuzz/corpus/*) ;;
-    tests/* | web/tests/* | examples/* | bench/* | scripts/* | cmake/* | .ci/* | Makefile | */CMakeLists.txt | CMakeLists.txt)
+    tests/* | web/tests/* | examples/* | python/* | bench/* | scripts/* | cmake/* | .ci/* | Makefile | */CMakeLists.txt | CMakeLists.txt)
       code+=("$f") ;;
   esac
 done

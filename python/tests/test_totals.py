@@ -1,0 +1,54 @@
+"""Profile's events, parts, totals and diagnostics against `calltree check --json` and
+`calltree annotate --json`, on every corpus file."""
+
+from __future__ import annotations
+
+import pytest
+
+import calltree
+from conftest import CORPUS_FILES, corpus_ids, run_json
+
+
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=corpus_ids(CORPUS_FILES))
+def test_totals_equal_check_json(path):
+    check = run_json("check", "--json", str(path))
+    p = calltree.load(path)
+    assert p.events == check["events"]
+    assert p.parts == check["parts"]
+    # The stated-total rule, as annotate's PROGRAM TOTALS take it: the file's summary: or
+    # totals: where it states a plausible one, else the sum of the self costs (check's totals).
+    annotate = run_json("annotate", "--json", "--auto=no", str(path))
+    assert p.totals == annotate["totals"]
+    if annotate["totals_calculated"]:
+        assert p.totals == check["totals"]
+    # Whatever is stated, the functions' self costs sum to check's totals.
+    table = p.functions()
+    assert {e: int(table[f"self:{e}"].sum()) for e in p.events} == check["totals"]
+    assert p.counts["errors"] == check["errors"]
+    assert p.counts["warnings"] == check["warnings"]
+    kept = [(d.severity, d.code, d.line, d.column, d.message) for d in p.diagnostics]
+    shown = [(d["severity"], d["code"], d["line"], d["column"], d["message"])
+             for d in check["diagnostics"]]
+    assert sorted(kept) == sorted(shown)
+    assert isinstance(p.complete, bool)
+
+
+def test_profile_attributes(corpus):
+    p = calltree.load(corpus / "vg-recurse-default.callgrind")
+    assert p.events == ["Ir"]
+    assert p.totals == {"Ir": 362861224}
+    assert p.parts == 1
+    assert p.complete and p.state == "complete"
+    assert p.path.endswith("vg-recurse-default.callgrind")
+    assert "vg-recurse-default.callgrind" in repr(p)
+    assert calltree.__version__.count(".") == 2
+
+
+def test_cut_file_is_not_complete(corpus, tmp_path):
+    whole = (corpus / "vg-recurse-default.callgrind").read_bytes()
+    cut = tmp_path / "cut.callgrind"
+    cut.write_bytes(whole[:30000])
+    p = calltree.load(cut)
+    assert not p.complete
+    assert p.state == "likely-truncated"
+    assert any(d.code == "likely-truncated" for d in p.diagnostics)
