@@ -151,23 +151,7 @@ const std::set<std::string> walked_routes = {
     "status", "reload",  "profile", "functions", "function/", "graph/", "coverage/",
     "flame",  "source/", "asm/",    "folder",    "f/",        "d/"};
 
-std::string run(const std::string& cmd) {
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[65536];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  pclose(pipe);
-  return out;
-}
-
-// `calltree annotate --json [--part=N]` of `path`, with the corpus as an include directory.
-json annotate_json(const fs::path& path, std::optional<std::uint32_t> part) {
-  const std::string out = run(
-      std::string(CALLTREE_BINARY) + " annotate --json -I " + CALLTREE_CORPUS_DIR +
-      (part ? " --part=" + std::to_string(*part) : "") + " '" + path.string() + "' 2>/dev/null");
-  return out.empty() ? json() : json::parse(out, nullptr, false);
-}
+using test::annotate_json;
 
 using costs_t = std::map<std::string, big>;
 
