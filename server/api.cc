@@ -18,6 +18,7 @@
 #include <cstring>
 #include <list>
 #include <mutex>
+#include <span>
 
 #include "api_impl.h"
 #include "asm_cache.h"
@@ -324,17 +325,32 @@ struct api::impl {
     return out;
   }
 
-  // /api/v1/folder, /api/v1/f/ID/ROUTE and /api/v1/d/OLD/NEW/ROUTE of serve DIR.
+  // /api/v1/folder, /api/v1/f/ID/ROUTE and /api/v1/d/OLD/NEW/ROUTE of serve DIR (folder_routes
+  // below).
   response route_in_folder(const request& r, std::string_view rest) {
-    if (rest == "folder") return detail::route_folder(r, *dir);
-    if (rest == "trend") return detail::route_trend(r, *dir);
-    const bool diff = rest.compare(0, 2, "d/") == 0;
-    if (!diff && rest.compare(0, 2, "f/") != 0)
-      return error_response(409, "folder_mode",
-                            "this server lists a folder: open a profile of it (/api/v1/folder, "
-                            "then /api/v1/f/ID/" +
-                                std::string(rest.substr(0, 100)) + "; docs/serve.md)");
-    std::string_view tail = rest.substr(2);
+    for (const folder_route& fr : folder_routes())
+      if (fr.route.prefix ? rest.starts_with(fr.route.path) : rest == fr.route.path)
+        return (this->*fr.answer)(r, rest.substr(fr.route.path.size()));
+    return error_response(409, "folder_mode",
+                          "this server lists a folder: open a profile of it (/api/v1/folder, "
+                          "then /api/v1/f/ID/" +
+                              std::string(rest.substr(0, 100)) + "; docs/serve.md)");
+  }
+  response route_folder_table(const request& r, std::string_view) {
+    return detail::route_folder(r, *dir);
+  }
+  response route_folder_trend(const request& r, std::string_view) {
+    return detail::route_trend(r, *dir);
+  }
+  response route_folder_file(const request& r, std::string_view tail) {
+    return route_opened(r, tail, false);
+  }
+  response route_folder_diff(const request& r, std::string_view tail) {
+    return route_opened(r, tail, true);
+  }
+  // f/ID/ROUTE (`diff` false) or d/OLD/NEW/ROUTE, `tail` after "f/" or "d/": ROUTE of the
+  // profile (or the diff) of those files, read when first asked for.
+  response route_opened(const request& r, std::string_view tail, bool diff) {
     std::vector<std::uint64_t> ids;
     std::string key(diff ? "d" : "f");
     for (int i = 0; i < (diff ? 2 : 1); ++i) {
@@ -546,40 +562,113 @@ struct api::impl {
     return dispatch(r, rest, *held, main_target());
   }
 
-  // The routes of one served state (the server's, or a folder's opened profile).
+  // The routes of one served state (the server's, or a folder's opened profile): those of
+  // profile_routes() below.
   response dispatch(const request& r, std::string_view rest, const served_state& st,
                     const reload_target& target) {
     const views::session* s = nullptr;
     if (auto f = side_of(st, r, s)) return error_response(*f);
-    if (rest == "status") return route_status(st, static_cast<bool>(target.load));
-    if (rest == "reload") return route_reload(r, st, target);
-    if (rest == "profile")
-      return detail::route_profile(r, st.main(), st.diff() ? st.old_side.get() : nullptr);
-    if (rest == "functions") {
-      if (!st.diff() || detail::param(r, "side")) return detail::route_functions(r, *s);
-      if (!st.diff_src) return error_response(503, "no_diff", st.diff_error);
-      return detail::route_diff_functions(r, *st.diff_src);
-    }
-    if (rest.compare(0, 9, "function/") == 0) return detail::route_function(r, *s, rest.substr(9));
-    if (rest.compare(0, 6, "graph/") == 0) return detail::route_graph(r, *s, rest.substr(6));
-    if (rest.compare(0, 9, "coverage/") == 0) return detail::route_coverage(r, *s, rest.substr(9));
-    if (rest == "flame") {
-      if (!st.diff()) return detail::route_flame(r, *s, nullptr);
-      if (!st.diff_src) return error_response(503, "no_diff", st.diff_error);
-      std::optional<detail::flame_delta> delta;
-      if (auto f = detail::make_flame_delta(r, *st.diff_src, s == st.old_side.get(), delta))
-        return error_response(*f);
-      return detail::route_flame(r, *s, &*delta);
-    }
-    if (rest.compare(0, 7, "source/") == 0)
-      return detail::route_source(r, *s, rest.substr(7), serve_sources);
-    if (rest.compare(0, 4, "asm/") == 0)
-      return detail::route_asm(r, *s, rest.substr(4), *st.asm_kept);
+    for (const profile_route& pr : profile_routes())
+      if (pr.route.prefix ? rest.starts_with(pr.route.path) : rest == pr.route.path)
+        return (this->*pr.answer)(r, rest.substr(pr.route.path.size()), st, *s, target);
     return error_response(
         404, "no_route",
         "no such API route: " + std::string(rest.substr(0, 200)) + " (docs/serve.md lists them)");
   }
+  // The answers of profile_routes(): `arg` is what follows the route's path (an id).
+  response route_status_of(const request&, std::string_view, const served_state& st,
+                           const views::session&, const reload_target& target) {
+    return route_status(st, static_cast<bool>(target.load));
+  }
+  response route_reload_of(const request& r, std::string_view, const served_state& st,
+                           const views::session&, const reload_target& target) {
+    return route_reload(r, st, target);
+  }
+  response route_profile_of(const request& r, std::string_view, const served_state& st,
+                            const views::session&, const reload_target&) {
+    return detail::route_profile(r, st.main(), st.diff() ? st.old_side.get() : nullptr);
+  }
+  response route_functions_of(const request& r, std::string_view, const served_state& st,
+                              const views::session& s, const reload_target&) {
+    if (!st.diff() || detail::param(r, "side")) return detail::route_functions(r, s);
+    if (!st.diff_src) return error_response(503, "no_diff", st.diff_error);
+    return detail::route_diff_functions(r, *st.diff_src);
+  }
+  response route_function_of(const request& r, std::string_view id, const served_state&,
+                             const views::session& s, const reload_target&) {
+    return detail::route_function(r, s, id);
+  }
+  response route_graph_of(const request& r, std::string_view id, const served_state&,
+                          const views::session& s, const reload_target&) {
+    return detail::route_graph(r, s, id);
+  }
+  response route_coverage_of(const request& r, std::string_view id, const served_state&,
+                             const views::session& s, const reload_target&) {
+    return detail::route_coverage(r, s, id);
+  }
+  response route_flame_of(const request& r, std::string_view, const served_state& st,
+                          const views::session& s, const reload_target&) {
+    if (!st.diff()) return detail::route_flame(r, s, nullptr);
+    if (!st.diff_src) return error_response(503, "no_diff", st.diff_error);
+    std::optional<detail::flame_delta> delta;
+    if (auto f = detail::make_flame_delta(r, *st.diff_src, &s == st.old_side.get(), delta))
+      return error_response(*f);
+    return detail::route_flame(r, s, &*delta);
+  }
+  response route_source_of(const request& r, std::string_view file, const served_state&,
+                           const views::session& s, const reload_target&) {
+    return detail::route_source(r, s, file, serve_sources);
+  }
+  response route_asm_of(const request& r, std::string_view id, const served_state& st,
+                        const views::session& s, const reload_target&) {
+    return detail::route_asm(r, s, id, *st.asm_kept);
+  }
+
+  // The route table: every route of /api/v1/ and what answers it, the only list of them
+  // (api::routes() gives their names to the walker test, tests/server/serve_walk_test.cc,
+  // which fails on a route it does not walk).
+  struct profile_route {
+    api_route route;
+    response (impl::*answer)(const request&, std::string_view, const served_state&,
+                             const views::session&, const reload_target&);
+  };
+  static std::span<const profile_route> profile_routes() {
+    static constexpr profile_route table[] = {
+        {{"status", false, false}, &impl::route_status_of},
+        {{"reload", false, false}, &impl::route_reload_of},
+        {{"profile", false, false}, &impl::route_profile_of},
+        {{"functions", false, false}, &impl::route_functions_of},
+        {{"function/", true, false}, &impl::route_function_of},
+        {{"graph/", true, false}, &impl::route_graph_of},
+        {{"coverage/", true, false}, &impl::route_coverage_of},
+        {{"flame", false, false}, &impl::route_flame_of},
+        {{"source/", true, false}, &impl::route_source_of},
+        {{"asm/", true, false}, &impl::route_asm_of},
+    };
+    return table;
+  }
+  // serve DIR's own routes; every route above is asked under f/ID/ or d/OLD/NEW/.
+  struct folder_route {
+    api_route route;
+    response (impl::*answer)(const request&, std::string_view);
+  };
+  static std::span<const folder_route> folder_routes() {
+    static constexpr folder_route table[] = {
+        {{"folder", false, true}, &impl::route_folder_table},
+        {{"trend", false, true}, &impl::route_folder_trend},
+        {{"f/", true, true}, &impl::route_folder_file},
+        {{"d/", true, true}, &impl::route_folder_diff},
+    };
+    return table;
+  }
 };
+
+std::vector<api_route> api::routes() {
+  std::vector<api_route> out;
+  for (const auto& r : impl::profile_routes()) out.push_back(r.route);
+  for (const auto& r : impl::folder_routes()) out.push_back(r.route);
+  return out;
+}
 
 std::shared_ptr<const views::function_table> api::diff_table() const {
   const std::shared_ptr<const served_state> st = impl_->current();

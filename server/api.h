@@ -95,8 +95,21 @@ struct served_files {
 };
 using reloader = std::function<result<served_files>()>;
 
+// A route of /api/v1/ (docs/serve.md, "The HTTP API"), as the server's route table holds it:
+// `path` is what follows /api/v1/, all of it ("profile") or, with `prefix`, its start
+// ("function/" of function/ID). `folder`: a route of serve DIR only ("folder", and "f/" and
+// "d/", under which every other route is asked of one of its profiles or of two).
+struct api_route {
+  std::string_view path;
+  bool prefix = false;
+  bool folder = false;
+};
+
 class api {
  public:
+  // Every route the server answers, from its route table (the walker test walks each).
+  static std::vector<api_route> routes();
+
   // Single mode: one profile. Diff mode: `old_session` and `new_session` (serve OLD NEW).
   api(api_options options, std::shared_ptr<const views::session> single);
   api(api_options options, std::shared_ptr<const views::session> old_session,

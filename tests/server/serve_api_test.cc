@@ -42,19 +42,8 @@ using test::where;
 constexpr const char* token = test::serve_token;
 constexpr int port = test::serve_port;
 
-// `calltree annotate --json` of `path`, from the binary (the model path), with the corpus as
-// an include directory, as the sessions have it.
-json annotate_json(const fs::path& path) {
-  const std::string cmd = std::string(CALLTREE_BINARY) + " annotate --json -I " +
-                          CALLTREE_CORPUS_DIR + " '" + path.string() + "' 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[65536];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
-  return out.empty() ? json() : json::parse(out);
-}
+using test::annotate_json;
+using test::run;
 
 std::string key_of(const json& row) {
   return row["file"].get<std::string>() + ":" + row["name"].get<std::string>();
@@ -64,16 +53,6 @@ std::string key_of(const json& row) {
 json recorded_only(const json& costs, const json& recorded) {
   json out = json::object();
   for (const auto& e : recorded) out[e.get<std::string>()] = costs[e.get<std::string>()];
-  return out;
-}
-
-std::string run(const std::string& cmd) {
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[65536];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  pclose(pipe);
   return out;
 }
 

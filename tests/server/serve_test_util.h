@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "api.h"
@@ -21,6 +24,27 @@ inline constexpr int serve_port = 4242;
 inline std::string cwd() {
   char buf[4096];
   return getcwd(buf, sizeof buf) ? std::string(buf) + "/" : std::string();
+}
+
+// What `cmd` (a shell command) writes on its standard output.
+inline std::string run(const std::string& cmd) {
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[65536];
+  std::size_t n;
+  while (pipe && (n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  if (pipe) pclose(pipe);
+  return out;
+}
+
+// `calltree annotate --json [--part=N]` of `path` (the model path), with the corpus as an
+// include directory, as the sessions have it; null when it writes nothing.
+inline nlohmann::json annotate_json(const std::filesystem::path& path,
+                                    std::optional<std::uint32_t> part = std::nullopt) {
+  const std::string out = run(
+      std::string(CALLTREE_BINARY) + " annotate --json -I " + CALLTREE_CORPUS_DIR +
+      (part ? " --part=" + std::to_string(*part) : "") + " '" + path.string() + "' 2>/dev/null");
+  return out.empty() ? nlohmann::json() : nlohmann::json::parse(out, nullptr, false);
 }
 
 // The options `calltree serve` is given in these tests: the corpus as an include directory.
