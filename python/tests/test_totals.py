@@ -15,8 +15,9 @@ def test_totals_equal_check_json(path):
     p = calltree.load(path)
     assert p.events == check["events"]
     assert p.parts == check["parts"]
-    # The stated-total rule, as annotate's PROGRAM TOTALS take it: the file's summary: or
-    # totals: where it states a plausible one, else the sum of the self costs (check's totals).
+    # The stated-total rule (calltree/totals.h): check's program_totals, annotate's PROGRAM
+    # TOTALS: the file's summary: or totals: where it states one, else the sum of the self costs.
+    assert p.totals == check["program_totals"]
     annotate = run_json("annotate", "--json", "--auto=no", str(path))
     assert p.totals == annotate["totals"]
     if annotate["totals_calculated"]:
