@@ -15,6 +15,7 @@
 // duration is their difference, so frames still nest and tile exactly, within half a
 // nanosecond of the true times. Each event's args carry the frame's file and its exact self
 // cost in every exported event, so summed per function they are `annotate`'s self costs.
+#include <algorithm>
 #include <charconv>
 #include <string>
 #include <vector>
@@ -121,21 +122,29 @@ result<export_report> write_chrome(const views::session& s, const export_options
     buf += "}}";
     // Start of each frame: its parent's start plus its earlier siblings' totals (a first
     // pass); then chunks of frames are formatted on threads (ordered_chunks.h).
-    std::vector<std::uint64_t> start(tree.frames());
+    // A frame's interval is cut to its parent's end: the estimate may leave the children of a
+    // frame a few units more than it (rounding, docs/estimate.md), and a trace's events must
+    // nest (a reader that finds a child ending after its parent takes it for a root).
+    std::vector<std::uint64_t> start(tree.frames()), span(tree.frames());
     std::vector<std::uint64_t> next_start;  // by depth: where the next child starts
+    std::vector<std::uint64_t> end_of;      // by depth: where that frame ends
     std::uint64_t root_start = 0;
     for (std::size_t f = 0; f < tree.frames(); ++f) {
       const std::uint32_t d = tree.depth[f];
       const std::uint64_t total = tree.total.row(f)[0];
       if (d == 0) {
         start[f] = root_start;
+        span[f] = total;
         root_start += total;
       } else {
-        start[f] = next_start[d - 1];
-        next_start[d - 1] += total;
+        start[f] = std::min(next_start[d - 1], end_of[d - 1]);
+        span[f] = std::min(total, end_of[d - 1] - start[f]);
+        next_start[d - 1] = start[f] + span[f];
       }
       next_start.resize(d);
+      end_of.resize(d);
       next_start.push_back(start[f]);
+      end_of.push_back(start[f] + span[f]);
     }
     auto format = [&](std::size_t begin, std::size_t end, chunk_text& chunk) {
       std::string& text = chunk.text;
@@ -154,7 +163,7 @@ result<export_report> write_chrome(const views::session& s, const export_options
         append_json_string(text, s.name(k));
         text += ",\"cat\":\"function\",\"ph\":\"X\",\"pid\":1,\"tid\":";
         append_number(tid);
-        const std::uint64_t first = micros.ticks(start[f]), last = micros.ticks(start[f] + total);
+        const std::uint64_t first = micros.ticks(start[f]), last = micros.ticks(start[f] + span[f]);
         text += ",\"ts\":";
         micros.append(text, first);
         text += ",\"dur\":";

@@ -60,8 +60,10 @@ def check(path):
         ts, dur = Decimal(ev["ts"]), Decimal(ev["dur"])
         assert dur >= 0
         stack = open_[ev["tid"]]
+        # (an event that starts where the frame on top ends is not inside it, even one of no
+        # duration: DevTools makes it the next sibling, or a root)
         while stack and not (stack[-1][0] <= ts and ts + dur <= stack[-1][1] and
-                             (ts < stack[-1][1] or dur == 0)):
+                             ts < stack[-1][1]):
             stack.pop()
         t = tree[(ev["pid"], ev["tid"])]
         t[0] += 1
