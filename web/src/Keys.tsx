@@ -14,6 +14,9 @@ export function visibleTabs<T extends [Tab, string]>(list: T[]): T[] {
 
 /** Focuses the first row of the callers ("callers") or callees list, or the function list. */
 export function focusList(which: "callers" | "callees" | "functions"): boolean {
+  // (a focus asked for now wins over one still waiting for a function's answer: `l` pressed
+  // after Enter on a caller, before that caller's answer came, stays in the function list)
+  if (which === "functions") pendingFocus = null;
   const el =
     which === "functions"
       ? (document.querySelector("section.list .tbody") as HTMLElement | null)
