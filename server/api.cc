@@ -533,6 +533,9 @@ struct api::impl {
   // The routes of one served state (the server's, or a folder's opened profile).
   response dispatch(const request& r, std::string_view rest, const served_state& st,
                     const reload_target& target) {
+    // A profile of differences (cg_diff's, `calltree diff -o`'s): this request's sums and
+    // numbers are signed (cost_matrix.h), whichever thread answers it.
+    signed_costs_scope sums(st.main().p.signed_costs || (st.diff() && st.old_side->p.signed_costs));
     const views::session* s = nullptr;
     if (auto f = side_of(st, r, s)) return error_response(*f);
     if (rest == "status") return route_status(st, static_cast<bool>(target.load));

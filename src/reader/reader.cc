@@ -157,6 +157,7 @@ result<read_stats> parser::run() {
     report(severity::warning, diag_code::no_data, 0, 0, "no cost lines: the profile is empty");
     line_no_ = saved;
   }
+  stats_.signed_costs = signed_;
   return stats_;
 }
 

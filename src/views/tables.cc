@@ -241,7 +241,7 @@ bool add_part_totals(const profile& p, const annotate_columns& cols,
       bool nonzero = false;
       for (std::size_t e = 0; e < line->size(); ++e) {
         std::uint64_t v = (*line)[e];
-        if (v >= (std::uint64_t{1} << 63)) return false;
+        if (v >= (std::uint64_t{1} << 63) && !p.signed_costs) return false;  // (signed: < 0)
         if (v == 0 && e < pt.totals.size() && pt.totals[e] != 0) return false;
         nonzero = nonzero || v != 0;
       }
@@ -251,7 +251,8 @@ bool add_part_totals(const profile& p, const annotate_columns& cols,
     // vg-phases-dump-before-zero part 4: summary 154,871,410, totals 162,313,504).
     auto below_self = [&](const std::vector<std::uint64_t>& line) {
       for (std::size_t e = 0; e < line.size() && e < pt.totals.size(); ++e)
-        if (line[e] < pt.totals[e]) return true;
+        if (p.signed_costs ? as_signed(line[e]) < as_signed(pt.totals[e]) : line[e] < pt.totals[e])
+          return true;
       return false;
     };
     const std::vector<std::uint64_t>* use = &pt.totals;
