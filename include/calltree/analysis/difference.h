@@ -8,7 +8,7 @@
 // calltree reads back (a `negative-cost` note says it is a difference). A row of equal cost on
 // both sides stays, with 0, as in cg_diff's output.
 //
-// Choices made (docs/cli.md, `calltree diff -o`):
+// Choices made (as `calltree diff -o` documents them):
 //  * Functions are matched by identity (object, file, name), as merge does; no rewrites.
 //  * Counts are not costs: a call's count is NEW's (0 for a call only OLD made), jumps are
 //    NEW's. Inclusive costs of a call are differences like every other cost.
