@@ -209,6 +209,11 @@ struct builder {
       if (*o.root < g.nodes) r.push_back(*o.root);
       return r;
     }
+    if (!o.roots.empty()) {
+      for (auto n : o.roots)
+        if (n < g.nodes && std::find(r.begin(), r.end(), n) == r.end()) r.push_back(n);
+      return r;
+    }
     // Nodes no other node calls; and for a component that nothing outside calls and whose
     // every node is called (a cycle with no way in), its heaviest node.
     std::vector<char> entered(g.component_size.size(), 0);
@@ -385,7 +390,7 @@ path_tree path_estimator::estimate(const path_options& options) const {
   const impl& g = *impl_;
   builder<impl> b(g, options);
   const std::size_t events = g.events, w = b.w;
-  const bool exact = options.exact_self && !b.up && !options.root;
+  const bool exact = options.exact_self && !b.up && !options.root && options.roots.empty();
   if (events == 0) return lay_out(0, 0, {}, {}, cost_matrix(0), cost_matrix(0));
   b.expand();
 

@@ -79,13 +79,17 @@ enum class path_direction : std::uint8_t { callees, callers };
 struct path_options {
   // From one node (its callees or its callers); default: from the graph's roots.
   std::optional<std::uint32_t> root;
+  // Without `root`: from these nodes, each a root frame (one function's node in each part of a
+  // graph whose nodes are (part, function) pairs, a run of threads); empty: the graph's roots.
+  std::vector<std::uint32_t> roots;
   path_direction direction = path_direction::callees;
   std::size_t weight_event = 0;  // the event whose shares split the costs
   double min_share = 0;          // of the tree's weight; 0 = expand every frame of weight > 0
   // A call graph's paths can be exponentially many (a ladder of 64 diamonds has 2^64), so the
   // tree always has a cap; the heaviest frames are expanded first.
   std::size_t max_frames = std::size_t{1} << 20;
-  // Place every node's self cost exactly (see above). Only from the roots, callees direction.
+  // Place every node's self cost exactly (see above). Only from the graph's roots, callees
+  // direction.
   bool exact_self = true;
 };
 
