@@ -194,12 +194,19 @@ struct builder {
     return up && g.in_sum[i] > 0 ? g.in_sum[i] : as_double(g.self.row(n)[e]) + g.out_sum[i];
   }
 
-  // What frame f's weight splits over, in event e: the node's self cost (callees direction)
-  // and the arcs followed from it (all but the cut ones).
-  double divisor(std::uint32_t f, std::size_t e) {
+  // What frame f's weight `wt` splits over, in event e: the node's self cost (callees
+  // direction) and the arcs followed from it (all but the cut ones). The invariant (see the
+  // header): never less than the frame's weight, so that no call gets more than its cost, nor
+  // than the calls into a node outside any cycle, so that its frames together give no call
+  // more than its cost (a file whose calls into f cost more than f's own lines add up to
+  // leaves the difference as the frames' self: a gap, not a larger callee).
+  double divisor(std::uint32_t f, std::size_t e, double wt) {
     const std::size_t i = node[f] * events + e;
-    double d = up ? g.in_sum[i] : as_double(g.self.row(node[f])[e]) + g.out_sum[i];
+    if (up) return g.in_sum[i];
+    double d = as_double(g.self.row(node[f])[e]) + g.out_sum[i];
     for (auto arc : cuts(f)) d -= as_double(g.cost.row(arc)[e]);
+    d = std::max(d, wt);
+    if (g.component_size[g.component[node[f]]] == 1) d = std::max(d, g.in_sum[i]);
     return d > 0 ? d : 0;
   }
 
@@ -267,7 +274,7 @@ struct builder {
       const auto cut_here = cuts(f);
       for (auto arc : cut_here)
         if (g.cost.row(arc)[w]) cut = true;
-      const double d = divisor(f, w);
+      const double d = divisor(f, w, weight[f]);
       if (d <= 0) continue;
       for (auto arc : arcs_of(node[f])) {
         if (std::find(cut_here.begin(), cut_here.end(), arc) != cut_here.end()) continue;
@@ -386,6 +393,142 @@ path_tree lay_out(std::size_t events, std::size_t w, std::span<const std::uint32
 
 }  // namespace
 
+namespace {
+
+// The invariant for an exact tree (see the header): no frame above the calls it stands for.
+// Placing a node's self cost in whole units over its frames, by shares that the pruned paths,
+// rounding and the chains of unreached nodes leave short of the whole, can put a frame above
+// its weight (which the weights' split keeps within its calls). For each event, frames from
+// the deepest up: a frame above its weight (rounded up) gives the units it holds beyond it,
+// its own self first, then its children's (their self first), to other frames of the same node
+// with room up to their root (below their weights, and every ancestor's); what no frame has
+// room for goes to a root frame of its node: the cost the file's lines give that node beyond
+// the calls into it (a file whose calls cost less than their callees' lines). Returns the
+// nodes that got such a root frame. Exact self costs stay exact.
+template <typename B>
+std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight,
+                cost_matrix& self, cost_matrix& total) {
+  const std::size_t events = b.events;
+  std::size_t n = b.node.size();
+  std::vector<std::uint64_t> cap(n);
+  lists kids(n, b.parent);
+  std::vector<std::vector<std::uint32_t>> frames_of(b.g.nodes);
+  for (std::uint32_t f = 0; f < n; ++f) frames_of[b.node[f]].push_back(f);
+  std::vector<std::uint32_t> root_of(b.g.nodes, none);
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> taken;  // (node, units)
+  std::size_t roots_made = 0, added = 0;
+  for (std::size_t e = 0; e < events; ++e) {
+    for (std::size_t f = 0; f < n; ++f) {
+      const double wt = f < n0 ? weight[f * events + e] : 0;
+      if (b.parent[f] == none || f >= n0 || b.g.component_size[b.g.component[b.node[f]]] > 1) {
+        // (A root; a chain frame, whose parent is fitted; a node of a cycle, whose calls
+        // into it hold its recursion again: not a bound.)
+        cap[f] = UINT64_MAX;
+      } else {
+        const double c = std::ceil(wt * (1 - 1e-12));
+        cap[f] = c >= 18446744073709551615.0 ? UINT64_MAX : c > 0 ? static_cast<std::uint64_t>(c) : 0;
+      }
+    }
+    auto remove = [&](std::uint32_t f, std::uint64_t a) {
+      self.row(f)[e] -= a;
+      for (std::uint32_t x = f; x != none; x = b.parent[x]) total.row(x)[e] -= a;
+    };
+    auto add = [&](std::uint32_t f, std::uint64_t a) {
+      self.row(f)[e] += a;
+      for (std::uint32_t x = f; x != none; x = b.parent[x]) total.row(x)[e] += a;
+    };
+    // Units out of f's subtree, up to `want`: its self first, then its children's.
+    auto take = [&](auto&& me, std::uint32_t f, std::uint64_t want) -> std::uint64_t {
+      std::uint64_t got = std::min(want, self.row(f)[e]);
+      if (got) {
+        remove(f, got);
+        taken.emplace_back(b.node[f], got);
+      }
+      if (f < kids.start.size() - 1)
+        for (auto c : kids[f]) {
+          if (got == want) break;
+          got += me(me, c, std::min(want - got, total.row(c)[e]));
+        }
+      return got;
+    };
+    auto room = [&](std::uint32_t f) {
+      std::uint64_t r = UINT64_MAX;
+      for (std::uint32_t x = f; x != none && r; x = b.parent[x])
+        r = std::min(r, cap[x] > total.row(x)[e] ? cap[x] - total.row(x)[e] : 0);
+      return r;
+    };
+    std::vector<std::uint32_t> queue;
+    for (std::size_t f = n; f-- > 0;) {
+      if (total.row(f)[e] <= cap[f]) continue;
+      // First units of f's subtree that another frame of their node has room for (the
+      // nearest first, a bounded search); then what is left, as above.
+      std::uint64_t excess = total.row(f)[e] - cap[f];
+      queue.assign(1, static_cast<std::uint32_t>(f));
+      for (std::size_t qi = 0; qi < queue.size() && qi < 4096 && excess; ++qi) {
+        const std::uint32_t x = queue[qi];
+        for (auto g2 : frames_of[b.node[x]]) {
+          if (!excess || !self.row(x)[e]) break;
+          if (g2 == x) continue;
+          const std::uint64_t r = std::min({excess, self.row(x)[e], room(g2)});
+          if (r) remove(x, r), add(g2, r), excess -= r;
+        }
+        if (x < kids.start.size() - 1)
+          for (auto c : kids[x]) queue.push_back(c);
+      }
+      if (!excess) continue;
+      taken.clear();
+      take(take, static_cast<std::uint32_t>(f), excess);
+      for (auto [v, units] : taken) {
+        for (auto g2 : frames_of[v]) {
+          if (!units) break;
+          const std::uint64_t r = std::min(units, room(g2));
+          if (r) add(g2, r), units -= r;
+        }
+        // A frame of its own under a frame of a caller with room (a call pruned there), the
+        // roomiest first.
+        while (units) {
+          std::uint32_t best = none;
+          std::uint64_t best_room = 0;
+          for (auto arc : b.g.in[v])
+            for (auto q : frames_of[b.g.from[arc]]) {
+              const std::uint64_t r = room(q);
+              if (r > best_room && !b.on_path(q, v)) best = q, best_room = r;
+            }
+          if (best == none || added >= b.g.nodes) break;  // (at most a frame per node)
+          std::uint32_t under = none;
+          for (auto x : frames_of[v])
+            if (b.parent[x] == best) under = x;
+          if (under == none) {
+            under = b.add(v, best, none, 0);
+            ++added;
+            self.add_row();
+            total.add_row();
+            cap.push_back(UINT64_MAX);  // (within its parent's room)
+            frames_of[v].push_back(under);
+          }
+          const std::uint64_t r = std::min(units, best_room);
+          add(under, r);
+          units -= r;
+        }
+        if (!units) continue;
+        if (root_of[v] == none) {
+          root_of[v] = static_cast<std::uint32_t>(b.add(v, none, none, 0));
+          self.add_row();
+          total.add_row();
+          cap.push_back(UINT64_MAX);
+          frames_of[v].push_back(root_of[v]);
+          ++roots_made;
+        }
+        add(root_of[v], units);
+      }
+    }
+    n = b.node.size();
+  }
+  return roots_made;
+}
+
+}  // namespace
+
 path_tree path_estimator::estimate(const path_options& options) const {
   const impl& g = *impl_;
   builder<impl> b(g, options);
@@ -402,7 +545,6 @@ path_tree path_estimator::estimate(const path_options& options) const {
   for (std::uint32_t f = 0; f < n0; ++f) {
     const std::size_t at = f * events;
     for (std::size_t e = 0; e < events; ++e) {
-      divisor[at + e] = b.divisor(f, e);
       if (b.parent[f] == none) {
         weight[at + e] = b.root_weight(b.node[f], e);
       } else {
@@ -410,6 +552,7 @@ path_tree path_estimator::estimate(const path_options& options) const {
         weight[at + e] =
             divisor[p] > 0 ? weight[p] * as_double(g.cost.row(b.via[f])[e]) / divisor[p] : 0;
       }
+      divisor[at + e] = b.divisor(f, e, weight[at + e]);
       if (exact && divisor[at + e] > 0)
         own[at + e] = weight[at + e] * as_double(g.self.row(b.node[f])[e]) / divisor[at + e];
     }
@@ -418,6 +561,7 @@ path_tree path_estimator::estimate(const path_options& options) const {
 
   cost_matrix self(events), total(events);
   bool ok = true;
+  std::size_t unfitted = 0;
   if (!exact) {
     // A display: totals are the estimated weights (rounded down, so children always fit), self
     // what the children leave.
@@ -520,11 +664,13 @@ path_tree path_estimator::estimate(const path_options& options) const {
       std::copy_n(self.row(f).begin(), events, total.row(f).begin());
     for (std::size_t f = n; f-- > 0;)
       if (b.parent[f] != none) ok &= add_saturating(total.row(b.parent[f]), total.row(f));
+    unfitted = fit(b, n0, weight, self, total);
   }
 
   path_tree t = lay_out(events, w, b.node, b.parent, self, total);
   t.pruned = b.pruned;
   t.saturated = !ok;
+  t.unfitted = unfitted;
   // Estimated: a frame with children whose node more than one arc leads to (its children's
   // weights are ratios of that node's cost), or a call cut for recursion (its cost spread over
   // the others).
@@ -547,6 +693,7 @@ path_tree cut_paths(const path_tree& tree, std::size_t weight_event, double min_
   t.total = cost_matrix(events);
   t.estimated = tree.estimated;
   t.saturated = tree.saturated;
+  t.unfitted = tree.unfitted;
   if (events == 0 || weight_event >= events) {
     t.pruned = tree.pruned + n;
     return t;
@@ -637,6 +784,7 @@ path_tree merge_by_label(const path_tree& tree, std::span<const std::uint32_t> l
   path_tree t = lay_out(events, 0, node, parent, self, total);
   t.estimated = tree.estimated;
   t.pruned = tree.pruned;
+  t.unfitted = tree.unfitted;
   t.saturated = !ok;
   return t;
 }

@@ -111,6 +111,10 @@ struct path_tree {
   // max_frames (0: the tree is complete).
   std::size_t pruned = 0;
   bool saturated = false;  // some total did not fit in 64 bits
+  // Nodes whose self cost did not fit under the calls into them (an exact tree: the file's
+  // lines of that node cost more than its callers' calls into it): each got a root frame with
+  // what did not fit.
+  std::size_t unfitted = 0;
 
   std::size_t frames() const { return node.size(); }
 };
