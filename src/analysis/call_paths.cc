@@ -206,7 +206,8 @@ struct builder {
     double d = as_double(g.self.row(node[f])[e]) + g.out_sum[i];
     for (auto arc : cuts(f)) d -= as_double(g.cost.row(arc)[e]);
     d = std::max(d, wt);
-    if (g.component_size[g.component[node[f]]] == 1) d = std::max(d, g.in_sum[i]);
+    if (parent[f] != none && g.component_size[g.component[node[f]]] == 1)
+      d = std::max(d, g.in_sum[i]);
     return d > 0 ? d : 0;
   }
 
@@ -416,18 +417,20 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight,
   for (std::uint32_t f = 0; f < n; ++f) frames_of[b.node[f]].push_back(f);
   std::vector<std::uint32_t> root_of(b.g.nodes, none);
   std::vector<std::pair<std::uint32_t, std::uint64_t>> taken;  // (node, units)
-  std::size_t roots_made = 0, added = 0;
+  std::size_t roots_made = 0, added = 0, best_at = 0;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> up_from;  // (node, index it came from)
+  std::vector<char> dead;  // frames found without room down their chain
   for (std::size_t e = 0; e < events; ++e) {
     for (std::size_t f = 0; f < n; ++f) {
       const double wt = f < n0 ? weight[f * events + e] : 0;
-      if (b.parent[f] == none || f >= n0 || b.g.component_size[b.g.component[b.node[f]]] > 1) {
-        // (A root; a chain frame, whose parent is fitted; a node of a cycle, whose calls
-        // into it hold its recursion again: not a bound.)
-        cap[f] = UINT64_MAX;
-      } else {
-        const double c = std::ceil(wt * (1 - 1e-12));
-        cap[f] = c >= 18446744073709551615.0 ? UINT64_MAX : c > 0 ? static_cast<std::uint64_t>(c) : 0;
-      }
+      const double c = std::ceil(wt * (1 - 1e-12));
+      cap[f] = c >= 18446744073709551615.0 ? UINT64_MAX : c > 0 ? static_cast<std::uint64_t>(c) : 0;
+      // A chain frame (whose parent is fitted) and a frame of a node in a cycle (whose calls
+      // into it hold its recursion again: no bound) keep what they have. (A root is never
+      // above its bound, which is only its room.)
+      if (b.parent[f] != none &&
+          (f >= n0 || b.g.component_size[b.g.component[b.node[f]]] > 1))
+        cap[f] = std::max(cap[f], total.row(f)[e]);
     }
     auto remove = [&](std::uint32_t f, std::uint64_t a) {
       self.row(f)[e] -= a;
@@ -459,7 +462,7 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight,
     };
     std::vector<std::uint32_t> queue;
     for (std::size_t f = n; f-- > 0;) {
-      if (total.row(f)[e] <= cap[f]) continue;
+      if (total.row(f)[e] <= cap[f] || b.parent[f] == none) continue;
       // First units of f's subtree that another frame of their node has room for (the
       // nearest first, a bounded search); then what is left, as above.
       std::uint64_t excess = total.row(f)[e] - cap[f];
@@ -484,29 +487,55 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight,
           const std::uint64_t r = std::min(units, room(g2));
           if (r) add(g2, r), units -= r;
         }
-        // A frame of its own under a frame of a caller with room (a call pruned there), the
-        // roomiest first.
-        while (units) {
+        // A frame of its own under a frame with room (a call pruned there): of a caller, or
+        // up a chain of callers (the nearest callers first, a bounded search), the roomiest
+        // frame of the nearest.
+        while (units && added < 4 * b.g.nodes) {
           std::uint32_t best = none;
           std::uint64_t best_room = 0;
-          for (auto arc : b.g.in[v])
-            for (auto q : frames_of[b.g.from[arc]]) {
-              const std::uint64_t r = room(q);
-              if (r > best_room && !b.on_path(q, v)) best = q, best_room = r;
+          up_from.assign(1, {v, none});
+          for (std::size_t qi = 0; qi < up_from.size() && qi < 256 && best == none; ++qi) {
+            const std::uint32_t u = up_from[qi].first;
+            if (qi > 0)
+              for (auto q : frames_of[u]) {
+                const std::uint64_t r = room(q);
+                bool ok_path = r > best_room && !(q < dead.size() && dead[q]);
+                for (std::size_t k = qi; ok_path && k != none; k = up_from[k].second)
+                  if (k != qi && b.on_path(q, up_from[k].first)) ok_path = false;
+                if (ok_path) best = q, best_room = r, best_at = qi;
+              }
+            for (auto arc : b.g.in[u]) {
+              const std::uint32_t c = b.g.from[arc];
+              bool seen = false;
+              for (const auto& x : up_from) seen |= x.first == c;
+              if (!seen) up_from.emplace_back(c, static_cast<std::uint32_t>(qi));
             }
-          if (best == none || added >= b.g.nodes) break;  // (at most a frame per node)
-          std::uint32_t under = none;
-          for (auto x : frames_of[v])
-            if (b.parent[x] == best) under = x;
-          if (under == none) {
-            under = b.add(v, best, none, 0);
-            ++added;
-            self.add_row();
-            total.add_row();
-            cap.push_back(UINT64_MAX);  // (within its parent's room)
-            frames_of[v].push_back(under);
           }
-          const std::uint64_t r = std::min(units, best_room);
+          if (best == none) break;
+          // The chain from best's node down to v: frames this fit made are reused.
+          std::uint32_t under = best;
+          for (std::size_t k = up_from[best_at].second; k != none; k = up_from[k].second) {
+            const std::uint32_t node_k = up_from[k].first;
+            std::uint32_t next_frame = none;
+            for (auto x : frames_of[node_k])
+              if (b.parent[x] == under) next_frame = x;
+            if (next_frame == none) {
+              next_frame = b.add(node_k, under, none, 0);
+              ++added;
+              self.add_row();
+              total.add_row();
+              cap.push_back(UINT64_MAX);  // (within its parent's room; later events: its total)
+              frames_of[node_k].push_back(next_frame);
+            }
+            under = next_frame;
+          }
+          // (Through a frame the fit did not make, within that frame's own bound too.)
+          const std::uint64_t r = std::min(units, room(under));
+          if (!r) {
+            if (dead.size() <= best) dead.resize(best + 1, 0);
+            dead[best] = 1;
+            continue;
+          }
           add(under, r);
           units -= r;
         }
