@@ -171,5 +171,26 @@ TEST(ServeRuns, EachThreadsStacksAreItsOwn) {
     EXPECT_NE(up["frames"]["id"][i], id_of(a, "main"));
 }
 
+// A call that costs more than its callee's lines (tests/runs/calls-above-lines.callgrind:
+// main calls f for 200, f's lines are 110, f calls g for 100): the profile says so, and no
+// view scales g up to fill the call (g's frame is its call, 100, in every tree).
+TEST(ServeRuns, ACallAboveItsCalleesLinesIsNotScaledUp) {
+  server::api a =
+      make_api(load(fs::path(CALLTREE_SOURCE_DIR) / "tests/runs/calls-above-lines.callgrind"));
+  const nlohmann::json pr = get_json(a, "/api/v1/profile");
+  const std::string warnings = pr["inputs"].back()["warnings"].dump();
+  EXPECT_NE(warnings.find("[calls-above-lines] 1 function"), std::string::npos) << warnings;
+  const int f = id_of(a, "f"), g = id_of(a, "g");
+  for (const std::string& q : std::vector<std::string>{
+           "/api/v1/flame?min=0", "/api/v1/flame?min=0&root=" + std::to_string(f)}) {
+    const nlohmann::json fl = get_json(a, q);
+    for (std::size_t i = 0; i < fl["frames"]["count"].get<std::size_t>(); ++i) {
+      if (fl["frames"]["id"][i] == g) {
+        EXPECT_EQ(fl["frames"]["total"]["Ir"][i], 100) << q;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace calltree::test
