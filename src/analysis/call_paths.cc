@@ -202,9 +202,9 @@ struct builder {
   // leaves the difference as the frames' self: a gap, not a larger callee).
   double divisor(std::uint32_t f, std::size_t e, double wt) {
     const std::size_t i = node[f] * events + e;
-    if (up) return g.in_sum[i];
-    double d = as_double(g.self.row(node[f])[e]) + g.out_sum[i];
+    double d = up ? g.in_sum[i] : as_double(g.self.row(node[f])[e]) + g.out_sum[i];
     for (auto arc : cuts(f)) d -= as_double(g.cost.row(arc)[e]);
+    if (up) return d > 0 ? d : 0;
     d = std::max(d, wt);
     if (parent[f] != none && g.component_size[g.component[node[f]]] == 1)
       d = std::max(d, g.in_sum[i]);
