@@ -1,6 +1,8 @@
 // views/session.cc — loading a profile for the views (see session.h).
 #include "views/session.h"
 
+#include "views/call_balance.h"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -389,6 +391,7 @@ result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
                    });
   s->columns = recorded_columns(s->p, s->t.recorded);
   s->index_names();
+  if (auto w = calls_above_lines(*s)) s->table_warnings.push_back(std::move(*w));
   return s;
 }
 
