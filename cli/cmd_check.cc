@@ -45,7 +45,8 @@ constexpr std::string_view check_usage = "[OPTIONS] FILE...";
 constexpr std::string_view check_summary =
     "Reads each profile to its end and reports every problem as\n"
     "file:line:col: severity: message [code], then a one-line summary per file:\n"
-    "parts, events, functions, calls and totals (the sum of all self costs).\n"
+    "parts, events, functions, calls and totals (the sum of all self costs),\n"
+    "after a warning for each event whose stated total (summary:, totals:) differs.\n"
     "Never holds the profile in memory. Exit status: 0 no errors (warnings alone\n"
     "keep 0), 1 errors found or a file not read to its end, 2 usage or I/O error.";
 
@@ -54,9 +55,21 @@ std::string cost_text(std::uint64_t v, const read_stats& s) {
   return s.signed_costs ? std::to_string(as_signed(v)) : std::to_string(v);
 }
 
+// Where the file states a total other than the sum of its self costs, per event: the sentence
+// of calltree/totals.h (which figure the percentages of annotate and serve are of).
+std::vector<std::string> total_warnings(const check_result& r) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < r.events.size() && i < r.program.size(); ++i)
+    if (std::string w = total_difference(r.program[i], r.events[i]); !w.empty())
+      out.push_back(std::move(w));
+  return out;
+}
+
 std::string summary_line(const std::string& file, const check_result& r, const read_stats& s,
                          const diagnostic_collector& d) {
-  std::string line = file + ": " + (d.errors() ? "FAILED" : "ok") + ": ";
+  std::string line;
+  for (const auto& w : total_warnings(r)) line += file + ": warning: " + w + "\n";
+  line += file + ": " + (d.errors() ? "FAILED" : "ok") + ": ";
   line += std::to_string(r.parts) + (r.parts == 1 ? " part, " : " parts, ");
   line += "events";
   for (const auto& e : r.events) line += " " + e;
@@ -102,6 +115,25 @@ std::string json_line(const std::string& file, const check_result& r, const read
   } else {
     j.null();
   }
+  // The figures of calltree/totals.h: what the file states (null for an event it states
+  // nothing of), the figure percentages are of, and the sentence where the stated and summed
+  // totals differ.
+  j.key("totals_stated").begin_object();
+  for (std::size_t i = 0; i < r.events.size() && i < r.program.size(); ++i) {
+    j.key(r.events[i]);
+    if (r.program[i].stated)
+      j.value(*r.program[i].stated);
+    else
+      j.null();
+  }
+  j.end_object();
+  j.key("program_totals").begin_object();
+  for (std::size_t i = 0; i < r.events.size() && i < r.program.size(); ++i)
+    j.key(r.events[i]).value(r.program[i].program);
+  j.end_object();
+  j.key("totals_warnings").begin_array();
+  for (const auto& w : total_warnings(r)) j.value(w);
+  j.end_array();
   j.key("functions").value(r.functions);
   j.key("calls").value(r.calls);
   j.key("cost_lines").value(s.cost_lines);

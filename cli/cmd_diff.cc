@@ -26,7 +26,7 @@ namespace {
 
 struct diff_flags {
   std::optional<std::string> show, sort, inclusive, threshold, limit, part, fail_above, threads,
-      output;
+      format, output;
   std::vector<std::string> function, include, mod_filename, mod_funcname;
   bool json = false, ignore_object = false, strip_recursion = false, per_function = false,
        help = false;
@@ -47,6 +47,10 @@ constexpr auto diff_table = make_flag_table<diff_flags>({
      "per-line and per-call-site changes inside NAME (repeatable)", "NAME"},
     {"include", 'I', &diff_flags::include, "look for source files in DIR too (repeatable)", "DIR"},
     {"json", 0, &diff_flags::json, "write JSON (schema: docs/json.md) instead of text"},
+    {"format", 0, &diff_flags::format,
+     "text, json, or markdown: the totals and the functions that changed most as tables GitHub "
+     "and GitLab render (default text)",
+     "text|json|markdown"},
     {"mod-filename", 0, &diff_flags::mod_filename,
      "rewrite file names before matching (regex; repeatable)", "s/OLD/NEW/"},
     {"mod-funcname", 0, &diff_flags::mod_funcname,
@@ -173,6 +177,13 @@ int run_diff(std::span<const std::string_view> args) {
     if (!threads) return usage_error("diff", "--threads needs a number from 1 to 64");
     return write_difference(a, *threads);
   }
+  std::string format = a.format.value_or(a.json ? "json" : "text");
+  if (format != "text" && format != "json" && format != "markdown")
+    return usage_error("diff", "--format takes text, json or markdown");
+  if (a.json && a.format && format != "json")
+    return usage_error("diff", "--json and --format=" + format + " exclude each other");
+  if (format == "markdown" && !a.function.empty())
+    return usage_error("diff", "--function has no Markdown form (use text or json)");
 
   diff_options options;
   for (const auto& e : a.mod_filename) {
@@ -315,8 +326,10 @@ int run_diff(std::span<const std::string_view> args) {
   report.new_input = {a.positional[1], first_cmd(new_profile)};
   report.part = options.part;
   report.source_dirs = a.include;
-  if (a.json)
+  if (format == "json")
     write_diff_json(std::cout, r, selection, details, report);
+  else if (format == "markdown")
+    write_diff_markdown(std::cout, r, selection, report);
   else
     write_diff_text(std::cout, r, selection, details, report);
   std::cout.flush();

@@ -25,6 +25,8 @@
 
 #include "api.h"
 #include "command.h"
+#include "history/index.h"
+#include "run_store.h"
 #include "diagnostics_output.h"
 #include "flag_table.h"
 #include "folder.h"
@@ -44,7 +46,7 @@ namespace calltree::cli {
 namespace {
 
 struct serve_flags {
-  std::optional<std::string> port, host, threads, objdump, keep;
+  std::optional<std::string> port, host, threads, objdump, keep, index;
   std::vector<std::string> include, source_root, event, object_root;
   bool open = false, no_source = false, parts = false, siblings = false, recursive = false,
        help = false;
@@ -79,6 +81,10 @@ constexpr auto serve_table = make_flag_table<serve_flags>({
      "serve DIR: profiles opened that stay in memory, the least recently used going first (a "
      "diff holds two) [4]",
      "N"},
+    {"index", 0, &serve_flags::index,
+     "serve DIR: the index of the runs for the Trend view and the table's totals (SQLite; "
+     "default: $XDG_CACHE_HOME/calltree/index.sqlite); none: no index",
+     "PATH|none"},
     {"help", 'h', &serve_flags::help, "show this help"},
 });
 
@@ -150,8 +156,8 @@ int run_serve(std::span<const std::string_view> args) {
     keep = static_cast<std::size_t>(std::stoi(*v));
   }
   const bool folder_mode = a.positional.size() == 1 && is_directory(a.positional[0]);
-  if (!folder_mode && (a.recursive || keep))
-    return usage_error("serve", "--recursive and --keep are for a folder (serve DIR)");
+  if (!folder_mode && (a.recursive || keep || a.index))
+    return usage_error("serve", "--recursive, --keep and --index are for a folder (serve DIR)");
   if (folder_mode && (a.siblings || a.parts))
     return usage_error("serve", "--siblings and --parts take files, not a folder");
   // What is read: one file, OLD and NEW, or one run of several files (each a list of paths).
@@ -282,6 +288,23 @@ int run_serve(std::span<const std::string_view> args) {
     }
     ao.dir = std::move(*listing);
     ao.keep = keep.value_or(4);
+    {
+      // The runs of the Trend view and the table's totals, through the index.
+      std::unique_ptr<history::run_index> index;
+      std::string path = a.index.value_or("");
+      if (path.empty()) {
+        if (auto d = history::default_index_path()) path = *d;
+      }
+      if (path != "none" && !path.empty()) {
+        if (auto x = history::run_index::open(path)) {
+          index = std::move(*x);
+        } else {
+          std::fprintf(stderr, "calltree serve: warning: %s; the Trend view reads the files\n",
+                       x.error().message.c_str());
+        }
+      }
+      ao.dir->set_store(std::make_shared<server::run_store>(std::move(index)));
+    }
     ao.open_file = [lo](const std::string& path) -> result<std::shared_ptr<const views::session>> {
       auto loaded = views::load_run({path}, lo);
       if (!loaded) return loaded.error();

@@ -2,7 +2,7 @@
 # tool, the headers, both libraries, the CMake and pkg-config files, the man pages and the
 # completions, installed under /usr. Its dependencies are computed by dpkg-shlibdeps from the
 # shared libraries the binaries link (libc6, libstdc++6, zlib1g, libzstd1, liblzma5, libisal2, libbz2-1.0,
-# libre2-9, ...): Debian runtime packages only, whatever this machine has installed.
+# libsqlite3-0, libre2-9, ...): Debian runtime packages only, whatever this machine has installed.
 set(CPACK_PACKAGE_NAME calltree)
 set(CPACK_PACKAGE_VENDOR "calltree")
 set(CPACK_PACKAGE_CONTACT "calltree maintainers <calltree@localhost>")
@@ -23,8 +23,8 @@ prints callgrind_annotate's report with right inclusive costs, diffs and merges\
 profiles, and serves them to a browser. The package holds the tool, its man pages\n\
 and completions, and the C++20 library (headers, static and shared, CMake and\n\
 pkg-config files).")
-# The static library's users link zlib, zstd, xz, ISA-L and bzip2 themselves (calltree.pc and
+# The static library's users link zlib, zstd, xz, ISA-L, bzip2 and SQLite themselves (calltree.pc and
 # calltreeConfig.cmake name them): suggested, not required, so the runtime needs nothing else.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS 
-    "zlib1g-dev, libzstd-dev, liblzma-dev, libisal-dev, libbz2-dev, pkg-config")
+    "zlib1g-dev, libzstd-dev, liblzma-dev, libisal-dev, libbz2-dev, libsqlite3-dev, pkg-config")
 include(CPack)

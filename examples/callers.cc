@@ -14,6 +14,7 @@
 
 #include "calltree/analysis/inclusive.h"
 #include "calltree/profile_builder.h"
+#include "calltree/totals.h"
 
 namespace {
 
@@ -65,7 +66,13 @@ int main(int argc, char** argv) {
   const calltree::inclusive_result inc = calltree::compute_inclusive(p);
   const calltree::event_id first{0};
   const std::string& event = p.events[first].name;
-  const std::uint64_t total = p.total()[first.index()];
+  // Percentages are of the program total (calltree/totals.h): what the file states as its
+  // total (summary:, totals:), else the sum of its self costs, as annotate and serve take it.
+  const calltree::summed_totals totals = calltree::totals_of(p, first);
+  const std::uint64_t total = totals.program;
+  if (totals.differ())
+    std::fprintf(stderr, "%s: %s\n", "callers",
+                 calltree::total_difference(totals, p.events[first].name).c_str());
   const auto top = calltree::top_functions(inc, first, calltree::cost_kind::inclusive, 10);
   std::printf("%s total %llu; the %zu functions of highest inclusive %s:\n", event.c_str(),
               static_cast<unsigned long long>(total), top.size(), event.c_str());

@@ -13,6 +13,7 @@
 #include "calltree/analysis/callers.h"
 #include "calltree/analysis/inclusive.h"
 #include "calltree/profile_builder.h"
+#include "calltree/totals.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -33,7 +34,13 @@ int main(int argc, char** argv) {
   const calltree::inclusive_result inc = calltree::compute_inclusive(p);
   const calltree::event_id first{0};  // ids are typed: function_id{i}, event_id{i}, ...
   const auto top = calltree::top_functions(inc, first, calltree::cost_kind::inclusive, 10);
-  const std::uint64_t total = p.total()[first.index()];
+  // Percentages are of the program total (calltree/totals.h): what the file states as its
+  // total (summary:, totals:), else the sum of its self costs, as annotate and serve take it.
+  const calltree::summed_totals totals = calltree::totals_of(p, first);
+  const std::uint64_t total = totals.program;
+  if (totals.differ())
+    std::fprintf(stderr, "%s: %s\n", "top_functions",
+                 calltree::total_difference(totals, p.events[first].name).c_str());
   std::printf("%20s %7s  %s (inclusive %s)\n", p.events[first].name.c_str(), "%", "function",
               p.events[first].name.c_str());
   std::string scratch;

@@ -308,6 +308,17 @@ struct api::impl {
       out.files.push_back(stamp_of(e->path));
       auto s = open_file(e->path);
       if (!s) return s.error();
+      // Its row in the table shows what the page shows now: parts and total (an Xdebug
+      // file's header states no summary: the total was unknown until it was read).
+      const views::session& read = **s;
+      std::optional<std::uint64_t> total;
+      std::string event;
+      if (auto cols = views::resolve_columns(read, {}, {}); cols && cols->size()) {
+        total = cols->columns[0].value(read.costs_of({})->totals());
+        event = cols->columns[0].name;
+      }
+      dir->note_opened(id, out.files.back().size, out.files.back().mtime_ns, read.p.parts.size(),
+                       total, std::move(event));
       out.sessions.push_back(std::move(*s));
     }
     return out;
@@ -316,6 +327,7 @@ struct api::impl {
   // /api/v1/folder, /api/v1/f/ID/ROUTE and /api/v1/d/OLD/NEW/ROUTE of serve DIR.
   response route_in_folder(const request& r, std::string_view rest) {
     if (rest == "folder") return detail::route_folder(r, *dir);
+    if (rest == "trend") return detail::route_trend(r, *dir);
     const bool diff = rest.compare(0, 2, "d/") == 0;
     if (!diff && rest.compare(0, 2, "f/") != 0)
       return error_response(409, "folder_mode",
@@ -504,6 +516,10 @@ struct api::impl {
         response res;
         res.content_type = std::string(a->content_type);
         res.body = std::string(a->data);
+        // serve DIR: the page opens on the folder's table without asking for a profile first.
+        if (dir)
+          if (const std::size_t at = res.body.find("<head>"); at != std::string::npos)
+            res.body.insert(at + 6, "<meta name=\"calltree-mode\" content=\"folder\">");
         return res;
       }
       response res;

@@ -113,6 +113,7 @@ response route_asm(const request& r, const views::session& s, std::string_view i
                    asm_cache& cache);
 response route_diff_functions(const request& r, const views::diff_source& src);
 response route_folder(const request& r, folder& f);
+response route_trend(const request& r, folder& f);
 
 // Writes a function's identity fields: "id", "kind", "name", "file", "file_id", "object".
 void function_fields(json_writer& j, const views::session& s, std::uint32_t id);

@@ -1,6 +1,8 @@
 // server/folder.cc — the profiles of a folder (see folder.h).
 #include "folder.h"
 
+#include "run_store.h"
+
 #include <dirent.h>
 #include <sys/stat.h>
 
@@ -83,9 +85,13 @@ std::tuple<std::uint64_t, std::int64_t, const std::string*> key_of(const folder_
     case folder_column::size:
       return {e.size, 0, &none};
     case folder_column::parts:
+      if (e.opened) return {e.opened_parts, 1, &none};
       return {e.headed && e.facts.problem.empty() ? e.facts.parts : 0, e.facts.whole, &none};
-    case folder_column::total:
-      return {e.facts.first_total.value_or(0), e.facts.first_total.has_value(), &none};
+    case folder_column::total: {
+      if (e.opened && e.opened_total) return {*e.opened_total, 1, &none};
+      const auto t = e.facts.first_total ? e.facts.first_total : e.indexed_total;
+      return {t.value_or(0), t.has_value(), &none};
+    }
   }
   return {0, 0, &none};
 }
@@ -110,7 +116,8 @@ folder::~folder() {
 void folder::rescan(unsigned fresh_ms) {
   {
     std::lock_guard<std::mutex> lock(m_);
-    if (scans_ != 0 && std::chrono::steady_clock::now() - last_scan_ < std::chrono::milliseconds(fresh_ms))
+    if (scans_ != 0 &&
+        std::chrono::steady_clock::now() - last_scan_ < std::chrono::milliseconds(fresh_ms))
       return;
   }
   scan();
@@ -131,6 +138,9 @@ void folder::scan() {
         e.size = f.size;
         e.mtime_ns = f.mtime_ns;
         e.headed = false;
+        e.totalled = false;
+        e.indexed_total.reset();
+        e.opened = false;
       }
       continue;
     }
@@ -160,6 +170,21 @@ void folder::scan() {
   }
   ++scans_;
   last_scan_ = began;
+}
+
+void folder::note_opened(std::uint64_t id, std::uint64_t size, std::int64_t mtime_ns,
+                         std::uint64_t parts, std::optional<std::uint64_t> first_total,
+                         std::string event) {
+  std::lock_guard<std::mutex> lock(m_);
+  auto it = by_id_.find(id);
+  if (it == by_id_.end()) return;
+  folder_entry& e = entries_[it->second];
+  // (a file that changed since it was read keeps what its header says)
+  if (e.size != size || e.mtime_ns != mtime_ns) return;
+  e.opened = true;
+  e.opened_parts = parts;
+  e.opened_total = first_total;
+  e.opened_event = std::move(event);
 }
 
 void folder::read_headers(const std::vector<std::uint64_t>& ids) {
@@ -196,7 +221,13 @@ void folder::run() {
         for (const auto& e : entries_)
           if (!e.headed) todo.emplace_back(e.mtime_ns, e.id);
       }
-      if (todo.empty()) break;
+      if (todo.empty()) {
+        // Then the totals the headers do not state, a few at a time.
+        if (!read_totals()) break;
+        if (std::chrono::steady_clock::now() - last >= std::chrono::milliseconds(interval_ms_))
+          break;
+        continue;
+      }
       std::sort(todo.begin(), todo.end(), std::greater<>());
       if (todo.size() > 64) todo.resize(64);
       std::vector<std::uint64_t> ids;
@@ -213,6 +244,57 @@ void folder::run() {
     last = std::chrono::steady_clock::now();
     scan();
   }
+}
+
+bool folder::read_totals() {
+  std::shared_ptr<run_store> store;
+  std::vector<std::pair<std::int64_t, std::uint64_t>> todo;
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    if (!store_ || stop_) return false;
+    store = store_;
+    for (const auto& e : entries_)
+      if (e.headed && !e.totalled && e.facts.problem.empty() && !e.facts.first_total)
+        todo.emplace_back(e.mtime_ns, e.id);
+  }
+  if (todo.empty()) return false;
+  std::sort(todo.begin(), todo.end(), std::greater<>());
+  if (todo.size() > 8) todo.resize(8);
+  for (const auto& t : todo) {
+    history::run_file file;
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      auto it = by_id_.find(t.second);
+      if (it == by_id_.end()) continue;
+      const folder_entry& e = entries_[it->second];
+      file = {e.path, e.size, e.mtime_ns};
+    }
+    auto run = store->run(file);
+    std::lock_guard<std::mutex> lock(m_);
+    auto it = by_id_.find(t.second);
+    if (it == by_id_.end()) continue;
+    folder_entry& e = entries_[it->second];
+    if (e.size != file.size || e.mtime_ns != file.mtime_ns) continue;  // changed meanwhile
+    e.totalled = true;
+    if (run->problem.empty() && !run->costs.total.empty())
+      e.indexed_total = run->costs.total.front();
+  }
+  return true;
+}
+
+std::vector<folder_entry> folder::entries() const {
+  std::lock_guard<std::mutex> lock(m_);
+  return entries_;
+}
+
+void folder::set_store(std::shared_ptr<run_store> store) {
+  std::lock_guard<std::mutex> lock(m_);
+  store_ = std::move(store);
+}
+
+std::shared_ptr<run_store> folder::store() const {
+  std::lock_guard<std::mutex> lock(m_);
+  return store_;
 }
 
 folder_page folder::query(const folder_query& q) {

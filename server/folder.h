@@ -5,7 +5,7 @@
 // (views/header_read.h: creator:, cmd:, events, the total of the first event when known, or
 // its problem). A thread of its own scans the folder again every second (readdir and stat:
 // new, changed and deleted files) and reads the headers of new and changed files, newest
-// first; a query reads the headers its page shows that are not read yet. What it is not: a
+// first, then the totals of the profiles whose header states none (run_store.h: the index); a query reads the headers its page shows that are not read yet. What it is not: a
 // loader (a profile is read whole when it is opened, server/api.cc) nor a route (the JSON is
 // routes_folder.cc's).
 #pragma once
@@ -27,6 +27,8 @@
 
 namespace calltree::server {
 
+class run_store;
+
 struct folder_entry {
   std::uint64_t id = 0;  // 1, 2, ... in the order files were found; never reused
   std::string path;      // DIR/NAME, as the server opens it
@@ -35,6 +37,17 @@ struct folder_entry {
   std::int64_t mtime_ns = 0;
   bool headed = false;  // `facts` are of this size and mtime
   views::header_facts facts;
+  // The total of the first event from the run store (the index, or the file read whole), for
+  // a profile whose header states none (Xdebug's): of this size and mtime when `totalled`.
+  bool totalled = false;
+  std::optional<std::uint64_t> indexed_total;
+  // Once the profile was opened (read whole) at this size and mtime: its parts and the total
+  // of its first event as the page shows it (what the header alone may not say: an Xdebug
+  // file states no summary:).
+  bool opened = false;
+  std::uint64_t opened_parts = 0;
+  std::optional<std::uint64_t> opened_total;
+  std::string opened_event;  // the event of opened_total
 };
 
 // What a table query asks: a regex filter (the caller's matcher, nullptr: every file), a
@@ -71,12 +84,25 @@ class folder {
   // many tabs polling at once cost one scan.
   void rescan(unsigned fresh_ms = 250);
   const std::string& dir() const { return dir_; }
+  // Every file listed now, by id.
+  std::vector<folder_entry> entries() const;
+  // The runs (run_store.h) of the Trend view, which the scanning thread also asks for the
+  // totals of the profiles whose header states none; none: no such totals.
+  void set_store(std::shared_ptr<run_store> store);
+  std::shared_ptr<run_store> store() const;
+  // The file of id `id` was read whole at `size` and `mtime_ns`: its row shows `parts` and
+  // `first_total` from now on (until the file changes).
+  void note_opened(std::uint64_t id, std::uint64_t size, std::int64_t mtime_ns, std::uint64_t parts,
+                   std::optional<std::uint64_t> first_total, std::string event);
 
  private:
   void scan();
   void run();
   // Reads the headers of the entries of `ids` that lack theirs (outside the lock).
   void read_headers(const std::vector<std::uint64_t>& ids);
+  // Takes the totals of a few profiles whose header states none from the store; false when
+  // there were none to take.
+  bool read_totals();
 
   std::string dir_;
   bool recursive_;
@@ -91,6 +117,7 @@ class folder {
   std::chrono::steady_clock::time_point last_scan_{};  // when the last scan began
   bool stop_ = false;
   std::condition_variable wake_;
+  std::shared_ptr<run_store> store_;
   std::thread thread_;
 };
 

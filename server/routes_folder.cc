@@ -1,6 +1,7 @@
 // server/routes_folder.cc — GET /api/v1/folder: the table of `calltree serve DIR`
-// (docs/serve.md). Each row is what the file's first block says (views/header_read.h); a
-// profile is read whole only when it is opened (/api/v1/f/ID/..., server/api.cc).
+// (docs/serve.md). Each row is what the file's first block says (views/header_read.h), and
+// the total of a profile whose header states none from the run store (run_store.h: the
+// index); a profile is read whole for its views only when it is opened (/api/v1/f/ID/...).
 #include "api_impl.h"
 #include "folder.h"
 
@@ -37,17 +38,38 @@ void row(json_writer& j, const folder_entry& e) {
   for (const auto& ev : h.events) j.value(ev);
   j.end_array();
   j.key("compression").value(to_string(h.kind));
-  // What was read of it for the table: all of it (a file smaller than one block) or its header.
-  j.key("read").value(!e.headed ? "nothing" : h.whole ? "whole" : "header");
+  // What was read of it for the table: all of it (a file smaller than one block, or a profile
+  // opened since: its parts and total are then the page's) or its header.
+  j.key("read").value(e.opened || (e.headed && h.whole) ? "whole"
+                      : !e.headed                       ? "nothing"
+                                                        : "header");
   j.key("parts");
-  e.headed&& h.whole&& h.parts ? j.value(h.parts) : j.null();
+  if (e.opened)
+    j.value(e.opened_parts);
+  else
+    e.headed&& h.whole&& h.parts ? j.value(h.parts) : j.null();
   j.key("total");
-  if (h.first_total && !h.events.empty()) {
+  if (e.opened && e.opened_total) {
+    j.begin_object();
+    j.key("event").value(e.opened_event);
+    j.key("value");
+    cost(j, *e.opened_total);
+    j.key("from").value("read");
+    j.end_object();
+  } else if (h.first_total && !h.events.empty()) {
     j.begin_object();
     j.key("event").value(h.events.front());
     j.key("value");
     cost(j, *h.first_total);
     j.key("from").value(total_from(h.source));
+    j.end_object();
+  } else if (e.indexed_total && !h.events.empty()) {
+    // (The whole file's, as the index keeps it: run_store.h.)
+    j.begin_object();
+    j.key("event").value(h.events.front());
+    j.key("value");
+    cost(j, *e.indexed_total);
+    j.key("from").value("index");
     j.end_object();
   } else {
     j.null();

@@ -252,6 +252,9 @@ response route_function(const request& r, const views::session& s, std::string_v
     j.key("found").value(f.file_found);
     j.key("first_line").value(f.first_line);
     j.key("last_line").value(f.last_line);
+    // (self costs per file: of every part, as the source view's lines)
+    j.key("self");
+    costs(j, f.columns, f.own_self);
     j.key("inlined").begin_array();
     for (const auto& sp : f.inlined) {
       j.begin_object();
@@ -259,6 +262,8 @@ response route_function(const request& r, const views::session& s, std::string_v
       j.key("file").value(s.t.files[sp.file]);
       j.key("first_line").value(sp.first_line);
       j.key("last_line").value(sp.last_line);
+      j.key("self");
+      costs(j, f.columns, sp.self);
       j.end_object();
     }
     j.end_array();

@@ -1,5 +1,9 @@
 // server/routes_profile.cc — GET /api/v1/profile: what was loaded (docs/serve.md).
+#include <optional>
+#include <vector>
+
 #include "api_impl.h"
+#include "calltree/totals.h"
 #include "reader/read_hooks.h"
 #include "views/part_costs.h"
 
@@ -63,6 +67,16 @@ void input_object(json_writer& j, const views::session& s, const views::column_s
   j.key("errors").value(s.errors);
   j.key("warnings").value(s.warnings);
   j.key("notes").value(s.notes);
+  // How many of each code, shown or not (errors, then warnings, then notes; each by code).
+  j.key("by_code").begin_array();
+  for (const auto& c : s.diagnostic_counts) {
+    j.begin_object();
+    j.key("code").value(to_string(c.code));
+    j.key("severity").value(to_string(c.severity));
+    j.key("count").value(c.count);
+    j.end_object();
+  }
+  j.end_array();
   j.key("shown").begin_array();
   for (const diagnostic& d : s.diagnostics) {
     j.begin_object();
@@ -120,6 +134,30 @@ response route_profile(const request& r, const views::session& s, const views::s
   j.key("totals");
   costs_of_row(j, columns, all->totals());
   j.key("totals_calculated").value(all->totals_calculated());
+  // The two figures behind "totals" (calltree/totals.h): the sum of the self costs, and what
+  // the file states (null for an event it states nothing of); the inputs' warnings say which
+  // one the percentages are of where they differ.
+  {
+    std::vector<std::uint64_t> summed;
+    std::vector<std::optional<std::uint64_t>> stated;
+    for (const auto& name : s.t.recorded) {
+      const auto e = s.p.find_event(name);
+      const summed_totals t = e ? totals_of(s.p, *e) : summed_totals{};
+      summed.push_back(t.summed);
+      stated.push_back(t.stated);
+    }
+    j.key("totals_summed");
+    costs_of_row(j, columns, summed.data());
+    j.key("totals_stated").begin_object();
+    for (std::size_t c = 0; c < stated.size(); ++c) {
+      j.key(s.t.recorded[c]);
+      if (stated[c])
+        cost(j, *stated[c]);
+      else
+        j.null();
+    }
+    j.end_object();
+  }
   j.key("functions").value(static_cast<std::uint64_t>(s.keys()));
   j.key("cycles").value(static_cast<std::uint64_t>(s.cycles()));
   j.key("files").begin_array();

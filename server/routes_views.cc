@@ -206,6 +206,7 @@ response route_flame(const request& r, const views::session& s, const flame_delt
   j.key("estimated").value(t.estimated);
   j.key("pruned").value(static_cast<std::uint64_t>(t.pruned));
   j.key("saturated").value(t.saturated);
+  j.key("unfitted").value(static_cast<std::uint64_t>(t.unfitted));
   j.key("frames").begin_object();
   j.key("count").value(static_cast<std::uint64_t>(t.frames()));
   j.key("id").begin_array();

@@ -152,4 +152,28 @@ grep -qF "no function named 'no_such_function'" "$tmp/where_none" || { echo "FAI
 "$dir/where_is" "$tmp/empty" main >"$tmp/where_empty" 2>&1
 [[ $? == 2 ]] || { echo "FAIL: where_is of an empty file: not exit 2"; fail=1; }
 grep -qF "[no-profile]" "$tmp/where_empty" || { echo "FAIL: where_is of an empty file: no [no-profile]"; fail=1; }
+# 6. The percentages of top_functions and callers are of the program total, annotate's PROGRAM
+#    TOTALS (calltree/totals.h), on every corpus profile: never above 100 %, and where the file
+#    states a total other than the sum of its self costs, the example says so on stderr.
+for f in "$corpus"/*.callgrind "$corpus"/*.cachegrind "$corpus"/*.gz; do
+  for ex in top_functions callers; do
+    "$dir/$ex" "$f" >"$tmp/ex_out" 2>"$tmp/ex_err"
+    "$bin" annotate --json "$f" >"$tmp/ex_json" 2>/dev/null
+    python3 - "$ex" "$f" "$tmp/ex_out" "$tmp/ex_err" "$tmp/ex_json" <<'PY' || fail=1
+import json, re, sys
+ex, f, out, err, j = sys.argv[1], sys.argv[2], open(sys.argv[3]).read(), open(sys.argv[4]).read(), json.load(open(sys.argv[5]))
+first = j["recorded_events"][0]
+total = j["totals"][first]
+pcts = [float(p) for p in re.findall(r" (\d+\.\d\d)%  ", out)]
+assert pcts, (ex, f, out[:300])
+assert max(pcts) <= 100.0, "%s %s: %.2f %% (of %s)" % (ex, f, max(pcts), total)
+# The top row's share is of annotate's PROGRAM TOTALS.
+cost = int(re.search(r"^ *(\d+) +\d+\.\d\d%  ", out, re.M).group(1))
+assert abs(100.0 * cost / total - pcts[0]) < 0.006, (ex, f, cost, total, pcts[0])
+said = "the file states a total of" in err
+assert said == any(w.split(" but ")[0].endswith(" " + first) for w in j["totals_warnings"]), (ex, f, err)
+PY
+  done
+done
+[[ $fail == 0 ]] && echo "ok: top_functions, callers: percentages of annotate's PROGRAM TOTALS, none above 100 %, on every corpus profile"
 exit $fail

@@ -17,6 +17,7 @@
 
 #include "calltree/export.h"
 #include "calltree/records.h"
+#include "calltree/totals.h"
 
 namespace calltree {
 
@@ -28,6 +29,9 @@ struct check_result {
   // Per event: the sum of the parts' `summary:` values (a part without one counts with its
   // computed total); nullopt when no part states a summary.
   std::optional<std::vector<std::uint64_t>> summary;
+  // Per event, by the rule of totals.h: the stated, summed and program totals (the figure
+  // percentages are of), each part's summed over the parts.
+  std::vector<summed_totals> program;
   std::uint64_t functions = 0;  // distinct (object, file, name)
   std::uint64_t calls = 0;      // distinct (caller, callee) arcs
 };

@@ -1,8 +1,8 @@
 // writer.h — writes records as a valid Callgrind-format file.
 //
 // What it is: a record sink that streams callgrind text: `# callgrind format`, `version: 1`,
-// the header, then per function `fl=`/`fn=` with cost, call and jump lines, then `totals:`
-// (always equal to the sum of the written self costs). Name compression (`(id) name`) and
+// the header, then per function `fl=`/`fn=` with cost, call and jump lines, then the part's
+// `summary:` and `totals:` where the records state them, as they state them (none added). Name compression (`(id) name`) and
 // subposition compression (`+N`, `-N`, `*`) are on by default; ids are defined afresh in each
 // part so every reader (KCachegrind resets its tables per part) can load the result.
 // What it is not: a pretty-printer of the input: comments, blank lines, id numbers and the

@@ -194,12 +194,20 @@ struct builder {
     return up && g.in_sum[i] > 0 ? g.in_sum[i] : as_double(g.self.row(n)[e]) + g.out_sum[i];
   }
 
-  // What frame f's weight splits over, in event e: the node's self cost (callees direction)
-  // and the arcs followed from it (all but the cut ones).
-  double divisor(std::uint32_t f, std::size_t e) {
+  // What frame f's weight `wt` splits over, in event e: the node's self cost (callees
+  // direction) and the arcs followed from it (all but the cut ones). The invariant (see the
+  // header): never less than the frame's weight, so that no call gets more than its cost, nor
+  // than the calls into a node outside any cycle, so that its frames together give no call
+  // more than its cost (a file whose calls into f cost more than f's own lines add up to
+  // leaves the difference as the frames' self: a gap, not a larger callee).
+  double divisor(std::uint32_t f, std::size_t e, double wt) {
     const std::size_t i = node[f] * events + e;
     double d = up ? g.in_sum[i] : as_double(g.self.row(node[f])[e]) + g.out_sum[i];
     for (auto arc : cuts(f)) d -= as_double(g.cost.row(arc)[e]);
+    if (up) return d > 0 ? d : 0;
+    d = std::max(d, wt);
+    if (parent[f] != none && g.component_size[g.component[node[f]]] == 1)
+      d = std::max(d, g.in_sum[i]);
     return d > 0 ? d : 0;
   }
 
@@ -207,6 +215,11 @@ struct builder {
     std::vector<std::uint32_t> r;
     if (o.root) {
       if (*o.root < g.nodes) r.push_back(*o.root);
+      return r;
+    }
+    if (!o.roots.empty()) {
+      for (auto n : o.roots)
+        if (n < g.nodes && std::find(r.begin(), r.end(), n) == r.end()) r.push_back(n);
       return r;
     }
     // Nodes no other node calls; and for a component that nothing outside calls and whose
@@ -262,7 +275,7 @@ struct builder {
       const auto cut_here = cuts(f);
       for (auto arc : cut_here)
         if (g.cost.row(arc)[w]) cut = true;
-      const double d = divisor(f, w);
+      const double d = divisor(f, w, weight[f]);
       if (d <= 0) continue;
       for (auto arc : arcs_of(node[f])) {
         if (std::find(cut_here.begin(), cut_here.end(), arc) != cut_here.end()) continue;
@@ -381,11 +394,175 @@ path_tree lay_out(std::size_t events, std::size_t w, std::span<const std::uint32
 
 }  // namespace
 
+namespace {
+
+// The invariant for an exact tree (see the header): no frame above the calls it stands for.
+// Placing a node's self cost in whole units over its frames, by shares that the pruned paths,
+// rounding and the chains of unreached nodes leave short of the whole, can put a frame above
+// its weight (which the weights' split keeps within its calls). For each event, frames from
+// the deepest up: a frame above its weight (rounded up) gives the units it holds beyond it,
+// its own self first, then its children's (their self first), to other frames of the same node
+// with room up to their root (below their weights, and every ancestor's); what no frame has
+// room for goes to a root frame of its node: the cost the file's lines give that node beyond
+// the calls into it (a file whose calls cost less than their callees' lines). Returns the
+// nodes that got such a root frame. Exact self costs stay exact.
+template <typename B>
+std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight,
+                cost_matrix& self, cost_matrix& total) {
+  const std::size_t events = b.events;
+  std::size_t n = b.node.size();
+  std::vector<std::uint64_t> cap(n);
+  lists kids(n, b.parent);
+  std::vector<std::vector<std::uint32_t>> frames_of(b.g.nodes);
+  for (std::uint32_t f = 0; f < n; ++f) frames_of[b.node[f]].push_back(f);
+  std::vector<std::uint32_t> root_of(b.g.nodes, none);
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> taken;  // (node, units)
+  std::size_t roots_made = 0, added = 0, best_at = 0;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> up_from;  // (node, index it came from)
+  std::vector<char> dead;  // frames found without room down their chain
+  for (std::size_t e = 0; e < events; ++e) {
+    for (std::size_t f = 0; f < n; ++f) {
+      const double wt = f < n0 ? weight[f * events + e] : 0;
+      const double c = std::ceil(wt * (1 - 1e-12));
+      cap[f] = c >= 18446744073709551615.0 ? UINT64_MAX : c > 0 ? static_cast<std::uint64_t>(c) : 0;
+      // A chain frame (whose parent is fitted) and a frame of a node in a cycle (whose calls
+      // into it hold its recursion again: no bound) keep what they have. (A root is never
+      // above its bound, which is only its room.)
+      if (b.parent[f] != none &&
+          (f >= n0 || b.g.component_size[b.g.component[b.node[f]]] > 1))
+        cap[f] = std::max(cap[f], total.row(f)[e]);
+    }
+    auto remove = [&](std::uint32_t f, std::uint64_t a) {
+      self.row(f)[e] -= a;
+      for (std::uint32_t x = f; x != none; x = b.parent[x]) total.row(x)[e] -= a;
+    };
+    auto add = [&](std::uint32_t f, std::uint64_t a) {
+      self.row(f)[e] += a;
+      for (std::uint32_t x = f; x != none; x = b.parent[x]) total.row(x)[e] += a;
+    };
+    // Units out of f's subtree, up to `want`: its self first, then its children's.
+    auto take = [&](auto&& me, std::uint32_t f, std::uint64_t want) -> std::uint64_t {
+      std::uint64_t got = std::min(want, self.row(f)[e]);
+      if (got) {
+        remove(f, got);
+        taken.emplace_back(b.node[f], got);
+      }
+      if (f < kids.start.size() - 1)
+        for (auto c : kids[f]) {
+          if (got == want) break;
+          got += me(me, c, std::min(want - got, total.row(c)[e]));
+        }
+      return got;
+    };
+    auto room = [&](std::uint32_t f) {
+      std::uint64_t r = UINT64_MAX;
+      for (std::uint32_t x = f; x != none && r; x = b.parent[x])
+        r = std::min(r, cap[x] > total.row(x)[e] ? cap[x] - total.row(x)[e] : 0);
+      return r;
+    };
+    std::vector<std::uint32_t> queue;
+    for (std::size_t f = n; f-- > 0;) {
+      if (total.row(f)[e] <= cap[f] || b.parent[f] == none) continue;
+      // First units of f's subtree that another frame of their node has room for (the
+      // nearest first, a bounded search); then what is left, as above.
+      std::uint64_t excess = total.row(f)[e] - cap[f];
+      queue.assign(1, static_cast<std::uint32_t>(f));
+      for (std::size_t qi = 0; qi < queue.size() && qi < 4096 && excess; ++qi) {
+        const std::uint32_t x = queue[qi];
+        for (auto g2 : frames_of[b.node[x]]) {
+          if (!excess || !self.row(x)[e]) break;
+          if (g2 == x) continue;
+          const std::uint64_t r = std::min({excess, self.row(x)[e], room(g2)});
+          if (r) remove(x, r), add(g2, r), excess -= r;
+        }
+        if (x < kids.start.size() - 1)
+          for (auto c : kids[x]) queue.push_back(c);
+      }
+      if (!excess) continue;
+      taken.clear();
+      take(take, static_cast<std::uint32_t>(f), excess);
+      for (auto [v, units] : taken) {
+        for (auto g2 : frames_of[v]) {
+          if (!units) break;
+          const std::uint64_t r = std::min(units, room(g2));
+          if (r) add(g2, r), units -= r;
+        }
+        // A frame of its own under a frame with room (a call pruned there): of a caller, or
+        // up a chain of callers (the nearest callers first, a bounded search), the roomiest
+        // frame of the nearest.
+        while (units && added < 4 * b.g.nodes) {
+          std::uint32_t best = none;
+          std::uint64_t best_room = 0;
+          up_from.assign(1, {v, none});
+          for (std::size_t qi = 0; qi < up_from.size() && qi < 256 && best == none; ++qi) {
+            const std::uint32_t u = up_from[qi].first;
+            if (qi > 0)
+              for (auto q : frames_of[u]) {
+                const std::uint64_t r = room(q);
+                bool ok_path = r > best_room && !(q < dead.size() && dead[q]);
+                for (std::size_t k = qi; ok_path && k != none; k = up_from[k].second)
+                  if (k != qi && b.on_path(q, up_from[k].first)) ok_path = false;
+                if (ok_path) best = q, best_room = r, best_at = qi;
+              }
+            for (auto arc : b.g.in[u]) {
+              const std::uint32_t c = b.g.from[arc];
+              bool seen = false;
+              for (const auto& x : up_from) seen |= x.first == c;
+              if (!seen) up_from.emplace_back(c, static_cast<std::uint32_t>(qi));
+            }
+          }
+          if (best == none) break;
+          // The chain from best's node down to v: frames this fit made are reused.
+          std::uint32_t under = best;
+          for (std::size_t k = up_from[best_at].second; k != none; k = up_from[k].second) {
+            const std::uint32_t node_k = up_from[k].first;
+            std::uint32_t next_frame = none;
+            for (auto x : frames_of[node_k])
+              if (b.parent[x] == under) next_frame = x;
+            if (next_frame == none) {
+              next_frame = b.add(node_k, under, none, 0);
+              ++added;
+              self.add_row();
+              total.add_row();
+              cap.push_back(UINT64_MAX);  // (within its parent's room; later events: its total)
+              frames_of[node_k].push_back(next_frame);
+            }
+            under = next_frame;
+          }
+          // (Through a frame the fit did not make, within that frame's own bound too.)
+          const std::uint64_t r = std::min(units, room(under));
+          if (!r) {
+            if (dead.size() <= best) dead.resize(best + 1, 0);
+            dead[best] = 1;
+            continue;
+          }
+          add(under, r);
+          units -= r;
+        }
+        if (!units) continue;
+        if (root_of[v] == none) {
+          root_of[v] = static_cast<std::uint32_t>(b.add(v, none, none, 0));
+          self.add_row();
+          total.add_row();
+          cap.push_back(UINT64_MAX);
+          frames_of[v].push_back(root_of[v]);
+          ++roots_made;
+        }
+        add(root_of[v], units);
+      }
+    }
+    n = b.node.size();
+  }
+  return roots_made;
+}
+
+}  // namespace
+
 path_tree path_estimator::estimate(const path_options& options) const {
   const impl& g = *impl_;
   builder<impl> b(g, options);
   const std::size_t events = g.events, w = b.w;
-  const bool exact = options.exact_self && !b.up && !options.root;
+  const bool exact = options.exact_self && !b.up && !options.root && options.roots.empty();
   if (events == 0) return lay_out(0, 0, {}, {}, cost_matrix(0), cost_matrix(0));
   b.expand();
 
@@ -397,7 +574,6 @@ path_tree path_estimator::estimate(const path_options& options) const {
   for (std::uint32_t f = 0; f < n0; ++f) {
     const std::size_t at = f * events;
     for (std::size_t e = 0; e < events; ++e) {
-      divisor[at + e] = b.divisor(f, e);
       if (b.parent[f] == none) {
         weight[at + e] = b.root_weight(b.node[f], e);
       } else {
@@ -405,6 +581,7 @@ path_tree path_estimator::estimate(const path_options& options) const {
         weight[at + e] =
             divisor[p] > 0 ? weight[p] * as_double(g.cost.row(b.via[f])[e]) / divisor[p] : 0;
       }
+      divisor[at + e] = b.divisor(f, e, weight[at + e]);
       if (exact && divisor[at + e] > 0)
         own[at + e] = weight[at + e] * as_double(g.self.row(b.node[f])[e]) / divisor[at + e];
     }
@@ -413,6 +590,7 @@ path_tree path_estimator::estimate(const path_options& options) const {
 
   cost_matrix self(events), total(events);
   bool ok = true;
+  std::size_t unfitted = 0;
   if (!exact) {
     // A display: totals are the estimated weights (rounded down, so children always fit), self
     // what the children leave.
@@ -515,11 +693,13 @@ path_tree path_estimator::estimate(const path_options& options) const {
       std::copy_n(self.row(f).begin(), events, total.row(f).begin());
     for (std::size_t f = n; f-- > 0;)
       if (b.parent[f] != none) ok &= add_saturating(total.row(b.parent[f]), total.row(f));
+    unfitted = fit(b, n0, weight, self, total);
   }
 
   path_tree t = lay_out(events, w, b.node, b.parent, self, total);
   t.pruned = b.pruned;
   t.saturated = !ok;
+  t.unfitted = unfitted;
   // Estimated: a frame with children whose node more than one arc leads to (its children's
   // weights are ratios of that node's cost), or a call cut for recursion (its cost spread over
   // the others).
@@ -542,6 +722,7 @@ path_tree cut_paths(const path_tree& tree, std::size_t weight_event, double min_
   t.total = cost_matrix(events);
   t.estimated = tree.estimated;
   t.saturated = tree.saturated;
+  t.unfitted = tree.unfitted;
   if (events == 0 || weight_event >= events) {
     t.pruned = tree.pruned + n;
     return t;
@@ -632,6 +813,7 @@ path_tree merge_by_label(const path_tree& tree, std::span<const std::uint32_t> l
   path_tree t = lay_out(events, 0, node, parent, self, total);
   t.estimated = tree.estimated;
   t.pruned = tree.pruned;
+  t.unfitted = tree.unfitted;
   t.saturated = !ok;
   return t;
 }

@@ -164,8 +164,8 @@ std::vector<std::uint64_t> in_part_order(const part& pt, const std::vector<std::
   return out;
 }
 
-// The merged part states `summary` in its header; `totals:` is written by the writer as the
-// sum of the self costs.
+// The merged part states `summary` in its header and the sum of its self costs as `totals:`
+// (the writer writes the totals: a part states, and merge's parts state this one).
 void settle_totals(part& pt, std::vector<std::uint64_t> summary, bool signed_costs) {
   for (std::size_t i = 0; i < summary.size() && i < pt.totals.size(); ++i)
     summary[i] =
@@ -174,7 +174,7 @@ void settle_totals(part& pt, std::vector<std::uint64_t> summary, bool signed_cos
             : std::max(summary[i], pt.totals[i]);
   pt.header.summary = in_part_order(pt, summary);
   pt.summary = std::move(summary);
-  pt.totals_line.reset();
+  pt.totals_line = pt.totals;
 }
 
 result<merge_stats> merge(std::span<const std::string> paths, profile& out,

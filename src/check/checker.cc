@@ -187,6 +187,7 @@ void checker::on_part_begin(const part_header& h) {
       m.r.events.push_back(e);
       m.r.totals.push_back(0);
       m.summary.push_back(0);
+      m.r.program.emplace_back();
     }
     m.event_map.push_back(it->second);
   }
@@ -218,6 +219,14 @@ void checker::on_part_end(const part_end& e) {
   const auto& src = s ? *s : e.computed;
   for (std::size_t i = 0; i < src.size() && i < m.event_map.size(); ++i)
     add_saturating(m.summary[m.event_map[i]], src[i]);
+  for (std::size_t i = 0; i < m.event_map.size(); ++i) {
+    event_totals t;
+    if (s) t.summary = i < s->size() ? (*s)[i] : 0;
+    if (e.totals) t.totals_line = i < e.totals->size() ? (*e.totals)[i] : 0;
+    t.summed = i < e.computed.size() ? e.computed[i] : 0;
+    t.signed_costs = signed_costs_here();  // the reader's mode: a file of differences
+    m.r.program[m.event_map[i]].add(t);
+  }
 }
 
 check_result checker::result() const {

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "calltree/totals.h"
 #include "report/annotate.h"
 #include "report/annotate_data.h"
 #include "report/json.h"
@@ -84,6 +85,33 @@ std::string detail::print_annotate_json(const profile& p, const annotate_data& d
   j.key("totals");
   costs(j, d, d.totals, 0);
   j.key("totals_calculated").value(d.totals_calculated);
+  // The two figures behind "totals" (calltree/totals.h), and the sentence where they differ.
+  std::vector<summed_totals> figures;
+  for (const auto& name : d.recorded) {
+    summed_totals t;
+    if (const auto e = p.find_event(name))
+      for (part_id pt : p.parts.ids())
+        if (!o.part || *o.part == pt) t.add(part_totals(p, pt, *e));
+    figures.push_back(t);
+  }
+  std::vector<std::string> differ;
+  j.key("totals_summed").begin_object();
+  for (std::size_t c = 0; c < d.recorded.size(); ++c) j.key(d.recorded[c]).value(figures[c].summed);
+  j.end_object();
+  j.key("totals_stated").begin_object();
+  for (std::size_t c = 0; c < d.recorded.size(); ++c) {
+    j.key(d.recorded[c]);
+    if (figures[c].stated)
+      j.value(*figures[c].stated);
+    else
+      j.null();
+    if (std::string w = total_difference(figures[c], d.recorded[c]); !w.empty())
+      differ.push_back(w);
+  }
+  j.end_object();
+  j.key("totals_warnings").begin_array();
+  for (const auto& w : differ) j.value(w);
+  j.end_array();
 
   j.key("functions").begin_array();
   for (std::uint32_t k : keys) {

@@ -1,4 +1,4 @@
-// report/diff.h — `calltree diff` output: the text tables and the JSON document.
+// report/diff.h — `calltree diff` output: the text tables, the JSON document, Markdown.
 //
 // What it is: formatting of an analysis/diff.h result. The text report has a header (inputs,
 // events, order, threshold, function counts), the program totals with their change, then the
@@ -51,6 +51,12 @@ std::string percent_text(std::uint64_t old_value, std::uint64_t new_value);
 void write_diff_text(std::ostream& out, const diff_result& r, const diff_selection& selection,
                      const std::vector<function_detail>& details,
                      const diff_report_options& options);
+
+// A Markdown report (report/diff_markdown.cc): the totals, then at most `markdown_rows` of the
+// listed functions, then the gate's verdict.
+inline constexpr std::size_t markdown_rows = 20;
+void write_diff_markdown(std::ostream& out, const diff_result& r, const diff_selection& selection,
+                         const diff_report_options& options);
 
 void write_diff_json(std::ostream& out, const diff_result& r, const diff_selection& selection,
                      const std::vector<function_detail>& details,

@@ -312,13 +312,20 @@ status annotate_direct::impl::make_tables(views::annotate_data& d,
     detail::free_storage(key_last_line);
     d.key_spans.reserve(inlined_spans.size());
     for (const auto& [at, sp] : inlined_spans)
-      d.key_spans.push_back({new_of[at >> 32], static_cast<std::uint32_t>(at), sp.first, sp.last});
+      d.key_spans.push_back(
+          {new_of[at >> 32], static_cast<std::uint32_t>(at), sp.first, sp.last, sp.row});
     inlined_spans = {};
     last_span = nullptr;
     std::sort(d.key_spans.begin(), d.key_spans.end(),
               [](const views::ann_span& a, const views::ann_span& b) {
                 return std::tie(a.key, a.file) < std::tie(b.key, b.file);
               });
+    // Each span's self cost, in the tables' columns (the row its span names).
+    d.key_span_cc.reserve(span_costs.rows());
+    for (std::size_t i = 0; i < span_costs.rows(); ++i) d.key_span_cc.add_row();
+    for (std::size_t i = 0; i < span_costs.rows(); ++i)
+      fill(d.key_span_cc, i, span_costs.row(i), 1, 0);
+    span_costs = cost_matrix();
     jump_index = row_index();
     d.jumps.reserve(jump_rows.size());
     for (std::size_t i = 0; i < jump_rows.size(); ++i) {

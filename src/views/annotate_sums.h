@@ -15,10 +15,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "model/paged_array.h"
 #include "calltree/profile_builder.h"
 #include "model/free_storage.h"
 #include "model/limit_message.h"
+#include "model/paged_array.h"
 #include "model/row_index.h"
 #include "views/annotate_direct.h"
 #include "views/tables.h"
@@ -183,7 +183,9 @@ struct annotate_direct::impl {
   std::uint32_t last_source_file = 0;  // display file of the last context's fi=/fe=/fl=
   struct line_span {
     std::uint64_t first = 0, last = 0;
+    std::uint32_t row = 0;  // its self cost: a row of span_costs
   };
+  cost_matrix span_costs;  // per inlined span: the key's self cost in that file (profile order)
   std::unordered_map<std::uint64_t, line_span> inlined_spans;
   std::uint64_t last_span_key = UINT64_MAX;
   line_span* last_span = nullptr;
@@ -528,7 +530,7 @@ struct annotate_direct::impl {
     event_map = p.parts.back().events;
     const std::size_t cols = p.events.size();
     for (cost_matrix* m : {&key_costs, &call_costs, &part_self_costs, &part_call_costs, &line_costs,
-                           &call_line_costs, &raw_call_costs})
+                           &call_line_costs, &raw_call_costs, &span_costs})
       if (m->columns() != cols) m->set_columns(cols);
     have_last = false;
     last_call = none;
@@ -592,7 +594,7 @@ struct annotate_direct::impl {
     if (per_part) add(part_self_costs.row(part_self_of(part, k)), r.costs, r.line);
     if (lines_of(k)) {
       const std::uint32_t file = source_file_of(k);
-      if (views) note_key_line(k, file, r.pos.line);
+      if (views) note_key_line(k, file, r.pos.line, r.costs);
       const std::uint32_t lr = line_of(file, r.pos.line, r.line);
       if (lr == none) return;
       add_quietly(line_costs.row(lr), r.costs);
@@ -724,15 +726,20 @@ struct annotate_direct::impl {
   void settle_raw_calls();
 
   // Key k has a line `line` of display file `file` (views only).
-  void note_key_line(std::uint32_t k, std::uint32_t file, std::uint64_t line) {
+  // With `costs`, its self cost there (kept per file other than its own).
+  void note_key_line(std::uint32_t k, std::uint32_t file, std::uint64_t line,
+                     std::span<const std::uint64_t> costs = {}) {
     if (line == 0) return;
     if (file != keys[k].file) {
       const std::uint64_t at = std::uint64_t{k} << 32 | file;
       if (at != last_span_key) {
-        last_span = &inlined_spans[at];
+        auto [it, fresh] = inlined_spans.try_emplace(at);
+        if (fresh) it->second.row = static_cast<std::uint32_t>(span_costs.add_row());
+        last_span = &it->second;
         last_span_key = at;
       }
       line_span& sp = *last_span;
+      if (!costs.empty()) add_quietly(span_costs.row(sp.row), costs);
       if (sp.first == 0 || line < sp.first) sp.first = line;
       sp.last = std::max(sp.last, line);
       return;

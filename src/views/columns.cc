@@ -69,7 +69,12 @@ result<column_set> resolve_columns(const session& s, std::span<const std::string
       c.index = static_cast<std::size_t>(it - s.t.recorded.begin());
     } else {
       auto r = resolve_events(s.p, std::span<const std::string>(&n, 1), definitions);
-      if (!r) return error{"event '" + n + "': " + r.error().message};
+      if (!r) {
+        // (resolve_events names the event already when the fault is in its formula)
+        const std::string named = "event '" + n + "'";
+        const std::string& m = r.error().message;
+        return error{m.compare(0, named.size(), named) == 0 ? m : named + ": " + m};
+      }
       for (auto& w : r->warnings) out.warnings.push_back(std::move(w));
       c.combination.name = n;
       // Profile event ids -> the tables' recorded columns.

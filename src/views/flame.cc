@@ -2,6 +2,7 @@
 #include "views/flame.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "views/session.h"
 
@@ -22,6 +23,89 @@ std::string columns_key(const column_set& cols) {
   return key;
 }
 
+// The graph of an estimate. A file of one part (or one part of a run) is one graph whose
+// nodes are keys. A run of several parts (threads, processes, dumps) is one graph whose nodes
+// are (part, key) pairs, the calls of each part between that part's nodes: each thread's
+// stacks stay its own (a worker's `clone` is a root of its part, not a callee of the main
+// thread's clone3 because the two are one key), and the estimate's tree is joined into keys
+// afterwards (`keyed`: sibling frames of one key merged, so the same stack in several threads
+// is one frame).
+struct part_graph {
+  path_estimator estimator;
+  std::vector<std::uint32_t> key_of;  // per node: its key; empty: the nodes are the keys
+  std::uint32_t cycle_key = 0;        // a cycle as the root: its id
+
+  path_tree keyed(const path_tree& t) const {
+    path_tree m = merge_by_label(t, key_of);
+    for (auto& n : m.node) n = key_of[n];
+    return m;
+  }
+};
+
+part_graph graph_of(const session& s, const part_costs& pc, const std::vector<std::uint32_t>& parts,
+                    const column_set& cols, std::uint32_t cycle) {
+  const std::size_t nk = s.keys(), ncol = cols.size();
+  // A cycle as the root: its members are one node (id keys() + N - 1, as the views number
+  // cycles), whose self cost is theirs and whose calls are those that cross its border.
+  const auto cycle_key = cycle ? static_cast<std::uint32_t>(nk + cycle - 1) : 0;
+  auto key_of = [&](std::uint32_t k) { return cycle && pc.cycle_of(k) == cycle ? cycle_key : k; };
+  std::vector<std::uint64_t> v(ncol);
+  const views::annotate_data& t = s.t;
+  if (s.p.parts.size() <= 1 || parts.size() == 1) {
+    call_graph g(cycle ? cycle_key + 1 : nk, ncol);
+    for (std::uint32_t k = 0; k < nk; ++k) {
+      auto row = g.self.row(key_of(k));
+      for (std::size_t c = 0; c < ncol; ++c) add_saturating(row[c], cols.columns[c].value(pc.self(k)));
+    }
+    for (std::uint32_t ci = 0; ci < t.calls.size(); ++ci) {
+      if (!pc.call_present(ci)) continue;
+      const std::uint32_t from = key_of(t.calls[ci].caller), to = key_of(t.calls[ci].callee);
+      if (cycle && from == cycle_key && to == cycle_key) continue;  // (within the cycle)
+      for (std::size_t c = 0; c < ncol; ++c) v[c] = cols.columns[c].value(pc.call(ci));
+      g.add_call(from, to, pc.count(ci), v);
+    }
+    return {path_estimator(g), {}, cycle_key};
+  }
+  std::vector<char> selected(s.p.parts.size(), parts.empty() ? 1 : 0);
+  for (std::uint32_t pt : parts)
+    if (pt < selected.size()) selected[pt] = 1;
+  std::unordered_map<std::uint64_t, std::uint32_t> index;  // (part, key) -> node
+  std::vector<std::uint32_t> keys;
+  auto node = [&](std::uint32_t pt, std::uint32_t k) {
+    const std::uint32_t kk = key_of(k);
+    auto [it, fresh] = index.try_emplace((std::uint64_t{pt} << 32) | kk,
+                                         static_cast<std::uint32_t>(keys.size()));
+    if (fresh) keys.push_back(kk);
+    return it->second;
+  };
+  std::vector<std::uint32_t> self_node(t.part_self_part.size(), path_tree::no_frame);
+  for (std::size_t i = 0; i < t.part_self_part.size(); ++i)
+    if (selected[t.part_self_part[i]]) self_node[i] = node(t.part_self_part[i], t.part_self_key[i]);
+  std::vector<std::uint32_t> call_from(t.part_call_part.size(), path_tree::no_frame),
+      call_to(t.part_call_part.size());
+  for (std::size_t i = 0; i < t.part_call_part.size(); ++i) {
+    const std::uint32_t pt = t.part_call_part[i];
+    if (!selected[pt]) continue;
+    const ann_call& call = t.calls[t.part_call_call[i]];
+    call_from[i] = node(pt, call.caller);
+    call_to[i] = node(pt, call.callee);
+  }
+  call_graph g(keys.size(), ncol);
+  for (std::size_t i = 0; i < self_node.size(); ++i) {
+    if (self_node[i] == path_tree::no_frame) continue;
+    auto row = g.self.row(self_node[i]);
+    for (std::size_t c = 0; c < ncol; ++c)
+      add_saturating(row[c], cols.columns[c].value(t.part_self.values(i)));
+  }
+  for (std::size_t i = 0; i < call_from.size(); ++i) {
+    if (call_from[i] == path_tree::no_frame) continue;
+    if (cycle && keys[call_from[i]] == cycle_key && keys[call_to[i]] == cycle_key) continue;
+    for (std::size_t c = 0; c < ncol; ++c) v[c] = cols.columns[c].value(t.part_call_cc.values(i));
+    g.add_call(call_from[i], call_to[i], t.part_call_count[i], v);
+  }
+  return {path_estimator(g), std::move(keys), cycle_key};
+}
+
 }  // namespace
 
 result<flame_view> flame(const session& s, const flame_query& q) {
@@ -35,8 +119,7 @@ result<flame_view> flame(const session& s, const flame_query& q) {
   if (q.root && *q.root >= s.ids()) return error{"a flame graph's root is a function or a cycle"};
   out.costs = s.costs_of(q.parts, q.detect_cycles);
   const part_costs& pc = *out.costs;
-  // A cycle as the root: its members are one node (id keys() + N - 1, as the views number
-  // cycles), whose self cost is theirs and whose calls are those that cross its border.
+  // A cycle as the root (graph_of: one node).
   std::uint32_t cycle = 0;  // N of <cycle N>; 0: none
   if (q.root && *q.root >= s.keys()) {
     cycle = static_cast<std::uint32_t>(*q.root - s.keys() + 1);
@@ -53,31 +136,25 @@ result<flame_view> flame(const session& s, const flame_query& q) {
   for (std::uint32_t p : q.parts) key += std::to_string(p) + ",";
   key.append("|").append(columns_key(out.columns));  // (not "|" + ...: GCC 12 -Wrestrict)
   if (cycle) key.append("|cycle ").append(std::to_string(cycle));
-  auto estimator = s.remembered<path_estimator>(key, [&] {
-    const std::size_t nk = s.keys();
-    const std::uint32_t cycle_node = cycle ? static_cast<std::uint32_t>(nk + cycle - 1) : 0;
-    auto node_of = [&](std::uint32_t k) {
-      return cycle && pc.cycle_of(k) == cycle ? cycle_node : k;
-    };
-    call_graph g(cycle ? cycle_node + 1 : nk, ncol);
-    for (std::uint32_t k = 0; k < nk; ++k) {
-      auto row = g.self.row(node_of(k));
-      for (std::size_t c = 0; c < ncol; ++c)
-        add_saturating(row[c], out.columns.columns[c].value(pc.self(k)));
-    }
-    std::vector<std::uint64_t> v(ncol);
-    for (std::uint32_t ci = 0; ci < s.t.calls.size(); ++ci) {
-      if (!pc.call_present(ci)) continue;
-      const std::uint32_t from = node_of(s.t.calls[ci].caller), to = node_of(s.t.calls[ci].callee);
-      if (cycle && from == cycle_node && to == cycle_node) continue;  // (within the cycle)
-      for (std::size_t c = 0; c < ncol; ++c) v[c] = out.columns.columns[c].value(pc.call(ci));
-      g.add_call(from, to, pc.count(ci), v);
-    }
-    return std::make_shared<const path_estimator>(g);
+  auto graph = s.remembered<part_graph>(key, [&] {
+    return std::make_shared<const part_graph>(graph_of(s, pc, q.parts, out.columns, cycle));
   });
+  const path_estimator* estimator = &graph->estimator;
+  // An estimate whose frames are keys: a run's (part, key) nodes joined into their keys.
+  auto estimate = [&](const path_options& opt) {
+    path_tree t = estimator->estimate(opt);
+    return graph->key_of.empty() ? t : graph->keyed(t);
+  };
 
   path_options o;
-  o.root = q.root;
+  if (q.root && !graph->key_of.empty()) {
+    const std::uint32_t root_key = cycle ? graph->cycle_key : *q.root;
+    for (std::uint32_t n = 0; n < graph->key_of.size(); ++n)
+      if (graph->key_of[n] == root_key) o.roots.push_back(n);
+    if (o.roots.empty()) o.roots.push_back(path_tree::no_frame);  // (not in these parts: none)
+  } else {
+    o.root = q.root;
+  }
   o.direction = q.direction;
   o.weight_event = out.weight_column;
   o.min_share = q.min_share;
@@ -92,17 +169,18 @@ result<flame_view> flame(const session& s, const flame_query& q) {
     if (from_roots && q.exact_self) {
       // (An export's tree, of its own min_share and max_frames.)
       filtered = std::make_shared<const filtered_tree>(
-          filter_paths(estimator->estimate(o), q.filter, name, out.weight_column));
+          filter_paths(estimate(o), q.filter, name, out.weight_column));
     } else {
       o.exact_self = true;
       o.root.reset();
+      o.roots.clear();
       o.direction = path_direction::callees;
       o.min_share = exact_min_share;
       o.max_frames = exact_max_frames;
       const std::string tree_key = key + "|exact|" + std::to_string(out.weight_column) + "|" +
                                    std::to_string(o.min_share) + "|" + std::to_string(o.max_frames);
       auto exact = s.remembered<path_tree>(
-          tree_key, [&] { return std::make_shared<const path_tree>(estimator->estimate(o)); });
+          tree_key, [&] { return std::make_shared<const path_tree>(estimate(o)); });
       filtered = s.remembered<filtered_tree>(tree_key + "|filter|" + q.filter.key, [&] {
         return std::make_shared<const filtered_tree>(
             filter_paths(*exact, q.filter, name, out.weight_column));
@@ -128,10 +206,10 @@ result<flame_view> flame(const session& s, const flame_query& q) {
     const std::string tree_key = key + "|exact|" + std::to_string(out.weight_column) + "|" +
                                  std::to_string(o.min_share) + "|" + std::to_string(o.max_frames);
     auto exact = s.remembered<path_tree>(
-        tree_key, [&] { return std::make_shared<const path_tree>(estimator->estimate(o)); });
+        tree_key, [&] { return std::make_shared<const path_tree>(estimate(o)); });
     tree = cut_paths(*exact, out.weight_column, q.min_share, q.max_frames);
   } else {
-    tree = estimator->estimate(o);
+    tree = estimate(o);
   }
   if (q.merge) tree = merge_by_label(tree, s.label_of);
   out.tree = std::move(tree);

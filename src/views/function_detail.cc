@@ -61,7 +61,15 @@ result<function_detail> describe_function(const session& s, std::uint64_t id,
     auto sp = std::lower_bound(t.key_spans.begin(), t.key_spans.end(), k,
                                [](const ann_span& a, std::uint32_t key) { return a.key < key; });
     for (; sp != t.key_spans.end() && sp->key == k; ++sp)
-      out.inlined.push_back({sp->file, sp->first, sp->last});
+      out.inlined.push_back({sp->file, sp->first, sp->last,
+                             sp->cost < t.key_span_cc.rows()
+                                 ? values(t.key_span_cc.values(sp->cost))
+                                 : std::vector<std::uint64_t>(ncol)});
+    // (its own file's: its self cost over every part, less what lies in the other files)
+    out.own_self = values(t.self.values(k));
+    for (const auto& span : out.inlined)
+      for (std::size_t c = 0; c < ncol; ++c)
+        out.own_self[c] -= std::min(out.own_self[c], span.self[c]);
   } else {
     const std::size_t c = id - nk;
     out.is_cycle = true;

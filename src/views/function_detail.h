@@ -58,12 +58,16 @@ struct function_detail {
   bool file_found = false;                      // its source can be shown
   std::uint64_t first_line = 0, last_line = 0;  // with self cost in a found file; 0: unknown
   // The other files its code lies in (inlined from them: fi=/fe=), by file id, each
-  // with its first and last line with self cost.
+  // with its first and last line with self cost and its self cost there (every part summed,
+  // as the source view's lines); own_self: the rest of its self cost (every part), its own
+  // file's.
   struct span {
     std::uint32_t file = 0;
     std::uint64_t first_line = 0, last_line = 0;
+    std::vector<std::uint64_t> self;
   };
   std::vector<span> inlined;
+  std::vector<std::uint64_t> own_self;
 };
 
 // An error for an id that is no function or cycle, or an unknown event.

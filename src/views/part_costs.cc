@@ -184,20 +184,6 @@ std::uint64_t part_costs::count(std::uint32_t ci) const {
 
 void part_costs::finish(const session& s) {
   const std::size_t nk = s.t.keys();
-  // A total stated below the functions' own costs (Xdebug's summary: of memory, which its
-  // self costs exceed) is raised to their sum, so that no share is above 100 % (the session
-  // says so in its warnings: session::table_warnings).
-  std::vector<std::uint64_t> sum(nrec_, 0);
-  for (std::uint32_t k = 0; k < nk; ++k)
-    for (std::size_t c = 0; c < nrec_; ++c) add_saturating(sum[c], self(k)[c]);
-  for (std::size_t c = 0; c < nrec_; ++c) {
-    if (sum[c] <= totals()[c]) continue;
-    if (totals_ != &own_totals_) {
-      own_totals_ = *totals_;
-      totals_ = &own_totals_;
-    }
-    own_totals_.values(0)[c] = sum[c];
-  }
   cycle_self_.assign(cycles() * nrec_, 0);
   for (std::size_t c = 0; c < cycles(); ++c)
     for (std::uint32_t m : members(c))

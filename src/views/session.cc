@@ -1,6 +1,8 @@
 // views/session.cc — loading a profile for the views (see session.h).
 #include "views/session.h"
 
+#include "views/call_balance.h"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -29,7 +31,7 @@ class keeping_sink final : public diagnostic_sink {
  public:
   explicit keeping_sink(std::size_t keep) : keep_(keep) {}
   void report(diagnostic d) override {
-    tally(d.severity);
+    tally(d.code, d.severity);
     if (!wants(d.code)) return;
     ++of_code_[static_cast<std::size_t>(d.code)];
     kept.push_back(std::move(d));
@@ -38,13 +40,16 @@ class keeping_sink final : public diagnostic_sink {
     return kept.size() < keep_ && of_code_[static_cast<std::size_t>(c)] < per_code;
   }
   static constexpr std::size_t per_code = 20;
-  void count_only(diag_code, severity s) override { tally(s); }
+  void count_only(diag_code c, severity s) override { tally(c, s); }
   std::vector<diagnostic> kept;
   std::uint64_t errors = 0, warnings = 0, notes = 0;
+  // Per code and severity: how many (the page says how many of each code it does not list).
+  std::array<std::array<std::uint64_t, 3>, 256> counted{};
 
  private:
-  void tally(severity s) {
+  void tally(diag_code c, severity s) {
     (s == severity::error ? errors : s == severity::warning ? warnings : notes)++;
+    ++counted[static_cast<std::size_t>(c)][static_cast<std::size_t>(s)];
   }
   std::size_t keep_;
   std::array<std::size_t, 256> of_code_{};
@@ -370,6 +375,11 @@ result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
   s->errors = diags.errors;
   s->warnings = diags.warnings;
   s->notes = diags.notes;
+  // (by severity, errors first, then by code)
+  for (int v = 2; v >= 0; --v)
+    for (std::size_t c = 0; c < diags.counted.size(); ++c)
+      if (const std::uint64_t n = diags.counted[c][static_cast<std::size_t>(v)])
+        s->diagnostic_counts.push_back({static_cast<diag_code>(c), static_cast<severity>(v), n});
   s->diagnostics = std::move(diags.kept);
   // Errors first, then warnings, then notes, each in the order of the file.
   std::stable_sort(s->diagnostics.begin(), s->diagnostics.end(),
@@ -379,31 +389,9 @@ result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
                      };
                      return rank(a.severity) < rank(b.severity);
                    });
-  // A stated total other than the functions' own costs: below them, the views take their sum
-  // (part_costs); above (Xdebug's summary: holds time outside any function), the stated total,
-  // and the program's flame graph, which holds the functions' costs, is narrower.
-  if (!s->t.totals_calculated && s->t.totals.rows()) {
-    for (std::size_t c = 0; c < s->t.recorded.size(); ++c) {
-      std::uint64_t sum = 0;
-      for (std::size_t k = 0; k < s->t.keys(); ++k) add_saturating(sum, s->t.self.values(k)[c]);
-      const std::uint64_t stated = s->t.totals.values(0)[c];
-      if (sum == stated) continue;
-      std::string w = "the file states a total of " + std::to_string(stated) + " " +
-                      s->t.recorded[c] + " but its functions' self costs sum to " +
-                      std::to_string(sum);
-      if (sum > stated) {
-        w += ": shares are of that sum";
-      } else {
-        char share[32];
-        std::snprintf(share, sizeof share, "%.1f",
-                      100.0 * static_cast<double>(sum) / static_cast<double>(stated));
-        w += std::string(" (") + share + " %): shares are of the stated total";
-      }
-      s->table_warnings.push_back(std::move(w));
-    }
-  }
   s->columns = recorded_columns(s->p, s->t.recorded);
   s->index_names();
+  if (auto w = calls_above_lines(*s)) s->table_warnings.push_back(std::move(*w));
   return s;
 }
 

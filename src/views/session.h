@@ -91,6 +91,14 @@ class session {
   std::vector<run_file> run_files;
   read_stats stats;
   std::uint64_t errors = 0, warnings = 0, notes = 0;
+  // How many diagnostics of each code and severity were found (kept or only counted):
+  // errors first, then warnings, then notes, each by code.
+  struct diagnostic_count {
+    diag_code code{};
+    calltree::severity severity = calltree::severity::note;
+    std::uint64_t count = 0;
+  };
+  std::vector<diagnostic_count> diagnostic_counts;
   // The first 20 of each code, load_options::kept_diagnostics at most: errors, then warnings,
   // then notes.
   std::vector<diagnostic> diagnostics;

@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "analysis/inclusive_solve.h"
+#include "calltree/totals.h"
 
 namespace calltree {
 
@@ -198,6 +199,7 @@ result<annotate_columns> start_annotate_data(const profile& p, const annotate_op
   d.totals = cc_table(ncol);
   d.inclusive = cc_table(ncol);
   d.cycle_cc = cc_table(ncol);
+  d.key_span_cc = cc_table(ncol);
 
   const annotate_columns where = recorded_columns(p, d.recorded);
   cols.part_index = where.part_index;
@@ -224,51 +226,22 @@ annotate_columns recorded_columns(const profile& p, const std::vector<std::strin
 bool add_part_totals(const profile& p, const annotate_columns& cols,
                      const std::function<bool(std::size_t)>& selected, std::uint64_t* out,
                      char* def) {
-  // Totals, per selected part as callgrind_annotate takes them: the `summary:` line, else the
-  // `totals:` line, else the sum of the self costs ("calculated"). calltree skips a stated
-  // line that cannot be right: a value of 2^63 or more (a negative count wrapped to unsigned,
-  // callgrind's bug in corpus/vg-clientreq-*), a 0 where the part has cost (a short
-  // summary: line, corpus/vg-recurse-cacheuse), a summary: below the self costs when the
-  // part has a totals: line; and it sums every part (callgrind_annotate
-  // takes the last part's line only).
+  // Totals, per selected part, by the one rule of calltree/totals.h: the part's stated total
+  // (summary:, else totals:, as callgrind_annotate takes them) when it is at least the sum of
+  // its self costs, else that sum; every selected part summed (callgrind_annotate takes the
+  // last part's line only). "Stated" (not "calculated") once a part states a total of an event.
   bool stated = false;
   const std::size_t nrec = cols.nrec;
   for (std::size_t part = 0; part < p.parts.size(); ++part) {
     if (!selected(part)) continue;
-    const auto& pt = p.parts[part_id{part}];
-    auto plausible = [&](const std::optional<std::vector<std::uint64_t>>& line) {
-      if (!line) return false;
-      bool nonzero = false;
-      for (std::size_t e = 0; e < line->size(); ++e) {
-        std::uint64_t v = (*line)[e];
-        if (v >= (std::uint64_t{1} << 63) && !p.signed_costs) return false;  // (signed: < 0)
-        if (v == 0 && e < pt.totals.size() && pt.totals[e] != 0) return false;
-        nonzero = nonzero || v != 0;
-      }
-      return nonzero;
-    };
-    // A summary: below the part's self costs while a totals: line is there (corpus
-    // vg-phases-dump-before-zero part 4: summary 154,871,410, totals 162,313,504).
-    auto below_self = [&](const std::vector<std::uint64_t>& line) {
-      for (std::size_t e = 0; e < line.size() && e < pt.totals.size(); ++e)
-        if (p.signed_costs ? as_signed(line[e]) < as_signed(pt.totals[e]) : line[e] < pt.totals[e])
-          return true;
-      return false;
-    };
-    const std::vector<std::uint64_t>* use = &pt.totals;
-    if (plausible(pt.summary) && !(plausible(pt.totals_line) && below_self(*pt.summary))) {
-      use = &*pt.summary;
-      stated = true;
-    } else if (plausible(pt.totals_line)) {
-      use = &*pt.totals_line;
-      stated = true;
-    } else if (pt.summary || pt.totals_line) {
-      stated = true;
-    }
     const auto& idx = cols.part_index[part];
     for (std::size_t c = 0; c < nrec; ++c) {
-      if (idx[c] < 0 || cols.rec_ids[c].index() >= use->size()) continue;
-      add_saturating(out[c], (*use)[cols.rec_ids[c].index()]);
+      if (idx[c] < 0 || cols.rec_ids[c].index() >= p.events.size()) continue;
+      if (part_totals(p, part_id{part}, cols.rec_ids[c]).stated()) stated = true;
+    }
+    for (std::size_t c = 0; c < nrec; ++c) {
+      if (idx[c] < 0 || cols.rec_ids[c].index() >= p.events.size()) continue;
+      add_saturating(out[c], part_totals(p, part_id{part}, cols.rec_ids[c]).program());
       if (stated && def) def[c] = 1;
     }
   }
@@ -328,6 +301,19 @@ void finish_annotate_data(const profile& p, const annotate_options& o, const ann
         if (d.self.defined(k)[c]) d.totals.defined(0)[c] = 1;
   }
   d.totals_calculated = !stated;
+  // Where the stated and summed totals differ: both, first among the warnings.
+  if (warnings) {
+    std::vector<std::string> differ;
+    for (std::size_t c = 0; c < nrec; ++c) {
+      if (cols.rec_ids[c].index() >= p.events.size()) continue;
+      summed_totals t;
+      for (std::size_t part = 0; part < p.parts.size(); ++part)
+        if (selected(part)) t.add(part_totals(p, part_id{part}, cols.rec_ids[c]));
+      std::string w = total_difference(t, d.recorded[c]);
+      if (!w.empty()) differ.push_back(std::move(w));
+    }
+    warnings->insert(warnings->begin(), differ.begin(), differ.end());
+  }
 
   // Inclusive costs over the keys, as the front end solved them.
   if (inclusive) {

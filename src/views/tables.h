@@ -92,6 +92,7 @@ struct ann_jump {
 struct ann_span {
   std::uint32_t key = 0, file = 0;
   std::uint64_t first = 0, last = 0;
+  std::uint32_t cost = 0;  // its row of annotate_data::key_span_cc: the key's self cost there
 };
 
 // Index lists per key (or per site), built once all entries are known: `of(i)` is the
@@ -196,6 +197,7 @@ struct annotate_data {
   //  * With keys by function (annotate_direct::key_by_function), the first and last line of
   //    each key in each file with lines other than its own (code inlined from it), by key.
   std::vector<ann_span> key_spans;
+  cc_table key_span_cc;  // per span (ann_span::cost), every part summed
   //  * Jumps (`jump=`/`jcnd=`) per source line of the found files, by (file, line, target file,
   //    target line, conditional), sorted so.
   std::vector<ann_jump> jumps;

@@ -2,15 +2,20 @@
 //
 // What the writer guarantees (format-semantics.md §6, "Writer guidance"), and why:
 //
-// * Header: `# callgrind format`, `version: 1`, then creator, pid, cmd, part, thread, desc,
+// * Header: `# callgrind format`, `version: 1`, then creator, pid, cmd, part, thread, desc (each
+//   `desc:` line as the input wrote it, blanks inside and all),
 //   `positions:` (left out only for plain `line`), `event:` definitions, `events:` as the last
 //   header key (callgrind_annotate stops reading the header there) and a header `summary:`
 //   right after it (KCachegrind refuses a summary before `events:`). A `summary:` that the
 //   input gave after its body is written after the body, just before `totals:`: both readers
-//   accept it there, and it is where the input said it. A reader takes `cmd:` from the part
-//   before when a part does not restate it, so a part without a command after one with a
-//   command says `cmd:` with no value; `pid:` cannot be cleared, so a part without one after a
-//   part with one states the pid it will be read with.
+//   accept it there, and it is where the input said it. `totals:` only where the input had
+//   one, with the counts it stated: the writer adds no statement of its own, as the stated
+//   totals decide what every percentage is of (calltree/totals.h); but a part with no body
+//   line ends with `totals:` of zeros (no statement: a 0 is no count), else a reader would
+//   take the next part's header for more of its own. A reader takes `cmd:` from
+//   the part before when a part does not restate it, so a part without a command after one
+//   with a command says `cmd:` with no value; `pid:` cannot be cleared, so a part without one
+//   after a part with one states the pid it will be read with.
 // * Body: the writer keeps the current object, function file, source file and function, and
 //   writes `ob=`, `fl=`+`fn=` (always both: callgrind_annotate keys a function by the file in
 //   force, which an `fi=` may have changed), `fi=`/`fe=` only when they change. A call is
@@ -32,12 +37,12 @@
 //   addresses are hex (`0x1a2b`, and `0` for zero), lines decimal.
 // * Costs: decimal, signed where the thread sums signed (a file of differences, cost_matrix.h);
 //   as many as the input line wrote (records say how many: `given`), else trailing zero costs
-//   left out; at least one number. `totals:` is the sum of the self costs written in the part,
-//   with every event.
-// * Text: single spaces between tokens, LF line ends, a final newline, no trailing spaces.
+//   left out; at least one number. `totals:` with every event.
+// * Text: single spaces between tokens, LF line ends, a final newline, no trailing spaces (but
+//   in a `desc:` line, written as the input had it).
 //
-// Memory: the id tables of the current part (4 bytes per pool id per name class), the part's
-// running totals and an output buffer of bounded size; never the profile. A name's text is
+// Memory: the id tables of the current part (4 bytes per pool id per name class) and an output
+// buffer of bounded size; never the profile. A name's text is
 // asked of the pool only where it is written out (string_pool::text), so a pool that spills
 // names to a file (`calltree convert`) reads each back once per part.
 #include <algorithm>
@@ -115,6 +120,19 @@ bool looks_like_id(std::string_view name) {
   return name.size() >= 2 && name[0] == '(' && name[1] >= '0' && name[1] <= '9';
 }
 
+// Whether a desc: line as written ("I1 cache:         32768 B", "Trigger") is the pair
+// (type, value) the reader split it into: the type and the value, blanks around them trimmed.
+bool says(std::string_view line, std::string_view type, std::string_view value) {
+  auto trim = [](std::string_view v) {
+    const auto b = v.find_first_not_of(" \t");
+    if (b == std::string_view::npos) return std::string_view();
+    return v.substr(b, v.find_last_not_of(" \t") - b + 1);
+  };
+  const auto colon = line.find(':');
+  if (colon == std::string_view::npos) return trim(line) == type && value.empty();
+  return trim(line.substr(0, colon)) == type && trim(line.substr(colon + 1)) == value;
+}
+
 }  // namespace
 
 struct callgrind_writer::impl {
@@ -138,7 +156,6 @@ struct callgrind_writer::impl {
   std::optional<std::uint64_t> inherited_pid;  // and `pid:`, which no line clears
   std::string inherited_cmd;  // likewise `cmd:`, which a part that has none must clear
   std::size_t event_count = 0;
-  std::vector<std::uint64_t> totals;
   // Per name class, the id written for each pool id in this part (0: none yet), and the pool
   // ids given one, to clear them at the next part.
   std::array<std::vector<std::uint32_t>, 3> ids;
@@ -278,7 +295,6 @@ struct callgrind_writer::impl {
     in_part = true;
     positions = h.positions ? h.positions : static_cast<std::uint8_t>(pos_line);
     event_count = h.events.size();
-    totals.assign(event_count, 0);
     for (std::size_t c = 0; c < ids.size(); ++c) {
       for (string_id id : defined[c]) ids[c][id.index()] = 0;
       defined[c].clear();
@@ -317,9 +333,18 @@ struct callgrind_writer::impl {
       append_u64(buf, *h.thread);
       buf += '\n';
     }
-    for (const auto& [type, value] : h.descriptions) {
-      buf += "desc: " + type + ":";
-      if (!value.empty()) buf += " " + value;
+    // desc: lines as the input wrote them (callgrind_annotate prints them verbatim: the blanks
+    // inside and at the end, a type without a value), where the line still says what its pair
+    // says; a header made or changed by code (merge's "Merged:") has only the pairs.
+    for (std::size_t i = 0; i < h.descriptions.size(); ++i) {
+      const auto& [type, value] = h.descriptions[i];
+      if (i < h.description_lines.size() && says(h.description_lines[i], type, value)) {
+        buf += "desc:";
+        if (!h.description_lines[i].empty()) buf += " " + h.description_lines[i];
+      } else {
+        buf += "desc: " + type + ":";
+        if (!value.empty()) buf += " " + value;
+      }
       buf += '\n';
     }
     if (positions != pos_line || positions != inherited_positions) {
@@ -357,8 +382,17 @@ struct callgrind_writer::impl {
 
   void end_part(const part_end* e) {
     if (!in_part) return;
+    // Stated totals only where the input stated them, as it stated them (a totals: line of
+    // the sum where the input had none, or another figure, would change what annotate and
+    // serve take as the program total: calltree/totals.h).
     if (e && e->summary) write_costs_key("summary:", *e->summary, true);
-    write_costs_key("totals:", totals, false);
+    if (e && e->totals) {
+      write_costs_key("totals:", *e->totals, false);
+    } else if (!have_function) {
+      // A part without a body line would run into the next part's header on reading: it is
+      // closed by `totals:` of zeros, which states no total (a count of 0 is none: totals.h).
+      write_costs_key("totals:", std::vector<std::uint64_t>(event_count, 0), false);
+    }
     in_part = false;
     flush_if_big();
   }
@@ -383,11 +417,6 @@ struct callgrind_writer::impl {
       cur_source = c.source_file;
     }
   }
-
-  void add_totals(std::span<const std::uint64_t> costs) {
-    if (totals.size() < costs.size()) totals.resize(costs.size(), 0);
-    add_saturating(std::span<std::uint64_t>(totals), costs);
-  }
 };
 
 callgrind_writer::callgrind_writer(std::ostream& out, const string_pool& names,
@@ -403,7 +432,6 @@ void callgrind_writer::on_cost(const cost_record& r) {
   w.ensure_part(r.costs.size());
   w.enter(r.ctx);
   w.write_position_line(r.pos, r.costs, true, r.given);
-  w.add_totals(r.costs);
   w.flush_if_big();
 }
 

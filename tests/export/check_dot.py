@@ -34,8 +34,8 @@ def check(path):
     corpus.run([calltree, "export", "--to=dot", path, "-o", base + ".dot"])
     d = json.loads(corpus.run([calltree, "annotate", "--json", "--auto=no", path]))
     e = d["recorded_events"][0]
-    # (Shares are of the stated total, or of the functions' sum where that is larger.)
-    total = max(sum(f["self"][e] for f in d["functions"]), d["totals"][e])
+    # (Shares are of the program total, annotate's PROGRAM TOTALS: calltree/totals.h.)
+    total = d["totals"][e]
     root = ET.fromstring(svg_of(base + ".dot"))
     if corpus.has_inlined_code(path):
         return check_self_shares(root, path, e, total)

@@ -121,7 +121,10 @@ same() {
       case $filter in
         gunzip) gzip -dc <"$w/out" >"$w/$side/file" 2>&1 || cp "$w/out" "$w/$side/file" ;;
         html-data)
-          grep -a '^<script>window.__CALLTREE_REPORT__=' "$w/out" >"$w/$side/file"
+          # (anywhere on its line: the page's own markup may come before it on that line.) A
+          # page with no data line is a failure, not two empty files found equal.
+          grep -ao '<script>window\.__CALLTREE_REPORT__=.*' "$w/out" >"$w/$side/file" ||
+            echo "FAIL: (in $where) calltree $*: the report ($side) holds no data line" >>"$w/failures"
           # The page's size counts the front end's code, which is not compared: "wrote F (N
           # bytes; ...)" keeps everything but N.
           sed -i -E 's/ \([0-9]+ bytes; / (N bytes; /' "$w/$side/stderr" ;;

@@ -1,6 +1,8 @@
 // serve_runs_test.cc — the serve API on profiles that change (status, reload) and on runs of
 // several files, in-process (the binary's side: serve_reload.py, web/tests/browser_runs).
+#include <algorithm>
 #include <atomic>
+#include <map>
 #include <filesystem>
 #include <thread>
 
@@ -94,6 +96,100 @@ TEST(ServeReload, RequestsDuringReloads) {
   EXPECT_GT(answered, 0);
   EXPECT_EQ(get_json(a, "/api/v1/status")["generation"], 5);
   EXPECT_EQ(get_json(a, "/api/v1/profile")["totals"]["Ir"], 9046032);
+}
+
+// A run of five --separate-threads files (tests/runs/threads) served together: each thread's
+// stacks stay its own. The workers' entry (clone, in each worker's file) is a root, never under
+// the main thread's main -> pthread_create -> clone3 (clone is one function in both); the roots
+// sum to the total, and to each part's total for that part alone; no frame is above its
+// function's inclusive cost; children fit in their parent; main's frame is main's inclusive cost.
+void check_thread_flame(const server::api& a, const std::string& parts) {
+  const std::string q = parts.empty() ? "" : "&parts=" + parts;
+  const nlohmann::json fl = get_json(a, "/api/v1/flame?min=0&max_frames=200000&merge=no" + q);
+  const nlohmann::json list =
+      get_json(a, "/api/v1/functions?cycles=no&limit=100000" + q);
+  std::map<std::uint64_t, std::uint64_t> inclusive;
+  std::map<std::uint64_t, std::string> name;
+  for (const auto& r : list["rows"]) {
+    inclusive[r["id"]] = r["inclusive"]["Ir"];
+    name[r["id"]] = r["name"];
+  }
+  const auto& fr = fl["frames"];
+  const std::size_t n = fr["count"];
+  std::vector<std::uint64_t> kids(n, 0);
+  std::uint64_t roots = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t total = fr["total"]["Ir"][i];
+    const std::uint64_t id = fr["id"][i];
+    const std::int64_t p = fr["parent"][i];
+    if (p < 0)
+      roots += total;
+    else
+      kids[static_cast<std::size_t>(p)] += total;
+    if (inclusive.count(id)) {
+      EXPECT_LE(total, inclusive[id]) << name[id] << " (frame " << i << ", parts " << parts << ")";
+    }
+    if (name[id] == "main") {  // (within the units that rounding leaves to roots of their own)
+      EXPECT_LE(total, inclusive[id]) << "parts " << parts;
+      EXPECT_GE(total + 4, inclusive[id]) << "parts " << parts;
+    }
+    if (name[id] == "worker") {
+      for (std::int64_t up = p; up >= 0; up = fr["parent"][static_cast<std::size_t>(up)])
+        EXPECT_NE(name[fr["id"][static_cast<std::size_t>(up)]], "main")
+            << "a worker's stack under the main thread's main (parts " << parts << ")";
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    EXPECT_EQ(kids[i] + fr["self"]["Ir"][i].get<std::uint64_t>(), fr["total"]["Ir"][i])
+        << "frame " << i;
+  EXPECT_EQ(roots, fl["totals"]["Ir"].get<std::uint64_t>()) << "parts " << parts;
+}
+
+TEST(ServeRuns, EachThreadsStacksAreItsOwn) {
+  const fs::path dir = fs::path(CALLTREE_SOURCE_DIR) / "tests/runs/threads";
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  ASSERT_EQ(files.size(), 5u);
+  auto s = views::load_run(files, where());
+  ASSERT_TRUE(s) << s.error().message;
+  server::api a = make_api(std::shared_ptr<const views::session>(std::move(*s)));
+  check_thread_flame(a, "");
+  for (const char* p : {"1", "2", "3", "2,4", "1,3,5"}) check_thread_flame(a, p);
+  // Every part's entry is a root: the main thread's (the program's entry) and clone, the four
+  // workers' (one frame: the same stack in four threads is one).
+  const nlohmann::json fl = get_json(a, "/api/v1/flame?min=0&merge=no");
+  const int clone = id_of(a, "clone"), worker = id_of(a, "worker");
+  std::size_t clone_roots = 0;
+  for (std::size_t i = 0; i < fl["frames"]["count"].get<std::size_t>(); ++i)
+    if (fl["frames"]["parent"][i] == -1 && fl["frames"]["id"][i] == clone) ++clone_roots;
+  EXPECT_EQ(clone_roots, 1u);
+  // The sandwich of worker: its callers are clone's start_thread, in the workers alone.
+  const nlohmann::json up =
+      get_json(a, "/api/v1/flame?direction=callers&min=0&root=" + std::to_string(worker));
+  for (std::size_t i = 0; i < up["frames"]["count"].get<std::size_t>(); ++i)
+    EXPECT_NE(up["frames"]["id"][i], id_of(a, "main"));
+}
+
+// A call that costs more than its callee's lines (tests/runs/calls-above-lines.callgrind:
+// main calls f for 200, f's lines are 110, f calls g for 100): the profile says so, and no
+// view scales g up to fill the call (g's frame is its call, 100, in every tree).
+TEST(ServeRuns, ACallAboveItsCalleesLinesIsNotScaledUp) {
+  server::api a =
+      make_api(load(fs::path(CALLTREE_SOURCE_DIR) / "tests/runs/calls-above-lines.callgrind"));
+  const nlohmann::json pr = get_json(a, "/api/v1/profile");
+  const std::string warnings = pr["inputs"].back()["warnings"].dump();
+  EXPECT_NE(warnings.find("[calls-above-lines] 1 function"), std::string::npos) << warnings;
+  const int f = id_of(a, "f"), g = id_of(a, "g");
+  for (const std::string& q : std::vector<std::string>{
+           "/api/v1/flame?min=0", "/api/v1/flame?min=0&root=" + std::to_string(f)}) {
+    const nlohmann::json fl = get_json(a, q);
+    for (std::size_t i = 0; i < fl["frames"]["count"].get<std::size_t>(); ++i) {
+      if (fl["frames"]["id"][i] == g) {
+        EXPECT_EQ(fl["frames"]["total"]["Ir"][i], 100) << q;
+      }
+    }
+  }
 }
 
 }  // namespace

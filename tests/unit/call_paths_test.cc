@@ -150,6 +150,68 @@ TEST(CallPaths, ACycleWithNoWayInGetsARoot) {
   EXPECT_EQ(t.node[0], 1u);  // the heavier of the two (7 + 12 against 5 + 9)
 }
 
+// The invariant: no frame above the calls it stands for. main(0) calls f(1) once for 200,
+// but f's own lines add up to 110 (self 10, a call of g(2) for 100), as in a file whose call
+// cost is larger than its callee's lines: g's frame is its call, 100, never 200 * 100 / 110.
+TEST(CallPaths, AFrameNeverHoldsMoreThanItsCalls) {
+  graph_maker m(3, 1);
+  m.self(0, {5}).self(1, {10}).self(2, {100});
+  m.call(0, 1, {200}).call(1, 2, {100});
+  for (bool exact : {false, true}) {
+    path_options o;
+    o.exact_self = exact;
+    const auto t = estimate_paths(m.g, o);
+    auto of = check_consistent(t);
+    ASSERT_EQ(of[2].size(), 1u);
+    EXPECT_EQ(t.total.row(of[2][0])[0], 100u) << "exact " << exact;
+    ASSERT_EQ(of[1].size(), 1u);
+    EXPECT_LE(t.total.row(of[1][0])[0], 200u);
+    EXPECT_EQ(t.unfitted, 0u);
+  }
+  // The callees of f (a callee map): f's 110 split as its lines say, g within its call.
+  path_options o;
+  o.root = 1;
+  const auto t = estimate_paths(m.g, o);
+  auto of = check_consistent(t);
+  EXPECT_EQ(t.total.row(of[2][0])[0], 100u);
+}
+
+// The other way: main(0) calls f(1) for 50, but f's lines add up to 100. An exact tree keeps
+// f's self cost (the file's numbers) without putting more than 50 under main's call: the
+// rest is a root of f's own, and the tree says so (unfitted).
+TEST(CallPaths, ASelfCostBeyondItsCallsIsNotPutUnderThem) {
+  graph_maker m(2, 1);
+  m.self(0, {10}).self(1, {100});
+  m.call(0, 1, {50});
+  const auto t = estimate_paths(m.g);
+  check_exact(m.g, t);
+  auto of = check_consistent(t);
+  ASSERT_EQ(of[1].size(), 2u);
+  for (auto f : of[1])
+    if (t.parent[f] != path_tree::no_frame) {
+      EXPECT_LE(t.total.row(f)[0], 50u);
+    }
+  ASSERT_EQ(of[0].size(), 1u);
+  EXPECT_EQ(t.total.row(of[0][0])[0], 60u);  // main: its 10 and the call's 50
+  EXPECT_EQ(t.unfitted, 1u);
+}
+
+// Several roots (a function's node in each part of a run): one tree from each.
+TEST(CallPaths, FromSeveralRoots) {
+  graph_maker m(4, 1);
+  m.self(0, {1}).self(1, {2}).self(2, {3}).self(3, {4});
+  m.call(0, 1, {2}).call(2, 3, {4});
+  path_options o;
+  o.roots = {0, 2};
+  const auto t = estimate_paths(m.g, o);
+  check_consistent(t);
+  std::uint64_t roots = 0;
+  for (std::size_t f = 0; f < t.frames(); ++f)
+    if (t.parent[f] == path_tree::no_frame) roots += t.total.row(f)[0];
+  EXPECT_EQ(roots, 10u);
+  EXPECT_EQ(t.frames(), 4u);
+}
+
 TEST(CallPaths, ALadderOfDiamondsIsCappedNotExploded) {
   // 64 diamonds in a row: 2^64 paths. The cap holds the tree, and every self cost is placed.
   const std::uint32_t levels = 64;
@@ -164,7 +226,9 @@ TEST(CallPaths, ALadderOfDiamondsIsCappedNotExploded) {
   path_options o;
   o.max_frames = 5000;
   const auto t = estimate_paths(m.g, o);
-  EXPECT_LE(t.frames(), 5000u + m.g.nodes);  // the cap, plus chains for nodes it left out
+  // The cap, plus chains for nodes it left out, plus the frames (at most 4 per node) and
+  // roots (one per node) of self costs that did not fit under their frames' calls.
+  EXPECT_LE(t.frames(), 5000u + 6 * m.g.nodes);
   EXPECT_GT(t.pruned, 0u);
   check_exact(m.g, t);
 }

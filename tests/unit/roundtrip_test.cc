@@ -7,8 +7,6 @@
 //     small), after the normalisations the writer makes on purpose:
 //       - the header says `version: 1` (the format it writes) and drops unknown header lines;
 //       - a call without a target position gets the target 0 (the format's unknown position);
-//       - `totals:` is the sum of the self costs (an input's wrong or missing totals: line is
-//         not copied);
 //  2. the profile models built from both are the same: parts with their header facts,
 //     summaries and totals, functions (by object, file, name), self rows, calls, jumps, and
 //     every cost, matched by names, not ids;
@@ -138,11 +136,8 @@ class normalise final : public record_sink {
     next_.on_call(c);
   }
   void on_jump(const jump_record& r) override { next_.on_jump(r); }
-  void on_part_end(const part_end& e) override {
-    part_end c = e;
-    c.totals = e.computed;
-    next_.on_part_end(c);
-  }
+  // (summary: and totals: are written as stated, where stated: nothing to normalise.)
+  void on_part_end(const part_end& e) override { next_.on_part_end(e); }
 
  private:
   record_sink& next_;
@@ -287,8 +282,8 @@ model_diff compare_models(const profile& a, const profile& b) {
     if (hx.summary != hy.summary) d.add(at + "header summary");
     if (!same_opt(x.summary, y.summary)) d.add(at + "summary");
     if (!same_costs(x.totals, y.totals)) d.add(at + "computed totals");
-    // The writer's totals: line is the computed total.
-    if (!y.totals_line || !same_costs(x.totals, *y.totals_line)) d.add(at + "totals: line");
+    // The writer's totals: line is the input's, where it had one.
+    if (!same_opt(x.totals_line, y.totals_line)) d.add(at + "totals: line");
   }
 
   // Functions by (object, file, name).

@@ -161,8 +161,6 @@ const std::map<std::string, std::string> disagreeing = {
     {"pprofile-work-deterministic",
      "usphit is a ratio (microseconds per hit) that pprofile writes per line and per call: its "
      "sums are no costs"},
-    {"vg-recurse-cacheuse",
-     "callgrind --cacheuse=yes: the root's calls out sum 2 Ir more than the program's total"},
 };
 
 TEST_P(ViewSums, NoCallAboveTheTotal) {

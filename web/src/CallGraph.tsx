@@ -2,9 +2,9 @@
 // out by Graphviz's `dot` compiled to WebAssembly (@hpcc-js/wasm-graphviz), loaded with this
 // module only when the view is first opened. Boxes are coloured by inclusive share; a cycle's
 // members are drawn inside a cluster labelled `<cycle N>`; a click on a box selects it. The
-// graph opens fitted to its pane (shrunk to MIN_AUTO at most: then scrolled), the selected
-// function in the middle, as KCachegrind shows it; −, +, Fit (all of it) and 100% zoom, a
-// drag pans.
+// graph opens fitted to its pane (all of it in view, never above its own size) and stays
+// fitted as the pane is resized, the selected function in the middle; −, +, Fit (all of it)
+// and 100% zoom, a drag pans.
 import { Graphviz } from "@hpcc-js/wasm-graphviz";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Graph } from "./api";
@@ -15,7 +15,6 @@ import { filterParams, FilterNote } from "./StackFilters";
 
 let graphviz: Promise<Graphviz> | null = null;
 
-const MIN_AUTO = 0.67; // a graph opens fitted to its pane, shrunk to this scale at most (then scrolled)
 const STEPS = [0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2];
 
 /** The layout's own size in CSS px (Graphviz writes points). */
@@ -91,18 +90,19 @@ export default function CallGraph({ fn, event, state }: { fn: number; event: str
   const [err, setErr] = useState<string | null>(null);
   const [ms, setMs] = useState(0);
   const pane = useRef<HTMLDivElement>(null);
-  // "auto": fitted down to MIN_AUTO (the text stays readable), "fit": the whole graph.
-  const [zoom, setZoom] = useState<number | "auto" | "fit">("auto");
+  // "fit": the whole graph in the pane (at most its own size), as it opens; a number: that scale.
+  const [zoom, setZoom] = useState<number | "fit">("fit");
   const [scale, setScale] = useState(1);
   // Scale the drawing, then bring the selected function to the middle of the pane.
-  useLayoutEffect(() => {
+  const layout = () => {
     const el = pane.current;
     const svg = el?.querySelector("svg") as SVGSVGElement | null;
     if (!el || !svg || !q.data) return;
     const nat = (svg as SVGSVGElement & { natural?: { w: number; h: number } }).natural ?? naturalSize(svg);
     (svg as SVGSVGElement & { natural?: { w: number; h: number } }).natural = nat;
+    // (the pane's room less its padding and a scroll bar's width, which a fitted graph has not)
     const fit = Math.min(1, (el.clientWidth - 16) / nat.w, (el.clientHeight - 16) / nat.h);
-    const k = zoom === "auto" ? Math.max(MIN_AUTO, fit) : zoom === "fit" ? Math.max(0.05, fit) : zoom;
+    const k = zoom === "fit" ? Math.max(0.05, fit) : zoom;
     setScale(k);
     svg.style.width = nat.w * k + "px";
     svg.style.height = nat.h * k + "px";
@@ -111,6 +111,20 @@ export default function CallGraph({ fn, event, state }: { fn: number; event: str
     const b = node.getBoundingClientRect(), p = el.getBoundingClientRect();
     el.scrollLeft += b.left + b.width / 2 - (p.left + el.clientWidth / 2);
     el.scrollTop += b.top + b.height / 2 - (p.top + el.clientHeight / 2);
+  };
+  useLayoutEffect(layout, [svg, zoom]);
+  // Fitted, it stays fitted when the pane changes size (the window, the list's splitter).
+  useEffect(() => {
+    const el = pane.current;
+    if (!el || zoom !== "fit") return;
+    let w = el.clientWidth, h = el.clientHeight;
+    const ro = new ResizeObserver(() => {
+      if (el.clientWidth === w && el.clientHeight === h) return;
+      (w = el.clientWidth), (h = el.clientHeight);
+      layout();
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
   }, [svg, zoom]);
   const step = (dir: 1 | -1) => {
     const i = STEPS.findIndex((z) => z >= scale - 1e-3);

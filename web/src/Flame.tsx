@@ -3,7 +3,7 @@
 // children left to right in the server's order (by decreasing total). Click a frame to zoom
 // into it and select its function; frames too narrow to see are not drawn.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { Flame as FlameData, FlameFn } from "./api";
+import type { Flame as FlameData, FlameFn, Profile } from "./api";
 import { fmt, num, pct, percentChange } from "./format";
 import { navigate, type ViewState } from "./url";
 import { useFetch } from "./useFetch";
@@ -104,7 +104,7 @@ function colour(f: FlameFn | undefined, event: string, diff: boolean, selected: 
   return `hsl(${(h % 50) + 5} ${70 + (h % 20)}% ${58 + ((h >> 8) % 14)}%)`;
 }
 
-export function FlameChart({ d, event, state, upward, diff, label }: { d: FlameData; event: string; state: ViewState; upward: boolean; diff: boolean; label: string }) {
+export function FlameChart({ d, event, state, upward, diff, label, statedBeyond = false }: { d: FlameData; event: string; state: ViewState; upward: boolean; diff: boolean; label: string; statedBeyond?: boolean }) {
   const L = useMemo(() => layout(d, event), [d, event]);
   const [zoom, setZoom] = useState(-1);
   useEffect(() => setZoom(-1), [d]);
@@ -164,6 +164,11 @@ export function FlameChart({ d, event, state, upward, diff, label }: { d: FlameD
           </button>
         )}
         <span class="dim">{fmt(d.frames.count)} frames</span>
+        {statedBeyond && zoom < 0 && d.root === null && d.direction === "callees" && !d.filter && L.rootTotal > 0 && L.rootTotal < total && (
+          <span class="dim" data-testid="flame-share" title="The file states a total above its functions' costs (time outside any function, as Xdebug measures it): percentages are of that total, and the graph's roots, the functions' costs, fill this share of its width. The header shows both totals.">
+            roots: {pct(L.rootTotal, total)} of the total the file states
+          </span>
+        )}
       </div>
       <div class="flame" role="img" aria-label={label} style={{ height: (L.maxDepth + 1) * H + "px" }}>
         {frames}
@@ -174,6 +179,12 @@ export function FlameChart({ d, event, state, upward, diff, label }: { d: FlameD
 
 export function Flame({ event, state, icicle, diff }: { event: string; state: ViewState; icicle: boolean; diff: boolean }) {
   const q = useFetch<FlameData>("flame", { parts: state.parts, sort: event, side: diff ? "new" : undefined, ...filterParams(state) });
+  // Whether the file states a total above its functions' costs (calltree/totals.h): the roots
+  // then fill only that share of the width, and the bar says so.
+  const prof = useFetch<Profile>("profile", {});
+  const stated = prof.data?.totals_stated?.[event];
+  const summed = prof.data?.totals_summed?.[event];
+  const statedBeyond = !diff && state.parts === "all" && stated !== null && stated !== undefined && summed !== undefined && num(stated) > num(summed);
   if (q.error) return <div class="error">{q.error.message}</div>;
   if (!q.data) return <div class="hint">Estimating the call paths…</div>;
   return (
@@ -185,7 +196,7 @@ export function Flame({ event, state, icicle, diff }: { event: string; state: Vi
           Coloured by change of inclusive {event} from OLD to NEW: <span class="sw up">grew</span> <span class="sw down">shrank</span> <span class="sw same">same</span> <span class="sw new">only in NEW</span>. Widths are NEW's.
         </p>
       )}
-      <FlameChart d={q.data} event={event} state={state} upward={!icicle} diff={diff} label={icicle ? "Icicle: the roots at the top" : "Flame graph: the roots at the bottom"} />
+      <FlameChart d={q.data} event={event} state={state} upward={!icicle} diff={diff} label={icicle ? "Icicle: the roots at the top" : "Flame graph: the roots at the bottom"} statedBeyond={statedBeyond} />
     </div>
   );
 }

@@ -24,7 +24,7 @@ export interface FolderRow {
   compression: string;
   read: "nothing" | "header" | "whole";
   parts: number | null;
-  total: { event: string; value: Cost; from: "read" | "summary" } | null;
+  total: { event: string; value: Cost; from: "read" | "summary" | "index" } | null;
   errors: number;
 }
 
@@ -78,12 +78,12 @@ function Total({ r }: { r: FolderRow }) {
   if (r.problem && !r.total) return null;
   if (!r.total)
     return (
-      <span class="dim" data-testid="total-unknown" title="no summary: line in its header: known once it is opened (the table reads headers only)">
+      <span class="dim" data-testid="total-unknown" title="no summary: line in its header: known once it is opened (the table reads headers only; an opened profile's row has its total)">
         unknown
       </span>
     );
   return (
-    <span title={r.total.from === "summary" ? "as its header's summary: line states it (of its first part)" : "the sum of its self costs (the whole file was read: it is smaller than one block)"}>
+    <span title={r.total.from === "summary" ? "as its header's summary: line states it (of its first part)" : r.total.from === "index" ? "the sum of its self costs (read whole in the background, kept in the index)" : "the whole file's, as its page shows it (it was opened, or it is smaller than one block)"}>
       {fmt(r.total.value)} <span class="dim">{r.total.event}</span>
     </span>
   );
@@ -142,6 +142,9 @@ export function Folder() {
           value={filter}
           onInput={(e) => (setFilter((e.target as HTMLInputElement).value), setOffset(0))}
         />
+        <button data-testid="trend-button" title="the program total and any function's cost across the runs, oldest first" onClick={() => navigate({ view: "trend" })}>
+          Trend
+        </button>
         <button disabled={picked.length !== 2} data-testid="diff-button" title="tick two files: the older is OLD, the newer NEW" onClick={diff}>
           Diff {picked.length === 2 ? `${base(picked[0].name)} ↔ ${base(picked[1].name)}` : "(tick two)"}
         </button>

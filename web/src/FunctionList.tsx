@@ -19,6 +19,7 @@ interface Column {
   cell: (r: AnyRow) => string;
   cls?: (r: AnyRow) => string;
   width: number; // px; 0: the name, which takes the room left
+  minChars?: number; // its text's widest (a cost's: the total's digits and a share)
 }
 
 const WIDTHS = "calltree.columns"; // localStorage: the widths the user dragged columns to
@@ -247,11 +248,31 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
     }
   };
 
-  const columns = useMemo(() => makeColumns(profile, events, event, state, diff, c.extra, pcols), [profile, events.join(), event, state.by, diff, c.extra, pcols]);
+  // Relative to parent, within a group: shares of the group's cost, not of the total.
+  const parent = !diff && state.rel && state.in_group ? ((c.groups as Group[] | null)?.find((g) => g.name === state.in_group) ?? null) : null;
+  const columns = useMemo(() => makeColumns(profile, events, event, state, diff, c.extra, pcols, parent), [profile, events.join(), event, state.by, diff, c.extra, pcols, parent]);
   // Column widths: the defaults, or what the user dragged a head's right edge to.
   const [widths, setWidths] = useState<Record<string, number>>(() => stored(WIDTHS, {}));
   const wkey = (col: Column) => col.key + ":" + col.title;
-  const template = columns.map((col) => (widths[wkey(col)] ? widths[wkey(col)] + "px" : col.width ? col.width + "px" : "minmax(200px, 1fr)")).join(" ");
+  // A number is never cut: each numeric column is at least as wide as its widest text, of the
+  // rows loaded and, for a cost with its share, of the total's digits (the widest there is).
+  const needed = useMemo(() => {
+    const m: Record<string, number> = {};
+    for (const col of columns) {
+      if (!col.width || col.key === "loc" || col.key === "change") continue;
+      let n = col.minChars ?? 0;
+      for (const rows of c.pages.values()) for (const r of rows) n = Math.max(n, col.cell(r).length);
+      m[wkey(col)] = Math.ceil(n * charPx()) + 14; // (+ the cell's padding)
+    }
+    return m;
+  }, [columns, c.pages.size, c.key]);
+  const template = columns
+    .map((col) => {
+      const k = wkey(col);
+      if (!col.width && !widths[k]) return "minmax(200px, 1fr)";
+      return Math.max(widths[k] || col.width, needed[k] ?? 0) + "px";
+    })
+    .join(" ");
   // Names longer than their column are cut in the middle, to keep their end.
   const head = useRef<HTMLDivElement>(null);
   const [nameChars, setNameChars] = useState(0);
@@ -442,10 +463,13 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
   );
 }
 
-function makeColumns(profile: Profile, events: string[], _event: string, _state: ViewState, diff: boolean, extra: DiffList | FL | null, pcols: boolean): Column[] {
+function makeColumns(profile: Profile, events: string[], _event: string, _state: ViewState, diff: boolean, extra: DiffList | FL | null, pcols: boolean, parent: Group | null): Column[] {
   const cols: Column[] = [];
   if (!diff) {
     const totals = (extra as FL | null)?.totals ?? profile.totals;
+    const inclBase = parent ? parent.inclusive : totals;
+    const selfBase = parent ? parent.self : totals;
+    const of = parent ? "of the group's" : "of the total";
     for (const e of events) {
       if (pcols && e === _event) {
         // The parts side by side: the cost of this event in each part (self, or inclusive when
@@ -473,18 +497,20 @@ function makeColumns(profile: Profile, events: string[], _event: string, _state:
       if (showIncl) cols.push({
         key: "incl",
         title: (summedOnly ? "All incl. " : "Incl. ") + e,
-        tip: `inclusive cost of ${e}: the function and everything it calls (% of the total)`,
+        tip: `inclusive cost of ${e}: the function and everything it calls (% ${of} ${parent ? "inclusive cost" : ""})`.replace(" )", ")"),
         sort: { event: e, by: "inclusive" },
-        cell: (r) => fmtCost((r as Row).inclusive[e], totals[e]),
+        cell: (r) => fmtCost((r as Row).inclusive[e], inclBase[e]),
         width: 150,
+        minChars: costChars(totals[e]),
       });
       if (showSelf) cols.push({
         key: "self",
         title: (summedOnly ? "All self " : "Self ") + e,
-        tip: `self cost of ${e}: the function's own code (% of the total)`,
+        tip: `self cost of ${e}: the function's own code (% ${of} ${parent ? "self cost" : ""})`.replace(" )", ")"),
         sort: { event: e, by: "self" },
-        cell: (r) => fmtCost((r as Row).self[e], totals[e]),
+        cell: (r) => fmtCost((r as Row).self[e], selfBase[e]),
         width: 150,
+        minChars: costChars(totals[e]),
       });
     }
     cols.push({ key: "calls", title: "Calls", tip: "calls into the function from other functions", sort: { by: "calls" }, cell: (r) => fmt((r as Row).calls), width: 80 });
@@ -504,6 +530,11 @@ function makeColumns(profile: Profile, events: string[], _event: string, _state:
   cols.push({ key: "name", title: "Function", tip: "name", sort: { by: "name", measure: "abs_delta" } as Partial<ViewState>, cell: (r) => r.name, width: 0 });
   cols.push({ key: "loc", title: "Location", tip: "source file, or the object of a function with none (???)", cell: (r) => location(r.file, r.object), width: 120 });
   return cols;
+}
+
+/** The widest text of fmtCost beside this total: its digits (and a sign), two spaces, "100.0%". */
+function costChars(total: Costs[string] | undefined): number {
+  return fmt(total).length + 1 + 2 + 6;
 }
 
 function fmtCost(c: Costs[string] | undefined, total: Costs[string] | undefined): string {

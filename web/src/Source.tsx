@@ -7,8 +7,8 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { FunctionDetail, Source, SourceLine } from "./api";
 import { FnLink } from "./Calls";
-import { callPct, fmt, pct, recursiveNote } from "./format";
-import type { ViewState } from "./url";
+import { callPct, fmt, num, pct, recursiveNote } from "./format";
+import { navigate, type ViewState } from "./url";
 import { useFetch } from "./useFetch";
 
 const ROW = 18; // px, every line and every note
@@ -61,12 +61,18 @@ function Note({ it, event, totals, top }: { it: Item; event: string; totals: Rec
 
 export function SourceView({ f, event, state }: { f: FunctionDetail; event: string; state: ViewState }) {
   // A function's code may lie in several files (inlined from headers): its own file first,
-  // then each other found file, picked above the text.
+  // then each other found file, picked above the text, each with its self cost there. It
+  // opens on the file the URL names (#file=ID), else on its costliest.
   const spans = f.source
-    ? [{ file_id: f.source.file_id, file: f.file, first_line: f.source.first_line, last_line: f.source.last_line }, ...(f.source.inlined ?? [])]
+    ? [{ file_id: f.source.file_id, file: f.file, first_line: f.source.first_line, last_line: f.source.last_line, self: f.source.self }, ...(f.source.inlined ?? [])]
     : [];
-  const [picked, setPicked] = useState(0);
-  useEffect(() => setPicked(0), [f.id]);
+  let costliest = 0;
+  spans.forEach((sp, i) => {
+    if (num(sp.self?.[event]) > num(spans[costliest].self?.[event])) costliest = i;
+  });
+  const named = spans.findIndex((sp) => String(sp.file_id) === state.file);
+  const picked = named >= 0 ? named : costliest;
+  const selfAll = spans.reduce((a, sp) => a + num(sp.self?.[event]), 0);
   const span = spans[Math.min(picked, Math.max(0, spans.length - 1))];
   const fileId = span ? span.file_id : f.file_id;
   const q = useFetch<Source>(fileId === null || fileId === undefined ? null : "source/" + fileId, {
@@ -156,9 +162,21 @@ export function SourceView({ f, event, state }: { f: FunctionDetail; event: stri
         <div class="srcfiles" data-testid="source-files">
           <span class="dim">Its code is in {spans.length} files: </span>
           {spans.map((sp, i) => (
-            <button class={i === picked ? "on" : ""} title={sp.file} onClick={() => setPicked(i)}>
+            <button
+              class={i === picked ? "on" : ""}
+              aria-pressed={i === picked}
+              data-testid="source-file"
+              title={`${sp.file}\n${fmt(sp.self?.[event])} ${event} of its self cost (every part) is in this file`}
+              onClick={() => navigate({ file: String(sp.file_id) })}
+            >
               {sp.file.split("/").pop()}
               {i === 0 ? " (its own)" : ` (inlined, lines ${sp.first_line}–${sp.last_line})`}
+              {sp.self && (
+                <span class="dim" data-testid="source-file-cost">
+                  {" · "}
+                  {fmt(sp.self[event])} {pct(sp.self[event], selfAll)}
+                </span>
+              )}
             </button>
           ))}
         </div>

@@ -54,7 +54,14 @@ export interface Input {
   parts: Part[];
   positions: string[];
   has_jumps: boolean;
-  diagnostics: { errors: number; warnings: number; notes: number; shown: Diagnostic[] };
+  diagnostics: {
+    errors: number;
+    warnings: number;
+    notes: number;
+    /** How many of each code (shown or not): errors, then warnings, then notes, each by code. */
+    by_code?: { code: string; severity: string; count: number }[];
+    shown: Diagnostic[];
+  };
   warnings: string[];
 }
 
@@ -71,6 +78,10 @@ export interface Profile {
   events: EventInfo[];
   event_warnings: string[];
   totals: Costs;
+  /** The sum of the self costs, and what the file states (null: nothing); `totals` is the
+   *  stated figure where there is one (calltree/totals.h). */
+  totals_summed: Costs;
+  totals_stated: Record<string, number | string | null>;
   functions: number;
   cycles: number;
   files: { id: number; name: string; found: boolean }[];
@@ -210,7 +221,9 @@ export interface FunctionDetail extends FnRef {
     first_line: number;
     last_line: number;
     /** The other found files its code was inlined from (fi=/fe=), with its lines there. */
-    inlined: { file_id: number; file: string; first_line: number; last_line: number }[];
+    /** Its self cost in its own file (every part summed, as the source view's lines). */
+    self?: Costs;
+    inlined: { file_id: number; file: string; first_line: number; last_line: number; self?: Costs }[];
   } | null;
 }
 
@@ -414,9 +427,9 @@ export function setScope(s: string) {
 }
 
 /** GET /api/v1/PATH?PARAMS; rejects with ApiError on an error answer. */
-export async function get<T>(path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
+export async function get<T>(path: string, params: Params = {}, signal?: AbortSignal, withDerived: string = derived): Promise<T> {
   if (!cycles) params = { ...params, detect_cycles: "no" };
-  const url = "api/v1/" + scope + path + query(derived ? { ...params, derived } : params);
+  const url = "api/v1/" + scope + path + query(withDerived ? { ...params, derived: withDerived } : params);
   const embedded = window.__CALLTREE_REPORT__;
   if (embedded) return reportAnswer(embedded, path, params) as T;
   const headers: Record<string, string> = {};

@@ -72,3 +72,8 @@ export function middle(s: string, n: number): string {
   const tail = Math.min(20, Math.floor((n - 1) * 0.4));
   return s.slice(0, n - 1 - tail) + "…" + s.slice(s.length - tail);
 }
+
+/** "1 warning", "3 warnings", "852,438 notes". */
+export function plural(n: number, word: string): string {
+  return `${fmt(n)} ${word}${n === 1 ? "" : "s"}`;
+}

@@ -2,12 +2,14 @@
 // list on the left, and the selected function's views on the right (docs/serve.md).
 import { render } from "preact";
 import { lazy, Suspense } from "preact/compat";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { FunctionDetail, Profile } from "./api";
-import { isReport, setCycles, setDerived, setScope } from "./api";
+import { ApiError, get, isReport, setCycles, setDerived, setScope } from "./api";
 import { CallerMap } from "./CallerMap";
 import { Calls } from "./Calls";
 import { Coverage } from "./Coverage";
+import { Diagnostics } from "./Diagnostics";
+import { Help, visibleTabs } from "./Keys";
 import { Flame, Sandwich } from "./Flame";
 import { base, fmt, pct, percentChange } from "./format";
 import { Folder, FolderBar, scopeOf } from "./Folder";
@@ -18,6 +20,7 @@ import { ReportNotice, Verdict } from "./ReportNotice";
 import { MachineCode } from "./MachineCode";
 import { SourceView } from "./Source";
 import { Treemap } from "./Treemap";
+import { Trend } from "./Trend";
 import { StackFilterBar } from "./StackFilters";
 import { navigate, useViewState, type Tab, type ViewState } from "./url";
 import { useFetch } from "./useFetch";
@@ -75,6 +78,9 @@ function Header({ p, state, event }: { p: Profile; state: ViewState; event: stri
           <input type="checkbox" data-testid="cycles" checked={state.cycles} onChange={(e) => navigate({ cycles: (e.target as HTMLInputElement).checked })} /> cycles
         </label>
       )}
+      <label title="KCachegrind's Relative to Parent: the percentages of the callers and callees are of the selected function's inclusive cost, a cycle's members' of the cycle's, and the list's within a group of the group's cost (off: of the program's total)">
+        <input type="checkbox" data-testid="relative" checked={state.rel} onChange={(e) => navigate({ rel: (e.target as HTMLInputElement).checked })} /> relative to parent
+      </label>
       {p.mode !== "diff" && (
         <label title="show the self and inclusive columns of every event">
           <input type="checkbox" checked={state.all} onChange={(e) => navigate({ all: (e.target as HTMLInputElement).checked })} /> all events
@@ -96,6 +102,7 @@ function Header({ p, state, event }: { p: Profile; state: ViewState; event: stri
           </select>
         </label>
       )}
+      <Help />
       {p.mode === "diff" ? (
         <span class="total" data-testid="total" title="the programs' totals of this event, OLD → NEW">
           Total {event}: {fmt(sumParts(p.inputs[0], event))} → {fmt(sumParts(input, event))} ({percentChange(sumParts(p.inputs[0], event) ? (100 * (sumParts(input, event) - sumParts(p.inputs[0], event))) / sumParts(p.inputs[0], event) : null)})
@@ -103,59 +110,82 @@ function Header({ p, state, event }: { p: Profile; state: ViewState; event: stri
       ) : (
         <span class="total" data-testid="total" title="the program's total of this event">
           Total {event}: {fmt(p.totals[event])}
+          <StatedTotal p={p} event={event} />
         </span>
       )}
     </header>
   );
 }
 
-/** KCachegrind's formula box: a derived event of this page, e.g. `CEst = Ir + 10 Bm`. */
-function FormulaBox({ state }: { state: ViewState }) {
-  const [text, setText] = useState(state.derived.replace("=", " = "));
+// A derived event the server refused (typed in the box, or in a link): the page is shown
+// without it, and the box shows the formula and why, once.
+let refused: { text: string; message: string } | null = null;
+
+/** Where the file states a total other than the sum of its self costs: both, beside the total
+ *  (percentages are of the stated one, as in `calltree annotate`; the flame graph holds the
+ *  functions' costs, so its roots fill that share of the width). */
+function StatedTotal({ p, event }: { p: Profile; event: string }) {
+  const stated = p.totals_stated?.[event];
+  const summed = p.totals_summed?.[event];
+  if (stated === null || stated === undefined || summed === undefined || Number(stated) === Number(summed)) return null;
+  const share = (100 * Number(summed)) / Number(stated);
   return (
-    <input
-      class="formula"
-      aria-label="Derived event"
-      title="a derived event, NAME = FORMULA of the events (e.g. CEst = Ir + 10 Bm); Enter to add, empty to remove"
-      placeholder="NAME = FORMULA"
-      value={text}
-      onInput={(e) => setText((e.target as HTMLInputElement).value)}
-      onKeyDown={(e) => {
-        if (e.key !== "Enter") return;
-        const t = text.trim();
-        const m = t.match(/^([A-Za-z_][\w]*)\s*=\s*(.+)$/);
-        if (t === "") navigate({ derived: "", event: "" });
-        else if (m) navigate({ derived: m[1] + "=" + m[2], event: m[1] });
-      }}
-    />
+    <span class="stated-total warning" data-testid="stated-total" title={`the file states a total of ${fmt(stated)} ${event}; its functions' self costs sum to ${fmt(summed)}. Percentages are of the stated total${share > 100 ? " and can pass 100 %" : ""}; the flame graph's roots fill ${share.toFixed(1)} % of its width.`}>
+      {" "}
+      (stated by the file; its functions sum to {fmt(summed)}, {share.toFixed(1)} %)
+    </span>
   );
 }
 
-function Diagnostics({ p }: { p: Profile }) {
-  const items = p.inputs.filter((i) => i.diagnostics.errors + i.diagnostics.warnings > 0 || !i.complete || i.warnings.length);
-  if (!items.length && !p.event_warnings.length) return null;
+/** KCachegrind's formula box: a derived event of this page, e.g. `CEst = Ir + 10 Bm`. A
+ * formula the server refuses is not applied: its error is shown beside the box. */
+function FormulaBox({ state }: { state: ViewState }) {
+  const [text, setText] = useState(refused?.text ?? state.derived.replace("=", " = "));
+  const [error, setError] = useState<string | null>(refused?.message ?? null);
+  useEffect(() => void (refused = null), []);
+  const apply = async () => {
+    const t = text.trim();
+    if (t === "") {
+      setError(null);
+      navigate({ derived: "", event: "" });
+      return;
+    }
+    const m = t.match(/^([A-Za-z_][\w]*)\s*=\s*(.+)$/);
+    if (!m) {
+      setError("a derived event is NAME = FORMULA of the events (e.g. CEst = Ir + 10 Bm)");
+      return;
+    }
+    const derived = m[1] + "=" + m[2];
+    try {
+      await get<Profile>("profile", {}, undefined, derived);
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : String(e));
+      return;
+    }
+    setError(null);
+    navigate({ derived, event: m[1] });
+  };
   return (
-    <details class="diagnostics" open={items.some((i) => i.diagnostics.errors > 0)} aria-label="Diagnostics">
-      <summary>
-        {items.map((i) => `${base(i.name)}: ${i.diagnostics.errors} errors, ${i.diagnostics.warnings} warnings${i.complete ? "" : ", not read to its end"}`).join("; ") || "Warnings"}
-      </summary>
-      <ul>
-        {items.flatMap((i) => [
-          ...i.diagnostics.shown.map((d) => (
-            <li class={d.severity}>
-              <code>
-                {d.file}:{d.line}:{d.column}: {d.severity}: {d.message} [{d.code}]
-              </code>
-              {d.text && <pre>{d.text}</pre>}
-            </li>
-          )),
-          ...i.warnings.map((w) => <li class="warning">{w}</li>),
-        ])}
-        {p.event_warnings.map((w) => (
-          <li class="warning">{w}</li>
-        ))}
-      </ul>
-    </details>
+    <span class="formulabox">
+      <input
+        class={"formula" + (error ? " bad" : "")}
+        aria-label="Derived event"
+        aria-invalid={error !== null}
+        title="a derived event, NAME = FORMULA of the events (e.g. CEst = Ir + 10 Bm); Enter to add, empty to remove"
+        placeholder="NAME = FORMULA"
+        value={text}
+        onInput={(e) => setText((e.target as HTMLInputElement).value)}
+        onKeyDown={(e) => {
+          if (e.key === "Enter") void apply();
+          if (e.key === "Escape") setError(null);
+        }}
+      />
+      {error && (
+        <span class="formula-error" role="alert" data-testid="formula-error" title={error}>
+          {error}
+        </span>
+      )}
+    </span>
   );
 }
 
@@ -209,15 +239,15 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
         <div class="hint">Loading…</div>
       )}
       <nav class="tabs" role="tablist">
-        {TABS.filter(([t]) => t !== "parts" || p.inputs[p.inputs.length - 1].parts.length > 1).map(([t, label]) => (
-          <button role="tab" aria-selected={tab === t} class={tab === t ? "active" : ""} onClick={() => navigate({ tab: t })}>
+        {visibleTabs(TABS.filter(([t]) => t !== "parts" || p.inputs[p.inputs.length - 1].parts.length > 1)).map(([t, label], i) => (
+          <button role="tab" aria-selected={tab === t} class={tab === t ? "active" : ""} title={i < 9 ? `key ${i + 1}` : i === 9 ? "key 0" : undefined} onClick={() => navigate({ tab: t })}>
             {label}
           </button>
         ))}
       </nav>
       {["graph", "flame", "icicle", "sandwich", "map"].includes(tab) && <StackFilterBar state={state} />}
       <div class="tabbody">
-        {tab === "calls" && f && <Calls d={f} event={event} side={side} />}
+        {tab === "calls" && f && <Calls d={f} event={event} side={side} relative={state.rel} />}
         {tab === "source" && f && <SourceView f={f} event={event} state={state} />}
         {tab === "asm" && f && isReport() && <div class="error">This report does not hold machine code: open the profile with calltree serve.</div>}
         {tab === "asm" && f && !isReport() && <MachineCode f={f} event={event} state={state} creator={p.inputs[diff && state.side === "old" ? 0 : p.inputs.length - 1].creator} />}
@@ -239,6 +269,8 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
   );
 }
 
+const folderServer = document.querySelector('meta[name="calltree-mode"]')?.getAttribute("content") === "folder";
+
 function App() {
   const state = useViewState();
   setDerived(state.derived);
@@ -246,6 +278,8 @@ function App() {
   setScope(scopeOf(state.open));
   // (a new derived event, or a reload, asks every view again: the page is made anew)
   const [generation, setGeneration] = useState(0);
+  // serve DIR (the page says so): its table, without asking for a profile it has not opened.
+  if (folderServer && !state.open) return state.view === "trend" ? <Trend state={state} /> : <Folder />;
   return (
     <>
       {state.open && <FolderBar />}
@@ -256,19 +290,21 @@ function App() {
 
 function Page({ state, onReloaded }: { state: ViewState; onReloaded: () => void }) {
   const prof = useFetch<Profile>("profile", {});
-  if (prof.error?.code === "folder_mode") return <Folder />;
+  // A derived event the server refuses (from a link): the page without it, the error beside
+  // the formula box.
+  const refusedNow = prof.error && state.derived && (prof.error.code === "bad_event" || prof.error.code === "bad_derived") ? prof.error : null;
+  useEffect(() => {
+    if (!refusedNow) return;
+    refused = { text: state.derived.replace("=", " = "), message: refusedNow.message };
+    navigate({ derived: "", event: "" }, true);
+  }, [refusedNow]);
+  if (prof.error?.code === "folder_mode") return state.view === "trend" ? <Trend state={state} /> : <Folder />;
+  if (refusedNow) return <div class="hint">Loading the profile…</div>;
   if (prof.error)
     return (
       <div class="fatal" role="alert">
         <h1>calltree</h1>
         <p data-testid="fatal">{prof.error.message}</p>
-        {state.derived && (
-          <p>
-            <a href="#" onClick={(e) => (e.preventDefault(), navigate({ derived: "", event: "" }))}>
-              Remove the derived event {state.derived}
-            </a>
-          </p>
-        )}
       </div>
     );
   const p = prof.data;
@@ -289,12 +325,5 @@ function Page({ state, onReloaded }: { state: ViewState; onReloaded: () => void 
     </div>
   );
 }
-
-document.addEventListener("keydown", (e) => {
-  if (e.key === "/" && !(e.target instanceof HTMLInputElement)) {
-    e.preventDefault();
-    (document.querySelector("input.search") as HTMLInputElement | null)?.focus();
-  }
-});
 
 render(<App />, document.getElementById("app")!);

@@ -20,11 +20,15 @@ export interface ViewState {
   measure: string; // diff: abs_delta | delta | percent | new | old
   derived: string; // a derived event of the page, "NAME=FORMULA" (the API's derived=)
   cycles: boolean; // KCachegrind's cycle detection (the API's detect_cycles=); off: cycles=0
+  rel: boolean; // KCachegrind's Relative to Parent: percentages of the parent's cost, not the total
+  file: string; // Source: the file of the function's code shown (a file id; "" = its costliest)
   focus: string; // pprof's stack filters (RE2) of the stack and graph views
   ignore: string;
   hide: string;
   show: string;
   open: string; // serve DIR: the profile opened ("ID"), or the diff of two ("OLD,NEW")
+  view: "" | "trend"; // serve DIR: the table of profiles, or the Trend view (Trend.tsx)
+  tfn: string; // the Trend view's function ("" = the program total)
 }
 
 export const defaults: ViewState = {
@@ -43,11 +47,15 @@ export const defaults: ViewState = {
   measure: "abs_delta",
   derived: "",
   cycles: true,
+  rel: false,
+  file: "",
   focus: "",
   ignore: "",
   hide: "",
   show: "",
   open: "",
+  view: "",
+  tfn: "",
 };
 
 export function parseHash(hash: string): ViewState {
@@ -72,8 +80,12 @@ export function parseHash(hash: string): ViewState {
   pick("parts");
   pick("measure", ["abs_delta", "delta", "percent", "new", "old"]);
   pick("derived");
+  pick("view", ["trend"]);
+  pick("tfn");
   for (const k of ["focus", "ignore", "hide", "show"] as const) pick(k);
   if (/^\d+(,\d+)?$/.test(p.get("open") ?? "")) s.open = p.get("open")!;
+  if (/^\d+$/.test(p.get("file") ?? "")) s.file = p.get("file")!;
+  s.rel = p.get("rel") === "1";
   s.all = p.get("all") === "1";
   s.pcols = p.get("pcols") === "1";
   s.cycles = p.get("cycles") !== "0";

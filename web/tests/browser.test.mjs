@@ -890,11 +890,16 @@ test("derived event: the formula box adds a column, a bad formula says why", asy
   await waitRows(pg);
   await pg.waitForFunction((want) => document.querySelector('.tbody .row[data-index="1"] .cell.self')?.textContent.startsWith(want), fmt(2 * topSelf.self.Ir) + " ");
   eq((await pg.textContent('[data-testid="total"]')).trim(), "Total Twice: " + fmt(2 * A.totals.Ir), "derived total");
+  // A bad one is not applied: its error beside the box, the page (and Twice) kept.
   await pg.fill('input[aria-label="Derived event"]', "Bad = Ir +");
   await pg.press('input[aria-label="Derived event"]', "Enter");
-  await pg.waitForSelector('[data-testid="fatal"]');
-  assert((await pg.textContent('[data-testid="fatal"]')).includes("expected"), "the formula's error");
-  await pg.click("text=Remove the derived event");
+  await pg.waitForSelector('[data-testid="formula-error"]');
+  assert((await pg.textContent('[data-testid="formula-error"]')).includes("expected"), "the formula's error");
+  eq(await pg.$('[data-testid="fatal"]'), null, "the page kept");
+  eq((await pg.textContent('[data-testid="total"]')).trim(), "Total Twice: " + fmt(2 * A.totals.Ir), "still Twice");
+  await pg.fill('input[aria-label="Derived event"]', "");
+  await pg.press('input[aria-label="Derived event"]', "Enter");
+  await pg.waitForFunction(() => !location.hash.includes("derived"));
   await waitRows(pg);
 });
 
@@ -1052,6 +1057,33 @@ test("call graph: the selected function in the pane, fitted; zoom controls", asy
     });
     assert(whole, "Fit shows the whole graph");
     await shot(pg, "callgraph-fit");
+    eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
+  } finally {
+    s.stop();
+  }
+});
+
+test("one total: Xdebug's stated total beside its functions' sum in the header, first among the warnings", async () => {
+  const s = await serve([closures]);
+  try {
+    const prof = await api(s, "profile");
+    const ev = prof.events[0].name;
+    const stated = prof.totals_stated[ev], summed = prof.totals_summed[ev];
+    assert(stated !== null && num(stated) > num(summed), `Xdebug states more ${ev} than its functions hold: ${stated} vs ${summed}`);
+    eq(num(prof.totals[ev]), num(stated), "the program total is the stated one");
+    assert(prof.inputs[0].warnings[0].startsWith(`the file states a total of ${stated} ${ev} but its self costs sum to ${summed}`), "first warning: " + prof.inputs[0].warnings[0]);
+    const pg = await page(s.url);
+    await pg.waitForSelector('[data-testid="stated-total"]');
+    const t = (await pg.textContent('[data-testid="total"]')).trim();
+    const share = ((100 * num(summed)) / num(stated)).toFixed(1);
+    eq(t, `Total ${ev}: ${fmt(stated)} (stated by the file; its functions sum to ${fmt(summed)}, ${share} %)`, "the header's total");
+    await shot(pg, "stated-total");
+    // The flame graph's roots (the functions' costs) fill that share of its width, and its bar says so.
+    await pg.goto(s.url + "#tab=flame");
+    await pg.waitForSelector('[data-testid="flame-share"]', { timeout: 30000 });
+    const pctOf = (x, t) => { const v = (100 * x) / t; return v >= 10 ? v.toFixed(1) + "%" : v.toFixed(2) + "%"; };
+    eq((await pg.textContent('[data-testid="flame-share"]')).trim(), `roots: ${pctOf(num(summed), num(stated))} of the total the file states`, "the flame graph's bar");
+    await shot(pg, "stated-total-flame");
     eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
   } finally {
     s.stop();

@@ -120,7 +120,19 @@ test("folder: the table's rows, newest first, with annotate's totals and the pro
     }
     for (const n of xdebug) assert((await cell(pg, n, "folder-producer")).startsWith("xdebug 3"), `${n}: producer`);
     eq((await cell(pg, "vg-recurse-default.callgrind", "folder-total")).trim(), `${fmt(annotateJson(join(f.dir, "vg-recurse-default.callgrind")).totals.Ir)} Ir`, "the summary: of a header");
-    eq((await cell(pg, "xdebug-recursion.callgrind", "folder-total")).trim(), "unknown", "no summary: in the header");
+    {
+      // No summary: in its header (Xdebug): known once the index has read it whole (serve reads
+      // it in the background), then the sum of its self costs, as calltree check counts it.
+      const C = JSON.parse(execFileSync(calltree, ["check", "--json", join(f.dir, "xdebug-recursion.callgrind")]).toString().split("\n")[0]);
+      const want = `${fmt(C.totals[C.events[0]])} ${C.events[0]}`;
+      const shown = (await cell(pg, "xdebug-recursion.callgrind", "folder-total")).trim();
+      assert(shown === "unknown" || shown === want, "no summary: in the header: " + shown);
+      await pg.waitForFunction(
+        ([n, w]) => [...document.querySelectorAll('[data-testid="folder-row"]')].some((r) => r.querySelector('[data-testid="folder-name"]').textContent === n && r.querySelector('[data-testid="folder-total"]').textContent.trim() === w),
+        ["xdebug-recursion.callgrind", want],
+        { timeout: 60000 },
+      );
+    }
     assert((await cell(pg, "notes.txt", "folder-problem")).includes("not a profile"), "notes.txt's problem");
     assert((await cell(pg, "cut.callgrind", "folder-problem")).includes("cut short"), "cut.callgrind's problem");
     await shot(pg, "folder-table");
@@ -145,7 +157,10 @@ test("folder: the table's rows, newest first, with annotate's totals and the pro
     await pg.click(`[data-testid="folder-name"]:text-is("${fib}")`);
     await waitRows(pg);
     const A = annotateJson(join(f.dir, fib));
-    eq(await totalShown(pg), `Total ${A.events[0]}: ${fmt(A.totals[A.events[0]])}`, "the opened profile's total");
+    // (Xdebug states more time than its functions hold: the header says both, calltree/totals.h.)
+    const e0 = A.events[0];
+    const stated = A.totals_stated[e0] !== null && A.totals_stated[e0] !== A.totals_summed[e0] ? ` (stated by the file; its functions sum to ${fmt(A.totals_summed[e0])}, ${((100 * A.totals_summed[e0]) / A.totals_stated[e0]).toFixed(1)} %)` : "";
+    eq(await totalShown(pg), `Total ${e0}: ${fmt(A.totals[e0])}${stated}`, "the opened profile's total");
     eq(await pg.textContent('[data-testid="file-name"]'), fib, "the opened profile's name");
     const top = A.functions.slice().sort((a, b) => Number(b.self[A.events[0]]) - Number(a.self[A.events[0]]))[0];
     eq(await rowText(pg, 0, "name"), top.name, "the first row of its function list");

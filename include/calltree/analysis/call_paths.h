@@ -13,6 +13,14 @@
 // contexts call it, so the tree is exact to depth N; with --separate-recs, `f'2` is the second
 // recursion level of f.
 //
+// The invariant: a frame never holds more than the calls it stands for, and children are
+// fitted into their parent. A frame reached through a call of f to g holds at most what that
+// call cost (all of g's frames under f's frames together: at most f's calls of g), whatever
+// g's own lines add up to; a root holds at most its node's self cost plus its calls out.
+// Where a file's numbers disagree (calls into g that cost more than g's lines add up to, or
+// less), the file's numbers are kept and the frames are not inflated: the difference is a gap
+// in the frame, or, for self cost that fits under no call, a frame of its own (see below).
+//
 // The estimate (share/doc/calltree/estimate.md has examples):
 //
 //  * Weights. Every frame P (a path root -> ... -> f) has a weight W(P), the share of cost
@@ -21,7 +29,10 @@
 //    calls out, in proportion to self(f) and to each call's inclusive cost: a callee g gets
 //    W(P) * incl(f->g) / D(P), with D(P) = self(f) + the inclusive costs of the calls of f
 //    that are followed from P. A call is not followed where its callee is already on P
-//    (recursion: its cost is already inside the ancestor's), nor a self-call f -> f.
+//    (recursion: its cost is already inside the ancestor's), nor a self-call f -> f. For the
+//    invariant, D(P) is never below W(P) (a share is never more than its call), nor, for an f
+//    in no cycle and not a root, below the calls into f (its frames together give no call
+//    more than its cost): what the calls into f hold beyond f's lines is a gap in P's frame.
 //  * Exact self costs. With `exact_self`, the estimate then places every node's self cost,
 //    in every event and in whole units, on the frames of that node, in proportion to their
 //    estimated self shares (largest remainders): summed over a node's frames, a self cost is
@@ -29,7 +40,13 @@
 //    A node with self cost that no expanded path reached (pruned, or behind a call of no
 //    weight) gets one path of its own: its heaviest chain of callers up to a root. A total is
 //    then a frame's self plus its children's totals. Only how inclusive cost splits between
-//    paths is an estimate.
+//    paths is an estimate. Whole units, pruned paths and those chains can put a frame above
+//    its weight; the fit then moves, per event and deepest frame first, the units a frame
+//    (outside cycles) holds beyond its weight rounded up to other frames of the same node with
+//    room up to their root, or to a new frame under a chain of its callers from a frame with
+//    room (a call pruned there), or, when no frame has room, to a root frame of the node
+//    (`unfitted` counts those nodes: a few units of rounding, or the self cost of a file whose
+//    calls into a function cost less than that function's lines).
 //  * Pruning. Frames are expanded heaviest first; a call whose share is below `min_share` of
 //    the tree's weight, or past `max_frames`, gets no frame. Without `exact_self` (a display),
 //    a frame's total is its estimated weight and its self is what its children leave of it
@@ -79,13 +96,17 @@ enum class path_direction : std::uint8_t { callees, callers };
 struct path_options {
   // From one node (its callees or its callers); default: from the graph's roots.
   std::optional<std::uint32_t> root;
+  // Without `root`: from these nodes, each a root frame (one function's node in each part of a
+  // graph whose nodes are (part, function) pairs, a run of threads); empty: the graph's roots.
+  std::vector<std::uint32_t> roots;
   path_direction direction = path_direction::callees;
   std::size_t weight_event = 0;  // the event whose shares split the costs
   double min_share = 0;          // of the tree's weight; 0 = expand every frame of weight > 0
   // A call graph's paths can be exponentially many (a ladder of 64 diamonds has 2^64), so the
   // tree always has a cap; the heaviest frames are expanded first.
   std::size_t max_frames = std::size_t{1} << 20;
-  // Place every node's self cost exactly (see above). Only from the roots, callees direction.
+  // Place every node's self cost exactly (see above). Only from the graph's roots, callees
+  // direction.
   bool exact_self = true;
 };
 
@@ -107,6 +128,10 @@ struct path_tree {
   // max_frames (0: the tree is complete).
   std::size_t pruned = 0;
   bool saturated = false;  // some total did not fit in 64 bits
+  // Nodes whose self cost did not fit under the calls into them (an exact tree: the file's
+  // lines of that node cost more than its callers' calls into it): each got a root frame with
+  // what did not fit.
+  std::size_t unfitted = 0;
 
   std::size_t frames() const { return node.size(); }
 };

@@ -1,0 +1,448 @@
+// browser_page.test.mjs — the page's defects a KCachegrind user found in Chromium (issue 50),
+// each checked by what the page SHOWS, in Debian's chromium (headless, playwright-core),
+// against the real `calltree serve` on corpus files: an -O2 -g C++ profile (inlined code), an
+// Xdebug profile (its notes and stated totals), the big cc1plus profile (wide numbers), the
+// recursion example (a cycle), and a folder of Xdebug profiles (serve DIR); with KCachegrind's
+// "Relative to parent" switch and the keys. A screenshot of each goes to --out as
+// page-NAME.png (--tag T: page-NAME-T.png). Prints "N passed, N failed".
+//
+//   node web/tests/browser_page.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
+//        --source . --corpus tests/corpus --out build/web/screenshots [--only NAME] [--tag T]
+import { execFileSync, spawn } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const arg = (name, def) => {
+  const i = process.argv.indexOf("--" + name);
+  return i > 0 ? process.argv[i + 1] : def;
+};
+const calltree = resolve(arg("calltree", "build/calltree"));
+const source = resolve(arg("source", "."));
+const corpus = resolve(arg("corpus", "tests/corpus"));
+const out = resolve(arg("out", "build/web/screenshots"));
+const only = arg("only", "");
+const tag = arg("tag", "");
+let browserPath = arg("chromium", "/usr/bin/chromium");
+if (existsSync("/usr/lib/chromium/chromium") && browserPath === "/usr/bin/chromium") browserPath = "/usr/lib/chromium/chromium";
+mkdirSync(out, { recursive: true });
+
+const cxx = join(corpus, "vg-wordfreq-cxx-O2g-default.callgrind");
+const xdebug = join(corpus, "xdebug-includes.callgrind");
+const big = join(corpus, "vg-gxx-big-instr-jumps.cc1plus.callgrind.gz");
+const recurse = join(source, "examples/recurse.callgrind");
+const fmt = (n) => (typeof n === "string" ? n.replace(/\B(?=(\d{3})+(?!\d))/g, ",") : new Intl.NumberFormat("en-US").format(n));
+const pct = (part, total) => {
+  const p = (100 * Number(part)) / Number(total);
+  return p >= 10 ? p.toFixed(1) + "%" : p.toFixed(2) + "%";
+};
+
+/** Starts `calltree serve ARGS`; resolves to its URL, an API getter and a stop. */
+function serve(args, cwd = corpus) {
+  return new Promise((ok, fail) => {
+    const p = spawn(calltree, ["serve", "--port", "0", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let buf = "";
+    let err = "";
+    const timer = setTimeout(() => fail(new Error("serve printed no URL in 60 s: " + err)), 60000);
+    p.stderr.on("data", (d) => (err += d));
+    p.stdout.on("data", (d) => {
+      buf += d;
+      const m = buf.match(/^(http:\/\/\S+)\n/);
+      if (m) {
+        clearTimeout(timer);
+        const url = m[1];
+        const token = url.split("token=")[1];
+        const base = url.replace(/\/\?.*$/, "");
+        const api = async (path) => {
+          const r = await fetch(base + "/api/v1/" + path, { headers: { Authorization: "Bearer " + token } });
+          return r.json();
+        };
+        ok({ url, api, stop: () => p.kill("SIGTERM") });
+      }
+    });
+    p.on("exit", (code) => fail(new Error(`serve exited ${code}: ${err}`)));
+  });
+}
+
+function assert(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+function eq(a, b, msg) {
+  if (a !== b) throw new Error(`${msg}: got ${JSON.stringify(a)}, want ${JSON.stringify(b)}`);
+}
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+let browser;
+async function page(url, viewport = { width: 1500, height: 900 }) {
+  const ctx = await browser.newContext({ viewport });
+  const pg = await ctx.newPage();
+  pg.errors = [];
+  pg.consoleErrors = [];
+  pg.failed = [];
+  pg.on("pageerror", (e) => pg.errors.push(e.message));
+  pg.on("console", (m) => m.type() === "error" && pg.consoleErrors.push(m.text()));
+  pg.on("response", (r) => r.status() >= 400 && pg.failed.push(`${r.status()} ${r.url()}`));
+  if (url) await pg.goto(url);
+  return pg;
+}
+const shot = (pg, name) => pg.screenshot({ path: join(out, "page-" + name + (tag ? "-" + tag : "") + ".png") });
+const waitRows = (pg) => pg.waitForSelector('.tbody .row[data-index="0"] .cell.name', { timeout: 60000 });
+const noErrors = (pg) => eq(pg.errors.join("; "), "", "page errors");
+
+// --- Xdebug: the diagnostics ---------------------------------------------------------------------
+test("diagnostics: counts and plurals as listed; warnings before the notes; notes counted per code", async () => {
+  const s = await serve([xdebug]);
+  try {
+    const p = await s.api("profile");
+    const i = p.inputs[0];
+    const warnings = i.diagnostics.warnings + i.warnings.length + p.event_warnings.length;
+    assert(warnings >= 2 && i.diagnostics.notes > 20, `the file has ${warnings} warnings, ${i.diagnostics.notes} notes`);
+    const pg = await page(s.url);
+    await waitRows(pg);
+    const summary = (await pg.textContent('[data-testid="diag-summary"]')).trim();
+    eq(summary, `xdebug-includes.callgrind: 0 errors, ${warnings} warnings, ${fmt(i.diagnostics.notes)} notes`, "the summary");
+    // The list: every warning, then the notes (grouped by code), never a note before a warning.
+    const kinds = await pg.$$eval('[data-testid="diag-list"] > li', (els) => els.map((e) => e.className));
+    eq(kinds.filter((k) => k === "warning").length, warnings, "warnings listed");
+    assert(kinds.lastIndexOf("warning") < kinds.indexOf("note"), "warnings before notes: " + kinds.join(","));
+    const listed = await pg.$$eval('[data-testid="diag-list"] > li.warning', (els) => els.map((e) => e.textContent));
+    assert(listed.some((t) => t.includes("states a total of 1649336 Time_(10ns)")), "the warning of the totals: " + listed.join(" | "));
+    // One group per code, with its count: the counts sum to the notes.
+    const groups = await pg.$$eval('[data-testid="diag-note-group"]', (els) => els.map((e) => [e.dataset.code, e.querySelector("summary").textContent]));
+    const byCode = i.diagnostics.by_code.filter((c) => c.severity === "note");
+    eq(groups.length, byCode.length, "note groups");
+    let sum = 0;
+    for (const [k, c] of byCode.entries()) {
+      eq(groups[k][0], c.code, "group code");
+      assert(groups[k][1].startsWith(`${fmt(c.count)} note${c.count === 1 ? "" : "s"} [${c.code}]`), "group head: " + groups[k][1]);
+      sum += c.count;
+    }
+    eq(sum, i.diagnostics.notes, "the notes of every code");
+    // (the first 20 of a code are listed inside its group, closed until opened)
+    const g = pg.locator('[data-testid="diag-note-group"]').first();
+    assert(!(await g.locator("li").first().isVisible()), "the notes closed");
+    await shot(pg, "diagnostics");
+    noErrors(pg);
+  } finally {
+    s.stop();
+  }
+});
+
+// --- a derived event the server refuses --------------------------------------------------------
+test("formula: a refused formula's error beside the box, the page kept (typed or linked)", async () => {
+  const s = await serve([xdebug]);
+  try {
+    const pg = await page(s.url);
+    await waitRows(pg);
+    const rows = await pg.textContent('[data-testid="row-count"]');
+    for (const f of ["T2 = Time_(10ns) * 2", "X = Ir +"]) {
+      await pg.fill('input[aria-label="Derived event"]', f);
+      await pg.press('input[aria-label="Derived event"]', "Enter");
+      await pg.waitForSelector('[data-testid="formula-error"]');
+      const err = await pg.textContent('[data-testid="formula-error"]');
+      assert(/expected/.test(err), `${f}: the error ${err}`);
+      eq(await pg.$('[data-testid="fatal"]'), null, "no page of the error alone");
+      eq(await pg.textContent('[data-testid="row-count"]'), rows, "the list kept");
+      eq(await pg.inputValue('input[aria-label="Derived event"]'), f, "the formula kept in the box");
+      assert(!(await pg.evaluate(() => location.hash)).includes("derived"), "not applied");
+      if (f.startsWith("T2")) await shot(pg, "formula");
+    }
+    // A good one applies; emptied, it goes.
+    await pg.fill('input[aria-label="Derived event"]', "T2 = 2 Memory_(bytes)");
+    await pg.press('input[aria-label="Derived event"]', "Enter");
+    await pg.waitForFunction(() => location.hash.includes("derived=T2"));
+    await waitRows(pg);
+    eq(await pg.$('[data-testid="formula-error"]'), null, "no error");
+    // A link with a refused formula: the page without it, the error beside the box.
+    const p2 = await page(s.url + "#derived=" + encodeURIComponent("X=Ir+"));
+    await waitRows(p2);
+    await p2.waitForSelector('[data-testid="formula-error"]');
+    eq(await p2.inputValue('input[aria-label="Derived event"]'), "X = Ir+", "the linked formula in the box");
+    assert(!(await p2.evaluate(() => location.hash)).includes("derived"), "the link's formula dropped");
+    noErrors(pg);
+    noErrors(p2);
+  } finally {
+    s.stop();
+  }
+});
+
+// --- the call graph fitted to its pane, on open ------------------------------------------------
+async function graphFits(pg, what) {
+  await pg.waitForSelector(".graph svg g.node", { timeout: 30000 });
+  await pg.waitForTimeout(300);
+  const r = await pg.evaluate(() => {
+    const pane = document.querySelector(".graph");
+    const p = pane.getBoundingClientRect();
+    const nodes = [...pane.querySelectorAll("svg g.node")].map((n) => n.getBoundingClientRect());
+    const cut = nodes.filter((b) => b.left < p.left - 0.5 || b.right > p.left + pane.clientWidth + 0.5 || b.top < p.top - 0.5 || b.bottom > p.top + pane.clientHeight + 0.5).length;
+    return { w: pane.querySelector("svg").getBoundingClientRect().width, pane: pane.clientWidth, nodes: nodes.length, cut };
+  });
+  assert(r.nodes > 1, `${what}: ${r.nodes} nodes`);
+  eq(r.cut, 0, `${what}: nodes cut off (svg ${r.w.toFixed(0)} px in a ${r.pane} px pane, ${r.nodes} nodes)`);
+  return r;
+}
+
+test("call graph: opens fitted to its pane (serve, an -O2 -g C++ profile)", async () => {
+  const s = await serve([cxx]);
+  try {
+    const list = await s.api("functions?filter=" + encodeURIComponent("^main$") + "&limit=1");
+    const id = list.rows[0].id;
+    const pg = await page(s.url + `#fn=${id}&tab=graph`, { width: 1366, height: 768 });
+    const r = await graphFits(pg, "main's graph");
+    await shot(pg, "callgraph");
+    assert(r.w <= r.pane, `the drawing ${r.w} px in the ${r.pane} px pane`);
+    noErrors(pg);
+  } finally {
+    s.stop();
+  }
+});
+
+test("call graph: opens fitted in the diff report too", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "calltree-page-"));
+  try {
+    const file = join(dir, "diff.html");
+    // (cc1plus against itself: execute_one_pass's graph has 51 functions, 3,475 px wide)
+    const cc1 = "vg-gxx-small-default.cc1plus.callgrind";
+    execFileSync(calltree, ["report", "--html", cc1, cc1, "-o", file], { cwd: corpus, stdio: "ignore" });
+    const pg = await page("file://" + file + "#tab=graph&filter=" + encodeURIComponent("^execute_one_pass"), { width: 1366, height: 768 });
+    await waitRows(pg);
+    await pg.click('.tbody .row[data-index="0"]');
+    await graphFits(pg, "the diff report's graph");
+    await shot(pg, "callgraph-diff");
+    noErrors(pg);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// --- the list's numbers never cut ----------------------------------------------------------------
+test("list: costs and percentages whole in their columns (the big cc1plus profile)", async () => {
+  const s = await serve([big]);
+  try {
+    const pg = await page(s.url + "#by=inclusive", { width: 1366, height: 768 });
+    await waitRows(pg);
+    const cells = await pg.$$eval(".tbody .row .cell.incl, .tbody .row .cell.self", (els) =>
+      els.map((e) => ({ text: e.textContent, cut: e.scrollWidth > e.clientWidth })),
+    );
+    assert(cells.length > 20, "cells shown");
+    const cut = cells.filter((c) => c.cut);
+    eq(cut.length, 0, "cells cut: " + cut.slice(0, 3).map((c) => c.text).join(" | "));
+    for (const c of cells) assert(/%$/.test(c.text), "a cost with its percentage: " + c.text);
+    const p = await s.api("profile");
+    const first = (await pg.textContent('.tbody .row[data-index="0"] .cell.incl')).trim();
+    const ev = p.events[0].name;
+    assert(first.startsWith(fmt(p.totals[ev]).slice(0, 5)), `the top inclusive cost ${first}`);
+    await shot(pg, "list");
+    noErrors(pg);
+  } finally {
+    s.stop();
+  }
+});
+
+// --- serve DIR: no refused request; an opened Xdebug row gets its total -----------------------
+test("folder: no request refused on load; an opened Xdebug profile's row shows its total", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "calltree-page-dir-"));
+  const s = await (async () => {
+    for (const n of readdirSync(corpus).filter((n) => /^xdebug-.*\.callgrind$/.test(n))) copyFileSync(join(corpus, n), join(dir, n));
+    return serve([dir]);
+  })();
+  try {
+    const pg = await page(s.url);
+    await pg.waitForSelector('[data-testid="folder-row"]');
+    await pg.waitForTimeout(1500); // (a poll)
+    eq(pg.failed.join("; "), "", "requests refused");
+    eq(pg.consoleErrors.join("; "), "", "console errors");
+    const rowOf = (name) => pg.locator('[data-testid="folder-row"]', { has: pg.locator(`a:text-is("${name}")`) });
+    eq((await rowOf("xdebug-includes.callgrind").locator('[data-testid="folder-total"]').textContent()).trim(), "unknown", "the total before opening");
+    await shot(pg, "folder-before-open");
+    await rowOf("xdebug-includes.callgrind").locator("a").click();
+    await waitRows(pg);
+    const shown = (await pg.textContent('[data-testid="total"]')).trim(); // "Total Time_(10ns): 1,649,336"
+    await pg.click('[data-testid="folder-back"]');
+    await pg.waitForSelector('[data-testid="folder-row"]');
+    await pg.waitForFunction(() => ![...document.querySelectorAll('[data-testid="folder-row"]')].some((r) => r.textContent.includes("xdebug-includes") && r.textContent.includes("unknown")), null, { timeout: 5000 });
+    const total = (await rowOf("xdebug-includes.callgrind").locator('[data-testid="folder-total"]').textContent()).trim();
+    const m = shown.match(/^Total (\S+): (\S+)$/);
+    eq(total, `${m[2]} ${m[1]}`, "the row's total is the page's");
+    eq((await rowOf("xdebug-includes.callgrind").locator('[data-testid="folder-parts"]').textContent()).trim(), "1", "its parts");
+    // and the table sorts by it: the opened file ranks among the totals
+    const rows = await s.api("folder?by=total&dir=desc");
+    const row = rows.rows.find((r) => r.name === "xdebug-includes.callgrind");
+    eq(row.read, "whole", "read");
+    eq(row.total.from, "read", "from");
+    eq(rows.rows[0].name, "xdebug-includes.callgrind", "the only known total ranks first");
+    await shot(pg, "folder");
+    eq(pg.failed.join("; "), "", "requests refused");
+    noErrors(pg);
+  } finally {
+    s.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// --- the cycle's members, relative to parent, the keys (the recursion example) ------------------
+test("cycle members: a table with its column heads; relative to parent: of the cycle", async () => {
+  const s = await serve([recurse], source);
+  try {
+    const list = await s.api("functions?filter=" + encodeURIComponent("^<cycle 1>$") + "&limit=1");
+    const id = list.rows[0].id;
+    const d = await s.api(`function/${id}`);
+    const pg = await page(s.url + `#fn=${id}`);
+    await pg.waitForSelector('[aria-label="Cycle members"] table');
+    const heads = await pg.$$eval('[aria-label="Cycle members"] thead th', (els) => els.map((e) => e.textContent.trim()));
+    eq(heads.join(" | "), "Incl. Ir | % | Member | Location", "the members' heads");
+    const m = d.members[0];
+    const cells = await pg.$$eval('[aria-label="Cycle members"] tbody tr:first-child td', (els) => els.map((e) => e.textContent.trim()));
+    eq(cells[0], fmt(m.inclusive.Ir), "first member's cost");
+    eq(cells[1], pct(m.inclusive.Ir, d.totals.Ir), "first member's share of the total");
+    await shot(pg, "cycle-members");
+    await pg.click('[data-testid="relative"]');
+    await pg.waitForFunction(() => location.hash.includes("rel=1"));
+    const rel = await pg.$$eval('[aria-label="Cycle members"] tbody tr:first-child td', (els) => els.map((e) => e.textContent.trim()));
+    eq(rel[1], pct(m.inclusive.Ir, d.inclusive.Ir), "first member's share of the cycle");
+    noErrors(pg);
+  } finally {
+    s.stop();
+  }
+});
+
+test("relative to parent: callers' and callees' shares of the function's inclusive cost", async () => {
+  const s = await serve([recurse], source);
+  try {
+    const list = await s.api("functions?filter=" + encodeURIComponent("^main$") + "&limit=1");
+    const id = list.rows[0].id;
+    const d = await s.api(`function/${id}`);
+    const c = d.callees[0];
+    const pg = await page(s.url + `#fn=${id}`);
+    await pg.waitForSelector('[aria-label="Callees"] tbody tr');
+    const share = () => pg.textContent('[aria-label="Callees"] tbody tr:first-child [data-testid="call-share"]');
+    eq(await share(), pct(c.cost.Ir, d.totals.Ir), "of the total");
+    await pg.keyboard.press("r");
+    await pg.waitForFunction(() => location.hash.includes("rel=1"));
+    eq(await share(), pct(c.cost.Ir, d.inclusive.Ir), "of main's inclusive cost");
+    eq((await pg.textContent('[aria-label="Callees"] thead th:nth-child(2)')).trim(), "% of it", "the head says so");
+    await shot(pg, "relative");
+    // restored from the URL
+    const p2 = await page(s.url + `#fn=${id}&rel=1`);
+    await p2.waitForSelector('[aria-label="Callees"] tbody tr');
+    eq(await p2.textContent('[aria-label="Callees"] tbody tr:first-child [data-testid="call-share"]'), pct(c.cost.Ir, d.inclusive.Ir), "from the URL");
+    assert(await p2.isChecked('[data-testid="relative"]'), "the switch on");
+    noErrors(pg);
+  } finally {
+    s.stop();
+  }
+});
+
+test("keys: tabs by number and in turn, into the callers list and back, the help", async () => {
+  const s = await serve([recurse], source);
+  try {
+    const list = await s.api("functions?filter=" + encodeURIComponent("^fib$") + "&limit=1");
+    const id = list.rows[0].id;
+    const d = await s.api(`function/${id}`);
+    const pg = await page(s.url + `#fn=${id}`);
+    await pg.waitForSelector('[aria-label="Callers"] tbody tr');
+    const active = () => pg.textContent(".tabs button.active");
+    await pg.keyboard.press("2");
+    await pg.waitForFunction(() => document.querySelector(".tabs button.active")?.textContent === "Source");
+    await pg.keyboard.press("]");
+    eq(await active(), "Machine code", "] the next tab");
+    await pg.keyboard.press("[");
+    await pg.keyboard.press("[");
+    eq(await active(), "Callers / callees", "[ the previous tab");
+    // c: the first caller has the focus; ↓ the second; Enter selects it.
+    await pg.keyboard.press("4");
+    eq(await active(), "Call graph", "4");
+    await pg.keyboard.press("c");
+    await pg.waitForFunction(() => document.activeElement?.closest?.('[aria-label="Callers"]') !== null && document.activeElement?.tagName === "TR");
+    eq(await active(), "Callers / callees", "c opens the callers");
+    const want = d.callers.length > 1 ? d.callers[1] : d.callers[0];
+    if (d.callers.length > 1) await pg.keyboard.press("ArrowDown");
+    eq(await pg.evaluate(() => document.activeElement.querySelector("a.fn").textContent), want.name + (want.cycle ? `<cycle ${want.cycle}>` : ""), "the focused caller");
+    await shot(pg, "keys");
+    await pg.keyboard.press("Enter");
+    await pg.waitForFunction((w) => location.hash.includes("fn=" + w), want.id);
+    await pg.waitForFunction(() => document.activeElement?.tagName === "TR" && document.activeElement.closest('[aria-label="Callers"]'));
+    // l: back to the function list, whose arrows move the selection again
+    await pg.keyboard.press("l");
+    eq(await pg.evaluate(() => document.activeElement?.classList.contains("tbody")), true, "l: the list has the focus");
+    await pg.keyboard.press("?");
+    await pg.waitForSelector('[data-testid="help"]');
+    const help = await pg.textContent('[data-testid="help"]');
+    for (const k of ["1 … 9, 0", "[  ]", "into the callers list", "relative to parent"]) assert(help.includes(k), "the help names " + k);
+    await shot(pg, "help");
+    noErrors(pg);
+  } finally {
+    s.stop();
+  }
+});
+
+// --- Source of an inlined function: its costliest file, costs on the buttons, in the URL --------
+test("source: an inlined function opens on its costliest file; costs on the file buttons; the file in the URL", async () => {
+  const s = await serve([cxx]);
+  try {
+    // A function whose own file holds less of its self cost than a file inlined into it.
+    const list = await s.api("functions?by=self&limit=300");
+    let fn = null;
+    for (const r of list.rows) {
+      if (r.kind !== "function") continue;
+      const d = await s.api(`function/${r.id}`);
+      const src = d.source;
+      if (!src || !src.inlined.length) continue;
+      const own = Number(src.self.Ir);
+      const best = src.inlined.reduce((a, b) => (Number(b.self.Ir) > Number(a.self.Ir) ? b : a));
+      if (Number(best.self.Ir) > own) {
+        fn = { d, best, own };
+        break;
+      }
+    }
+    assert(fn, "a function whose inlined file costs more than its own");
+    const { d, best } = fn;
+    // the files' costs are its self cost
+    const sum = [d.source.self, ...d.source.inlined.map((x) => x.self)].reduce((a, c) => a + Number(c.Ir), 0);
+    eq(sum, Number(d.self.Ir), "its files' costs sum to its self cost");
+    const pg = await page(s.url + `#fn=${d.id}&tab=source`);
+    await pg.waitForSelector('[data-testid="source-files"]');
+    await pg.waitForSelector('[data-testid="source-name"]');
+    const pressed = pg.locator('[data-testid="source-file"][aria-pressed="true"]');
+    assert((await pressed.textContent()).startsWith(best.file.split("/").pop()), "opens on the costliest: " + (await pressed.textContent()));
+    eq(await pg.textContent('[data-testid="source-name"]'), best.file, "the file shown");
+    const costs = await pg.$$eval('[data-testid="source-file-cost"]', (els) => els.map((e) => e.textContent));
+    eq(costs.length, 1 + d.source.inlined.length, "a cost on every file button");
+    eq(costs[0], ` · ${fmt(d.source.self.Ir)} ${pct(d.source.self.Ir, sum)}`, "its own file's cost");
+    await shot(pg, "source-inlined");
+    // another file: in the URL, and restored from it
+    await pg.locator('[data-testid="source-file"]').first().click();
+    await pg.waitForFunction((f) => location.hash.includes("file=" + f), d.source.file_id);
+    await pg.waitForFunction((f) => document.querySelector('[data-testid="source-name"]')?.textContent === f, d.file);
+    const url = await pg.evaluate(() => location.href);
+    const p2 = await page(url);
+    await p2.waitForSelector('[data-testid="source-name"]');
+    await p2.waitForFunction((f) => document.querySelector('[data-testid="source-name"]')?.textContent === f, d.file);
+    assert((await p2.locator('[data-testid="source-file"][aria-pressed="true"]').textContent()).includes("(its own)"), "restored: its own file");
+    noErrors(pg);
+    noErrors(p2);
+  } finally {
+    s.stop();
+  }
+});
+
+// -------------------------------------------------------------------------------------------------
+browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox"] });
+let passed = 0,
+  failed = 0;
+for (const t of tests) {
+  if (only && !t.name.includes(only)) continue;
+  try {
+    await t.fn();
+    passed++;
+    console.log("ok   " + t.name);
+  } catch (e) {
+    failed++;
+    console.log("FAIL " + t.name + "\n     " + String(e.stack || e).split("\n").slice(0, 3).join("\n     "));
+  }
+}
+await browser.close();
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

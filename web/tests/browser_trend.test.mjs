@@ -1,0 +1,172 @@
+// browser_trend.test.mjs — serve DIR's Trend view in a real browser (Debian's chromium,
+// headless, driven by playwright-core) against the real binary, on the folders of real runs
+// tests/trend/make_runs.sh makes: eight valgrind --tool=callgrind runs whose work() steps up
+// 30 % from the sixth run on, and eight Xdebug runs whose work() takes ten times as long from
+// the sixth. Each check reads what the page SHOWS: the Trend button of the table, the chart's
+// points (one per run and series, each a profile of the folder), the change marked at run 5
+// with `calltree trend`'s percentage, the table of runs (work's self costs as `calltree trend
+// --json` and `annotate --json` say), a click on a point opening that profile and the way back,
+// two shift-clicks opening their diff, a function picked from the list of biggest changes.
+// Screenshots go to --out (trend-callgrind.png, trend-xdebug.png, ...).
+//
+//   node web/tests/browser_trend.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
+//        --source . --out build/web/screenshots [--only NAME]
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const arg = (name, def) => {
+  const i = process.argv.indexOf("--" + name);
+  return i > 0 ? process.argv[i + 1] : def;
+};
+const calltree = resolve(arg("calltree", "build/calltree"));
+const source = resolve(arg("source", "."));
+const out = resolve(arg("out", "build/web/screenshots"));
+const only = arg("only", "");
+let browserPath = arg("chromium", "/usr/bin/chromium");
+if (existsSync("/usr/lib/chromium/chromium") && browserPath === "/usr/bin/chromium") browserPath = "/usr/lib/chromium/chromium";
+mkdirSync(out, { recursive: true });
+
+const tmp = mkdtempSync(join(tmpdir(), "calltree-trend-web-"));
+const env = { ...process.env, XDG_CACHE_HOME: join(tmp, "cache") };
+execFileSync("bash", [join(source, "tests", "trend", "make_runs.sh"), join(tmp, "fx")], { stdio: "inherit" });
+const trendJson = (dir) => JSON.parse(execFileSync(calltree, ["trend", "--json", "--index=none", dir], { env, stdio: ["ignore", "pipe", "ignore"] }).toString());
+const fmt = (n) => new Intl.NumberFormat("en-US").format(n);
+
+/** Starts `calltree serve ARGS` and resolves to its URL once it printed it. */
+function serve(args) {
+  return new Promise((ok, fail) => {
+    const p = spawn(calltree, ["serve", "--port", "0", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let buf = "";
+    let err = "";
+    const timer = setTimeout(() => fail(new Error("serve printed no URL in 20 s: " + err)), 20000);
+    p.stderr.on("data", (d) => (err += d));
+    p.stdout.on("data", (d) => {
+      buf += d;
+      const m = buf.match(/^(http:\/\/\S+)\n/);
+      if (m) {
+        clearTimeout(timer);
+        ok({ url: m[1], proc: p, stop: () => p.kill("SIGTERM") });
+      }
+    });
+    p.on("exit", (code) => fail(new Error(`serve exited ${code}: ${err}`)));
+  });
+}
+
+function assert(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+function eq(a, b, msg) {
+  if (a !== b) throw new Error(`${msg}: got ${JSON.stringify(a)}, want ${JSON.stringify(b)}`);
+}
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+let browser;
+async function page(url) {
+  const ctx = await browser.newContext({ viewport: { width: 1400, height: 820 } });
+  const pg = await ctx.newPage();
+  const errors = [];
+  pg.on("pageerror", (e) => errors.push(e.message));
+  pg.errors = errors;
+  if (url) await pg.goto(url);
+  return pg;
+}
+const shot = (pg, name) => pg.screenshot({ path: join(out, name + ".png") });
+const points = (pg, series) => pg.$$eval(`[data-testid="trend-point"][data-series="${series}"]`, (els) => els.map((e) => Number(e.getAttribute("data-id"))));
+const rows = (pg) => pg.$$eval('[data-testid="trend-row"]', (trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent.trim())));
+
+for (const [name, timed] of [
+  ["callgrind", false],
+  ["xdebug", true],
+]) {
+  test(`trend: ${name} runs, work() stepping at run 5`, async () => {
+    const dir = join(tmp, "fx", name);
+    if (!existsSync(dir) || (timed && !existsSync(join(dir, "cachegrind.out.run8")))) {
+      console.log(`     (skipped: no ${name} runs)`);
+      return;
+    }
+    const T = trendJson(dir);
+    const work = T.changes.filter((c) => c.function === "work" && c.kind === "self");
+    // (Xdebug's Time on a loaded machine: run 4 when the run before the step was slowed as
+    // much as the step, tests/cli/trend.sh.)
+    assert(work.length === 1 && (work[0].run === 5 || (timed && work[0].run === 4)), "calltree trend: work's change: " + JSON.stringify(work));
+    const s = await serve([dir]);
+    try {
+      const pg = await page(s.url);
+      await pg.waitForSelector('[data-testid="folder-row"]');
+      await pg.click('[data-testid="trend-button"]');
+      // The program total first.
+      await pg.waitForSelector('[data-testid="trend-chart"]', { timeout: 30000 });
+      eq((await pg.textContent('[data-testid="trend-title"]')).startsWith("Program total"), true, "the program total's title");
+      eq((await points(pg, "total")).length, 8, "eight points of the program total");
+      await shot(pg, `trend-${name}-total`);
+      // work(), picked from the biggest changes.
+      await pg.click('[data-testid="trend-top"] a:text-is("work")');
+      await pg.waitForSelector('[data-testid="trend-point"][data-series="self"]');
+      await pg.waitForFunction(() => document.querySelector('[data-testid="trend-title"]')?.textContent.includes("work"));
+      const self = await points(pg, "self");
+      eq(self.length, 8, "eight points of work's self cost");
+      eq((await points(pg, "inclusive")).length, 8, "eight points of work's inclusive cost");
+      const marks = await pg.$$eval('[data-testid="trend-change"]', (gs) => gs.map((g) => [g.getAttribute("data-run"), g.getAttribute("data-kind"), g.querySelector("text").textContent]));
+      const selfMark = marks.find((m) => m[1] === "self");
+      assert(selfMark && selfMark[0] === String(work[0].run), `the self change marked at run ${work[0].run}: ` + JSON.stringify(marks));
+      eq(selfMark[2].trim(), `self +${work[0].delta_percent.toFixed(1)}%`, "the mark's percentage, calltree trend's");
+      const r = await rows(pg);
+      eq(r.length, 8, "eight rows");
+      eq(r.map((x) => x[1]).join(), T.runs.map((x) => basename(x.file)).join(), "the rows' files, oldest first");
+      // Each row's total is trend --json's; the self cost of work is annotate --json's.
+      const ev = T.events[0];
+      for (const i of [0, 5, 7]) {
+        eq(r[i][5], fmt(T.runs[i].total[ev]), `run ${i}'s total`);
+        const A = JSON.parse(execFileSync(calltree, ["annotate", "--json", T.runs[i].file]).toString());
+        const fn = A.functions.find((f) => f.name === "work");
+        eq(r[i][3], fmt(fn.self[ev]), `run ${i}: work's self cost, annotate's`);
+      }
+      await shot(pg, `trend-${name}`);
+      // A click on a point opens that profile; the way back leads to the Trend.
+      await pg.click(`[data-testid="trend-point"][data-series="self"][data-id="${self[5]}"]`);
+      await pg.waitForSelector('[data-testid="file-name"]');
+      eq((await pg.textContent('[data-testid="file-name"]')).trim(), basename(T.runs[5].file), "the opened run");
+      await pg.click('[data-testid="folder-back"]');
+      await pg.waitForSelector('[data-testid="trend-chart"]');
+      // Two shift-clicks: the diff of the two runs, the older as OLD.
+      await pg.waitForSelector('[data-testid="trend-point"][data-series="self"]');
+      await pg.click(`[data-testid="trend-point"][data-series="self"][data-id="${self[5]}"]`, { modifiers: ["Shift"] });
+      await pg.click(`[data-testid="trend-point"][data-series="self"][data-id="${self[4]}"]`, { modifiers: ["Shift"] });
+      await pg.waitForSelector('[data-testid="file-name"]');
+      eq((await pg.textContent('[data-testid="file-name"]')).trim(), `${basename(T.runs[4].file)} → ${basename(T.runs[5].file)}`, "the diff of two points");
+      await shot(pg, `trend-${name}-diff`);
+      eq(pg.errors.length, 0, "page errors: " + pg.errors.join("; "));
+    } finally {
+      s.stop();
+    }
+  });
+}
+
+// --- the runner -------------------------------------------------------------------------------
+const t0 = Date.now();
+browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+let passed = 0;
+let failed = 0;
+for (const t of tests) {
+  if (only && !t.name.includes(only)) continue;
+  const t1 = Date.now();
+  try {
+    await Promise.race([t.fn(), new Promise((_, f) => setTimeout(() => f(new Error("timed out after 90 s")), 90000))]);
+    passed++;
+    console.log(`ok   ${t.name} (${Date.now() - t1} ms)`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${t.name}: ${e.message.split("\n")[0]}`);
+  }
+  for (const c of browser.contexts()) await c.close();
+}
+await browser.close();
+rmSync(tmp, { recursive: true, force: true });
+console.log(`screenshots in ${out}; ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
