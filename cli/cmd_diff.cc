@@ -8,6 +8,7 @@
 
 #include "calltree/analysis/diff.h"
 #include "calltree/analysis/difference.h"
+#include "calltree/cost_matrix.h"
 #include "calltree/diagnostic.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
@@ -232,6 +233,9 @@ int run_diff(std::span<const std::string_view> args) {
   if (!load(a.positional[0], old_profile, positions, *threads, faulty) ||
       !load(a.positional[1], new_profile, positions, *threads, faulty))
     return faulty ? exit_findings : exit_usage;
+  // The report's numbers: signed where either file holds differences (each reading started
+  // unsigned, and the thread is as the last one left it).
+  signed_costs_scope sums(old_profile.signed_costs || new_profile.signed_costs);
 
   auto diffed = diff_profiles(old_profile, new_profile, options);
   if (!diffed) {

@@ -24,10 +24,12 @@ namespace calltree {
 //
 // The arithmetic follows the thread's mode: unsigned (the default) saturates at 2^64-1;
 // signed wraps through 2^64 (a negative addend is a large pattern) and saturates only where
-// the signed sum leaves [-2^63, 2^63-1]. The reader turns the signed mode on for its thread at
-// the first negative number of a file (read_stats::signed_costs, profile::signed_costs), so the
-// sinks it feeds on that thread sum signed; code that works on a signed profile on another
-// thread (a server's request) says so with a `signed_costs_scope`.
+// the signed sum leaves [-2^63, 2^63-1]. Every reading starts its thread unsigned (or signed
+// where its sink sums into a profile of differences: merge after a signed input, `diff -o`),
+// and turns the signed mode on at the first negative number of the file (read_stats::
+// signed_costs, profile::signed_costs), so the sinks it feeds on that thread sum signed; code
+// that works on a signed profile afterwards (a writer, a report, a server's request) says so
+// with a `signed_costs_scope` of the profile's flag.
 CALLTREE_API bool signed_costs_here() noexcept;
 // Sets this thread's mode; returns the previous one.
 CALLTREE_API bool set_signed_costs_here(bool on) noexcept;

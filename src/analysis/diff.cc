@@ -1,5 +1,6 @@
 // diff.cc — function-by-function difference of two profiles (see analysis/diff.h).
 #include "calltree/analysis/diff.h"
+#include "calltree/cost_matrix.h"
 
 #include <algorithm>
 #include <map>
@@ -143,6 +144,8 @@ bool recorded(const profile& p, std::string_view name) {
 
 result<diff_result> diff_profiles(const profile& old_profile, const profile& new_profile,
                                   const diff_options& options) {
+  // Signed where either profile holds differences, whatever the thread's last reading left.
+  signed_costs_scope sums(old_profile.signed_costs || new_profile.signed_costs);
   if (options.part) {
     const std::uint32_t n = *options.part;
     if (n >= old_profile.parts.size() || n >= new_profile.parts.size())

@@ -199,6 +199,9 @@ result<merge_stats> merge(std::span<const std::string> paths, profile& out,
     watch.begin_input();
     detail::read_hooks hooks;
     hooks.any_input = any_input;
+    // The builder sums into `out`: signed once `out` holds differences (an earlier input's
+    // negative numbers, or OLD subtracted), whatever this input holds.
+    hooks.signed_sums = out.signed_costs || subtracted != 0;
     detail::negating_sink negate(watch);  // (the first `subtracted` inputs count negatively)
     record_sink& sink = index < subtracted ? static_cast<record_sink&>(negate) : watch;
     auto read = detail::read_with_hooks(**in, out.strings, sink, diagnostics, ro, hooks);
@@ -211,6 +214,8 @@ result<merge_stats> merge(std::span<const std::string> paths, profile& out,
     stats.state = std::max(stats.state, read->state);  // (ordered from whole to stopped)
   }
 
+  // The summaries below sum as `out` does (the last input's reading left its own mode).
+  signed_costs_scope sums(out.signed_costs || subtracted != 0);
   if (build.sum_parts && !out.parts.empty()) {
     part& pt = out.parts.front();
     part_header& h = pt.header;

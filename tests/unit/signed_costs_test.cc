@@ -10,6 +10,7 @@
 #include "calltree/cost_matrix.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "calltree/totals.h"
 #include "reader/read_hooks.h"
 
 using namespace calltree;
@@ -141,4 +142,54 @@ TEST(signed_costs, arithmetic_follows_the_threads_mode) {
     EXPECT_EQ(as_signed(c), INT64_MIN);
   }
   EXPECT_FALSE(signed_costs_here());
+}
+
+// Each reading starts unsigned: a file of differences read before on the same thread (which
+// leaves the thread signed) does not make the next file's sums signed (fuzz_roundtrip's
+// 2^64-1 read after a signed file was written as -1).
+TEST(signed_costs, a_reading_after_a_signed_file_on_the_thread_starts_unsigned) {
+  auto read_here = [](std::string text, profile& p, diagnostic_collector& diags) {
+    auto in = memory_input(std::move(text));
+    profile_builder b(p, &diags, "t");
+    reader_options opt;
+    opt.display_name = "t";
+    return detail::read_any_input(*in, p.strings, b, diags, opt);
+  };
+  const bool before = set_signed_costs_here(false);
+  profile d;
+  diagnostic_collector dd{100};
+  ASSERT_TRUE(read_here("events: A\nfl=a.c\nfn=f\n1 -5\n", d, dd));
+  EXPECT_TRUE(d.signed_costs);
+  EXPECT_TRUE(signed_costs_here());  // (left as the reading made it)
+  profile u;
+  diagnostic_collector ud{100};
+  auto st = read_here("events: A\nfl=a.c\nfn=f\n1 18446744073709551610\n2 10\n", u, ud);
+  ASSERT_TRUE(st);
+  EXPECT_FALSE(st->signed_costs);
+  EXPECT_FALSE(u.signed_costs);
+  EXPECT_FALSE(signed_costs_here());
+  // Unsigned: the sum passes 2^64-1 and is held there (signed, it would be -6 + 10 = 4).
+  EXPECT_EQ(u.parts[part_id{0}].totals[0], UINT64_MAX);
+  EXPECT_EQ(ud.count(diag_code::cost_overflow), 1u);
+  set_signed_costs_here(before);
+}
+
+// The one total rule (totals.h) in a file of differences: a negative stated total counts.
+TEST(signed_costs, a_negative_stated_total_is_the_program_total) {
+  event_totals t;
+  t.summary = static_cast<std::uint64_t>(-330149);
+  t.summed = static_cast<std::uint64_t>(-330149);
+  EXPECT_FALSE(t.stated());  // unsigned: a wrapped negative, no count
+  t.signed_costs = true;
+  ASSERT_TRUE(t.stated());
+  EXPECT_EQ(as_signed(t.program()), -330149);
+  // summary: below the summed total (signed order) gives way to a totals: line that is not.
+  t.summary = static_cast<std::uint64_t>(-400000);
+  t.totals_line = static_cast<std::uint64_t>(-330149);
+  EXPECT_EQ(as_signed(t.program()), -330149);
+  summed_totals s;
+  s.add(t);
+  s.add(t);
+  EXPECT_EQ(as_signed(s.program), -660298);
+  EXPECT_EQ(as_signed(*s.stated), -660298);
 }
