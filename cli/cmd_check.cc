@@ -3,6 +3,7 @@
 #include <string>
 
 #include "calltree/checker.h"
+#include "calltree/cost_matrix.h"
 #include "calltree/reader.h"
 #include "command.h"
 #include "diagnostics_output.h"
@@ -49,6 +50,11 @@ constexpr std::string_view check_summary =
     "Never holds the profile in memory. Exit status: 0 no errors (warnings alone\n"
     "keep 0), 1 errors found or a file not read to its end, 2 usage or I/O error.";
 
+// A cost as text: signed in a file of differences (read_stats::signed_costs).
+std::string cost_text(std::uint64_t v, const read_stats& s) {
+  return s.signed_costs ? std::to_string(as_signed(v)) : std::to_string(v);
+}
+
 // Where the file states a total other than the sum of its self costs, per event: the sentence
 // of calltree/totals.h (which figure the percentages of annotate and serve are of).
 std::vector<std::string> total_warnings(const check_result& r) {
@@ -70,11 +76,11 @@ std::string summary_line(const std::string& file, const check_result& r, const r
   line += ", " + std::to_string(r.functions) + " functions, " + std::to_string(r.calls) +
           " calls, totals";
   for (std::size_t i = 0; i < r.events.size(); ++i)
-    line += " " + r.events[i] + "=" + std::to_string(r.totals[i]);
+    line += " " + r.events[i] + "=" + cost_text(r.totals[i], s);
   if (r.summary && *r.summary != r.totals) {
     line += " (summary:";
     for (std::size_t i = 0; i < r.events.size(); ++i)  // (append: GCC 12 -O3 -Wrestrict)
-      line.append(" ").append(std::to_string((*r.summary)[i]));
+      line.append(" ").append(cost_text((*r.summary)[i], s));
     line += ")";
   }
   line += "; " + std::to_string(d.errors()) + " errors, " + std::to_string(d.warnings()) +
@@ -97,12 +103,14 @@ std::string json_line(const std::string& file, const check_result& r, const read
   for (const auto& e : r.events) j.value(e);
   j.end_array();
   j.key("totals").begin_object();
-  for (std::size_t i = 0; i < r.events.size(); ++i) j.key(r.events[i]).value(r.totals[i]);
+  for (std::size_t i = 0; i < r.events.size(); ++i)
+    j.key(r.events[i]).cost(r.totals[i], s.signed_costs);
   j.end_object();
   j.key("summary");
   if (r.summary) {
     j.begin_object();
-    for (std::size_t i = 0; i < r.events.size(); ++i) j.key(r.events[i]).value((*r.summary)[i]);
+    for (std::size_t i = 0; i < r.events.size(); ++i)
+      j.key(r.events[i]).cost((*r.summary)[i], s.signed_costs);
     j.end_object();
   } else {
     j.null();
@@ -191,6 +199,7 @@ int run_check(std::span<const std::string_view> argv) {
   // sums, src/reader/parallel.cc.)
   int rc = exit_ok;
   for (const auto& file : args->positional) {
+    signed_costs_scope unsigned_sums(false);  // (each file's own: the reader says if signed)
     auto in = open_input(file);
     if (!in) {
       print_error(in.error().message);

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "calltree/analysis/diff.h"
+#include "calltree/analysis/difference.h"
+#include "calltree/cost_matrix.h"
 #include "calltree/diagnostic.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
@@ -14,6 +16,7 @@
 #include "diagnostics_output.h"
 #include "flag_table.h"
 #include "memory_option.h"
+#include "profile_output.h"
 #include "progress.h"
 #include "reader/load_any.h"
 #include "reader/read_hooks.h"
@@ -24,7 +27,7 @@ namespace {
 
 struct diff_flags {
   std::optional<std::string> show, sort, inclusive, threshold, limit, part, fail_above, threads,
-      format;
+      format, output;
   std::vector<std::string> function, include, mod_filename, mod_funcname;
   bool json = false, ignore_object = false, strip_recursion = false, per_function = false,
        help = false;
@@ -69,6 +72,10 @@ constexpr auto diff_table = make_flag_table<diff_flags>({
      "read a plain file's chunks ahead on the others (the results are the same) [number of "
      "cores]",
      "N"},
+    {"output", 'o', &diff_flags::output,
+     "write the difference NEW - OLD as a callgrind file (negative where cost went down, as "
+     "Valgrind's cg_diff writes) to FILE ('-' = standard output), and no report",
+     "FILE"},
     {"help", 'h', &diff_flags::help, "show this help"},
 });
 
@@ -128,6 +135,30 @@ bool load(const std::string& path, profile& p, bool keep_positions, unsigned thr
   return true;
 }
 
+// `diff OLD NEW -o DELTA`: the difference as a callgrind file (difference.h), no report.
+int write_difference(const command_line<diff_flags>& a, unsigned threads) {
+  const bool report_flag = a.show || a.sort || a.inclusive || a.threshold || a.limit || a.part ||
+                           a.fail_above || a.json || a.per_function || !a.function.empty() ||
+                           !a.include.empty() || !a.mod_filename.empty() ||
+                           !a.mod_funcname.empty() || a.ignore_object || a.strip_recursion;
+  if (report_flag)
+    return usage_error("diff",
+                       "-o writes the difference of the whole files, matched by (object, file, "
+                       "name); it takes no report or matching option (only --threads)");
+  if (a.output->empty()) return usage_error("diff", "-o needs a file name ('-' = stdout)");
+  if (a.positional[0] == "-" && a.positional[1] == "-")
+    return usage_error("diff", "standard input ('-') can be read only once");
+  merge_options options;
+  options.threads = threads;
+  options.max_memory = memory_limit();
+  diagnostic_collector diags(5);
+  profile delta;
+  auto stats = difference_inputs(a.positional[0], a.positional[1], delta, diags, options);
+  writer_options wo;
+  wo.creator = std::string("calltree ") + CALLTREE_VERSION + " diff";
+  return write_summed_profile(stats, diags, delta, *a.output, wo, "diff");
+}
+
 std::string first_cmd(const profile& p) {
   return p.parts.empty() ? "" : p.parts.front().header.cmd;
 }
@@ -142,6 +173,11 @@ int run_diff(std::span<const std::string_view> args) {
     return exit_ok;
   }
   if (a.positional.size() != 2) return usage_error("diff", "needs exactly two files, OLD and NEW");
+  if (a.output) {
+    auto threads = parse_threads(a.threads);
+    if (!threads) return usage_error("diff", "--threads needs a number from 1 to 64");
+    return write_difference(a, *threads);
+  }
   std::string format = a.format.value_or(a.json ? "json" : "text");
   if (format != "text" && format != "json" && format != "markdown")
     return usage_error("diff", "--format takes text, json or markdown");
@@ -197,6 +233,9 @@ int run_diff(std::span<const std::string_view> args) {
   if (!load(a.positional[0], old_profile, positions, *threads, faulty) ||
       !load(a.positional[1], new_profile, positions, *threads, faulty))
     return faulty ? exit_findings : exit_usage;
+  // The report's numbers: signed where either file holds differences (each reading started
+  // unsigned, and the thread is as the last one left it).
+  signed_costs_scope sums(old_profile.signed_costs || new_profile.signed_costs);
 
   auto diffed = diff_profiles(old_profile, new_profile, options);
   if (!diffed) {

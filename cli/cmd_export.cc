@@ -31,9 +31,9 @@
 #include "huge_pages.h"
 #include "memory_option.h"
 #include "model/builder_access.h"
-#include "reader/load_any.h"
 #include "output_file.h"
 #include "progress.h"
+#include "reader/load_any.h"
 #include "reader/read_hooks.h"
 #include "stack_filter_regex.h"
 #include "views/part_costs.h"
@@ -369,6 +369,16 @@ int run_export(std::span<const std::string_view> args) {
     warn(input + ": " + std::to_string(s.warnings) + " warnings (see 'calltree check " + input +
          "')");
   for (const auto& w : s.table_warnings) warn(w);
+  if (s.p.signed_costs && o.format != export_format::pprof) {
+    // A file of differences (docs/format.md, "Signed costs"): only pprof's samples hold
+    // negative values; the other formats' weights are durations, widths or counts.
+    std::fprintf(stderr,
+                 "calltree export: %s holds differences (negative costs, as cg_diff writes): "
+                 "--to=%s cannot show a negative cost; use --to=pprof (go tool pprof shows "
+                 "them) or --to=json; nothing written\n",
+                 input.c_str(), std::string(*to).c_str());
+    return exit_usage;
+  }
   if (const auto& v = a.part) {
     auto parts = views::parse_parts(*v, s.p.parts.size());
     if (!parts) return usage_error("export", "--part: " + parts.error().message);

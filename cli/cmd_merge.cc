@@ -1,13 +1,7 @@
 // cmd_merge.cc — `calltree merge A B ... -o OUT`: sum profiles into one callgrind file.
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <iostream>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include "analysis/merge_any.h"
@@ -17,9 +11,8 @@
 #include "diagnostics_output.h"
 #include "flag_table.h"
 #include "memory_option.h"
-#include "output_file.h"
+#include "profile_output.h"
 #include "progress.h"
-#include "standard_output.h"
 
 namespace calltree::cli {
 namespace {
@@ -94,74 +87,7 @@ int run_merge(std::span<const std::string_view> args) {
   diagnostic_collector diags(5);
   profile merged;
   auto stats = detail::merge_any_inputs(a.positional, merged, diags, options);
-  print_serious(diags);
-  if (!stats) {
-    std::fprintf(stderr, "calltree merge: %s\n", stats.error().message.c_str());
-    return exit_usage;
-  }
-  if (diags.errors() || diags.warnings())
-    std::fprintf(stderr,
-                 "calltree merge: the inputs have %llu errors and %llu warnings (see 'calltree "
-                 "check')\n",
-                 static_cast<unsigned long long>(diags.errors()),
-                 static_cast<unsigned long long>(diags.warnings()));
-  if (stats->state == read_state::stopped) {
-    // A sum of what was read would pass for the whole: nothing is written.
-    std::fprintf(stderr,
-                 "calltree merge: an input could not be read to its end; nothing written\n");
-    return exit_findings;
-  }
-  // Errors (lines skipped): the sum of the rest is written, and the status says so.
-  const int read_status = diags.errors() ? exit_findings : exit_ok;
-  if (merged.parts.empty()) {
-    std::fprintf(stderr, "calltree merge: the inputs hold no profile data; nothing written\n");
-    return exit_usage;
-  }
-
-  if (*output == "-") {
-    errno = 0;
-    const bool wrote = write_callgrind(merged, std::cout, wo);
-    const int e = standard_output_error() ? standard_output_error() : errno;
-    if (!wrote && e != EPIPE) {  // `| head` is success
-      std::fprintf(stderr, "calltree merge: error writing standard output: %s\n",
-                   std::strerror(e ? e : EIO));
-      return exit_usage;
-    }
-    return read_status;
-  }
-  // Write beside the target, then rename: an output that is also an input, or a failed write,
-  // never leaves a half-written file under the target name. A device or FIFO (/dev/null) is
-  // written in place (output_file.h).
-  const bool in_place = written_in_place(*output);
-  const std::string tmp = in_place ? *output : *output + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      std::fprintf(stderr, "calltree merge: cannot write '%s': %s\n", tmp.c_str(),
-                   std::strerror(errno));
-      return exit_usage;
-    }
-    errno = 0;
-    bool ok = write_callgrind(merged, out, wo);
-    int e = errno;  // (the reason of the write that failed)
-    if (ok) {
-      out.close();  // (the last buffer's write, which may fail too)
-      ok = !out.fail();
-      e = errno;
-    }
-    if (!ok) {
-      if (!in_place) std::remove(tmp.c_str());
-      std::fprintf(stderr, "calltree merge: error writing '%s': %s\n", output->c_str(),
-                   std::strerror(e ? e : EIO));
-      return exit_usage;
-    }
-  }
-  if (!in_place && std::rename(tmp.c_str(), output->c_str()) != 0) {
-    std::remove(tmp.c_str());
-    std::fprintf(stderr, "calltree merge: cannot rename the output to '%s'\n", output->c_str());
-    return exit_usage;
-  }
-  return read_status;
+  return write_summed_profile(stats, diags, merged, *output, wo, "merge");
 }
 
 }  // namespace

@@ -566,6 +566,9 @@ struct api::impl {
   // profile_routes() below.
   response dispatch(const request& r, std::string_view rest, const served_state& st,
                     const reload_target& target) {
+    // A profile of differences (cg_diff's, `calltree diff -o`'s): this request's sums and
+    // numbers are signed (cost_matrix.h), whichever thread answers it.
+    signed_costs_scope sums(st.main().p.signed_costs || (st.diff() && st.old_side->p.signed_costs));
     const views::session* s = nullptr;
     if (auto f = side_of(st, r, s)) return error_response(*f);
     for (const profile_route& pr : profile_routes())

@@ -86,6 +86,14 @@ std::optional<double> parse_fraction(std::string_view text) {
 }
 
 void cost(json_writer& j, std::uint64_t v) {
+  if ((v >> 63) && signed_costs_here()) {  // a negative cost (a file of differences)
+    const std::int64_t x = as_signed(v);
+    if (x > -(std::int64_t{1} << 53))
+      j.value(x);
+    else
+      j.value(std::to_string(x));
+    return;
+  }
   if (v < (std::uint64_t{1} << 53))
     j.value(v);
   else

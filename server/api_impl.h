@@ -50,7 +50,8 @@ void window_fields(json_writer& j, const list_window& w);
 // A fraction from 0 to 1 ("0.005", "0", "1e-3"): nullopt for anything else.
 std::optional<double> parse_fraction(std::string_view text);
 
-// A cost: a JSON integer below 2^53 (exact in every JSON reader), else a string of digits.
+// A cost: a JSON integer below 2^53 (exact in every JSON reader), else a string of digits;
+// in a file of differences (the request sums signed, cost_matrix.h) a negative one likewise.
 void cost(json_writer& j, std::uint64_t v);
 // {"Ir": 123, ...} of one row of values per column.
 void costs(json_writer& j, const views::column_set& columns, const std::vector<std::uint64_t>& v);

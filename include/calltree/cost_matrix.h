@@ -2,8 +2,9 @@
 //
 // What it is: storage for the cost rows of the profile model, one column per event type, with
 // no cap on the number of events, and `add_saturating`, the one way costs are summed: an
-// overflow is detected and reported by the caller, never wrapped. What it is not: a sparse
-// or per-part structure; the model's rows say which part and function a row belongs to.
+// overflow is detected and reported by the caller, never wrapped (signed costs: below). What
+// it is not: a sparse or per-part structure; the model's rows say which part and function a
+// row belongs to.
 #pragma once
 
 #include <cstdint>
@@ -14,12 +15,49 @@
 
 namespace calltree {
 
-// a += b; returns false (and leaves a = UINT64_MAX) if the sum does not fit in 64 bits.
+// Signed costs. A cost is an unsigned 64-bit number, except in a profile of differences (what
+// cg_diff and `calltree diff -o` write: `-129` where a cost went down). There a cost is a signed
+// 64-bit number held as its two's-complement bit pattern in the same uint64_t: sums of such
+// patterns are exact modulo 2^64, so every sum of the library (self costs, inclusive costs,
+// totals, merges) is right without a second type, and only what reads a number's value
+// (formatting, comparing, sorting, percentages, colours) asks `as_signed`.
+//
+// The arithmetic follows the thread's mode: unsigned (the default) saturates at 2^64-1;
+// signed wraps through 2^64 (a negative addend is a large pattern) and saturates only where
+// the signed sum leaves [-2^63, 2^63-1]. Every reading starts its thread unsigned (or signed
+// where its sink sums into a profile of differences: merge after a signed input, `diff -o`),
+// and turns the signed mode on at the first negative number of the file (read_stats::
+// signed_costs, profile::signed_costs), so the sinks it feeds on that thread sum signed; code
+// that works on a signed profile afterwards (a writer, a report, a server's request) says so
+// with a `signed_costs_scope` of the profile's flag.
+CALLTREE_API bool signed_costs_here() noexcept;
+// Sets this thread's mode; returns the previous one.
+CALLTREE_API bool set_signed_costs_here(bool on) noexcept;
+class signed_costs_scope {
+ public:
+  explicit signed_costs_scope(bool on) : previous_(set_signed_costs_here(on)) {}
+  ~signed_costs_scope() { set_signed_costs_here(previous_); }
+  signed_costs_scope(const signed_costs_scope&) = delete;
+  signed_costs_scope& operator=(const signed_costs_scope&) = delete;
+
+ private:
+  bool previous_;
+};
+// The value of a cost of a signed profile (C++20: the conversion is modular, never UB).
+inline std::int64_t as_signed(std::uint64_t v) { return static_cast<std::int64_t>(v); }
+
+// The rare case of add_saturating: a carry out of 64 bits or a change of the top bit.
+CALLTREE_API bool add_cost_edge(std::uint64_t& a, std::uint64_t b, std::uint64_t sum,
+                                bool carry) noexcept;
+
+// a += b; returns false (and leaves a at the limit: 2^64-1 unsigned, -2^63 or 2^63-1 signed)
+// if the sum does not fit in 64 bits in this thread's mode.
 inline bool add_saturating(std::uint64_t& a, std::uint64_t b) {
-  if (__builtin_add_overflow(a, b, &a)) {
-    a = UINT64_MAX;
-    return false;
-  }
+  std::uint64_t s;
+  const bool carry = __builtin_add_overflow(a, b, &s);
+  if (carry || (((a ^ s) & (b ^ s)) >> 63)) [[unlikely]]
+    return add_cost_edge(a, b, s, carry);
+  a = s;
   return true;
 }
 // Adds b into a element-wise (a.size() >= b.size()); false if any element saturated.

@@ -41,7 +41,7 @@ enum class diag_code : std::uint8_t {
   malformed_number,         // a token that is no number
   number_overflow,          // a number above 2^64-1
   cost_overflow,            // a sum of costs above 2^64-1 (saturated)
-  negative_cost,            // a negative cost (clamped to 0)
+  negative_cost,            // a negative number: a file of differences, signed (a note, once)
   hex_cost,                 // a cost written in hex
   relative_cost,            // +N, -N or * in a cost column
   too_many_costs,           // more costs than events (line skipped)

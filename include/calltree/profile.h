@@ -100,6 +100,9 @@ struct profile {
   id_vector<event_id, event_type> events;
   id_vector<part_id, part> parts;
   std::uint8_t positions = 0;  // union of the parts' position_kind bits
+  // A profile of differences: some cost was negative (cost_matrix.h, "Signed costs"); every
+  // cost is then a signed number held as its bit pattern (as_signed).
+  bool signed_costs = false;
 
   std::vector<self_row> self_rows;
   cost_matrix self_costs;  // one row per self_row

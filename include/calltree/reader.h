@@ -77,6 +77,9 @@ struct read_stats {
   std::uint64_t parts = 0;
   std::uint64_t cost_lines = 0, call_lines = 0, jump_lines = 0;
   read_state state = read_state::complete;
+  // A negative number was read (a file of differences, as cg_diff writes): every cost is a
+  // signed number held as its two's-complement bit pattern (cost_matrix.h, "Signed costs").
+  bool signed_costs = false;
   // The whole file was read and it looks whole.
   bool complete() const { return state == read_state::complete; }
 };

@@ -139,6 +139,9 @@ struct part_end {
   std::optional<std::vector<std::uint64_t>> summary;  // padded to the part's event count
   std::optional<std::vector<std::uint64_t>> totals;
   std::vector<std::uint64_t> computed;  // sum of the part's self costs (saturated at 2^64-1)
+  // The file had a negative number up to here (this part or one before): its costs are signed
+  // (cost_matrix.h), every number above its bit pattern.
+  bool signed_costs = false;
 };
 
 // What a sink wants of the records (record_sink::needs): the reader reads so as to give it

@@ -29,6 +29,10 @@
 //                  callgrind_annotate shows it: the percentages of such a file can pass 100 %,
 //                  and every consumer says so (below).
 //
+// A file of differences (profile::signed_costs, docs/format.md "Signed costs"): every figure is
+// a signed 64-bit number held in the uint64_t (cost_matrix.h); a count with bit 63 set is a
+// negative stated total, not a wrapped one, and "below" is in signed order.
+//
 // A file of several parts: each figure is the sum of its parts' (callgrind_annotate takes the
 // last part's line for the whole file); a part that states none counts with its summed total in
 // the stated total of parts that do. Where a stated total differs from the summed one, every
@@ -55,11 +59,13 @@ struct event_totals {
   std::optional<std::uint64_t> summary;      // its summary: count, if it has the line
   std::optional<std::uint64_t> totals_line;  // its totals: count, if it has the line
   std::uint64_t summed = 0;                  // the sum of its self costs
+  bool signed_costs = false;                 // a file of differences: the counts are signed
 
   // The stated total (the rule above), if the part states one.
   std::optional<std::uint64_t> stated() const {
     const bool line = totals_line && counts(*totals_line);
-    if (summary && counts(*summary) && !(line && *summary < summed && *totals_line >= summed))
+    if (summary && counts(*summary) &&
+        !(line && below(*summary, summed) && !below(*totals_line, summed)))
       return summary;
     if (line) return totals_line;
     return std::nullopt;
@@ -68,15 +74,22 @@ struct event_totals {
   std::uint64_t program() const { return stated().value_or(summed); }
 
  private:
-  static bool counts(std::uint64_t v) { return v != 0 && v < (std::uint64_t{1} << 63); }
+  bool counts(std::uint64_t v) const {
+    return v != 0 && (signed_costs || v < (std::uint64_t{1} << 63));
+  }
+  bool below(std::uint64_t a, std::uint64_t b) const {
+    return signed_costs ? static_cast<std::int64_t>(a) < static_cast<std::int64_t>(b) : a < b;
+  }
 };
 
 // The figures of several parts (or events of one part summed the same way): `stated` and
-// `program` of each part, summed (saturating at 2^64 - 1); `stated` only when some part states one.
+// `program` of each part, summed (saturating at 2^64 - 1, or in a file of differences at -2^63
+// and 2^63 - 1); `stated` only when some part states one.
 struct summed_totals {
   std::optional<std::uint64_t> stated;
   std::uint64_t summed = 0;
   std::uint64_t program = 0;
+  bool signed_costs = false;  // some part's figures are signed (event_totals::signed_costs)
 
   CALLTREE_API void add(const event_totals& part);
   // Whether the file's statement and the costs read disagree.

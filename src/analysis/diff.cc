@@ -1,5 +1,6 @@
 // diff.cc — function-by-function difference of two profiles (see analysis/diff.h).
 #include "calltree/analysis/diff.h"
+#include "calltree/cost_matrix.h"
 
 #include <algorithm>
 #include <map>
@@ -37,13 +38,21 @@ std::optional<std::size_t> diff_result::find_event(std::string_view name) const 
   return std::nullopt;
 }
 
+namespace {
+// A cost's value: signed where the thread sums signed (profiles of differences, cost_matrix.h).
+double value_of(std::uint64_t v, bool signed_costs) {
+  return signed_costs ? static_cast<double>(as_signed(v)) : static_cast<double>(v);
+}
+}  // namespace
+
 std::optional<double> percent_change(std::uint64_t old_value, std::uint64_t new_value) {
   if (old_value == 0) {
     if (new_value == 0) return 0.0;
     return std::nullopt;
   }
-  double o = static_cast<double>(old_value), n = static_cast<double>(new_value);
-  return (n - o) * 100.0 / o;
+  const bool sgn = signed_costs_here();
+  double o = value_of(old_value, sgn), n = value_of(new_value, sgn);
+  return (n - o) * 100.0 / (o < 0 ? -o : o);  // (of a negative old value: its magnitude)
 }
 
 namespace {
@@ -136,6 +145,8 @@ bool recorded(const profile& p, std::string_view name) {
 
 result<diff_result> diff_profiles(const profile& old_profile, const profile& new_profile,
                                   const diff_options& options) {
+  // Signed where either profile holds differences, whatever the thread's last reading left.
+  signed_costs_scope sums(old_profile.signed_costs || new_profile.signed_costs);
   if (options.part) {
     const std::uint32_t n = *options.part;
     if (n >= old_profile.parts.size() || n >= new_profile.parts.size())
@@ -176,8 +187,7 @@ result<diff_result> diff_profiles(const profile& old_profile, const profile& new
     std::vector<std::uint64_t> t(p.events.size(), 0);
     for (std::uint32_t n : options.parts)
       for (std::size_t i = 0; i < p.parts[part_id{n}].totals.size() && i < t.size(); ++i) {
-        const std::uint64_t v = p.parts[part_id{n}].totals[i];
-        t[i] = t[i] > UINT64_MAX - v ? UINT64_MAX : t[i] + v;
+        add_saturating(t[i], p.parts[part_id{n}].totals[i]);
       }
     return pick(t, cols);
   };
@@ -254,7 +264,12 @@ result<diff_result> diff_profiles(const profile& old_profile, const profile& new
 
 namespace {
 
-std::uint64_t abs_delta(std::uint64_t a, std::uint64_t b) { return a > b ? a - b : b - a; }
+// |b - a|, of signed values where the thread sums signed (it fits: at most 2^64-1).
+std::uint64_t abs_delta(std::uint64_t a, std::uint64_t b) {
+  if (signed_costs_here())  // (the modular difference is exact: it is below 2^64)
+    return as_signed(b) >= as_signed(a) ? b - a : a - b;
+  return a > b ? a - b : b - a;
+}
 
 }  // namespace
 
@@ -275,7 +290,7 @@ diff_selection select_functions(const diff_result& r, const diff_ranking& rankin
       const std::uint64_t base = r.total_old[e] ? r.total_old[e] : r.total_new[e];
       auto [o, n] = values(f, e);
       if (static_cast<double>(abs_delta(o, n)) * 100.0 <
-          ranking.threshold_percent * static_cast<double>(base)) {
+          ranking.threshold_percent * static_cast<double>(abs_delta(0, base))) {
         ++sel.below_threshold;
         continue;
       }
@@ -307,7 +322,7 @@ std::vector<gate_failure> check_gate(const diff_result& r, const diff_selection&
   std::vector<gate_failure> out;
   if (gate.event >= r.events.size()) return out;
   auto fails = [&](std::uint64_t o, std::uint64_t n, std::optional<double>& pct) {
-    if (n <= o) return false;
+    if (signed_costs_here() ? as_signed(n) <= as_signed(o) : n <= o) return false;
     pct = percent_change(o, n);
     return !pct || *pct > gate.percent;
   };

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "analysis/merge_any.h"
+#include "analysis/negating_sink.h"
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "reader/read_hooks.h"
@@ -115,7 +116,7 @@ class header_watch final : public record_sink {
     for (std::size_t i = 0; i < events_.size(); ++i) {
       const std::uint64_t computed = i < e.computed.size() ? e.computed[i] : 0;
       const std::uint64_t said = stated && i < stated->size() ? (*stated)[i] : 0;
-      chosen.emplace_back(events_[i], plausible(said, computed) ? said : computed);
+      chosen.emplace_back(events_[i], plausible(said, computed, e.signed_costs) ? said : computed);
     }
     summaries.push_back(std::move(chosen));
     next_->on_part_end(e);
@@ -123,7 +124,9 @@ class header_watch final : public record_sink {
 
   // A stated summary is kept when it is at least the sum of the self costs (the spec allows
   // more: costs not attributed to any line) and is not a negative number wrapped to 64 bits.
-  static bool plausible(std::uint64_t said, std::uint64_t computed) {
+  // In a file of differences (signed) a number is its signed value: "at least" as such.
+  static bool plausible(std::uint64_t said, std::uint64_t computed, bool signed_costs) {
+    if (signed_costs) return as_signed(said) >= as_signed(computed);
     constexpr std::uint64_t half = std::uint64_t{1} << 63;
     return said >= computed && !(said >= half && computed < half);
   }
@@ -163,9 +166,12 @@ std::vector<std::uint64_t> in_part_order(const part& pt, const std::vector<std::
 
 // The merged part states `summary` in its header and the sum of its self costs as `totals:`
 // (the writer writes the totals: a part states, and merge's parts state this one).
-void settle_totals(part& pt, std::vector<std::uint64_t> summary) {
+void settle_totals(part& pt, std::vector<std::uint64_t> summary, bool signed_costs) {
   for (std::size_t i = 0; i < summary.size() && i < pt.totals.size(); ++i)
-    summary[i] = std::max(summary[i], pt.totals[i]);
+    summary[i] =
+        signed_costs
+            ? static_cast<std::uint64_t>(std::max(as_signed(summary[i]), as_signed(pt.totals[i])))
+            : std::max(summary[i], pt.totals[i]);
   pt.header.summary = in_part_order(pt, summary);
   pt.summary = std::move(summary);
   pt.totals_line = pt.totals;
@@ -173,13 +179,14 @@ void settle_totals(part& pt, std::vector<std::uint64_t> summary) {
 
 result<merge_stats> merge(std::span<const std::string> paths, profile& out,
                           diagnostic_sink& diagnostics, const merge_options& options,
-                          bool any_input) {
+                          bool any_input, std::size_t subtracted = 0) {
   merge_stats stats;
   builder_options build;
   build.sum_parts = options.parts == parts_mode::sum;
   build.max_memory = options.max_memory;
   header_watch watch;
-  for (const auto& path : paths) {
+  for (std::size_t index = 0; index < paths.size(); ++index) {
+    const std::string& path = paths[index];
     auto in = open_input(path);
     if (!in) return in.error();
     reader_options ro;
@@ -192,7 +199,12 @@ result<merge_stats> merge(std::span<const std::string> paths, profile& out,
     watch.begin_input();
     detail::read_hooks hooks;
     hooks.any_input = any_input;
-    auto read = detail::read_with_hooks(**in, out.strings, watch, diagnostics, ro, hooks);
+    // The builder sums into `out`: signed once `out` holds differences (an earlier input's
+    // negative numbers, or OLD subtracted), whatever this input holds.
+    hooks.signed_sums = out.signed_costs || subtracted != 0;
+    detail::negating_sink negate(watch);  // (the first `subtracted` inputs count negatively)
+    record_sink& sink = index < subtracted ? static_cast<record_sink&>(negate) : watch;
+    auto read = detail::read_with_hooks(**in, out.strings, sink, diagnostics, ro, hooks);
     if (!read) return read.error();
     watch.end_input();
     ++stats.inputs;
@@ -202,6 +214,8 @@ result<merge_stats> merge(std::span<const std::string> paths, profile& out,
     stats.state = std::max(stats.state, read->state);  // (ordered from whole to stopped)
   }
 
+  // The summaries below sum as `out` does (the last input's reading left its own mode).
+  signed_costs_scope sums(out.signed_costs || subtracted != 0);
   if (build.sum_parts && !out.parts.empty()) {
     part& pt = out.parts.front();
     part_header& h = pt.header;
@@ -229,19 +243,22 @@ result<merge_stats> merge(std::span<const std::string> paths, profile& out,
     if (watch.origin.parts > 1)
       h.descriptions.emplace_back("Merged", merged_description(watch.origin));
   }
-  // Summaries: every part read counts once, in the part it was folded into.
-  if (build.sum_parts) {
+  // Summaries: every part read counts once, in the part it was folded into. A difference's
+  // is the sum of its self costs (difference.h).
+  if (subtracted) {
+    for (auto& pt : out.parts) settle_totals(pt, pt.totals, true);
+  } else if (build.sum_parts) {
     std::vector<std::uint64_t> sum;
     for (const auto& s : watch.summaries) add_summary(out, s, sum);
-    if (!out.parts.empty()) settle_totals(out.parts.front(), std::move(sum));
+    if (!out.parts.empty()) settle_totals(out.parts.front(), std::move(sum), out.signed_costs);
   } else if (watch.summaries.size() == out.parts.size()) {
     for (part_id i : out.parts.ids()) {
       std::vector<std::uint64_t> s;
       add_summary(out, watch.summaries[i.index()], s);
-      settle_totals(out.parts[i], std::move(s));
+      settle_totals(out.parts[i], std::move(s), out.signed_costs);
     }
   } else {
-    for (auto& pt : out.parts) settle_totals(pt, pt.totals);
+    for (auto& pt : out.parts) settle_totals(pt, pt.totals, out.signed_costs);
   }
   return stats;
 }
@@ -260,9 +277,16 @@ result<merge_stats> merge_any_inputs(std::span<const std::string> paths, profile
   return merge(paths, out, diagnostics, options, true);
 }
 
+result<merge_stats> merge_subtracting(std::span<const std::string> paths, profile& out,
+                                      diagnostic_sink& diagnostics, const merge_options& options,
+                                      std::size_t subtracted) {
+  return merge(paths, out, diagnostics, options, false, subtracted);
+}
+
 }  // namespace detail
 
 bool write_callgrind(const profile& p, std::ostream& out, const writer_options& options) {
+  signed_costs_scope sums(p.signed_costs);  // (a profile of differences: signed numbers)
   callgrind_writer writer(out, p.strings, options);
   replay(p, writer, replay_order::canonical);
   return writer.finish();

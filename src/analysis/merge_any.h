@@ -5,6 +5,7 @@
 // holds, where merge_inputs gives an error_code::no_profile result.
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <string>
 
@@ -15,5 +16,11 @@ namespace calltree::detail {
 result<merge_stats> merge_any_inputs(std::span<const std::string> paths, profile& out,
                                      diagnostic_sink& diagnostics,
                                      const merge_options& options = {});
+
+// merge_inputs where the first `subtracted` inputs count negatively (negating_sink.h): the
+// sum of -OLD and NEW is difference_inputs' NEW - OLD (difference.h).
+result<merge_stats> merge_subtracting(std::span<const std::string> paths, profile& out,
+                                      diagnostic_sink& diagnostics, const merge_options& options,
+                                      std::size_t subtracted);
 
 }  // namespace calltree::detail

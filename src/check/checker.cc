@@ -224,6 +224,7 @@ void checker::on_part_end(const part_end& e) {
     if (s) t.summary = i < s->size() ? (*s)[i] : 0;
     if (e.totals) t.totals_line = i < e.totals->size() ? (*e.totals)[i] : 0;
     t.summed = i < e.computed.size() ? e.computed[i] : 0;
+    t.signed_costs = signed_costs_here();  // the reader's mode: a file of differences
     m.r.program[m.event_map[i]].add(t);
   }
 }

@@ -90,6 +90,14 @@ class string_table {
 
 // Every key once, depth first along the calls from the keys no one calls (callees in the
 // order of the calls), then what no root reaches (cycles), in key order.
+// A signed cost (a file of differences) times a unit's scale, held at the signed limits.
+std::uint64_t signed_scaled(std::uint64_t n, std::uint64_t scale) {
+  std::int64_t r;
+  if (__builtin_mul_overflow(as_signed(n), static_cast<std::int64_t>(scale), &r))
+    return static_cast<std::uint64_t>(as_signed(n) < 0 ? INT64_MIN : INT64_MAX);
+  return static_cast<std::uint64_t>(r);
+}
+
 std::vector<std::uint32_t> depth_first(const views::session& s) {
   const std::size_t n = s.keys();
   std::vector<std::uint32_t> first(n + 1, 0), callees, order;
@@ -348,9 +356,12 @@ result<export_report> write_pprof(const views::session& s, const export_options&
     bool any = false;
     std::size_t values_size = 0;
     for (std::size_t c = 0; c < ncol; ++c) {
-      const std::uint64_t v = scaled(self[c], units[c].scale);
-      values[c] =
-          v > static_cast<std::uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(v);
+      // (A file of differences: a signed value, as pprof's own -diff_base profiles hold.)
+      const std::uint64_t v = s.p.signed_costs ? signed_scaled(self[c], units[c].scale)
+                                               : scaled(self[c], units[c].scale);
+      values[c] = s.p.signed_costs                            ? as_signed(v)
+                  : v > static_cast<std::uint64_t>(INT64_MAX) ? INT64_MAX
+                                                              : static_cast<std::int64_t>(v);
       values_size += proto_encoder::varint_size(static_cast<std::uint64_t>(values[c]));
       any |= v != 0;
     }

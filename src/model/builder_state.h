@@ -663,6 +663,7 @@ struct profile_builder::impl {
   void end(const part_end& e) {
     auto& pt = p.parts[part];
     widen();
+    if (e.signed_costs) p.signed_costs = true;
     auto computed = to_profile_order(e.computed);
     auto before = pt.totals;  // the parts already folded in (sum_parts)
     if (!add_saturating(pt.totals, computed)) overflow(e.line);

@@ -75,7 +75,8 @@ inline bool parser::fast_cost_line_as(const char*& p_io, const char* end, std::s
   while (p != end && *p != '\n') {
     if (ncost >= n_events_) return false;
     std::uint64_t v;
-    if (!fast::decimal_wide(p, end, v)) return false;
+    // (2^63 and above: the general path, which knows whether the file is signed.)
+    if (!fast::decimal_wide(p, end, v) || (v >> 63)) return false;
     costs[ncost++] = v;  // scratch: the general path rewrites it if we give up
     if (!fast::separator(p, end)) return false;
   }
@@ -421,7 +422,8 @@ void parser::fast_cost_run_as(const char*& p_io, const char* end) {
     std::size_t ncost = 0;
     bool ok = true;
     while (q != end && *q != '\n') {
-      if (ncost >= n || !fast::decimal_wide(q, end, c[ncost]) || !fast::separator(q, end)) {
+      if (ncost >= n || !fast::decimal_wide(q, end, c[ncost]) || (c[ncost] >> 63) ||
+          !fast::separator(q, end)) {
         ok = false;
         break;
       }

@@ -232,6 +232,14 @@ class parser {
     return 0;
   }
   void skip_line() { ++stats_.skipped_lines; }
+  // A number of this file as text (signed in a file of differences).
+  std::string number_text(std::uint64_t v) const {
+    return signed_ ? std::to_string(as_signed(v)) : std::to_string(v);
+  }
+  // Signed costs (parser_body.cc).
+  bool signed_value(std::string_view tok, std::uint64_t& v);
+  void become_signed(std::string_view tok);
+  bool unsigned_value_fits(std::string_view tok);
 
   // ---- lines -------------------------------------------------------------------------
   void process_line(std::string_view line);
@@ -494,6 +502,9 @@ class parser {
   std::size_t n_events_ = 0;
   part_end end_;
   std::vector<std::uint64_t> computed_;
+  // A negative number was read: costs are signed (two's-complement patterns, cost_matrix.h).
+  bool signed_ = false;
+  bool huge_seen_ = false;  // a cost of 2^63 or more, unsigned, before that
   std::vector<bool> overflow_reported_;
   bool any_events_ = false;
   bool any_cost_ = false;
@@ -585,7 +596,7 @@ inline void parser::finish_cost_line(std::uint64_t instr, std::uint64_t bb, std:
   bool overflow = false;
   for (std::size_t k = 0; k < ncost; ++k)
     overflow |= __builtin_add_overflow(computed_[k], costs[k], &computed_[k]);
-  if (!have_function_ || overflow) [[unlikely]]
+  if (!have_function_ || overflow || signed_) [[unlikely]]
     cost_line_problems(ncost);
   ++stats_.cost_lines;
   any_cost_ = true;

@@ -511,12 +511,19 @@ void parser::process_cost_line(std::string_view line) {
         return;
       }
       if (neg) {
-        report(severity::warning, diag_code::negative_cost, col_of(tok), tok.size(),
-               "negative cost " + std::string(tok.substr(0, 40)) + "; 0 is used");
-        v = 0;
+        if (!signed_value(tok, v)) {
+          skip_line();
+          return;
+        }
       } else if (hex) {
         report(severity::warning, diag_code::hex_cost, col_of(tok), tok.size(),
                "cost written in hex; read as " + std::to_string(v));
+      }
+    }
+    if ((v >> 63) && c != '-') [[unlikely]] {
+      if (!unsigned_value_fits(tok)) {
+        skip_line();
+        return;
       }
     }
     costs[ncost++] = v;
@@ -534,6 +541,23 @@ void parser::cost_line_problems(std::size_t ncost) {
     have_function_ = true;
   }
   for (std::size_t k = 0; k < ncost; ++k) {
+    if (signed_) {
+      // Signed: the wrapped sum is the sum, unless both addends had one sign and the sum the
+      // other: then hold it at the limit of that sign.
+      const std::uint64_t before = computed_[k] - costs_[k];
+      if (((before ^ computed_[k]) & (costs_[k] ^ computed_[k])) >> 63) {
+        computed_[k] = as_signed(costs_[k]) < 0 ? static_cast<std::uint64_t>(INT64_MIN)
+                                                : static_cast<std::uint64_t>(INT64_MAX);
+        if (!overflow_reported_[k]) {
+          overflow_reported_[k] = true;
+          report(severity::error, diag_code::cost_overflow, 1, 0,
+                 "the sum of " + header_.events[k] +
+                     " costs in this part leaves the signed 64-bit range; it is held at its "
+                     "limit");
+        }
+      }
+      continue;
+    }
     // A sum that wrapped is below the addend; add_saturating in the loop before would have
     // stopped at 2^64-1: put it there.
     if (computed_[k] < costs_[k]) {
@@ -547,6 +571,50 @@ void parser::cost_line_problems(std::size_t ncost) {
       }
     }
   }
+}
+
+// A negative number ("-129", as cg_diff writes where a cost went down): its two's-complement
+// bit pattern in `v` (which holds its magnitude). The first one of a file makes the file
+// signed: a note says so once, and the thread sums signed from here (cost_matrix.h). A
+// magnitude above 2^63 does not fit: an error (number-overflow), false.
+bool parser::signed_value(std::string_view tok, std::uint64_t& v) {
+  if (v > static_cast<std::uint64_t>(INT64_MAX) + 1) {
+    report(severity::error, diag_code::number_overflow, col_of(tok), tok.size(),
+           "'" + std::string(tok.substr(0, 40)) +
+               "' does not fit in a signed 64-bit number; the line is skipped");
+    return false;
+  }
+  v = 0 - v;  // (modular: -2^63 is its own pattern)
+  if (v != 0) become_signed(tok);
+  return true;
+}
+
+void parser::become_signed(std::string_view tok) {
+  if (signed_) return;
+  signed_ = true;
+  if (!spec_) set_signed_costs_here(true);
+  report(severity::note, diag_code::negative_cost, col_of(tok), tok.size(),
+         "negative number " + std::string(tok.substr(0, 40)) +
+             ": the file holds differences (as cg_diff writes); its costs are read as signed "
+             "64-bit numbers");
+  if (huge_seen_)
+    report(severity::warning, diag_code::number_overflow, col_of(tok), tok.size(),
+           "an earlier cost was above 2^63-1, which a signed file cannot hold; it is read as a "
+           "negative number");
+}
+
+// A cost of 2^63 or more written without a sign: an unsigned file may hold it, a signed one
+// cannot (an error, false).
+bool parser::unsigned_value_fits(std::string_view tok) {
+  if (!signed_) {
+    huge_seen_ = true;
+    return true;
+  }
+  report(severity::error, diag_code::number_overflow, col_of(tok), tok.size(),
+         "cost '" + std::string(tok.substr(0, 40)) +
+             "' does not fit in a signed 64-bit number (this file's costs are signed); the line "
+             "is skipped");
+  return false;
 }
 
 }  // namespace calltree::detail

@@ -101,8 +101,8 @@ void parser::end_part() {
     for (std::size_t i = 0; i < n_events_; ++i) {
       if (t[i] != computed_[i]) {
         report(severity::warning, diag_code::totals_mismatch, 0, 0,
-               "totals: says " + std::to_string(t[i]) + " " + header_.events[i] +
-                   " but the self costs of this part sum to " + std::to_string(computed_[i]));
+               "totals: says " + number_text(t[i]) + " " + header_.events[i] +
+                   " but the self costs of this part sum to " + number_text(computed_[i]));
         break;
       }
     }
@@ -112,11 +112,11 @@ void parser::end_part() {
                                           : nullptr;
   if (summary) {
     for (std::size_t i = 0; i < n_events_; ++i) {
-      if ((*summary)[i] < computed_[i]) {
+      if (signed_ ? as_signed((*summary)[i]) < as_signed(computed_[i])
+                  : (*summary)[i] < computed_[i]) {
         report(severity::warning, diag_code::summary_mismatch, 0, 0,
-               "summary: says " + std::to_string((*summary)[i]) + " " + header_.events[i] +
-                   ", less than the sum of this part's self costs, " +
-                   std::to_string(computed_[i]));
+               "summary: says " + number_text((*summary)[i]) + " " + header_.events[i] +
+                   ", less than the sum of this part's self costs, " + number_text(computed_[i]));
         break;
       }
     }
@@ -138,7 +138,7 @@ void parser::end_part() {
            "no 'totals:' line ends part " + std::to_string(stats_.parts) + ", though " +
                std::string(header_.creator.substr(0, header_.creator.find(' '))) +
                " ends every part with one: the file was likely cut short (truncated)");
-    if (summary && header_.creator.starts_with("callgrind")) {
+    if (summary && !signed_ && header_.creator.starts_with("callgrind")) {
       for (std::size_t i = 0; i < n_events_; ++i) {
         if ((*summary)[i] > computed_[i]) {
           const double pct =
@@ -159,6 +159,7 @@ void parser::end_part() {
   }
   if (writes_totals(header_.creator)) ends_lines_ = true;
   end_.line = line_no_;
+  end_.signed_costs = signed_;
   flush_run();
   sink_.on_part_end(end_);
   part_open_ = false;
@@ -203,7 +204,14 @@ std::optional<std::vector<std::uint64_t>> parser::parse_cost_list(std::string_vi
   std::size_t col;
   while (tk.next(tok, col)) {
     std::uint64_t n = 0;
-    auto st = parse_u64(tok, n);
+    const bool neg = tok.size() > 1 && tok[0] == '-';
+    auto st = parse_u64(neg ? tok.substr(1) : tok, n);
+    if (st == num_status::ok && neg && n > static_cast<std::uint64_t>(INT64_MAX) + 1)
+      st = num_status::overflow;
+    if (st == num_status::ok && neg) {
+      n = 0 - n;  // a difference (cg_diff's summary:): signed, as the costs
+      if (n != 0) become_signed(tok);
+    }
     if (st != num_status::ok) {
       report(severity::warning, diag_code::bad_summary, col_of(tok), tok.size(),
              std::string(what) + ": value '" + std::string(tok.substr(0, 40)) +

@@ -33,6 +33,11 @@ struct read_hooks {
   // An input that holds no profile (binary, empty, no events:) gives its read_stats, not an
   // error_code::no_profile result: the tool reports it from the diagnostics, as it always has.
   bool any_input = false;
+  // The sink sums signed costs from the first record on (cost_matrix.h, "Signed costs"): it
+  // adds this input into a profile of differences (merge, `diff -o`). Every reading starts its
+  // thread in this mode, unsigned by default, whatever an earlier reading on the thread left;
+  // the parser turns the signed mode on at the input's first negative number.
+  bool signed_sums = false;
 };
 
 // How the reader reads, from the sink's needs (record_needs) and the hooks: the modes its

@@ -11,6 +11,7 @@
 #include <optional>
 #include <system_error>
 
+#include "calltree/cost_matrix.h"
 #include "reader/chunk_feed.h"
 #include "reader/decode_ahead.h"
 #include "reader/in_memory.h"
@@ -157,6 +158,7 @@ result<read_stats> parser::run() {
     report(severity::warning, diag_code::no_data, 0, 0, "no cost lines: the profile is empty");
     line_no_ = saved;
   }
+  stats_.signed_costs = signed_;
   return stats_;
 }
 
@@ -178,6 +180,9 @@ result<read_stats> read_with_hooks(input& in, string_pool& names, record_sink& r
                                    diagnostic_sink& diagnostics, const reader_options& given,
                                    const read_hooks& hooks) {
   const read_config options(given, hooks.needs ? *hooks.needs : records.needs(), hooks);
+  // Each input starts unsigned (or as its sink sums, read_hooks::signed_sums): a file of
+  // differences read before on this thread does not make this one's costs signed.
+  set_signed_costs_here(hooks.signed_sums);
   if (hooks.speculated_chunks) *hooks.speculated_chunks = 0;
   auto read = [&](input& from) {
     parser r(from, names, records, diagnostics, options);

@@ -43,9 +43,12 @@ std::string detail::print_annotate_json(const profile& p, const annotate_data& d
   std::vector<std::uint32_t> keys;
   for (std::uint32_t k = 0; k < d.keys(); ++k)
     if (d.key_seen[k] || d.key_called[k]) keys.push_back(k);
+  signed_costs_scope sums(p.signed_costs);  // (its numbers: signed in a file of differences)
+  // A file of differences: by the size of each change, as the text report (docs/format.md).
+  auto size = [&](std::uint64_t v) { return p.signed_costs && as_signed(v) < 0 ? 0 - v : v; };
   std::sort(keys.begin(), keys.end(), [&](std::uint32_t a, std::uint32_t b) {
     for (std::size_t c : sort_cols) {
-      std::uint64_t x = order_table.values(a)[c], y = order_table.values(b)[c];
+      std::uint64_t x = size(order_table.values(a)[c]), y = size(order_table.values(b)[c]);
       if (x != y) return x > y;
     }
     return d.compare_key_names(a, b) < 0;

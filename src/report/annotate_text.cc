@@ -62,6 +62,14 @@ std::size_t commify_to(char* buf, std::uint64_t v) {
   return n;
 }
 
+// A signed profile's cost (a difference): its magnitude, and its text with the sign.
+std::uint64_t magnitude(std::uint64_t v) { return as_signed(v) < 0 ? 0 - v : v; }
+std::size_t commify_signed_to(char* buf, std::uint64_t v) {
+  if (as_signed(v) >= 0) return commify_to(buf, v);
+  buf[0] = '-';
+  return 1 + commify_to(buf + 1, 0 - v);
+}
+
 double percent(std::uint64_t v, std::uint64_t total) {
   if (total == 0) return 0.0;
   std::uint64_t prod;
@@ -81,6 +89,15 @@ struct printer {
   std::vector<std::uint64_t> summary_v;  // mutable copy (the "events annotated" fix-up)
   std::vector<char> summary_d;
   std::string out;
+  // A profile of differences (profile::signed_costs): costs printed with their sign, rows
+  // ordered by magnitude, percentages signed (docs/format.md, "Signed costs").
+  bool sgn = false;
+
+  double perc(std::uint64_t v, std::uint64_t total) const {
+    if (!sgn) return percent(v, total);
+    if (total == 0) return 0.0;
+    return static_cast<double>(as_signed(v)) * 100.0 / static_cast<double>(as_signed(total));
+  }
 
   std::vector<std::size_t> widths(const std::vector<cc_view>& ccs) const {
     return widths(ccs, [](const cc_view& c) { return c; });
@@ -95,8 +112,8 @@ struct printer {
       if (!cc.v) continue;
       for (std::size_t i = 0; i < w.size(); ++i) {
         if (!cc.d[i]) continue;
-        std::size_t len = digits(cc.v[i]);
-        std::size_t width = len + (len - 1) / 3;
+        std::size_t len = digits(sgn ? magnitude(cc.v[i]) : cc.v[i]);
+        std::size_t width = len + (len - 1) / 3 + (sgn && as_signed(cc.v[i]) < 0);
         if (o.show_percs) width += 9;
         w[i] = std::max(w[i], width);
       }
@@ -110,14 +127,14 @@ struct printer {
       char text[128];
       std::size_t n = 0;
       if (def) {
-        n = commify_to(text, cc.v[i]);
+        n = sgn ? commify_signed_to(text, cc.v[i]) : commify_to(text, cc.v[i]);
       } else {
         text[n++] = '.';
       }
       if (o.show_percs) {
         if (def && cc.v[i] != 0) {
           n += detail::format_percent(text + n, sizeof text - n,
-                                      percent(cc.v[i], summary_d[i] ? summary_v[i] : 0));
+                                      perc(cc.v[i], summary_d[i] ? summary_v[i] : 0));
         } else {
           std::memcpy(text + n, "         ", 9);
           n += 9;
@@ -143,7 +160,9 @@ struct printer {
       bool da = a.v && a.d[i], db = b.v && b.d[i];
       if (da != db) return da ? -1 : 1;  // defined (>= 0) before undefined (-1)
       if (!da) continue;
-      if (a.v[i] != b.v[i]) return a.v[i] > b.v[i] ? -1 : 1;
+      const std::uint64_t x = sgn ? magnitude(a.v[i]) : a.v[i];
+      const std::uint64_t y = sgn ? magnitude(b.v[i]) : b.v[i];
+      if (x != y) return x > y ? -1 : 1;
     }
     return 0;
   }
@@ -185,7 +204,8 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
                                    const annotate_options& o,
                                    const std::function<void(std::string_view)>* write,
                                    std::string& result_out) {
-  printer pr{d, o, {}, {}, {}, {}, {}, {}, {}};
+  signed_costs_scope signed_sums(p.signed_costs);
+  printer pr{d, o, {}, {}, {}, {}, {}, {}, {}, p.signed_costs};
   const bool stream = write && o.user_files.empty();
   auto hand_out = [&] {
     if (stream && pr.out.size() >= (std::size_t{1} << 20)) {
@@ -331,7 +351,7 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
       const cc_view cc = cc_of(rows[i]);
       const std::size_t col = pr.sort_order[0];
       if (cc.v && cc.d[col])
-        defined.push_back({~cc.v[col], i});
+        defined.push_back({~(pr.sgn ? magnitude(cc.v[col]) : cc.v[col]), i});
       else
         undefined.push_back({0, i});
     }
@@ -357,14 +377,27 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
 
   std::vector<double> th;
   for (const auto& t : pr.thresholds) th.push_back(to_number(t));
+  // A signed profile's threshold: the rows shown account for that share of the sum of all
+  // rows' magnitudes (a total of differences can be near 0 with large changes inside it).
+  std::vector<double> magnitudes(pr.sort_order.size(), 0.0);
+  if (pr.sgn)
+    for (const row& r : rows) {
+      const cc_view cc = cc_of(r);
+      for (std::size_t i = 0; i < pr.sort_order.size(); ++i)
+        if (cc.v && cc.d[pr.sort_order[i]])
+          magnitudes[i] += static_cast<double>(magnitude(cc.v[pr.sort_order[i]]));
+    }
   // The running sums behind the threshold, and whether they reached it.
   auto reached = [&](const std::vector<double>& curr) {
     bool all = true;
     for (std::size_t i = 0; i < th.size() && i < pr.sort_order.size(); ++i) {
       std::size_t col = pr.sort_order[i];
       double prop = curr[i] * 100;
-      if (pr.summary_d[col] && pr.summary_v[col] > 0)
+      if (pr.sgn) {
+        if (magnitudes[i] > 0) prop /= magnitudes[i];
+      } else if (pr.summary_d[col] && pr.summary_v[col] > 0) {
         prop /= static_cast<double>(pr.summary_v[col]);
+      }
       all = all && prop >= th[i];
     }
     return all;
@@ -374,7 +407,9 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
     for (std::size_t i = 0; i < pr.sort_order.size(); ++i) {
       std::size_t col = pr.sort_order[i];
       if (!(cc.v && cc.d[col])) continue;
-      if (o.inclusive)
+      if (pr.sgn)
+        curr[i] += static_cast<double>(magnitude(cc.v[col]));
+      else if (o.inclusive)
         curr[i] = static_cast<double>(static_cast<long double>(pr.summary_v[col]) -
                                       static_cast<long double>(cc.v[col]));
       else

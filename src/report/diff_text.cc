@@ -7,6 +7,7 @@
 #include <memory>
 #include <tuple>
 
+#include "calltree/cost_matrix.h"
 #include "report/diff.h"
 
 namespace calltree {
@@ -19,7 +20,8 @@ std::string function_label(const function_key& k) {
   return s;
 }
 
-std::string with_thousands(std::uint64_t v) {
+namespace {
+std::string unsigned_thousands(std::uint64_t v) {
   std::string digits = std::to_string(v);
   std::string out;
   out.reserve(digits.size() + digits.size() / 3);
@@ -30,13 +32,21 @@ std::string with_thousands(std::uint64_t v) {
   }
   return out;
 }
+}  // namespace
+
+std::string with_thousands(std::uint64_t v) {
+  // (A profile of differences, where the thread sums signed: the signed value.)
+  if ((v >> 63) && signed_costs_here()) return "-" + unsigned_thousands(0 - v);
+  return unsigned_thousands(v);
+}
 
 std::string signed_delta(std::uint64_t old_value, std::uint64_t new_value) {
   if (old_value == new_value) return "0";
   // (The sign inserted, not "+" + ...: GCC 12 -O3 warns of a false overlap, -Wrestrict.)
-  std::string digits =
-      with_thousands(new_value > old_value ? new_value - old_value : old_value - new_value);
-  digits.insert(digits.begin(), new_value > old_value ? '+' : '-');
+  const bool up =
+      signed_costs_here() ? as_signed(new_value) > as_signed(old_value) : new_value > old_value;
+  std::string digits = unsigned_thousands(up ? new_value - old_value : old_value - new_value);
+  digits.insert(digits.begin(), up ? '+' : '-');
   return digits;
 }
 

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "calltree/cost_matrix.h"
+
 namespace calltree {
 
 namespace {
@@ -141,6 +143,10 @@ json_writer& json_writer::value(std::string_view s) {
   return *this;
 }
 json_writer& json_writer::value(std::uint64_t n) {
+  // A number with the top bit set where the thread sums signed (a profile of differences,
+  // cost_matrix.h) is a negative cost: written as the signed number it holds.
+  if ((n >> 63) && signed_costs_here()) [[unlikely]]
+    return value(static_cast<std::int64_t>(n));
   comma();
   char buf[24];
   auto r = std::to_chars(buf, buf + sizeof buf, n);

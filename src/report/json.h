@@ -26,6 +26,10 @@ class json_writer {
   json_writer& value(int n) { return value(static_cast<std::int64_t>(n)); }
   json_writer& value(unsigned n) { return value(static_cast<std::uint64_t>(n)); }
   json_writer& value(double d);  // finite; written with up to 6 significant decimals
+  // A cost: a signed profile's (a file of differences) as the signed number its bits hold.
+  json_writer& cost(std::uint64_t n, bool signed_costs) {
+    return signed_costs ? value(static_cast<std::int64_t>(n)) : value(n);
+  }
   json_writer& value(bool b);
   json_writer& null();
 

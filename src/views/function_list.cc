@@ -128,6 +128,7 @@ std::string_view group_name(const session& s, grouping g, std::uint32_t k) {
 }
 
 void warm_up(const session& s, const std::atomic<bool>* stop) {
+  signed_costs_scope sums(s.p.signed_costs);  // (on a thread of its own)
   auto stopped = [&] { return stop && stop->load(std::memory_order_relaxed); };
   s.costs_of({});
   // The page's first list (every function by the first event's self cost): remembered, so
@@ -332,11 +333,14 @@ result<function_list> list_functions(const session& s, const list_query& q) {
     // (Rows are in id order: the radix sort keeps it among equal values.)
     if (!std::is_sorted(rows.begin(), rows.end())) std::sort(rows.begin(), rows.end());
     std::vector<detail::keyed_index> ranked(rows.size());
+    // A profile of differences (signed, cost_matrix.h) is ranked by the size of each change.
+    const bool by_magnitude = by != sort_by::calls && signed_costs_here();
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const std::uint32_t id = rows[i];
-      const std::uint64_t v = by == sort_by::self        ? self_of(id, sc)
-                              : by == sort_by::inclusive ? inclusive_of(id, sc)
-                                                         : calls_of(id);
+      std::uint64_t v = by == sort_by::self        ? self_of(id, sc)
+                        : by == sort_by::inclusive ? inclusive_of(id, sc)
+                                                   : calls_of(id);
+      if (by_magnitude && as_signed(v) < 0) v = 0 - v;
       ranked[i] = {q.descending ? ~v : v, id};
     }
     detail::radix_sort(ranked);

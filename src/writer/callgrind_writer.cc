@@ -35,8 +35,9 @@
 //   After that a column equal to its base is `*`, and a relative `+N`/`-N` (always decimal,
 //   also for hex addresses) is used when it is shorter than the absolute form. Absolute
 //   addresses are hex (`0x1a2b`, and `0` for zero), lines decimal.
-// * Costs: decimal; as many as the input line wrote (records say how many: `given`), else
-//   trailing zero costs left out; at least one number. `totals:` with every event.
+// * Costs: decimal, signed where the thread sums signed (a file of differences, cost_matrix.h);
+//   as many as the input line wrote (records say how many: `given`), else trailing zero costs
+//   left out; at least one number. `totals:` with every event.
 // * Text: single spaces between tokens, LF line ends, a final newline, no trailing spaces (but
 //   in a `desc:` line, written as the input had it).
 //
@@ -72,6 +73,16 @@ void append_u64(std::string& s, std::uint64_t v) {
   char buf[24];
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
   s.append(buf, end);
+}
+
+// A cost: in a file of differences (the thread sums signed, cost_matrix.h) a pattern with
+// the top bit set is a negative number, written with its sign as cg_diff writes it.
+void append_cost(std::string& s, std::uint64_t v) {
+  if ((v >> 63) && signed_costs_here()) [[unlikely]] {
+    s += '-';
+    v = 0 - v;
+  }
+  append_u64(s, v);
 }
 
 void append_hex(std::string& s, std::uint64_t v) {
@@ -259,7 +270,7 @@ struct callgrind_writer::impl {
       } else {
         for (std::size_t i = 0; i < n; ++i) {
           buf += ' ';
-          append_u64(buf, costs[i]);
+          append_cost(buf, costs[i]);
         }
       }
     }
@@ -274,7 +285,7 @@ struct callgrind_writer::impl {
     if (n == 0) buf += " 0";
     for (std::size_t i = 0; i < n; ++i) {
       buf += ' ';
-      append_u64(buf, v[i]);
+      append_cost(buf, v[i]);
     }
     buf += '\n';
   }

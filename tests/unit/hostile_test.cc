@@ -362,24 +362,26 @@ TEST(hostile, calls_with_a_count_of_zero) {
   EXPECT_TRUE(contains(a.out, "41 (100.0%)  PROGRAM TOTALS")) << a.out;
 }
 
-// --- Negative costs, one id defined twice, + and - chains below zero ---------------------------
+// --- Negative costs (signed), one id defined twice, + and - chains below zero
+// ---------------------------
 
-TEST(hostile, negative_costs_are_clamped_with_a_warning) {
+TEST(hostile, negative_costs_are_signed_and_past_int64_an_error) {
   temp_dir dir;
   const auto path = dir / "negative.callgrind";
   file_writer(path) << "events: Ir Dr\nfl=a.c\nfn=main\n1 -5 3\n2 4 -18446744073709551615\n"
                        "3 -18446744073709551616\n4 1\n";
   auto r = run_bounded("negative costs", {"check", path.string()}, dir, 20);
-  EXPECT_EQ(r.exit_code, 1);  // -2^64 does not fit: an error; the others are warnings
+  EXPECT_EQ(r.exit_code, 1);  // below -2^63: errors (lines skipped); -5 is a difference
   EXPECT_TRUE(contains(r.err, code(diag_code::negative_cost))) << r.err;
   EXPECT_TRUE(contains(r.err, code(diag_code::number_overflow))) << r.err;
-  EXPECT_TRUE(contains(r.out, "totals Ir=5 Dr=3")) << r.out;
+  EXPECT_TRUE(contains(r.out, "totals Ir=-4 Dr=3")) << r.out;
 
-  const auto warn_only = dir / "negative-warn.callgrind";
-  file_writer(warn_only) << "events: Ir\nfl=a.c\nfn=main\n1 -5\n2 4\n";
-  auto w = run_bounded("negative costs (valid)", {"check", warn_only.string()}, dir, 20);
+  const auto note_only = dir / "negative-note.callgrind";
+  file_writer(note_only) << "events: Ir\nfl=a.c\nfn=main\n1 -5\n2 4\n";
+  auto w = run_bounded("negative costs (valid)", {"check", note_only.string()}, dir, 20);
   EXPECT_EQ(w.exit_code, 0);
   EXPECT_TRUE(contains(w.err, code(diag_code::negative_cost))) << w.err;
+  EXPECT_TRUE(contains(w.out, "totals Ir=-1")) << w.out;
 }
 
 TEST(hostile, same_id_defined_twice_with_different_names) {

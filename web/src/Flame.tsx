@@ -28,6 +28,10 @@ interface Layout {
   w: Float64Array;
   maxDepth: number;
   rootTotal: number;
+  /** A profile of differences (cg_diff's, `calltree diff -o`'s): some total is negative. A
+   * frame is then as wide as the size of its change, coloured by its sign (diverging). */
+  signed: boolean;
+  maxAbs: number;
 }
 
 function layout(d: FlameData, event: string): Layout {
@@ -38,9 +42,26 @@ function layout(d: FlameData, event: string): Layout {
   const tot = d.frames.total[event] ?? [];
   let rootX = 0;
   let maxDepth = 0;
+  let signed = false;
+  let maxAbs = 0;
+  for (let i = 0; i < n; i++) {
+    w[i] = Math.abs(num(tot[i]));
+    if (num(tot[i]) < 0) signed = true;
+    if (w[i] > maxAbs) maxAbs = w[i];
+  }
+  if (signed) {
+    // Rises and falls under one frame can cancel out in its total: a frame is as wide as the
+    // larger of its own change and its children's widths, so they fit in it (children come
+    // after their parent).
+    const kids = new Float64Array(n);
+    for (let i = n - 1; i >= 0; i--) {
+      w[i] = Math.max(w[i], kids[i]);
+      const p = d.frames.parent[i];
+      if (p >= 0) kids[p] += w[i];
+    }
+  }
   for (let i = 0; i < n; i++) {
     const p = d.frames.parent[i];
-    w[i] = num(tot[i]);
     if (p < 0) {
       x[i] = rootX;
       rootX += w[i];
@@ -51,7 +72,7 @@ function layout(d: FlameData, event: string): Layout {
     next[i] = x[i];
     if (d.frames.depth[i] > maxDepth) maxDepth = d.frames.depth[i];
   }
-  return { x, w, maxDepth, rootTotal: rootX };
+  return { x, w, maxDepth, rootTotal: rootX, signed, maxAbs };
 }
 
 function hash(s: string): number {
@@ -60,7 +81,13 @@ function hash(s: string): number {
   return h >>> 0;
 }
 
-function colour(f: FlameFn | undefined, event: string, diff: boolean, selected: boolean): string {
+/** The diverging scale: red for a rise, blue for a fall, stronger with `a` (0..1). */
+function diverging(up: boolean, a: number): string {
+  return up ? `hsl(0 ${30 + 60 * a}% ${85 - 35 * a}%)` : `hsl(215 ${30 + 60 * a}% ${85 - 35 * a}%)`;
+}
+
+/** `delta`: a frame's signed cost in a profile of differences, and the largest size of one. */
+function colour(f: FlameFn | undefined, event: string, diff: boolean, selected: boolean, delta?: { v: number; max: number }): string {
   if (!f) return "hsl(0 0% 70%)";
   if (selected) return "hsl(270 60% 65%)";
   if (diff && f.diff) {
@@ -69,8 +96,9 @@ function colour(f: FlameFn | undefined, event: string, diff: boolean, selected: 
     if (p === null || p === undefined) return "hsl(0 85% 45%)";
     const a = Math.min(1, Math.abs(p) / 50);
     if (Math.abs(p) < 0.05) return "hsl(0 0% 78%)";
-    return p > 0 ? `hsl(0 ${30 + 60 * a}% ${85 - 35 * a}%)` : `hsl(215 ${30 + 60 * a}% ${85 - 35 * a}%)`;
+    return diverging(p > 0, a);
   }
+  if (delta) return delta.v === 0 ? "hsl(0 0% 78%)" : diverging(delta.v > 0, Math.sqrt(Math.abs(delta.v) / (delta.max || 1)));
   if (f.kind === "cycle") return "hsl(300 40% 70%)";
   const h = hash(f.name);
   return `hsl(${(h % 50) + 5} ${70 + (h % 20)}% ${58 + ((h >> 8) % 14)}%)`;
@@ -104,7 +132,8 @@ export function FlameChart({ d, event, state, upward, diff, label, statedBeyond 
       const sel = state.fn === id && (!diff || state.side === "new");
       const top = upward ? (L.maxDepth - depth) * H : depth * H;
       const selfC = d.frames.self[event]?.[i];
-      let tip = `${f?.name ?? id}\n${fmt(w)} ${event} (${pct(w, total)} of the total), self ${fmt(selfC)}`;
+      const v = L.signed ? num(d.frames.total[event]?.[i]) : w;
+      let tip = `${f?.name ?? id}\n${fmt(v)} ${event} (${pct(v, total)} of the total), self ${fmt(selfC)}`;
       if (f?.diff) {
         const dd = f.diff.inclusive[event];
         tip += `\n${f.diff.change}: inclusive ${fmt(dd?.old)} → ${fmt(dd?.new)} (${dd ? percentChange(dd.percent) : ""})`;
@@ -113,7 +142,7 @@ export function FlameChart({ d, event, state, upward, diff, label, statedBeyond 
         <div
           class={"frame" + (sel ? " sel" : "") + (f?.diff?.change === "added" ? " added" : "")}
           data-fn={id}
-          style={{ left: left * 100 + "%", width: (right - left) * 100 + "%", top: top + "px", background: colour(f, event, diff, sel) }}
+          style={{ left: left * 100 + "%", width: (right - left) * 100 + "%", top: top + "px", background: colour(f, event, diff, sel, L.signed ? { v, max: L.maxAbs } : undefined) }}
           title={tip}
           onClick={() => {
             setZoom(i === zoom ? -1 : i);

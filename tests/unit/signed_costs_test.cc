@@ -1,0 +1,195 @@
+// Signed costs (docs/format.md, "Signed costs"; cost_matrix.h): the reader's parse of negative
+// numbers in cost lines, summary: and totals:, its edges (-2^63, one past it, 2^63 unsigned in
+// a signed file, a sum past the signed range), and the arithmetic modes.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "calltree/cost_matrix.h"
+#include "calltree/profile_builder.h"
+#include "calltree/reader.h"
+#include "calltree/totals.h"
+#include "reader/read_hooks.h"
+
+using namespace calltree;
+
+namespace {
+
+struct loaded {
+  profile p;
+  diagnostic_collector diags{100};
+  read_stats stats;
+};
+
+// Reads `text` on a thread whose mode is unsigned at the start, and puts the mode back after.
+std::unique_ptr<loaded> read_text(std::string text) {
+  signed_costs_scope unsigned_start(false);
+  auto l = std::make_unique<loaded>();
+  auto in = memory_input(std::move(text));
+  profile_builder b(l->p, &l->diags, "t");
+  reader_options opt;
+  opt.display_name = "t";
+  auto st = detail::read_any_input(*in, l->p.strings, b, l->diags, opt);
+  EXPECT_TRUE(st.has_value());
+  if (st) l->stats = *st;
+  return l;
+}
+
+std::int64_t total(const loaded& l, std::size_t event = 0) {
+  return as_signed(l.p.parts[part_id{0}].totals.at(event));
+}
+
+std::size_t count(const loaded& l, diag_code c, severity s) {
+  std::size_t n = 0;
+  for (const auto& d : l.diags.kept()) n += d.code == c && d.severity == s;
+  return n;
+}
+
+}  // namespace
+
+TEST(signed_costs, negative_costs_are_signed_with_one_note_per_file) {
+  auto l = read_text(
+      "events: Ir Dr\nfl=a.c\nfn=f\n1 0 -129\n2 -1 -1\nfn=g\n3 -28 5\n4 10\n"
+      "summary: -19 -125\n");
+  EXPECT_TRUE(l->stats.signed_costs);
+  EXPECT_TRUE(l->p.signed_costs);
+  EXPECT_EQ(total(*l, 0), -19);
+  EXPECT_EQ(total(*l, 1), -125);
+  ASSERT_TRUE(l->p.parts[part_id{0}].summary);
+  EXPECT_EQ(as_signed((*l->p.parts[part_id{0}].summary)[0]), -19);
+  EXPECT_EQ(l->diags.count(diag_code::negative_cost), 1u);
+  EXPECT_EQ(count(*l, diag_code::negative_cost, severity::note), 1u);
+  EXPECT_EQ(l->diags.errors(), 0u);
+  EXPECT_EQ(l->diags.warnings(), 0u);
+  EXPECT_EQ(l->diags.count(diag_code::bad_summary), 0u);
+  EXPECT_EQ(l->diags.count(diag_code::summary_mismatch), 0u);
+  EXPECT_EQ(l->diags.count(diag_code::cost_overflow), 0u);
+}
+
+TEST(signed_costs, a_negative_summary_or_totals_alone_makes_the_file_signed) {
+  auto l = read_text("events: Ir\nfl=a.c\nfn=f\n1 5\n2 3\ntotals: 8\nsummary: -18494684\n");
+  EXPECT_TRUE(l->stats.signed_costs);
+  EXPECT_EQ(l->diags.count(diag_code::bad_summary), 0u);  // (was: "is not a number")
+  ASSERT_TRUE(l->p.parts[part_id{0}].summary);
+  EXPECT_EQ(as_signed((*l->p.parts[part_id{0}].summary)[0]), -18494684);
+  // A summary below the sum of the self costs, in signed order.
+  EXPECT_EQ(l->diags.count(diag_code::summary_mismatch), 1u);
+}
+
+TEST(signed_costs, int64_min_is_read_and_one_past_it_is_an_error) {
+  auto l = read_text(
+      "events: A B\nfl=a.c\nfn=f\n1 -9223372036854775808 9223372036854775807\n"
+      "2 -9223372036854775809 1\n3 5 -1\n");
+  EXPECT_EQ(l->diags.count(diag_code::number_overflow), 1u);
+  EXPECT_EQ(l->stats.skipped_lines, 1u);
+  EXPECT_EQ(total(*l, 0), INT64_MIN + 5);
+  EXPECT_EQ(total(*l, 1), INT64_MAX - 1);
+}
+
+TEST(signed_costs, an_unsigned_number_above_int64_max_in_a_signed_file_is_an_error) {
+  auto l = read_text("events: A\nfl=a.c\nfn=f\n1 -1\n2 9223372036854775808\n3 2\n");
+  EXPECT_EQ(l->diags.count(diag_code::number_overflow), 1u);
+  EXPECT_EQ(l->stats.skipped_lines, 1u);
+  EXPECT_EQ(total(*l), 1);
+  // Before the first negative number the file is unsigned: the big number is read, and the
+  // negative one after it says the earlier number cannot be right.
+  auto k = read_text("events: A\nfl=a.c\nfn=f\n1 9223372036854775808\n2 -1\n");
+  EXPECT_GE(k->diags.count(diag_code::number_overflow), 1u);
+}
+
+TEST(signed_costs, a_sum_past_the_signed_range_is_held_at_its_limit_with_an_error) {
+  auto l = read_text("events: A\nfl=a.c\nfn=f\n1 -9223372036854775808\n2 -1\n");
+  EXPECT_EQ(l->diags.count(diag_code::cost_overflow), 1u);
+  EXPECT_EQ(as_signed(l->p.parts[part_id{0}].totals[0]), INT64_MIN);
+  auto h =
+      read_text("events: A\nfl=a.c\nfn=f\n1 -1\n2 9223372036854775807\n3 9223372036854775807\n");
+  EXPECT_EQ(h->diags.count(diag_code::cost_overflow), 1u);
+  EXPECT_EQ(as_signed(h->p.parts[part_id{0}].totals[0]), INT64_MAX);
+}
+
+TEST(signed_costs, files_without_negative_numbers_stay_unsigned) {
+  auto l = read_text("events: A\nfl=a.c\nfn=f\n1 18446744073709551615\n2 0\n3 -0\n");
+  EXPECT_FALSE(l->stats.signed_costs);
+  EXPECT_FALSE(l->p.signed_costs);
+  EXPECT_EQ(l->p.parts[part_id{0}].totals[0], UINT64_MAX);
+  EXPECT_EQ(l->diags.count(diag_code::negative_cost), 0u);
+  EXPECT_EQ(l->diags.errors(), 0u);
+}
+
+TEST(signed_costs, arithmetic_follows_the_threads_mode) {
+  {
+    signed_costs_scope off(false);
+    std::uint64_t a = UINT64_MAX - 1;
+    EXPECT_FALSE(add_saturating(a, 5));
+    EXPECT_EQ(a, UINT64_MAX);
+    std::uint64_t b = std::uint64_t{1} << 63;  // past 2^63 unsigned: no overflow
+    EXPECT_TRUE(add_saturating(b, 7));
+    EXPECT_EQ(b, (std::uint64_t{1} << 63) + 7);
+  }
+  {
+    signed_costs_scope on(true);
+    EXPECT_TRUE(signed_costs_here());
+    std::uint64_t a = 10;
+    EXPECT_TRUE(add_saturating(a, static_cast<std::uint64_t>(-25)));
+    EXPECT_EQ(as_signed(a), -15);
+    std::uint64_t b = static_cast<std::uint64_t>(INT64_MAX);
+    EXPECT_FALSE(add_saturating(b, 1));
+    EXPECT_EQ(as_signed(b), INT64_MAX);
+    std::uint64_t c = static_cast<std::uint64_t>(INT64_MIN);
+    EXPECT_FALSE(add_saturating(c, static_cast<std::uint64_t>(-1)));
+    EXPECT_EQ(as_signed(c), INT64_MIN);
+  }
+  EXPECT_FALSE(signed_costs_here());
+}
+
+// Each reading starts unsigned: a file of differences read before on the same thread (which
+// leaves the thread signed) does not make the next file's sums signed (fuzz_roundtrip's
+// 2^64-1 read after a signed file was written as -1).
+TEST(signed_costs, a_reading_after_a_signed_file_on_the_thread_starts_unsigned) {
+  auto read_here = [](std::string text, profile& p, diagnostic_collector& diags) {
+    auto in = memory_input(std::move(text));
+    profile_builder b(p, &diags, "t");
+    reader_options opt;
+    opt.display_name = "t";
+    return detail::read_any_input(*in, p.strings, b, diags, opt);
+  };
+  const bool before = set_signed_costs_here(false);
+  profile d;
+  diagnostic_collector dd{100};
+  ASSERT_TRUE(read_here("events: A\nfl=a.c\nfn=f\n1 -5\n", d, dd));
+  EXPECT_TRUE(d.signed_costs);
+  EXPECT_TRUE(signed_costs_here());  // (left as the reading made it)
+  profile u;
+  diagnostic_collector ud{100};
+  auto st = read_here("events: A\nfl=a.c\nfn=f\n1 18446744073709551610\n2 10\n", u, ud);
+  ASSERT_TRUE(st);
+  EXPECT_FALSE(st->signed_costs);
+  EXPECT_FALSE(u.signed_costs);
+  EXPECT_FALSE(signed_costs_here());
+  // Unsigned: the sum passes 2^64-1 and is held there (signed, it would be -6 + 10 = 4).
+  EXPECT_EQ(u.parts[part_id{0}].totals[0], UINT64_MAX);
+  EXPECT_EQ(ud.count(diag_code::cost_overflow), 1u);
+  set_signed_costs_here(before);
+}
+
+// The one total rule (totals.h) in a file of differences: a negative stated total counts.
+TEST(signed_costs, a_negative_stated_total_is_the_program_total) {
+  event_totals t;
+  t.summary = static_cast<std::uint64_t>(-330149);
+  t.summed = static_cast<std::uint64_t>(-330149);
+  EXPECT_FALSE(t.stated());  // unsigned: a wrapped negative, no count
+  t.signed_costs = true;
+  ASSERT_TRUE(t.stated());
+  EXPECT_EQ(as_signed(t.program()), -330149);
+  // summary: below the summed total (signed order) gives way to a totals: line that is not.
+  t.summary = static_cast<std::uint64_t>(-400000);
+  t.totals_line = static_cast<std::uint64_t>(-330149);
+  EXPECT_EQ(as_signed(t.program()), -330149);
+  summed_totals s;
+  s.add(t);
+  s.add(t);
+  EXPECT_EQ(as_signed(s.program), -660298);
+  EXPECT_EQ(as_signed(*s.stated), -660298);
+}
