@@ -37,7 +37,7 @@ py::dict call_table(const profile_handle& h, std::uint32_t f, bool callers) {
   for (bool r : recursive_bits) recursive.append(py::bool_(r));
   table["recursive"] = recursive;
   for (std::size_t e = 0; e < events; ++e)
-    table[text("inclusive:" + p.events[event_id{e}].name)] = column(std::move(inclusive[e]));
+    table[text("inclusive:" + p.events[event_id{e}].name)] = cost_column(std::move(inclusive[e]), p.signed_costs);
   return table;
 }
 

@@ -34,4 +34,17 @@ py::array_t<T> column(std::vector<T>&& values) {
   return py::array_t<T>({owner->size()}, {sizeof(T)}, owner->data(), free_when_done);
 }
 
+// A column of costs: int64 in a profile of differences (profile::signed_costs: each cost is a
+// signed number held as its bit pattern, cost_matrix.h), else the cost type. No copy: the
+// signed view reads the same bytes (a signed and an unsigned integer of one size may alias).
+inline py::array cost_column(std::vector<cost>&& values, bool signed_costs) {
+  if (!signed_costs) return column(std::move(values));
+  auto* owner = new std::vector<cost>(std::move(values));
+  py::capsule free_when_done(owner, [](void* v) { delete static_cast<std::vector<cost>*>(v); });
+  using signed_cost = std::make_signed_t<cost>;
+  return py::array_t<signed_cost>({owner->size()}, {sizeof(signed_cost)},
+                                  reinterpret_cast<const signed_cost*>(owner->data()),
+                                  free_when_done);
+}
+
 }  // namespace calltree::python

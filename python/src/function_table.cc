@@ -36,8 +36,8 @@ py::dict function_table(const profile_handle& h) {
   table["calls"] = column(std::move(calls));
   for (std::size_t e = 0; e < events; ++e) {
     const std::string& event = p.events[event_id{e}].name;
-    table[text("self:" + event)] = column(std::move(self[e]));
-    table[text("inclusive:" + event)] = column(std::move(inclusive[e]));
+    table[text("self:" + event)] = cost_column(std::move(self[e]), p.signed_costs);
+    table[text("inclusive:" + event)] = cost_column(std::move(inclusive[e]), p.signed_costs);
   }
   return table;
 }

@@ -53,7 +53,7 @@ py::dict totals(const profile_handle& h) {
   const profile& p = h.model();
   const std::vector<std::uint64_t> values = profile_totals(p);
   py::dict out;
-  for (event_id e : p.events.ids()) out[text(p.events[e].name)] = py::int_(values[e.index()]);
+  for (event_id e : p.events.ids()) out[text(p.events[e].name)] = (p.signed_costs ? py::int_(as_signed(values[e.index()])) : py::int_(values[e.index()]));
   return out;
 }
 

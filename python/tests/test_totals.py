@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import calltree
-from conftest import CORPUS_FILES, corpus_ids, run_json
+from conftest import CORPUS_FILES, SOURCE_DIR, corpus_ids, run_json
 
 
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=corpus_ids(CORPUS_FILES))
@@ -53,3 +53,18 @@ def test_cut_file_is_not_complete(corpus, tmp_path):
     assert not p.complete
     assert p.state == "likely-truncated"
     assert any(d.code == "likely-truncated" for d in p.diagnostics)
+
+
+@pytest.mark.parametrize("name", ["cg_diff.out", "ann2.cgout"])
+def test_a_file_of_differences_has_signed_numbers(name):
+    # Valgrind's cg_diff output and cachegrind's ann2.cgout test file (tests/signed): negative
+    # costs are numbers with their sign, in the totals and the columns, as check --json says.
+    path = SOURCE_DIR / "tests" / "signed" / name
+    check = run_json("check", "--json", str(path))
+    p = calltree.load(path)
+    assert p.totals == check["program_totals"]
+    table = p.functions()
+    for e in p.events:
+        assert table[f"self:{e}"].dtype.kind == "i"
+        assert int(table[f"self:{e}"].sum()) == check["totals"][e]
+    assert min(int(table[f"self:{e}"].min()) for e in p.events) < 0

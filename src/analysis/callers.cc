@@ -31,6 +31,7 @@ std::vector<call_summary> call_summer::take() {
 
 function_calls calls_of(const profile& p, const inclusive_result& inc, function_id f,
                         const calls_options& options) {
+  signed_costs_scope signed_sums(p.signed_costs);
   function_calls out;
   if (!p.functions.contains(f)) return out;
   const std::size_t events = p.events.size();

@@ -84,6 +84,7 @@ coverage_list coverage_of(const path_estimator& estimator, std::uint32_t node,
 
 coverage_list coverage_of_function(const profile& p, function_id f, path_direction direction,
                                    const coverage_options& options) {
+  signed_costs_scope signed_sums(p.signed_costs);
   call_graph g(p.functions.size(), p.events.size());
   for (std::size_t r = 0; r < p.self_rows.size(); ++r)
     add_saturating(g.self.row(p.self_rows[r].function.index()), p.self_costs.row(r));

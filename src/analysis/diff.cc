@@ -348,6 +348,7 @@ std::vector<gate_failure> check_gate(const diff_result& r, const diff_selection&
 std::vector<function_detail> diff_function(const profile& old_profile, const profile& new_profile,
                                            const diff_result& r, std::string_view name,
                                            const diff_options& options) {
+  signed_costs_scope sums(old_profile.signed_costs || new_profile.signed_costs);
   // The functions asked for, by key.
   std::vector<std::size_t> wanted;
   for (std::size_t i = 0; i < r.functions.size(); ++i) {

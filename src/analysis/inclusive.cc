@@ -76,6 +76,7 @@ inclusive_result inclusive_solver::solve(bool raw) const {
 }
 
 inclusive_result compute_inclusive(const profile& p, const inclusive_options& options) {
+  signed_costs_scope signed_sums(p.signed_costs);  // (whatever the thread's last reading left)
   const std::size_t events = p.events.size();
   inclusive_solver s(p.functions.size(), events);
   s.reserve(p.self_rows.size(), p.calls.size());
