@@ -17,6 +17,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -230,7 +231,10 @@ int run_report(std::span<const std::string_view> args) {
       total_rows = page["total_rows"].get<std::uint64_t>();
       bool below = false;
       for (auto& row : page["rows"]) {
-        if (number(row["inclusive"][event]) < threshold * total || rows.size() >= max_functions) {
+        // (by size: a file of differences has negative costs and totals, and its list comes
+        // by magnitude, as serve sorts it)
+        if (std::abs(number(row["inclusive"][event])) < threshold * std::abs(total) ||
+            rows.size() >= max_functions) {
           below = true;
           break;
         }

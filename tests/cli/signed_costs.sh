@@ -203,6 +203,12 @@ if go:
     if r.returncode != 0 or top.get("checksum") != "-262200" or top.get("work") != "96000":
         fail("go tool pprof -top of the exported delta: checksum, work not -262200, 96000:\n" + r.stdout[:1500] + r.stderr[:500])
 
+# report --html: the functions above the threshold by size (|inclusive| >= 0.1 % of |total|):
+# checksum, fill, work; main's -72 is below.
+r = run("report", "--html", "-o", "report.html", d("cg_diff.out"))
+if "3 of 339 functions" not in r.stderr:
+    fail("report --html of cg_diff.out: not 3 of 339 functions: " + r.stderr)
+
 if failed:
     print("%d failures" % len(failed))
     sys.exit(1)

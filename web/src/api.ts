@@ -523,7 +523,9 @@ function reportAnswer(data: Record<string, unknown>, path: string, params: Param
     const by = String(params.by ?? "self");
     const asc = params.dir ? params.dir === "asc" : by === "name";
     const n = (c: Cost | undefined) => (c === undefined ? 0 : Number(c));
-    const key = (row: Row): number | string => (by === "name" ? row.name : by === "calls" ? n(row.calls) : by === "inclusive" ? n(row.inclusive[event]) : n(row.self[event]));
+    // (a file of differences, some cost negative: costs by size, as serve sorts them)
+    const size = rows.some((row) => n(row.self[event]) < 0 || n(row.inclusive[event]) < 0) ? Math.abs : (x: number) => x;
+    const key = (row: Row): number | string => (by === "name" ? row.name : by === "calls" ? n(row.calls) : by === "inclusive" ? size(n(row.inclusive[event])) : size(n(row.self[event])));
     rows = [...rows].sort((a, b) => {
       const x = key(a), y = key(b);
       const c = x < y ? -1 : x > y ? 1 : 0;
