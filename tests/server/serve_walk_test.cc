@@ -877,7 +877,10 @@ void walk_singles(int half) {
 
   std::vector<std::string> differ;
   std::size_t asm_ok = 0;
-  for (const auto& [name, path] : mine) {
+  for (const auto& one : mine) {
+    // (not a structured binding: Clang 14 does not let a lambda capture one)
+    const std::string& name = one.first;
+    const fs::path& path = one.second;
     SCOPED_TRACE(name);
     const auto start = std::chrono::steady_clock::now();
     log.begin_file(name);
