@@ -51,7 +51,6 @@ class CALLTREE_API profile_builder final : public record_sink {
   record_needs needs() const override;
   void on_part_begin(const part_header& h) override;
   void on_cost(const cost_record& r) override;
-  void on_cost_run(const cost_run_record& r) override;
   void on_call(const call_record& r) override;
   void on_jump(const jump_record& r) override;
   void on_part_end(const part_end& e) override;
@@ -63,9 +62,11 @@ class CALLTREE_API profile_builder final : public record_sink {
   // True once builder_options::max_memory stopped the build (the profile is incomplete).
   bool limit_hit() const;
 
- private:
-  friend struct builder_access;  // (the tools' own uses of a builder)
+  // The builder's state: the library's own, defined in none of these headers (nothing can be
+  // done with it here).
   struct impl;
+
+ private:
   std::unique_ptr<impl> impl_;
 };
 

@@ -41,12 +41,12 @@ struct reader_options {
   std::uint64_t max_name_bytes = machine_memory_limit();
   // Threads reading may use. 1: everything on the calling thread. 2 or more: a compressed
   // input is decoded on a thread of its own, ahead of the parsing; for a sink that takes sums
-  // or runs of lines (record_needs: anything but each_line), the input (a mapped plain file,
-  // or a zstd stream's or pipe's bytes as they come) is cut into chunks at function boundaries
-  // that the other threads read ahead on speculation. Records, diagnostics, names and
-  // read_stats are the same whatever the number, except where the sink's needs leave room:
-  // runs summed may be cut in other places, sums per context grouped otherwise (the sums per
-  // key are the same), and cost lines may come in runs.
+  // (record_needs::sums()), the input (a mapped plain file, or a zstd stream's or pipe's bytes
+  // as they come) is cut into chunks at function boundaries that the other threads read ahead
+  // on speculation. Records, diagnostics, names and read_stats are the same whatever the
+  // number, except where the sink's needs leave room: runs summed may be cut in other places,
+  // and sums per context grouped otherwise (the sums per key are the same). The sink is called
+  // on the calling thread only.
   unsigned threads = 1;
   // Called on the calling thread after each block of input (every few MB), if set. The library
   // never prints: a command-line tool shows this on a terminal.

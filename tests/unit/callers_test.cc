@@ -19,6 +19,7 @@
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "model/string_pool_access.h"
 
 namespace calltree {
 namespace {
@@ -317,7 +318,7 @@ TEST(names, whole_through_every_public_reading) {
                         "\ncalls=1 2\n2 5\nfn=" + callee + "\n2 5\n";
   auto whole = [&](const profile& p, const char* how) {
     SCOPED_TRACE(how);
-    EXPECT_EQ(p.strings.kind(), string_pool::mode::full);
+    EXPECT_EQ(string_pool_access::mode(p.strings), pool_mode::full);
     for (const std::string& n : {caller, callee}) {
       const auto f = find_function(p, n);
       ASSERT_TRUE(f.has_value());
