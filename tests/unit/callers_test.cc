@@ -121,7 +121,7 @@ TEST(callers, summed_per_function_sorted_by_cost_recursion_marked) {
 
   // A cycle: the calls between its members are marked, the calls into it are not.
   const function_id a = *find_function(p, "cyc_a");
-  ASSERT_NE(inc.cycle_of.at(a.index()), 0u);
+  ASSERT_NE(inc.cycle_of.at(a.index()), cycle_id{});
   c = calls_of(p, inc, a);
   EXPECT_EQ(list(p, c.callers), "main 1x 50; cyc_b 2x 30 recursive; ");
   EXPECT_EQ(list(p, c.callees), "cyc_b 3x 45 recursive; ");
