@@ -24,6 +24,8 @@
 namespace calltree {
 
 // How far reading has come, for a progress display (see reader_options::progress).
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct read_progress {
   std::uint64_t bytes = 0;         // uncompressed bytes read so far
   std::uint64_t raw_consumed = 0;  // bytes of the file itself (compressed or not) read so far
@@ -32,6 +34,7 @@ struct read_progress {
 
 // What a user of the reader chooses. How records are summed or grouped is not among them: the
 // sink says what it needs (record_needs, records.h) and the reader reads accordingly.
+// Threads and lifetime: a value, copied freely; `progress` is called on the calling thread.
 struct reader_options {
   std::string display_name = "<input>";     // the file name in diagnostics
   std::size_t max_line_length = 64u << 20;  // longer lines are skipped with an error
@@ -55,6 +58,7 @@ struct reader_options {
 
 // How a reading ended: whether the profile read is the whole file's (each state worse than
 // the one before it).
+// Threads and lifetime: a value.
 enum class read_state : std::uint8_t {
   complete,          // read to its end, and the end is a profile's end
   likely_truncated,  // read to its end, but the file was likely cut short: its producer ends
@@ -70,6 +74,8 @@ CALLTREE_API std::string_view to_string(read_state s);
 
 // What was read. The problems found are the diagnostics': count them with the diagnostic sink
 // (diagnostic_collector::errors(), warnings()).
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct read_stats {
   std::uint64_t lines = 0;          // lines read
   std::uint64_t skipped_lines = 0;  // lines that could not be used (each has a diagnostic)

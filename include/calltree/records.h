@@ -24,9 +24,12 @@
 namespace calltree {
 
 // Which position columns a part has (`positions:`), in the spec's order: instr, bb, line.
+// Threads and lifetime: a value.
 enum position_kind : std::uint8_t { pos_instr = 1, pos_bb = 2, pos_line = 4 };
 
 // A subposition tuple; only the columns named by the part's `positions:` are meaningful.
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct position {
   std::uint64_t instr = 0;
   std::uint64_t bb = 0;
@@ -35,6 +38,8 @@ struct position {
 };
 
 // `event: Name [= formula] [: long name]`.
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct event_definition {
   std::string name;
   std::string formula;    // as written, e.g. "Ir + 10 Bm"; empty if none
@@ -43,6 +48,8 @@ struct event_definition {
 
 // Everything a part's header said. Emitted once the header is complete (at the first body line
 // or at the end of the part), so `events` and `positions` are final.
+// Threads: a value. Lifetime: as every record, given to a sink for the call that hands it over
+// (copy what you keep).
 struct part_header {
   std::uint64_t line = 0;   // where the part began in the input
   std::uint32_t index = 0;  // 0-based order of the part in the input
@@ -62,6 +69,7 @@ struct part_header {
 };
 
 // Where a cost belongs: the function context shared by all body records.
+// Threads and lifetime: a value; its ids name strings of the reader's pool.
 struct context {
   string_id object = string_pool::empty;       // ob=
   string_id file = string_pool::empty;         // fl= : the function's file (part of identity)
@@ -70,6 +78,8 @@ struct context {
 };
 
 // A self-cost line: cost of `ctx.function` at `pos` in `ctx.source_file`.
+// Threads: a value. Lifetime: valid during the call that hands it over (its costs are a span into
+// the reader's buffer).
 struct cost_record {
   std::uint64_t line = 0;
   context ctx;
@@ -82,6 +92,8 @@ struct cost_record {
 
 // `calls=count target` and the cost line after it: inclusive cost of `count` calls from the
 // call site `site` of ctx.function to callee_function, whose code starts at `target`.
+// Threads: a value. Lifetime: valid during the call that hands it over (its costs are a span into
+// the reader's buffer).
 struct call_record {
   std::uint64_t line = 0;  // the line of the calls= key
   context ctx;
@@ -97,6 +109,7 @@ struct call_record {
 };
 
 // `jump=count target` or `jcnd=followed/executed target`, with its source position line.
+// Threads: a value. Lifetime: valid during the call that hands it over.
 struct jump_record {
   std::uint64_t line = 0;
   context ctx;
@@ -110,6 +123,7 @@ struct jump_record {
 };
 
 // The end of a part: what its `summary:` (if it came after the body) and `totals:` said.
+// Threads: a value. Lifetime: valid during the call that hands it over (copy what you keep).
 struct part_end {
   std::uint64_t line = 0;
   std::optional<std::vector<std::uint64_t>> summary;  // padded to the part's event count

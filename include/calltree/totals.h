@@ -55,6 +55,8 @@ using part_id = strong_id<struct part_tag>;
 using event_id = strong_id<struct event_tag>;
 
 // One part's (or a sum of parts') figures for one event.
+// Threads: a value; totals_of() and part_totals() only read the profile. Lifetime: independent of
+// the profile once made.
 struct event_totals {
   std::optional<std::uint64_t> summary;      // its summary: count, if it has the line
   std::optional<std::uint64_t> totals_line;  // its totals: count, if it has the line
@@ -85,6 +87,7 @@ struct event_totals {
 // The figures of several parts (or events of one part summed the same way): `stated` and
 // `program` of each part, summed (saturating at 2^64 - 1, or in a file of differences at -2^63
 // and 2^63 - 1); `stated` only when some part states one.
+// Threads and lifetime: a value, independent of the profile once made.
 struct summed_totals {
   std::optional<std::uint64_t> stated;
   std::uint64_t summed = 0;
