@@ -39,5 +39,6 @@
 #include "calltree/analysis/derived_events.h"
 #include "calltree/analysis/diff.h"
 #include "calltree/analysis/diff_match.h"
+#include "calltree/analysis/difference.h"
 #include "calltree/analysis/inclusive.h"
 #include "calltree/analysis/merge.h"
