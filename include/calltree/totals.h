@@ -29,9 +29,9 @@
 //                  callgrind_annotate shows it: the percentages of such a file can pass 100 %,
 //                  and every consumer says so (below).
 //
-// A file of differences (profile::signed_costs, docs/format.md "Signed costs"): every figure is
-// a signed 64-bit number held in the uint64_t (cost_matrix.h); a count with bit 63 set is a
-// negative stated total, not a wrapped one, and "below" is in signed order.
+// A file of differences (profile::signed_costs, share/doc/calltree/format.md, "Signed
+// costs"): every figure is a signed 64-bit number held in the uint64_t (cost_matrix.h); a count
+// with bit 63 set is a negative stated total, not a wrapped one, and "below" is in signed order.
 //
 // A file of several parts: each figure is the sum of its parts' (callgrind_annotate takes the
 // last part's line for the whole file); a part that states none counts with its summed total in
