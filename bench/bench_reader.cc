@@ -113,7 +113,8 @@ void BM_read_and_stream(benchmark::State& state) {
     calltree::profile_builder b(p, &diags, "bench", o);
     calltree::builder_access::stream_self_rows(b, &rows);
     calltree::builder_access::expect_input_bytes(b, t.size());
-    auto r = calltree::read_callgrind(in, p.strings, b, diags);
+    calltree::builder_access::streaming_sink sink(b);
+    auto r = calltree::read_callgrind(in, p.strings, sink, diags);
     calltree::builder_access::finish_stream(b);
     benchmark::DoNotOptimize(r);
     benchmark::DoNotOptimize(rows.count);

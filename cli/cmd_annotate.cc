@@ -300,8 +300,8 @@ int run_annotate(std::span<const std::string_view> args) {
   // Stream the input into annotate's tables (annotate_direct.h): no model is built.
   profile p;
   // The text report needs the text of the names it prints (a fraction of them): the others
-  // wait in a temporary file (string_pool::mode::spill). JSON lists every function.
-  if (!json) p.strings = string_pool_access::make(string_pool::mode::spill);
+  // wait in a temporary file (pool_mode::spill). JSON lists every function.
+  if (!json) p.strings = string_pool_access::make(pool_mode::spill);
   std::optional<annotate_direct> direct;
   stderr_counter diags;
   int read_status = exit_ok;

@@ -210,8 +210,7 @@ int run_check(std::span<const std::string_view> argv) {
     ropt.display_name = name;
     diagnostic_collector diags(keep);
     checker chk;
-    string_pool names =
-        string_pool_access::make(string_pool::mode::digest);  // check needs no name text
+    string_pool names = string_pool_access::make(pool_mode::digest);  // check needs no name text
     progress_line progress(name);
     progress.attach(ropt);
     strict_sink strict(diags);

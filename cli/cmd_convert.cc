@@ -1,7 +1,7 @@
 // cmd_convert.cc — `calltree convert FILE -o OUT`: any Callgrind-format input to clean callgrind.
 //
 // Streams: reader -> callgrind_writer, never the whole profile in memory; the text of long
-// names waits in a temporary file (string_pool::mode::spill). Every part and the
+// names waits in a temporary file (pool_mode::spill). Every part and the
 // header facts are kept; diagnostics from reading go to stderr. The output file is written
 // under a temporary name beside OUT and renamed at the end, so OUT may be FILE itself, and a run
 // that fails (exit status 2: the input could not be read to its end, or OUT not written) leaves
@@ -131,10 +131,10 @@ int run_convert(std::span<const std::string_view> argv) {
   }
 
   // The writer needs a name's text once per part where it defines it, so long names wait in a
-  // temporary file (string_pool::mode::spill) rather than in memory. Uncompressed output
+  // temporary file (pool_mode::spill) rather than in memory. Uncompressed output
   // writes every name at every use: there the names stay in memory.
-  string_pool names = string_pool_access::make(wopt.compress_names ? string_pool::mode::spill
-                                                                   : string_pool::mode::full);
+  string_pool names =
+      string_pool_access::make(wopt.compress_names ? pool_mode::spill : pool_mode::full);
   callgrind_writer writer(*out, names, wopt);
   diagnostic_collector diags;
   reader_options ropt;
@@ -150,7 +150,7 @@ int run_convert(std::span<const std::string_view> argv) {
   if (!stats)
     std::fprintf(stderr, "calltree convert: %s: %s\n", ropt.display_name.c_str(),
                  stats.error().message.c_str());
-  if (names.read_failed()) {
+  if (string_pool_access::read_failed(names)) {
     std::fprintf(stderr, "calltree convert: cannot read names back from the temporary file\n");
     wrote = false;
     write_errno = EIO;

@@ -203,7 +203,7 @@ int run_diff(std::span<const std::string_view> args) {
     std::uint64_t n = 0;
     if (!parse_count(*v, n) || n == 0 || n > 0xffffffffu)
       return usage_error("diff", "--part needs a part number from 1");
-    options.part = static_cast<std::uint32_t>(n - 1);
+    options.part = part_id{n - 1};
   }
   diff_report_options report;
   if (const auto& v = a.threshold) {
@@ -256,7 +256,7 @@ int run_diff(std::span<const std::string_view> args) {
   if (r.saturated)
     std::fprintf(stderr, "calltree diff: warning: some costs exceed 2^64-1 and are saturated\n");
 
-  auto event_index = [&](const std::string& name, const char* flag_name, std::size_t& out) {
+  auto event_index = [&](const std::string& name, const char* flag_name, event_id& out) {
     auto e = r.find_event(name);
     if (!e) {
       usage_error(
@@ -274,15 +274,15 @@ int run_diff(std::span<const std::string_view> args) {
   };
   if (const auto& v = a.show) {
     for (const auto& name : split_commas(*v)) {
-      std::size_t e = 0;
+      event_id e;
       if (!event_index(name, "--show", e)) return exit_usage;
-      report.shown_events.push_back(e);
+      report.shown_events.push_back(e.index());
     }
     if (report.shown_events.empty()) return usage_error("diff", "--show needs at least one event");
   }
   if (const auto& v = a.sort) {
     for (const auto& name : split_commas(*v)) {
-      std::size_t e = 0;
+      event_id e;
       if (!event_index(name, "--sort", e)) return exit_usage;
       report.ranking.sort_events.push_back(e);
     }
@@ -303,7 +303,8 @@ int run_diff(std::span<const std::string_view> args) {
     if (!event.empty()) {
       if (!event_index(event, "--fail-above", gate.event)) return exit_usage;
     } else {
-      gate.event = report.ranking.sort_events.empty() ? 0 : report.ranking.sort_events.front();
+      gate.event =
+          report.ranking.sort_events.empty() ? event_id{0} : report.ranking.sort_events.front();
     }
     gate.per_function = a.per_function;
     report.gate = gate;
@@ -343,7 +344,8 @@ int run_diff(std::span<const std::string_view> args) {
       std::string what =
           f.function ? function_label(r.functions[*f.function].key) : std::string("program total");
       std::fprintf(stderr, "calltree diff: %s: %s grew %s (%s -> %s), above %g%%\n", what.c_str(),
-                   r.events[f.event].c_str(), percent_text(f.old_value, f.new_value).c_str(),
+                   r.events[f.event.index()].c_str(),
+                   percent_text(f.old_value, f.new_value).c_str(),
                    with_thousands(f.old_value).c_str(), with_thousands(f.new_value).c_str(),
                    report.gate->percent);
     }

@@ -193,9 +193,10 @@ int export_model_streaming(const std::string& input, output_file& out, reader_op
   bo.max_memory = memory_limit();
   profile p;
   profile_builder b(p, &diags, ro.display_name, bo);
-  builder_access::stream_self_rows(b, &stream);  // (so the builder asks for runs merged by place)
+  builder_access::stream_self_rows(b, &stream);
   if ((*in)->kind() == compression::none) builder_access::expect_input_bytes(b, (*in)->raw_size());
-  auto r = detail::read_any_input(**in, p.strings, b, diags, ro);
+  builder_access::streaming_sink reading(b);  // (it asks for runs merged by place)
+  auto r = detail::read_any_input(**in, p.strings, reading, diags, ro);
   progress.finish();
   if (!r) return failed(r.error().message);
   if (stream.given_up()) return -1;  // (it stopped the reading)

@@ -78,19 +78,20 @@ nlohmann::json verdict(const diff_result& r, const diff_gate& g,
                        const std::vector<gate_failure>& failures) {
   char pct[64];
   std::snprintf(pct, sizeof pct, "%g", g.percent);
-  const std::uint64_t o = r.total_old[g.event], n = r.total_new[g.event];
+  const std::size_t e = g.event.index();
+  const std::uint64_t o = r.total_old[e], n = r.total_new[e];
   const bool passed = failures.empty();
   const std::string line = std::string(passed ? "passed" : "FAILED") +
-                           ": PROGRAM TOTALS: " + r.events[g.event] + ' ' + with_thousands(o) +
-                           " -> " + with_thousands(n) + " (" + percent_text(o, n) + ")";
+                           ": PROGRAM TOTALS: " + r.events[e] + ' ' + with_thousands(o) + " -> " +
+                           with_thousands(n) + " (" + percent_text(o, n) + ")";
   nlohmann::json j = {{"percent", g.percent},
-                      {"event", r.events[g.event]},
+                      {"event", r.events[e]},
                       {"passed", passed},
                       {"old", o},
                       {"new", n},
                       {"change", percent_text(o, n)},
                       {"heading", std::string("Gate: fail above ") + pct + "% growth of " +
-                                      r.events[g.event] + " (program total)"},
+                                      r.events[e] + " (program total)"},
                       {"line", line}};
   auto p = percent_change(o, n);
   j["percent_change"] = p ? nlohmann::json(*p) : nlohmann::json(nullptr);
@@ -149,7 +150,7 @@ int write_diff_report(const diff_report_args& d) {
   }
   if (r.saturated)
     std::fprintf(stderr, "calltree report: warning: some costs exceed 2^64-1 and are saturated\n");
-  auto compared = [&](const std::string& name, const char* flag) -> std::optional<std::size_t> {
+  auto compared = [&](const std::string& name, const char* flag) -> std::optional<event_id> {
     if (auto e = r.find_event(name)) return e;
     std::string all;
     for (const auto& x : r.events) all += (all.empty() ? "" : " ") + x;
@@ -352,7 +353,7 @@ int write_diff_report(const diff_report_args& d) {
   if (gate && !failures.empty()) {
     const gate_failure& f = failures.front();
     std::fprintf(stderr, "calltree report: program total: %s grew %s (%s -> %s), above %g%%\n",
-                 r.events[f.event].c_str(), percent_text(f.old_value, f.new_value).c_str(),
+                 r.events[f.event.index()].c_str(), percent_text(f.old_value, f.new_value).c_str(),
                  with_thousands(f.old_value).c_str(), with_thousands(f.new_value).c_str(),
                  gate->percent);
     return exit_findings;

@@ -48,7 +48,7 @@ configure_package_config_file(cmake/calltreeConfig.cmake.in
                               ${CMAKE_CURRENT_BINARY_DIR}/calltreeConfig.cmake
                               INSTALL_DESTINATION ${CALLTREE_CMAKE_DIR})
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/calltreeConfigVersion.cmake
-                                 COMPATIBILITY SameMinorVersion)
+                                 COMPATIBILITY SameMajorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/calltreeConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/calltreeConfigVersion.cmake
         DESTINATION ${CALLTREE_CMAKE_DIR} COMPONENT development)

@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   calltree::diff_ranking ranking;  // by the absolute change of the first event's self cost
   ranking.limit = 5;
   ranking.threshold_percent = 0;
-  for (std::size_t i : calltree::select_functions(*r, ranking).listed) {
+  for (calltree::function_diff_id i : calltree::select_functions(*r, ranking).listed) {
     const auto& f = r->functions[i];
     std::printf("%-10s %12llu -> %12llu  %s\n", std::string(to_string(f.change)).c_str(),
                 static_cast<unsigned long long>(f.self_old[0]),

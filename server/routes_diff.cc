@@ -198,7 +198,7 @@ response route_diff_functions(const request& r, const views::diff_source& src) {
   window_fields(j, window);
   j.key("rows").begin_array();
   for (const views::diff_row& row : l.rows) {
-    const function_key& k = l.table->r.functions[row.function].key;
+    const function_key& k = l.table->r.functions[function_diff_id{row.function}].key;
     j.begin_object();
     j.key("id");
     row.new_id == views::no_key ? j.null() : j.value(static_cast<std::uint64_t>(row.new_id));

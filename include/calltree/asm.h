@@ -48,6 +48,8 @@ namespace calltree {
 // ---- 1. The profile's side ---------------------------------------------------------------
 
 // Calls made from one instruction to one callee (`calls=` lines at that address, summed).
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds; its ids index the profile it came from.
 struct instr_call {
   function_id callee;
   std::uint64_t count = 0;
@@ -57,6 +59,8 @@ struct instr_call {
 };
 
 // A jump from one instruction (`jump=` / `jcnd=` lines from that address to one target).
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds; its ids index the profile it came from.
 struct instr_jump {
   bool conditional = false;     // jcnd=
   std::uint64_t executed = 0;   // jump=: its count; jcnd=: times the branch was executed
@@ -66,6 +70,8 @@ struct instr_jump {
 };
 
 // One instruction address of a function with what the profile says of it.
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds; its ids index the profile it came from.
 struct instr_data {
   std::uint64_t address = 0;
   file_id source_file;              // the fi=/fe=/fl= file of its cost line (0: none)
@@ -76,6 +82,8 @@ struct instr_data {
 };
 
 // A function's instructions, in address order: every address with self cost, calls or jumps.
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds; its ids index the profile it came from.
 struct function_instrs {
   function_id function;
   std::vector<instr_data> instrs;
@@ -92,6 +100,8 @@ CALLTREE_API std::vector<function_instrs> collect_instructions(
 // the functions whose name `keep` accepts (asked once per name), to `next` (a profile builder
 // keeping instruction positions and jumps): a profile of a few functions, read from a large
 // file in the time of a reading and the memory of those functions.
+// Threads: one thread at a time (a sink). Lifetime: it refers to its pool and to `next`: destroy it
+// first.
 class CALLTREE_API function_filter final : public record_sink {
  public:
   function_filter(const string_pool& names, std::function<bool(std::string_view name)> keep,
@@ -129,6 +139,8 @@ CALLTREE_API result<read_stats> read_functions(input& in, profile& out,
 // object when "") whose fl= file or one of whose cost lines' files is the key's file (as
 // shown: `cwd` stripped from the front). Functions with no instruction (only called) are left
 // out.
+// Threads: a const one may be read from several threads at once. Lifetime: it refers to its
+// profile: destroy it first.
 class CALLTREE_API key_functions {
  public:
   key_functions(const profile& p, std::string cwd);
@@ -147,11 +159,15 @@ class CALLTREE_API key_functions {
 
 // An address range of code: [from, to) is shown; objdump decodes [from, stop) (stop >= to, so
 // an instruction that starts before `to` is decoded whole).
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct code_range {
   std::uint64_t from = 0, to = 0, stop = 0;
 };
 
 // A symbol of `objdump -t -T -w [-C]` (the static and the dynamic table).
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct object_symbol {
   std::uint64_t address = 0;
   std::uint64_t size = 0;
@@ -162,6 +178,8 @@ struct object_symbol {
 
 // ---- 3. The view -------------------------------------------------------------------------
 
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct asm_call_view {
   std::string callee;         // the callee's name
   std::string callee_file;    // its fl= file
@@ -171,6 +189,8 @@ struct asm_call_view {
   std::vector<std::uint64_t> inclusive;  // per view event
 };
 
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct asm_jump_view {
   bool conditional = false;
   std::uint64_t executed = 0, followed = 0;  // jump=: both its count
@@ -179,6 +199,8 @@ struct asm_jump_view {
   std::string target_function;     // set when it leaves the function (jfn=: a tail call)
 };
 
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct asm_instruction {
   std::uint64_t address = 0;
   std::string bytes, mnemonic, operands;
@@ -193,6 +215,7 @@ struct asm_instruction {
   std::vector<asm_jump_view> jumps;
 };
 
+// Threads and lifetime: a value.
 enum class asm_status : std::uint8_t {
   ok,               // instructions with their costs
   no_instructions,  // the profile has no instruction addresses for it (no --dump-instr)
@@ -203,6 +226,8 @@ enum class asm_status : std::uint8_t {
 };
 CALLTREE_API std::string_view to_string(asm_status s);
 
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct asm_view {
   function_id function;            // in the profile the view was made from
   std::string name, file, object;  // the function's name, fl= file and ob= object
@@ -222,6 +247,7 @@ struct asm_view {
   std::vector<asm_instruction> instructions;  // in address order (empty unless ok)
 };
 
+// Threads and lifetime: a value, copied freely.
 struct asm_options {
   // The cost columns: recorded or derived event names (empty: every recorded event).
   std::vector<std::string> events;
@@ -237,10 +263,14 @@ struct asm_options {
 };
 
 // What asm_annotator asks of objdump: `objdump ARGUMENTS... OBJECT-FILE`.
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct objdump_request {
   std::string object;                  // the object as the profile names it (ob=)
   std::vector<std::string> arguments;  // e.g. -d -w -C --start-address=0x1230 ...
 };
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct objdump_reply {
   // ok: objdump ran (whatever its exit status); object_missing: the object file is not
   // there; objdump_failed: objdump could not be run.
@@ -254,10 +284,13 @@ struct objdump_reply {
   std::vector<std::string> notes;  // e.g. the object is newer than the profile
 };
 // Called from asm_options::jobs threads at once (when more than 1).
+// Threads: called on the thread that asks for a view. Lifetime: the annotator keeps a copy.
 using objdump_runner = std::function<objdump_reply(const objdump_request&)>;
 
 // Makes asm views of a profile's functions, running objdump through `run` (each object's
 // symbol table once, then its code once per group of nearby functions).
+// Threads: one thread at a time (it calls its objdump_runner on the calling thread). Lifetime: it
+// refers to its profile: destroy it first.
 class CALLTREE_API asm_annotator {
  public:
   // An error for an unknown event name in options.events.
@@ -280,6 +313,7 @@ class CALLTREE_API asm_annotator {
 
 // ---- 4. Text and JSON ----------------------------------------------------------------------
 
+// Threads and lifetime: a value, copied freely.
 struct asm_text_options {
   bool show_percs = true;  // a percentage of the program total after each cost
   // The text of a source line (for the headers between instructions), if the file is found.

@@ -21,6 +21,8 @@
 
 namespace calltree {
 
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct check_result {
   std::uint64_t parts = 0;
   std::vector<std::string> events;    // union over parts, in order of first appearance
@@ -36,6 +38,8 @@ struct check_result {
   std::uint64_t calls = 0;      // distinct (caller, callee) arcs
 };
 
+// Threads: one thread at a time (a sink); result() once reading is over. Lifetime: result() is a
+// copy, independent of the checker.
 class CALLTREE_API checker final : public record_sink {
  public:
   checker();

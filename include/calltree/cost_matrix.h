@@ -33,6 +33,8 @@ namespace calltree {
 CALLTREE_API bool signed_costs_here() noexcept;
 // Sets this thread's mode; returns the previous one.
 CALLTREE_API bool set_signed_costs_here(bool on) noexcept;
+// Threads: it sets the calling thread's mode only. Lifetime: the mode is restored when it is
+// destroyed.
 class signed_costs_scope {
  public:
   explicit signed_costs_scope(bool on) : previous_(set_signed_costs_here(on)) {}
@@ -63,6 +65,8 @@ inline bool add_saturating(std::uint64_t& a, std::uint64_t b) {
 // Adds b into a element-wise (a.size() >= b.size()); false if any element saturated.
 CALLTREE_API bool add_saturating(std::span<std::uint64_t> a, std::span<const std::uint64_t> b);
 
+// Threads: a const matrix may be read from several threads at once. Lifetime: row(r) is valid until
+// the matrix grows (add_row, set_columns).
 class cost_matrix {
  public:
   explicit cost_matrix(std::size_t columns = 0) : columns_(columns) {}

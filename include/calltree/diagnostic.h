@@ -16,11 +16,13 @@
 
 namespace calltree {
 
+// Threads and lifetime: a value.
 enum class severity : std::uint8_t { note, warning, error };
 
 CALLTREE_API std::string_view to_string(severity s);
 
 // Stable codes. Never renumber or rename: they are part of the CLI and JSON interface.
+// Threads and lifetime: a value.
 enum class diag_code : std::uint8_t {
   io_error,                 // the input could not be read to its end
   truncated_input,          // a compressed stream ended early
@@ -83,6 +85,8 @@ inline constexpr diag_code last_diag_code = diag_code::input_grew;
 
 CALLTREE_API std::string_view to_string(diag_code c);
 
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct diagnostic {
   calltree::severity severity = severity::error;
   diag_code code = diag_code::unknown_line;
@@ -97,6 +101,8 @@ struct diagnostic {
 // `file:line:col: severity: message [code]`, then the line and a caret under the column.
 CALLTREE_API std::string format_diagnostic(const diagnostic& d, bool with_source_line = true);
 
+// Threads: the reader calls a sink on the thread that called it, one call at a time. Lifetime: a
+// diagnostic handed over is the sink's to copy; it must outlive the reading.
 class CALLTREE_API diagnostic_sink {
  public:
   virtual ~diagnostic_sink() = default;
@@ -119,6 +125,8 @@ class CALLTREE_API diagnostic_sink {
 
 // Keeps every count and the first `keep_per_code` diagnostics of each code, so a file with a
 // million warnings stays small in memory and every problem is still counted.
+// Threads: one thread at a time (a sink); read it once reading is over. Lifetime: kept() is valid
+// as long as the collector.
 class CALLTREE_API diagnostic_collector final : public diagnostic_sink {
  public:
   explicit diagnostic_collector(std::size_t keep_per_code = 20) : keep_per_code_(keep_per_code) {}

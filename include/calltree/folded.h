@@ -29,6 +29,7 @@
 
 namespace calltree {
 
+// Threads and lifetime: a value, copied freely.
 struct folded_options {
   // The event whose self costs the lines carry (`Ir`, a name of the file's events: or of an
   // `event:` formula); empty: the first event of the file.
@@ -41,6 +42,8 @@ struct folded_options {
 
 // What the reading found. The tool refuses to export a file with errors or one not read to its
 // end (some of its costs are not in the lines): ok() says whether the lines are the whole file's.
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct folded_report {
   read_stats stats;                        // lines and bytes read; state: how far
   std::uint64_t errors = 0, warnings = 0;  // the reading's diagnostics (calltree check lists them)
@@ -56,6 +59,8 @@ CALLTREE_API result<folded_report> write_folded_stacks(
     const folded_options& options = {});
 
 // The same lines as one string, with the report.
+// Threads: each call reads its own file; `out` is called on the calling thread. Lifetime: the text
+// given to `out` is valid during that call only.
 struct folded_stacks_text {
   std::string text;
   folded_report report;

@@ -23,6 +23,8 @@
 
 namespace calltree {
 
+// Threads and lifetime: a value; an id is valid for the table it came from, as long as that table
+// does not shrink.
 template <typename Tag>
 class strong_id {
  public:
@@ -43,6 +45,7 @@ class strong_id {
 
 // The ids first, first + 1, ..., last - 1, in order (a forward range: `for (function_id f :
 // p.functions.ids())`).
+// Threads and lifetime: a value; it holds two indexes, not the table.
 template <typename Id>
 class id_range {
  public:
@@ -80,6 +83,8 @@ class id_range {
 
 // A std::vector<T> whose elements are indexed by `Id`. Iterating it gives the elements, as a
 // vector's would; ids() gives their ids.
+// Threads: as std::vector (a const one from several threads at once). Lifetime: references and
+// spans into it until it grows or shrinks.
 template <typename Id, typename T>
 class id_vector {
  public:

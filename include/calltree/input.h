@@ -17,9 +17,12 @@
 
 namespace calltree {
 
+// Threads and lifetime: a value.
 enum class compression : std::uint8_t { none, gzip, zstd, xz, bzip2 };
 CALLTREE_API std::string_view to_string(compression c);
 
+// Threads: one thread at a time (a stream). Lifetime: the bytes next() gives are valid until the
+// next call.
 class CALLTREE_API input {
  public:
   virtual ~input() = default;

@@ -32,6 +32,7 @@
 
 namespace calltree {
 
+// Threads and lifetime: a value, copied freely.
 struct load_options {
   // How the file is read: its name in diagnostics (by default the path; "<stdin>" for "-"),
   // threads, the names' memory limit, a progress callback (reader.h).
@@ -43,6 +44,8 @@ struct load_options {
 };
 
 // A profile read from one file, with what its reading found.
+// Threads: a const one may be shared by any number of threads. Lifetime: it owns its profile,
+// diagnostics and stats (moving it keeps views into its profile valid).
 struct loaded_profile {
   calltree::profile profile;
   diagnostic_collector diagnostics;  // every problem counted; the first few of each code kept

@@ -32,12 +32,18 @@ using function_id = strong_id<struct function_tag>;
 using event_id = strong_id<struct event_tag>;
 using part_id = strong_id<struct part_tag>;
 
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds; its ids index the profile it came from.
 struct object {
   string_id name = string_pool::empty;
 };
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds; its ids index the profile it came from.
 struct file {
   string_id name = string_pool::empty;
 };
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds; its ids index the profile it came from.
 struct function {
   object_id object;
   file_id file;  // the file of the fl= in force where the function was named
@@ -45,6 +51,8 @@ struct function {
 };
 
 // An event type of the profile: the union of all parts' `events:` plus `event:` definitions.
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct event_type {
   std::string name;
   std::string long_name;  // from event: NAME : long name
@@ -52,6 +60,8 @@ struct event_type {
   bool recorded = false;  // named in some part's events: (else only defined by a formula)
 };
 
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct part {
   part_header header;                                     // as read (events: names in part order)
   std::vector<event_id> events;                           // part event index -> profile event id
@@ -60,6 +70,8 @@ struct part {
   std::vector<std::uint64_t> totals;  // profile event order; sum of this part's self costs
 };
 
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds; its ids index the profile it came from.
 struct self_row {
   part_id part;
   function_id function;
@@ -68,6 +80,8 @@ struct self_row {
 };
 
 // (Fields ordered so the row takes 80 bytes, not 88: a big profile has hundreds of thousands.)
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds; its ids index the profile it came from.
 struct call_row {
   part_id part;
   function_id caller;
@@ -79,6 +93,8 @@ struct call_row {
   bool has_target = false;
 };
 
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds; its ids index the profile it came from.
 struct jump_row {
   part_id part;
   function_id function;
@@ -92,6 +108,9 @@ struct jump_row {
   position target;
 };
 
+// Threads: a const profile may be read by any number of threads at once (it has no lazy state and
+// no caches); changing it needs it to itself. Lifetime: names (function_name(), ...) are views into
+// `strings`, valid as long as the profile (moving it keeps them valid).
 struct profile {
   string_pool strings;
   id_vector<object_id, object> objects;  // object 0 is the empty ("unknown") object

@@ -21,6 +21,7 @@
 
 namespace calltree {
 
+// Threads and lifetime: a value, copied freely.
 struct builder_options {
   // Fold every part into one part (the first input's header): `merge --parts=sum`.
   bool sum_parts = false;
@@ -37,6 +38,8 @@ struct builder_options {
   std::uint64_t max_memory = machine_memory_limit();
 };
 
+// Threads: one thread at a time (a sink). Lifetime: it holds a reference to its profile: destroy
+// the builder first.
 class CALLTREE_API profile_builder final : public record_sink {
  public:
   // `p.strings` must be the pool the reader interns into.
@@ -51,7 +54,6 @@ class CALLTREE_API profile_builder final : public record_sink {
   record_needs needs() const override;
   void on_part_begin(const part_header& h) override;
   void on_cost(const cost_record& r) override;
-  void on_cost_run(const cost_run_record& r) override;
   void on_call(const call_record& r) override;
   void on_jump(const jump_record& r) override;
   void on_part_end(const part_end& e) override;
@@ -63,9 +65,11 @@ class CALLTREE_API profile_builder final : public record_sink {
   // True once builder_options::max_memory stopped the build (the profile is incomplete).
   bool limit_hit() const;
 
- private:
-  friend struct builder_access;  // (the tools' own uses of a builder)
+  // The builder's state: the library's own, defined in none of these headers (nothing can be
+  // done with it here).
   struct impl;
+
+ private:
   std::unique_ptr<impl> impl_;
 };
 
@@ -81,6 +85,7 @@ CALLTREE_API result<read_stats> load_profile(const std::string& path, profile& o
 // and rows in the order they were first read; `canonical`: functions by (object, file, name),
 // each function's rows by source file and position, so that the same facts give the same
 // records however they were read (what `calltree merge` writes).
+// Threads and lifetime: a value.
 enum class replay_order : std::uint8_t { model, canonical };
 CALLTREE_API void replay(const profile& p, record_sink& sink,
                          replay_order order = replay_order::model);

@@ -24,6 +24,8 @@
 namespace calltree {
 
 // How far reading has come, for a progress display (see reader_options::progress).
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct read_progress {
   std::uint64_t bytes = 0;         // uncompressed bytes read so far
   std::uint64_t raw_consumed = 0;  // bytes of the file itself (compressed or not) read so far
@@ -32,6 +34,7 @@ struct read_progress {
 
 // What a user of the reader chooses. How records are summed or grouped is not among them: the
 // sink says what it needs (record_needs, records.h) and the reader reads accordingly.
+// Threads and lifetime: a value, copied freely; `progress` is called on the calling thread.
 struct reader_options {
   std::string display_name = "<input>";     // the file name in diagnostics
   std::size_t max_line_length = 64u << 20;  // longer lines are skipped with an error
@@ -41,12 +44,12 @@ struct reader_options {
   std::uint64_t max_name_bytes = machine_memory_limit();
   // Threads reading may use. 1: everything on the calling thread. 2 or more: a compressed
   // input is decoded on a thread of its own, ahead of the parsing; for a sink that takes sums
-  // or runs of lines (record_needs: anything but each_line), the input (a mapped plain file,
-  // or a zstd stream's or pipe's bytes as they come) is cut into chunks at function boundaries
-  // that the other threads read ahead on speculation. Records, diagnostics, names and
-  // read_stats are the same whatever the number, except where the sink's needs leave room:
-  // runs summed may be cut in other places, sums per context grouped otherwise (the sums per
-  // key are the same), and cost lines may come in runs.
+  // (record_needs::sums()), the input (a mapped plain file, or a zstd stream's or pipe's bytes
+  // as they come) is cut into chunks at function boundaries that the other threads read ahead
+  // on speculation. Records, diagnostics, names and read_stats are the same whatever the
+  // number, except where the sink's needs leave room: runs summed may be cut in other places,
+  // and sums per context grouped otherwise (the sums per key are the same). The sink is called
+  // on the calling thread only.
   unsigned threads = 1;
   // Called on the calling thread after each block of input (every few MB), if set. The library
   // never prints: a command-line tool shows this on a terminal.
@@ -55,6 +58,7 @@ struct reader_options {
 
 // How a reading ended: whether the profile read is the whole file's (each state worse than
 // the one before it).
+// Threads and lifetime: a value.
 enum class read_state : std::uint8_t {
   complete,          // read to its end, and the end is a profile's end
   likely_truncated,  // read to its end, but the file was likely cut short: its producer ends
@@ -70,6 +74,8 @@ CALLTREE_API std::string_view to_string(read_state s);
 
 // What was read. The problems found are the diagnostics': count them with the diagnostic sink
 // (diagnostic_collector::errors(), warnings()).
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct read_stats {
   std::uint64_t lines = 0;          // lines read
   std::uint64_t skipped_lines = 0;  // lines that could not be used (each has a diagnostic)

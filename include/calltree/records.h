@@ -24,9 +24,12 @@
 namespace calltree {
 
 // Which position columns a part has (`positions:`), in the spec's order: instr, bb, line.
+// Threads and lifetime: a value.
 enum position_kind : std::uint8_t { pos_instr = 1, pos_bb = 2, pos_line = 4 };
 
 // A subposition tuple; only the columns named by the part's `positions:` are meaningful.
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct position {
   std::uint64_t instr = 0;
   std::uint64_t bb = 0;
@@ -35,6 +38,8 @@ struct position {
 };
 
 // `event: Name [= formula] [: long name]`.
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct event_definition {
   std::string name;
   std::string formula;    // as written, e.g. "Ir + 10 Bm"; empty if none
@@ -43,6 +48,8 @@ struct event_definition {
 
 // Everything a part's header said. Emitted once the header is complete (at the first body line
 // or at the end of the part), so `events` and `positions` are final.
+// Threads: a value. Lifetime: as every record, given to a sink for the call that hands it over
+// (copy what you keep).
 struct part_header {
   std::uint64_t line = 0;   // where the part began in the input
   std::uint32_t index = 0;  // 0-based order of the part in the input
@@ -62,6 +69,7 @@ struct part_header {
 };
 
 // Where a cost belongs: the function context shared by all body records.
+// Threads and lifetime: a value; its ids name strings of the reader's pool.
 struct context {
   string_id object = string_pool::empty;       // ob=
   string_id file = string_pool::empty;         // fl= : the function's file (part of identity)
@@ -70,6 +78,8 @@ struct context {
 };
 
 // A self-cost line: cost of `ctx.function` at `pos` in `ctx.source_file`.
+// Threads: a value. Lifetime: valid during the call that hands it over (its costs are a span into
+// the reader's buffer).
 struct cost_record {
   std::uint64_t line = 0;
   context ctx;
@@ -82,6 +92,8 @@ struct cost_record {
 
 // `calls=count target` and the cost line after it: inclusive cost of `count` calls from the
 // call site `site` of ctx.function to callee_function, whose code starts at `target`.
+// Threads: a value. Lifetime: valid during the call that hands it over (its costs are a span into
+// the reader's buffer).
 struct call_record {
   std::uint64_t line = 0;  // the line of the calls= key
   context ctx;
@@ -97,6 +109,7 @@ struct call_record {
 };
 
 // `jump=count target` or `jcnd=followed/executed target`, with its source position line.
+// Threads: a value. Lifetime: valid during the call that hands it over.
 struct jump_record {
   std::uint64_t line = 0;
   context ctx;
@@ -109,31 +122,8 @@ struct jump_record {
   position target;
 };
 
-// A run of self-cost lines of one context, as a chunk read ahead hands them over to a sink
-// that asked for runs (record_needs::runs_of_lines): each line as its own cost_record would have it
-// but for the context, which they share, and the costs, which are `costs` row by row, the part's
-// event count to a row. Calls and jumps written between two of the lines come after the run.
-struct cost_line {
-  std::uint64_t line = 0;
-  position pos;
-  std::uint32_t given = UINT32_MAX;
-};
-struct cost_run_record {
-  context ctx;
-  std::span<const cost_line> lines;      // at least one
-  std::span<const std::uint64_t> costs;  // lines.size() rows, each as cost_record::costs
-  // With record_needs::runs_merged_by_place, the number of the chunk the run was read in (0: a
-  // run whose lines were not merged). The lines of the runs of one chunk are at distinct
-  // places of their function: no two runs with one number, of one function (object, file,
-  // name), hold a line at the same source file and position. The numbers grow.
-  std::uint64_t merged_chunk = 0;
-  std::span<const std::uint64_t> costs_of(std::size_t i) const {
-    const std::size_t n = costs.size() / lines.size();
-    return costs.subspan(i * n, n);
-  }
-};
-
 // The end of a part: what its `summary:` (if it came after the body) and `totals:` said.
+// Threads: a value. Lifetime: valid during the call that hands it over (copy what you keep).
 struct part_end {
   std::uint64_t line = 0;
   std::optional<std::vector<std::uint64_t>> summary;  // padded to the part's event count
@@ -149,19 +139,11 @@ struct part_end {
 // is also what lets reading use a second core (reader.h, `threads`). A sink may always be given
 // finer records than it asked for: each grain allows every grain before it, and tee_sink asks
 // for the finest of its sinks (finest()).
+// Threads and lifetime: a value, copied freely.
 struct record_needs {
   enum class grain : std::uint8_t {
     // Every self-cost line as its own cost record, every record in file order (the default).
     each_line,
-    // Every line, but a chunk read ahead on another core hands each run of one context's
-    // cost lines over at once (on_cost_run; calls and jumps between them come after it), for
-    // a sink whose work per line outweighs the reading (the model's self rows, handed on).
-    runs_of_lines,
-    // As runs_of_lines, and a chunk read ahead adds each cost line to the earlier line of its
-    // function (object, file, name) at the same source file and position, in that line's place
-    // (its line number, the largest `given`): for a sink that sums per place as the model does
-    // (cost_run_record::merged_chunk). Lines read on the reading thread come one by one.
-    runs_merged_by_place,
     // Consecutive self-cost lines of one context as one cost record: costs summed (saturating),
     // `given` the largest, `line` and `pos` those of the first line. For a sink that looks at
     // no position.
@@ -177,35 +159,26 @@ struct record_needs {
   // With sums_per_run or sums_per_context, for a sink that looks at no position but the line
   // (annotate's source annotation): a run ends where the `line` column changes, and sums are
   // per key and line (a call's per key and call-site line, a jump's per key, source line and
-  // target line), each with its records' line; for the source files `lines_of` says yes to
-  // (a name as written; asked once per name and reading thread, from any of them), or for
-  // every file where `lines_of` is empty. Elsewhere sums are per key alone.
+  // target line), each with its records' line. Elsewhere sums are per key alone.
   bool per_line = false;
-  std::function<bool(std::string_view source_file)> lines_of;
   // Jump records. Without them jump lines are still read, checked and counted (read_stats).
   bool jumps = true;
 
   bool sums() const { return costs >= grain::sums_per_run; }
-  // What both `a` and `b` can take: the finer grain, sums per line where either sums per line
-  // (for the files either names), jumps if either wants them.
+  // What both `a` and `b` can take: the finer grain, sums per line where either sums per line,
+  // jumps if either wants them.
   static record_needs finest(const record_needs& a, const record_needs& b) {
     record_needs n;
     n.costs = a.costs < b.costs ? a.costs : b.costs;
     n.jumps = a.jumps || b.jumps;
-    if (!n.sums()) return n;
-    n.per_line = a.per_line || b.per_line;
-    const bool all = (a.per_line && !a.lines_of) || (b.per_line && !b.lines_of);
-    if (n.per_line && !all) {
-      if (!a.per_line || !b.per_line) {
-        n.lines_of = a.per_line ? a.lines_of : b.lines_of;
-      } else {
-        n.lines_of = [x = a.lines_of, y = b.lines_of](std::string_view f) { return x(f) || y(f); };
-      }
-    }
+    n.per_line = n.sums() && (a.per_line || b.per_line);
     return n;
   }
 };
 
+// Threads: the reader calls a sink on the thread that called it, one call at a time.
+// Lifetime: a record and what it points to (costs, lines) are valid during the call only;
+// string ids stay valid as long as the pool the reader interns into.
 class CALLTREE_API record_sink {
  public:
   virtual ~record_sink() = default;
@@ -214,19 +187,6 @@ class CALLTREE_API record_sink {
   virtual record_needs needs() const { return {}; }
   virtual void on_part_begin(const part_header&) {}
   virtual void on_cost(const cost_record&) {}
-  // Only for a sink that asked for runs (record_needs::runs_of_lines, runs_merged_by_place),
-  // or a tee of one. By default, a cost record a line, in order.
-  virtual void on_cost_run(const cost_run_record& r) {
-    cost_record c;
-    c.ctx = r.ctx;
-    for (std::size_t i = 0; i < r.lines.size(); ++i) {
-      c.line = r.lines[i].line;
-      c.pos = r.lines[i].pos;
-      c.given = r.lines[i].given;
-      c.costs = r.costs_of(i);
-      on_cost(c);
-    }
-  }
   virtual void on_call(const call_record&) {}
   virtual void on_jump(const jump_record&) {}
   virtual void on_part_end(const part_end&) {}
@@ -238,6 +198,7 @@ class CALLTREE_API record_sink {
 
 // Sends every record to several sinks in turn. It asks for the finest records any of them asks
 // for (record_needs::finest).
+// Threads: as record_sink. Lifetime: the sinks must outlive it (it holds pointers to them).
 class CALLTREE_API tee_sink final : public record_sink {
  public:
   explicit tee_sink(std::vector<record_sink*> sinks) : sinks_(std::move(sinks)) {}
@@ -252,9 +213,6 @@ class CALLTREE_API tee_sink final : public record_sink {
   }
   void on_cost(const cost_record& r) override {
     for (auto* s : sinks_) s->on_cost(r);
-  }
-  void on_cost_run(const cost_run_record& r) override {
-    for (auto* s : sinks_) s->on_cost_run(r);
   }
   void on_call(const call_record& r) override {
     for (auto* s : sinks_) s->on_call(r);

@@ -30,6 +30,7 @@
 
 namespace calltree {
 
+// Threads and lifetime: a value.
 enum class error_code : std::uint8_t {
   other,              // none of those below: the message says what (a bad argument, say)
   not_found,          // the file does not exist (errno ENOENT)
@@ -58,6 +59,8 @@ constexpr std::string_view to_string(error_code c) {
   return "other";
 }
 
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct error {
   error() = default;
   explicit error(std::string m, error_code c = error_code::other, int e = 0)
@@ -68,6 +71,7 @@ struct error {
 };
 
 // What value() throws when the result holds an error: the error, whole (code, errno, message).
+// Threads and lifetime: a value (an exception); it holds a copy of the error.
 class bad_result_access : public std::runtime_error {
  public:
   explicit bad_result_access(calltree::error e)
@@ -78,6 +82,8 @@ class bad_result_access : public std::runtime_error {
   calltree::error error_;
 };
 
+// Threads: a value; a const one may be read from several threads at once. Lifetime: value(), `*`
+// and `->` refer into the result, valid as long as it.
 template <typename T>
 class [[nodiscard]] result {
  public:
@@ -106,6 +112,7 @@ class [[nodiscard]] result {
   std::variant<T, calltree::error> v_;
 };
 
+// Threads and lifetime: a value.
 struct ok_t {};
 using status = result<ok_t>;
 inline status ok() { return ok_t{}; }

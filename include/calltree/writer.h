@@ -19,12 +19,15 @@
 
 namespace calltree {
 
+// Threads and lifetime: a value, copied freely.
 struct writer_options {
   bool compress_names = true;
   bool compress_positions = true;
   std::string creator;  // replaces the input's creator: if non-empty
 };
 
+// Threads: one thread at a time (a sink). Lifetime: it refers to its std::ostream and its names'
+// string_pool: destroy the writer first.
 class CALLTREE_API callgrind_writer final : public record_sink {
  public:
   callgrind_writer(std::ostream& out, const string_pool& names, writer_options options = {});

@@ -64,7 +64,7 @@ diff_options options_of(const diff_request& r) {
   o.match.strip_recursion = r.strip_recursion;
   if (r.part) {
     if (*r.part == 0) raise_argument_error("part is 1-based: part=1 is the first");
-    o.part = *r.part - 1;
+    o.part = calltree::part_id{*r.part - 1};
   }
   return o;
 }
@@ -95,7 +95,7 @@ py::tuple diff_tables(const profile_handle& old_profile, const profile_handle& n
 
   py::dict columns;
   py::list name, file, object, change;
-  for (std::size_t i : selection.listed) {
+  for (function_diff_id i : selection.listed) {
     const function_diff& f = r.functions[i];
     name.append(text(f.key.name));
     file.append(text(f.key.file));
@@ -110,7 +110,7 @@ py::tuple diff_tables(const profile_handle& old_profile, const profile_handle& n
     for (const bool incl : {false, true}) {
       std::vector<cost> o, n;
       std::vector<double> pct;
-      for (std::size_t i : selection.listed) {
+      for (function_diff_id i : selection.listed) {
         const function_diff& f = r.functions[i];
         o.push_back((incl ? f.inclusive_old : f.self_old)[e]);
         n.push_back((incl ? f.inclusive_new : f.self_new)[e]);

@@ -43,9 +43,7 @@ function_calls calls_of(const profile& p, const inclusive_result& inc, function_
     if (c.callee == f) in.add(c.caller.index(), ci, c.count, p.call_costs.row(i));
     if (c.caller == f) to.add(c.callee.index(), ci, c.count, p.call_costs.row(i));
   }
-  auto cycle = [&](function_id g) {
-    return g.index() < inc.cycle_of.size() ? inc.cycle_of[g.index()] : 0u;
-  };
+  auto cycle = [&](function_id g) { return inc.cycle_of_function(g).index(); };
   const std::size_t sc = options.sort_event.index();
   auto finish = [&](call_summer& sums) {
     std::vector<call_summary> list = sums.take();

@@ -32,9 +32,9 @@ std::size_t diff_result::count(function_change c) const {
       functions.begin(), functions.end(), [c](const function_diff& f) { return f.change == c; }));
 }
 
-std::optional<std::size_t> diff_result::find_event(std::string_view name) const {
+std::optional<event_id> diff_result::find_event(std::string_view name) const {
   for (std::size_t i = 0; i < events.size(); ++i)
-    if (events[i] == name) return i;
+    if (events[i] == name) return event_id{i};
   return std::nullopt;
 }
 
@@ -88,19 +88,19 @@ class key_table {
 // One side of the diff: the profile, its names as matched, and its event columns.
 class side {
  public:
-  side(const profile& p, const match_options& match, std::optional<std::uint32_t> part,
-       const std::vector<std::uint32_t>& parts = {})
+  side(const profile& p, const match_options& match, std::optional<part_id> part,
+       const std::vector<part_id>& parts = {})
       : p_(p), names_(p.strings, match), part_(part) {
     if (!part_ && !parts.empty()) {
       some_.assign(p.parts.size(), 0);
-      for (std::uint32_t n : parts)
-        if (n < some_.size()) some_[n] = 1;
+      for (part_id n : parts)
+        if (n.index() < some_.size()) some_[n.index()] = 1;
     }
   }
 
   const profile& prof() const { return p_; }
   bool selected(part_id part) const {
-    if (part_) return *part_ == part.index();
+    if (part_) return *part_ == part;
     return some_.empty() || (part.index() < some_.size() && some_[part.index()]);
   }
 
@@ -121,7 +121,7 @@ class side {
   static constexpr std::uint32_t unset = 0xffffffffu;
   const profile& p_;
   name_rewriter names_;
-  std::optional<std::uint32_t> part_;
+  std::optional<part_id> part_;
   std::vector<char> some_;  // the parts selected by diff_options::parts; empty: all
   std::vector<std::uint32_t> node_of_;
 };
@@ -148,14 +148,15 @@ result<diff_result> diff_profiles(const profile& old_profile, const profile& new
   // Signed where either profile holds differences, whatever the thread's last reading left.
   signed_costs_scope sums(old_profile.signed_costs || new_profile.signed_costs);
   if (options.part) {
-    const std::uint32_t n = *options.part;
+    const std::uint32_t n = options.part->index();
     if (n >= old_profile.parts.size() || n >= new_profile.parts.size())
       return error{"part " + std::to_string(n + 1) + " does not exist (the old profile has " +
                    std::to_string(old_profile.parts.size()) + " parts, the new one " +
                    std::to_string(new_profile.parts.size()) + ")"};
   }
-  for (std::uint32_t n : options.part ? std::vector<std::uint32_t>{} : options.parts)
-    if (n >= old_profile.parts.size() || n >= new_profile.parts.size())
+  for (part_id id : options.part ? std::vector<part_id>{} : options.parts)
+    if (const std::uint32_t n = id.index();
+        n >= old_profile.parts.size() || n >= new_profile.parts.size())
       return error{"part " + std::to_string(n + 1) + " does not exist (the old profile has " +
                    std::to_string(old_profile.parts.size()) + " parts, the new one " +
                    std::to_string(new_profile.parts.size()) + ")"};
@@ -182,12 +183,12 @@ result<diff_result> diff_profiles(const profile& old_profile, const profile& new
 
   // Program totals of the selected parts.
   auto totals = [&](const profile& p, const std::vector<event_id>& cols) {
-    if (options.part) return pick(p.parts[part_id{*options.part}].totals, cols);
+    if (options.part) return pick(p.parts[*options.part].totals, cols);
     if (options.parts.empty()) return pick(p.total(), cols);
     std::vector<std::uint64_t> t(p.events.size(), 0);
-    for (std::uint32_t n : options.parts)
-      for (std::size_t i = 0; i < p.parts[part_id{n}].totals.size() && i < t.size(); ++i) {
-        add_saturating(t[i], p.parts[part_id{n}].totals[i]);
+    for (part_id n : options.parts)
+      for (std::size_t i = 0; i < p.parts[n].totals.size() && i < t.size(); ++i) {
+        add_saturating(t[i], p.parts[n].totals[i]);
       }
     return pick(t, cols);
   };
@@ -275,14 +276,15 @@ std::uint64_t abs_delta(std::uint64_t a, std::uint64_t b) {
 
 diff_selection select_functions(const diff_result& r, const diff_ranking& ranking) {
   diff_selection sel;
-  std::vector<std::size_t> sort_events = ranking.sort_events;
+  std::vector<std::size_t> sort_events;  // (their indexes)
+  for (event_id e : ranking.sort_events) sort_events.push_back(e.index());
   if (sort_events.empty() && !r.events.empty()) sort_events.push_back(0);
   auto values = [&](const function_diff& f, std::size_t e) {
     return ranking.inclusive ? std::pair{f.inclusive_old[e], f.inclusive_new[e]}
                              : std::pair{f.self_old[e], f.self_new[e]};
   };
-  std::vector<std::size_t> candidates;
-  for (std::size_t i = 0; i < r.functions.size(); ++i) {
+  std::vector<function_diff_id> candidates;
+  for (function_diff_id i : r.functions.ids()) {
     const auto& f = r.functions[i];
     if (f.change == function_change::unchanged) continue;
     if (!sort_events.empty() && ranking.threshold_percent > 0) {
@@ -297,7 +299,7 @@ diff_selection select_functions(const diff_result& r, const diff_ranking& rankin
     }
     candidates.push_back(i);
   }
-  std::sort(candidates.begin(), candidates.end(), [&](std::size_t a, std::size_t b) {
+  std::sort(candidates.begin(), candidates.end(), [&](function_diff_id a, function_diff_id b) {
     const auto& fa = r.functions[a];
     const auto& fb = r.functions[b];
     for (std::size_t e : sort_events) {
@@ -320,7 +322,8 @@ diff_selection select_functions(const diff_result& r, const diff_ranking& rankin
 std::vector<gate_failure> check_gate(const diff_result& r, const diff_selection& selection,
                                      const diff_ranking& ranking, const diff_gate& gate) {
   std::vector<gate_failure> out;
-  if (gate.event >= r.events.size()) return out;
+  const std::size_t e = gate.event.index();
+  if (e >= r.events.size()) return out;
   auto fails = [&](std::uint64_t o, std::uint64_t n, std::optional<double>& pct) {
     if (signed_costs_here() ? as_signed(n) <= as_signed(o) : n <= o) return false;
     pct = percent_change(o, n);
@@ -328,17 +331,17 @@ std::vector<gate_failure> check_gate(const diff_result& r, const diff_selection&
   };
   gate_failure total;
   total.event = gate.event;
-  total.old_value = r.total_old[gate.event];
-  total.new_value = r.total_new[gate.event];
+  total.old_value = r.total_old[e];
+  total.new_value = r.total_new[e];
   if (fails(total.old_value, total.new_value, total.percent)) out.push_back(total);
   if (gate.per_function) {
-    for (std::size_t i : selection.listed) {
+    for (function_diff_id i : selection.listed) {
       const auto& f = r.functions[i];
       gate_failure g;
       g.function = i;
       g.event = gate.event;
-      g.old_value = ranking.inclusive ? f.inclusive_old[gate.event] : f.self_old[gate.event];
-      g.new_value = ranking.inclusive ? f.inclusive_new[gate.event] : f.self_new[gate.event];
+      g.old_value = ranking.inclusive ? f.inclusive_old[e] : f.self_old[e];
+      g.new_value = ranking.inclusive ? f.inclusive_new[e] : f.self_new[e];
       if (fails(g.old_value, g.new_value, g.percent)) out.push_back(g);
     }
   }
@@ -350,8 +353,8 @@ std::vector<function_detail> diff_function(const profile& old_profile, const pro
                                            const diff_options& options) {
   signed_costs_scope sums(old_profile.signed_costs || new_profile.signed_costs);
   // The functions asked for, by key.
-  std::vector<std::size_t> wanted;
-  for (std::size_t i = 0; i < r.functions.size(); ++i) {
+  std::vector<function_diff_id> wanted;
+  for (function_diff_id i : r.functions.ids()) {
     const auto& k = r.functions[i].key;
     if (k.name == name ||
         (name.size() == k.file.size() + 1 + k.name.size() && name.starts_with(k.file) &&
@@ -370,7 +373,7 @@ std::vector<function_detail> diff_function(const profile& old_profile, const pro
   // Keys of both sides in one table; the wanted functions are found by key.
   key_table keys;
   std::unordered_map<std::uint32_t, std::size_t> detail_of;  // node -> index into `out`
-  for (std::size_t w : wanted) {
+  for (function_diff_id w : wanted) {
     const auto& k = r.functions[w].key;
     detail_of.emplace(keys.intern(k.object, k.file, k.name), out.size());
     function_detail d;

@@ -142,7 +142,7 @@ inclusive_result solve_inclusive(const Graph& g, bool raw) {
   r.events = events;
   r.self = zero_cost_matrix(nodes, events);
   r.inclusive = zero_cost_matrix(nodes, events);
-  r.cycle_of.assign(nodes, 0);
+  r.cycle_of.assign(nodes, cycle_id{});
   inclusive_accumulator acc{events};
 
   for (std::size_t i = 0; i < g.selfs(); ++i) acc.add(r.self.row(g.self_node(i)), g.self_costs(i));
@@ -244,7 +244,7 @@ inclusive_result solve_inclusive(const Graph& g, bool raw) {
   r.cycles.reserve(cycles.size());
   for (std::uint32_t i : order) r.cycles.push_back(std::move(cycles[i]));
   for (std::size_t c = 0; c < r.cycles.size(); ++c)
-    for (std::uint32_t n : r.cycles[c].members) r.cycle_of[n] = static_cast<std::uint32_t>(c + 1);
+    for (std::uint32_t n : r.cycles[c].members) r.cycle_of[n] = cycle_id{c + 1};
   r.saturated = acc.saturated;
   return r;
 }

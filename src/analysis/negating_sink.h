@@ -31,11 +31,6 @@ class negating_sink final : public record_sink {
     c.costs = negated(r.costs);
     next_.on_cost(c);
   }
-  void on_cost_run(const cost_run_record& r) override {
-    cost_run_record c = r;
-    c.costs = negated(r.costs);
-    next_.on_cost_run(c);
-  }
   void on_call(const call_record& r) override {
     call_record c = r;
     c.costs = negated(r.costs);

@@ -22,8 +22,8 @@
 // size, its model is small, and building it costs less than summing runs here (a hash lookup
 // per row), so the first runs' reading is all that is lost.
 //
-// A chunk read ahead and merged by place (record_needs::runs_merged_by_place) hands its runs on
-// as its lines (take_lines): no two of them, of one function, are at one place, so a run is
+// A chunk read ahead and merged by place (read_needs::grain::runs_merged_by_place) hands its runs
+// on as its lines (take_lines): no two of them, of one function, are at one place, so a run is
 // appended as it is while its function's rows in the window all came from that chunk (a
 // block's runs of other source files, inlined code); a function back from an earlier chunk is
 // summed in by place as take() sums a later run.

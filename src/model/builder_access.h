@@ -8,6 +8,7 @@
 #include <span>
 
 #include "calltree/profile_builder.h"
+#include "model/run_sink.h"
 
 namespace calltree {
 
@@ -27,7 +28,7 @@ class self_row_stream {
   // `p.events`). `p` is the profile being built: its names, events and parts so far.
   virtual void take(const profile& p, std::span<const self_row> rows, const cost_matrix& costs) = 0;
   // The rows of a run of cost lines a chunk read ahead merged by place
-  // (record_needs::runs_merged_by_place, cost_run_record::merged_chunk): one row a line, each
+  // (read_needs::grain::runs_merged_by_place, cost_run_record::merged_chunk): one row a line, each
   // `first` but for its position (`lines[i].pos`), `costs` the rows' costs (`columns` a row,
   // in the order of `p.events`). No row handed on with the same `chunk` for this function is
   // at the place of another (the stream need look up none of them against each other); rows
@@ -40,14 +41,33 @@ class self_row_stream {
   virtual bool given_up() const { return false; }
 };
 
-// profile_builder's friend: what the tools (cli/, export/, bench/) ask of a builder beyond the
-// public API.
+// What the tools (cli/, export/, bench/) ask of a builder beyond the public API (through the
+// builder's state, profile_builder::impl, builder_state.h).
 struct builder_access {
   // Keep no self rows: hand each run's to `stream` (`export --to=json` writes them as they
-  // come), and ask for runs merged by place (needs()). Before the first record; the profile
-  // must be empty. Calls, jumps, names and parts are built as ever. wants_no_more() once the
-  // stream gave up.
+  // come). Before the first record; the profile must be empty. Read into a streaming_sink of
+  // the builder (below), which asks for runs merged by place. Calls, jumps, names and parts are
+  // built as ever. wants_no_more() once the stream gave up.
   static void stream_self_rows(profile_builder& b, self_row_stream* stream);
+  // The builder `b` as the reader is to see it once it streams its self rows: its records, and
+  // the cost lines of chunks read ahead in runs merged by place, which it hands on to its stream
+  // as they are (a run at a time). Without stream_self_rows, the builder itself.
+  class streaming_sink final : public run_sink {
+   public:
+    explicit streaming_sink(profile_builder& b) : b_(b) {}
+    record_needs needs() const override { return b_.needs(); }
+    read_needs reader_needs() const override;
+    void on_part_begin(const part_header& h) override { b_.on_part_begin(h); }
+    void on_cost(const cost_record& r) override { b_.on_cost(r); }
+    void on_cost_run(const cost_run_record& r) override;
+    void on_call(const call_record& r) override { b_.on_call(r); }
+    void on_jump(const jump_record& r) override { b_.on_jump(r); }
+    void on_part_end(const part_end& e) override { b_.on_part_end(e); }
+    bool wants_no_more() const override { return b_.wants_no_more(); }
+
+   private:
+    profile_builder& b_;
+  };
   // With stream_self_rows: hands on the run not yet handed on (the last one). on_part_end does
   // it too; call it once every record is in.
   static void finish_stream(profile_builder& b);

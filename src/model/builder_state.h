@@ -72,6 +72,10 @@ struct jump_in_run {
 }  // namespace detail
 
 struct profile_builder::impl {
+  // The state of `b` (for builder_access, which the builder does not name).
+  static impl& of(profile_builder& b) { return *b.impl_; }
+  static const impl& of(const profile_builder& b) { return *b.impl_; }
+
   using row_index = detail::row_index;
   template <typename Row, typename Traits>
   using run_index = detail::run_index<Row, Traits>;

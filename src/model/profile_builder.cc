@@ -14,6 +14,7 @@ using detail::jump_in_run;
 using detail::mix;
 using detail::row_index;
 using detail::self_in_run;
+using impl = profile_builder::impl;
 
 profile_builder::profile_builder(profile& p, diagnostic_sink* diagnostics, std::string display_name,
                                  builder_options options)
@@ -30,24 +31,29 @@ bool profile_builder::wants_no_more() const {
 }
 
 void builder_access::stream_self_rows(profile_builder& b, self_row_stream* stream) {
-  b.impl_->self_rows_to = stream;
+  impl::of(b).self_rows_to = stream;
 }
 
 void builder_access::finish_stream(profile_builder& b) {
-  auto& m = *b.impl_;
+  auto& m = impl::of(b);
   if (m.self_rows_to) m.hand_on();
 }
 
 void builder_access::expect_input_bytes(profile_builder& b, std::uint64_t bytes) {
-  b.impl_->expect_input_bytes(bytes);
+  impl::of(b).expect_input_bytes(bytes);
+}
+
+read_needs builder_access::streaming_sink::reader_needs() const {
+  read_needs n = b_.needs();
+  if (impl::of(b_).self_rows_to) n.costs = read_needs::grain::runs_merged_by_place;
+  return n;
 }
 
 record_needs profile_builder::needs() const {
   const builder_options& o = impl_->opt;
   record_needs n;
-  n.costs = impl_->self_rows_to     ? record_needs::grain::runs_merged_by_place
-            : o.keep_positions == 0 ? record_needs::grain::sums_per_context
-                                    : record_needs::grain::each_line;
+  n.costs = o.keep_positions == 0 && !impl_->self_rows_to ? record_needs::grain::sums_per_context
+                                                          : record_needs::grain::each_line;
   n.jumps = o.keep_jumps;
   return n;
 }
@@ -88,15 +94,15 @@ void profile_builder::on_cost(const cost_record& r) {
   m.cost_slow(r);
 }
 
-// A run of one context's cost lines (record_needs::runs_of_lines): with self_rows_to,
+// A run of one context's cost lines (read_needs::grain::runs_of_lines): with self_rows_to,
 // each line as cost_slow would take it, with the context resolved and the run's key looked at
 // once. A run that starts the function's rows with its positions in increasing order (most:
 // callgrind writes a block's instructions so) has a row a line, none to look up: its rows are
 // added as they are, and indexed only if a later line of the function's run looks one up.
 // Otherwise (the memory guard's states included) a line at a time.
-void profile_builder::on_cost_run(const cost_run_record& r) {
-  auto& m = *impl_;
-  if (!m.self_rows_to || m.limit_hit) return record_sink::on_cost_run(r);
+void builder_access::streaming_sink::on_cost_run(const cost_run_record& r) {
+  auto& m = impl::of(b_);
+  if (!m.self_rows_to || m.limit_hit) return send_lines(b_, r);
   self_row row;
   row.part = m.part;
   m.resolve_context(r.ctx, row.function, row.source_file);

@@ -7,7 +7,7 @@
 // keeps enough hash bits to grow without hashing any name again.
 //
 // Spill mode: a name longer than digest_prefix goes whole, in id order, through a write buffer
-// into an unlinked temporary file. Its place (string_pool.h) is marked spilled and holds its
+// into an unlinked temporary file. Its place (string_pool_tables.h) is marked spilled and holds its
 // length; where its text starts is the sum of the lengths of the spilled names before it,
 // counted from a mark kept every 64 names (the offset where the text of that name on starts):
 // 8 bytes per 64 names rather than an offset per name. A failed write turns spilling off for
@@ -108,7 +108,7 @@ void hash_name_twice(std::string_view s, std::uint64_t& h1, std::uint64_t& h2) {
 }  // namespace
 
 // Spill mode's temporary file and write buffer.
-struct string_pool::spill_file {
+struct string_pool::tables::spill_file {
   static constexpr std::size_t buffer_size = 1u << 17;
 
   std::string dir;
@@ -121,7 +121,7 @@ struct string_pool::spill_file {
   // For names 0, 64, 128, ...: the offset where the text of that name on starts.
   static constexpr std::size_t mark_every = 64;
   paged_array<std::uint64_t> marks;
-  // The lengths of spilled names of tables::place_length_mask bytes or more, by id (in id order).
+  // The lengths of spilled names of place_length_mask bytes or more, by id (in id order).
   std::vector<std::pair<string_id, std::uint64_t>> long_names;
   mutable std::atomic<bool> read_failed{false};
 
@@ -181,34 +181,24 @@ struct string_pool::spill_file {
   }
 };
 
-string_pool::string_pool(mode m, std::string spill_dir) : mode_(m), t_(std::make_unique<tables>()) {
-  t_->digests_kept = m != mode::full;
-  if (mode_ == mode::spill) t_->spill = std::make_unique<spill_file>(std::move(spill_dir));
-  intern(std::string_view());
+string_pool::tables::tables(pool_mode m) : mode(m), digests_kept(m != pool_mode::full) {}
+string_pool::tables::~tables() = default;
+
+string_pool string_pool::tables::make(pool_mode m, std::string spill_dir) {
+  auto t = std::make_unique<tables>(m);
+  if (m == pool_mode::spill) t->spill = std::make_unique<spill_file>(std::move(spill_dir));
+  string_pool p(std::move(t));
+  add(p, std::string_view(), p.t_->hashes_of(std::string_view()));
+  return p;
 }
 
-// (The caller has matched 32 bits of h already: the slot's.)
-bool string_pool::same(string_id id, std::string_view s, std::uint64_t h, std::uint64_t h2) const {
-  switch (mode_) {
-    case mode::full:
-      return t_->view(id) == s;
-    case mode::spill:
-      return t_->second_halves[id.index()] == h2;
-    case mode::digest:
-      break;
-  }
-  return t_->digests[id.index()].h == h && t_->digests[id.index()].h2 == h2;
-}
-string_pool::string_pool() : string_pool(mode::full, {}) {}
+string_pool::string_pool(std::unique_ptr<tables> t) : t_(std::move(t)) {}
+string_pool::string_pool() : string_pool(tables::make(pool_mode::full, {})) {}
 
 // (A pool moved from holds no name: size() 0.)
 string_pool::string_pool(string_pool&& o) noexcept
-    : mode_(o.mode_),
-      size_(std::exchange(o.size_, 0)),
-      bytes_(std::exchange(o.bytes_, 0)),
-      t_(std::move(o.t_)) {}
+    : size_(std::exchange(o.size_, 0)), bytes_(std::exchange(o.bytes_, 0)), t_(std::move(o.t_)) {}
 string_pool& string_pool::operator=(string_pool&& o) noexcept {
-  mode_ = o.mode_;
   size_ = std::exchange(o.size_, 0);
   bytes_ = std::exchange(o.bytes_, 0);
   t_ = std::move(o.t_);
@@ -219,59 +209,79 @@ string_pool::~string_pool() = default;
 std::string_view string_pool::view(string_id id) const { return t_->view(id); }
 
 std::string_view string_pool::text(string_id id, std::string& scratch) const {
-  if (!t_->spill || !t_->spilled(id)) return t_->view(id);
-  return read_back(id, scratch);
+  return t_->text(id, scratch);
 }
 
-void string_pool::grow() {
-  std::vector<std::uint64_t> old = std::move(t_->slots);
-  t_->slots.assign(old.empty() ? 1024 : old.size() * 2, 0);
-  const std::size_t mask = t_->slots.size() - 1;
+string_id string_pool::intern(std::string_view s) {
+  return tables::add(*this, s, t_->hashes_of(s));
+}
+
+std::optional<string_id> string_pool::find(std::string_view s) {
+  return t_->find(s, t_->hashes_of(s));
+}
+
+void string_pool::release_index() { t_->release_index(); }
+
+// (The caller has matched 32 bits of h already: the slot's.)
+bool string_pool::tables::same(string_id id, std::string_view s, std::uint64_t h,
+                               std::uint64_t h2) const {
+  switch (mode) {
+    case pool_mode::full:
+      return view(id) == s;
+    case pool_mode::spill:
+      return second_halves[id.index()] == h2;
+    case pool_mode::digest:
+      break;
+  }
+  return digests[id.index()].h == h && digests[id.index()].h2 == h2;
+}
+
+void string_pool::tables::grow() {
+  std::vector<std::uint64_t> old = std::move(slots);
+  slots.assign(old.empty() ? 1024 : old.size() * 2, 0);
+  const std::size_t mask = slots.size() - 1;
   for (std::uint64_t e : old) {
     if (!e) continue;
     std::size_t i = static_cast<std::size_t>(e >> 32) & mask;
-    while (t_->slots[i]) i = (i + 1) & mask;
-    t_->slots[i] = e;
+    while (slots[i]) i = (i + 1) & mask;
+    slots[i] = e;
   }
 }
 
 // Copies `s` into the blocks; the copy's place (0 for an empty s). A name of more than 32 KiB
 // that does not fit in the block being filled gets a block of its own, so one of
-// tables::place_length_mask bytes or more (4 MiB: more than any block of 64 KiB has left) is always
+// place_length_mask bytes or more (4 MiB: more than any block of 64 KiB has left) is always
 // alone in its block, at offset 0, and its place says "the whole block".
-std::uint64_t string_pool::store(std::string_view s) {
+std::uint64_t string_pool::tables::store(std::string_view s) {
   if (s.empty()) return 0;
-  if (t_->block_size - t_->block_used < s.size()) {
+  if (block_size - block_used < s.size()) {
     std::size_t size = s.size() > (1u << 15) ? s.size() : (1u << 16);
     // 2^25 blocks (2 TiB of names at the least) is as many as a place can number.
-    if (t_->blocks.size() >= (std::size_t{1} << (64 - tables::place_block_shift)))
-      throw std::bad_alloc();
-    t_->blocks.push_back({std::make_unique_for_overwrite<char[]>(size), size});  // (not zeroed)
-    t_->block_size = size;
-    t_->block_used = 0;
+    if (blocks.size() >= (std::size_t{1} << (64 - place_block_shift))) throw std::bad_alloc();
+    blocks.push_back({std::make_unique_for_overwrite<char[]>(size), size});  // (not zeroed)
+    block_size = size;
+    block_used = 0;
   }
-  const std::size_t at = t_->block_used;
-  std::memcpy(t_->blocks.back().bytes.get() + at, s.data(), s.size());
-  t_->block_used += s.size();
-  const std::uint64_t length = std::min<std::uint64_t>(s.size(), tables::place_length_mask);
-  return (static_cast<std::uint64_t>(t_->blocks.size() - 1) << tables::place_block_shift) |
-         (static_cast<std::uint64_t>(at) << tables::place_offset_shift) | length;
+  const std::size_t at = block_used;
+  std::memcpy(blocks.back().bytes.get() + at, s.data(), s.size());
+  block_used += s.size();
+  const std::uint64_t length = std::min<std::uint64_t>(s.size(), place_length_mask);
+  return (static_cast<std::uint64_t>(blocks.size() - 1) << place_block_shift) |
+         (static_cast<std::uint64_t>(at) << place_offset_shift) | length;
 }
 
-bool string_pool::spilled(string_id id) const { return t_->spilled(id); }
-
-std::uint64_t string_pool::spilled_length(string_id id) const {
-  const std::uint64_t n = t_->places[id.index()] & tables::place_length_mask;
-  if (n != tables::place_length_mask) return n;
-  const auto& l = t_->spill->long_names;
+std::uint64_t string_pool::tables::spilled_length(string_id id) const {
+  const std::uint64_t n = places[id.index()] & place_length_mask;
+  if (n != place_length_mask) return n;
+  const auto& l = spill->long_names;
   const auto it = std::lower_bound(l.begin(), l.end(), std::make_pair(id, std::uint64_t{0}));
   return it != l.end() && it->first == id ? it->second : n;
 }
 
 // Where name `id`'s text starts in the file (or its buffer): the mark before it and the lengths
 // of the spilled names between.
-std::uint64_t string_pool::spill_offset(string_id id) const {
-  const spill_file& f = *t_->spill;
+std::uint64_t string_pool::tables::spill_offset(string_id id) const {
+  const spill_file& f = *spill;
   const std::size_t m = id.index() / spill_file::mark_every;
   std::uint64_t at = f.marks[m];
   for (auto j = m * spill_file::mark_every; j < id.index(); ++j)
@@ -279,19 +289,19 @@ std::uint64_t string_pool::spill_offset(string_id id) const {
   return at;
 }
 
-void string_pool::prefetch_text(string_id id) const {
+void string_pool::tables::prefetch_text(string_id id) const {
   const std::uint32_t i = id.index();
-  if (i >= t_->places.size()) return;
-  if (t_->spill) {
-    __builtin_prefetch(&t_->spill->marks[i / spill_file::mark_every]);
-    __builtin_prefetch(&t_->places[i / spill_file::mark_every * spill_file::mark_every]);
+  if (i >= places.size()) return;
+  if (spill) {
+    __builtin_prefetch(&spill->marks[i / spill_file::mark_every]);
+    __builtin_prefetch(&places[i / spill_file::mark_every * spill_file::mark_every]);
   }
-  __builtin_prefetch(&t_->places[i]);
+  __builtin_prefetch(&places[i]);
 }
 
-void string_pool::prefetch_view(string_id id) const {
-  if (id.index() >= t_->places.size()) return;
-  const std::string_view v = t_->view(id);
+void string_pool::tables::prefetch_view(string_id id) const {
+  if (id.index() >= places.size()) return;
+  const std::string_view v = view(id);
   const auto first = reinterpret_cast<std::uintptr_t>(v.data()) & ~std::uintptr_t{63};
   const auto end =
       reinterpret_cast<std::uintptr_t>(v.data()) + std::min<std::size_t>(v.size(), 512);
@@ -299,30 +309,30 @@ void string_pool::prefetch_view(string_id id) const {
     __builtin_prefetch(reinterpret_cast<const char*>(line));
 }
 
-std::string_view string_pool::read_back(string_id id, std::string& scratch) const {
-  const spill_file& f = *t_->spill;
+std::string_view string_pool::tables::read_back(string_id id, std::string& scratch) const {
+  const spill_file& f = *spill;
   const std::uint64_t start = spill_offset(id), n = spilled_length(id);
   scratch.resize(static_cast<std::size_t>(n));
   if (start >= f.flushed) {
     std::memcpy(scratch.data(), f.buffer.data() + (start - f.flushed), scratch.size());
   } else if (!f.read_at(scratch.data(), scratch.size(), start)) {
     f.read_failed.store(true, std::memory_order_relaxed);
-    return t_->view(id);
+    return view(id);
   }
   return scratch;
 }
 
 // After a failed write: the names whose text is in the write buffer are copied into memory,
 // and the file's end is what it holds.
-void string_pool::keep_buffered_in_memory() {
-  spill_file& f = *t_->spill;
+void string_pool::tables::keep_buffered_in_memory() {
+  spill_file& f = *spill;
   if (f.first_buffered != npos) {
     std::uint64_t at = f.flushed;  // (where the first buffered name's text starts)
-    for (std::size_t i = f.first_buffered.index(); i < t_->places.size(); ++i) {
+    for (std::size_t i = f.first_buffered.index(); i < places.size(); ++i) {
       const string_id id{i};
       if (!spilled(id)) continue;
       const auto n = static_cast<std::size_t>(spilled_length(id));
-      t_->places[i] = store(std::string_view(f.buffer.data() + (at - f.flushed), n));
+      places[i] = store(std::string_view(f.buffer.data() + (at - f.flushed), n));
       at += n;
     }
   }
@@ -333,8 +343,8 @@ void string_pool::keep_buffered_in_memory() {
 
 // Appends `s`, the text of name `id`, to the spill file (through the buffer); false if it is
 // not there (no file, or a write failed: then spilling is off for good).
-bool string_pool::spill(std::string_view s, string_id id) {
-  spill_file& f = *t_->spill;
+bool string_pool::tables::spill_name(std::string_view s, string_id id) {
+  spill_file& f = *spill;
   if (f.broken) return false;
   if (f.fd < 0) {
     if (!f.open()) {
@@ -367,132 +377,125 @@ bool string_pool::spill(std::string_view s, string_id id) {
   return true;
 }
 
-bool string_pool::spilling() const { return t_->spill && t_->spill->fd >= 0 && !t_->spill->broken; }
-std::uint64_t string_pool::spilled_bytes() const {
-  return t_->spill ? t_->spill->flushed + t_->spill->buffer.size() : 0;
+bool string_pool::tables::spilling() const { return spill && spill->fd >= 0 && !spill->broken; }
+std::uint64_t string_pool::tables::spilled_bytes() const {
+  return spill ? spill->flushed + spill->buffer.size() : 0;
 }
-bool string_pool::read_failed() const {
-  return t_->spill && t_->spill->read_failed.load(std::memory_order_relaxed);
+bool string_pool::tables::read_failed() const {
+  return spill && spill->read_failed.load(std::memory_order_relaxed);
 }
 
-string_pool::name_digest string_pool::digest_of(std::string_view s) {
+string_pool::tables::name_digest string_pool::tables::digest_of(std::string_view s) {
   name_digest d;
   hash_name_twice(s, d.h, d.h2);
   return d;
 }
 
-void string_pool::keep_digests() {
-  if (t_->digests_kept) return;
-  t_->digests_kept = true;
-  for (std::size_t i = 0; i < t_->places.size(); ++i)
-    t_->digests.push_back(digest_of(t_->view(string_id{i})));
+void string_pool::tables::keep_digests() {
+  if (digests_kept) return;
+  digests_kept = true;
+  for (std::size_t i = 0; i < places.size(); ++i) digests.push_back(digest_of(view(string_id{i})));
 }
 
 // Full mode needs one 64-bit hash; the others (and a pool that keeps digests) both.
-string_pool::name_digest string_pool::hashes_of(std::string_view s) const {
-  if (t_->digests_kept) return digest_of(s);
+string_pool::tables::name_digest string_pool::tables::hashes_of(std::string_view s) const {
+  if (digests_kept) return digest_of(s);
   name_digest d;
   d.h = hash_name(s);
   return d;
 }
 
-string_id string_pool::intern(std::string_view s) { return intern(s, hashes_of(s)); }
-
-std::optional<string_id> string_pool::find(std::string_view s) { return find(s, hashes_of(s)); }
-
-void string_pool::release_index() {
-  t_->released = true;
-  detail::free_storage(t_->slots);
+void string_pool::tables::release_index() {
+  released = true;
+  detail::free_storage(slots);
   // (Digest mode's digests cannot be made again: its names' text is not kept.)
-  if (mode_ == mode::spill) detail::free_storage(t_->second_halves);
+  if (mode == pool_mode::spill) detail::free_storage(second_halves);
 }
 
-string_pool::name_digest string_pool::digest_of_text(string_id id) const {
+string_pool::tables::name_digest string_pool::tables::digest_of_text(string_id id) const {
   std::string scratch;
   return digest_of(text(id, scratch));
 }
 
-void string_pool::rebuild_index() {
-  t_->released = false;
+void string_pool::tables::rebuild_index() {
+  released = false;
   std::size_t n = 1024;
-  while (t_->places.size() * 4 > n * 3) n *= 2;
-  t_->slots.assign(n, 0);
+  while (places.size() * 4 > n * 3) n *= 2;
+  slots.assign(n, 0);
   const std::size_t mask = n - 1;
   std::string scratch;
-  for (std::size_t k = 0; k < t_->places.size(); ++k) {
+  for (std::size_t k = 0; k < places.size(); ++k) {
     const string_id id{k};
     std::uint32_t tag;
-    if (mode_ == mode::spill) {
+    if (mode == pool_mode::spill) {
       // Both halves again, from the text (read back if spilled): release_index() freed the second.
       const name_digest d = digest_of(text(id, scratch));
-      t_->second_halves.push_back(d.h2);
+      second_halves.push_back(d.h2);
       tag = static_cast<std::uint32_t>(d.h);
     } else {
-      tag = static_cast<std::uint32_t>(t_->digests_kept ? t_->digests[k].h
-                                                        : hash_name(t_->view(id)));
+      tag = static_cast<std::uint32_t>(digests_kept ? digests[k].h : hash_name(view(id)));
     }
     std::size_t i = tag & mask;
-    while (t_->slots[i]) i = (i + 1) & mask;
-    t_->slots[i] = (static_cast<std::uint64_t>(tag) << 32) | (std::uint64_t{id.index()} + 1);
+    while (slots[i]) i = (i + 1) & mask;
+    slots[i] = (static_cast<std::uint64_t>(tag) << 32) | (std::uint64_t{id.index()} + 1);
   }
 }
 
-string_id string_pool::intern(std::string_view s, const name_digest& d) {
-  if (t_->released) rebuild_index();
-  if ((t_->places.size() + 1) * 4 > t_->slots.size() * 3) grow();
+string_id string_pool::tables::intern(std::string_view s, const name_digest& d) {
+  if (released) rebuild_index();
+  if ((places.size() + 1) * 4 > slots.size() * 3) grow();
   const std::uint64_t h = d.h, h2 = d.h2;
   const auto tag = static_cast<std::uint32_t>(h);
-  const std::size_t mask = t_->slots.size() - 1;
+  const std::size_t mask = slots.size() - 1;
   std::size_t i = tag & mask;
   for (;; i = (i + 1) & mask) {
-    const std::uint64_t e = t_->slots[i];
+    const std::uint64_t e = slots[i];
     if (!e) break;
     if (static_cast<std::uint32_t>(e >> 32) == tag) {
       const auto id = static_cast<string_id>((e & 0xffffffffu) - 1);
       if (same(id, s, h, h2)) return id;
     }
   }
-  const string_id id{t_->places.size()};
+  const string_id id{places.size()};
   std::size_t kept = s.size();  // the bytes counted (bytes())
-  if (mode_ == mode::spill)
-    t_->second_halves.push_back(h2);
-  else if (t_->digests_kept)
-    t_->digests.push_back({h, h2});
-  if (mode_ == mode::digest) {
+  if (mode == pool_mode::spill)
+    second_halves.push_back(h2);
+  else if (digests_kept)
+    digests.push_back({h, h2});
+  if (mode == pool_mode::digest) {
     s = s.substr(0, digest_prefix);
     kept = s.size() + 16;
   }
   std::uint64_t spilled_len = 0;  // spill mode: the length of the name if it went to the file
-  if (mode_ == mode::spill) {
+  if (mode == pool_mode::spill) {
     // A long name goes to the file and its prefix stays; a short one (or any, once spilling is
     // off) stays whole. Its place says which.
-    spill_file& f = *t_->spill;
+    spill_file& f = *spill;
     if (id.index() % spill_file::mark_every == 0) f.marks.push_back(f.flushed + f.buffer.size());
-    if (s.size() > digest_prefix && spill(s, id)) {
+    if (s.size() > digest_prefix && spill_name(s, id)) {
       spilled_len = s.size();
-      if (spilled_len >= tables::place_length_mask) f.long_names.emplace_back(id, spilled_len);
+      if (spilled_len >= place_length_mask) f.long_names.emplace_back(id, spilled_len);
       s = s.substr(0, spill_prefix);
     }
   }
   std::uint64_t place = store(s);
   if (spilled_len)
-    place = (place & ~tables::place_length_mask) | tables::place_spilled |
-            std::min<std::uint64_t>(spilled_len, tables::place_length_mask);
-  t_->places.push_back(place);
-  ++size_;
-  t_->slots[i] = (static_cast<std::uint64_t>(tag) << 32) | (std::uint64_t{id.index()} + 1);
-  bytes_ += kept + sizeof(std::string_view) * 2 + 16;
+    place = (place & ~place_length_mask) | place_spilled |
+            std::min<std::uint64_t>(spilled_len, place_length_mask);
+  places.push_back(place);
+  slots[i] = (static_cast<std::uint64_t>(tag) << 32) | (std::uint64_t{id.index()} + 1);
+  bytes += kept + sizeof(std::string_view) * 2 + 16;
   return id;
 }
 
-std::optional<string_id> string_pool::find(std::string_view s, const name_digest& d) {
-  if (t_->released) rebuild_index();
-  if (t_->slots.empty()) return std::nullopt;
+std::optional<string_id> string_pool::tables::find(std::string_view s, const name_digest& d) {
+  if (released) rebuild_index();
+  if (slots.empty()) return std::nullopt;
   const std::uint64_t h = d.h, h2 = d.h2;
   const auto tag = static_cast<std::uint32_t>(h);
-  const std::size_t mask = t_->slots.size() - 1;
+  const std::size_t mask = slots.size() - 1;
   for (std::size_t i = tag & mask;; i = (i + 1) & mask) {
-    const std::uint64_t e = t_->slots[i];
+    const std::uint64_t e = slots[i];
     if (!e) return std::nullopt;
     if (static_cast<std::uint32_t>(e >> 32) == tag) {
       const auto id = static_cast<string_id>((e & 0xffffffffu) - 1);

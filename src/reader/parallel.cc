@@ -41,7 +41,7 @@ namespace calltree::detail {
 // self row of the model per line) a chunk's cost lines go over as runs of one context
 // (record_batch.h), each with its context mapped once, and the builder adds a run's rows
 // without looking them up when they start its function's rows in increasing order
-// (profile_builder::on_cost_run). The lines are all still there; only calls and jumps between
+// (builder_access::take_cost_run). The lines are all still there; only calls and jumps between
 // a run's lines come after it.
 //
 // Which chunks a worker takes. A speculated chunk costs more in all than a direct reading of

@@ -10,6 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "model/string_pool_access.h"
 #include "reader/parser.h"
 
 namespace calltree::detail {
@@ -139,8 +140,8 @@ bool parser::parse_name(std::string_view value, name_class c, string_id& out) {
       const std::string_view old_name = names_.text(e.name, scratch);
       report(severity::warning, diag_code::redefined_name, col_of(value), close + 1,
              "id (" + std::to_string(id) + ") redefined from '" +
-                 std::string(old_name.substr(0, string_pool::digest_prefix)) + "' to '" +
-                 std::string(rest.substr(0, string_pool::digest_prefix)) + "'");
+                 std::string(old_name.substr(0, string_pool_access::digest_prefix)) + "' to '" +
+                 std::string(rest.substr(0, string_pool_access::digest_prefix)) + "'");
     }
     tab.set(id, {sid, current_part_});
     if (spec_) spec_->defs.push_back({c, id, sid, first});

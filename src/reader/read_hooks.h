@@ -4,7 +4,8 @@
 //
 // What it is: internal (src/), for the reader's files and tests. read_with_hooks() is
 // read_callgrind() with these hooks. What it is not: public API; a library user sets
-// reader_options and the sink says what it needs (record_needs).
+// reader_options and the sink says what it needs (record_needs; the library's own sinks,
+// read_needs).
 #pragma once
 
 #include <cstddef>
@@ -14,6 +15,7 @@
 #include <string_view>
 
 #include "calltree/reader.h"
+#include "model/run_sink.h"
 
 namespace calltree::detail {
 
@@ -26,7 +28,7 @@ struct read_hooks {
   // timing; so which chunks are adopted depends on the input only.
   bool speculate_every_chunk = false;
   // Read as if the sink asked for these records (a test's sink that takes any grain).
-  std::optional<record_needs> needs;
+  std::optional<read_needs> needs;
   // Set to the chunks of the parallel path whose speculative reading was used (0 on the
   // serial path). Not a fact of the input: tests look at it, outputs do not show it.
   std::uint64_t* speculated_chunks = nullptr;
@@ -40,10 +42,10 @@ struct read_hooks {
   bool signed_sums = false;
 };
 
-// How the reader reads, from the sink's needs (record_needs) and the hooks: the modes its
-// paths test. Each says what records the reader may send; see record_needs for their meaning.
+// How the reader reads, from the sink's needs (read_needs, run_sink.h) and the hooks: the modes its
+// paths test. Each says what records the reader may send; see read_needs for their meaning.
 struct read_config : reader_options {
-  read_config(const reader_options& o, const record_needs& n, const read_hooks& h);
+  read_config(const reader_options& o, const read_needs& n, const read_hooks& h);
   bool sum_cost_runs = false;   // sums_per_run, or sums_per_context
   bool sum_by_context = false;  // sums_per_context
   bool sum_per_line = false;    // record_needs::per_line, with a summing grain

@@ -162,9 +162,9 @@ result<read_stats> parser::run() {
   return stats_;
 }
 
-read_config::read_config(const reader_options& o, const record_needs& n, const read_hooks& h)
+read_config::read_config(const reader_options& o, const read_needs& n, const read_hooks& h)
     : reader_options(o) {
-  using grain = record_needs::grain;
+  using grain = read_needs::grain;
   sum_by_context = n.costs == grain::sums_per_context;
   sum_cost_runs = n.sums();  // (sums per context allow sums per run)
   sum_per_line = n.sums() && n.per_line;
@@ -179,7 +179,7 @@ read_config::read_config(const reader_options& o, const record_needs& n, const r
 result<read_stats> read_with_hooks(input& in, string_pool& names, record_sink& records,
                                    diagnostic_sink& diagnostics, const reader_options& given,
                                    const read_hooks& hooks) {
-  const read_config options(given, hooks.needs ? *hooks.needs : records.needs(), hooks);
+  const read_config options(given, hooks.needs ? *hooks.needs : reader_needs_of(records), hooks);
   // Each input starts unsigned (or as its sink sums, read_hooks::signed_sums): a file of
   // differences read before on this thread does not make this one's costs signed.
   set_signed_costs_here(hooks.signed_sums);

@@ -8,10 +8,10 @@
 // self costs per context, calls per context, callee and has_target, jumps per context, kind and
 // target names (and per line, with sum_per_line); each sum stays where its key first appeared, and
 // keeps that record's line and positions.
-// With runs of lines (record_needs::runs_of_lines, and no summing), it keeps the cost lines of each
-// run of one context together instead (calls and jumps between them do not end the run, a note
+// With runs of lines (read_needs::grain::runs_of_lines, and no summing), it keeps the cost lines of
+// each run of one context together instead (calls and jumps between them do not end the run, a note
 // does), and replays them as one cost_run_record, where the run's first line was.
-// Merging as well (record_needs::runs_merged_by_place), a cost line at the source file and
+// Merging as well (read_needs::grain::runs_merged_by_place), a cost line at the source file and
 // position of an earlier line of its function in the chunk is added to that line instead of
 // kept (see on_cost, "Merging").
 // What it is not: a queue between threads (one thread fills it, then another replays it).
@@ -27,6 +27,7 @@
 #include "calltree/diagnostic.h"
 #include "calltree/records.h"
 #include "model/row_index.h"
+#include "model/run_sink.h"
 
 namespace calltree::detail {
 

@@ -28,7 +28,7 @@ struct diff_report_options {
   diff_input_info old_input, new_input;
   std::vector<std::size_t> shown_events;  // indices into diff_result::events; empty = all
   diff_ranking ranking;
-  std::optional<std::uint32_t> part;  // as in diff_options (0-based)
+  std::optional<part_id> part;  // as in diff_options
   // Where `--function` looks for source files (callgrind_annotate's -I): each directory is
   // tried in front of the file name as written, after the name itself.
   std::vector<std::string> source_dirs;

@@ -134,7 +134,7 @@ void write_diff_json(std::ostream& out, const diff_result& r, const diff_selecti
   if (options.ranking.sort_events.empty()) {
     if (!r.events.empty()) sort_names.push_back(r.events.front());
   } else {
-    for (std::size_t e : options.ranking.sort_events) sort_names.push_back(r.events[e]);
+    for (event_id e : options.ranking.sort_events) sort_names.push_back(r.events[e.index()]);
   }
 
   json_writer w;
@@ -147,7 +147,7 @@ void write_diff_json(std::ostream& out, const diff_result& r, const diff_selecti
   input_object(w, options.new_input, r.parts_new, r.functions_new);
   w.key("part");
   if (options.part)
-    w.value(static_cast<std::uint64_t>(*options.part) + 1);
+    w.value(std::uint64_t{options.part->index()} + 1);
   else
     w.null();
   w.key("events");
@@ -177,7 +177,7 @@ void write_diff_json(std::ostream& out, const diff_result& r, const diff_selecti
   w.end_object();
 
   w.key("functions").begin_array();
-  for (std::size_t i : selection.listed) {
+  for (function_diff_id i : selection.listed) {
     w.begin_object();
     function_costs(w, r, r.functions[i]);
     w.end_object();
@@ -193,7 +193,7 @@ void write_diff_json(std::ostream& out, const diff_result& r, const diff_selecti
     const diff_gate& g = *options.gate;
     w.begin_object();
     w.key("percent").value(g.percent);
-    w.key("event").value(r.events[g.event]);
+    w.key("event").value(r.events[g.event.index()]);
     w.key("per_function").value(g.per_function);
     w.key("passed").value(options.gate_failures.empty());
     w.key("failures").begin_array();
@@ -207,7 +207,7 @@ void write_diff_json(std::ostream& out, const diff_result& r, const diff_selecti
       } else {
         w.null();
       }
-      w.key("event").value(r.events[f.event]);
+      w.key("event").value(r.events[f.event.index()]);
       w.key("old").value(f.old_value);
       w.key("new").value(f.new_value);
       w.key("delta");

@@ -49,7 +49,7 @@ void write_diff_markdown(std::ostream& out, const diff_result& r, const diff_sel
   if (events.empty())
     for (std::size_t e = 0; e < r.events.size(); ++e) events.push_back(e);
   const std::size_t sort_event =
-      options.ranking.sort_events.empty() ? 0 : options.ranking.sort_events.front();
+      options.ranking.sort_events.empty() ? 0 : options.ranking.sort_events.front().index();
 
   out << "### calltree diff: " << markdown_code(base_name(options.old_input.name)) << " → "
       << markdown_code(base_name(options.new_input.name)) << "\n\n";
@@ -89,13 +89,13 @@ void write_diff_markdown(std::ostream& out, const diff_result& r, const diff_sel
     std::snprintf(pct, sizeof pct, "%g", options.gate->percent);
     out << '\n';
     if (options.gate_failures.empty()) {
-      out << "✅ **Gate passed**: " << r.events[options.gate->event] << " grew by no more than "
+      out << "✅ **Gate passed**: " << r.events[options.gate->event.index()] << " grew by no more than "
           << pct << "%.\n";
     } else {
       out << "❌ **Gate failed** (above " << pct << "% growth):\n\n";
       for (const auto& g : options.gate_failures)
         out << "- " << (g.function ? function_cell(r.functions[*g.function].key) : "program total")
-            << ": " << r.events[g.event] << ' ' << with_thousands(g.old_value) << " → "
+            << ": " << r.events[g.event.index()] << ' ' << with_thousands(g.old_value) << " → "
             << with_thousands(g.new_value) << " (" << percent_text(g.old_value, g.new_value)
             << ")\n";
     }

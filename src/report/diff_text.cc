@@ -270,7 +270,7 @@ void write_gate(std::ostream& out, const diff_result& r, const diff_report_optio
   char pct[64];
   std::snprintf(pct, sizeof pct, "%g", g.percent);
   out << '\n';
-  section(out, std::string("Gate: fail above ") + pct + "% growth of " + r.events[g.event] +
+  section(out, std::string("Gate: fail above ") + pct + "% growth of " + r.events[g.event.index()] +
                    (g.per_function ? std::string(" (program total and each listed function, ") +
                                          (o.ranking.inclusive ? "inclusive" : "self") + " cost)"
                                    : std::string(" (program total)")));
@@ -281,9 +281,9 @@ void write_gate(std::ostream& out, const diff_result& r, const diff_report_optio
   for (const auto& f : o.gate_failures) {
     std::string what =
         f.function ? function_label(r.functions[*f.function].key) : std::string("PROGRAM TOTALS");
-    out << "FAILED: " << what << ": " << r.events[f.event] << ' ' << with_thousands(f.old_value)
-        << " -> " << with_thousands(f.new_value) << " (" << percent_text(f.old_value, f.new_value)
-        << ")\n";
+    out << "FAILED: " << what << ": " << r.events[f.event.index()] << ' '
+        << with_thousands(f.old_value) << " -> " << with_thousands(f.new_value) << " ("
+        << percent_text(f.old_value, f.new_value) << ")\n";
   }
 }
 
@@ -300,7 +300,7 @@ void write_diff_text(std::ostream& out, const diff_result& r, const diff_selecti
   if (options.ranking.sort_events.empty()) {
     if (!r.events.empty()) sort_names.push_back(r.events.front());
   } else {
-    for (std::size_t e : options.ranking.sort_events) sort_names.push_back(r.events[e]);
+    for (event_id e : options.ranking.sort_events) sort_names.push_back(r.events[e.index()]);
   }
 
   out << "Old profile:      " << options.old_input.name << '\n';
@@ -308,7 +308,7 @@ void write_diff_text(std::ostream& out, const diff_result& r, const diff_selecti
   out << "New profile:      " << options.new_input.name << '\n';
   if (!options.new_input.cmd.empty()) out << "New command:      " << options.new_input.cmd << '\n';
   if (options.part)
-    out << "Parts:            part " << *options.part + 1 << " of each\n";
+    out << "Parts:            part " << options.part->index() + 1 << " of each\n";
   else
     out << "Parts:            all parts summed (old: " << r.parts_old << ", new: " << r.parts_new
         << ")\n";
@@ -359,7 +359,7 @@ void write_diff_text(std::ostream& out, const diff_result& r, const diff_selecti
       out << "(no function above the threshold)\n";
     } else {
       text_table t = function_table_head();
-      for (std::size_t i : selection.listed) add_function_rows(t, r, r.functions[i], events);
+      for (function_diff_id i : selection.listed) add_function_rows(t, r, r.functions[i], events);
       t.write(out);
     }
   }

@@ -88,8 +88,13 @@ record_needs annotate_direct::needs() const {
   // (--raw keeps calls as the model does, by target line too: records one per line.)
   if (!impl_->o.raw) n.costs = record_needs::grain::sums_per_context;
   n.per_line = impl_->lines && n.sums();
-  if (n.per_line) n.lines_of = lines_of();  // (per line only where a source will be shown)
   n.jumps = impl_->views && !skip_jumps_;
+  return n;
+}
+
+read_needs annotate_direct::reader_needs() const {
+  read_needs n = needs();
+  if (n.per_line) n.lines_of = lines_of();  // (per line only where a source will be shown)
   return n;
 }
 

@@ -27,6 +27,7 @@
 #include "calltree/profile.h"
 #include "calltree/records.h"
 #include "calltree/result.h"
+#include "model/run_sink.h"
 #include "views/annotate_options.h"
 
 namespace calltree {
@@ -35,7 +36,7 @@ namespace views {
 struct annotate_data;  // src/views/tables.h (internal)
 }
 
-class annotate_direct final : public record_sink {
+class annotate_direct final : public run_sink {
  public:
   // `p` receives the parts and events (headers, summary:/totals: lines, totals), as the
   // profile builder makes them, and no rows; `p.strings` must be the pool the reader interns
@@ -56,8 +57,10 @@ class annotate_direct final : public record_sink {
   // each line (its calls are kept by target line too, as the model keeps them); jumps only
   // for the views (keep_view_tables), unless skip_jumps().
   record_needs needs() const override;
-  // The source files whose lines this report keeps, those it will open
-  // (record_needs::lines_of). May be called from any thread.
+  // needs(), with sums per line only for the files of lines_of() (read_needs::lines_of).
+  read_needs reader_needs() const override;
+  // The source files whose lines this report keeps, those it will open. May be called from
+  // any thread.
   std::function<bool(std::string_view)> lines_of() const;
   // With keep_view_tables: no jump records all the same (a view that shows none). Before the
   // first record.

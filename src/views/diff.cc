@@ -144,7 +144,7 @@ result<std::shared_ptr<const function_table>> diff_source::of_parts(
       if (p == parts) return t;
   }
   diff_options o;
-  o.parts = parts;
+  for (std::uint32_t n : parts) o.parts.push_back(part_id{n});
   auto r = diff_profiles(old_model_, new_model_, o);
   if (!r) return r.error();
   auto t = std::make_shared<function_table>();
@@ -158,7 +158,7 @@ result<std::shared_ptr<const function_table>> diff_source::of_parts(
   t->of_new_key.assign(new_.keys(), no_key);
   std::unordered_map<std::string_view, std::uint32_t> old_by_name, new_by_name;
   for (std::uint32_t f = 0; f < nf; ++f) {
-    const function_diff& fd = t->r.functions[f];
+    const function_diff& fd = t->r.functions[function_diff_id{f}];
     // (The display file as the sessions strip the current directory.)
     t->display_file[f] = display_name(fd.key.file, new_.options.cwd);
     const bool in_old = fd.change != function_change::added;
@@ -192,7 +192,7 @@ result<std::shared_ptr<const function_table>> diff_source::of_parts(
   std::unordered_map<name_triple, std::uint32_t, name_triple_hash> of_name;
   of_name.reserve(nf);
   for (std::uint32_t f = 0; f < nf; ++f) {
-    const function_key& k = t->r.functions[f].key;
+    const function_key& k = t->r.functions[function_diff_id{f}].key;
     of_name.emplace(name_triple{k.name, k.file, k.object}, f);
   }
   for (int side = 0; side < 2; ++side) {
@@ -244,7 +244,8 @@ std::vector<std::vector<std::uint64_t>> diff_source::group_inclusive(
   }
   for (std::uint32_t f = 0; f < t.r.functions.size(); ++f)
     if (!called[f] && group_of[f] != UINT32_MAX) {
-      const auto& incl = new_side ? t.r.functions[f].inclusive_new : t.r.functions[f].inclusive_old;
+      const auto& incl = new_side ? t.r.functions[function_diff_id{f}].inclusive_new
+                                  : t.r.functions[function_diff_id{f}].inclusive_old;
       for (std::size_t e = 0; e < ne; ++e) add_saturating(out[group_of[f]][e], incl[e]);
     }
   const auto& total = new_side ? t.r.total_new : t.r.total_old;
@@ -314,7 +315,7 @@ result<diff_columns> resolve_diff_columns(const diff_source& src,
 }
 
 std::string_view diff_group_name(const function_table& t, std::uint32_t f, grouping g) {
-  const function_key& k = t.r.functions[f].key;
+  const function_key& k = t.r.functions[function_diff_id{f}].key;
   switch (g) {
     case grouping::object:
       return k.object.empty() ? std::string_view("(unknown object)") : std::string_view(k.object);
@@ -332,7 +333,7 @@ std::string_view diff_group_name(const function_table& t, std::uint32_t f, group
 }
 
 diff_row diff_of_function(const function_table& t, const diff_columns& cols, std::uint32_t f) {
-  const function_diff& fd = t.r.functions[f];
+  const function_diff& fd = t.r.functions[function_diff_id{f}];
   diff_row r;
   r.function = f;
   r.change = fd.change;
@@ -407,7 +408,7 @@ result<diff_list> diff_functions(const diff_source& src, const diff_query& q) {
     std::unordered_map<std::string_view, std::uint32_t> group_index;
     if (q.group != grouping::none) group_of.assign(t.r.functions.size(), UINT32_MAX);
     for (std::uint32_t f = 0; f < t.r.functions.size(); ++f) {
-      const function_diff& fd = t.r.functions[f];
+      const function_diff& fd = t.r.functions[function_diff_id{f}];
       if (!q.filter.empty() && q.match && !q.match(fd.key.name)) continue;
       if (q.group != grouping::none) {
         const std::string_view g = diff_group_name(t, f, q.group);
@@ -465,7 +466,8 @@ result<diff_list> diff_functions(const diff_source& src, const diff_query& q) {
     }
     if (measure == diff_measure::name) {
       std::stable_sort(rows.begin(), rows.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const int c = t.r.functions[a].key.name.compare(t.r.functions[b].key.name);
+        const int c = t.r.functions[function_diff_id{a}].key.name.compare(
+            t.r.functions[function_diff_id{b}].key.name);
         return q.descending ? c > 0 : c < 0;
       });
       o->rows = std::move(rows);

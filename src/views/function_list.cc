@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "model/radix_sort.h"
+#include "model/string_pool_access.h"
 #include "views/flame.h"
 #include "views/session.h"
 
@@ -61,7 +62,7 @@ std::shared_ptr<const name_matches> matches_of(const session& s, const list_quer
         // own, one thread at a time) and a thread can be had.
         const std::size_t half = nk / 2;
         std::thread second;
-        if (nk >= 4096 && s.t.names->kind() != string_pool::mode::spill) {
+        if (nk >= 4096 && string_pool_access::mode(*s.t.names) != pool_mode::spill) {
           try {
             second = std::thread(match_range, half, nk);
           } catch (const std::system_error&) {

@@ -79,7 +79,8 @@ part_costs::part_costs(const session& s, const std::vector<std::uint32_t>& parts
     own_inclusive_.add_row();
     std::copy_n(r.inclusive.row(k).begin(), nrec_, own_inclusive_.values(k));
   }
-  own_cycle_of_ = std::move(r.cycle_of);
+  own_cycle_of_.resize(r.cycle_of.size());
+  for (std::size_t k = 0; k < r.cycle_of.size(); ++k) own_cycle_of_[k] = r.cycle_of[k].index();
   own_cycle_cc_ = cc_table(nrec_);
   for (auto& cy : r.cycles) {
     own_cycles_.push_back(std::move(cy.members));

@@ -319,7 +319,8 @@ void finish_annotate_data(const profile& p, const annotate_options& o, const ann
   if (inclusive) {
     inclusive_result& r = *inclusive;
     const std::size_t nk = d.keys();
-    d.cycle_of = std::move(r.cycle_of);
+    d.cycle_of.resize(r.cycle_of.size());
+    for (std::size_t k = 0; k < r.cycle_of.size(); ++k) d.cycle_of[k] = r.cycle_of[k].index();
     d.inclusive.reserve(nk);
     for (std::size_t k = 0; k < nk; ++k) {
       d.inclusive.add_row();

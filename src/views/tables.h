@@ -137,7 +137,7 @@ struct annotate_data {
   int compare_key_names(std::uint32_t a, std::uint32_t b) const;
 
   // The name alone of key k. From a pool in memory, a view into it; from a spilling pool
-  // (string_pool::mode::spill), the text read back once and kept here until forget_names(),
+  // (pool_mode::spill), the text read back once and kept here until forget_names(),
   // so a report reads only the names it prints or orders, and holds them only while it needs
   // them. Views stay valid until forget_names() or stop_reading_ahead().
   std::string_view function_name(std::uint32_t k) const;

@@ -23,7 +23,8 @@ std::string annotate_data::key_name(std::uint32_t k) const {
 
 std::string_view annotate_data::function_name(std::uint32_t k) const {
   const string_id sid = key_function[k];
-  if (names->kind() != string_pool::mode::spill) return string_pool_access::view(*names, sid);
+  if (string_pool_access::mode(*names) != pool_mode::spill)
+    return string_pool_access::view(*names, sid);
   if (auto it = cache_.views.find(sid); it != cache_.views.end()) return it->second;
   std::string_view v = string_pool_access::text(*names, sid, scratch_);
   if (v.data() != scratch_.data()) return v;  // in the pool's memory
@@ -73,7 +74,8 @@ struct annotate_data::name_reader {
     for (std::size_t i = b.first; i < end; ++i)
       if (ids[i] != string_pool::npos) string_pool_access::prefetch_text(*names, ids[i]);
     for (std::size_t i = b.first; i < end; ++i) {
-      if (ids[i] != string_pool::npos) b.text.append(string_pool_access::text(*names, ids[i], scratch));
+      if (ids[i] != string_pool::npos)
+        b.text.append(string_pool_access::text(*names, ids[i], scratch));
       b.ends.push_back(b.text.size());
     }
     {
@@ -159,7 +161,7 @@ void annotate_data::forget_names() const {
 
 void annotate_data::read_names_ahead(std::vector<std::uint32_t> keys) const {
   stop_reading_ahead();
-  if (!names || names->kind() != string_pool::mode::spill) return;
+  if (!names || string_pool_access::mode(*names) != pool_mode::spill) return;
   auto r = std::make_shared<name_reader>();
   r->names = names;
   r->ids.reserve(keys.size());

@@ -6,7 +6,7 @@
 #   run.sh PREFIX PROFILE EXPECTED      use files already installed under PREFIX (/usr: the .deb)
 #   run.sh --install BUILD PROFILE EXPECTED
 #                                      first `cmake --install BUILD` into a temporary prefix
-# EXPECTED is the line the program prints ("calltree 0.2.0: Ir total N, top main N").
+# EXPECTED is the line the program prints ("calltree 1.0.0: Ir total N, top main N").
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)

@@ -58,7 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     d.inclusive = d.tree_caller = d.tree_calling = inclusive;
     d.threads = threads;
     profile q;
-    q.strings = string_pool_access::make(string_pool::mode::spill);
+    q.strings = string_pool_access::make(pool_mode::spill);
     fuzz::checking_diagnostics direct_diagnostics;
     annotate_direct sink(q, d, &direct_diagnostics, "fuzz");
     auto ro = fuzz::fuzz_reader_options();

@@ -3,7 +3,7 @@
 // One reading feeds both the checker (which never holds a model) and the builder; they must
 // agree on parts and on the program totals of every event, and the checker's result must be
 // well formed (one total per event). `calltree check` reads with its names as digests
-// (string_pool::mode::digest), summed by context on two threads: a second reading that way
+// (pool_mode::digest), summed by context on two threads: a second reading that way
 // must count the same.
 #include <cstddef>
 #include <cstdint>
@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     CALLTREE_FUZZ_CHECK(id.has_value());
     CALLTREE_FUZZ_CHECK(total[id->index()] == r.totals[e]);
   }
-  string_pool digests = string_pool_access::make(string_pool::mode::digest);
+  string_pool digests = string_pool_access::make(pool_mode::digest);
   checker check2;
   fuzz::checking_diagnostics diagnostics2;
   auto in2 = memory_input(std::string(bytes));

@@ -38,11 +38,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ranking.inclusive = inclusive;
     ranking.threshold_percent = 0;
     diff_selection sel = select_functions(*r, ranking);
-    for (std::size_t i : sel.listed) CALLTREE_FUZZ_CHECK(i < r->functions.size());
+    for (function_diff_id i : sel.listed) CALLTREE_FUZZ_CHECK(r->functions.contains(i));
     diff_report_options opt;
     opt.ranking = ranking;
     if (!r->events.empty()) {
-      opt.gate = diff_gate{1.0, 0, inclusive};
+      opt.gate = diff_gate{1.0, event_id{0}, inclusive};
       opt.gate_failures = check_gate(*r, sel, ranking, *opt.gate);
     }
     std::vector<function_detail> details;

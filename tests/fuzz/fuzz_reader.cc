@@ -6,7 +6,7 @@
 // and each compressed input is read a second time with the decoder on its own thread. A plain
 // input is read again on the parallel path, once more summed per key and line
 // (record_needs::per_line, lines_of) on one thread and on two: the same sums, and once
-// more with cost lines in runs (record_needs::runs_of_lines): the same lines, and merged
+// more with cost lines in runs (read_needs::grain::runs_of_lines): the same lines, and merged
 // by place where chunks are read ahead (merge_cost_lines): the same sums per place, no place
 // twice in a merged chunk.
 #include <cstddef>
@@ -71,9 +71,9 @@ class summing_sink final : public record_sink {
 
 // What the two sinks of cost lines in runs below share: every record checked, the part, a
 // run's shape, the calls in order.
-class run_sink : public record_sink {
+class runs_checking_sink : public calltree::run_sink {
  public:
-  explicit run_sink(const string_pool& names) : check_(names) {}
+  explicit runs_checking_sink(const string_pool& names) : check_(names) {}
   void on_part_begin(const part_header& h) override {
     check_.on_part_begin(h);
     part_ = h.index;
@@ -81,7 +81,7 @@ class run_sink : public record_sink {
   void on_part_end(const part_end& e) override { check_.on_part_end(e); }
   void on_cost_run(const cost_run_record& r) override {
     CALLTREE_FUZZ_CHECK(!r.lines.empty() && r.costs.size() % r.lines.size() == 0);
-    record_sink::on_cost_run(r);
+    calltree::run_sink::on_cost_run(r);
   }
   void on_call(const call_record& r) override {
     check_.on_call(r);
@@ -94,11 +94,11 @@ class run_sink : public record_sink {
   std::uint64_t part_ = 0;
 };
 
-// Each context's cost lines in order (record_needs::runs_of_lines: a run at once),
+// Each context's cost lines in order (read_needs::grain::runs_of_lines: a run at once),
 // every field of each; the calls in order.
-class line_sink final : public run_sink {
+class line_sink final : public runs_checking_sink {
  public:
-  explicit line_sink(const string_pool& names) : run_sink(names) {}
+  explicit line_sink(const string_pool& names) : runs_checking_sink(names) {}
   void on_cost(const cost_record& r) override {
     check_.on_cost(r);
     std::vector<std::uint64_t> v{r.line, r.pos.instr, r.pos.bb, r.pos.line, r.given};
@@ -112,9 +112,9 @@ class line_sink final : public run_sink {
 
 // Costs summed per place (part, context, position), as the model's self rows; the calls in
 // order; whether a chunk merged by place (cost_run_record::merged_chunk) held one twice.
-class place_sink final : public run_sink {
+class place_sink final : public runs_checking_sink {
  public:
-  explicit place_sink(const string_pool& names) : run_sink(names) {}
+  explicit place_sink(const string_pool& names) : runs_checking_sink(names) {}
   void on_cost(const cost_record& r) override {
     check_.on_cost(r);
     auto& sum = sums[place(r.ctx, r.pos)];
@@ -128,7 +128,7 @@ class place_sink final : public run_sink {
       chunk_ = r.merged_chunk;
       for (const auto& l : r.lines) CALLTREE_FUZZ_CHECK(seen_.insert(place(r.ctx, l.pos)).second);
     }
-    run_sink::on_cost_run(r);
+    runs_checking_sink::on_cost_run(r);
   }
   std::map<std::vector<std::uint64_t>, std::vector<std::uint64_t>> sums;
 
@@ -232,7 +232,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     CALLTREE_FUZZ_CHECK(m1.size() == m2.size());
     CALLTREE_FUZZ_CHECK(sums1 == sums2);
 
-    // Cost lines in runs (record_needs::runs_of_lines), merged by place or not, in
+    // Cost lines in runs (read_needs::grain::runs_of_lines), merged by place or not, in
     // chunks of 64 bytes read ahead.
     auto read_in_runs = [&](unsigned threads, string_pool& pool, record_sink& sink, bool merge) {
       fuzz::checking_diagnostics d;
@@ -258,7 +258,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     CALLTREE_FUZZ_CHECK(r1.size() == r2.size());
     CALLTREE_FUZZ_CHECK(runs1 == runs2);
 
-    // Merged by place (record_needs::runs_merged_by_place): the same sums, the calls in order.
+    // Merged by place (read_needs::grain::runs_merged_by_place): the same sums, the calls in order.
     auto merged = [&](unsigned threads, string_pool& pool) {
       place_sink sink(pool);
       read_in_runs(threads, pool, sink, true);

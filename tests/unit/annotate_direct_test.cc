@@ -40,9 +40,9 @@ struct read_as {
 read_as options_for(mode m, bool per_line = false) {
   read_as r;
   r.hooks.any_input = true;  // (every file, a profile or not, as the tool reads it)
-  record_needs& n = r.hooks.needs.emplace();
+  read_needs& n = r.hooks.needs.emplace();
   n.jumps = false;
-  if (m != mode::plain) n.costs = record_needs::grain::sums_per_context;
+  if (m != mode::plain) n.costs = read_needs::grain::sums_per_context;
   n.per_line = per_line;
   if (m == mode::parallel) {
     r.ro.threads = 2;
@@ -71,14 +71,14 @@ struct error_counter final : diagnostic_sink {
 report direct_report(std::unique_ptr<input> in, const annotate_options& o, mode m) {
   report r;
   profile p;
-  p.strings = string_pool_access::make(string_pool::mode::spill);
+  p.strings = string_pool_access::make(pool_mode::spill);
   error_counter diags;
   annotate_direct sink(p, o, &diags, "test");
   const bool by_line = o.auto_annotate || !o.user_files.empty();
   read_as as = options_for(m, by_line);
   if (by_line) as.hooks.needs->lines_of = sink.lines_of();
   // (--raw keeps calls by target line: each line, whatever else is asked.)
-  if (o.raw) as.hooks.needs->costs = record_needs::grain::each_line;
+  if (o.raw) as.hooks.needs->costs = read_needs::grain::each_line;
   EXPECT_TRUE(detail::read_with_hooks(*in, p.strings, sink, diags, as.ro, as.hooks).has_value());
   r.errors = diags.errors;
   r.parts = p.parts.size();

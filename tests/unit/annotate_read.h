@@ -18,8 +18,7 @@ namespace calltree::test {
 // The text (or with `json` the JSON) of `in` read with the sink's own needs, names in a pool of
 // mode `m`; an error for what the report refuses.
 inline result<std::string> annotate_read(std::unique_ptr<input> in, const annotate_options& o,
-                                         bool json = false,
-                                         string_pool::mode m = string_pool::mode::full,
+                                         bool json = false, pool_mode m = pool_mode::full,
                                          std::vector<std::string>* warnings = nullptr) {
   profile p;
   p.strings = string_pool_access::make(m);

@@ -1,6 +1,6 @@
 // annotate_spill_test.cc — the annotate report is the same whatever holds the names.
 //
-// `calltree annotate` keeps names in a spilling pool (string_pool::mode::spill: long names'
+// `calltree annotate` keeps names in a spilling pool (pool_mode::spill: long names'
 // text in a temporary file, read back only for the functions the report prints or orders by
 // name). On every corpus file and several option sets, the text (and the JSON) of a profile
 // replayed through annotate's filler must be the same as from a pool in memory. The report orders
@@ -42,13 +42,13 @@ void load(loaded& l, std::unique_ptr<input> in, bool by_line) {
   profile_builder b(l.p, &diags, "test", bo);
   detail::read_hooks hooks;  // (summed per run where no line is kept, as the test has it)
   hooks.any_input = true;
-  record_needs& n = hooks.needs.emplace();
-  if (!by_line) n.costs = record_needs::grain::sums_per_run;
+  read_needs& n = hooks.needs.emplace();
+  if (!by_line) n.costs = read_needs::grain::sums_per_run;
   n.jumps = false;
   ASSERT_TRUE(detail::read_with_hooks(*in, l.p.strings, b, diags, {}, hooks).has_value());
 }
 
-std::unique_ptr<loaded> load_file(const std::string& path, string_pool::mode m, bool by_line) {
+std::unique_ptr<loaded> load_file(const std::string& path, pool_mode m, bool by_line) {
   auto l = std::make_unique<loaded>(by_line);
   l->p.strings = string_pool_access::make(m);
   auto in = open_input(path);
@@ -57,7 +57,7 @@ std::unique_ptr<loaded> load_file(const std::string& path, string_pool::mode m, 
   return l;
 }
 
-std::unique_ptr<loaded> load_text(const std::string& text, string_pool::mode m) {
+std::unique_ptr<loaded> load_text(const std::string& text, pool_mode m) {
   auto l = std::make_unique<loaded>(false);
   l->p.strings = string_pool_access::make(m);
   load(*l, memory_input(text), false);
@@ -95,9 +95,9 @@ TEST(annotate_spill, same_report_on_every_corpus_file) {
     const std::string path = file.string();
     for (const annotate_options& o : option_sets()) {
       const bool by_line = o.auto_annotate;
-      auto full = load_file(path, string_pool::mode::full, by_line);
-      auto spill = load_file(path, string_pool::mode::spill, by_line);
-      spilled += spill->p.strings.spilled_bytes();
+      auto full = load_file(path, pool_mode::full, by_line);
+      auto spill = load_file(path, pool_mode::spill, by_line);
+      spilled += string_pool_access::spilled_bytes(spill->p.strings);
       const std::string want = text_of(full->p, o);
       EXPECT_TRUE(want == text_of(spill->p, o))
           << path << " threshold " << o.threshold << " inclusive " << o.inclusive;
@@ -105,10 +105,10 @@ TEST(annotate_spill, same_report_on_every_corpus_file) {
       two.threads = 2;
       EXPECT_TRUE(want == text_of(spill->p, two))
           << path << " threshold " << o.threshold << " inclusive " << o.inclusive << " threads 2";
-      EXPECT_FALSE(spill->p.strings.read_failed());
+      EXPECT_FALSE(string_pool_access::read_failed(spill->p.strings));
     }
-    auto full = load_file(path, string_pool::mode::full, false);
-    auto spill = load_file(path, string_pool::mode::spill, false);
+    auto full = load_file(path, pool_mode::full, false);
+    auto spill = load_file(path, pool_mode::spill, false);
     annotate_options o;
     o.input_name = "x";
     o.auto_annotate = false;
@@ -155,9 +155,9 @@ TEST(annotate_spill, equal_costs_are_ordered_by_name_up_to_the_threshold) {
     text += "fn=(" + std::to_string(i + 1) + ") " + prefix + std::to_string(n) + "\n";
     text += "1 " + std::to_string(1 + n % 8) + "\n";
   }
-  auto full = load_text(text, string_pool::mode::full);
-  auto spill = load_text(text, string_pool::mode::spill);
-  EXPECT_GT(spill->p.strings.spilled_bytes(), 0u);
+  auto full = load_text(text, pool_mode::full);
+  auto spill = load_text(text, pool_mode::spill);
+  EXPECT_GT(string_pool_access::spilled_bytes(spill->p.strings), 0u);
 
   annotate_options o;
   o.input_name = "x";
@@ -203,9 +203,9 @@ TEST(annotate_spill, a_run_longer_than_the_read_ahead_queue) {
     text += "fn=(" + std::to_string(i + 1) + ") " + std::string(300, 'x') + std::to_string(n) +
             "\n1 " + (i < 5990 ? "7" : "9") + "\n";
   }
-  auto full = load_text(text, string_pool::mode::full);
-  auto spill = load_text(text, string_pool::mode::spill);
-  EXPECT_GT(spill->p.strings.spilled_bytes(), std::size_t{1} << 20);
+  auto full = load_text(text, pool_mode::full);
+  auto spill = load_text(text, pool_mode::spill);
+  EXPECT_GT(string_pool_access::spilled_bytes(spill->p.strings), std::size_t{1} << 20);
   annotate_options o;
   o.input_name = "x";
   o.auto_annotate = false;

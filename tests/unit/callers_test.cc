@@ -19,6 +19,7 @@
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
+#include "model/string_pool_access.h"
 
 namespace calltree {
 namespace {
@@ -120,7 +121,7 @@ TEST(callers, summed_per_function_sorted_by_cost_recursion_marked) {
 
   // A cycle: the calls between its members are marked, the calls into it are not.
   const function_id a = *find_function(p, "cyc_a");
-  ASSERT_NE(inc.cycle_of.at(a.index()), 0u);
+  ASSERT_NE(inc.cycle_of.at(a.index()), cycle_id{});
   c = calls_of(p, inc, a);
   EXPECT_EQ(list(p, c.callers), "main 1x 50; cyc_b 2x 30 recursive; ");
   EXPECT_EQ(list(p, c.callees), "cyc_b 3x 45 recursive; ");
@@ -317,7 +318,7 @@ TEST(names, whole_through_every_public_reading) {
                         "\ncalls=1 2\n2 5\nfn=" + callee + "\n2 5\n";
   auto whole = [&](const profile& p, const char* how) {
     SCOPED_TRACE(how);
-    EXPECT_EQ(p.strings.kind(), string_pool::mode::full);
+    EXPECT_EQ(string_pool_access::mode(p.strings), pool_mode::full);
     for (const std::string& n : {caller, callee}) {
       const auto f = find_function(p, n);
       ASSERT_TRUE(f.has_value());

@@ -30,7 +30,7 @@ struct summed_reading {
 
 // What both sinks below write records with: names as text, a record's part and context as a
 // key, part records as text.
-class text_sink : public record_sink, public diagnostic_sink {
+class text_sink : public run_sink, public diagnostic_sink {
  protected:
   explicit text_sink(const string_pool& names) : names_(names) {}
   std::string name(string_id id) const { return std::string(names_.view(id)); }

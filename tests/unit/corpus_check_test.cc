@@ -239,7 +239,7 @@ TEST(Corpus, XdebugBlocksPerCallAreAggregated) {
   EXPECT_GT(l->stats.cost_lines, 10000u);
 }
 
-// `calltree check` keeps names as 128-bit digests (string_pool::mode::digest): on every corpus
+// `calltree check` keeps names as 128-bit digests (pool_mode::digest): on every corpus
 // file it must count exactly what it counts with the names' full text, and what the model has.
 TEST(Corpus, NameDigestsCountWhatFullNamesCount) {
   for (const auto& f : test::corpus_profiles(true)) {
@@ -249,8 +249,7 @@ TEST(Corpus, NameDigestsCountWhatFullNamesCount) {
     for (int m = 0; m < 2; ++m) {
       auto in = open_input(f.string());
       ASSERT_TRUE(in);
-      string_pool names =
-          string_pool_access::make(m ? string_pool::mode::digest : string_pool::mode::full);
+      string_pool names = string_pool_access::make(m ? pool_mode::digest : pool_mode::full);
       checker chk;
       diagnostic_collector diags;
       auto st = detail::read_any_input(**in, names, chk, diags);
@@ -323,7 +322,7 @@ TEST(Corpus, CheckerCountsArcsOfCallersOfManyCallees) {
 }
 
 TEST(StringPool, DigestModeKeepsIdentityAndAPrefix) {
-  string_pool full, digest = string_pool_access::make(string_pool::mode::digest);
+  string_pool full, digest = string_pool_access::make(pool_mode::digest);
   const std::string long_name(300, 'x');
   const std::string other = long_name + "y";
   for (auto* pool : {&full, &digest}) {
@@ -335,6 +334,7 @@ TEST(StringPool, DigestModeKeepsIdentityAndAPrefix) {
     EXPECT_EQ(pool->view(string_pool::empty), "");
   }
   EXPECT_EQ(full.view(*full.find(long_name)), long_name);
-  EXPECT_EQ(digest.view(*digest.find(long_name)), long_name.substr(0, string_pool::digest_prefix));
+  EXPECT_EQ(digest.view(*digest.find(long_name)),
+            long_name.substr(0, string_pool_access::digest_prefix));
   EXPECT_LT(digest.bytes(), full.bytes());
 }

@@ -185,7 +185,7 @@ TEST(Coverage, CorpusSums) {
         }
       // (In an event the calls into it carry no cost of, as cache-use events on call lines,
       // the estimate's root takes its self and calls out instead: not compared.)
-      if (inc.cycle_of[n] == 0 && p.parts.size() <= 1) {
+      if (inc.cycle_of[n] == cycle_id{} && p.parts.size() <= 1) {
         std::vector<std::uint64_t> in(g.events, 0);
         bool called = false;
         for (std::size_t c = 0; c < p.calls.size(); ++c)

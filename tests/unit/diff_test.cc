@@ -176,7 +176,8 @@ TEST(diff, threshold_and_limit) {
   auto sel = select_functions(*r, ranking);
   // Functions with at least 1 % of the total as self cost: the three cycle members.
   ASSERT_EQ(sel.listed.size(), 3u);
-  for (std::size_t i : sel.listed) EXPECT_GE(r->functions[i].self_old[0] * 100, r->total_old[0]);
+  for (function_diff_id i : sel.listed)
+    EXPECT_GE(r->functions[i].self_old[0] * 100, r->total_old[0]);
   EXPECT_EQ(sel.below_threshold + sel.listed.size(), r->count(function_change::changed));
   ranking.limit = 2;
   sel = select_functions(*r, ranking);
@@ -267,7 +268,7 @@ TEST(diff, only_common_events_are_compared) {
 TEST(diff, one_part) {
   profile c = load("vg-threads-separate-combined.callgrind");
   diff_options o;
-  o.part = 1;
+  o.part = part_id{1};
   auto r = diff_profiles(c, c, o);
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->total_old[0], c.parts[part_id{1}].totals[c.find_event("Ir")->index()]);
@@ -276,10 +277,10 @@ TEST(diff, one_part) {
 
   // Thread 1 of the combined run against the whole run: everything else is removed.
   diff_options first;
-  first.part = 0;
+  first.part = part_id{0};
   profile t01 = load("vg-threads-separate.t01.callgrind");
   EXPECT_TRUE(diff_profiles(c, t01, first).has_value());
-  o.part = 5;
+  o.part = part_id{5};
   EXPECT_FALSE(diff_profiles(c, c, o).has_value());
 }
 

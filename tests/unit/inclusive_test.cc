@@ -51,7 +51,8 @@ TEST(Inclusive, DirectRecursionIsNotCountedTwice) {
   EXPECT_EQ(r.inclusive_of(fn(p, "g"))[0], 30u);
   EXPECT_EQ(r.self_of(fn(p, "f"))[0], 70u);
   EXPECT_TRUE(r.cycles.empty());
-  EXPECT_EQ(r.cycle_of[fn(p, "f").index()], 0u);
+  EXPECT_EQ(r.cycle_of[fn(p, "f").index()], cycle_id{});
+  EXPECT_EQ(r.cycle_of_function(fn(p, "f")), cycle_id{});
 }
 
 TEST(Inclusive, RawModeGivesCallgrindAnnotateSums) {
@@ -77,8 +78,8 @@ TEST(Inclusive, CycleBecomesOneUnit) {
   EXPECT_EQ(r.cycles[0].inclusive[0], 50u);
   EXPECT_EQ(r.cycles[0].self[0], 50u);
   EXPECT_EQ(r.cycles[0].members.size(), 2u);
-  EXPECT_EQ(r.cycle_of[fn(p, "a").index()], 1u);
-  EXPECT_EQ(r.cycle_of[fn(p, "b").index()], 1u);
+  EXPECT_EQ(r.cycle_of[fn(p, "a").index()], cycle_id{1});
+  EXPECT_EQ(r.cycle_of_function(fn(p, "b")), cycle_id{1});
   // KCachegrind's member figures: self + calls leaving the cycle.
   EXPECT_EQ(r.inclusive_of(fn(p, "a"))[0], 20u);
   EXPECT_EQ(r.inclusive_of(fn(p, "b"))[0], 30u);
@@ -149,7 +150,7 @@ inclusive_result reference(const graph_case& g, bool raw) {
     r.self.add_row();
     r.inclusive.add_row();
   }
-  r.cycle_of.assign(n, 0);
+  r.cycle_of.assign(n, cycle_id{});
   for (const auto& s : g.selfs)
     for (int e = 0; e < 2; ++e) r.self.row(s.node)[e] += s.cost[e];
   if (raw) {
@@ -224,7 +225,7 @@ inclusive_result reference(const graph_case& g, bool raw) {
     return a.members.front() < b.members.front();
   });
   for (std::size_t c = 0; c < cycles.size(); ++c)
-    for (std::uint32_t w : cycles[c].members) r.cycle_of[w] = static_cast<std::uint32_t>(c + 1);
+    for (std::uint32_t w : cycles[c].members) r.cycle_of[w] = cycle_id{c + 1};
   r.cycles = cycles;
   return r;
 }

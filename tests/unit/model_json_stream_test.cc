@@ -58,12 +58,13 @@ std::optional<std::string> streamed(const std::string& source, unsigned threads,
   reader_options ro;
   ro.threads = threads;
   detail::read_hooks hooks;
-  hooks.any_input = true;   // (every file of the corpus and the malformed ones)
-  hooks.needs = b.needs();  // runs merged by place (stream_self_rows)
-  if (!merge) hooks.needs->costs = record_needs::grain::runs_of_lines;
+  hooks.any_input = true;  // (every file of the corpus and the malformed ones)
+  builder_access::streaming_sink reading(b);
+  hooks.needs = reading.reader_needs();  // runs merged by place (stream_self_rows)
+  if (!merge) hooks.needs->costs = read_needs::grain::runs_of_lines;
   hooks.chunk_bytes = chunk;
   hooks.speculate_every_chunk = chunk != 0;
-  EXPECT_TRUE(detail::read_with_hooks(*in, p.strings, b, diags, ro, hooks));
+  EXPECT_TRUE(detail::read_with_hooks(*in, p.strings, reading, diags, ro, hooks));
   builder_access::finish_stream(b);
   auto whole = stream.finish(p);
   EXPECT_TRUE(whole) << whole.error().message;
@@ -91,8 +92,8 @@ TEST(ModelJsonStream, TheModelsBytesOnEveryFile) {
       }
     }
     // Chunks of a few hundred bytes, all but the first read ahead: their cost lines come in
-    // runs (profile_builder::on_cost_run), a function's runs cut by chunks and inlined files,
-    // merged by place in the chunk (model_json_stream::take_lines) or not.
+    // runs (builder_access::streaming_sink::on_cost_run), a function's runs cut by chunks and
+    // inlined files, merged by place in the chunk (model_json_stream::take_lines) or not.
     for (std::size_t chunk : {97u, 4096u}) {
       for (bool merge : {true, false}) {
         if (const auto got = streamed(f.string(), 2, model_json_stream::default_window_rows, false,
@@ -165,7 +166,7 @@ TEST(ModelJsonStream, ALaterRunSummedIntoTheWindow) {
   }
 }
 
-// Chunks merged by place where they were read (record_needs::runs_merged_by_place): f's lines
+// Chunks merged by place where they were read (read_needs::grain::runs_merged_by_place): f's lines
 // at one place in one chunk (after an inlined file, out of order) come summed, its runs of
 // other source files appended as they are; f back in a later chunk is summed in by place.
 TEST(ModelJsonStream, MergedChunksAndAFunctionBackInALaterOne) {

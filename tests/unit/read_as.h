@@ -12,21 +12,21 @@
 namespace calltree::test {
 
 struct read_options : reader_options {
-  // The grains of record_needs, in the words of the reader's modes (read_hooks.h).
+  // The grains of read_needs (run_sink.h), in the words of the reader's modes (read_hooks.h).
   bool sum_cost_runs = false;   // sums_per_run
   bool sum_by_context = false;  // sums_per_context
-  bool sum_per_line = false;    // record_needs::per_line
+  bool sum_per_line = false;    // read_needs::per_line
   std::function<bool(std::string_view)> lines_of;
   bool cost_run_records = false;   // runs_of_lines
   bool merge_cost_lines = false;   // runs_merged_by_place (with cost_run_records)
-  bool skip_jump_records = false;  // record_needs::jumps false
+  bool skip_jump_records = false;  // read_needs::jumps false
   std::size_t chunk_bytes = 0;     // read_hooks
   bool speculate_every_chunk = false;
 
   detail::read_hooks hooks(std::uint64_t* speculated = nullptr) const {
-    using grain = record_needs::grain;
+    using grain = read_needs::grain;
     detail::read_hooks h;
-    record_needs& n = h.needs.emplace();
+    read_needs& n = h.needs.emplace();
     n.costs = sum_by_context  ? grain::sums_per_context
               : sum_cost_runs ? grain::sums_per_run
               : cost_run_records

@@ -214,8 +214,7 @@ TEST(ReaderParallel, CheckerCountsTheSameSummedOnTwoThreads) {
     std::string stats[2];
     for (int m = 0; m < 2; ++m) {
       auto in = memory_input(text);
-      string_pool names =
-          string_pool_access::make(m ? string_pool::mode::digest : string_pool::mode::full);
+      string_pool names = string_pool_access::make(m ? pool_mode::digest : pool_mode::full);
       checker chk;
       diagnostic_collector diags;
       test::read_options opt;
@@ -277,7 +276,7 @@ TEST(ReaderParallel, ASinkThatWantsNoMoreStopsTheReading) {
 
 namespace {
 
-// A reading as record_needs::runs_of_lines may order it: each context's cost lines in
+// A reading as read_needs::grain::runs_of_lines may order it: each context's cost lines in
 // order (line, positions, given, costs), and every other record and diagnostic in order; and
 // what came in cost_run_records (each of one context, its lines in order).
 struct line_lists {
@@ -307,7 +306,7 @@ class line_sink final : public test::text_sink {
     out_.run_lines += r.lines.size();
     for (std::size_t i = 1; i < r.lines.size(); ++i)
       out_.runs_in_order = out_.runs_in_order && r.lines[i - 1].line < r.lines[i].line;
-    record_sink::on_cost_run(r);  // (a cost record a line)
+    run_sink::on_cost_run(r);  // (a cost record a line)
   }
   void on_call(const call_record& r) override { out_.others.push_back(call_text(r)); }
   void on_jump(const jump_record& r) override {
@@ -343,7 +342,7 @@ line_lists read_lines(const std::string& text, unsigned threads, std::size_t chu
 
 }  // namespace
 
-// Runs of lines (record_needs::runs_of_lines): chunks read ahead hand over each run of one
+// Runs of lines (read_needs::grain::runs_of_lines): chunks read ahead hand over each run of one
 // context's cost lines at once. Against one thread (a record a line): every cost line of every
 // context, in order, with its line number, positions, given and costs; every other record and
 // diagnostic in order; the names and the statistics. The runs came (most lines in them), each in
@@ -405,7 +404,7 @@ class place_sink final : public test::others_sink<place_sums> {
         out_.places_once_a_chunk =
             seen_.insert(place(r.ctx, l.pos)).second && out_.places_once_a_chunk;
     }
-    record_sink::on_cost_run(r);  // (a cost record a line)
+    run_sink::on_cost_run(r);  // (a cost record a line)
   }
 
  private:
@@ -430,9 +429,9 @@ place_sums read_places(const std::string& text, unsigned threads, std::size_t ch
 
 }  // namespace
 
-// Runs merged by place (record_needs::runs_merged_by_place): chunks read ahead add each cost line
-// to the earlier line of its function at its place. Against one thread (a record a line): the same
-// sums per place, the places first met in the same order, every other record and diagnostic in
+// Runs merged by place (read_needs::grain::runs_merged_by_place): chunks read ahead add each cost
+// line to the earlier line of its function at its place. Against one thread (a record a line): the
+// same sums per place, the places first met in the same order, every other record and diagnostic in
 // order, the names and the statistics; and no merged chunk hands over a place twice.
 TEST(ReaderParallel, MergedCostLinesSumAsTheModel) {
   std::uint64_t speculated = 0;

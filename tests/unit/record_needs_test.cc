@@ -1,9 +1,11 @@
 // record_sink::needs: the reader reads as the sink asks (sums per run or per context, per line
-// for the files it names, jumps or none) with nothing set in reader_options, and tee_sink asks
-// for the finest of its sinks.
+// (for the files a run_sink names), jumps or none) with nothing set in reader_options, and
+// tee_sink asks for the finest of its sinks.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "calltree/checker.h"
@@ -11,6 +13,7 @@
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
 #include "calltree/records.h"
+#include "model/run_sink.h"
 #include "reader/read_hooks.h"
 
 using namespace calltree;
@@ -18,13 +21,20 @@ using grain = record_needs::grain;
 
 namespace {
 
-// Counts what it is given, and asks for `asked`.
-struct counting_sink final : record_sink {
+// Counts what it is given, and asks for `asked` (and sums per line for the files of `lines_of`
+// only, if set: run_sink.h).
+struct counting_sink final : run_sink {
   record_needs asked;
+  std::function<bool(std::string_view)> lines_of;
   std::vector<std::uint64_t> cost_lines;  // `line` of each cost record
   std::vector<std::uint64_t> self;        // the first event's cost of each cost record
   int calls = 0, jumps = 0;
   record_needs needs() const override { return asked; }
+  read_needs reader_needs() const override {
+    read_needs n = asked;
+    n.lines_of = lines_of;
+    return n;
+  }
   void on_cost(const cost_record& r) override {
     cost_lines.push_back(r.line);
     self.push_back(r.costs[0]);
@@ -50,9 +60,11 @@ const std::string text =
     "fn=g\n"
     "20 100\n";
 
-counting_sink read(const record_needs& n) {
+counting_sink read(const record_needs& n,
+                   std::function<bool(std::string_view)> lines_of = nullptr) {
   counting_sink s;
   s.asked = n;
+  s.lines_of = std::move(lines_of);
   auto in = memory_input(text);
   string_pool names;
   diagnostic_collector diags;
@@ -84,54 +96,48 @@ TEST(RecordNeeds, TheReaderReadsAsTheSinkAsks) {
   n.per_line = true;  // runs end where the line changes, for every file (no lines_of)
   const auto by_line = read(n);
   EXPECT_EQ(by_line.self, (std::vector<std::uint64_t>{3, 4, 8, 100}));
-  n.lines_of = [](std::string_view f) { return f == "b.c"; };  // not a.c: per run again
-  EXPECT_EQ(read(n).self, runs.self);
+  // not a.c: per run again
+  EXPECT_EQ(read(n, [](std::string_view f) { return f == "b.c"; }).self, runs.self);
+  EXPECT_EQ(read(n, [](std::string_view f) { return f == "a.c"; }).self, by_line.self);
 }
 
 TEST(RecordNeeds, TeeAsksForTheFinest) {
-  record_needs sums, lines, named, all;
-  sums.costs = named.costs = all.costs = grain::sums_per_context;
-  sums.jumps = named.jumps = all.jumps = false;
-  named.per_line = all.per_line = true;
-  named.lines_of = [](std::string_view name) { return name == "a.c"; };
+  record_needs sums, lines, by_line;
+  sums.costs = by_line.costs = grain::sums_per_context;
+  sums.jumps = by_line.jumps = false;
+  by_line.per_line = true;
 
   auto f = record_needs::finest(sums, lines);
   EXPECT_EQ(f.costs, grain::each_line);
   EXPECT_TRUE(f.jumps);
+  EXPECT_FALSE(f.per_line);
 
-  f = record_needs::finest(sums, named);
+  f = record_needs::finest(sums, by_line);
   EXPECT_EQ(f.costs, grain::sums_per_context);
   EXPECT_FALSE(f.jumps);
   EXPECT_TRUE(f.per_line);
-  ASSERT_TRUE(f.lines_of);
-  EXPECT_TRUE(f.lines_of("a.c"));
-  EXPECT_FALSE(f.lines_of("b.c"));
-
-  record_needs other = named;
-  other.lines_of = [](std::string_view name) { return name == "b.c"; };
-  f = record_needs::finest(named, other);
-  EXPECT_TRUE(f.lines_of("a.c") && f.lines_of("b.c") && !f.lines_of("c.c"));
-  f = record_needs::finest(named, all);  // one sink wants every file's lines
+  f = record_needs::finest(by_line, sums);
   EXPECT_TRUE(f.per_line);
-  EXPECT_FALSE(f.lines_of);
-
-  record_needs runs;
-  runs.costs = grain::runs_merged_by_place;
-  EXPECT_EQ(record_needs::finest(runs, sums).costs, grain::runs_merged_by_place);
-  EXPECT_FALSE(record_needs::finest(runs, sums).per_line);
+  f.costs = grain::sums_per_run;
+  EXPECT_EQ(record_needs::finest(f, by_line).costs, grain::sums_per_run);
 
   // A tee of the checker (sums) and a profile builder keeping positions (each line) reads
-  // each line; a tee of two sinks asking for sums reads sums.
+  // each line; a tee of two sinks asking for sums reads sums, per line where one asks it (for
+  // every file: the tee asks what record_needs says).
   checker chk;
   profile p;
   profile_builder b(p);
   EXPECT_EQ(tee_sink({&chk, &b}).needs().costs, grain::each_line);
   counting_sink s;
-  s.asked = named;
-  const auto t = tee_sink({&chk, &s}).needs();
+  s.asked = by_line;
+  s.lines_of = [](std::string_view name) { return name == "a.c"; };
+  tee_sink both({&chk, &s});
+  const auto t = both.needs();
   EXPECT_EQ(t.costs, grain::sums_per_context);
   EXPECT_TRUE(t.jumps);  // the checker counts jumps
-  EXPECT_TRUE(t.per_line && t.lines_of("a.c"));
+  EXPECT_TRUE(t.per_line);
+  EXPECT_FALSE(reader_needs_of(both).lines_of);
+  EXPECT_TRUE(reader_needs_of(s).lines_of("a.c"));
 }
 
 TEST(RecordNeeds, TheBuildersNeedsFollowItsOptions) {

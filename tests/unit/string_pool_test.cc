@@ -36,8 +36,8 @@ const std::string big_file =
 // Names of every length that matters: empty, short, exactly the prefix, one more, long, longer
 // than the spill file's write buffer, and many of them (several buffers' worth).
 std::vector<std::string> sample_names() {
-  std::vector<std::string> v{"", "main", std::string(string_pool::digest_prefix, 'p'),
-                             std::string(string_pool::digest_prefix + 1, 'q'),
+  std::vector<std::string> v{"", "main", std::string(string_pool_access::digest_prefix, 'p'),
+                             std::string(string_pool_access::digest_prefix + 1, 'q'),
                              std::string(300000, 'x') + "end"};
   for (int i = 0; i < 20000; ++i)
     v.push_back("ns::function_" + std::to_string(i) + "'caller_" + std::to_string(i * 7) +
@@ -57,32 +57,32 @@ void expect_same_names(const string_pool& full, const string_pool& other) {
     // In memory: the whole name, or (spilled) its first spill_prefix bytes.
     const std::string_view kept = other.view(id);
     ASSERT_TRUE(kept == full.view(id) ||
-                (full.view(id).size() > string_pool::digest_prefix &&
-                 kept == full.view(id).substr(0, string_pool::spill_prefix)))
+                (full.view(id).size() > string_pool_access::digest_prefix &&
+                 kept == full.view(id).substr(0, string_pool_access::spill_prefix)))
         << "id " << id;
   }
 }
 
 TEST(string_pool, spill_gives_the_text_and_ids_of_full_mode) {
-  string_pool full, spill = string_pool_access::make(string_pool::mode::spill);
+  string_pool full, spill = string_pool_access::make(pool_mode::spill);
   for (const auto& n : sample_names()) {
     const string_id a = full.intern(n), b = spill.intern(n);
     ASSERT_EQ(a, b);
     // Each name's text at once, while it may still be in the write buffer.
     ASSERT_EQ(spill.text(b), n);
   }
-  EXPECT_TRUE(spill.spilling());
-  EXPECT_GT(spill.spilled_bytes(), 500000u);
+  EXPECT_TRUE(string_pool_access::spilling(spill));
+  EXPECT_GT(string_pool_access::spilled_bytes(spill), 500000u);
   expect_same_names(full, spill);
   for (const auto& n : sample_names()) EXPECT_EQ(spill.find(n), full.find(n));
   EXPECT_FALSE(spill.find("not interned").has_value());
   // view() holds the first bytes of a long name, the whole of a short one.
   const string_id l = *spill.find(std::string(300000, 'x') + "end");
-  EXPECT_EQ(spill.view(l), std::string(string_pool::spill_prefix, 'x'));
-  const string_id at_limit = *spill.find(std::string(string_pool::digest_prefix, 'p'));
-  EXPECT_EQ(spill.view(at_limit), std::string(string_pool::digest_prefix, 'p'));
+  EXPECT_EQ(spill.view(l), std::string(string_pool_access::spill_prefix, 'x'));
+  const string_id at_limit = *spill.find(std::string(string_pool_access::digest_prefix, 'p'));
+  EXPECT_EQ(spill.view(at_limit), std::string(string_pool_access::digest_prefix, 'p'));
   EXPECT_EQ(spill.view(*spill.find("main")), "main");
-  EXPECT_FALSE(spill.read_failed());
+  EXPECT_FALSE(string_pool_access::read_failed(spill));
 
   // Moved, it still reads its file.
   string_pool moved = std::move(spill);
@@ -93,7 +93,7 @@ TEST(string_pool, spill_gives_the_text_and_ids_of_full_mode) {
 // them again, so ids stay the same and new names get new ids, in every mode.
 TEST(string_pool, intern_and_find_work_after_release_index) {
   const auto names = sample_names();
-  for (auto m : {string_pool::mode::full, string_pool::mode::digest, string_pool::mode::spill}) {
+  for (auto m : {pool_mode::full, pool_mode::digest, pool_mode::spill}) {
     string_pool pool = string_pool_access::make(m);
     std::vector<string_id> ids;
     for (const auto& n : names) ids.push_back(pool.intern(n));
@@ -101,11 +101,11 @@ TEST(string_pool, intern_and_find_work_after_release_index) {
     pool.release_index();
     // The names are all still there.
     std::string scratch;
-    if (m != string_pool::mode::digest) {
+    if (m != pool_mode::digest) {
       for (std::size_t i = 0; i < names.size(); ++i)
         ASSERT_EQ(pool.text(ids[i], scratch), names[i]) << "mode " << static_cast<int>(m);
     }
-    if (m != string_pool::mode::full) {
+    if (m != pool_mode::full) {
       EXPECT_EQ(string_pool_access::digest(pool, ids[7]).h,
                 digest_before.h);  // made again from the text
       EXPECT_EQ(string_pool_access::digest(pool, ids[7]).h2, digest_before.h2);
@@ -149,23 +149,24 @@ TEST(string_pool, every_length_keeps_its_bytes) {
   for (int config = 0; config < 3; ++config) {
     SCOPED_TRACE("config " + std::to_string(config));
     string_pool pool =
-        string_pool_access::make(config == 0 ? string_pool::mode::full : string_pool::mode::spill,
+        string_pool_access::make(config == 0 ? pool_mode::full : pool_mode::spill,
                                  config == 1 ? "/nonexistent-directory-for-calltree-tests" : "");
     std::vector<string_id> ids;
     std::uint64_t long_bytes = 0;
     for (const auto& n : names) {
       ids.push_back(pool.intern(n));
-      if (n.size() > string_pool::digest_prefix) long_bytes += n.size();
+      if (n.size() > string_pool_access::digest_prefix) long_bytes += n.size();
     }
-    EXPECT_EQ(pool.spilling(), config == 2);
-    EXPECT_EQ(pool.spilled_bytes(), config == 2 ? long_bytes : 0u);
+    EXPECT_EQ(string_pool_access::spilling(pool), config == 2);
+    EXPECT_EQ(string_pool_access::spilled_bytes(pool), config == 2 ? long_bytes : 0u);
     std::string scratch;
     for (std::size_t k = 0; k < names.size(); ++k) {
       const std::size_t i = k % 2 ? names.size() - 1 - k / 2 : k / 2;  // from both ends
       const std::string& n = names[i];
-      const std::string_view kept = config == 2 && n.size() > string_pool::digest_prefix
-                                        ? std::string_view(n).substr(0, string_pool::spill_prefix)
-                                        : std::string_view(n);
+      const std::string_view kept =
+          config == 2 && n.size() > string_pool_access::digest_prefix
+              ? std::string_view(n).substr(0, string_pool_access::spill_prefix)
+              : std::string_view(n);
       string_pool_access::prefetch_view(pool,
                                         ids[i]);  // (a hint: the view that follows is the same)
       ASSERT_TRUE(pool.view(ids[i]) == kept) << "name " << i << ", " << n.size() << " bytes";
@@ -181,19 +182,19 @@ TEST(string_pool, every_length_keeps_its_bytes) {
 }
 
 TEST(string_pool, digest_text_is_the_prefix) {
-  string_pool d = string_pool_access::make(string_pool::mode::digest);
+  string_pool d = string_pool_access::make(pool_mode::digest);
   const string_id id = d.intern(std::string(100, 'd'));
-  EXPECT_EQ(d.text(id), std::string(string_pool::digest_prefix, 'd'));
-  EXPECT_FALSE(d.spilling());
-  EXPECT_EQ(d.spilled_bytes(), 0u);
+  EXPECT_EQ(d.text(id), std::string(string_pool_access::digest_prefix, 'd'));
+  EXPECT_FALSE(string_pool_access::spilling(d));
+  EXPECT_EQ(string_pool_access::spilled_bytes(d), 0u);
 }
 
 TEST(string_pool, no_spill_file_keeps_names_in_memory) {
   string_pool full,
-      spill = string_pool_access::make(string_pool::mode::spill, "/nonexistent/calltree-test-dir");
+      spill = string_pool_access::make(pool_mode::spill, "/nonexistent/calltree-test-dir");
   for (const auto& n : sample_names()) ASSERT_EQ(full.intern(n), spill.intern(n));
-  EXPECT_FALSE(spill.spilling());
-  EXPECT_EQ(spill.spilled_bytes(), 0u);
+  EXPECT_FALSE(string_pool_access::spilling(spill));
+  EXPECT_EQ(string_pool_access::spilled_bytes(spill), 0u);
   expect_same_names(full, spill);
 }
 
@@ -224,15 +225,15 @@ TEST(string_pool, failed_write_moves_the_buffer_to_memory) {
   string_pool full;
   std::vector<std::string> names = sample_names();
   for (const auto& n : names) full.intern(n);
-  string_pool spill = string_pool_access::make(string_pool::mode::spill);
+  string_pool spill = string_pool_access::make(pool_mode::spill);
   {
     file_size_limit limit(400000);  // the long name and about one buffer
     ASSERT_TRUE(limit.ok());
     for (const auto& n : names) spill.intern(n);
   }
-  EXPECT_FALSE(spill.spilling());
-  EXPECT_GT(spill.spilled_bytes(), 0u);
-  EXPECT_LE(spill.spilled_bytes(), 400000u);
+  EXPECT_FALSE(string_pool_access::spilling(spill));
+  EXPECT_GT(string_pool_access::spilled_bytes(spill), 0u);
+  EXPECT_LE(string_pool_access::spilled_bytes(spill), 400000u);
   expect_same_names(full, spill);
 }
 
@@ -259,7 +260,7 @@ converted convert(const std::string& path, string_pool& names) {
   c.text = out.str();
   for (const auto& d : diags.kept()) c.diagnostics += format_diagnostic(d, false);
   c.names = names.size();
-  EXPECT_FALSE(names.read_failed()) << path;
+  EXPECT_FALSE(string_pool_access::read_failed(names)) << path;
   return c;
 }
 
@@ -274,20 +275,20 @@ TEST(string_pool, writer_output_is_the_same_in_spill_mode_on_every_corpus_file) 
   std::size_t spilled = 0;
   for (const auto& file : test::corpus_profiles(true)) {
     const std::string path = file.string();
-    string_pool full, spill = string_pool_access::make(string_pool::mode::spill),
-                      no_file = string_pool_access::make(string_pool::mode::spill,
-                                                         "/nonexistent/calltree-test-dir");
+    string_pool full,
+        spill = string_pool_access::make(pool_mode::spill),
+        no_file = string_pool_access::make(pool_mode::spill, "/nonexistent/calltree-test-dir");
     const converted a = convert(path, full);
     expect_same(a, convert(path, spill), path);
     expect_same(a, convert(path, no_file), path);
-    EXPECT_FALSE(no_file.spilling());
-    spilled += spill.spilled_bytes();
+    EXPECT_FALSE(string_pool_access::spilling(no_file));
+    spilled += string_pool_access::spilled_bytes(spill);
   }
   EXPECT_GT(spilled, 500000u);  // the corpus has long C++ names
 }
 
 TEST(string_pool, writer_output_is_the_same_when_spilling_fails_half_way) {
-  string_pool full, spill = string_pool_access::make(string_pool::mode::spill);
+  string_pool full, spill = string_pool_access::make(pool_mode::spill);
   const converted a = convert(big_file, full);
   converted b;
   {
@@ -295,9 +296,9 @@ TEST(string_pool, writer_output_is_the_same_when_spilling_fails_half_way) {
     ASSERT_TRUE(limit.ok());
     b = convert(big_file, spill);
   }
-  EXPECT_FALSE(spill.spilling());
-  EXPECT_GT(spill.spilled_bytes(), 0u);
-  EXPECT_LE(spill.spilled_bytes(), 150000u);
+  EXPECT_FALSE(string_pool_access::spilling(spill));
+  EXPECT_GT(string_pool_access::spilled_bytes(spill), 0u);
+  EXPECT_LE(string_pool_access::spilled_bytes(spill), 150000u);
   expect_same(a, b, big_file);
 }
 

@@ -76,6 +76,8 @@ namespace calltree {
 // them) with self costs, and calls (caller, callee) with the inclusive cost of those calls
 // and their count, summed over whatever parts the caller chose. Several calls may join one
 // pair (they are summed); self-calls are allowed and ignored.
+// Threads: a const graph may be read from several threads at once. Lifetime: a value (its own
+// tables).
 struct CALLTREE_API call_graph {
   std::size_t nodes = 0;
   std::size_t events = 0;
@@ -91,8 +93,10 @@ struct CALLTREE_API call_graph {
   std::size_t calls() const { return call_from.size(); }
 };
 
+// Threads and lifetime: a value.
 enum class path_direction : std::uint8_t { callees, callers };
 
+// Threads and lifetime: a value, copied freely.
 struct path_options {
   // From one node (its callees or its callers); default: from the graph's roots.
   std::optional<std::uint32_t> root;
@@ -112,6 +116,7 @@ struct path_options {
 
 // Frames in depth-first preorder, each frame's children by decreasing total of the weight
 // event (then by node). A root frame's parent is no_frame.
+// Threads: a value. Lifetime: independent of the estimator and graph it came from.
 struct path_tree {
   static constexpr std::uint32_t no_frame = UINT32_MAX;
   std::size_t events = 0;
@@ -140,6 +145,8 @@ struct path_tree {
 // estimate as often as needed (a viewer's flame graphs and sandwiches of one profile): on a
 // graph of 275 k nodes and 530 k calls this part takes most of an estimate's time. Copies may
 // be shared between threads; estimate() changes nothing.
+// Threads: estimate() of one estimator (or its copies) from several threads at once: it changes
+// nothing. Lifetime: it keeps what it needs of its graph.
 class CALLTREE_API path_estimator {
  public:
   explicit path_estimator(const call_graph& graph);

@@ -26,6 +26,8 @@
 namespace calltree {
 
 // The calls between one function and one other function, summed.
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds; its ids index the profile it came from.
 struct call_summary {
   function_id function;     // the other function: the caller (in callers), the callee (callees)
   std::uint64_t count = 0;  // the number of calls (saturating sum of the rows' counts)
@@ -35,11 +37,14 @@ struct call_summary {
   bool recursive = false;
 };
 
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds; its ids index the profile it came from.
 struct function_calls {
   std::vector<call_summary> callers;  // the functions that call it
   std::vector<call_summary> callees;  // the functions it calls
 };
 
+// Threads and lifetime: a value, copied freely.
 struct calls_options {
   std::optional<part_id> part;  // only this part's calls; default every part
   event_id sort_event;          // each list by this event's cost, the highest first
@@ -60,6 +65,7 @@ CALLTREE_API function_calls calls_of(const profile& p, const inclusive_result& i
 CALLTREE_API id_vector<function_id, std::uint64_t> call_counts(const profile& p,
                                                                std::optional<part_id> part = {});
 
+// Threads and lifetime: a value.
 enum class cost_kind : std::uint8_t {
   self,       // the cost of the function's own code
   inclusive,  // with the cost of what it calls (analysis/inclusive.h)

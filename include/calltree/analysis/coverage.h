@@ -40,6 +40,8 @@
 
 namespace calltree {
 
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct coverage_entry {
   std::uint32_t node = 0;           // a graph node (a function id for coverage_of_function)
   std::vector<std::uint64_t> cost;  // per event: the sum of its frames' totals
@@ -47,6 +49,7 @@ struct coverage_entry {
   std::uint64_t paths = 0;  // its frames: the paths through it that were followed
 };
 
+// Threads: a value. Lifetime: independent of the estimator once made.
 struct coverage_list {
   path_direction direction = path_direction::callees;
   std::vector<std::uint64_t> total;  // per event: the root frame's total, W(F)
@@ -56,6 +59,7 @@ struct coverage_list {
   bool saturated = false;
 };
 
+// Threads and lifetime: a value, copied freely.
 struct coverage_options {
   std::size_t weight_event = 0;  // the event whose shares split the costs, and the order
   double min_share = 1e-4;

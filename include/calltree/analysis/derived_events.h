@@ -27,6 +27,8 @@
 
 namespace calltree {
 
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct formula_term {
   std::int64_t factor = 1;  // negative for "- term"
   std::string name;
@@ -39,12 +41,16 @@ CALLTREE_API result<std::vector<formula_term>> parse_event_formula(std::string_v
 CALLTREE_API std::string_view builtin_event_formula(std::string_view name);
 
 // A resolved derived event: value = sum(factor * cost[event]) over recorded profile events.
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct CALLTREE_API linear_event {
   std::string name;
   std::vector<std::pair<event_id, std::int64_t>> terms;  // recorded event ids, merged
   std::uint64_t evaluate(std::span<const std::uint64_t> costs) const;
 };
 
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct event_resolution {
   std::vector<linear_event> events;   // in the order asked for
   std::vector<std::string> warnings;  // unknown names taken as 0, ...

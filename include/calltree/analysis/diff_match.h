@@ -30,6 +30,8 @@
 namespace calltree {
 
 // One `s/OLD/NEW/flags` substitution. Build with `parse_substitution`.
+// Threads: a const one may be used from several threads at once. Lifetime: a value (it holds its
+// compiled pattern).
 class CALLTREE_API name_substitution {
  public:
   ~name_substitution();
@@ -55,6 +57,7 @@ class CALLTREE_API name_substitution {
 // the character after `s` (so `s|a/b|c|` works); `\` escapes the delimiter inside OLD and NEW.
 CALLTREE_API result<name_substitution> parse_substitution(std::string_view expr);
 
+// Threads and lifetime: a value, copied freely.
 struct match_options {
   std::vector<name_substitution> file_rewrites;      // --mod-filename, in order
   std::vector<name_substitution> function_rewrites;  // --mod-funcname, in order
@@ -75,6 +78,8 @@ CALLTREE_API std::string strip_recursion_suffixes(std::string_view name);
 // remembering every answer, so each distinct name is rewritten once however many rows carry
 // it. A name no rule changes is the pool's own view, not a copy. Views are valid as long as
 // the rewriter and the pool.
+// Threads: one thread at a time (it remembers its answers). Lifetime: it refers to its pool and its
+// match_options: destroy it first; its views live as long as it and the pool.
 class CALLTREE_API name_rewriter {
  public:
   name_rewriter(const string_pool& names, const match_options& options);

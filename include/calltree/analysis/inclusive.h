@@ -42,18 +42,26 @@
 
 namespace calltree {
 
+// A cycle of an inclusive_result (id.h), numbered as KCachegrind numbers them: cycle_id{n} is
+// `<cycle n>`, whose facts are cycles[n - 1]; cycle_id{} (0) is no cycle.
+using cycle_id = strong_id<struct cycle_tag>;
+
+// Threads and lifetime: a value, copied freely.
 struct cycle_info {
-  std::vector<std::uint32_t> members;  // node ids, ascending
-  std::vector<std::uint64_t> self;     // sum of the members' self costs
+  // Node ids, ascending (of compute_inclusive's result: function ids, `function_id{n}`).
+  std::vector<std::uint32_t> members;
+  std::vector<std::uint64_t> self;  // sum of the members' self costs
   std::vector<std::uint64_t> inclusive;
 };
 
+// Threads: a value; const members may be called from several threads at once. Lifetime: it holds
+// its own costs (nothing points into the profile).
 struct inclusive_result {
   std::size_t events = 0;
   cost_matrix self;       // [node][event], summed over the selected parts
   cost_matrix inclusive;  // [node][event]
-  // 0 = not in a cycle, else 1 + index into `cycles`.
-  std::vector<std::uint32_t> cycle_of;
+  // Per node: its cycle, cycle_id{} when it is in none.
+  std::vector<cycle_id> cycle_of;
   std::vector<cycle_info> cycles;
   bool saturated = false;  // some sum did not fit in 64 bits
 
@@ -63,8 +71,13 @@ struct inclusive_result {
   std::span<const std::uint64_t> inclusive_of(function_id f) const {
     return inclusive.row(f.index());
   }
+  // Function f's cycle (cycle_id{}: none).
+  cycle_id cycle_of_function(function_id f) const {
+    return f.index() < cycle_of.size() ? cycle_of[f.index()] : cycle_id{};
+  }
 };
 
+// Threads and lifetime: a value, copied freely.
 struct inclusive_options {
   std::optional<part_id> part;  // only this part; default all parts
   bool raw = false;             // callgrind_annotate's raw summing (see above)

@@ -49,8 +49,10 @@
 
 namespace calltree {
 
+// Threads and lifetime: a value.
 enum class parts_mode : std::uint8_t { sum, keep };
 
+// Threads and lifetime: a value, copied freely.
 struct merge_options {
   parts_mode parts = parts_mode::sum;
   std::size_t max_line_length = 64u << 20;  // as reader_options
@@ -59,6 +61,8 @@ struct merge_options {
   std::uint64_t max_memory = machine_memory_limit();
 };
 
+// Threads: a value; a const one may be read from several threads at once. Lifetime: it owns what it
+// holds.
 struct merge_stats {
   std::size_t inputs = 0;
   std::uint64_t parts_read = 0;  // parts over all inputs
