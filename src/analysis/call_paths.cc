@@ -444,8 +444,8 @@ namespace {
 // the calls into it (a file whose calls cost less than their callees' lines). Returns the
 // nodes that got such a root frame. Exact self costs stay exact.
 template <typename B>
-std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight,
-                cost_matrix& self, cost_matrix& total) {
+std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight, cost_matrix& self,
+                cost_matrix& total) {
   const std::size_t events = b.events;
   std::size_t n = b.node.size();
   std::vector<std::uint64_t> cap(n);
@@ -457,6 +457,8 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight,
   std::size_t roots_made = 0, added = 0, best_at = 0;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> up_from;  // (node, index it came from)
   std::vector<char> dead;  // frames found without room down their chain
+  // The frames of one node looked at for room, at most (the first ones: the heaviest paths).
+  constexpr std::size_t search = 64;
   // A frame's bound in event e: its weight rounded up; for a frame the estimate did not weigh
   // (a chain's, or one this fit makes) and a frame of a node in a cycle (whose share of its
   // node's self cost is no guide: the calls into it hold its recursion again), the calls it
@@ -509,8 +511,9 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight,
       queue.assign(1, static_cast<std::uint32_t>(f));
       for (std::size_t qi = 0; qi < queue.size() && qi < 4096 && excess; ++qi) {
         const std::uint32_t x = queue[qi];
+        std::size_t looked = 0;  // (bounded: a hot recursive function has thousands of frames)
         for (auto g2 : frames_of[b.node[x]]) {
-          if (!excess || !self.row(x)[e]) break;
+          if (!excess || !self.row(x)[e] || ++looked > search) break;
           if (g2 == x) continue;
           const std::uint64_t r = std::min({excess, self.row(x)[e], room(g2)});
           if (r) remove(x, r), add(g2, r), excess -= r;
@@ -522,22 +525,25 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight,
       taken.clear();
       take(take, static_cast<std::uint32_t>(f), excess);
       for (auto [v, units] : taken) {
+        std::size_t looked = 0;
         for (auto g2 : frames_of[v]) {
-          if (!units) break;
+          if (!units || ++looked > search) break;
           const std::uint64_t r = std::min(units, room(g2));
           if (r) add(g2, r), units -= r;
         }
         // A frame of its own under a frame with room (a call pruned there): of a caller, or
         // up a chain of callers (the nearest callers first, a bounded search), the roomiest
         // frame of the nearest.
-        while (units && added < 4 * b.g.nodes) {
+        for (std::size_t tries = 0; units && added < 4 * b.g.nodes && tries < 8; ++tries) {
           std::uint32_t best = none;
           std::uint64_t best_room = 0;
           up_from.assign(1, {v, none});
           for (std::size_t qi = 0; qi < up_from.size() && qi < 256 && best == none; ++qi) {
             const std::uint32_t u = up_from[qi].first;
+            std::size_t seen_frames = 0;
             if (qi > 0)
               for (auto q : frames_of[u]) {
+                if (++seen_frames > search) break;
                 const std::uint64_t r = room(q);
                 bool ok_path = r > best_room && !(q < dead.size() && dead[q]);
                 for (std::size_t k = qi; ok_path && k != none; k = up_from[k].second)

@@ -252,8 +252,8 @@ void checker::on_part_end(const part_end& e) {
   auto& m = *impl_;
   for (std::uint32_t f : m.touched) {
     if (m.called[f] > m.lines[f])
-      m.above.push_back({static_cast<std::uint32_t>(m.r.parts), f, m.first_line[f],
-                         m.first_event, m.called[f], m.lines[f]});
+      m.above.push_back({static_cast<std::uint32_t>(m.r.parts), f, m.first_line[f], m.first_event,
+                         m.called[f], m.lines[f]});
     m.called[f] = m.lines[f] = 0;
   }
   m.touched.clear();

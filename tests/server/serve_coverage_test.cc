@@ -81,13 +81,13 @@ TEST_F(ServeCoverage, ListsAgreeWithCallersAndCallees) {
       for (const auto& call : f[dir])
         if (!call["recursive"].get<bool>() && call["id"].dump() != id)
           in += static_cast<double>(ir(call["cost"]));
-      const double scale =
-          std::string(dir) == "callers" && in > static_cast<double>(total)
-              ? static_cast<double>(total) / in
-              : 1;
+      const double scale = std::string(dir) == "callers" && in > static_cast<double>(total)
+                               ? static_cast<double>(total) / in
+                               : 1;
       for (const auto& call : f[dir]) {
         if (call["recursive"].get<bool>() || call["id"].dump() == id) continue;
-        const auto expected = static_cast<std::uint64_t>(static_cast<double>(ir(call["cost"])) * scale);
+        const auto expected =
+            static_cast<std::uint64_t>(static_cast<double>(ir(call["cost"])) * scale);
         if (expected <= floor + 1) continue;  // (below the paths followed)
         auto it = by_id.find(call["id"].dump());
         ASSERT_NE(it, by_id.end()) << dir << " " << call["name"];
@@ -207,7 +207,8 @@ TEST(ServeCoverageParts, OnePartWithoutCycles) {
 // calls leaving the cycle: a 20, b 30) and follow no call inside the cycle, so nothing passes
 // the total; with cycle detection off, b's callee map is its self and all its calls out, 60.
 TEST(ServeCoverageCycles, MembersOfAMutualRecursion) {
-  auto s = load(fs::path(CALLTREE_SOURCE_DIR) / "tests/golden/t07-mutual-recursion/input.callgrind");
+  auto s =
+      load(fs::path(CALLTREE_SOURCE_DIR) / "tests/golden/t07-mutual-recursion/input.callgrind");
   ASSERT_TRUE(s);
   const server::api a = make_api(s);
   const std::string fa = std::to_string(id_of(a, "a")), fb = std::to_string(id_of(a, "b")),
@@ -217,8 +218,8 @@ TEST(ServeCoverageCycles, MembersOfAMutualRecursion) {
     const json fl = get_json(a, "/api/v1/flame?root=" + id + "&direction=" + dir + extra);
     std::vector<std::string> out;
     for (std::size_t i = 0; i < fl["frames"]["id"].size(); ++i)
-      out.push_back(fl["functions"][fl["frames"]["id"][i].dump()]["name"].get<std::string>() +
-                    " " + fl["frames"]["total"]["Ir"][i].dump());
+      out.push_back(fl["functions"][fl["frames"]["id"][i].dump()]["name"].get<std::string>() + " " +
+                    fl["frames"]["total"]["Ir"][i].dump());
     return out;
   };
   auto list = [&](const std::string& id, const std::string& dir) {
