@@ -35,7 +35,7 @@ struct check_result {
   std::uint64_t functions = 0;  // distinct (object, file, name)
   std::uint64_t calls = 0;      // distinct (caller, callee) arcs
 
-  // Functions called for more than their own lines add up to (views/call_balance.h, the
+  // Functions called for more than their own lines add up to (the note serve and export give,
   // `calls-above-lines` note): per part, in the part's first event, the calls into a function
   // from other functions against its self cost and its calls to other functions. A function
   // of a cycle is no such function (its calls in hold its recursion), so the arcs are given

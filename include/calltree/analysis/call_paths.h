@@ -118,8 +118,8 @@ struct path_options {
   // calls that can pass the program's total, as with cycle detection off.
   bool cycles = false;
   // With `cycles`: each node's cycle (0: in none; nodes of one number are one cycle), as the
-  // caller formed them (a viewer's <cycle N>); empty: the graph's strongly connected
-  // components of two or more nodes.
+  // caller formed them (a viewer's cycles, numbered from 1); empty: the graph's strongly
+  // connected components of two or more nodes.
   std::vector<std::uint32_t> cycle_of;
   std::size_t weight_event = 0;  // the event whose shares split the costs
   double min_share = 0;          // of the tree's weight; 0 = expand every frame of weight > 0
