@@ -1,7 +1,9 @@
 // cmd_check.cc — `calltree check [--json] FILE...`: validate profiles, streaming.
 #include <cstdio>
+#include <optional>
 #include <string>
 
+#include "analysis/inclusive_solver.h"
 #include "calltree/checker.h"
 #include "calltree/cost_matrix.h"
 #include "calltree/reader.h"
@@ -63,6 +65,46 @@ std::vector<std::string> total_warnings(const check_result& r) {
     if (std::string w = total_difference(r.program[i], r.events[i]); !w.empty())
       out.push_back(std::move(w));
   return out;
+}
+
+// The `calls-above-lines` note (serve's and export's, views/call_balance.h), from the
+// checker's sums: the functions outside cycles called for more than their own lines add up
+// to, counted per part, the largest difference at its function's first line. None for a file
+// of differences (its sums are signed).
+std::optional<diagnostic> calls_above_lines_note(const check_result& r, const std::string& file,
+                                                 const read_stats& s) {
+  if (r.calls_above_lines.empty() || s.signed_costs) return std::nullopt;
+  std::uint32_t nodes = 0;
+  for (auto v : r.arc_from) nodes = std::max(nodes, v + 1);
+  for (auto v : r.arc_to) nodes = std::max(nodes, v + 1);
+  for (const auto& c : r.calls_above_lines) nodes = std::max(nodes, c.function + 1);
+  const auto component = strongly_connected_components(nodes, r.arc_from, r.arc_to);
+  std::vector<std::uint32_t> size(nodes, 0);
+  for (auto c : component) ++size[c];
+  std::size_t count = 0;
+  const check_result::call_balance* worst = nullptr;
+  for (const auto& c : r.calls_above_lines) {
+    if (size[component[c.function]] > 1) continue;  // (a cycle's member)
+    ++count;
+    if (!worst || c.called - c.lines > worst->called - worst->lines) worst = &c;
+  }
+  if (!worst) return std::nullopt;
+  diagnostic d;
+  d.severity = severity::note;
+  d.code = diag_code::calls_above_lines;
+  d.file = file;
+  d.line = worst->line;
+  d.message = std::to_string(count) +
+              (count == 1 ? " function is called for more than its own lines add up to"
+                          : " functions are called for more than their own lines add up to") +
+              (worst->line ? " (the most: the function whose lines begin here, called for "
+                           : " (the most: a function with no lines of its own, called for ") +
+              std::to_string(worst->called) + " " + worst->event + ", its lines " +
+              std::to_string(worst->lines) +
+              (r.parts > 1 ? ", in part " + std::to_string(worst->part) : std::string()) +
+              "); the views keep the file's numbers, and a flame graph leaves the difference "
+              "as a gap in the caller's frame";
+  return d;
 }
 
 std::string summary_line(const std::string& file, const check_result& r, const read_stats& s,
@@ -223,6 +265,7 @@ int run_check(std::span<const std::string_view> argv) {
       continue;
     }
     auto r = chk.result();
+    if (auto note = calls_above_lines_note(r, name, *stats)) diags.report(std::move(*note));
     if (!quiet && !json) print_diagnostics(diags);
     std::string out = json ? json_line(name, r, *stats, diags, (*in)->kind())
                            : summary_line(name, r, *stats, diags);

@@ -36,6 +36,20 @@ struct check_result {
   std::vector<summed_totals> program;
   std::uint64_t functions = 0;  // distinct (object, file, name)
   std::uint64_t calls = 0;      // distinct (caller, callee) arcs
+
+  // Functions called for more than their own lines add up to (the note serve and export give,
+  // `calls-above-lines` note): per part, in the part's first event, the calls into a function
+  // from other functions against its self cost and its calls to other functions. A function
+  // of a cycle is no such function (its calls in hold its recursion), so the arcs are given
+  // with the candidates for the caller to find the cycles (none when there is no candidate).
+  struct call_balance {
+    std::uint32_t part = 0, function = 0;  // function: a number of `arcs`
+    std::uint64_t line = 0;  // the line of its first record of its own (0: none, only called)
+    std::string event;
+    std::uint64_t called = 0, lines = 0;
+  };
+  std::vector<call_balance> calls_above_lines;
+  std::vector<std::uint32_t> arc_from, arc_to;  // the distinct arcs, with candidates only
 };
 
 // Threads: one thread at a time (a sink); result() once reading is over. Lifetime: result() is a

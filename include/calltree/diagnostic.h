@@ -78,10 +78,11 @@ enum class diag_code : std::uint8_t {
                             // or summary: above the sum of self costs (the file was cut short)
   input_changed,            // the file shrank while it was read (its producer rewrote it)
   input_grew,               // the file grew while it was read (read to its size at the start)
+  calls_above_lines,        // calls into a function cost more than its own lines add up to
 };
 
 // The last code: loops over every code stop here.
-inline constexpr diag_code last_diag_code = diag_code::input_grew;
+inline constexpr diag_code last_diag_code = diag_code::calls_above_lines;
 
 CALLTREE_API std::string_view to_string(diag_code c);
 

@@ -28,8 +28,9 @@ def test_totals_equal_check_json(path):
     assert p.counts["errors"] == check["errors"]
     assert p.counts["warnings"] == check["warnings"]
     kept = [(d.severity, d.code, d.line, d.column, d.message) for d in p.diagnostics]
+    # (check's own calls-above-lines note, from the sums it makes, is no reader diagnostic)
     shown = [(d["severity"], d["code"], d["line"], d["column"], d["message"])
-             for d in check["diagnostics"]]
+             for d in check["diagnostics"] if d["code"] != "calls-above-lines"]
     assert sorted(kept) == sorted(shown)
     assert isinstance(p.complete, bool)
 

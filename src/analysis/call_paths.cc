@@ -84,6 +84,14 @@ struct path_estimator::impl {
   std::vector<double> in_sum, out_sum;  // [node * events + e]
   std::vector<std::uint32_t> component, component_size;
 
+  // The arc from `caller` to `callee` (a caller's arcs are sorted by callee), or none.
+  std::uint32_t arc_between(std::uint32_t caller, std::uint32_t callee) const {
+    const auto arcs = out[caller];
+    auto it = std::lower_bound(arcs.begin(), arcs.end(), callee,
+                               [&](std::uint32_t arc, std::uint32_t n) { return to[arc] < n; });
+    return it != arcs.end() && to[*it] == callee ? *it : none;
+  }
+
   explicit impl(const call_graph& g) : nodes(g.nodes), events(g.events), self(g.self) {
     cost = cost_matrix(events);
     // The calls by caller, then each caller's by callee, summed per pair.
@@ -178,21 +186,47 @@ struct builder {
     return false;
   }
 
+  // Whether frame f is the start of a tree from one node that is a member of a cycle, with
+  // path_options::cycles: its calls to and from its cycle's other members are not followed.
+  bool member_start(std::uint32_t f) const {
+    return parent[f] == none && o.cycles && (o.root || !o.roots.empty()) &&
+           same_cycle(node[f], node[f]);
+  }
+  bool same_cycle(std::uint32_t a, std::uint32_t b) const {
+    if (!o.cycle_of.empty())
+      return a < o.cycle_of.size() && b < o.cycle_of.size() && o.cycle_of[a] != 0 &&
+             o.cycle_of[a] == o.cycle_of[b];
+    return g.component[a] == g.component[b] && g.component_size[g.component[a]] > 1;
+  }
+
   std::span<const std::uint32_t> cuts(std::uint32_t f) {
     if (cut_from[f] == none) {
       cut_from[f] = static_cast<std::uint32_t>(cut_arcs.size());
+      const bool member = member_start(f);
       for (auto arc : arcs_of(node[f]))
-        if (on_path(f, next(arc))) cut_arcs.push_back(arc);
+        if (on_path(f, next(arc)) || (member && same_cycle(node[f], next(arc))))
+          cut_arcs.push_back(arc);
       cut_count[f] = static_cast<std::uint32_t>(cut_arcs.size()) - cut_from[f];
     }
     return {cut_arcs.data() + cut_from[f], cut_count[f]};
   }
 
   // A root's weight in event e: self + calls out (callees), or the calls in (callers; its self
-  // and calls out when nothing calls it).
+  // and calls out when nothing calls it: in every event, as its inclusive cost).
   double root_weight(std::uint32_t n, std::size_t e) const {
     const std::size_t i = n * events + e;
-    return up && g.in_sum[i] > 0 ? g.in_sum[i] : as_double(g.self.row(n)[e]) + g.out_sum[i];
+    return up && !g.in[n].empty() ? g.in_sum[i] : as_double(g.self.row(n)[e]) + g.out_sum[i];
+  }
+  // The weight of a root frame: root_weight, but for a member of a cycle as the start of a
+  // tree from one node (member_start), in either direction: its self cost and its calls
+  // leaving the cycle (its inclusive cost as analysis/inclusive.h counts a member's).
+  double start_weight(std::uint32_t f, std::size_t e) const {
+    const std::uint32_t n = node[f];
+    if (!member_start(f)) return root_weight(n, e);
+    double d = as_double(g.self.row(n)[e]);
+    for (auto arc : g.out[n])
+      if (!same_cycle(n, g.to[arc])) d += as_double(g.cost.row(arc)[e]);
+    return d;
   }
 
   // What frame f's weight `wt` splits over, in event e: the node's self cost (callees
@@ -205,8 +239,8 @@ struct builder {
     const std::size_t i = node[f] * events + e;
     double d = up ? g.in_sum[i] : as_double(g.self.row(node[f])[e]) + g.out_sum[i];
     for (auto arc : cuts(f)) d -= as_double(g.cost.row(arc)[e]);
-    if (up) return d > 0 ? d : 0;
     d = std::max(d, wt);
+    if (up) return d > 0 ? d : 0;
     if (parent[f] != none && g.component_size[g.component[node[f]]] == 1)
       d = std::max(d, g.in_sum[i]);
     return d > 0 ? d : 0;
@@ -260,9 +294,11 @@ struct builder {
       double any = 0;
       for (std::size_t e = 0; e < events; ++e) any += root_weight(r, e);
       if (any <= 0) continue;
-      const double wt = root_weight(r, w);
+      const auto f = add(r, none, none, 0);
+      const double wt = start_weight(f, w);
+      weight[f] = wt;
       tree += wt;
-      heap.push({wt, add(r, none, none, wt)});
+      heap.push({wt, f});
     }
     const double floor = o.min_share > 0 ? o.min_share * tree : 0;
     const std::size_t cap = std::max<std::size_t>(o.max_frames, node.size());
@@ -408,8 +444,8 @@ namespace {
 // the calls into it (a file whose calls cost less than their callees' lines). Returns the
 // nodes that got such a root frame. Exact self costs stay exact.
 template <typename B>
-std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight,
-                cost_matrix& self, cost_matrix& total) {
+std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight, cost_matrix& self,
+                cost_matrix& total) {
   const std::size_t events = b.events;
   std::size_t n = b.node.size();
   std::vector<std::uint64_t> cap(n);
@@ -421,18 +457,23 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight,
   std::size_t roots_made = 0, added = 0, best_at = 0;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> up_from;  // (node, index it came from)
   std::vector<char> dead;  // frames found without room down their chain
-  for (std::size_t e = 0; e < events; ++e) {
-    for (std::size_t f = 0; f < n; ++f) {
-      const double wt = f < n0 ? weight[f * events + e] : 0;
-      const double c = std::ceil(wt * (1 - 1e-12));
-      cap[f] = c >= 18446744073709551615.0 ? UINT64_MAX : c > 0 ? static_cast<std::uint64_t>(c) : 0;
-      // A chain frame (whose parent is fitted) and a frame of a node in a cycle (whose calls
-      // into it hold its recursion again: no bound) keep what they have. (A root is never
-      // above its bound, which is only its room.)
-      if (b.parent[f] != none &&
-          (f >= n0 || b.g.component_size[b.g.component[b.node[f]]] > 1))
-        cap[f] = std::max(cap[f], total.row(f)[e]);
+  // The frames of one node looked at for room, at most (the first ones: the heaviest paths).
+  constexpr std::size_t search = 64;
+  // A frame's bound in event e: its weight rounded up; for a frame the estimate did not weigh
+  // (a chain's, or one this fit makes) and a frame of a node in a cycle (whose share of its
+  // node's self cost is no guide: the calls into it hold its recursion again), the calls it
+  // stands for. (A root's bound is only its room.)
+  auto bound = [&](std::size_t f, std::size_t e) -> std::uint64_t {
+    if (b.parent[f] == none) return UINT64_MAX;
+    if (f >= n0 || b.g.component_size[b.g.component[b.node[f]]] > 1) {
+      const std::uint32_t arc = b.g.arc_between(b.node[b.parent[f]], b.node[f]);
+      return arc == none ? 0 : b.g.cost.row(arc)[e];
     }
+    const double c = std::ceil(weight[f * events + e] * (1 - 1e-12));
+    return c >= 18446744073709551615.0 ? UINT64_MAX : c > 0 ? static_cast<std::uint64_t>(c) : 0;
+  };
+  for (std::size_t e = 0; e < events; ++e) {
+    for (std::size_t f = 0; f < n; ++f) cap[f] = bound(f, e);
     auto remove = [&](std::uint32_t f, std::uint64_t a) {
       self.row(f)[e] -= a;
       for (std::uint32_t x = f; x != none; x = b.parent[x]) total.row(x)[e] -= a;
@@ -470,8 +511,9 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight,
       queue.assign(1, static_cast<std::uint32_t>(f));
       for (std::size_t qi = 0; qi < queue.size() && qi < 4096 && excess; ++qi) {
         const std::uint32_t x = queue[qi];
+        std::size_t looked = 0;  // (bounded: a hot recursive function has thousands of frames)
         for (auto g2 : frames_of[b.node[x]]) {
-          if (!excess || !self.row(x)[e]) break;
+          if (!excess || !self.row(x)[e] || ++looked > search) break;
           if (g2 == x) continue;
           const std::uint64_t r = std::min({excess, self.row(x)[e], room(g2)});
           if (r) remove(x, r), add(g2, r), excess -= r;
@@ -483,22 +525,25 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight,
       taken.clear();
       take(take, static_cast<std::uint32_t>(f), excess);
       for (auto [v, units] : taken) {
+        std::size_t looked = 0;
         for (auto g2 : frames_of[v]) {
-          if (!units) break;
+          if (!units || ++looked > search) break;
           const std::uint64_t r = std::min(units, room(g2));
           if (r) add(g2, r), units -= r;
         }
         // A frame of its own under a frame with room (a call pruned there): of a caller, or
         // up a chain of callers (the nearest callers first, a bounded search), the roomiest
         // frame of the nearest.
-        while (units && added < 4 * b.g.nodes) {
+        for (std::size_t tries = 0; units && added < 4 * b.g.nodes && tries < 8; ++tries) {
           std::uint32_t best = none;
           std::uint64_t best_room = 0;
           up_from.assign(1, {v, none});
           for (std::size_t qi = 0; qi < up_from.size() && qi < 256 && best == none; ++qi) {
             const std::uint32_t u = up_from[qi].first;
+            std::size_t seen_frames = 0;
             if (qi > 0)
               for (auto q : frames_of[u]) {
+                if (++seen_frames > search) break;
                 const std::uint64_t r = room(q);
                 bool ok_path = r > best_room && !(q < dead.size() && dead[q]);
                 for (std::size_t k = qi; ok_path && k != none; k = up_from[k].second)
@@ -525,7 +570,7 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight,
               ++added;
               self.add_row();
               total.add_row();
-              cap.push_back(UINT64_MAX);  // (within its parent's room; later events: its total)
+              cap.push_back(bound(next_frame, e));
               frames_of[node_k].push_back(next_frame);
             }
             under = next_frame;
@@ -576,7 +621,7 @@ path_tree path_estimator::estimate(const path_options& options) const {
     const std::size_t at = f * events;
     for (std::size_t e = 0; e < events; ++e) {
       if (b.parent[f] == none) {
-        weight[at + e] = b.root_weight(b.node[f], e);
+        weight[at + e] = b.start_weight(f, e);
       } else {
         const std::size_t p = b.parent[f] * events + e;
         weight[at + e] =

@@ -75,6 +75,7 @@ coverage_list coverage_of(const path_estimator& estimator, std::uint32_t node,
   path_options o;
   o.root = node;
   o.direction = direction;
+  o.cycles = options.cycles;
   o.weight_event = options.weight_event;
   o.min_share = options.min_share;
   o.max_frames = options.max_frames;

@@ -94,6 +94,19 @@ class arc_set {
     return true;
   }
   std::uint64_t size() const { return size_; }
+  // Every arc, (caller, callee), in no particular order.
+  void each(std::vector<std::uint32_t>& from, std::vector<std::uint32_t>& to) const {
+    for (std::uint32_t c = 0; c < callers_.size(); ++c) {
+      const entry& e = callers_[c];
+      auto put = [&](std::uint32_t v) {
+        if (v) from.push_back(c), to.push_back(v - 1);
+      };
+      if (e.more == 0)
+        for (std::uint32_t v : e.first) put(v);
+      else
+        for (std::uint32_t v : more_[e.more - 1].slots) put(v);
+    }
+  }
 
  private:
   struct entry {
@@ -153,12 +166,25 @@ struct checker::impl {
   std::uint32_t last_id = 0, last_callee_id = 0;
   bool have_last = false, have_last_callee = false;
 
-  std::uint32_t lookup(const fn_key& k) { return functions.find_or_add(k); }
-  std::uint32_t function(string_id o, string_id f, string_id n) {
+  // The calls into each function and its own lines (self and calls out), in this part's first
+  // event, for check_result::calls_above_lines; the line of each function's first record.
+  std::vector<std::uint64_t> called, lines, first_line;
+  std::vector<std::uint32_t> touched;  // the functions of this part with a sum
+  std::vector<check_result::call_balance> above;
+  std::string first_event;
+
+  std::uint32_t lookup(const fn_key& k) {
+    const std::uint32_t id = functions.find_or_add(k);
+    if (id == first_line.size()) first_line.push_back(0);
+    return id;
+  }
+  // (`line`: a record of the function's own, its first kept)
+  std::uint32_t function(string_id o, string_id f, string_id n, std::uint64_t line) {
     fn_key k{o, f, n};
     if (have_last && k == last) return last_id;
     last = k;
     last_id = lookup(k);
+    if (!first_line[last_id]) first_line[last_id] = line;
     have_last = true;
     return last_id;
   }
@@ -169,6 +195,12 @@ struct checker::impl {
     last_callee_id = lookup(k);
     have_last_callee = true;
     return last_callee_id;
+  }
+  void add(std::vector<std::uint64_t>& to, std::uint32_t f, std::span<const std::uint64_t> c) {
+    if (c.empty() || !c[0] || first_event.empty()) return;
+    if (called.size() <= f) called.resize(f + 1, 0), lines.resize(f + 1, 0);
+    if (!called[f] && !lines[f]) touched.push_back(f);
+    add_saturating(to[f], c[0]);
   }
   void arc(std::uint32_t caller, std::uint32_t to) { arcs.insert(caller, to); }
 };
@@ -193,25 +225,38 @@ void checker::on_part_begin(const part_header& h) {
   }
   m.header_summary = h.summary;
   m.have_last = m.have_last_callee = false;
+  m.first_event = h.events.empty() ? std::string() : h.events[0];
 }
 
 void checker::on_cost(const cost_record& r) {
-  impl_->function(r.ctx.object, r.ctx.file, r.ctx.function);
+  auto& m = *impl_;
+  const auto f = m.function(r.ctx.object, r.ctx.file, r.ctx.function, r.line);
+  m.add(m.lines, f, r.costs);
 }
 
 void checker::on_call(const call_record& r) {
   auto& m = *impl_;
-  auto caller = m.function(r.ctx.object, r.ctx.file, r.ctx.function);
+  auto caller = m.function(r.ctx.object, r.ctx.file, r.ctx.function, r.line);
   auto callee = m.callee(r.callee_object, r.callee_file, r.callee_function);
   m.arc(caller, callee);
+  if (caller == callee) return;  // (a self-call: neither a call in nor a line of its own)
+  m.add(m.lines, caller, r.costs);
+  m.add(m.called, callee, r.costs);
 }
 
 void checker::on_jump(const jump_record& r) {
-  impl_->function(r.ctx.object, r.ctx.file, r.ctx.function);
+  impl_->function(r.ctx.object, r.ctx.file, r.ctx.function, r.line);
 }
 
 void checker::on_part_end(const part_end& e) {
   auto& m = *impl_;
+  for (std::uint32_t f : m.touched) {
+    if (m.called[f] > m.lines[f])
+      m.above.push_back({static_cast<std::uint32_t>(m.r.parts), f, m.first_line[f], m.first_event,
+                         m.called[f], m.lines[f]});
+    m.called[f] = m.lines[f] = 0;
+  }
+  m.touched.clear();
   for (std::size_t i = 0; i < e.computed.size() && i < m.event_map.size(); ++i)
     m.r.totals_saturated |= !add_saturating(m.r.totals[m.event_map[i]], e.computed[i]);
   const auto* s = e.summary ? &*e.summary : m.header_summary ? &*m.header_summary : nullptr;
@@ -234,6 +279,8 @@ check_result checker::result() const {
   r.functions = impl_->functions.size();
   r.calls = impl_->arcs.size();
   if (impl_->any_summary) r.summary = impl_->summary;
+  r.calls_above_lines = impl_->above;
+  if (!r.calls_above_lines.empty()) impl_->arcs.each(r.arc_from, r.arc_to);
   return r;
 }
 

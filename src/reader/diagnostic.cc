@@ -17,7 +17,7 @@ std::string_view to_string(severity s) {
 }
 
 namespace {
-constexpr std::array<std::string_view, 53> code_names = {
+constexpr std::array<std::string_view, 54> code_names = {
     "io-error",
     "truncated-input",
     "line-too-long",
@@ -71,6 +71,7 @@ constexpr std::array<std::string_view, 53> code_names = {
     "likely-truncated",
     "input-changed",
     "input-grew",
+    "calls-above-lines",
 };
 static_assert(static_cast<std::size_t>(last_diag_code) + 1 == code_names.size());
 }  // namespace

@@ -156,6 +156,14 @@ result<flame_view> flame(const session& s, const flame_query& q) {
     o.root = q.root;
   }
   o.direction = q.direction;
+  o.cycles = q.detect_cycles;
+  if (q.root && q.detect_cycles && !cycle) {
+    // (the views' cycles, <cycle N>: a (part, key) node of a run is in its key's)
+    const std::size_t n = graph->key_of.empty() ? s.keys() : graph->key_of.size();
+    o.cycle_of.resize(n);
+    for (std::uint32_t k = 0; k < n; ++k)
+      o.cycle_of[k] = pc.cycle_of(graph->key_of.empty() ? k : graph->key_of[k]);
+  }
   o.weight_event = out.weight_column;
   o.min_share = q.min_share;
   o.max_frames = q.max_frames;

@@ -67,6 +67,23 @@ has "empty: no-events" "$tmp/err" '\[no-events\]'
 head -c 4096 /dev/urandom >"$tmp/random"
 "$bin" check "$tmp/random" >/dev/null 2>"$tmp/err"; expect "binary file" 1 $?
 
+# calls that cost more than their callee's lines: a note (exit 0), at the function's first line,
+# in the text and in --json; none on a file whose calls agree with their callees' lines.
+runs=$(dirname "$corpus")/runs
+"$bin" check "$runs/calls-above-lines.callgrind" >"$tmp/out" 2>"$tmp/err"; expect "calls above lines" 0 $?
+has "calls-above-lines note" "$tmp/err" 'calls-above-lines.callgrind:12: note: 1 function is called for more than its own lines add up to \(the most: the function whose lines begin here, called for 200 Ir, its lines 110\).*\[calls-above-lines\]'
+"$bin" check --json "$runs/calls-above-lines.callgrind" >"$tmp/cal.json"; expect "calls above lines, json" 0 $?
+python3 - "$tmp/cal.json" <<'PY' || fail=1
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+notes = [x for x in d["diagnostics"] if x["code"] == "calls-above-lines"]
+assert len(notes) == 1 and notes[0]["severity"] == "note" and notes[0]["line"] == 12, notes
+assert "called for 200 Ir, its lines 110" in notes[0]["message"], notes[0]["message"]
+assert d["notes"] >= 1 and d["ok"] is True
+print("ok: json calls-above-lines")
+PY
+"$bin" check "$f" 2>&1 | grep -q 'calls-above-lines' && { echo "FAIL: a note on vg-recurse-default"; fail=1; } || echo "ok: no note where calls agree"
+
 # usage and I/O errors: exit 2
 "$bin" check >/dev/null 2>&1; expect "no file" 2 $?
 "$bin" check --bogus "$f" >/dev/null 2>&1; expect "unknown option" 2 $?

@@ -41,12 +41,16 @@
 //    weight) gets one path of its own: its heaviest chain of callers up to a root. A total is
 //    then a frame's self plus its children's totals. Only how inclusive cost splits between
 //    paths is an estimate. Whole units, pruned paths and those chains can put a frame above
-//    its weight; the fit then moves, per event and deepest frame first, the units a frame
-//    (outside cycles) holds beyond its weight rounded up to other frames of the same node with
-//    room up to their root, or to a new frame under a chain of its callers from a frame with
-//    room (a call pruned there), or, when no frame has room, to a root frame of the node
+//    its bound: its weight rounded up, or, for a frame of a node in a cycle (whose share of
+//    the node's self cost is no guide), a frame of a chain and a frame the fit makes, the
+//    calls it stands for (its parent's node's calls of its node). The fit then moves, per
+//    event and deepest frame first, the units a frame holds beyond its bound to other frames
+//    of the same node with room up to their root, or to a new frame under a chain of its
+//    callers from a frame with room (a call pruned there), every frame of that chain within
+//    the calls it stands for, or, when no frame has room, to a root frame of the node
 //    (`unfitted` counts those nodes: a few units of rounding, or the self cost of a file whose
-//    calls into a function cost less than that function's lines).
+//    calls into a function cost less than that function's lines). So no frame but a root is
+//    above the calls it stands for, in any event.
 //  * Pruning. Frames are expanded heaviest first; a call whose share is below `min_share` of
 //    the tree's weight, or past `max_frames`, gets no frame. Without `exact_self` (a display),
 //    a frame's total is its estimated weight and its self is what its children leave of it
@@ -57,8 +61,12 @@
 //    none, as in a cycle with no way in, the heaviest nodes of the cycle), or from one node:
 //    its callees (the lower half of a sandwich, a callee map), or its callers (the upper half,
 //    where a frame's children are the callers of its node, and its weight splits in
-//    proportion to the inclusive cost of the calls into it; the weight that reaches a node
-//    no one calls stays there as the frame's self).
+//    proportion to the inclusive cost of the calls into it, over no less than the weight
+//    itself, so that no caller gets more than its calls; the weight that reaches a node no
+//    one calls, or that its callers' calls do not cover, stays there as the frame's self).
+//    From a member of a cycle with `cycles` (path_options): its inclusive cost as a cycle's
+//    member (its self and its calls leaving the cycle), the calls inside the cycle not
+//    followed, as KCachegrind's maps do with cycle detection on.
 #pragma once
 
 #include <cstdint>
@@ -104,6 +112,19 @@ struct path_options {
   // graph whose nodes are (part, function) pairs, a run of threads); empty: the graph's roots.
   std::vector<std::uint32_t> roots;
   path_direction direction = path_direction::callees;
+  // From one node (`root` or `roots`) that is a member of a cycle (a strongly connected
+  // component of two or more nodes): its weight is its self cost and its calls leaving the
+  // cycle (its inclusive cost as analysis/inclusive.h counts a cycle's member), and its calls
+  // to and from the other members are not followed (KCachegrind's maps and coverage with cycle
+  // detection on: calls inside a cycle are not shown). Every other frame is bounded by its
+  // parent, so no share of the tree is above that cost. False: a member starts with its self
+  // cost and all its calls out (callees) or all the calls into it (callers), sums over nested
+  // calls that can pass the program's total, as with cycle detection off.
+  bool cycles = false;
+  // With `cycles`: each node's cycle (0: in none; nodes of one number are one cycle), as the
+  // caller formed them (a viewer's cycles, numbered from 1); empty: the graph's strongly
+  // connected components of two or more nodes.
+  std::vector<std::uint32_t> cycle_of;
   std::size_t weight_event = 0;  // the event whose shares split the costs
   double min_share = 0;          // of the tree's weight; 0 = expand every frame of weight > 0
   // A call graph's paths can be exponentially many (a ladder of 64 diamonds has 2^64), so the

@@ -23,6 +23,12 @@
 //    frame it would repeat; a self-call never counts. So a function is counted once per path,
 //    its frames never nest, and every cost is at most W(F): the sum over one list may exceed
 //    W(F) (a cost below G is below G's callers in the list too), a single entry never does.
+//  * Cycles (coverage_options::cycles, as `calltree serve` with cycle detection on): for a
+//    member of a cycle, W(F) is its inclusive cost as a member (its self and its calls leaving
+//    the cycle, analysis/inclusive.h) and the calls between F and the other members are not
+//    followed (KCachegrind's rule: calls inside a cycle are not shown), so no entry passes
+//    W(F), nor W(F) the cycle's cost. Without it, a member's W(F) is its self and all its calls
+//    out (callees) or all the calls into it (callers), sums over nested calls.
 //  * Distance: the depth of a frame (F is 0, its direct callers or callees 1); an entry's
 //    minimum and maximum over its frames (KCachegrind shows "min-max"). F itself is no entry.
 //  * Pruning: a path whose share is below `min_share` of W(F), or past `max_frames`, is not
@@ -64,6 +70,9 @@ struct coverage_options {
   std::size_t weight_event = 0;  // the event whose shares split the costs, and the order
   double min_share = 1e-4;
   std::size_t max_frames = std::size_t{1} << 18;
+  // For a member of a cycle: its cost and the calls followed as KCachegrind's with cycle
+  // detection on (path_options::cycles): W(F) is its self and its calls leaving the cycle.
+  bool cycles = false;
 };
 
 // The entries of a tree of paths from one root (estimate_paths with options.root): every node
