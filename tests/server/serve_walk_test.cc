@@ -772,7 +772,6 @@ std::vector<std::pair<std::string, fs::path>> single_profiles() {
   return out;
 }
 
-// The single profiles of `half` (0 or 1: every other one, so that two ctest jobs share them),
 // The Trend view of a folder (serve DIR's /api/v1/trend, the program total): every file is a
 // point, a file skipped (no profile), or a problem (it lacks the event); each point is a row of
 // the folder table, once; a point's inclusive cost is its total, which is at least its self.
@@ -799,10 +798,13 @@ void walk_trend(test::walk_log& log, const server::api& a, const json& table, st
 
 // walked in single mode, then through a folder of them (serve DIR): the diff of each with
 // itself, its row's total once opened, status and reload.
-void walk_singles(int half) {
+constexpr int walk_shards = 4;
+
+void walk_singles(int shard) {
   test::walk_log log(known_failures);
-  // (dealt by size, largest first, each to the half with less so far, so that both take about
-  // as long: a gzip file counts twice its size)
+  // (dealt by size, largest first, each to the shard with least so far, so that all take about
+  // as long: a gzip file counts twice its size; four shards, each well within ctest's timeout
+  // in the sanitizer build, two at a time on two cores)
   auto all = single_profiles();
   auto weight = [](const fs::path& p) {
     return fs::file_size(p) * (p.extension() == ".gz" ? 2 : 1);
@@ -811,17 +813,17 @@ void walk_singles(int half) {
     return weight(a.second) > weight(b.second);
   });
   std::vector<std::pair<std::string, fs::path>> mine;
-  std::uintmax_t load[2] = {0, 0};
-  // (CALLTREE_WALK_ONLY=NAME: that file alone, in the first half: to look at one walk)
+  std::uintmax_t load[walk_shards] = {};
+  // (CALLTREE_WALK_ONLY=NAME: that file alone, in the first shard: to look at one walk)
   const char* only = std::getenv("CALLTREE_WALK_ONLY");
   for (const auto& f : all) {
-    const int to = load[1] < load[0] ? 1 : 0;
+    const int to = static_cast<int>(std::min_element(load, load + walk_shards) - load);
     load[to] += weight(f.second);
-    if (only ? half == 0 && f.first == only : to == half) mine.push_back(f);
+    if (only ? shard == 0 && f.first == only : to == shard) mine.push_back(f);
   }
   // The folder: a link to each file under its walk name.
   const fs::path dir = fs::temp_directory_path() /
-                       ("calltree-walk-" + std::to_string(getpid()) + "-" + std::to_string(half));
+                       ("calltree-walk-" + std::to_string(getpid()) + "-" + std::to_string(shard));
   fs::remove_all(dir);
   fs::create_directories(dir);
   for (const auto& [name, path] : mine) {
@@ -919,9 +921,10 @@ TEST(ServeWalk, EveryRouteIsWalked) {
         << ": walk it and assert what its view shows";
 }
 
-TEST(ServeWalk, CorpusAndGoldenFirstHalf) { walk_singles(0); }
-
-TEST(ServeWalk, CorpusAndGoldenSecondHalf) { walk_singles(1); }
+TEST(ServeWalk, CorpusAndGoldenShard1) { walk_singles(0); }
+TEST(ServeWalk, CorpusAndGoldenShard2) { walk_singles(1); }
+TEST(ServeWalk, CorpusAndGoldenShard3) { walk_singles(2); }
+TEST(ServeWalk, CorpusAndGoldenShard4) { walk_singles(3); }
 
 // The runs of tests/runs (threads, dumps): one profile of several files (serve FILE...),
 // each part compared with annotate of its file, and the diff of the run with itself.
