@@ -6,62 +6,11 @@
 //
 //   node web/tests/browser_signed.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
 //        --source . --out build/web/screenshots
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { chromium } from "playwright-core";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { assert, calltree, eq, page, run, serve, shot, source, test } from "./harness.mjs";
 
-const arg = (name, def) => {
-  const i = process.argv.indexOf("--" + name);
-  return i > 0 ? process.argv[i + 1] : def;
-};
-const calltree = resolve(arg("calltree", "build/calltree"));
-const source = resolve(arg("source", "."));
-const out = resolve(arg("out", "build/web/screenshots"));
 const signedDir = join(source, "tests", "signed");
-let browserPath = arg("chromium", "/usr/bin/chromium");
-if (existsSync("/usr/lib/chromium/chromium") && browserPath === "/usr/bin/chromium") browserPath = "/usr/lib/chromium/chromium";
-mkdirSync(out, { recursive: true });
-
-function serve(args, cwd) {
-  return new Promise((ok, fail) => {
-    const p = spawn(calltree, ["serve", "--port", "0", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let buf = "";
-    let err = "";
-    const timer = setTimeout(() => fail(new Error("serve printed no URL in 20 s: " + err)), 20000);
-    p.stderr.on("data", (d) => (err += d));
-    p.stdout.on("data", (d) => {
-      buf += d;
-      const m = buf.match(/^(http:\/\/\S+)\n/);
-      if (m) {
-        clearTimeout(timer);
-        ok({ url: m[1], proc: p, stop: () => p.kill("SIGTERM") });
-      }
-    });
-    p.on("exit", (code) => fail(new Error(`serve exited ${code}: ${err}`)));
-  });
-}
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-function eq(a, b, msg) {
-  if (a !== b) throw new Error(`${msg}: got ${JSON.stringify(a)}, want ${JSON.stringify(b)}`);
-}
-
-let browser;
-async function page(url) {
-  const ctx = await browser.newContext({ viewport: { width: 1500, height: 900 } });
-  const pg = await ctx.newPage();
-  const errors = [];
-  pg.on("pageerror", (e) => errors.push(e.message));
-  pg.errors = errors;
-  if (url) await pg.goto(url);
-  return pg;
-}
-const shot = (pg, name) => pg.screenshot({ path: join(out, name + ".png") });
-
-const tests = [];
-const test = (name, fn) => tests.push({ name, fn });
 
 // The hue of an `hsl(H S% L%)` or `rgb(r, g, b)` colour: red ~0, blue ~215.
 function hue(css) {
@@ -81,7 +30,7 @@ test("cg_diff's file: signed total and costs, by size of change, a diverging fla
   const file = join(signedDir, "cg_diff.out");
   const A = JSON.parse(execFileSync(calltree, ["annotate", "--json", file]).toString());
   eq(A.totals.Ir, -330149, "annotate --json's total (cg_annotate's -330,149)");
-  const s = await serve([file], signedDir);
+  const s = await serve([file], { cwd: signedDir });
   try {
     const pg = await page(s.url);
     await pg.waitForSelector('.tbody .row[data-index="0"] .cell.name');
@@ -121,23 +70,4 @@ test("cg_diff's file: signed total and costs, by size of change, a diverging fla
   }
 });
 
-const t0 = Date.now();
-browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
-let passed = 0;
-let failed = 0;
-for (const t of tests) {
-  const t1 = Date.now();
-  try {
-    await Promise.race([t.fn(), new Promise((_, f) => setTimeout(() => f(new Error("timed out after 60 s")), 60000))]);
-    passed++;
-    console.log(`ok   ${t.name} (${Date.now() - t1} ms)`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${t.name}: ${e.message.split("\n")[0]}`);
-  }
-  for (const c of browser.contexts()) await c.close();
-}
-await browser.close();
-console.log(`screenshots in ${out}; ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await run();

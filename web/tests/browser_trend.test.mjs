@@ -11,23 +11,11 @@
 //
 //   node web/tests/browser_trend.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
 //        --source . --out build/web/screenshots [--only NAME]
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join, resolve } from "node:path";
-import { chromium } from "playwright-core";
-
-const arg = (name, def) => {
-  const i = process.argv.indexOf("--" + name);
-  return i > 0 ? process.argv[i + 1] : def;
-};
-const calltree = resolve(arg("calltree", "build/calltree"));
-const source = resolve(arg("source", "."));
-const out = resolve(arg("out", "build/web/screenshots"));
-const only = arg("only", "");
-let browserPath = arg("chromium", "/usr/bin/chromium");
-if (existsSync("/usr/lib/chromium/chromium") && browserPath === "/usr/bin/chromium") browserPath = "/usr/lib/chromium/chromium";
-mkdirSync(out, { recursive: true });
+import { basename, join } from "node:path";
+import { assert, calltree, eq, page as openPage, run, serve as startServe, shot, source, test } from "./harness.mjs";
 
 const tmp = mkdtempSync(join(tmpdir(), "calltree-trend-web-"));
 const env = { ...process.env, XDG_CACHE_HOME: join(tmp, "cache") };
@@ -35,47 +23,8 @@ execFileSync("bash", [join(source, "tests", "trend", "make_runs.sh"), join(tmp, 
 const trendJson = (dir) => JSON.parse(execFileSync(calltree, ["trend", "--json", "--index=none", dir], { env, stdio: ["ignore", "pipe", "ignore"] }).toString());
 const fmt = (n) => new Intl.NumberFormat("en-US").format(n);
 
-/** Starts `calltree serve ARGS` and resolves to its URL once it printed it. */
-function serve(args) {
-  return new Promise((ok, fail) => {
-    const p = spawn(calltree, ["serve", "--port", "0", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let buf = "";
-    let err = "";
-    const timer = setTimeout(() => fail(new Error("serve printed no URL in 20 s: " + err)), 20000);
-    p.stderr.on("data", (d) => (err += d));
-    p.stdout.on("data", (d) => {
-      buf += d;
-      const m = buf.match(/^(http:\/\/\S+)\n/);
-      if (m) {
-        clearTimeout(timer);
-        ok({ url: m[1], proc: p, stop: () => p.kill("SIGTERM") });
-      }
-    });
-    p.on("exit", (code) => fail(new Error(`serve exited ${code}: ${err}`)));
-  });
-}
-
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-function eq(a, b, msg) {
-  if (a !== b) throw new Error(`${msg}: got ${JSON.stringify(a)}, want ${JSON.stringify(b)}`);
-}
-
-const tests = [];
-const test = (name, fn) => tests.push({ name, fn });
-
-let browser;
-async function page(url) {
-  const ctx = await browser.newContext({ viewport: { width: 1400, height: 820 } });
-  const pg = await ctx.newPage();
-  const errors = [];
-  pg.on("pageerror", (e) => errors.push(e.message));
-  pg.errors = errors;
-  if (url) await pg.goto(url);
-  return pg;
-}
-const shot = (pg, name) => pg.screenshot({ path: join(out, name + ".png") });
+const serve = (args) => startServe(args, { env });
+const page = (url) => openPage(url, { width: 1400, height: 820 });
 const points = (pg, series) => pg.$$eval(`[data-testid="trend-point"][data-series="${series}"]`, (els) => els.map((e) => Number(e.getAttribute("data-id"))));
 const rows = (pg) => pg.$$eval('[data-testid="trend-row"]', (trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent.trim())));
 
@@ -147,26 +96,4 @@ for (const [name, timed] of [
   });
 }
 
-// --- the runner -------------------------------------------------------------------------------
-const t0 = Date.now();
-browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
-let passed = 0;
-let failed = 0;
-for (const t of tests) {
-  if (only && !t.name.includes(only)) continue;
-  const t1 = Date.now();
-  try {
-    await Promise.race([t.fn(), new Promise((_, f) => setTimeout(() => f(new Error("timed out after 90 s")), 90000))]);
-    passed++;
-    console.log(`ok   ${t.name} (${Date.now() - t1} ms)`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${t.name}: ${e.message.split("\n")[0]}`);
-  }
-  for (const c of browser.contexts()) await c.close();
-}
-await browser.close();
-rmSync(tmp, { recursive: true, force: true });
-console.log(`screenshots in ${out}; ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await run({ limitMs: 90000, cleanup: () => rmSync(tmp, { recursive: true, force: true }) });
