@@ -135,6 +135,7 @@ void replay(const profile& p, record_sink& sink, replay_order order) {
     }
 
     part_end e;
+    e.signed_costs = p.signed_costs;
     // The model keeps one summary: the one after the body if there was one, else the
     // header's. It goes to the end record unless it is the header's.
     e.summary = to_part_order(pt, pt.summary);
