@@ -168,23 +168,34 @@ struct checker::impl {
 
   // The calls into each function and its own lines (self and calls out), in this part's first
   // event, for check_result::calls_above_lines; the line of each function's first record.
-  std::vector<std::uint64_t> called, lines, first_line;
+  // (a function's sums and first line side by side: a call's callee is a random function, and
+  // a function met again is one cache line away)
+  struct balance {
+    std::uint64_t called = 0, lines = 0, first_line = 0;
+  };
+  std::vector<balance> sums;
   std::vector<std::uint32_t> touched;  // the functions of this part with a sum
   std::vector<check_result::call_balance> above;
   std::string first_event;
 
   std::uint32_t lookup(const fn_key& k) {
     const std::uint32_t id = functions.find_or_add(k);
-    if (id == first_line.size()) first_line.push_back(0);
+    if (id == sums.size()) sums.emplace_back();
     return id;
   }
   // (`line`: a record of the function's own, its first kept)
+  // (the same function as the last record's inline, another one out of line)
   std::uint32_t function(string_id o, string_id f, string_id n, std::uint64_t line) {
     fn_key k{o, f, n};
-    if (have_last && k == last) return last_id;
+    if (have_last && k == last) [[likely]]
+      return last_id;
+    return another_function(k, line);
+  }
+  [[gnu::noinline]] std::uint32_t another_function(const fn_key& k, std::uint64_t line) {
+    flush_lines();
     last = k;
     last_id = lookup(k);
-    if (!first_line[last_id]) first_line[last_id] = line;
+    if (auto& first = sums[last_id].first_line; !first) first = line;
     have_last = true;
     return last_id;
   }
@@ -196,11 +207,26 @@ struct checker::impl {
     have_last_callee = true;
     return last_callee_id;
   }
-  void add(std::vector<std::uint64_t>& to, std::uint32_t f, std::span<const std::uint64_t> c) {
-    if (c.empty() || !c[0] || first_event.empty()) return;
-    if (called.size() <= f) called.resize(f + 1, 0), lines.resize(f + 1, 0);
-    if (!called[f] && !lines[f]) touched.push_back(f);
-    add_saturating(to[f], c[0]);
+  // The first event's cost of a record, 0 when there is none (then nothing is summed).
+  std::uint64_t first_cost(std::span<const std::uint64_t> c) const {
+    return c.empty() || first_event.empty() ? 0 : c[0];
+  }
+  template <std::uint64_t balance::*To>
+  void add(std::uint32_t f, std::uint64_t c) {
+    if (!c) return;
+    balance& b = sums[f];
+    if (!(b.called | b.lines)) [[unlikely]]
+      touch(f);
+    add_saturating(b.*To, c);
+  }
+  [[gnu::noinline]] void touch(std::uint32_t f) { touched.push_back(f); }
+  // The lines of the last record's function (last_id) not yet in its sums: a run of records of
+  // one function adds here, and the sum goes to `sums` when another function comes or the part
+  // ends.
+  std::uint64_t pending_lines = 0;
+  void add_lines(std::uint64_t c) { add_saturating(pending_lines, c); }
+  void flush_lines() {
+    if (pending_lines) add<&balance::lines>(last_id, pending_lines), pending_lines = 0;
   }
   void arc(std::uint32_t caller, std::uint32_t to) { arcs.insert(caller, to); }
 };
@@ -230,8 +256,8 @@ void checker::on_part_begin(const part_header& h) {
 
 void checker::on_cost(const cost_record& r) {
   auto& m = *impl_;
-  const auto f = m.function(r.ctx.object, r.ctx.file, r.ctx.function, r.line);
-  m.add(m.lines, f, r.costs);
+  m.function(r.ctx.object, r.ctx.file, r.ctx.function, r.line);
+  m.add_lines(m.first_cost(r.costs));
 }
 
 void checker::on_call(const call_record& r) {
@@ -240,8 +266,9 @@ void checker::on_call(const call_record& r) {
   auto callee = m.callee(r.callee_object, r.callee_file, r.callee_function);
   m.arc(caller, callee);
   if (caller == callee) return;  // (a self-call: neither a call in nor a line of its own)
-  m.add(m.lines, caller, r.costs);
-  m.add(m.called, callee, r.costs);
+  const std::uint64_t c = m.first_cost(r.costs);
+  m.add_lines(c);  // (the caller is the last record's function)
+  m.add<&impl::balance::called>(callee, c);
 }
 
 void checker::on_jump(const jump_record& r) {
@@ -250,11 +277,13 @@ void checker::on_jump(const jump_record& r) {
 
 void checker::on_part_end(const part_end& e) {
   auto& m = *impl_;
+  m.flush_lines();
   for (std::uint32_t f : m.touched) {
-    if (m.called[f] > m.lines[f])
-      m.above.push_back({static_cast<std::uint32_t>(m.r.parts), f, m.first_line[f], m.first_event,
-                         m.called[f], m.lines[f]});
-    m.called[f] = m.lines[f] = 0;
+    auto& b = m.sums[f];
+    if (b.called > b.lines)
+      m.above.push_back({static_cast<std::uint32_t>(m.r.parts), f, b.first_line, m.first_event,
+                         b.called, b.lines});
+    b.called = b.lines = 0;
   }
   m.touched.clear();
   for (std::size_t i = 0; i < e.computed.size() && i < m.event_map.size(); ++i)
