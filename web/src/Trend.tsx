@@ -141,6 +141,18 @@ export function Trend({ state }: { state: ViewState }) {
   }, [state.tfn, state.event]);
   useEffect(() => setText(state.tfn), [state.tfn]);
   const a = answer;
+  // The list of biggest changes; a name several of its functions share (other objects or
+  // files: callgrind's `(below main)` of the program and of libc) says each one's object, and
+  // asks for `file:name`, that one function, where the name alone is their sum.
+  const listed = a ? a.top.slice(0, 30) : [];
+  const where = new Map<string, string>();  // a name -> the file and object of its first row
+  const shared = new Set<string>();
+  for (const c of listed) {
+    const [n, w] = [c.function ?? "", `${c.file}\n${c.object}`];
+    if (!where.has(n)) where.set(n, w);
+    else if (where.get(n) !== w) shared.add(n);
+  }
+  const asked = (c: TrendChange) => (shared.has(c.function ?? "") && c.file ? `${c.file}:${c.function}` : c.function ?? "");
   const onPoint = (i: number, shift: boolean) => {
     if (!a) return;
     if (!shift) return navigate({ open: String(a.points[i].id), fn: null });
@@ -265,11 +277,16 @@ export function Trend({ state }: { state: ViewState }) {
             <h3>Biggest changes of any function</h3>
             {a.top.length === 0 && <div class="dim">none of the threshold or more</div>}
             <ul>
-              {a.top.slice(0, 30).map((c) => (
+              {listed.map((c) => (
                 <li data-testid="trend-top">
-                  <a href="#" title={`${c.function}\n${c.file ?? ""} ${c.object ?? ""}`} onClick={(e) => (e.preventDefault(), navigate({ tfn: c.function ?? "" }))}>
+                  <a href="#" title={`${c.function}\n${c.file ?? ""} ${c.object ?? ""}`} onClick={(e) => (e.preventDefault(), navigate({ tfn: asked(c) }))}>
                     {c.function}
                   </a>{" "}
+                  {shared.has(c.function ?? "") && (
+                    <span class="dim" data-testid="trend-top-where">
+                      · {base(c.object || c.file || "")}{" "}
+                    </span>
+                  )}
                   <span class={"dim " + (c.after > c.before ? "up" : "down")}>
                     {c.kind} {percent(c)} at run {c.run}
                   </span>

@@ -53,6 +53,25 @@ for (const [name, timed] of [
       eq((await pg.textContent('[data-testid="trend-title"]')).startsWith("Program total"), true, "the program total's title");
       eq((await points(pg, "total")).length, 8, "eight points of the program total");
       await shot(pg, `trend-${name}-total`);
+      if (!timed) {
+        // Two functions named `(below main)` (the program's and libc's): each row of the list
+        // says its object, and a click shows that one function, with trend --json's numbers.
+        const twins = await pg.$$eval('[data-testid="trend-top"]', (lis) =>
+          lis.filter((li) => li.querySelector("a").textContent === "(below main)").map((li) => li.querySelector('[data-testid="trend-top-where"]')?.textContent.trim()),
+        );
+        eq(twins.sort().join(), "· libc.so.6,· steps", "the two (below main) rows' objects");
+        const libc = T.changes.find((c) => c.function === "(below main)" && c.kind === "inclusive" && c.object.endsWith("/libc.so.6"));
+        assert(libc, "calltree trend: libc's (below main) changes: " + JSON.stringify(T.changes.map((c) => [c.function, c.object])));
+        await pg.click('[data-testid="trend-top"]:has([data-testid="trend-top-where"]:text-is("· libc.so.6")) a');
+        await pg.waitForFunction(() => document.querySelector('[data-testid="trend-title"]')?.textContent.includes("(below main)"));
+        await pg.waitForSelector('[data-testid="trend-row"]');
+        const r = await rows(pg);
+        eq(r[libc.run - 1][4], fmt(libc.before), "libc's (below main) inclusive cost before its change, trend --json's");
+        eq(r[libc.run][4], fmt(libc.after), "libc's (below main) inclusive cost after its change, trend --json's");
+        await shot(pg, `trend-${name}-twin`);
+        await pg.click('button.clear');
+        await pg.waitForFunction(() => document.querySelector('[data-testid="trend-title"]')?.textContent.startsWith("Program total"));
+      }
       // work(), picked from the biggest changes.
       await pg.click('[data-testid="trend-top"] a:text-is("work")');
       await pg.waitForSelector('[data-testid="trend-point"][data-series="self"]');
