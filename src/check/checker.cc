@@ -173,14 +173,14 @@ struct checker::impl {
   struct balance {
     std::uint64_t called = 0, lines = 0, first_line = 0;
   };
-  std::vector<balance> sums;
+  paged_array<balance, 12> sums;  // (paged: no copy of half a million functions' to grow)
   std::vector<std::uint32_t> touched;  // the functions of this part with a sum
   std::vector<check_result::call_balance> above;
   std::string first_event;
 
   std::uint32_t lookup(const fn_key& k) {
     const std::uint32_t id = functions.find_or_add(k);
-    if (id == sums.size()) sums.emplace_back();
+    if (id == sums.size()) sums.push_back({});
     return id;
   }
   // (`line`: a record of the function's own, its first kept)
