@@ -173,7 +173,7 @@ struct checker::impl {
   struct balance {
     std::uint64_t called = 0, lines = 0, first_line = 0;
   };
-  paged_array<balance, 12> sums;  // (paged: no copy of half a million functions' to grow)
+  paged_array<balance, 12> sums;       // (paged: no copy of half a million functions' to grow)
   std::vector<std::uint32_t> touched;  // the functions of this part with a sum
   std::vector<check_result::call_balance> above;
   std::string first_event;

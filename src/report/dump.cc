@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "calltree/cost_matrix.h"
+
 namespace calltree {
 
 namespace {
@@ -42,11 +44,19 @@ void append_hex(std::string& s, std::uint64_t v) {
   s.append(buf, end);
 }
 
+// (A file of differences: the reader has met a negative number on this thread, and its costs
+// are signed 64-bit numbers, cost_matrix.h: printed with their sign.)
 void append_costs(std::string& s, std::span<const std::uint64_t> v) {
   s += '[';
+  const bool sign = signed_costs_here();
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (i) s += ' ';
-    append_u64(s, v[i]);
+    if (sign && as_signed(v[i]) < 0) {
+      s += '-';
+      append_u64(s, 0 - v[i]);
+    } else {
+      append_u64(s, v[i]);
+    }
   }
   s += ']';
 }
