@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assert, calltree, calltreeJson, corpus, eq, fmt, out, page, rowText, run, serve as startServe, shot, source, test, waitRows } from "./harness.mjs";
+import { assert, calltree, calltreeJson, corpus, eq, fmt, mostChangedFile, out, page, rowText, run, serve as startServe, shot, source, test, waitRows } from "./harness.mjs";
 
 const recurse = join(source, "examples/recurse.callgrind");
 const threads = join(corpus, "vg-threads-separate-combined.callgrind");
@@ -589,15 +589,7 @@ test("diff: grouped by source file, each group's change, one group's rows", asyn
   try {
     const D = JSON.parse(execFileSync(calltree, ["diff", "--json", "--threshold=0", oldT, newT], { maxBuffer: 1 << 28 }).toString());
     // The expected change of each file's group: its functions' self cost summed, each side.
-    const byFile = new Map();
-    for (const f of D.functions) {
-      const b = f.file.split("/").pop() || f.file;
-      const g = byFile.get(b) ?? { old: 0, nw: 0 };
-      g.old += f.self.Ir.old;
-      g.nw += f.self.Ir.new;
-      byFile.set(b, g);
-    }
-    const [bigName, big] = [...byFile].sort((a, b) => Math.abs(b[1].nw - b[1].old) - Math.abs(a[1].nw - a[1].old))[0];
+    const [bigName, big] = mostChangedFile(D);
     const pg = await page(s2.url + "#group=file");
     await pg.waitForSelector(".groups .group.dgroup");
     // The first group is the one whose self cost changed most; its delta is shown.

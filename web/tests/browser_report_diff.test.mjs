@@ -8,7 +8,7 @@
 //        --chromium /usr/bin/chromium --corpus tests/corpus --out build/web/screenshots
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { assert, calltree, calltreeJson, corpus, eq, fmt, out, page as openPage, rowText, run, shot, test, waitRows } from "./harness.mjs";
+import { assert, calltree, calltreeJson, corpus, eq, fmt, mostChangedFile, out, page as openPage, rowText, run, shot, test, waitRows } from "./harness.mjs";
 
 // Two pairs: the recursion example against itself with --separate-recs/--separate-callers
 // (491 added, 271 removed: every kind of row), and two threads' files (the total grows by
@@ -173,15 +173,7 @@ test("groups: each file's change as calltree diff's functions summed; one group'
   const r = report("diff-report-threads", thrOld, thrNew);
   eq(r.status, 0, "exit status: " + r.stderr);
   const Dall = diffJson("--threshold=0", thrOld, thrNew);
-  const byFile = new Map();
-  for (const f of Dall.functions) {
-    const b = f.file.split("/").pop() || f.file;
-    const g = byFile.get(b) ?? { old: 0, nw: 0 };
-    g.old += f.self.Ir.old;
-    g.nw += f.self.Ir.new;
-    byFile.set(b, g);
-  }
-  const [bigName, big] = [...byFile].sort((a, b) => Math.abs(b[1].nw - b[1].old) - Math.abs(a[1].nw - a[1].old))[0];
+  const [bigName, big] = mostChangedFile(Dall);
   const pg = await page(r.file);
   await pg.selectOption('select[aria-label="Group by"]', "file");
   await pg.waitForSelector(".groups .group.dgroup");

@@ -1,8 +1,9 @@
 // harness.mjs — what every browser test of `calltree serve` needs: its flags (--calltree,
 // --chromium, --source, --corpus, --out, --only), `calltree serve` started on a free port (with
-// its API at hand), `calltree ... --json` read, a page of Debian's chromium (headless,
-// playwright-core) that records the page's errors and requests, the list's rows read,
-// screenshots, assertions and a runner of the tests in turn, each with a time limit.
+// its API at hand), `calltree ... --json` read (and a diff's most changed file), a page of
+// Debian's chromium (headless, playwright-core) that records the page's errors and requests,
+// the list's rows read, screenshots, assertions and a runner of the tests in turn, each with a
+// time limit.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -51,6 +52,20 @@ export function serve(args, { cwd, env, waitMs = 20000 } = {}) {
 export const calltreeJson = (args, opts = {}) => JSON.parse(execFileSync(calltree, args, { maxBuffer: 1 << 28, ...opts }).toString());
 /** A number (or a string of digits) with thousands separators, as the page shows it. */
 export const fmt = (n) => (typeof n === "string" ? n.replace(/\B(?=(\d{3})+(?!\d))/g, ",") : new Intl.NumberFormat("en-US").format(n));
+/** Of `calltree diff --json --threshold=0`'s functions grouped by their file's base name (the
+ * page's Group by file), the group whose self cost of EVENT changed most: [name, { old, nw }],
+ * its functions' self costs summed on each side. */
+export function mostChangedFile(diff, event = "Ir") {
+  const byFile = new Map();
+  for (const f of diff.functions) {
+    const b = f.file.split("/").pop() || f.file;
+    const g = byFile.get(b) ?? { old: 0, nw: 0 };
+    g.old += f.self[event].old;
+    g.nw += f.self[event].new;
+    byFile.set(b, g);
+  }
+  return [...byFile].sort((a, b) => Math.abs(b[1].nw - b[1].old) - Math.abs(a[1].nw - a[1].old))[0];
+}
 
 export function assert(cond, msg) {
   if (!cond) throw new Error(msg);
