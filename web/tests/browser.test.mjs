@@ -5,34 +5,18 @@
 //
 //   node web/tests/browser.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
 //        --source . --corpus tests/corpus --out build/web/screenshots [--only NAME]
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { chromium } from "playwright-core";
-
-const arg = (name, def) => {
-  const i = process.argv.indexOf("--" + name);
-  return i > 0 ? process.argv[i + 1] : def;
-};
-const calltree = resolve(arg("calltree", "build/calltree"));
-const source = resolve(arg("source", "."));
-const corpus = resolve(arg("corpus", "tests/corpus"));
-const out = resolve(arg("out", "build/web/screenshots"));
-const only = arg("only", "");
-let browserPath = arg("chromium", "/usr/bin/chromium");
-// (Debian's /usr/bin/chromium is a shell script in front of the real program.)
-if (existsSync("/usr/lib/chromium/chromium") && browserPath === "/usr/bin/chromium") browserPath = "/usr/lib/chromium/chromium";
-mkdirSync(out, { recursive: true });
+import { join } from "node:path";
+import { assert, calltree, calltreeJson, corpus, eq, fmt, mostChangedFile, out, page, rowText, run, serve as startServe, shot, source, test, waitRows } from "./harness.mjs";
 
 const recurse = join(source, "examples/recurse.callgrind");
 const threads = join(corpus, "vg-threads-separate-combined.callgrind");
 const diffOld = join(corpus, "vg-recurse-default.callgrind");
 const diffNew = join(corpus, "vg-recurse-separate-recs-callers.callgrind");
 
-function annotateJson(file, ...flags) {
-  return JSON.parse(execFileSync(calltree, ["annotate", "--json", ...flags, file], { maxBuffer: 1 << 28, cwd: corpus }).toString());
-}
+const annotateJson = (file, ...flags) => calltreeJson(["annotate", "--json", ...flags, file], { cwd: corpus });
 /** The functions of the profile as the model counts them (object, fl= file, name): the rows
  * serve lists (annotate's keys split code inlined from other files off into keys of their own). */
 function modelFunctions(file) {
@@ -42,52 +26,8 @@ function modelFunctions(file) {
   unlinkSync(tmp);
   return m.functions;
 }
-const fmt = (n) => (typeof n === "string" ? n.replace(/\B(?=(\d{3})+(?!\d))/g, ",") : new Intl.NumberFormat("en-US").format(n));
-
-/** Starts `calltree serve ARGS` and resolves to its URL once it printed it. */
-function serve(args, cwd = corpus) {
-  return new Promise((ok, fail) => {
-    const p = spawn(calltree, ["serve", "--port", "0", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let buf = "";
-    let err = "";
-    const timer = setTimeout(() => fail(new Error("serve printed no URL in 20 s: " + err)), 20000);
-    p.stderr.on("data", (d) => (err += d));
-    p.stdout.on("data", (d) => {
-      buf += d;
-      const m = buf.match(/^(http:\/\/\S+)\n/);
-      if (m) {
-        clearTimeout(timer);
-        ok({ url: m[1], proc: p, stop: () => p.kill("SIGTERM") });
-      }
-    });
-    p.on("exit", (code) => fail(new Error(`serve exited ${code}: ${err}`)));
-  });
-}
-
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-function eq(a, b, msg) {
-  if (a !== b) throw new Error(`${msg}: got ${JSON.stringify(a)}, want ${JSON.stringify(b)}`);
-}
-
-const tests = [];
-const test = (name, fn) => tests.push({ name, fn });
-
-let browser;
-async function page(url, opts = {}) {
-  const ctx = await browser.newContext({ viewport: { width: 1500, height: 900 }, colorScheme: opts.dark ? "dark" : "light" });
-  const pg = await ctx.newPage();
-  const errors = [];
-  pg.on("pageerror", (e) => errors.push(e.message));
-  pg.errors = errors;
-  if (url) await pg.goto(url);
-  return pg;
-}
-const shot = (pg, name) => pg.screenshot({ path: join(out, name + ".png") });
+const serve = (args, cwd = corpus) => startServe(args, { cwd });
 const rowNames = (pg) => pg.$$eval(".tbody .row .cell.name", (els) => els.map((e) => e.textContent));
-const rowText = (pg, i, cls) => pg.textContent(`.tbody .row[data-index="${i}"] .cell.${cls}`);
-const waitRows = (pg) => pg.waitForSelector('.tbody .row[data-index="0"] .cell.name');
 
 // --- one server for the recurse example ------------------------------------------------------
 const A = annotateJson(recurse);
@@ -207,10 +147,7 @@ test("call graph: Graphviz lays out the function, its callers and callees, cycle
 });
 
 async function idOf(s, name) {
-  const base = s.url.replace(/\/\?token=.*/, "");
-  const token = s.url.replace(/.*token=/, "");
-  const r = await fetch(`${base}/api/v1/functions?filter=${encodeURIComponent("^" + name + "$")}&limit=1`, { headers: { Authorization: "Bearer " + token } });
-  return (await r.json()).rows[0].id;
+  return (await s.api(`functions?filter=${encodeURIComponent("^" + name + "$")}&limit=1`)).rows[0].id;
 }
 
 test("flame graph and icicle: frames from the root, the estimate said, a click selects", async (s) => {
@@ -250,12 +187,6 @@ test("flame graph and icicle: frames from the root, the estimate said, a click s
   eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
 });
 
-async function api(s, path) {
-  const base = s.url.replace(/\/\?token=.*/, "");
-  const token = s.url.replace(/.*token=/, "");
-  const r = await fetch(`${base}/api/v1/${path}`, { headers: { Authorization: "Bearer " + token } });
-  return r.json();
-}
 const byName = (name) => A.functions.find((f) => f.name === name);
 const num = (t) => Number(String(t).replace(/,/g, ""));
 
@@ -297,7 +228,7 @@ test("all callers and all callees: every function on the paths, costs and distan
   const id = await idOf(s, "malloc");
   const pg = await page(s.url + `#fn=${id}&tab=allcallers`);
   await pg.waitForSelector('[data-testid="coverage-callers"] tr[data-fn]');
-  const want = await api(s, `coverage/${id}?direction=callers&limit=1000&sort=Ir`);
+  const want = await s.api(`coverage/${id}?direction=callers&limit=1000&sort=Ir`);
   eq(num(await pg.textContent('[data-testid="coverage-total"]')), malloc.inclusive.Ir, "the total: malloc's inclusive cost");
   const rows = await pg.$$eval('[data-testid="coverage-callers"] tr[data-fn]', (els) => els.map((e) => ({ fn: Number(e.dataset.fn), cost: e.children[0].textContent, dist: e.children[2].textContent, name: e.children[4].querySelector("a").textContent })));
   eq(rows.length, want.entries.length, "one row per entry");
@@ -361,7 +292,7 @@ test("cycle detection: off, no <cycle N> and members' inclusive the calls into t
   const cc = await pg.evaluate(() => [...document.querySelectorAll(".tbody .row")].find((r) => r.querySelector(".name")?.textContent === "cyc_c")?.querySelector(".incl")?.textContent);
   assert(cc.startsWith(fmt(c.inclusive.Ir) + " "), "cyc_c's inclusive unchanged: " + cc);
   // The API says the same.
-  const rows = (await api(s, "functions?detect_cycles=no&filter=%5Ecyc_a'2%24")).rows;
+  const rows = (await s.api("functions?detect_cycles=no&filter=%5Ecyc_a'2%24")).rows;
   eq(rows.length, 1, "one row");
   eq(rows[0].inclusive.Ir, want, "API inclusive of cyc_a'2");
   eq(rows[0].cycle, null, "no cycle");
@@ -658,15 +589,7 @@ test("diff: grouped by source file, each group's change, one group's rows", asyn
   try {
     const D = JSON.parse(execFileSync(calltree, ["diff", "--json", "--threshold=0", oldT, newT], { maxBuffer: 1 << 28 }).toString());
     // The expected change of each file's group: its functions' self cost summed, each side.
-    const byFile = new Map();
-    for (const f of D.functions) {
-      const b = f.file.split("/").pop() || f.file;
-      const g = byFile.get(b) ?? { old: 0, nw: 0 };
-      g.old += f.self.Ir.old;
-      g.nw += f.self.Ir.new;
-      byFile.set(b, g);
-    }
-    const [bigName, big] = [...byFile].sort((a, b) => Math.abs(b[1].nw - b[1].old) - Math.abs(a[1].nw - a[1].old))[0];
+    const [bigName, big] = mostChangedFile(D);
     const pg = await page(s2.url + "#group=file");
     await pg.waitForSelector(".groups .group.dgroup");
     // The first group is the one whose self cost changed most; its delta is shown.
@@ -1023,8 +946,7 @@ test("machine code: 9,000 instructions appear at once, arrows in 8 lanes, long j
 
 const wordfreq = join(corpus, "vg-wordfreq-cxx-O2g-default.callgrind");
 async function heaviest(s, regex) {
-  const r = await fetch(s.url.replace(/\/\?token=.*/, "") + `/api/v1/functions?by=inclusive&limit=1&filter=${encodeURIComponent(regex)}`, { headers: { Authorization: "Bearer " + s.url.replace(/.*token=/, "") } });
-  return (await r.json()).rows[0].id;
+  return (await s.api(`functions?by=inclusive&limit=1&filter=${encodeURIComponent(regex)}`)).rows[0].id;
 }
 const closures = join(corpus, "xdebug-closures.callgrind");
 
@@ -1066,7 +988,7 @@ test("call graph: the selected function in the pane, fitted; zoom controls", asy
 test("one total: Xdebug's stated total beside its functions' sum in the header, first among the warnings", async () => {
   const s = await serve([closures]);
   try {
-    const prof = await api(s, "profile");
+    const prof = await s.api("profile");
     const ev = prof.events[0].name;
     const stated = prof.totals_stated[ev], summed = prof.totals_summed[ev];
     assert(stated !== null && num(stated) > num(summed), `Xdebug states more ${ev} than its functions hold: ${stated} vs ${summed}`);
@@ -1195,27 +1117,5 @@ test("dark theme follows the system", async (s) => {
   await shot(pg, "dark");
 });
 
-// --- the runner -------------------------------------------------------------------------------
-const t0 = Date.now();
-browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
-const main = await serve([recurse]);
-let passed = 0;
-let failed = 0;
-for (const t of tests) {
-  if (only && !t.name.includes(only)) continue;
-  const t1 = Date.now();
-  try {
-    await Promise.race([t.fn(main), new Promise((_, f) => setTimeout(() => f(new Error("timed out after 40 s")), 40000))]);
-    passed++;
-    console.log(`ok   ${t.name} (${Date.now() - t1} ms)`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${t.name}: ${e.message.split("\n")[0]}`);
-  }
-  for (const c of browser.contexts()) await c.close();
-}
-main.stop();
-await browser.close();
-console.log(`screenshots in ${out}; ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+// --- the runner: each test gets the server of the recurse example ----------------------------
+await run({ limitMs: 40000, setup: () => serve([recurse]), cleanup: (main) => main.stop() });

@@ -7,72 +7,14 @@
 //
 //   node web/tests/browser_folder.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
 //        --source . --corpus tests/corpus --out build/web/screenshots [--only NAME]
-import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { chromium } from "playwright-core";
+import { join } from "node:path";
+import { assert, calltree, calltreeJson, corpus, eq, fmt, page, rowText, run, serve as startServe, shot, source, test, totalShown, waitRows } from "./harness.mjs";
 
-const arg = (name, def) => {
-  const i = process.argv.indexOf("--" + name);
-  return i > 0 ? process.argv[i + 1] : def;
-};
-const calltree = resolve(arg("calltree", "build/calltree"));
-const source = resolve(arg("source", "."));
-const corpus = resolve(arg("corpus", "tests/corpus"));
-const out = resolve(arg("out", "build/web/screenshots"));
-const only = arg("only", "");
-let browserPath = arg("chromium", "/usr/bin/chromium");
-if (existsSync("/usr/lib/chromium/chromium") && browserPath === "/usr/bin/chromium") browserPath = "/usr/lib/chromium/chromium";
-mkdirSync(out, { recursive: true });
-
-const annotateJson = (...args) => JSON.parse(execFileSync(calltree, ["annotate", "--json", ...args], { maxBuffer: 1 << 28 }).toString());
-const fmt = (n) => (typeof n === "string" ? n.replace(/\B(?=(\d{3})+(?!\d))/g, ",") : new Intl.NumberFormat("en-US").format(n));
-
-/** Starts `calltree serve ARGS` and resolves to its URL once it printed it. */
-function serve(args, cwd = corpus) {
-  return new Promise((ok, fail) => {
-    const p = spawn(calltree, ["serve", "--port", "0", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let buf = "";
-    let err = "";
-    const timer = setTimeout(() => fail(new Error("serve printed no URL in 20 s: " + err)), 20000);
-    p.stderr.on("data", (d) => (err += d));
-    p.stdout.on("data", (d) => {
-      buf += d;
-      const m = buf.match(/^(http:\/\/\S+)\n/);
-      if (m) {
-        clearTimeout(timer);
-        ok({ url: m[1], proc: p, stop: () => p.kill("SIGTERM") });
-      }
-    });
-    p.on("exit", (code) => fail(new Error(`serve exited ${code}: ${err}`)));
-  });
-}
-
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-function eq(a, b, msg) {
-  if (a !== b) throw new Error(`${msg}: got ${JSON.stringify(a)}, want ${JSON.stringify(b)}`);
-}
-
-const tests = [];
-const test = (name, fn) => tests.push({ name, fn });
-
-let browser;
-async function page(url) {
-  const ctx = await browser.newContext({ viewport: { width: 1500, height: 900 } });
-  const pg = await ctx.newPage();
-  const errors = [];
-  pg.on("pageerror", (e) => errors.push(e.message));
-  pg.errors = errors;
-  if (url) await pg.goto(url);
-  return pg;
-}
-const shot = (pg, name) => pg.screenshot({ path: join(out, name + ".png") });
-const rowText = (pg, i, cls) => pg.textContent(`.tbody .row[data-index="${i}"] .cell.${cls}`);
-const waitRows = (pg) => pg.waitForSelector('.tbody .row[data-index="0"] .cell.name');
-const totalShown = async (pg) => (await pg.textContent('[data-testid="total"]')).trim();
+const annotateJson = (...args) => calltreeJson(["annotate", "--json", ...args]);
+const serve = (args, cwd = corpus) => startServe(args, { cwd });
 
 // --- serve DIR -----------------------------------------------------------------------------------
 const xdebugDir = join(source, "tests", "server", "folder");
@@ -237,25 +179,4 @@ test("folder: pages of 50 rows; a file written meanwhile appears without a reloa
   }
 });
 
-// --- the runner -------------------------------------------------------------------------------
-const t0 = Date.now();
-browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
-let passed = 0;
-let failed = 0;
-for (const t of tests) {
-  if (only && !t.name.includes(only)) continue;
-  const t1 = Date.now();
-  try {
-    await Promise.race([t.fn(), new Promise((_, f) => setTimeout(() => f(new Error("timed out after 60 s")), 60000))]);
-    passed++;
-    console.log(`ok   ${t.name} (${Date.now() - t1} ms)`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${t.name}: ${e.message.split("\n")[0]}`);
-  }
-  for (const c of browser.contexts()) await c.close();
-}
-await browser.close();
-console.log(`screenshots in ${out}; ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await run();

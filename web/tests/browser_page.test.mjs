@@ -8,87 +8,27 @@
 //
 //   node web/tests/browser_page.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
 //        --source . --corpus tests/corpus --out build/web/screenshots [--only NAME] [--tag T]
-import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { chromium } from "playwright-core";
+import { join } from "node:path";
+import { arg, assert, calltree, corpus, eq, fmt, page, run, serve as startServe, shot as harnessShot, source, test, waitRows as waitFirstRow } from "./harness.mjs";
 
-const arg = (name, def) => {
-  const i = process.argv.indexOf("--" + name);
-  return i > 0 ? process.argv[i + 1] : def;
-};
-const calltree = resolve(arg("calltree", "build/calltree"));
-const source = resolve(arg("source", "."));
-const corpus = resolve(arg("corpus", "tests/corpus"));
-const out = resolve(arg("out", "build/web/screenshots"));
-const only = arg("only", "");
 const tag = arg("tag", "");
-let browserPath = arg("chromium", "/usr/bin/chromium");
-if (existsSync("/usr/lib/chromium/chromium") && browserPath === "/usr/bin/chromium") browserPath = "/usr/lib/chromium/chromium";
-mkdirSync(out, { recursive: true });
-
 const cxx = join(corpus, "vg-wordfreq-cxx-O2g-default.callgrind");
 const xdebug = join(corpus, "xdebug-includes.callgrind");
 const big = join(corpus, "vg-gxx-big-instr-jumps.cc1plus.callgrind.gz");
 const recurse = join(source, "examples/recurse.callgrind");
-const fmt = (n) => (typeof n === "string" ? n.replace(/\B(?=(\d{3})+(?!\d))/g, ",") : new Intl.NumberFormat("en-US").format(n));
 const pct = (part, total) => {
   const p = (100 * Number(part)) / Number(total);
   return p >= 10 ? p.toFixed(1) + "%" : p.toFixed(2) + "%";
 };
 
-/** Starts `calltree serve ARGS`; resolves to its URL, an API getter and a stop. */
-function serve(args, cwd = corpus) {
-  return new Promise((ok, fail) => {
-    const p = spawn(calltree, ["serve", "--port", "0", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let buf = "";
-    let err = "";
-    const timer = setTimeout(() => fail(new Error("serve printed no URL in 60 s: " + err)), 60000);
-    p.stderr.on("data", (d) => (err += d));
-    p.stdout.on("data", (d) => {
-      buf += d;
-      const m = buf.match(/^(http:\/\/\S+)\n/);
-      if (m) {
-        clearTimeout(timer);
-        const url = m[1];
-        const token = url.split("token=")[1];
-        const base = url.replace(/\/\?.*$/, "");
-        const api = async (path) => {
-          const r = await fetch(base + "/api/v1/" + path, { headers: { Authorization: "Bearer " + token } });
-          return r.json();
-        };
-        ok({ url, api, stop: () => p.kill("SIGTERM") });
-      }
-    });
-    p.on("exit", (code) => fail(new Error(`serve exited ${code}: ${err}`)));
-  });
-}
-
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-function eq(a, b, msg) {
-  if (a !== b) throw new Error(`${msg}: got ${JSON.stringify(a)}, want ${JSON.stringify(b)}`);
-}
-
-const tests = [];
-const test = (name, fn) => tests.push({ name, fn });
-let browser;
-async function page(url, viewport = { width: 1500, height: 900 }) {
-  const ctx = await browser.newContext({ viewport });
-  const pg = await ctx.newPage();
-  pg.errors = [];
-  pg.consoleErrors = [];
-  pg.failed = [];
-  pg.on("pageerror", (e) => pg.errors.push(e.message));
-  pg.on("console", (m) => m.type() === "error" && pg.consoleErrors.push(m.text()));
-  pg.on("response", (r) => r.status() >= 400 && pg.failed.push(`${r.status()} ${r.url()}`));
-  if (url) await pg.goto(url);
-  return pg;
-}
-const shot = (pg, name) => pg.screenshot({ path: join(out, "page-" + name + (tag ? "-" + tag : "") + ".png") });
-const waitRows = (pg) => pg.waitForSelector('.tbody .row[data-index="0"] .cell.name', { timeout: 60000 });
+// (The big cc1plus profile takes a while to load on a loaded machine: a minute for its URL and
+// for its list.)
+const serve = (args, cwd = corpus) => startServe(args, { cwd, waitMs: 60000 });
+const shot = (pg, name) => harnessShot(pg, "page-" + name + (tag ? "-" + tag : ""));
+const waitRows = (pg) => waitFirstRow(pg, 60000);
 const noErrors = (pg) => eq(pg.errors.join("; "), "", "page errors");
 
 // --- Xdebug: the diagnostics ---------------------------------------------------------------------
@@ -189,7 +129,7 @@ test("call graph: opens fitted to its pane (serve, an -O2 -g C++ profile)", asyn
   try {
     const list = await s.api("functions?filter=" + encodeURIComponent("^main$") + "&limit=1");
     const id = list.rows[0].id;
-    const pg = await page(s.url + `#fn=${id}&tab=graph`, { width: 1366, height: 768 });
+    const pg = await page(s.url + `#fn=${id}&tab=graph`, { viewport: { width: 1366, height: 768 } });
     const r = await graphFits(pg, "main's graph");
     await shot(pg, "callgraph");
     assert(r.w <= r.pane, `the drawing ${r.w} px in the ${r.pane} px pane`);
@@ -206,7 +146,7 @@ test("call graph: opens fitted in the diff report too", async () => {
     // (cc1plus against itself: execute_one_pass's graph has 51 functions, 3,475 px wide)
     const cc1 = "vg-gxx-small-default.cc1plus.callgrind";
     execFileSync(calltree, ["report", "--html", cc1, cc1, "-o", file], { cwd: corpus, stdio: "ignore" });
-    const pg = await page("file://" + file + "#tab=graph&filter=" + encodeURIComponent("^execute_one_pass"), { width: 1366, height: 768 });
+    const pg = await page("file://" + file + "#tab=graph&filter=" + encodeURIComponent("^execute_one_pass"), { viewport: { width: 1366, height: 768 } });
     await waitRows(pg);
     await pg.click('.tbody .row[data-index="0"]');
     await graphFits(pg, "the diff report's graph");
@@ -221,7 +161,7 @@ test("call graph: opens fitted in the diff report too", async () => {
 test("list: costs and percentages whole in their columns (the big cc1plus profile)", async () => {
   const s = await serve([big]);
   try {
-    const pg = await page(s.url + "#by=inclusive", { width: 1366, height: 768 });
+    const pg = await page(s.url + "#by=inclusive", { viewport: { width: 1366, height: 768 } });
     await waitRows(pg);
     const cells = await pg.$$eval(".tbody .row .cell.incl, .tbody .row .cell.self", (els) =>
       els.map((e) => ({ text: e.textContent, cut: e.scrollWidth > e.clientWidth })),
@@ -432,21 +372,5 @@ test("source: an inlined function opens on its costliest file; costs on the file
   }
 });
 
-// -------------------------------------------------------------------------------------------------
-browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox"] });
-let passed = 0,
-  failed = 0;
-for (const t of tests) {
-  if (only && !t.name.includes(only)) continue;
-  try {
-    await t.fn();
-    passed++;
-    console.log("ok   " + t.name);
-  } catch (e) {
-    failed++;
-    console.log("FAIL " + t.name + "\n     " + String(e.stack || e).split("\n").slice(0, 3).join("\n     "));
-  }
-}
-await browser.close();
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+// (A test serves, then waits for the list, a minute each at the most: two minutes a test.)
+await run({ limitMs: 120000 });

@@ -6,22 +6,9 @@
 //
 //   node web/tests/browser_report_diff.test.mjs --calltree build/calltree \
 //        --chromium /usr/bin/chromium --corpus tests/corpus --out build/web/screenshots
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { chromium } from "playwright-core";
-
-const arg = (name, def) => {
-  const i = process.argv.indexOf("--" + name);
-  return i > 0 ? process.argv[i + 1] : def;
-};
-const calltree = resolve(arg("calltree", "build/calltree"));
-const corpus = resolve(arg("corpus", "tests/corpus"));
-const out = resolve(arg("out", "build/web/screenshots"));
-const only = arg("only", "");
-let browserPath = arg("chromium", "/usr/bin/chromium");
-if (existsSync("/usr/lib/chromium/chromium") && browserPath === "/usr/bin/chromium") browserPath = "/usr/lib/chromium/chromium";
-mkdirSync(out, { recursive: true });
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { assert, calltree, calltreeJson, corpus, eq, fmt, mostChangedFile, out, page as openPage, rowText, run, shot, test, waitRows } from "./harness.mjs";
 
 // Two pairs: the recursion example against itself with --separate-recs/--separate-callers
 // (491 added, 271 removed: every kind of row), and two threads' files (the total grows by
@@ -31,9 +18,8 @@ const recNew = join(corpus, "vg-recurse-separate-recs-callers.callgrind");
 const thrOld = join(corpus, "vg-threads-separate.t01.callgrind");
 const thrNew = join(corpus, "vg-threads-separate.t02.callgrind");
 
-const fmt = (n) => new Intl.NumberFormat("en-US").format(n);
 const signed = (n) => (n > 0 ? "+" : "") + fmt(n);
-const diffJson = (...args) => JSON.parse(execFileSync(calltree, ["diff", "--json", ...args], { maxBuffer: 1 << 28, cwd: corpus }).toString());
+const diffJson = (...args) => calltreeJson(["diff", "--json", ...args], { cwd: corpus });
 /** `calltree report --html ARGS -o FILE`: its exit status and the file. */
 function report(name, ...args) {
   const file = join(out, "..", name + ".html");
@@ -41,35 +27,17 @@ function report(name, ...args) {
   return { status: r.status, file, stderr: r.stderr.toString() };
 }
 
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-function eq(a, b, msg) {
-  if (a !== b) throw new Error(`${msg}: got ${JSON.stringify(a)}, want ${JSON.stringify(b)}`);
-}
-
-const tests = [];
-const test = (name, fn) => tests.push({ name, fn });
-let browser;
+/** The report FILE opened from disk, its list shown. */
 async function page(file) {
-  const ctx = await browser.newContext({ viewport: { width: 1500, height: 900 } });
-  const pg = await ctx.newPage();
-  pg.errors = [];
-  pg.outside = [];
-  pg.on("pageerror", (e) => pg.errors.push(e.message));
-  pg.on("request", (r) => {
-    if (!r.url().startsWith("file:") && !r.url().startsWith("data:")) pg.outside.push(r.url());
-  });
-  await pg.goto("file://" + file);
-  await pg.waitForSelector('.tbody .row[data-index="0"] .cell.name');
+  const pg = await openPage("file://" + file);
+  await waitRows(pg);
   return pg;
 }
+/** No error on the page, and nothing asked of anywhere but the file (and data: URLs). */
 async function clean(pg) {
   eq(pg.errors.join("; "), "", "page errors");
-  eq(pg.outside.join(" "), "", "requests other than the file");
+  eq(pg.requests.filter((u) => !u.startsWith("file:") && !u.startsWith("data:")).join(" "), "", "requests other than the file");
 }
-const shot = (pg, name) => pg.screenshot({ path: join(out, name + ".png") });
-const rowText = (pg, i, cls) => pg.textContent(`.tbody .row[data-index="${i}"] .cell.${cls}`);
 const rowCount = (pg) => pg.textContent('[data-testid="row-count"]');
 const key = (f) => `${f.object}\u0000${f.file}\u0000${f.name}`;
 
@@ -205,15 +173,7 @@ test("groups: each file's change as calltree diff's functions summed; one group'
   const r = report("diff-report-threads", thrOld, thrNew);
   eq(r.status, 0, "exit status: " + r.stderr);
   const Dall = diffJson("--threshold=0", thrOld, thrNew);
-  const byFile = new Map();
-  for (const f of Dall.functions) {
-    const b = f.file.split("/").pop() || f.file;
-    const g = byFile.get(b) ?? { old: 0, nw: 0 };
-    g.old += f.self.Ir.old;
-    g.nw += f.self.Ir.new;
-    byFile.set(b, g);
-  }
-  const [bigName, big] = [...byFile].sort((a, b) => Math.abs(b[1].nw - b[1].old) - Math.abs(a[1].nw - a[1].old))[0];
+  const [bigName, big] = mostChangedFile(Dall);
   const pg = await page(r.file);
   await pg.selectOption('select[aria-label="Group by"]', "file");
   await pg.waitForSelector(".groups .group.dgroup");
@@ -248,26 +208,4 @@ test("the gate: verdict at the top as calltree diff's text, diff's exit status, 
   }
 });
 
-// --- the runner -------------------------------------------------------------------------------
-const t0 = Date.now();
-browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
-let passed = 0;
-let failed = 0;
-for (const t of tests) {
-  if (only && !t.name.includes(only)) continue;
-  const t1 = Date.now();
-  try {
-    await Promise.race([t.fn(), new Promise((_, f) => setTimeout(() => f(new Error("timed out after 90 s")), 90000))]);
-    passed++;
-    console.log(`ok   ${t.name} (${Date.now() - t1} ms)`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${t.name}: ${e.message.split("\n")[0]}`);
-    if (process.env.DEBUG) console.log(e.stack);
-  }
-  for (const c of browser.contexts()) await c.close();
-}
-await browser.close();
-console.log(`screenshots in ${out}; ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await run({ limitMs: 90000 });

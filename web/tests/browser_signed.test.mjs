@@ -6,9 +6,8 @@
 //
 //   node web/tests/browser_signed.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
 //        --source . --out build/web/screenshots
-import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { assert, calltree, eq, page, run, serve, shot, source, test } from "./harness.mjs";
+import { assert, calltreeJson, eq, page, run, serve, shot, source, test } from "./harness.mjs";
 
 const signedDir = join(source, "tests", "signed");
 
@@ -28,7 +27,7 @@ function hue(css) {
 
 test("cg_diff's file: signed total and costs, by size of change, a diverging flame graph", async () => {
   const file = join(signedDir, "cg_diff.out");
-  const A = JSON.parse(execFileSync(calltree, ["annotate", "--json", file]).toString());
+  const A = calltreeJson(["annotate", "--json", file]);
   eq(A.totals.Ir, -330149, "annotate --json's total (cg_annotate's -330,149)");
   const s = await serve([file], { cwd: signedDir });
   try {

@@ -15,16 +15,15 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { assert, calltree, eq, page as openPage, run, serve as startServe, shot, source, test } from "./harness.mjs";
+import { assert, calltreeJson, eq, fmt, page as openPage, run, serve as startServe, shot, source, test } from "./harness.mjs";
 
 const tmp = mkdtempSync(join(tmpdir(), "calltree-trend-web-"));
 const env = { ...process.env, XDG_CACHE_HOME: join(tmp, "cache") };
 execFileSync("bash", [join(source, "tests", "trend", "make_runs.sh"), join(tmp, "fx")], { stdio: "inherit" });
-const trendJson = (dir) => JSON.parse(execFileSync(calltree, ["trend", "--json", "--index=none", dir], { env, stdio: ["ignore", "pipe", "ignore"] }).toString());
-const fmt = (n) => new Intl.NumberFormat("en-US").format(n);
+const trendJson = (dir) => calltreeJson(["trend", "--json", "--index=none", dir], { env, stdio: ["ignore", "pipe", "ignore"] });
 
 const serve = (args) => startServe(args, { env });
-const page = (url) => openPage(url, { width: 1400, height: 820 });
+const page = (url) => openPage(url, { viewport: { width: 1400, height: 820 } });
 const points = (pg, series) => pg.$$eval(`[data-testid="trend-point"][data-series="${series}"]`, (els) => els.map((e) => Number(e.getAttribute("data-id"))));
 const rows = (pg) => pg.$$eval('[data-testid="trend-row"]', (trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent.trim())));
 
@@ -90,7 +89,7 @@ for (const [name, timed] of [
       const ev = T.events[0];
       for (const i of [0, 5, 7]) {
         eq(r[i][5], fmt(T.runs[i].total[ev]), `run ${i}'s total`);
-        const A = JSON.parse(execFileSync(calltree, ["annotate", "--json", T.runs[i].file]).toString());
+        const A = calltreeJson(["annotate", "--json", T.runs[i].file]);
         const fn = A.functions.find((f) => f.name === "work");
         eq(r[i][3], fmt(fn.self[ev]), `run ${i}: work's self cost, annotate's`);
       }
