@@ -148,11 +148,21 @@ function rowId(r: AnyRow): { fn: number; side: "new" | "old" } {
 
 export function FunctionList({ profile, state, event }: { profile: Profile; state: ViewState; event: string }) {
   const diff = profile.mode === "diff";
+  // The search box's text, sent to the URL 200 ms after the last key. The URL's filter comes
+  // back into the box only when it is not the box's own text coming back: that echo can arrive
+  // after the next keys (the view state reaches the list a render later), and took them away.
   const [filterText, setFilterText] = useState(state.filter);
-  useEffect(() => setFilterText(state.filter), [state.filter]);
+  const sent = useRef(state.filter);
+  useEffect(() => {
+    if (state.filter === sent.current) return;
+    sent.current = state.filter;
+    setFilterText(state.filter);
+  }, [state.filter]);
   const debounced = useDebounced(filterText, 200);
   useEffect(() => {
-    if (debounced !== state.filter) navigate({ filter: debounced }, true);
+    if (debounced === state.filter) return;
+    sent.current = debounced;
+    navigate({ filter: debounced }, true);
   }, [debounced]);
   const [regexError, setRegexError] = useState<string | null>(null);
 

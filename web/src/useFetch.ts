@@ -25,7 +25,9 @@ export function useFetch<T>(path: string | null, params: Params = {}): Fetched<T
     const ctl = new AbortController();
     setState((s) => ({ ...s, loading: true, key }));
     get<T>(path, params, ctl.signal).then(
-      (data) => setState({ data, error: null, loading: false, key }),
+      // (a report's answers are made in the page and do not heed the signal: a stale one is
+      // dropped here as the server's aborted fetches are)
+      (data) => !ctl.signal.aborted && setState({ data, error: null, loading: false, key }),
       (e) => {
         if (ctl.signal.aborted) return;
         const err = e instanceof ApiError ? e : new ApiError(0, "network", String(e?.message ?? e));

@@ -255,6 +255,8 @@ test("all callers and all callees: every function on the paths, costs and distan
   const mid = await idOf(s, "main");
   await pg.goto(s.url + `#fn=${mid}&tab=allcallees`);
   await pg.waitForSelector('[data-testid="coverage-callees"] tr[data-fn]');
+  // (the hash changes in place: malloc's answer stays on screen until main's comes)
+  await pg.waitForFunction((want) => Number(document.querySelector('[data-testid="coverage-total"]')?.textContent.replace(/,/g, "")) === want, main.inclusive.Ir);
   const down = await pg.$$eval('[data-testid="coverage-callees"] tr[data-fn]', (els) => els.map((e) => ({ cost: Number(e.children[0].textContent.replace(/,/g, "")), dist: e.children[2].textContent, name: e.children[4].querySelector("a").textContent })));
   for (const c of main.callees.filter((c) => c.cost.Ir > 1e-4 * main.inclusive.Ir + 1)) {
     const name = byKey.get(c.function).name;
