@@ -50,6 +50,8 @@ bash "$src/tests/abi/installed_api.sh" "$prefix" "$profile" || fail=1
 bash "$src/tests/doc_program.sh" "$prefix" "$profile" || fail=1
 # The installed examples, on their own against the prefix, and two of them run.
 examples=$prefix/share/doc/calltree/examples
+# (the prefix is new each run: a build of an earlier run's examples is not reused)
+rm -rf "$build/examples-installed"
 cmake -S "$examples" -B "$build/examples-installed" -DCMAKE_PREFIX_PATH="$prefix" \
   -DCMAKE_BUILD_TYPE=Release >"$log.examples.log" 2>&1 &&
   cmake --build "$build/examples-installed" >>"$log.examples.log" 2>&1 ||
