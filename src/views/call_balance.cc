@@ -9,7 +9,8 @@ namespace calltree::views {
 
 std::optional<std::string> calls_above_lines(const session& s) {
   const annotate_data& t = s.t;
-  if (t.recorded.empty() || t.keys() == 0) return std::nullopt;
+  // (none for a file of differences, as check gives none: its sums are signed)
+  if (t.recorded.empty() || t.keys() == 0 || s.p.signed_costs) return std::nullopt;
   // Per (part, key): calls in and own lines (self + calls out), in the first event.
   struct sums {
     std::uint64_t in = 0, lines = 0;

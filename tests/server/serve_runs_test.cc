@@ -2,8 +2,8 @@
 // several files, in-process (the binary's side: serve_reload.py, web/tests/browser_runs).
 #include <algorithm>
 #include <atomic>
-#include <map>
 #include <filesystem>
+#include <map>
 #include <thread>
 
 #include "serve_test_util.h"
@@ -106,8 +106,7 @@ TEST(ServeReload, RequestsDuringReloads) {
 void check_thread_flame(const server::api& a, const std::string& parts) {
   const std::string q = parts.empty() ? "" : "&parts=" + parts;
   const nlohmann::json fl = get_json(a, "/api/v1/flame?min=0&max_frames=200000&merge=no" + q);
-  const nlohmann::json list =
-      get_json(a, "/api/v1/functions?cycles=no&limit=100000" + q);
+  const nlohmann::json list = get_json(a, "/api/v1/functions?cycles=no&limit=100000" + q);
   std::map<std::uint64_t, std::uint64_t> inclusive;
   std::map<std::uint64_t, std::string> name;
   for (const auto& r : list["rows"]) {
@@ -190,6 +189,16 @@ TEST(ServeRuns, ACallAboveItsCalleesLinesIsNotScaledUp) {
       }
     }
   }
+}
+
+// A file of differences (negative costs): its sums are signed, and check gives no
+// calls-above-lines note; neither does the profile's answer (a call of -1 against lines of 5
+// was 2^64-1 called, read unsigned).
+TEST(ServeRuns, AFileOfDifferencesHasNoCallsAboveLinesNote) {
+  server::api a =
+      make_api(load(fs::path(CALLTREE_SOURCE_DIR) / "tests/signed/call-down.callgrind"));
+  const std::string warnings = get_json(a, "/api/v1/profile")["inputs"].back()["warnings"].dump();
+  EXPECT_EQ(warnings.find("calls-above-lines"), std::string::npos) << warnings;
 }
 
 }  // namespace
