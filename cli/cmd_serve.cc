@@ -209,6 +209,9 @@ int run_serve(std::span<const std::string_view> args) {
   if (!threads) return usage_error("serve", "--threads needs a number from 1 to 64");
   lo.threads = *threads;
   lo.cwd = current_dir();
+  // The start reads the function-level tables alone; the source lines are read again when a
+  // view first asks for them, or by the warm-up after the URL (views/session.h).
+  lo.defer_lines = true;
 
   auto token = server::make_token();
   if (!token) {

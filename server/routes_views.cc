@@ -319,10 +319,12 @@ response route_source(const request& r, const views::session& s, std::string_vie
     return error_response(400, "bad_file_id",
                           "a file id is a number (a /profile `files` id), not '" +
                               std::string(segment.substr(0, 100)) + "'");
-  if (*file >= s.t.files.size())
+  // (The files of the source-line tables: the profile's, then any a jump alone names.)
+  const std::vector<std::string>& files = s.lines().files;
+  if (*file >= files.size())
     return error_response(404, "no_such_file",
                           "no file has id " + std::to_string(*file) + " (ids go up to " +
-                              std::to_string(s.t.files.empty() ? 0 : s.t.files.size() - 1) + ")");
+                              std::to_string(files.empty() ? 0 : files.size() - 1) + ")");
   common_query c;
   if (auto f = parse_common(r, s, c)) return error_response(*f);
   views::source_query q;
@@ -339,7 +341,7 @@ response route_source(const request& r, const views::session& s, std::string_vie
   // A line's calls: the max_calls of highest cost, and the count and cost of the rest.
   std::size_t max_calls = 100;
   if (auto f = parse_count_param(r, "max_calls", max_calls, 5000)) return error_response(*f);
-  const std::string& name = s.t.files[*file];
+  const std::string& name = files[*file];
   // (`???` and `php:internal` gather every function without a file: their line 0 holds every
   // call those make, 419,964 in the real 260 MB clang profile, which is no one function's
   // source; the page shows only the note. None of their lines are sent.)

@@ -756,7 +756,12 @@ struct annotate_direct::impl {
   void jump(const jump_record& r) {
     if (!views || skip || limit_hit || !resolve(r.ctx, r.line)) return;
     const std::uint32_t k = last_key;
-    if (!lines_of(k)) return;
+    if (!lines_of(k)) {
+      // (Without lines, a view's function-level reading still numbers the files its jumps
+      // name where a reading with lines does: its files are that reading's, one for one.)
+      if (!lines) display_file(r.target_file);
+      return;
+    }
     const std::uint32_t file = source_file_of(k);
     const std::uint32_t target = display_file(r.target_file);
     const std::uint64_t line = r.source.line, target_line = r.target.line;

@@ -55,16 +55,19 @@ result<function_detail> describe_function(const session& s, std::uint64_t id,
     out.same_name = s.same_name(k);
     out.file = t.key_file[k];
     out.file_found = out.file < t.file_found.size() && t.file_found[out.file];
-    if (k < t.key_first_line.size()) {
-      out.first_line = t.key_first_line[k];
-      out.last_line = t.key_last_line[k];
+    // (Its lines: of the source-line tables, t's own or made by a second reading when first
+    // asked for.)
+    const annotate_data& lt = s.lines();
+    if (k < lt.key_first_line.size()) {
+      out.first_line = lt.key_first_line[k];
+      out.last_line = lt.key_last_line[k];
     }
-    auto sp = std::lower_bound(t.key_spans.begin(), t.key_spans.end(), k,
+    auto sp = std::lower_bound(lt.key_spans.begin(), lt.key_spans.end(), k,
                                [](const ann_span& a, std::uint32_t key) { return a.key < key; });
-    for (; sp != t.key_spans.end() && sp->key == k; ++sp)
+    for (; sp != lt.key_spans.end() && sp->key == k; ++sp)
       out.inlined.push_back({sp->file, sp->first, sp->last,
-                             sp->cost < t.key_span_cc.rows()
-                                 ? values(t.key_span_cc.values(sp->cost))
+                             sp->cost < lt.key_span_cc.rows()
+                                 ? values(lt.key_span_cc.values(sp->cost))
                                  : std::vector<std::uint64_t>(ncol)});
     // (its own file's: its self cost over every part, less what lies in the other files)
     out.own_self = values(t.self.values(k));

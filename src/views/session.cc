@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <map>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -305,6 +307,95 @@ result<std::unique_ptr<session>> load_session(const std::string& path,
   return load_run({path}, options);
 }
 
+namespace {
+
+// What one reading of a session's files gives beside its tables.
+struct reading {
+  read_stats total;
+  std::vector<session::run_file> run_files;
+};
+
+// Reads `paths` into `p` (parts, events, names) and `t` (annotate's tables keyed by function,
+// with the views' tables): with `lines`, the source-line tables too (every file's lines,
+// found or not, and the jumps unless load_options::keep_jumps says no), else the function-level
+// tables alone, which the reader hands over as sums per function from every reading thread.
+result<reading> read_tables(const std::vector<std::string>& paths, const load_options& options,
+                            bool lines, profile& p, annotate_data& t, keeping_sink& diags,
+                            std::vector<std::string>* warnings) {
+  const std::string& path = paths.front();
+  // annotate's tables with everything the views show: inclusive costs, every call, source
+  // lines of the files that are found, and the view tables (annotate_direct.h).
+  annotate_options o;
+  o.inclusive = true;
+  o.tree_caller = o.tree_calling = true;
+  o.auto_annotate = lines;
+  o.include_dirs = options.include_dirs;
+  o.source_roots = options.source_roots;
+  o.cwd = options.cwd;
+  o.input_name = path;
+  o.threads = options.threads;
+  o.max_memory = options.max_memory;
+  const std::string display = path == "-" ? "<stdin>" : path;
+  annotate_direct direct(p, o, &diags, display);
+  direct.keep_view_tables(options.inclusive);
+  direct.key_by_function();
+  // A run of several files: each file's parts, one after another, into the same tables (as
+  // KCachegrind loads them).
+  reading r;
+  read_stats& total = r.total;
+  for (std::size_t f = 0; f < paths.size(); ++f) {
+    auto in = open_input(paths[f]);
+    if (!in) return in.error();
+    reader_options ro;
+    ro.display_name = paths[f] == "-" ? "<stdin>" : paths[f];
+    ro.threads = options.threads;
+    ro.max_name_bytes = options.max_memory;
+    if (!options.keep_jumps && f == 0) direct.skip_jumps();
+    ro.progress = options.progress;
+    const std::size_t parts_before = p.parts.size();
+    auto stats = detail::read_any_input(**in, p.strings, direct, diags, ro);
+    if (!stats) return stats.error();
+    if (paths.size() == 1) {
+      total = *stats;
+      break;
+    }
+    session::run_file rf;
+    rf.name = paths[f];
+    if (struct stat st; stat(paths[f].c_str(), &st) == 0)
+      rf.size = static_cast<std::uint64_t>(st.st_size);
+    rf.parts = static_cast<std::uint32_t>(p.parts.size() - parts_before);
+    rf.complete = detail::read_to_end(*stats);
+    r.run_files.push_back(std::move(rf));
+    // The run's state: the worst of its files' (stopped, then likely cut short).
+    if (stats->state == read_state::stopped ||
+        (stats->state == read_state::likely_truncated && total.state == read_state::complete))
+      total.state = stats->state;
+    for (auto field :
+         {&read_stats::lines, &read_stats::skipped_lines, &read_stats::bytes, &read_stats::parts,
+          &read_stats::cost_lines, &read_stats::call_lines, &read_stats::jump_lines})
+      total.*field += (*stats).*field;
+  }
+  if (auto made = direct.take_tables(t, warnings); !made) return made.error();
+  if (!lines) {
+    // (What a reading with lines notes of each display file as it meets it.)
+    t.file_found.resize(t.files.size());
+    for (std::size_t f = 0; f < t.files.size(); ++f)
+      t.file_found[f] = source_found(t.files[f], o) ? 1 : 0;
+  }
+  return r;
+}
+
+// A file's size and modification time, to tell whether the second reading reads what the
+// first did.
+std::pair<std::uint64_t, std::int64_t> stamp(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return {UINT64_MAX, 0};
+  return {static_cast<std::uint64_t>(st.st_size),
+          static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+}  // namespace
+
 result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
                                           const load_options& options) {
   if (paths.empty()) return error{"no profile to read"};
@@ -316,62 +407,17 @@ result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
     struct stat st;
     if (stat(path.c_str(), &st) == 0) s->input_size = static_cast<std::uint64_t>(st.st_size);
   }
-
-  // annotate's tables with everything the views show: inclusive costs, every call, source
-  // lines of the files that are found, and the view tables (annotate_direct.h).
-  annotate_options o;
-  o.inclusive = true;
-  o.tree_caller = o.tree_calling = true;
-  o.auto_annotate = true;
-  o.include_dirs = options.include_dirs;
-  o.source_roots = options.source_roots;
-  o.cwd = options.cwd;
-  o.input_name = path;
-  o.threads = options.threads;
-  o.max_memory = options.max_memory;
-  keeping_sink diags(options.kept_diagnostics);
-  const std::string display = path == "-" ? "<stdin>" : path;
-  annotate_direct direct(s->p, o, &diags, display);
-  direct.keep_view_tables(options.inclusive);
-  direct.key_by_function();
-  // A run of several files: each file's parts, one after another, into the same tables (as
-  // KCachegrind loads them).
-  read_stats total;
-  for (std::size_t f = 0; f < paths.size(); ++f) {
-    auto in = open_input(paths[f]);
-    if (!in) return in.error();
-    reader_options ro;
-    ro.display_name = paths[f] == "-" ? "<stdin>" : paths[f];
-    ro.threads = options.threads;
-    ro.max_name_bytes = options.max_memory;
-    if (!options.keep_jumps && f == 0) direct.skip_jumps();
-    ro.progress = options.progress;
-    const std::size_t parts_before = s->p.parts.size();
-    auto stats = detail::read_any_input(**in, s->p.strings, direct, diags, ro);
-    if (!stats) return stats.error();
-    if (paths.size() == 1) {
-      total = *stats;
-      break;
-    }
-    session::run_file rf;
-    rf.name = paths[f];
-    if (struct stat st; stat(paths[f].c_str(), &st) == 0)
-      rf.size = static_cast<std::uint64_t>(st.st_size);
-    rf.parts = static_cast<std::uint32_t>(s->p.parts.size() - parts_before);
-    rf.complete = detail::read_to_end(*stats);
-    s->run_files.push_back(std::move(rf));
-    // The run's state: the worst of its files' (stopped, then likely cut short).
-    if (stats->state == read_state::stopped ||
-        (stats->state == read_state::likely_truncated && total.state == read_state::complete))
-      total.state = stats->state;
-    for (auto field :
-         {&read_stats::lines, &read_stats::skipped_lines, &read_stats::bytes, &read_stats::parts,
-          &read_stats::cost_lines, &read_stats::call_lines, &read_stats::jump_lines})
-      total.*field += (*stats).*field;
+  // (Standard input cannot be read a second time: its lines are read with the rest.)
+  const bool defer = options.defer_lines && std::find(paths.begin(), paths.end(), "-") == paths.end();
+  if (defer) {
+    s->paths_ = paths;
+    for (const auto& f : paths) s->stamps_.push_back(stamp(f));
   }
-  auto stats = std::optional<read_stats>(total);
-  s->stats = *stats;
-  if (auto made = direct.take_tables(s->t, &s->table_warnings); !made) return made.error();
+  keeping_sink diags(options.kept_diagnostics);
+  auto read = read_tables(paths, options, !defer, s->p, s->t, diags, &s->table_warnings);
+  if (!read) return read.error();
+  s->stats = read->total;
+  s->run_files = std::move(read->run_files);
   s->errors = diags.errors;
   s->warnings = diags.warnings;
   s->notes = diags.notes;
@@ -392,7 +438,128 @@ result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
   s->columns = recorded_columns(s->p, s->t.recorded);
   s->index_names();
   if (auto w = calls_above_lines(*s)) s->table_warnings.push_back(std::move(*w));
+  if (!defer) s->lines_done_ = true;
   return s;
+}
+
+const annotate_data& session::lines() const {
+  if (paths_.empty()) return t;
+  std::call_once(lines_once_, [&] { make_lines(); });
+  return *lines_;
+}
+
+bool session::lines_ready() const { return paths_.empty() || lines_done_.load(); }
+
+const std::string& session::lines_error() const { return lines_error_; }
+
+void session::make_lines() const {
+  auto made = std::make_unique<annotate_data>();
+  auto fail = [&](std::string why) {
+    lines_error_ = std::move(why);
+    made = std::make_unique<annotate_data>();
+    made->files = t.files;
+    made->file_found = t.file_found;
+    lines_ = std::move(made);
+    lines_done_ = true;
+  };
+  try {
+    // The second reading: the same files and options, with the source lines; nothing it
+    // reports is kept (the first reading's diagnostics are the page's).
+    profile p2;
+    keeping_sink diags(0);
+    load_options o = options;
+    o.progress = nullptr;
+    auto read = read_tables(paths_, o, true, p2, *made, diags, nullptr);
+    if (!read) return fail(read.error().message);
+    for (std::size_t f = 0; f < paths_.size(); ++f)
+      if (stamp(paths_[f]) != stamps_[f])
+        return fail(paths_[f] + " changed since it was read: its source lines are not shown "
+                                "(reload the page to read it again)");
+    annotate_data& l = *made;
+    // Its keys must be t's, one for one (the same records in the same order make them so).
+    // (Names compared as text: the two readings' pools number them each their own way.)
+    bool same = l.keys() == keys();
+    for (std::uint32_t k = 0; same && k < keys(); ++k)
+      same = t.key_has_object[k] == l.key_has_object[k] &&
+             (!t.key_has_object[k] || t.objects[t.key_object[k]] == l.objects[l.key_object[k]]) &&
+             t.files[t.key_file[k]] == l.files[l.key_file[k]] &&
+             t.function_name(k) == l.function_name(k);
+    if (!same)
+      return fail("the second reading of " + paths_.front() +
+                  " did not give the functions of the first: its source lines are not shown");
+    // Its files as t's: each of t's at its index in t, a file only the lines name (a jump's
+    // target) after them.
+    std::unordered_map<std::string_view, std::uint32_t> index;
+    for (std::uint32_t f = 0; f < t.files.size(); ++f) index.emplace(t.files[f], f);
+    std::vector<std::string> files = t.files;
+    std::vector<std::uint32_t> to(l.files.size());
+    bool moved = false;
+    for (std::uint32_t f = 0; f < l.files.size(); ++f) {
+      auto it = index.find(l.files[f]);
+      if (it != index.end()) {
+        to[f] = it->second;
+      } else {
+        to[f] = static_cast<std::uint32_t>(files.size());
+        files.push_back(l.files[f]);
+      }
+      moved |= to[f] != f;
+    }
+    if (moved) {
+      std::vector<std::map<std::uint64_t, std::uint32_t>> file_lines(files.size());
+      std::vector<char> found(files.size(), 0);
+      for (std::uint32_t f = 0; f < l.files.size(); ++f) {
+        if (f < l.file_lines.size()) file_lines[to[f]] = std::move(l.file_lines[f]);
+        if (f < l.file_found.size()) found[to[f]] = l.file_found[f];
+      }
+      l.file_lines = std::move(file_lines);
+      l.file_found = std::move(found);
+      for (auto& c : l.call_lines) c.file = to[c.file];
+      for (auto& x : l.sites) x.file = to[x.file];
+      for (auto& j : l.jumps) {
+        j.file = to[j.file];
+        j.target_file = to[j.target_file];
+      }
+      for (auto& sp : l.key_spans) sp.file = to[sp.file];
+      std::sort(l.key_spans.begin(), l.key_spans.end(), [](const ann_span& a, const ann_span& b) {
+        return std::tie(a.key, a.file) < std::tie(b.key, b.file);
+      });
+      std::sort(l.jumps.begin(), l.jumps.end(), [](const ann_jump& a, const ann_jump& b) {
+        return std::tie(a.file, a.line, a.target_file, a.target_line, a.conditional) <
+               std::tie(b.file, b.line, b.target_file, b.target_line, b.conditional);
+      });
+      index_source_lines(l);
+    }
+    l.files = std::move(files);
+    // Only the line tables stay (the function-level ones are t's); the names were p2's.
+    l.names = nullptr;
+    l.key_file = {};
+    l.key_function = {};
+    l.key_object = {};
+    l.key_has_object = {};
+    l.key_seen = {};
+    l.key_called = {};
+    l.objects = {};
+    l.self = cc_table();
+    l.inclusive = cc_table();
+    l.cycle_of = {};
+    l.cycles = {};
+    l.cycle_cc = cc_table();
+    l.calls = {};
+    l.call_cc = cc_table();
+    l.callers_of = {};
+    l.callees_of = {};
+    l.part_self_part = {};
+    l.part_self_key = {};
+    l.part_self = cc_table();
+    l.part_call_part = {};
+    l.part_call_call = {};
+    l.part_call_count = {};
+    l.part_call_cc = cc_table();
+    lines_ = std::move(made);
+    lines_done_ = true;
+  } catch (const std::bad_alloc&) {
+    fail("out of memory reading the source lines of " + paths_.front());
+  }
 }
 
 }  // namespace calltree::views

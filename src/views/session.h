@@ -14,6 +14,7 @@
 // server (server/); nothing here prints.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -55,6 +56,12 @@ struct load_options {
   bool inclusive = true;
   // reader_options::progress, for a command's progress line.
   std::function<void(const read_progress&)> progress;
+  // Read only the function-level tables at the load (serve's start: self and inclusive costs,
+  // calls, cycles, parts, on every reading thread as `check` reads), and the source-line
+  // tables (each line's costs, call lines and sites, jumps, each function's lines) by a second
+  // reading when a view first asks for them (session::lines()). Without it, one reading makes
+  // both (report --html, the exports).
+  bool defer_lines = false;
 };
 
 class part_costs;
@@ -116,6 +123,19 @@ class session {
   std::vector<std::string_view> label_name;  // per label
   // The keys of each function name (a name's keys in several files: inlined code), by name.
   std::vector<std::uint32_t> keys_by_name;  // key numbers, sorted by (name id, key)
+
+  // The source-line tables: annotate_data's line fields (lines, file_lines, line_cc,
+  // call_lines, call_line_cc, sites, site_callees, jumps, file_found, key_first_line,
+  // key_last_line, key_spans, key_span_cc, and `files`, a list that begins with t.files) for
+  // t's keys and files. Loaded whole, `t` itself; with load_options::defer_lines, made by a
+  // second reading of the same files on the first call (another thread asking meanwhile
+  // waits for it), kept; its other fields empty. When that reading fails (the file changed or
+  // is gone), tables without lines (`lines` false) and lines_error() says why. Thread-safe.
+  const annotate_data& lines() const;
+  // Whether lines() answers at once (loaded whole, or its reading is done).
+  bool lines_ready() const;
+  // Why lines() has no lines after a deferred reading ("" otherwise).
+  const std::string& lines_error() const;
 
   std::size_t keys() const { return t.keys(); }
   std::size_t cycles() const { return t.cycles.size(); }
@@ -186,6 +206,14 @@ class session {
   mutable group_index groups_[3];
   std::vector<std::string> cycle_names_;
   std::vector<std::string> label_text_;  // base names that are not a prefix of a key's name
+  // The deferred source-line tables (load_options::defer_lines), with the paths read again.
+  std::vector<std::string> paths_;
+  std::vector<std::pair<std::uint64_t, std::int64_t>> stamps_;  // (size, mtime) at the load
+  mutable std::once_flag lines_once_;
+  mutable std::unique_ptr<annotate_data> lines_;
+  mutable std::atomic<bool> lines_done_{false};
+  mutable std::string lines_error_;
+  void make_lines() const;
   mutable std::mutex mutex_;
   mutable std::shared_ptr<const part_costs> all_, all_no_cycles_;
   mutable std::vector<std::pair<std::vector<std::uint32_t>, std::shared_ptr<const part_costs>>>

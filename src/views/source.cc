@@ -10,9 +10,11 @@ namespace calltree::views {
 
 result<source_view> annotate_source(const session& s, std::uint64_t file, const source_query& q) {
   const views::annotate_data& t = s.t;
-  if (file >= t.files.size())
+  // (The source-line tables: t's own, or made by a second reading when first asked for.)
+  const views::annotate_data& lt = s.lines();
+  if (file >= lt.files.size())
     return error{"no file has id " + std::to_string(file) + " (there are " +
-                 std::to_string(t.files.size()) + ")"};
+                 std::to_string(lt.files.size()) + ")"};
   source_view out;
   auto cols = resolve_columns(s, q.events, q.derived);
   if (!cols) return cols.error();
@@ -23,7 +25,7 @@ result<source_view> annotate_source(const session& s, std::uint64_t file, const 
   out.file = static_cast<std::uint32_t>(file);
   // (The views' sessions keep the lines of every file, found or not: annotate_direct.cc,
   // keep_view_tables.)
-  out.has_lines = t.lines && file < t.file_lines.size();
+  out.has_lines = lt.lines && file < lt.file_lines.size();
   if (!out.has_lines || !q.with_lines) return out;
   const std::size_t ncol = out.columns.size();
   const auto& columns = out.columns.columns;
@@ -36,14 +38,14 @@ result<source_view> annotate_source(const session& s, std::uint64_t file, const 
   const auto hot_from = static_cast<std::uint64_t>(static_cast<double>(total) * q.hot_share);
 
   std::map<std::uint64_t, source_line> lines;
-  for (const auto& [line, row] : t.file_lines[file]) {
+  for (const auto& [line, row] : lt.file_lines[file]) {
     source_line& l = lines[line];
     l.line = line;
-    l.self = values(t.line_cc.values(row));
+    l.self = values(lt.line_cc.values(row));
     l.hot = ncol && l.self[out.weight_column] > 0 && l.self[out.weight_column] >= hot_from;
   }
-  for (std::size_t i = 0; i < t.call_lines.size(); ++i) {
-    const ann_call_line& c = t.call_lines[i];
+  for (std::size_t i = 0; i < lt.call_lines.size(); ++i) {
+    const ann_call_line& c = lt.call_lines[i];
     if (c.file != file) continue;
     source_line& l = lines[c.line];
     l.line = c.line;
@@ -52,11 +54,11 @@ result<source_view> annotate_source(const session& s, std::uint64_t file, const 
         c.caller == c.callee ||
         (c.caller < t.cycle_of.size() && c.callee < t.cycle_of.size() &&
          t.cycle_of[c.caller] != 0 && t.cycle_of[c.caller] == t.cycle_of[c.callee]);
-    l.calls.push_back({c.caller, c.callee, c.count, values(t.call_line_cc.values(i)), recursive});
+    l.calls.push_back({c.caller, c.callee, c.count, values(lt.call_line_cc.values(i)), recursive});
   }
-  auto lo = std::lower_bound(t.jumps.begin(), t.jumps.end(), file,
+  auto lo = std::lower_bound(lt.jumps.begin(), lt.jumps.end(), file,
                              [](const ann_jump& j, std::uint64_t f) { return j.file < f; });
-  for (auto it = lo; it != t.jumps.end() && it->file == file; ++it) {
+  for (auto it = lo; it != lt.jumps.end() && it->file == file; ++it) {
     source_line& l = lines[it->line];
     l.line = it->line;
     if (l.self.empty()) l.self.assign(ncol, 0);
@@ -72,9 +74,9 @@ result<source_view> annotate_source(const session& s, std::uint64_t file, const 
     out.lines.push_back(std::move(l));
   }
   for (std::uint32_t k = 0; k < s.keys(); ++k)
-    if (t.key_file[k] == file && k < t.key_first_line.size() && t.key_first_line[k])
-      out.functions.push_back({k, t.key_first_line[k], t.key_last_line[k]});
-  for (const ann_span& sp : t.key_spans)
+    if (t.key_file[k] == file && k < lt.key_first_line.size() && lt.key_first_line[k])
+      out.functions.push_back({k, lt.key_first_line[k], lt.key_last_line[k]});
+  for (const ann_span& sp : lt.key_spans)
     if (sp.file == file) out.functions.push_back({sp.key, sp.first, sp.last});
   std::sort(out.functions.begin(), out.functions.end(),
             [](const source_function& a, const source_function& b) {

@@ -53,6 +53,7 @@ inline views::load_options where() {
   o.include_dirs = {CALLTREE_CORPUS_DIR};
   o.cwd = cwd();
   o.threads = 2;
+  o.defer_lines = true;  // (as `calltree serve` loads: the source lines when first asked for)
   return o;
 }
 
