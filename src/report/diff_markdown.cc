@@ -38,13 +38,16 @@ std::string cells(std::uint64_t o, std::uint64_t n) {
 
 // A path as a shell word: as it is when it needs no quoting, else in single quotes.
 std::string shell_word(std::string_view s) {
-  const bool plain = !s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                       "0123456789_./+-=:,@%") == std::string_view::npos;
+  const bool plain = !s.empty() && s.find_first_not_of(
+                                       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                       "0123456789_./+-=:,@%") == std::string_view::npos;
   if (plain) return std::string(s);
   std::string q("'");
   for (char ch : s) {
-    if (ch == '\'') q += "'\\''";
-    else q += ch;
+    if (ch == '\'')
+      q += "'\\''";
+    else
+      q += ch;
   }
   q += '\'';
   return q;
