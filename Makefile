@@ -139,8 +139,9 @@ compile-release-clang: deps
 	@cmake -S . -B $(BUILD_CLANG_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_TESTS=OFF >/dev/null
 	@cmake --build $(BUILD_CLANG_RELEASE) -j $(JOBS)
 
-# The Debian package of the GCC Release build, installed with apt-get (its dependencies
-# resolved by apt), used (--version, check, the consumer project), then purged. As root.
+# The Debian packages of the GCC Release build (calltree, and python3-calltree with the Python
+# package), installed with apt-get (their dependencies resolved by apt), used (--version, check,
+# the consumer project, import calltree), then purged. As root.
 deb-check: deps
 	@cmake -S . -B $(BUILD_GCC_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCALLTREE_TESTS=OFF >/dev/null
 	@cmake --build $(BUILD_GCC_RELEASE) -j $(JOBS)

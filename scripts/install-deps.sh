@@ -5,7 +5,8 @@
 #              and the Python package's module (python3-dev, pybind11-dev)
 #   test       every test of `make test`, the sanitizer, thread and fuzz builds, the benchmarks
 #              (php-cli and php-xdebug: Xdebug profiles of PHP scripts, as tests/corpus/generate.sh makes them;
-#              python3-pandas, python3-pytest and python3-matplotlib: the Python package's tests, python/tests)
+#              python3-pandas, python3-pytest and python3-matplotlib: the Python package's tests, python/tests;
+#              python3-yaml: docs/ci.md's jobs read and run, tests/docs/ci_recipes.py)
 #   docs       the API reference (Doxygen) and the man pages read back (`make docs`, docs.doxygen)
 #   packaging  the Debian package (cpack -G DEB, `make deb-check`)
 # Safe to run again: it does nothing when everything is there. Needs root (or sudo) to install.
@@ -16,7 +17,7 @@ set -euo pipefail
 # made is not compiled again by `make test` for a compiler launcher that came in between.)
 build=(cmake ninja-build g++ pkg-config zlib1g-dev libzstd-dev liblzma-dev libisal-dev libbz2-dev
        libcpp-httplib-dev libre2-dev nlohmann-json3-dev libsqlite3-dev nodejs ccache python3-dev pybind11-dev)
-test=(clang libclang-rt-14-dev clang-format libgtest-dev libgmock-dev libbenchmark-dev
+test=(clang libclang-rt-14-dev clang-format libgtest-dev libgmock-dev libbenchmark-dev python3-yaml
       valgrind gcc binutils gzip zstd xz-utils bzip2 python3 time strace golang-go graphviz
       kcachegrind xvfb xauth dbus-daemon chromium fonts-dejavu-core zsh
       php-cli php-xdebug python3-pandas python3-pytest python3-matplotlib)

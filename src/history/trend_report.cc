@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <map>
+#include <set>
 
 #include "report/diff.h"
 #include "report/json.h"
@@ -66,8 +68,44 @@ std::string pct(double v) {
   return buf;
 }
 
+// The Markdown name of each function a table or the gate's list shows: its short name, and
+// where another function shown has the same one (`(below main)` of ld.so and of libc), the
+// object's base name after it, and the file's where those are the same too.
+class markdown_names {
+ public:
+  markdown_names(const trend_result& r, const trend_report_options& o, std::size_t rows) {
+    std::vector<std::size_t> shown;
+    for (std::size_t i = 0; i < rows; ++i)
+      if (r.changes[i].function) shown.push_back(*r.changes[i].function);
+    for (const auto& g : o.gate_failures)
+      if (g.function) shown.push_back(*g.function);
+    std::map<std::string, std::set<std::size_t>> by_name;
+    std::map<std::string, std::set<std::size_t>> by_name_and_object;
+    for (std::size_t f : shown) {
+      by_name[short_name(r.functions[f].name)].insert(f);
+      by_name_and_object[short_name(r.functions[f].name) + '\0' + base_name(r.functions[f].object)]
+          .insert(f);
+    }
+    for (std::size_t f : shown) {
+      const trend_function& fn = r.functions[f];
+      const std::string name = short_name(fn.name);
+      std::string cell = markdown_code(name);
+      if (by_name[name].size() > 1) {
+        if (!fn.object.empty()) cell += " · " + markdown_code(base_name(fn.object));
+        if (by_name_and_object[name + '\0' + base_name(fn.object)].size() > 1 && !fn.file.empty())
+          cell += " · " + markdown_code(base_name(fn.file));
+      }
+      cells_[f] = cell;
+    }
+  }
+  const std::string& of(std::size_t f) const { return cells_.at(f); }
+
+ private:
+  std::map<std::size_t, std::string> cells_;
+};
+
 void gate_lines(std::ostream& out, const trend_result& r, const trend_report_options& o,
-                bool markdown) {
+                const markdown_names* markdown) {
   if (!o.gate) return;
   const std::string ev = r.events[o.gate->event];
   out << '\n';
@@ -84,8 +122,7 @@ void gate_lines(std::ostream& out, const trend_result& r, const trend_report_opt
     trend_change c{g.function, r.runs.size() - 1, o.gate->event, g.inclusive,
                    g.before,   g.after,           g.percent};
     out << (markdown ? "- " : "  ")
-        << (markdown && g.function ? markdown_code(short_name(r.functions[*g.function].name))
-                                   : label(r, c))
+        << (markdown && g.function ? markdown->of(*g.function) : label(r, c))
         << (g.function ? (g.inclusive ? " (inclusive)" : " (self)") : "") << ": "
         << with_thousands(whole(g.before)) << " -> " << with_thousands(whole(g.after)) << " ("
         << percent_of(c) << ")\n";
@@ -144,11 +181,12 @@ void write_trend_text(std::ostream& out, const trend_result& r, const trend_repo
           << "]\n";
     }
   }
-  gate_lines(out, r, o, false);
+  gate_lines(out, r, o, nullptr);
 }
 
 void write_trend_markdown(std::ostream& out, const trend_result& r, const trend_report_options& o) {
-  out << "### calltree trend: " << r.runs.size() << " runs\n\n";
+  out << "### calltree trend: " << r.runs.size() << (r.runs.size() == 1 ? " run" : " runs")
+      << "\n\n";
   out << "| Run | File | Time (UTC) |";
   for (const auto& e : r.events) out << ' ' << markdown_code(e) << " |";
   out << "\n|---:|---|---|";
@@ -170,6 +208,7 @@ void write_trend_markdown(std::ostream& out, const trend_result& r, const trend_
   }
   out << '\n';
   const std::size_t n = shown(r, o);
+  const markdown_names names(r, o, n);
   if (r.changes.empty()) {
     out << "No change of " << pct(o.threshold_percent) << "% or more.\n";
   } else {
@@ -179,15 +218,14 @@ void write_trend_markdown(std::ostream& out, const trend_result& r, const trend_
            "|---:|---|---|---|---:|---:|---:|\n";
     for (std::size_t i = 0; i < n; ++i) {
       const trend_change& c = r.changes[i];
-      std::string fn = c.function ? markdown_code(short_name(r.functions[*c.function].name))
-                                  : std::string("**program total**");
+      std::string fn = c.function ? names.of(*c.function) : std::string("**program total**");
       out << "| " << c.run << " " << markdown_code(base_name(r.runs[c.run].file)) << " | " << fn
           << " | " << markdown_code(r.events[c.event]) << " | " << kind_of(c) << " | "
           << with_thousands(whole(c.before)) << " | " << with_thousands(whole(c.after)) << " | "
           << percent_of(c) << " |\n";
     }
   }
-  gate_lines(out, r, o, true);
+  gate_lines(out, r, o, &names);
 }
 
 void write_trend_csv(std::ostream& out, const trend_result& r, const trend_report_options&) {

@@ -5,7 +5,8 @@
 // selection's order: absolute change of the first sort event), self and inclusive cost of
 // that event, old, new, signed delta and percentage; names shortened (report/short_name.h),
 // the object's base name after them. At most `markdown_rows` functions (the rest counted).
-// The gate's verdict, when --fail-above was given, last.
+// The line after them gives the command that lists every changed function. The gate's
+// verdict, when --fail-above was given, last.
 #include <cstdio>
 
 #include "report/diff.h"
@@ -33,6 +34,23 @@ std::string cells(std::uint64_t o, std::uint64_t n) {
   s += percent_text(o, n);
   s += " |";
   return s;
+}
+
+// A path as a shell word: as it is when it needs no quoting, else in single quotes.
+std::string shell_word(std::string_view s) {
+  const bool plain = !s.empty() && s.find_first_not_of(
+                                       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                       "0123456789_./+-=:,@%") == std::string_view::npos;
+  if (plain) return std::string(s);
+  std::string q("'");
+  for (char ch : s) {
+    if (ch == '\'')
+      q += "'\\''";
+    else
+      q += ch;
+  }
+  q += '\'';
+  return q;
 }
 
 std::string function_cell(const function_key& k) {
@@ -82,7 +100,17 @@ void write_diff_markdown(std::ostream& out, const diff_result& r, const diff_sel
     }
     const std::size_t more =
         selection.listed.size() - shown + selection.below_threshold + selection.beyond_limit;
-    if (more) out << "\n" << more << " more changed functions: `calltree diff` lists them.\n";
+    // (Plain `calltree diff` would not: it lists by --threshold=0.1 too. --threshold=0, and
+    // no --limit, lists every changed function.)
+    if (more) {
+      std::string command("calltree diff --threshold=0 ");
+      command += shell_word(options.old_input.name);
+      command += ' ';
+      command += shell_word(options.new_input.name);
+      out << "\n"
+          << more << " more changed function" << (more == 1 ? "" : "s") << ": "
+          << markdown_code(command) << " lists every changed function.\n";
+    }
   }
   if (options.gate) {
     char pct[64];

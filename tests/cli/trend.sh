@@ -5,7 +5,9 @@
 #  * --json lists 8 runs oldest first and work()'s self change at run 5 (+30 %), and no other
 #    function's self cost changes (its callers' inclusive cost does); the Xdebug runs' Time is
 #    read by the robust detector, which finds work()'s one step up (at run 5, or 4: below);
-#  * text, CSV and --format=markdown say the same; diff --format=markdown names work();
+#  * text, CSV and --format=markdown say the same; diff --format=markdown names work(), and
+#    the command that lists the functions it leaves out; Markdown says "1 run", and names the
+#    object of two functions of one name ((below main) of ld.so and of libc);
 #  * the index: a second run answers the same from it; a corrupt index, a foreign SQLite
 #    database and a file that is no database are made again (a note, the same answer); a
 #    changed file is read again; --index=none reads every file;
@@ -83,10 +85,37 @@ dm=$("$ct" diff --format=markdown "$cg/run5.callgrind" "$cg/run6.callgrind")
 grep -q '^| Program total | Old | New | Δ | Δ % |$' <<<"$dm" || say_fail "diff markdown: no totals table: $dm"
 grep -Eq '^\| `work` · `steps` \| [0-9,]+ \| [0-9,]+ \| \+[0-9,]+ \| \+30\.[0-9]+% \|' <<<"$dm" \
   || say_fail "diff markdown: no work row: $dm"
+# The functions it leaves out: the command it gives lists them (plain `calltree diff` hides those
+# below its 0.1 % threshold).
+more=$(grep -E '^[0-9]+ more changed functions?: `.*` lists every changed function\.$' <<<"$dm")
+if [[ -z $more ]]; then
+  say_fail "diff markdown: no line for the functions left out: $dm"
+else
+  n=$(cut -d' ' -f1 <<<"$more")
+  shown=$(sed -n 's/^\*\*Functions that changed most\*\* (.*; \([0-9]*\) of [0-9]* changed)$/\1/p' <<<"$dm")
+  cmd=$(sed 's/^[^`]*`calltree \([^`]*\)`.*/\1/' <<<"$more")
+  # shellcheck disable=SC2086
+  listed=$("$ct" $cmd | sed -n 's/^Functions: \([0-9]*\) listed.*/\1/p')
+  [[ $listed == $((shown + n)) ]] || say_fail "diff markdown: '$more': calltree $cmd lists ${listed:-none}, not $shown + $n"
+fi
 "$ct" diff --format=markdown --fail-above=1 "$cg/run5.callgrind" "$cg/run6.callgrind" >"$tmp/dm" 2>/dev/null
 [ $? = 1 ] && grep -q 'Gate failed' "$tmp/dm" || say_fail "diff markdown --fail-above=1: no failed gate"
 "$ct" diff --format=nope "$cg/run5.callgrind" "$cg/run6.callgrind" >/dev/null 2>&1
 [ $? = 2 ] || say_fail "diff --format=nope does not exit 2"
+
+# --- Markdown: one run; two functions of one name ----------------------------------------------
+md1=$("$ct" trend --format=markdown --index=none "$cg/run1.callgrind" 2>/dev/null)
+[[ $(head -1 <<<"$md1") == "### calltree trend: 1 run" ]] || say_fail "markdown of one run: $(head -1 <<<"$md1")"
+# (below main) of ld.so and of libc: each row names its object, no two rows alike.
+mkdir "$tmp/twice"
+cp "$2/vg-recurse-default.callgrind" "$tmp/twice/run1.callgrind"
+"$ct" merge "$2/vg-recurse-default.callgrind" "$2/vg-recurse-default.callgrind" -o "$tmp/twice/run2.callgrind"
+mt=$("$ct" trend --format=markdown --order=name --index=none --limit=6 "$tmp/twice" 2>/dev/null)
+rows=$(grep '^| 1 `run2.callgrind` |' <<<"$mt")
+[[ $(wc -l <<<"$rows") == 6 ]] || say_fail "markdown of two runs: not 6 changes: $mt"
+[[ -z $(sort <<<"$rows" | uniq -d) ]] || say_fail "markdown: two rows alike: $(sort <<<"$rows" | uniq -d)"
+grep -qF '| `(below main)` · `libc.so.6` |' <<<"$rows" || say_fail "markdown: (below main) without its object: $rows"
+grep -qF '| `main` |' <<<"$rows" || say_fail "markdown: main (one of its name) named with more than its name: $rows"
 
 # --- the index is a cache ----------------------------------------------------------------------
 printf 'this is not a database, not at all, but long enough to be read as a header......' >"$idx"
