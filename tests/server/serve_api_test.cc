@@ -595,6 +595,38 @@ TEST(ServeApi, DiffModeIsCalltreeDiffs) {
   }
 }
 
+// A stated total the self costs do not sum to is said once (issue 57: Xdebug's Memory, twice
+// on the page): the reader's summary-mismatch of pyprof2calltree's summary: is the tables'
+// warning of the same figure, and is neither listed nor counted; vg-recurse-cacheuse's (a
+// summary: of 0 AcCost1, no stated total the tables warn of) stays.
+TEST(ServeApi, AMismatchIsSaidOnce) {
+  auto codes = [](const json& p) {
+    std::multiset<std::string> c;
+    for (const auto& d : p["inputs"][0]["diagnostics"]["shown"]) c.insert(d["code"]);
+    return c;
+  };
+  {
+    auto s = load(fs::path(CALLTREE_CORPUS_DIR) / "pyprof2calltree-work.callgrind");
+    ASSERT_TRUE(s);
+    const json p = get_json(make_api(s), "/api/v1/profile");
+    const json& in = p["inputs"][0];
+    EXPECT_EQ(codes(p).count("summary-mismatch"), 0u) << in["diagnostics"].dump();
+    EXPECT_EQ(in["diagnostics"]["warnings"], 0) << in["diagnostics"].dump();
+    for (const auto& c : in["diagnostics"]["by_code"]) EXPECT_NE(c["code"], "summary-mismatch");
+    std::size_t said = 0;
+    for (const auto& w : in["warnings"])
+      said += w.get<std::string>().starts_with("the file states a total of 23661972 ns but ");
+    EXPECT_EQ(said, 1u) << in["warnings"].dump();
+  }
+  {
+    auto s = load(fs::path(CALLTREE_CORPUS_DIR) / "vg-recurse-cacheuse.callgrind");
+    ASSERT_TRUE(s);
+    const json p = get_json(make_api(s), "/api/v1/profile");
+    EXPECT_EQ(codes(p).count("summary-mismatch"), 1u) << p["inputs"][0]["diagnostics"].dump();
+    EXPECT_EQ(p["inputs"][0]["diagnostics"]["warnings"], 1);
+  }
+}
+
 // Grouped, the diff list answers each group's old and new cost: self summed over its
 // functions (those of calltree diff), and only the group's rows with in_group.
 TEST(ServeApi, DiffModeGroups) {
