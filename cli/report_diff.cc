@@ -317,11 +317,23 @@ int write_diff_report(const diff_report_args& d) {
       "&side=new";
   if (!ask_raw(program_flame, raw["flame"])) return exit_usage;
 
+  // The counts of every function as the list shows them, per Cost and event (changed: that
+  // cost of that event differs; the page's Cost and Event pick one).
+  nlohmann::json counts_by = nlohmann::json::object();
+  for (const char* by : {"self", "inclusive"})
+    for (const auto& e : r.events) {
+      nlohmann::json page;
+      if (!ask(std::string("/api/v1/functions?limit=0&by=") + by + "&events=" + e + "&sort=" + e,
+               page))
+        return exit_usage;
+      counts_by[by][e] = page["counts"];
+    }
   const std::size_t shown = rows.size();
   data["functions"] = {{"rows", std::move(rows)},
                        {"totals", std::move(totals)},
                        {"events", std::move(events)},
-                       {"counts", std::move(counts)}};
+                       {"counts", std::move(counts)},
+                       {"counts_by", std::move(counts_by)}};
   data["group_names"] = std::move(group_names);
   const budget no_parts{0, 0};
   profile["report"] = {

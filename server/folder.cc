@@ -88,15 +88,24 @@ std::tuple<std::uint64_t, std::int64_t, const std::string*> key_of(const folder_
       if (e.opened) return {e.opened_parts, 1, &none};
       return {e.headed && e.facts.problem.empty() ? e.facts.parts : 0, e.facts.whole, &none};
     case folder_column::total: {
-      if (e.opened && e.opened_total) return {*e.opened_total, 1, &none};
-      const auto t = e.facts.first_total ? e.facts.first_total : e.indexed_total;
-      return {t.value_or(0), t.has_value(), &none};
+      const auto t = row_total(e);
+      return {t ? t->value : 0, t.has_value(), &none};
     }
   }
   return {0, 0, &none};
 }
 
 }  // namespace
+
+std::optional<row_total_value> row_total(const folder_entry& e) {
+  const views::header_facts& h = e.facts;
+  if (e.opened && e.opened_total) return row_total_value{*e.opened_total, row_total_from::opened};
+  if (!e.headed || h.events.empty()) return std::nullopt;
+  if (h.whole && h.first_total) return row_total_value{*h.first_total, row_total_from::read};
+  if (e.indexed_total) return row_total_value{*e.indexed_total, row_total_from::index};
+  if (h.first_total) return row_total_value{*h.first_total, row_total_from::summary};
+  return std::nullopt;
+}
 
 folder::folder(std::string dir, bool recursive, unsigned interval_ms)
     : dir_(std::move(dir)), recursive_(recursive), interval_ms_(interval_ms) {
@@ -254,7 +263,7 @@ bool folder::read_totals() {
     if (!store_ || stop_) return false;
     store = store_;
     for (const auto& e : entries_)
-      if (e.headed && !e.totalled && e.facts.problem.empty() && !e.facts.first_total)
+      if (e.headed && !e.totalled && e.facts.problem.empty() && !e.facts.whole)
         todo.emplace_back(e.mtime_ns, e.id);
   }
   if (todo.empty()) return false;

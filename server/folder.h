@@ -5,7 +5,11 @@
 // (views/header_read.h: creator:, cmd:, events, the total of the first event when known, or
 // its problem). A thread of its own scans the folder again every second (readdir and stat:
 // new, changed and deleted files) and reads the headers of new and changed files, newest
-// first, then the totals of the profiles whose header states none (run_store.h: the index); a query reads the headers its page shows that are not read yet. What it is not: a
+// first, then the totals of the profiles larger than the block their header was read from
+// (run_store.h: the index; a header's summary: is its first part's, and the rule of
+// calltree/totals.h needs the whole file); a query reads the headers its page shows that are
+// not read yet. One total per row, the figure annotate prints and the page shows once the
+// file is opened (row_total below). What it is not: a
 // loader (a profile is read whole when it is opened, server/api.cc) nor a route (the JSON is
 // routes_folder.cc's).
 #pragma once
@@ -38,7 +42,7 @@ struct folder_entry {
   bool headed = false;  // `facts` are of this size and mtime
   views::header_facts facts;
   // The total of the first event from the run store (the index, or the file read whole), for
-  // a profile whose header states none (Xdebug's): of this size and mtime when `totalled`.
+  // a profile larger than its header's block: of this size and mtime when `totalled`.
   bool totalled = false;
   std::optional<std::uint64_t> indexed_total;
   // Once the profile was opened (read whole) at this size and mtime: its parts and the total
@@ -49,6 +53,17 @@ struct folder_entry {
   std::optional<std::uint64_t> opened_total;
   std::string opened_event;  // the event of opened_total
 };
+
+// The total of a row's first event and where it comes from: the file as opened (the page's
+// figure); the whole file read with its header (a file of one block); the run store (the
+// whole file, calltree/totals.h's rule, as annotate prints it); until the store answers, the
+// first part's `summary:` of its header. None when nothing says it yet.
+enum class row_total_from : std::uint8_t { opened, read, index, summary };
+struct row_total_value {
+  std::uint64_t value = 0;
+  row_total_from from = row_total_from::read;
+};
+std::optional<row_total_value> row_total(const folder_entry& e);
 
 // What a table query asks: a regex filter (the caller's matcher, nullptr: every file), a
 // column to sort by and its direction, a window.
@@ -87,7 +102,7 @@ class folder {
   // Every file listed now, by id.
   std::vector<folder_entry> entries() const;
   // The runs (run_store.h) of the Trend view, which the scanning thread also asks for the
-  // totals of the profiles whose header states none; none: no such totals.
+  // totals of the profiles larger than their header's block; none: no such totals.
   void set_store(std::shared_ptr<run_store> store);
   std::shared_ptr<run_store> store() const;
   // The file of id `id` was read whole at `size` and `mtime_ns`: its row shows `parts` and
@@ -100,8 +115,8 @@ class folder {
   void run();
   // Reads the headers of the entries of `ids` that lack theirs (outside the lock).
   void read_headers(const std::vector<std::uint64_t>& ids);
-  // Takes the totals of a few profiles whose header states none from the store; false when
-  // there were none to take.
+  // Takes the totals of a few profiles not read whole with their header from the store;
+  // false when there were none to take.
   bool read_totals();
 
   std::string dir_;

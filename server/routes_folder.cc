@@ -1,6 +1,6 @@
 // server/routes_folder.cc — GET /api/v1/folder: the table of `calltree serve DIR`
 // (docs/serve.md). Each row is what the file's first block says (views/header_read.h), and
-// the total of a profile whose header states none from the run store (run_store.h: the
+// the total of a profile larger than that block from the run store (run_store.h: the
 // index); a profile is read whole for its views only when it is opened (/api/v1/f/ID/...).
 #include "api_impl.h"
 #include "folder.h"
@@ -9,14 +9,15 @@ namespace calltree::server::detail {
 
 namespace {
 
-std::string_view total_from(views::header_facts::total_source s) {
-  switch (s) {
-    case views::header_facts::total_source::read:
+std::string_view total_from(row_total_from f) {
+  switch (f) {
+    case row_total_from::opened:
+    case row_total_from::read:
       return "read";
-    case views::header_facts::total_source::summary:
+    case row_total_from::index:
+      return "index";
+    case row_total_from::summary:
       return "summary";
-    case views::header_facts::total_source::none:
-      break;
   }
   return "unknown";
 }
@@ -49,27 +50,13 @@ void row(json_writer& j, const folder_entry& e) {
   else
     e.headed&& h.whole&& h.parts ? j.value(h.parts) : j.null();
   j.key("total");
-  if (e.opened && e.opened_total) {
+  // (One figure, calltree/totals.h's, before and after the file is opened: folder.h.)
+  if (const auto t = row_total(e)) {
     j.begin_object();
-    j.key("event").value(e.opened_event);
+    j.key("event").value(t->from == row_total_from::opened ? e.opened_event : h.events.front());
     j.key("value");
-    cost(j, *e.opened_total);
-    j.key("from").value("read");
-    j.end_object();
-  } else if (h.first_total && !h.events.empty()) {
-    j.begin_object();
-    j.key("event").value(h.events.front());
-    j.key("value");
-    cost(j, *h.first_total);
-    j.key("from").value(total_from(h.source));
-    j.end_object();
-  } else if (e.indexed_total && !h.events.empty()) {
-    // (The whole file's, as the index keeps it: run_store.h.)
-    j.begin_object();
-    j.key("event").value(h.events.front());
-    j.key("value");
-    cost(j, *e.indexed_total);
-    j.key("from").value("index");
+    cost(j, t->value);
+    j.key("from").value(total_from(t->from));
     j.end_object();
   } else {
     j.null();

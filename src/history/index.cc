@@ -16,7 +16,9 @@ namespace calltree::history {
 namespace {
 
 constexpr const char* format_name = "calltree-history-index";
-constexpr const char* format_version = "1";
+// (2: the totals are the program totals of calltree/totals.h; version 1 kept the sums of the
+// self costs, which differ where a file states its total: its entries are read again.)
+constexpr const char* format_version = "2";
 constexpr unsigned batch = 64;
 
 // ---- the blob: varints and length-prefixed strings -------------------------------------

@@ -14,7 +14,7 @@
 //    end; a blob that does not decode is a miss (the file is read again);
 //  * a file at the index's path that is no SQLite database, or a corrupt one, is deleted and
 //    made again; a database of another program or of another version of this schema (no
-//    `meta` row saying `calltree-history-index` version 1) has its tables dropped and made
+//    `meta` row saying `calltree-history-index` version 2) has its tables dropped and made
 //    again; an error of SQLite while the index is used (SQLITE_CORRUPT, a full disk, ...)
 //    (but a corruption, once: the index is made again) turns the index off for the rest of
 //    the process: the files are read, the answer is the

@@ -4,6 +4,7 @@
 #include "calltree/analysis/inclusive.h"
 #include "calltree/diagnostic.h"
 #include "calltree/profile_builder.h"
+#include "calltree/totals.h"
 
 namespace calltree::history {
 
@@ -37,10 +38,10 @@ result<run_costs> read_run_costs(const std::string& path, const run_read_options
       kept.push_back(e.index());
       out.events.push_back(p.events[e].name);
     }
-  // The program total: the sum of the parts' self costs (profile::total()).
-  // TODO(i50-totals): the one place to switch to the profile's stated-total call once it lands.
-  const std::vector<std::uint64_t> total = p.total();
-  for (std::size_t e : kept) out.total.push_back(e < total.size() ? total[e] : 0);
+  // The program total of each event by the one rule of calltree/totals.h (the file's stated
+  // total, else the sum of its self costs): the figure annotate prints and the page shows, so
+  // a folder's row (server/folder.h) has one total before and after it is opened.
+  for (std::size_t e : kept) out.total.push_back(program_total(p, event_id{e}));
 
   const inclusive_result inc = compute_inclusive(p);
   out.functions.reserve(p.functions.size());

@@ -6,7 +6,8 @@
 // library's (profile.h: a function is its object, the file of its fl= and its name, never the
 // name alone), their self cost as analysis/inclusive.h sums it over the parts and their
 // inclusive cost as it computes it (cycles, recursion); the total is the program's total of
-// each event. What it is not: a profile (no calls, lines or parts), nor a reader of its own.
+// each event (calltree/totals.h: the stated total, else the sum of the self costs). What it
+// is not: a profile (no calls, lines or parts), nor a reader of its own.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +26,7 @@ struct function_costs {
 struct run_costs {
   std::string creator, cmd;          // the first part's creator: and cmd:
   std::vector<std::string> events;   // the profile's recorded events, in profile order
-  std::vector<std::uint64_t> total;  // the program total of each event
+  std::vector<std::uint64_t> total;  // the program total of each event (totals.h)
   std::vector<function_costs> functions;
   std::uint64_t errors = 0, warnings = 0;  // what the reader found while reading it
 };

@@ -353,6 +353,18 @@ diff_row diff_of_function(const function_table& t, const diff_columns& cols, std
   return r;
 }
 
+function_change shown_change(const function_table& t, const diff_columns& cols, std::uint32_t f,
+                             bool inclusive) {
+  const function_diff& fd = t.r.functions[function_diff_id{f}];
+  if (fd.change == function_change::added || fd.change == function_change::removed)
+    return fd.change;
+  const auto& o = inclusive ? fd.inclusive_old : fd.self_old;
+  const auto& n = inclusive ? fd.inclusive_new : fd.self_new;
+  for (std::size_t c = 0; c < cols.size(); ++c)
+    if (cols.old_value(c, o) != cols.new_value(c, n)) return function_change::changed;
+  return function_change::unchanged;
+}
+
 result<diff_list> diff_functions(const diff_source& src, const diff_query& q) {
   diff_list out;
   auto cols = resolve_diff_columns(src, q.events, q.derived);
@@ -429,8 +441,10 @@ result<diff_list> diff_functions(const diff_source& src, const diff_query& q) {
         }
         if (q.only_group && g != q.in_group) continue;
       }
-      ++o->counts[static_cast<int>(fd.change)];
-      if (!q.unchanged && fd.change == function_change::unchanged) continue;
+      // (changed: a cost the list shows differs, diff_query::inclusive's in its columns)
+      const function_change change = shown_change(t, dc, f, q.inclusive);
+      ++o->counts[static_cast<int>(change)];
+      if (!q.unchanged && change == function_change::unchanged) continue;
       rows.push_back(f);
       if (measure == diff_measure::name) continue;
       const std::uint64_t ov = dc.old_value(sc, q.inclusive ? fd.inclusive_old : fd.self_old);
@@ -492,8 +506,10 @@ result<diff_list> diff_functions(const diff_source& src, const diff_query& q) {
   }
   const std::size_t from = std::min(q.offset, order->rows.size());
   const std::size_t to = std::min(order->rows.size(), from + q.limit);
-  for (std::size_t i = from; i < to; ++i)
+  for (std::size_t i = from; i < to; ++i) {
     out.rows.push_back(diff_of_function(t, dc, order->rows[i]));
+    out.rows.back().change = shown_change(t, dc, order->rows[i], q.inclusive);
+  }
   return out;
 }
 

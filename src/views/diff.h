@@ -138,7 +138,7 @@ struct diff_list {
   std::vector<std::uint64_t> totals_old, totals_new;  // per column
   std::size_t sort_column = 0;
   std::size_t total_rows = 0;
-  std::size_t counts[4] = {0, 0, 0, 0};  // per function_change, after the filter
+  std::size_t counts[4] = {0, 0, 0, 0};  // per shown_change(), after the filter
   std::vector<diff_row> rows;
   bool grouped = false;
   std::size_t total_groups = 0;
@@ -149,6 +149,12 @@ result<diff_list> diff_functions(const diff_source& src, const diff_query& q);
 
 // The row of function f of a table in columns `cols`.
 diff_row diff_of_function(const function_table& t, const diff_columns& cols, std::uint32_t f);
+
+// Function f's change as a list of `cols` shows it: added or removed as calltree diff says;
+// else changed when its self cost (its inclusive cost with `inclusive`) differs in one of the
+// columns, unchanged when those are the same (whatever the costs the list does not show).
+function_change shown_change(const function_table& t, const diff_columns& cols, std::uint32_t f,
+                             bool inclusive);
 
 // The group of function f of a table (by object, its file as the sessions show it, or the C++
 // scope of its name) for a grouping other than none.

@@ -136,12 +136,10 @@ header_facts read_header(const std::string& path, std::size_t block_bytes) {
       f.state = rs.state;
       f.errors = diags.errors();
       const check_result c = check.result();
-      // (As annotate and the page show it: the parts' summary: lines when they state one.)
-      if (c.summary && !c.summary->empty()) {
-        f.first_total = c.summary->front();
-        f.source = header_facts::total_source::read;
-      } else if (!c.totals.empty()) {
-        f.first_total = c.totals.front();
+      // (As annotate and the page show it: the program total of calltree/totals.h, the
+      // stated total, else the sum of the self costs.)
+      if (!c.program.empty()) {
+        f.first_total = c.program.front().program;
         f.source = header_facts::total_source::read;
       }
       if (rs.state == read_state::likely_truncated)

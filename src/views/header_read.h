@@ -31,9 +31,9 @@ struct header_facts {
   // The block was the whole file: `parts`, `totals` and `state` are the whole file's.
   bool whole = false;
   std::uint64_t parts = 0;  // whole: the file's parts; else the parts begun in the block
-  // The total of the first event: the whole file's, as annotate and serve show it (the sum of
-  // its parts' `summary:` lines, or of its self costs when none states one), or, when only the
-  // header was read, the first part's `summary:` when its header states one.
+  // The total of the first event: the whole file's, as annotate and serve show it (the
+  // program total of calltree/totals.h: the stated total, else the sum of the self costs), or,
+  // when only the header was read, the first part's `summary:` when its header states one.
   std::optional<std::uint64_t> first_total;
   enum class total_source : std::uint8_t { none, read, summary } source = total_source::none;
   read_state state = read_state::complete;  // whole: how reading ended

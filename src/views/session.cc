@@ -57,6 +57,33 @@ class keeping_sink final : public diagnostic_sink {
   std::array<std::size_t, 256> of_code_{};
 };
 
+// The reader's `summary-mismatch` warnings that say what a warning of the tables says (a part's
+// `summary: says N EVENT, less than ...` beside `the file states a total of N EVENT but ...`,
+// the same N and EVENT: a file of one part) are dropped, with their counts: the page reports
+// that fact once, with what follows from it (the percentages are of N and can pass 100 %).
+void drop_repeated_mismatches(session& s) {
+  std::uint64_t dropped = 0;
+  std::erase_if(s.diagnostics, [&](const diagnostic& d) {
+    static constexpr std::string_view says = "summary: says ";
+    if (d.code != diag_code::summary_mismatch || !d.message.starts_with(says)) return false;
+    const std::string_view m(d.message);
+    const std::size_t comma = m.find(", less than", says.size());
+    if (comma == std::string_view::npos) return false;
+    const std::string stated = "the file states a total of " +
+                               std::string(m.substr(says.size(), comma - says.size())) + " but ";
+    for (const auto& w : s.table_warnings)
+      if (w.starts_with(stated)) return ++dropped, true;
+    return false;
+  });
+  if (!dropped) return;
+  s.warnings -= std::min(s.warnings, dropped);
+  for (auto& c : s.diagnostic_counts)
+    if (c.code == diag_code::summary_mismatch && c.severity == severity::warning)
+      c.count -= std::min(c.count, dropped);
+  std::erase_if(s.diagnostic_counts,
+                [](const session::diagnostic_count& c) { return c.count == 0; });
+}
+
 bool all_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -435,6 +462,7 @@ result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
                      };
                      return rank(a.severity) < rank(b.severity);
                    });
+  drop_repeated_mismatches(*s);
   s->columns = recorded_columns(s->p, s->t.recorded);
   s->index_names();
   if (auto w = calls_above_lines(*s)) s->table_warnings.push_back(std::move(*w));

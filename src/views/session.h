@@ -107,7 +107,8 @@ class session {
   };
   std::vector<diagnostic_count> diagnostic_counts;
   // The first 20 of each code, load_options::kept_diagnostics at most: errors, then warnings,
-  // then notes.
+  // then notes. A reader's `summary-mismatch` that a warning of table_warnings repeats (the
+  // same stated total of the same event) is neither kept nor counted: one fact, said once.
   std::vector<diagnostic> diagnostics;
   std::vector<std::string> table_warnings;
   load_options options;

@@ -61,7 +61,7 @@ if d["changes"][0]["function"] is not None or d["changes"][0]["kind"] != "total"
 for b in bad: print("FAIL:", b)
 sys.exit(1 if bad else 0)
 PY
-total6=$("$ct" check --json "$cg/run6.callgrind" | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["totals"]["Ir"])')
+total6=$("$ct" check --json "$cg/run6.callgrind" | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["program_totals"]["Ir"])')
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["runs"][5]["total"]["Ir"] == int(sys.argv[2]) else 1)' "$tmp/t1.json" "$total6" \
   || say_fail "run 5's total is not check's $total6"
 

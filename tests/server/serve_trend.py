@@ -4,7 +4,8 @@
 MAKE_RUNS is tests/trend/make_runs.sh: eight valgrind --tool=callgrind runs whose work()
 steps up 30 % from the sixth run on, and eight Xdebug runs whose work() takes ten times as
 long from the sixth. On each folder: /api/v1/trend?function=work answers 8 points oldest first, each a
-profile of the folder's table (its id opens it), its total check's (the sum of self costs),
+profile of the folder's table (its id opens it), its total check's program total (the stated
+one, else the sum of self costs: annotate's),
 work's self cost as `calltree trend --json` says, and its change at run 5; with no function,
 the program total; an unknown function is 404, an unknown event 400; two points' ids open
 their diff.
@@ -71,11 +72,13 @@ try:
                 prof = s.json("/api/v1/f/%d/profile" % p["id"])
                 check(prof["inputs"][0]["name"].endswith("/" + p["file"]),
                       "%s: opened %s: %s" % (name, p["file"], prof["inputs"][0]["name"]))
-                # The total is the sum of the self costs, as calltree check counts it (the
-                # opened page shows a summary: line where the file states one: Xdebug's).
+                # The total is the program total, as calltree check and annotate take it (the
+                # summary: line where the file states one: Xdebug's; else the sum of the self
+                # costs), and as the opened page shows it.
                 c = json.loads(subprocess.run([CALLTREE, "check", "--json", os.path.join(d, p["file"])],
                                               capture_output=True, text=True).stdout.splitlines()[0])
-                check(c["totals"][ev] == p["total"], "%s: %s's total %s, check %s" % (name, p["file"], p["total"], c["totals"]))
+                check(c["program_totals"][ev] == p["total"], "%s: %s's total %s, check %s" % (name, p["file"], p["total"], c["program_totals"]))
+                check(prof["totals"][ev] == p["total"], "%s: %s's total %s, the page's %s" % (name, p["file"], p["total"], prof["totals"][ev]))
             diff = s.json("/api/v1/d/%d/%d/profile" % (pts[4]["id"], pts[5]["id"]))
             check(diff["mode"] == "diff", "%s: the diff of two points" % name)
             # The program total; errors.

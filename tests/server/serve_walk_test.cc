@@ -20,7 +20,8 @@
 //   objdump can read the object): the instructions' costs sum to the function's self cost.
 // - parts: each row's parts sum to its cost; a function's cost over the parts is its cost.
 // - the diff of the file with itself (serve DIR's d/ID/ID, serve OLD NEW for a run): every
-//   change is zero; the folder row of an opened file shows its total; status and reload.
+//   change is zero; the folder row of an opened file shows its total, the one it showed before
+//   it was opened (issue 57); status and reload.
 //
 // Each route of api::routes() (the server's route table) must be one the walker walks: a route
 // added later fails here until it is walked. Findings the walker expects (defects other parts
@@ -39,6 +40,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../../cli/objdump_runner.h"
@@ -843,9 +845,26 @@ void walk_singles(int shard) {
   };
   fo.dir->set_store(std::make_shared<server::run_store>(nullptr));  // (no index: files read)
   const server::api folder_api(fo);
-  const json table = test::get_json(folder_api, "/api/v1/folder?limit=5000");
+  json table = test::get_json(folder_api, "/api/v1/folder?limit=5000");
   asked_routes().insert("folder");
   walk_trend(log, folder_api, table, mine.size());
+  // The table before any file is opened, once the folder's thread has every total it reads
+  // (a file larger than its header's block: from the run store), to compare with each row's
+  // once its file is opened (issue 57: one total, before and after).
+  {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    auto settled = [&] {
+      for (const auto& e : fo.dir->entries())
+        if (!e.headed || (e.facts.problem.empty() && !e.facts.whole && !e.totalled)) return false;
+      return true;
+    };
+    while (!settled() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    log.check(settled(), "folder", "every row's total is read within 120 s", dir.string());
+    table = test::get_json(folder_api, "/api/v1/folder?limit=5000");
+  }
+  std::map<std::string, json> total_before;
+  for (const auto& r : table["rows"]) total_before[r["name"].get<std::string>()] = r["total"];
   std::map<std::string, std::uint64_t> id_of;
   for (const auto& r : table["rows"])
     id_of[r["name"].get<std::string>()] = r["id"].get<std::uint64_t>();
@@ -886,6 +905,11 @@ void walk_singles(int shard) {
                     num((*row)["total"]["value"]) == num(prof["totals"][first]),
                 "folder", "an opened file's row shows its total",
                 row ? (*row)["total"].dump() + " vs " + prof["totals"][first].dump() : "no row");
+      const json& before = total_before[link];
+      log.check(known && before.is_object() && before["event"] == (*row)["total"]["event"] &&
+                    num(before["value"]) == num((*row)["total"]["value"]),
+                "folder", "a row's total is the same before and after opening",
+                before.dump() + " before, " + (row ? (*row)["total"].dump() : "no row") + " after");
     }
     walk_self_diff(log, folder_api, "/api/v1/d/" + id + "/" + id + "/");
     asked_routes().insert("f/");

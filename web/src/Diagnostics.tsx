@@ -1,7 +1,8 @@
 // Diagnostics.tsx — what reading the files found, above the list: errors first, then warnings
 // (the reader's, the tables' and the events'), then notes grouped by code, each code with its
 // count (a file may hold 852,438 notes of one code: the first 20 are listed, all are counted).
-// The summary line counts what the list holds, by severity.
+// The summary line counts what the list holds, by severity; the bar is red for errors, amber
+// for warnings, neutral for notes alone.
 import type { Diagnostic, Input, Profile } from "./api";
 import { base, fmt, plural } from "./format";
 
@@ -86,8 +87,15 @@ export function Diagnostics({ p }: { p: Profile }) {
     return `${base(i.name)}: ${parts.join(", ")}${i.complete ? "" : ", not read to its end"}`;
   });
   if (!items.length) summary.push(plural(p.event_warnings.length, "warning"));
+  // The bar's colour says its worst: red for an error (or a file not read to its end), amber
+  // for a warning, neutral for notes alone.
+  const worst = items.some((i) => i.diagnostics.errors > 0 || !i.complete)
+    ? "error"
+    : items.some((i) => i.diagnostics.warnings + i.warnings.length > 0) || p.event_warnings.length > 0
+      ? "warning"
+      : "note";
   return (
-    <details class="diagnostics" open={items.some((i) => i.diagnostics.errors > 0 || i.diagnostics.warnings + i.warnings.length > 0) || p.event_warnings.length > 0} aria-label="Diagnostics">
+    <details class={"diagnostics worst-" + worst} data-worst={worst} open={worst !== "note"} aria-label="Diagnostics">
       <summary data-testid="diag-summary">{summary.join("; ")}</summary>
       <ul data-testid="diag-list">
         {items.map((i) => (

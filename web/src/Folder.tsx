@@ -78,12 +78,12 @@ function Total({ r }: { r: FolderRow }) {
   if (r.problem && !r.total) return null;
   if (!r.total)
     return (
-      <span class="dim" data-testid="total-unknown" title="no summary: line in its header: known once it is opened (the table reads headers only; an opened profile's row has its total)">
+      <span class="dim" data-testid="total-unknown" title="no summary: line in its header: known once the whole file is read (in the background, newest first, or when it is opened)">
         unknown
       </span>
     );
   return (
-    <span title={r.total.from === "summary" ? "as its header's summary: line states it (of its first part)" : r.total.from === "index" ? "the sum of its self costs (read whole in the background, kept in the index)" : "the whole file's, as its page shows it (it was opened, or it is smaller than one block)"}>
+    <span title={r.total.from === "summary" ? "as its header's summary: line states it (of its first part; until the whole file is read in the background)" : r.total.from === "index" ? "the whole file's, as its page and calltree annotate show it (read whole in the background, kept in the index)" : "the whole file's, as its page shows it (it was opened, or it is smaller than one block)"}>
       {fmt(r.total.value)} <span class="dim">{r.total.event}</span>
     </span>
   );

@@ -180,6 +180,8 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
     params.events = events.join(",");
     if (pcols) params.part_columns = "yes";
   } else {
+    // (the columns shown: a function counts as changed when one of their costs differs)
+    params.events = events.join(",");
     // (the order's measure is for a cost's order; by=name takes none)
     if (state.by !== "name") params.measure = state.measure;
     if (state.by === "calls") params.by = "self";
@@ -373,7 +375,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
           {c.total === null ? "…" : fmt(total) + (total === 1 ? " row" : " rows")}
         </span>
         {diff && c.extra && "counts" in c.extra && (
-          <span class="count" data-testid="diff-counts" title="functions matched as calltree diff matches them: (object, file, name)">
+          <span class="count" data-testid="diff-counts" title={`functions matched as calltree diff matches them, (object, file, name); changed: its ${state.by === "inclusive" ? "inclusive" : "self"} cost of ${events.join(", ")} differs (the Cost shown)`}>
             {fmt(c.extra.counts.changed)} changed · {fmt(c.extra.counts.added)} added · {fmt(c.extra.counts.removed)} removed · {fmt(c.extra.counts.unchanged)} same
           </span>
         )}
@@ -536,7 +538,7 @@ function makeColumns(profile: Profile, events: string[], _event: string, _state:
     cols.push({ key: "delta", title: "Δ " + e, tip: "new − old", sort: { event: e, by, measure: "abs_delta" } as Partial<ViewState>, cell: (r) => signed(d(r)?.delta), cls: (r) => (num(d(r)?.delta) > 0 ? "up" : num(d(r)?.delta) < 0 ? "down" : ""), width: 110 });
     cols.push({ key: "pct", title: "Δ%", tip: "change relative to old", sort: { event: e, by, measure: "percent" } as Partial<ViewState>, cell: (r) => (d(r) ? percentChange(d(r).percent) : ""), cls: (r) => (num(d(r)?.delta) > 0 ? "up" : num(d(r)?.delta) < 0 ? "down" : ""), width: 70 });
   }
-  cols.push({ key: "change", title: "", tip: "added: only in NEW; removed: only in OLD", cell: (r) => ((r as DiffRow).change === "added" ? "added" : (r as DiffRow).change === "removed" ? "removed" : ""), width: 64 });
+  cols.push({ key: "change", title: "Change", tip: `added: only in NEW; removed: only in OLD; changed: its ${by === "self" ? "self" : "inclusive"} cost shown differs; same: it does not`, cell: (r) => ((r as DiffRow).change === "unchanged" ? "same" : (r as DiffRow).change), width: 72 });
   cols.push({ key: "name", title: "Function", tip: "name", sort: { by: "name", measure: "abs_delta" } as Partial<ViewState>, cell: (r) => r.name, width: 0 });
   cols.push({ key: "loc", title: "Location", tip: "source file, or the object of a function with none (???)", cell: (r) => location(r.file, r.object), width: 120 });
   return cols;

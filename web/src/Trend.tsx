@@ -1,7 +1,7 @@
 // Trend.tsx — the Trend view of `calltree serve DIR` (GET /api/v1/trend): the program total,
 // or one function's self and inclusive cost, across the folder's runs oldest first, as a
 // chart with the change points marked (history/change_points.h: which run stepped, by how
-// much). A click on a point opens that profile (#open=ID); a shift-click picks a point, and a
+// much). Runs are numbered from 1, oldest first (the API's `run` is an index from 0). A click on a point opens that profile (#open=ID); a shift-click picks a point, and a
 // second shift-click opens the diff of the two (#open=OLD,NEW, the older as OLD). The biggest
 // changes of any function are listed beside it: a click follows that function. docs/serve.md.
 import { useEffect, useState } from "preact/hooks";
@@ -80,7 +80,7 @@ function Chart({ a, picked, onPoint }: { a: TrendAnswer; picked: number | null; 
       {a.points.map((_, i) =>
         i % labelEvery === 0 || i === n - 1 ? (
           <text class="axis" x={x(i)} y={H - M.bottom + 16} text-anchor="middle">
-            {i}
+            {i + 1}
           </text>
         ) : null,
       )}
@@ -95,7 +95,7 @@ function Chart({ a, picked, onPoint }: { a: TrendAnswer; picked: number | null; 
             <text x={cx + 4} y={H - M.bottom - 8 - (c.kind === "self" ? 14 : 0)}>
               {`${c.kind === "total" ? "" : c.kind + " "}${percent(c)}`}
             </text>
-            <title>{`run ${c.run} (${base(c.run_file)}): ${c.kind} ${fmt(c.before)} → ${fmt(c.after)} (${percent(c)})`}</title>
+            <title>{`run ${c.run + 1} (${base(c.run_file)}): ${c.kind} ${fmt(c.before)} → ${fmt(c.after)} (${percent(c)})`}</title>
           </g>
         );
       })}
@@ -113,7 +113,7 @@ function Chart({ a, picked, onPoint }: { a: TrendAnswer; picked: number | null; 
               data-id={p.id}
               onClick={(e) => onPoint(i, (e as MouseEvent).shiftKey)}
             >
-              <title>{`run ${i}: ${p.file}\n${p.time}\n${name} ${fmt(v(p))}\nclick: open it; shift-click two points: their diff`}</title>
+              <title>{`run ${i + 1}: ${p.file}\n${p.time}\n${name} ${fmt(v(p))}\nclick: open it; shift-click two points: their diff`}</title>
             </circle>
           ))}
         </g>
@@ -234,7 +234,7 @@ export function Trend({ state }: { state: ViewState }) {
                 </>
               )}{" "}
               · dashed: a change point · click a point to open that profile, shift-click two to open their diff
-              {picked !== null ? ` (picked: run ${picked}; shift-click another)` : ""}
+              {picked !== null ? ` (picked: run ${picked + 1}; shift-click another)` : ""}
             </div>
             <table class="foldertable trendtable">
               <thead>
@@ -254,7 +254,7 @@ export function Trend({ state }: { state: ViewState }) {
               <tbody>
                 {a.points.map((p, i) => (
                   <tr data-testid="trend-row" class={a.changes.some((c) => c.run === i) ? "changed" : ""}>
-                    <td class="num">{i}</td>
+                    <td class="num">{i + 1}</td>
                     <td class="name">
                       <a href={"#open=" + p.id} onClick={(e) => (e.preventDefault(), navigate({ open: String(p.id), fn: null }))}>
                         {p.file}
@@ -288,7 +288,7 @@ export function Trend({ state }: { state: ViewState }) {
                     </span>
                   )}
                   <span class={"dim " + (c.after > c.before ? "up" : "down")}>
-                    {c.kind} {percent(c)} at run {c.run}
+                    {c.kind} {percent(c)} at run {c.run + 1}
                   </span>
                 </li>
               ))}

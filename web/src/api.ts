@@ -594,13 +594,16 @@ function measureKey(measure: string, d: Delta | undefined): number {
  * (those whose inclusive cost is above the threshold in OLD or NEW, in calltree diff's order)
  * sorted, filtered and cut here as serve's diff list (GET /api/v1/functions in diff mode); the
  * groups are serve's (over every function), put in the list's order here. The counts are
- * calltree diff's (every function) until a search or a group narrows the list, then the held
- * rows'.
+ * serve's of every function for the Cost and event shown (changed: that cost differs) until a
+ * search or a group narrows the list, then the held rows'.
  */
 function diffAnswer(data: Record<string, unknown>, params: Params, event: string, missing: (what: string) => never): DiffList {
-  const all = data.functions as { rows: (DiffRow & { g: number[] })[]; totals: Record<string, Delta>; events: string[]; counts: DiffList["counts"] };
-  let rows = all.rows;
+  const all = data.functions as { rows: (DiffRow & { g: number[] })[]; totals: Record<string, Delta>; events: string[]; counts: DiffList["counts"]; counts_by?: Record<string, Record<string, DiffList["counts"]>> };
   const which = params.by === "inclusive" ? "inclusive" : "self";
+  // A row's change as the list shows it (serve's shown_change): changed when the cost shown
+  // (self or inclusive of the event) differs.
+  const shown = (row: DiffRow): DiffRow["change"] => (row.change === "added" || row.change === "removed" ? row.change : String(row[which][event]?.old) !== String(row[which][event]?.new) ? "changed" : "unchanged");
+  let rows = all.rows.map((row) => ({ ...row, change: shown(row) }));
   const measure = params.by === "name" ? "name" : String(params.measure ?? "abs_delta");
   const desc = params.dir ? params.dir === "desc" : measure !== "name";
   let groups: DiffGroup[] | null = null, total_groups: number | null = null;
@@ -635,7 +638,7 @@ function diffAnswer(data: Record<string, unknown>, params: Params, event: string
     const key = (row: DiffRow) => measureKey(measure, row[which][event]);
     rows = [...rows].sort((a, b) => (desc ? key(b) - key(a) : key(a) - key(b)));
   }
-  let counts = all.counts;
+  let counts = all.counts_by?.[which]?.[event] ?? all.counts;
   if (params.filter || params.in_group) {
     counts = { changed: 0, unchanged: 0, added: 0, removed: 0 };
     for (const row of rows) counts[row.change]++;

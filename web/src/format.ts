@@ -25,7 +25,33 @@ export function pct(part: Cost | undefined, total: Cost | undefined): string {
   const t = num(total);
   if (!t) return "";
   const p = (100 * num(part)) / t;
-  return p >= 10 ? p.toFixed(1) + "%" : p.toFixed(2) + "%";
+  return notWhole(p >= 10 ? p.toFixed(1) : p.toFixed(2), p, part, total) + "%";
+}
+
+/** The exact value of a cost (a string beyond 2^53), for comparing two. */
+function exact(c: Cost | undefined): bigint | null {
+  try {
+    return typeof c === "string" ? BigInt(c) : typeof c === "number" && Number.isInteger(c) ? BigInt(c) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A share's text `s` (of `p` %) that reads 100 only when `part` is the whole `total`, as
+ *  annotate's: 15,293,081,768 of 15,293,867,860 is 99.99, not 100.0 (more decimals, up to
+ *  six, then the nearest text below or above 100 that says so). */
+function notWhole(s: string, p: number, part: Cost | undefined, total: Cost | undefined): string {
+  if (Number(s) !== 100) return s;
+  const a = exact(part), b = exact(total);
+  const whole = a !== null && b !== null ? a === b : num(part) === num(total);
+  if (whole) return s;
+  for (let d = s.length - s.indexOf("."); d <= 6; d++) {
+    const t = p.toFixed(d);
+    if (Number(t) !== 100) return t;
+  }
+  const abs = (x: bigint) => (x < 0n ? -x : x);
+  const below = p !== 100 || a === null || b === null ? p < 100 : abs(a) < abs(b);
+  return below ? "99.999999" : "100.000001";
 }
 
 /** A call's cost as a share of the total; none for a sum over recursive calls (it counts the

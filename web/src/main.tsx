@@ -3,7 +3,7 @@
 import { render } from "preact";
 import { lazy, Suspense } from "preact/compat";
 import { useEffect, useState } from "preact/hooks";
-import type { FunctionDetail, Profile } from "./api";
+import type { Cost, FunctionDetail, Profile } from "./api";
 import { ApiError, get, isReport, setCycles, setDerived, setScope } from "./api";
 import { CallerMap } from "./CallerMap";
 import { Calls } from "./Calls";
@@ -11,7 +11,7 @@ import { Coverage } from "./Coverage";
 import { Diagnostics } from "./Diagnostics";
 import { Help, visibleTabs } from "./Keys";
 import { Flame, Sandwich } from "./Flame";
-import { base, fmt, pct, percentChange } from "./format";
+import { base, fmt, num, pct, percentChange } from "./format";
 import { Folder, FolderBar, scopeOf } from "./Folder";
 import { FunctionList, Splitter } from "./FunctionList";
 import { Parts } from "./Parts";
@@ -108,13 +108,41 @@ function Header({ p, state, event }: { p: Profile; state: ViewState; event: stri
           Total {event}: {fmt(sumParts(p.inputs[0], event))} → {fmt(sumParts(input, event))} ({percentChange(sumParts(p.inputs[0], event) ? (100 * (sumParts(input, event) - sumParts(p.inputs[0], event))) / sumParts(p.inputs[0], event) : null)})
         </span>
       ) : (
-        <span class="total" data-testid="total" title="the program's total of this event">
-          Total {event}: {fmt(p.totals[event])}
-          <StatedTotal p={p} event={event} />
-        </span>
+        <PartTotal p={p} state={state} event={event} />
       )}
     </header>
   );
+}
+
+/** The total every percentage is of: the program's, or with some parts chosen theirs (each
+ *  part's by the rule of calltree/totals.h, as the list's), the program's beside it. */
+function PartTotal({ p, state, event }: { p: Profile; state: ViewState; event: string }) {
+  const parts = p.inputs[p.inputs.length - 1].parts;
+  const chosen = state.parts === "all" ? [] : parts.filter((q) => state.parts.split(",").includes(String(q.index)));
+  if (!chosen.length)
+    return (
+      <span class="total" data-testid="total" title="the program's total of this event">
+        Total {event}: {fmt(p.totals[event])}
+        <StatedTotal p={p} event={event} />
+      </span>
+    );
+  const name = `part${chosen.length > 1 ? "s" : ""} ${chosen.map((q) => q.index).join(", ")}`;
+  return (
+    <span class="total" data-testid="total" title={`the total of this event in ${name}: every percentage is of it (the program's total beside it)`}>
+      Total {event} of {name}: <span data-testid="part-total">{fmt(sumCosts(chosen.map((q) => q.totals[event])))}</span>{" "}
+      <span class="dim" data-testid="program-total">
+        (program: {fmt(p.totals[event])})
+      </span>
+    </span>
+  );
+}
+
+/** The sum of costs, exact beyond 2^53 (a cost given as a string) when all are whole. */
+function sumCosts(cs: (Cost | undefined)[]): Cost {
+  const whole = cs.every((c) => c === undefined || typeof c === "string" || Number.isInteger(c));
+  if (!whole) return cs.reduce<number>((a, c) => a + num(c), 0);
+  const t = cs.reduce((a, c) => a + BigInt(c ?? 0), 0n);
+  return t <= BigInt(Number.MAX_SAFE_INTEGER) && t >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(t) : t.toString();
 }
 
 // A derived event the server refused (typed in the box, or in a link): the page is shown

@@ -6,7 +6,8 @@
 // points (one per run and series, each a profile of the folder), the change marked at run 5
 // with `calltree trend`'s percentage, the table of runs (work's self costs as `calltree trend
 // --json` and `annotate --json` say), a click on a point opening that profile and the way back,
-// two shift-clicks opening their diff, a function picked from the list of biggest changes.
+// two shift-clicks opening their diff (its counts of the cost shown, a titled Change column), a
+// function picked from the list of biggest changes; runs numbered from 1 (issue 57).
 // Screenshots go to --out (trend-callgrind.png, trend-xdebug.png, ...).
 //
 //   node web/tests/browser_trend.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
@@ -84,6 +85,14 @@ for (const [name, timed] of [
       eq(selfMark[2].trim(), `self +${work[0].delta_percent.toFixed(1)}%`, "the mark's percentage, calltree trend's");
       const r = await rows(pg);
       eq(r.length, 8, "eight rows");
+      // Runs numbered from 1, as the files are (issue 57: "+30 % at run 5" was run6's): the
+      // table, the axis, the mark's title and the list of biggest changes.
+      eq(r.map((x) => x[0]).join(), "1,2,3,4,5,6,7,8", "the runs' numbers");
+      eq((await pg.$$eval('[data-testid="trend-chart"] text.axis[text-anchor="middle"]', (ts) => ts.map((t) => t.textContent.trim()).filter((t) => /^\d+$/.test(t)))).join(), "1,2,3,4,5,6,7,8", "the axis's runs");
+      const markTitle = await pg.$eval(`[data-testid="trend-change"][data-kind="self"] title`, (t) => t.textContent);
+      assert(markTitle.startsWith(`run ${work[0].run + 1} (${basename(T.runs[work[0].run].file)})`), "the mark's title names the run by its number: " + markTitle);
+      const topWork = await pg.$$eval('[data-testid="trend-top"]', (lis) => lis.filter((li) => li.querySelector("a").textContent === "work").map((li) => li.textContent));
+      assert(topWork.some((t) => t.includes(`self +${work[0].delta_percent.toFixed(1)}% at run ${work[0].run + 1}`)), "the list's run of work's change: " + topWork.join(" | "));
       eq(r.map((x) => x[1]).join(), T.runs.map((x) => basename(x.file)).join(), "the rows' files, oldest first");
       // Each row's total is trend --json's; the self cost of work is annotate --json's.
       const ev = T.events[0];
@@ -106,6 +115,18 @@ for (const [name, timed] of [
       await pg.click(`[data-testid="trend-point"][data-series="self"][data-id="${self[4]}"]`, { modifiers: ["Shift"] });
       await pg.waitForSelector('[data-testid="file-name"]');
       eq((await pg.textContent('[data-testid="file-name"]')).trim(), `${basename(T.runs[4].file)} → ${basename(T.runs[5].file)}`, "the diff of two points");
+      // Its counts: with Cost self, the functions whose self cost changed (work's callers'
+      // inclusive costs grew too: calltree diff counts them changed); a titled Change column.
+      const D = calltreeJson(["diff", "--json", "--threshold=0", T.runs[4].file, T.runs[5].file]);
+      const selfChanged = D.functions.filter((f) => f.change === "changed" && f.self[ev].old !== f.self[ev].new).length;
+      // (Xdebug's Time differs in every function from one run to the next)
+      assert(selfChanged >= 1 && (timed || selfChanged < D.counts.changed), `the diff: ${selfChanged} self costs changed, ${D.counts.changed} functions changed`);
+      await pg.waitForSelector('[data-testid="diff-counts"]');
+      const counts = await pg.textContent('[data-testid="diff-counts"]');
+      assert(counts.startsWith(`${fmt(selfChanged)} changed · `), `the diff's counts: ${counts} (${selfChanged} self costs changed)`);
+      eq((await pg.textContent(".thead .cell.change")).trim(), "Change", "the change column's title");
+      const workChange = await pg.$$eval(".tbody .row", (rs) => rs.filter((r) => r.querySelector(".cell.name")?.textContent === "work").map((r) => r.querySelector(".cell.change").textContent));
+      eq(workChange.join(), "changed", "work is changed");
       await shot(pg, `trend-${name}-diff`);
       eq(pg.errors.length, 0, "page errors: " + pg.errors.join("; "));
     } finally {
