@@ -7,12 +7,19 @@
 // or not to its end (cut short, or reading stopped): what is printed is of the part read;
 // 2 there is no profile to show (no such file, not readable, binary, empty, no `events:`).
 // library.md (share/doc/calltree/) walks through it.
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
 #include <calltree/calltree.h>
 
 namespace {
+
+// A cost as text: in a profile of differences (p.signed_costs: cg_diff's output, `calltree diff
+// -o`) a cost is a signed number held in the uint64_t, printed with its sign (-129).
+std::string cost_text(const calltree::profile& p, std::uint64_t v) {
+  return p.signed_costs ? std::to_string(calltree::as_signed(v)) : std::to_string(v);
+}
 
 std::string name_of(const calltree::profile& p, calltree::function_id f) {
   return std::string(p.function_name(f));
@@ -22,7 +29,7 @@ void print_calls(const calltree::profile& p, const char* title,
                  const std::vector<calltree::call_summary>& calls) {
   std::printf("%s:%s\n", title, calls.empty() ? " none" : "");
   for (const calltree::call_summary& c : calls)
-    std::printf("%20llu %12llu  %s%s\n", static_cast<unsigned long long>(c.inclusive[0]),
+    std::printf("%20s %12llu  %s%s\n", cost_text(p, c.inclusive[0]).c_str(),
                 static_cast<unsigned long long>(c.count), name_of(p, c.function).c_str(),
                 c.recursive ? " (recursive)" : "");
 }
@@ -67,12 +74,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: %s\n", "callers",
                  calltree::total_difference(totals, p.events[first].name).c_str());
   const auto top = calltree::top_functions(inc, first, calltree::cost_kind::inclusive, 10);
-  std::printf("%s total %llu; the %zu functions of highest inclusive %s:\n", event.c_str(),
-              static_cast<unsigned long long>(total), top.size(), event.c_str());
+  std::printf("%s total %s; the %zu functions of highest inclusive %s:\n", event.c_str(),
+              cost_text(p, total).c_str(), top.size(), event.c_str());
   for (calltree::function_id f : top) {
     const std::uint64_t cost = inc.inclusive_of(f)[first.index()];
-    const double pct = total ? 100.0 * static_cast<double>(cost) / static_cast<double>(total) : 0;
-    std::printf("%20llu %6.2f%%  %s\n", static_cast<unsigned long long>(cost), pct,
+    // (In a profile of differences, of the signed total, as annotate gives it.)
+    const double pct = total == 0       ? 0
+                       : p.signed_costs ? 100.0 * static_cast<double>(calltree::as_signed(cost)) /
+                                              static_cast<double>(calltree::as_signed(total))
+                                        : 100.0 * static_cast<double>(cost) / static_cast<double>(total);
+    std::printf("%20s %6.2f%%  %s\n", cost_text(p, cost).c_str(), pct,
                 name_of(p, f).c_str());
   }
   if (top.empty()) return status;

@@ -21,22 +21,29 @@
 namespace {
 
 // The ids of `costs` that cost something, the highest first (ties: the lower id), at most `n`.
+// In a profile of differences (`signed_costs`: cg_diff's output) the largest changes first.
 template <typename Id>
-std::vector<Id> highest(const calltree::id_vector<Id, std::uint64_t>& costs, std::size_t n) {
+std::vector<Id> highest(const calltree::id_vector<Id, std::uint64_t>& costs, std::size_t n,
+                        bool signed_costs) {
+  auto size = [&](Id id) { return calltree::cost_magnitude(costs[id], signed_costs); };
   std::vector<Id> out;
   for (Id id : costs.ids())
     if (costs[id] != 0) out.push_back(id);
-  std::sort(out.begin(), out.end(),
-            [&](Id a, Id b) { return costs[a] != costs[b] ? costs[a] > costs[b] : a < b; });
+  std::sort(out.begin(), out.end(), [&](Id a, Id b) { return size(a) != size(b) ? size(a) > size(b) : a < b; });
   if (out.size() > n) out.resize(n);
   return out;
 }
 
+// A cost as text: signed (-129) in a profile of differences.
+std::string cost_text(const calltree::profile& p, std::uint64_t v) {
+  return p.signed_costs ? std::to_string(calltree::as_signed(v)) : std::to_string(v);
+}
+
 std::string_view or_unknown(std::string_view name) { return name.empty() ? "(unknown)" : name; }
 
-void add(std::uint64_t& sum, std::uint64_t cost) {  // (sums saturate, as the library's do)
-  sum = cost > UINT64_MAX - sum ? UINT64_MAX : sum + cost;
-}
+// (Sums saturate, as the library's do; in a profile of differences a signed_costs_scope makes
+// the sums signed: a negative cost is a large bit pattern, added modulo 2^64.)
+void add(std::uint64_t& sum, std::uint64_t cost) { calltree::add_saturating(sum, cost); }
 
 }  // namespace
 
@@ -80,6 +87,7 @@ int main(int argc, char** argv) {
 
   // Tables indexed by the profile's ids: one sum per file, one per function. An id indexes
   // its own table only: by_file[row.function] does not compile.
+  const calltree::signed_costs_scope sums(p.signed_costs);
   calltree::id_vector<calltree::file_id, std::uint64_t> by_file(p.files.size(), 0);
   calltree::id_vector<calltree::function_id, std::uint64_t> by_function(p.functions.size(), 0);
   for (std::size_t r = 0; r < p.self_rows.size(); ++r) {
@@ -92,18 +100,18 @@ int main(int argc, char** argv) {
   const std::string& name = p.events[*event].name;
   if (!only) {
     std::printf("%20s %6s  file (self %s)\n", name.c_str(), "index", name.c_str());
-    for (calltree::file_id f : highest(by_file, 10)) {
+    for (calltree::file_id f : highest(by_file, 10, p.signed_costs)) {
       const std::string_view file = or_unknown(p.file_name(f));
-      std::printf("%20llu %6u  %.*s\n", static_cast<unsigned long long>(by_file[f]), f.index(),
+      std::printf("%20s %6u  %.*s\n", cost_text(p, by_file[f]).c_str(), f.index(),
                   static_cast<int>(file.size()), file.data());
     }
   } else {
     const std::string_view file = or_unknown(p.file_name(*only));
     std::printf("%20s %6s  function (self %s in %.*s)\n", name.c_str(), "index", name.c_str(),
                 static_cast<int>(file.size()), file.data());
-    for (calltree::function_id f : highest(by_function, 10)) {
+    for (calltree::function_id f : highest(by_function, 10, p.signed_costs)) {
       const std::string_view fn = p.function_name(f);
-      std::printf("%20llu %6u  %.*s\n", static_cast<unsigned long long>(by_function[f]), f.index(),
+      std::printf("%20s %6u  %.*s\n", cost_text(p, by_function[f]).c_str(), f.index(),
                   static_cast<int>(fn.size()), fn.data());
     }
   }

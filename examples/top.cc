@@ -22,11 +22,13 @@ int main(int argc, char** argv) {
   const calltree::event_id first{0};  // the file's first event (Ir for callgrind)
   const calltree::inclusive_result inc = calltree::compute_inclusive(p);
   const auto calls = calltree::call_counts(p);
-  std::printf("%s total %llu\n", p.events[first].name.c_str(),
-              static_cast<unsigned long long>(p.total()[first.index()]));
+  // (A profile of differences, cg_diff's output, has signed costs: as_signed gives the number.)
+  auto text = [&](std::uint64_t v) {
+    return p.signed_costs ? std::to_string(calltree::as_signed(v)) : std::to_string(v);
+  };
+  std::printf("%s total %s\n", p.events[first].name.c_str(), text(p.total()[first.index()]).c_str());
   for (calltree::function_id f : calltree::top_functions(inc, first, calltree::cost_kind::inclusive, 10))
-    std::printf("%16llu %10llu calls  %s\n",
-                static_cast<unsigned long long>(inc.inclusive_of(f)[first.index()]),
+    std::printf("%16s %10llu calls  %s\n", text(inc.inclusive_of(f)[first.index()]).c_str(),
                 static_cast<unsigned long long>(calls[f]), std::string(p.function_name(f)).c_str());
   if (!loaded->ok()) {  // read, but cut short or with errors: the figures are of what was read
     std::fprintf(stderr, "top: %s: %s, %llu errors\n", argv[1],

@@ -5,12 +5,36 @@
 //
 //   top_functions callgrind.out.1234
 //
+// On a profile of differences (cg_diff's output) the costs are signed and the largest changes
+// come first, as `calltree annotate` lists them.
+//
 // Exit status 0, or 1 if the file has errors or was not read whole, 2 if it holds no profile.
 // library.md (share/doc/calltree/) walks through it.
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
 #include <calltree/calltree.h>
+
+namespace {
+
+// A cost as text: in a profile of differences (p.signed_costs: cg_diff's output, `calltree diff
+// -o`) a cost is a signed number held in the uint64_t, printed with its sign (-129).
+std::string cost_text(const calltree::profile& p, std::uint64_t v) {
+  return p.signed_costs ? std::to_string(calltree::as_signed(v)) : std::to_string(v);
+}
+
+// A share of the total, in percent: of a signed total in a profile of differences (as
+// `calltree annotate` and cg_annotate give it: the sign of the change times the total's).
+double percent(const calltree::profile& p, std::uint64_t v, std::uint64_t total) {
+  if (total == 0) return 0;
+  if (p.signed_costs)
+    return 100.0 * static_cast<double>(calltree::as_signed(v)) /
+           static_cast<double>(calltree::as_signed(total));
+  return 100.0 * static_cast<double>(v) / static_cast<double>(total);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -41,9 +65,8 @@ int main(int argc, char** argv) {
               p.events[first].name.c_str());
   for (calltree::function_id f : top) {
     const std::uint64_t cost = inc.inclusive_of(f)[first.index()];
-    const double pct = total ? 100.0 * static_cast<double>(cost) / static_cast<double>(total) : 0;
     const std::string_view name = p.function_name(f);
-    std::printf("%20llu %6.2f%%  %.*s\n", static_cast<unsigned long long>(cost), pct,
+    std::printf("%20s %6.2f%%  %.*s\n", cost_text(p, cost).c_str(), percent(p, cost, total),
                 static_cast<int>(name.size()), name.data());
   }
   return loaded->ok() ? 0 : 1;

@@ -29,13 +29,16 @@ int main(int argc, char** argv) {
     return 1;
   }
   const calltree::inclusive_result inc = calltree::compute_inclusive(p);
+  // (A profile of differences, cg_diff's output, has signed costs: as_signed gives the number.)
+  auto text = [&](std::uint64_t v) {
+    return p.signed_costs ? std::to_string(calltree::as_signed(v)) : std::to_string(v);
+  };
   for (calltree::function_id f : found) {
     const calltree::function& fn = p.functions[f];
     std::printf(
-        "%s  %s  %s: self %llu, inclusive %llu %s\n", std::string(p.function_name(f)).c_str(),
+        "%s  %s  %s: self %s, inclusive %s %s\n", std::string(p.function_name(f)).c_str(),
         std::string(p.object_name(fn.object)).c_str(), std::string(p.file_name(fn.file)).c_str(),
-        static_cast<unsigned long long>(inc.self_of(f)[0]),
-        static_cast<unsigned long long>(inc.inclusive_of(f)[0]),
+        text(inc.self_of(f)[0]).c_str(), text(inc.inclusive_of(f)[0]).c_str(),
         p.events[calltree::event_id{0}].name.c_str());
   }
   return loaded->ok() ? 0 : 1;

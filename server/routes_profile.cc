@@ -63,6 +63,7 @@ void input_object(json_writer& j, const views::session& s, const views::column_s
   if (s.p.positions & pos_line) j.value("line");
   j.end_array();
   j.key("has_jumps").value(s.stats.jump_lines > 0);
+  j.key("has_calls").value(s.stats.call_lines > 0);
   j.key("diagnostics").begin_object();
   j.key("errors").value(s.errors);
   j.key("warnings").value(s.warnings);

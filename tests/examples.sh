@@ -176,4 +176,45 @@ PY
   done
 done
 [[ $fail == 0 ]] && echo "ok: top_functions, callers: percentages of annotate's PROGRAM TOTALS, none above 100 %, on every corpus profile"
+
+# 7. A profile of differences (Valgrind's cg_diff output, tests/signed): every example prints
+#    its costs signed, as annotate does (-262200, never the bit pattern 18446744073709289416),
+#    and ranks by the size of the change as annotate does (checksum -262,200, fill -163,896,
+#    work +96,000), with the share of annotate's signed total.
+delta=$(dirname "$0")/signed/cg_diff.out
+"$bin" annotate --inclusive=yes --auto=no "$delta" >"$tmp/delta_annotate"
+for ex in top_functions callers top tour file_costs; do
+  "$dir/$ex" "$delta" >"$tmp/delta_$ex" 2>"$tmp/delta_${ex}_err" || { echo "FAIL: $ex on cg_diff.out: exit $?"; fail=1; }
+done
+"$dir/where_is" "$delta" work >"$tmp/delta_where_is" || { echo "FAIL: where_is on cg_diff.out: exit $?"; fail=1; }
+python3 - "$tmp" "$tmp/delta_annotate" <<'PY' || fail=1
+import re, sys
+tmp, ann = sys.argv[1], open(sys.argv[2]).read()
+out = {ex: open("%s/delta_%s" % (tmp, ex)).read()
+       for ex in ["top_functions", "callers", "top", "tour", "file_costs", "where_is"]}
+for ex, text in out.items():
+    big = [n for n in re.findall(r"\d+", text) if int(n) >= 2**63]
+    assert not big, "%s prints a negative cost as its bit pattern: %s\n%s" % (ex, big, text)
+# annotate's rows, in its order: (cost, name).
+rows = [(int(m.group(1).replace(",", "")), m.group(2).rsplit(":", 1)[1])
+        for m in re.finditer(r"^ *(-?[\d,]+) \([ \d.-]+%\).* (\S+)$", ann, re.M)
+        if "PROGRAM TOTALS" not in m.group(0)]
+assert rows[:3] == [(-262200, "checksum"), (-163896, "fill"), (96000, "work")], rows[:5]
+top = [r.split() for r in out["top_functions"].splitlines()[1:]]
+assert [(int(c), n) for c, _, n in top[:3]] == rows[:3], top[:4]
+sizes = [abs(int(c)) for c, _, _ in top]
+assert sizes == sorted(sizes, reverse=True), top
+assert top[0][1] == "79.42%" and top[2][1] == "-29.08%", top[:3]  # (annotate: 79.42%, -29.1%)
+callers = out["callers"].splitlines()
+assert callers[0] == "Ir total -330149; the 6 functions of highest inclusive Ir:", callers[0]
+assert [l.split()[0] for l in callers[1:4]] == ["-262200", "-163896", "96000"], callers[:4]
+t = out["top"].splitlines()
+assert t[0] == "Ir total -330149" and t[1].split()[0] == "-262200", t[:2]
+assert out["tour"].splitlines()[1].split()[0] == "-262200", out["tour"]
+files = [r.split() for r in out["file_costs"].splitlines()[1:]]
+assert files[0][0] == "-330168" and files[0][2] == "/tmp/calltree-signed/prog.c", files[:3]
+assert [abs(int(r[0])) for r in files] == sorted((abs(int(r[0])) for r in files), reverse=True), files
+assert re.match(r"work  \S*  /tmp/calltree-signed/prog.c: self 96000, inclusive 96000 Ir$", out["where_is"]), out["where_is"]
+print("ok: the examples on cg_diff's output: signed costs, the largest changes first, as annotate")
+PY
 exit $fail

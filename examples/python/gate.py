@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """gate.py — a CI gate over two Callgrind profiles, with the calltree package.
 
     gate.py BASELINE CURRENT [--fail-above=PCT] [--event=E]

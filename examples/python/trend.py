@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """trend.py — one function's cost across a folder of runs, with the calltree package and pandas.
 
     trend.py DIR FUNCTION [--event=E] [--plot=FILE.png]

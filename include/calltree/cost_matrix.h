@@ -47,6 +47,11 @@ class signed_costs_scope {
 };
 // The value of a cost of a signed profile (C++20: the conversion is modular, never UB).
 inline std::int64_t as_signed(std::uint64_t v) { return static_cast<std::int64_t>(v); }
+// The size of a cost, what a list ranks by: the cost itself, or in a signed profile
+// (`signed_costs`) the size of the change, |as_signed(v)| (-1,000 ranks above +14; -2^63 fits).
+inline std::uint64_t cost_magnitude(std::uint64_t v, bool signed_costs) {
+  return signed_costs && as_signed(v) < 0 ? 0 - v : v;
+}
 
 // The rare case of add_saturating: a carry out of 64 bits or a change of the top bit.
 CALLTREE_API bool add_cost_edge(std::uint64_t& a, std::uint64_t b, std::uint64_t sum,

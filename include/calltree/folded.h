@@ -53,7 +53,9 @@ struct folded_report {
 
 // Writes the folded stacks of the profile file `path` ("-": stdin; plain or compressed) to
 // `out`, piece by piece (each piece whole lines). The error (nothing written) when the file
-// holds no profile (as load() gives it), or names an event or part it does not have.
+// holds no profile (as load() gives it), names an event or part it does not have, or holds
+// differences (profile::signed_costs: cg_diff's output), whose negative costs folded stacks
+// cannot carry (as `calltree export --to=folded` refuses it).
 CALLTREE_API result<folded_report> write_folded_stacks(
     const std::string& path, const std::function<void(std::string_view)>& out,
     const folded_options& options = {});

@@ -16,9 +16,9 @@ from __future__ import annotations
 from ._calltree import version as __version__
 from ._diff import diff
 from ._errors import Error
-from ._profile import Diagnostic, Profile, load, merge
+from ._profile import Diagnostic, Profile, ProfileWarning, load, merge
 
-__all__ = ["Diagnostic", "Error", "Profile", "diff", "load", "merge"]
+__all__ = ["Diagnostic", "Error", "Profile", "ProfileWarning", "diff", "load", "merge"]
 
 for _name in __all__:  # (shown as calltree.Error, not calltree._errors.Error, in tracebacks)
     globals()[_name].__module__ = __name__

@@ -9,11 +9,17 @@ PathLike = Union[str, bytes, os.PathLike[str], os.PathLike[bytes]]
 __version__: str
 
 class Error(Exception):
-    """A failed call; ``code`` is the library's ("not-found", "no-profile", "other", ...)."""
+    """A failed call; ``code`` is the library's ("not-found", "no-profile", "other", ...). Also
+    the built-in exception of its kind: FileNotFoundError, PermissionError, IsADirectoryError,
+    OSError, ValueError or TypeError."""
 
     code: str
     message: str
-    def __init__(self, code: str, message: str) -> None: ...
+    def __init__(self, code: str, message: str, *, errno: Optional[int] = None,
+                 filename: Optional[str] = None) -> None: ...
+
+class ProfileWarning(UserWarning):
+    """A profile that loads has errors or warnings in it (Profile.diagnostics)."""
 
 class Diagnostic(NamedTuple):
     """A problem found inside a file while it was read."""

@@ -7,12 +7,12 @@ from typing import Iterable, Optional, Union
 import pandas as pd
 
 from . import _calltree
-from ._errors import Error
-from ._profile import PathLike, Profile, load
+from ._errors import Error, type_error
+from ._profile import PathLike, Profile, _read
 
 
 def _profile(p: Union[Profile, PathLike], threads: Optional[int]) -> Profile:
-    return p if isinstance(p, Profile) else load(p, threads=threads)
+    return p if isinstance(p, Profile) else _read(p, threads, False, 3)  # (warns at diff's caller)
 
 
 def _strings(name: str, values: Union[str, Iterable[str]]) -> list[str]:
@@ -20,7 +20,7 @@ def _strings(name: str, values: Union[str, Iterable[str]]) -> list[str]:
         return [values]
     out = list(values)
     if not all(isinstance(v, str) for v in out):
-        raise Error("other", f"{name}: strings")
+        raise type_error(f"{name}: strings")
     return out
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import operator
 import os
+import warnings
 from typing import Iterable, NamedTuple, Optional, Union
 
 import pandas as pd
 
 from . import _calltree
-from ._errors import Error
+from ._errors import Error, type_error
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
@@ -33,7 +34,7 @@ def _path_bytes(path: PathLike) -> bytes:
     try:
         return os.fsencode(os.fspath(path))
     except TypeError:
-        raise Error("other", f"a path is a str, bytes or os.PathLike, not {type(path).__name__}") from None
+        raise type_error(f"a path is a str, bytes or os.PathLike, not {type(path).__name__}") from None
 
 
 def _threads(threads: Optional[int]) -> int:
@@ -42,10 +43,39 @@ def _threads(threads: Optional[int]) -> int:
     try:
         n = operator.index(threads)
     except TypeError:
-        raise Error("other", f"threads is an int, not {type(threads).__name__}") from None
+        raise type_error(f"threads is an int, not {type(threads).__name__}") from None
     if n < 1:
         raise Error("other", f"threads is at least 1, not {n}")
     return n
+
+
+class ProfileWarning(UserWarning):
+    """A profile that loads has problems in it: errors or warnings (a line that does not parse,
+    a file cut short), kept in :attr:`Profile.diagnostics`. :func:`calltree.load` and
+    :func:`calltree.merge` warn once per profile, naming the first; ``warnings.simplefilter(
+    "error", calltree.ProfileWarning)`` makes such a file fail instead."""
+
+
+def _warn_of_problems(profile: "Profile", stacklevel: int) -> None:
+    errors, warned, _ = profile._native.counts
+    if not errors and not warned and profile.complete:
+        return
+    where = profile.path if profile.path is not None else "merged profile"
+    said = []
+    if errors:
+        said.append(f"{errors:,} error{'s' if errors != 1 else ''}")
+    if warned:
+        said.append(f"{warned:,} warning{'s' if warned != 1 else ''}")
+    text = f"{where}: read with {' and '.join(said) or 'no error'}"
+    if profile.state != "complete":
+        text += f" ({profile.state})"
+    first = next((d for d in profile.diagnostics if d.severity == "error"), None) or \
+        next((d for d in profile.diagnostics if d.severity == "warning"), None)
+    if first is not None:
+        at = f"line {first.line}: " if first.line else ""
+        text += f"; the first: {at}{first.message} [{first.code}]"
+    text += "; Profile.diagnostics has them"
+    warnings.warn(text, ProfileWarning, stacklevel=stacklevel + 1)
 
 
 class Profile:
@@ -149,7 +179,7 @@ class Profile:
         try:
             f = operator.index(function)
         except TypeError:
-            raise Error("other", f"a function is a name or an id, not {type(function).__name__}") from None
+            raise type_error(f"a function is a name or an id, not {type(function).__name__}") from None
         count = self._native.function_count
         if not 0 <= f < count:
             raise Error("other", f"no function of id {f} (the profile has {count})")
@@ -235,13 +265,28 @@ def load(path: PathLike, *, threads: Optional[int] = None, positions: bool = Fal
     and per call as the file is read (every table of the package has the same numbers either
     way), which reads a big file faster and in less memory.
 
-    Problems inside the file are :attr:`Profile.diagnostics`, and the file is read on; a file
-    that cannot be read or holds no profile raises :class:`calltree.Error` (code
-    ``"not-found"``, ``"permission-denied"``, ``"is-directory"``, ``"io-error"``,
-    ``"no-profile"``).
+    Problems inside the file are :attr:`Profile.diagnostics`, and the file is read on: a file
+    with errors or warnings, or cut short, gives one :class:`calltree.ProfileWarning`
+    (``warnings.warn``) naming the first. A file that cannot be read or holds no profile raises
+    :class:`calltree.Error` (code ``"not-found"``, ``"permission-denied"``, ``"is-directory"``,
+    ``"io-error"``: also a FileNotFoundError, ... with ``filename``; ``"no-profile"``: also a
+    ValueError).
     """
+    return _read(path, threads, positions, 2)
+
+
+def _read(path: PathLike, threads: Optional[int], positions: bool, stacklevel: int) -> Profile:
+    # load(); its warning names the line `stacklevel` frames up (1: the caller of _read).
     name = os.fsdecode(_path_bytes(path))
-    return Profile(_calltree.load(_path_bytes(path), _threads(threads), bool(positions)), name)
+    try:
+        native = _calltree.load(_path_bytes(path), _threads(threads), bool(positions))
+    except OSError as e:  # (a calltree.Error of an OSError kind: the file it is about)
+        if e.filename is None:
+            e.filename = name
+        raise
+    profile = Profile(native, name)
+    _warn_of_problems(profile, stacklevel + 1)
+    return profile
 
 
 def merge(paths: Iterable[PathLike], *, parts: str = "sum", threads: Optional[int] = None) -> Profile:
@@ -253,8 +298,10 @@ def merge(paths: Iterable[PathLike], *, parts: str = "sum", threads: Optional[in
     read or holds no profile.
     """
     if isinstance(paths, (str, bytes, os.PathLike)):
-        raise Error("other", "merge takes a list of paths")
+        raise type_error("merge takes a list of paths")
     if parts not in ("sum", "keep"):
         raise Error("other", f"parts is 'sum' or 'keep', not {parts!r}")
     native = _calltree.merge([_path_bytes(p) for p in paths], parts == "keep", _threads(threads))
-    return Profile(native, None)
+    profile = Profile(native, None)
+    _warn_of_problems(profile, 2)
+    return profile

@@ -14,6 +14,7 @@ py::dict call_table(const profile_handle& h, std::uint32_t f, bool callers) {
   {
     py::gil_scoped_release no_gil;
     calls = calls_of(p, h.inclusive(), function_id{f});
+    h.own_files();
   }
   const std::vector<call_summary>& rows = callers ? calls.callers : calls.callees;
   const std::size_t events = p.events.size();
@@ -21,7 +22,7 @@ py::dict call_table(const profile_handle& h, std::uint32_t f, bool callers) {
   std::vector<cost> count;
   std::vector<bool> recursive_bits;
   std::vector<std::vector<cost>> inclusive(events);
-  name_columns names(p);
+  name_columns names(p, h.own_files());
   for (const call_summary& c : rows) {
     ids.push_back(c.function.index());
     count.push_back(c.count);

@@ -9,8 +9,10 @@ namespace py = pybind11;
 
 void raise_error(const error& e) {
   py::object cls = py::module_::import("calltree._errors").attr("Error");
-  py::object exception = cls(py::str(std::string(to_string(e.code))), text(e.message));
-  PyErr_SetObject(cls.ptr(), exception.ptr());
+  // (Its kind: a FileNotFoundError for not-found, ...; errno that of the failed system call.)
+  py::object exception = cls(py::str(std::string(to_string(e.code))), text(e.message),
+                             py::arg("errno") = e.sys_errno ? py::object(py::int_(e.sys_errno)) : py::none());
+  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exception.ptr())), exception.ptr());
   throw py::error_already_set();
 }
 

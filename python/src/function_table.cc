@@ -17,6 +17,7 @@ py::dict function_table(const profile_handle& h) {
   {
     py::gil_scoped_release no_gil;
     const inclusive_result& inc = h.inclusive();
+    h.own_files();
     for (std::size_t f = 0; f < n; ++f) {
       const auto s = inc.self.row(f), i = inc.inclusive.row(f);
       for (std::size_t e = 0; e < events; ++e) {
@@ -30,7 +31,7 @@ py::dict function_table(const profile_handle& h) {
       if (c.caller != c.callee) add_saturating(calls[c.callee.index()], c.count);
   }
   py::dict table;
-  name_columns names(p);
+  name_columns names(p, h.own_files());
   for (function_id f : p.functions.ids()) names.add(f);
   names.put(table);
   table["calls"] = column(std::move(calls));

@@ -73,6 +73,11 @@ std::size_t event_index(const profile_handle& h, std::size_t event) {
 
 std::string stacks(const profile_handle& h, std::size_t event) {
   event = event_index(h, event);
+  // (Folded stacks carry counts: a profile of differences has negative ones, as `calltree
+  // export --to=folded` says.)
+  if (h.model().signed_costs)
+    raise_argument_error("the profile holds differences (negative costs, as cg_diff writes): "
+                         "folded stacks cannot show a negative cost");
   py::gil_scoped_release no_gil;
   return folded_stacks(h.model(), event);
 }

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import pickle
 import sys
 
 import pytest
@@ -99,3 +102,49 @@ def test_write_to_a_missing_folder_leaves_nothing(corpus, tmp_path):
     assert e.code == "not-found"
     assert e.message.startswith(str(target))
     assert not (tmp_path / "no").exists()
+
+
+def test_each_error_is_also_the_builtin_exception_of_its_kind(tmp_path):
+    # `except FileNotFoundError` catches calltree's as it catches open()'s.
+    missing = tmp_path / "missing.out"
+    with pytest.raises(FileNotFoundError) as caught:
+        calltree.load(missing)
+    e = caught.value
+    assert isinstance(e, calltree.Error) and e.code == "not-found"
+    assert e.errno == errno.ENOENT and e.filename == str(missing)
+    with pytest.raises(IsADirectoryError) as caught:
+        calltree.load(tmp_path)
+    assert caught.value.code == "is-directory" and caught.value.errno == errno.EISDIR
+    with pytest.raises(OSError):
+        calltree.merge([missing])
+    with pytest.raises(ValueError) as caught:
+        calltree.load(sys.executable)
+    assert caught.value.code == "no-profile"
+    good = tmp_path / "good.callgrind"
+    good.write_text("events: Ir\nfn=main\n1 5\n")
+    p = calltree.load(good)
+    with pytest.raises(ValueError):
+        p.top(by="self:Dr")
+    with pytest.raises(ValueError):
+        p.callers("no_such_function")
+    with pytest.raises(TypeError) as caught:
+        p.callers(1.5)
+    assert isinstance(caught.value, calltree.Error) and caught.value.code == "other"
+    with pytest.raises(TypeError):
+        calltree.load(42)
+    # Shown and pickled as calltree.Error, of its kind again when unpickled.
+    assert type(e).__module__ == "calltree" and type(e).__qualname__ == "Error"
+    again = pickle.loads(pickle.dumps(e))
+    assert isinstance(again, FileNotFoundError) and again.code == "not-found" and again.message == e.message
+    assert str(e) == f"{missing}: No such file or directory [not-found]"
+
+
+def test_permission_denied_is_a_permission_error(tmp_path):
+    if os.geteuid() == 0:
+        pytest.skip("root reads any file")
+    locked = tmp_path / "locked.callgrind"
+    locked.write_text("events: Ir\nfn=main\n1 5\n")
+    locked.chmod(0)
+    with pytest.raises(PermissionError) as caught:
+        calltree.load(locked)
+    assert caught.value.code == "permission-denied" and caught.value.errno == errno.EACCES

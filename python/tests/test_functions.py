@@ -104,3 +104,25 @@ def test_callers_from_a_numpy_id(corpus):
     f = p.functions().index[p.functions()["name"] == "main"][0]
     assert isinstance(f, np.integer)
     assert p.callers(f).equals(p.callers("main"))
+
+
+def test_file_is_the_file_the_functions_code_is_in(tmp_path):
+    # As Valgrind writes an inlined call at a function's start: fl= names the header of the
+    # inlined code (stl_vector.h), fi= the function's own file, where its cost lies.
+    path = tmp_path / "inlined.callgrind"
+    path.write_text("events: Ir\nfl=/usr/include/c++/12/bits/stl_vector.h\nfn=g::dijkstra(int)\n"
+                    "1046 3\nfi=/src/graph.cc\n20 100\n21 50\nfe=/usr/include/c++/12/bits/stl_vector.h\n"
+                    "1047 5\nfn=std::vector<int>::size() const\n988 7\n"
+                    "fl=/src/graph.cc\nfn=main\n5 1\ncfl=/usr/include/c++/12/bits/stl_vector.h\ncfn=g::dijkstra(int)\n"
+                    "calls=1 1046\n6 158\n"
+                    "fl=/src/empty.cc\nfn=nothing\n1 0\n")
+    p = calltree.load(path)
+    t = p.functions().set_index("name")
+    assert t.loc["g::dijkstra(int)", "file"] == "/src/graph.cc"
+    assert t.loc["g::dijkstra(int)", "self:Ir"] == 158
+    # Code all in its fl= file, or no cost at all: the fl= file.
+    assert t.loc["std::vector<int>::size() const", "file"] == "/usr/include/c++/12/bits/stl_vector.h"
+    assert t.loc["main", "file"] == "/src/graph.cc"
+    assert t.loc["nothing", "file"] == "/src/empty.cc"
+    assert p.callees("main")["file"].tolist() == ["/src/graph.cc"]
+    assert p.top(1)["file"].tolist() == ["/src/graph.cc"]

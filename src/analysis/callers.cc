@@ -50,8 +50,8 @@ function_calls calls_of(const profile& p, const inclusive_result& inc, function_
     for (call_summary& s : list)
       s.recursive = s.function == f || (cycle(f) != 0 && cycle(s.function) == cycle(f));
     std::sort(list.begin(), list.end(), [&](const call_summary& a, const call_summary& b) {
-      const std::uint64_t x = sc < events ? a.inclusive[sc] : 0;
-      const std::uint64_t y = sc < events ? b.inclusive[sc] : 0;
+      const std::uint64_t x = sc < events ? cost_magnitude(a.inclusive[sc], p.signed_costs) : 0;
+      const std::uint64_t y = sc < events ? cost_magnitude(b.inclusive[sc], p.signed_costs) : 0;
       if (x != y) return x > y;
       if (a.count != b.count) return a.count > b.count;
       return a.function < b.function;
@@ -78,7 +78,7 @@ std::vector<function_id> top_functions(const inclusive_result& inc, event_id eve
   const cost_matrix& m = kind == cost_kind::self ? inc.self : inc.inclusive;
   const std::size_t e = event.index();
   if (e >= inc.events || e >= m.columns()) return out;
-  auto cost = [&](function_id f) { return m.row(f.index())[e]; };
+  auto cost = [&](function_id f) { return cost_magnitude(m.row(f.index())[e], inc.signed_costs); };
   for (std::size_t i = 0; i < m.rows(); ++i)
     if (cost(function_id{i}) != 0) out.push_back(function_id{i});
   auto higher = [&](function_id a, function_id b) {

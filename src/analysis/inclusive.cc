@@ -90,7 +90,9 @@ inclusive_result compute_inclusive(const profile& p, const inclusive_options& op
     if (options.part && c.part != *options.part) continue;
     s.add_call(c.part.index(), c.caller.index(), c.callee.index(), c.count, p.call_costs.row(i));
   }
-  return s.solve(options.raw);
+  inclusive_result out = s.solve(options.raw);
+  out.signed_costs = p.signed_costs;
+  return out;
 }
 
 }  // namespace calltree

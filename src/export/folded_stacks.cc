@@ -22,6 +22,11 @@ result<folded_report> write_folded_stacks(const std::string& path,
   auto loaded = views::load_session(path, lo);
   if (!loaded) return loaded.error();
   const views::session& s = **loaded;
+  // A file of differences (docs/format.md, "Signed costs"): folded stacks carry counts, as the
+  // tool's export --to=folded refuses it.
+  if (s.p.signed_costs)
+    return error{path + ": the file holds differences (negative costs, as cg_diff writes): "
+                        "folded stacks cannot show a negative cost; nothing written"};
   export_options o;
   o.format = export_format::folded;
   o.threads = lo.threads;

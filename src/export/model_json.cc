@@ -34,9 +34,16 @@ struct writer {
   exporting::buffered_sink b;
   std::string& buf;
   explicit writer(const export_sink& out) : b(out), buf(b.buf()) {}
+  bool signed_costs = false;  // profile::signed_costs: costs are signed numbers (as_signed)
   void num(std::uint64_t v) {
     char t[24];
     auto [end, ec] = std::to_chars(t, t + sizeof t, v);
+    buf.append(t, end);
+  }
+  void cost(std::uint64_t v) {
+    char t[24];
+    auto [end, ec] = signed_costs ? std::to_chars(t, t + sizeof t, as_signed(v))
+                                  : std::to_chars(t, t + sizeof t, v);
     buf.append(t, end);
   }
   void str(std::string_view s) { append_json_string(buf, s); }
@@ -44,7 +51,7 @@ struct writer {
     buf += '[';
     for (std::size_t i = 0; i < row.size(); ++i) {
       if (i) buf += ',';
-      num(row[i]);
+      cost(row[i]);
     }
     buf += ']';
   }
@@ -114,6 +121,18 @@ class row_out {
   }
   void ch(char c) { *p_++ = c; }
   const char* at() const { return p_; }
+  // Costs are signed numbers in a profile of differences: where *on (profile::signed_costs,
+  // set at the end of a part), or, for rows written as the file is read (model_json_stream),
+  // where the reading thread sums signed (cost_matrix.h: from the file's first negative number,
+  // before any row that holds one reaches the sink).
+  void signed_costs(const bool* on) { signed_costs_ = on; }
+  void cost(std::uint64_t v) {
+    if ((v >> 63) && ((signed_costs_ && *signed_costs_) || signed_costs_here())) [[unlikely]] {
+      ch('-');
+      v = 0 - v;
+    }
+    num(v);
+  }
   // A row's start and the three columns every table begins with: "\n[part,a,b".
   void head(part_id part, function_id f, file_id file) {
     lit("\n[");
@@ -184,7 +203,7 @@ class row_out {
     ch('[');
     for (std::size_t i = 0; i < pick.size(); ++i) {
       if (i) ch(',');
-      num(row[pick[i]]);
+      cost(row[pick[i]]);
     }
     ch(']');
   }
@@ -195,6 +214,7 @@ class row_out {
 
  private:
   const export_sink& out_;
+  const bool* signed_costs_ = nullptr;
   std::unique_ptr<char[]> own_;
   char* buf_;
   char* p_ = buf_;
@@ -308,7 +328,9 @@ std::vector<std::uint32_t> recorded_events(const profile& p) {
 // The rows of "costs". The rows of a function come together, most with the part, function
 // and file of the row before: those three columns are copied from it as text.
 struct self_row_writer::impl {
-  impl(const export_sink& out, const profile& p) : o(out), recorded(recorded_events(p)) {}
+  impl(const export_sink& out, const profile& p) : o(out), recorded(recorded_events(p)) {
+    o.signed_costs(&p.signed_costs);
+  }
   row_out o;
   std::vector<std::uint32_t> recorded;
   bool first = true;
@@ -353,7 +375,7 @@ struct self_row_writer::impl {
       o.ch(',');
       if constexpr (one) {
         o.ch('[');
-        o.num(costs[i]);
+        o.cost(costs[i]);
         o.ch(']');
       } else {
         o.costs({costs + i * columns, columns}, recorded);
@@ -455,6 +477,7 @@ void write_piece(const profile& p, const std::vector<std::uint32_t>& recorded, c
   auto rows = [&](auto each) {
     if (!c.scratch) c.scratch.reset(new char[row_out::size]);
     row_out o(into, c.scratch.get());
+    o.signed_costs(&p.signed_costs);
     each(o);
     o.flush();
   };
@@ -570,6 +593,7 @@ void format_piece(const profile& p, const std::vector<std::uint32_t>& recorded, 
                   chunk_text& c) {
   const export_sink into = [&c](std::string_view b) { c.text += b; };
   writer w(into);
+  w.signed_costs = p.signed_costs;
   write_piece(p, recorded, t, c, into, w);
   w.b.flush();
 }

@@ -203,6 +203,27 @@ if go:
     if r.returncode != 0 or top.get("checksum") != "-262200" or top.get("work") != "96000":
         fail("go tool pprof -top of the exported delta: checksum, work not -262200, 96000:\n" + r.stdout[:1500] + r.stderr[:500])
 
+# --to=json (the model, docs/json.md): costs with their sign, as check --json gives the totals,
+# never a bit pattern (18446744073709289416 for -262200); written as the file is read or not,
+# on one thread or several: the same bytes.
+for threads in ("1", "2"):
+    run("export", "--to=json", "--threads=" + threads, d("cg_diff.out"), "-o", "model%s.json" % threads)
+if open("model1.json", "rb").read() != open("model2.json", "rb").read():
+    fail("export --to=json of cg_diff.out: --threads=1 and 2 differ")
+text = open("model1.json").read()
+if re.search(r"\b\d{19,}\b", text):
+    fail("export --to=json of cg_diff.out: a cost as its bit pattern: " + re.search(r"\b\d{19,}\b", text).group(0))
+m = json.loads(text)
+self_col = m["costs"]["columns"].index("self")
+got = {}
+for r in m["costs"]["rows"]:
+    got[r[1]] = got.get(r[1], 0) + r[self_col][0]
+by_name = {m["functions"][i]["name"]: c for i, c in got.items()}
+if (by_name.get("checksum"), by_name.get("work")) != (-262200, 96000):
+    fail("export --to=json of cg_diff.out: checksum, work not -262200, 96000: %r" % ((by_name.get("checksum"), by_name.get("work")),))
+if m["parts"][0]["totals"][0] != -330149 or m["parts"][0]["summary"][0] != -330149:
+    fail("export --to=json of cg_diff.out: the part's totals and summary not -330149: %r" % m["parts"][0])
+
 # report --html: the functions above the threshold by size (|inclusive| >= 0.1 % of |total|):
 # checksum, fill, work; main's -72 is below.
 r = run("report", "--html", "-o", "report.html", d("cg_diff.out"))

@@ -5,8 +5,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 #include <string>
 
+#include "calltree/analysis/callers.h"
+#include "calltree/analysis/inclusive.h"
 #include "calltree/cost_matrix.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
@@ -192,4 +195,34 @@ TEST(signed_costs, a_negative_stated_total_is_the_program_total) {
   s.add(t);
   EXPECT_EQ(as_signed(s.program), -660298);
   EXPECT_EQ(as_signed(*s.stated), -660298);
+}
+
+// The library's rankings on a profile of differences: by the size of the change, as `calltree
+// annotate` lists them (-1 below +14 below -1,000), never by the bit pattern (2^64-1 for -1).
+TEST(signed_costs, top_functions_and_calls_of_rank_by_the_size_of_the_change) {
+  auto l = read_text(
+      "events: Ir\nfl=a.c\nfn=main\n1 2\ncfn=up\ncalls=1 5\n5 14\ncfn=down\ncalls=1 6\n6 -1000\n"
+      "cfn=tiny\ncalls=1 7\n7 -1\nfn=up\n5 14\nfn=down\n6 -1000\nfn=tiny\n7 -1\n");
+  const profile& p = l->p;
+  ASSERT_TRUE(p.signed_costs);
+  const inclusive_result inc = compute_inclusive(p);
+  EXPECT_TRUE(inc.signed_costs);
+  auto names = [&](const std::vector<function_id>& ids) {
+    std::string out;
+    for (function_id f : ids) out += std::string(p.function_name(f)) + " ";
+    return out;
+  };
+  EXPECT_EQ(names(top_functions(inc, event_id{0}, cost_kind::self, 10)), "down up main tiny ");
+  EXPECT_EQ(names(top_functions(inc, event_id{0}, cost_kind::self, 2)), "down up ");
+  // main's inclusive: 2 + 14 - 1000 - 1 = -985, above up's +14.
+  EXPECT_EQ(names(top_functions(inc, event_id{0}, cost_kind::inclusive, 10)), "down main up tiny ");
+  const auto main_id = find_function(p, "main");
+  ASSERT_TRUE(main_id);
+  const function_calls calls = calls_of(p, inc, *main_id);
+  std::string callees;
+  for (const call_summary& c : calls.callees)
+    callees += std::string(p.function_name(c.function)) + "=" + std::to_string(as_signed(c.inclusive[0])) + " ";
+  EXPECT_EQ(callees, "down=-1000 up=14 tiny=-1 ");
+  EXPECT_EQ(cost_magnitude(static_cast<std::uint64_t>(-1000), true), 1000u);
+  EXPECT_EQ(cost_magnitude(static_cast<std::uint64_t>(-1000), false), static_cast<std::uint64_t>(-1000));
 }

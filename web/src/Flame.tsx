@@ -12,6 +12,10 @@ import { filterParams, FilterNote } from "./StackFilters";
 const H = 18; // px per level
 
 export function EstimateNote({ d }: { d: FlameData }) {
+  // Nothing was estimated (every function on the paths has one caller, or the file has no
+  // calls at all: cachegrind's, cg_diff's): the paths are the file's own, no banner.
+  if (!d.estimated)
+    return d.pruned > 0 ? <p class="estimate" data-testid="pruned-note">{fmt(d.pruned)} calls below {(d.min * 100).toFixed(2)}% are not drawn.</p> : null;
   return (
     <p class="estimate" data-testid="estimate-note">
       <b>An estimate.</b> A callgrind file keeps costs per function and per call, not per call

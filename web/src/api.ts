@@ -54,6 +54,8 @@ export interface Input {
   parts: Part[];
   positions: string[];
   has_jumps: boolean;
+  /** Whether the file has calls (calls= lines); cg_diff's and cachegrind's files have none. */
+  has_calls?: boolean;
   diagnostics: {
     errors: number;
     warnings: number;

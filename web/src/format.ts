@@ -21,8 +21,10 @@ export function signed(c: Cost | undefined | null): string {
   return n > 0 ? "+" + s : s;
 }
 
+/** A share of the total. In a file of differences the total may be negative: the share is of its
+ * size, so a rise shows a positive share and a fall a negative one, whatever the total's sign. */
 export function pct(part: Cost | undefined, total: Cost | undefined): string {
-  const t = num(total);
+  const t = Math.abs(num(total));
   if (!t) return "";
   const p = (100 * num(part)) / t;
   return notWhole(p >= 10 ? p.toFixed(1) : p.toFixed(2), p, part, total) + "%";

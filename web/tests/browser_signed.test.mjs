@@ -45,6 +45,14 @@ test("cg_diff's file: signed total and costs, by size of change, a diverging fla
     assert(selfs[0].startsWith("-262,200"), "checksum's self: " + selfs[0]);
     assert(selfs[1].startsWith("-163,896"), "fill's self: " + selfs[1]);
     assert(selfs[2].startsWith("96,000"), "work's self: " + selfs[2]);
+    // A share has the sign of its change (of the size of the negative total): checksum fell,
+    // work rose (was: work "96,000  -29.1%", checksum "-262,200  79.42%").
+    const share = (cell) => cell.trim().split(/\s+/).pop();
+    assert(share(selfs[0]).startsWith("-") && parseFloat(share(selfs[0])) < -79 && parseFloat(share(selfs[0])) > -80, "checksum's share: " + selfs[0]);
+    assert(!share(selfs[2]).startsWith("-") && parseFloat(share(selfs[2])) > 29 && parseFloat(share(selfs[2])) < 29.2, "work's share: " + selfs[2]);
+    // The file has no calls: no Calls column (it would be all 0).
+    const heads = await pg.$$eval(".thead .cell", (els) => els.map((e) => e.className));
+    assert(heads.some((c) => c.includes("self")) && !heads.some((c) => c.split(" ").includes("calls")), "no Calls column: " + heads.join("|"));
     await shot(pg, "signed-list");
 
     await pg.goto(s.url + "#tab=flame");
@@ -62,6 +70,8 @@ test("cg_diff's file: signed total and costs, by size of change, a diverging fla
     assert(hw < 20 || hw > 340, "work rose: a red frame, hue " + hw + " (" + work.bg + ")");
     assert(checksum.width > work.width, "frames as wide as the size of the change");
     assert(checksum.title.includes("-262,200"), "the tip says the signed cost: " + checksum.title);
+    // Nothing was estimated (no calls): no "An estimate" banner.
+    eq(await pg.$('[data-testid="estimate-note"]'), null, "no estimate banner on a file without calls");
     await shot(pg, "signed-flame");
     eq(pg.errors.length, 0, "page errors: " + pg.errors.join("; "));
   } finally {

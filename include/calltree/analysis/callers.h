@@ -47,7 +47,8 @@ struct function_calls {
 // Threads and lifetime: a value, copied freely.
 struct calls_options {
   std::optional<part_id> part;  // only this part's calls; default every part
-  event_id sort_event;          // each list by this event's cost, the highest first
+  event_id sort_event;          // each list by this event's cost, the highest first (its size
+                                // in a signed profile: cost_magnitude)
 };
 
 // The callers and callees of `f` in `p`, each sorted by the inclusive cost of
@@ -73,7 +74,9 @@ enum class cost_kind : std::uint8_t {
 
 // The (at most) `n` functions of highest `kind` cost of event `event` in `inc` (a
 // compute_inclusive result), the highest first, ties by function id; functions with no cost of
-// that event are left out. Empty for an event `inc` does not have.
+// that event are left out. Empty for an event `inc` does not have. In a profile of
+// differences (inc.signed_costs) the largest changes first, as `calltree annotate` lists them:
+// -1,000 above +14 (cost_magnitude).
 CALLTREE_API std::vector<function_id> top_functions(const inclusive_result& inc, event_id event,
                                                     cost_kind kind, std::size_t n);
 

@@ -64,6 +64,9 @@ struct inclusive_result {
   std::vector<cycle_id> cycle_of;
   std::vector<cycle_info> cycles;
   bool saturated = false;  // some sum did not fit in 64 bits
+  // The profile's profile::signed_costs: the costs are signed numbers (as_signed), ranked by
+  // size (cost_magnitude).
+  bool signed_costs = false;
 
   // Of compute_inclusive's result (node id = function id): function f's row of `self` and of
   // `inclusive`, one cost per event (`inc.inclusive_of(f)[e.index()]`).
