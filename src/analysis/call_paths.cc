@@ -83,6 +83,11 @@ struct path_estimator::impl {
   lists out, in;                        // node -> its arcs as caller, as callee
   std::vector<double> in_sum, out_sum;  // [node * events + e]
   std::vector<std::uint32_t> component, component_size;
+  // Per component of two or more nodes (a cycle): whether a call from outside enters it, and
+  // [component * events + e]: what its nodes' self costs and calls leaving it cost beyond the
+  // calls into it from outside (0 where the calls hold it).
+  std::vector<char> entered;
+  std::vector<double> cycle_entry;
 
   // The arc from `caller` to `callee` (a caller's arcs are sorted by callee), or none.
   std::uint32_t arc_between(std::uint32_t caller, std::uint32_t callee) const {
@@ -128,6 +133,23 @@ struct path_estimator::impl {
     component = strongly_connected_components(nodes, from, to, &count);
     component_size.assign(count, 0);
     for (auto c : component) ++component_size[c];
+    entered.assign(count, 0);
+    cycle_entry.assign(count * events, 0);
+    for (std::uint32_t n = 0; n < nodes; ++n)
+      if (component_size[component[n]] > 1)
+        for (std::size_t e = 0; e < events; ++e)
+          cycle_entry[component[n] * events + e] += as_double(self.row(n)[e]);
+    for (std::size_t arc = 0; arc < from.size(); ++arc) {
+      const auto cf = component[from[arc]], ct = component[to[arc]];
+      if (cf == ct) continue;
+      if (component_size[ct] > 1) entered[ct] = 1;
+      for (std::size_t e = 0; e < events; ++e) {
+        const double c = as_double(cost.row(arc)[e]);
+        if (component_size[cf] > 1) cycle_entry[cf * events + e] += c;
+        if (component_size[ct] > 1) cycle_entry[ct * events + e] -= c;
+      }
+    }
+    for (auto& x : cycle_entry) x = std::max(x, 0.0);
   }
 };
 
@@ -160,7 +182,17 @@ struct builder {
         o(options),
         events(graph.events),
         w(options.weight_event < graph.events ? options.weight_event : 0),
-        up(options.direction == path_direction::callers) {}
+        up(options.direction == path_direction::callers) {
+    cycle_entry_node.assign(g.component_size.size(), none);
+    if (up || o.root || !o.roots.empty()) return;
+    std::vector<double> best(g.component_size.size(), -1);
+    for (std::uint32_t n = 0; n < g.nodes; ++n) {
+      const auto c = g.component[n];
+      if (g.component_size[c] == 1) continue;
+      const double lines = as_double(g.self.row(n)[w]) + g.out_sum[n * events + w];
+      if (lines > best[c]) best[c] = lines, cycle_entry_node[c] = n;
+    }
+  }
 
   std::uint32_t add(std::uint32_t n, std::uint32_t p, std::uint32_t arc, double wt) {
     const auto f = static_cast<std::uint32_t>(node.size());
@@ -212,11 +244,36 @@ struct builder {
   }
 
   // A root's weight in event e: self + calls out (callees), or the calls in (callers; its self
-  // and calls out when nothing calls it: in every event, as its inclusive cost).
+  // and calls out when nothing calls it: in every event, as its inclusive cost). From the
+  // graph's roots, a node that others call (an entry_root) is a root for its entry cost only.
   double root_weight(std::uint32_t n, std::size_t e) const {
     const std::size_t i = n * events + e;
-    return up && !g.in[n].empty() ? g.in_sum[i] : as_double(g.self.row(n)[e]) + g.out_sum[i];
+    if (up && !g.in[n].empty()) return g.in_sum[i];
+    if (entry_root(n)) return entry_cost(n, e);
+    return as_double(g.self.row(n)[e]) + g.out_sum[i];
   }
+  // Whether n, called by others, is a root of a tree from the graph's roots for what its own
+  // lines cost beyond the calls into it (entry_cost): a node in no cycle, or the heaviest
+  // node of a cycle that calls from outside enter, for the cycle's.
+  bool entry_root(std::uint32_t n) const {
+    if (up || o.root || !o.roots.empty() || g.in[n].empty()) return false;
+    const auto c = g.component[n];
+    return g.component_size[c] == 1 || (g.entered[c] && cycle_entry_node[c] == n);
+  }
+  // What n's own lines (its self cost and calls out) cost beyond all the calls into it, in
+  // event e (for a cycle's entry_root: the cycle's nodes' self costs and calls leaving it,
+  // beyond the calls entering it): cost that ran there without a call recorded into it (a
+  // thread's entry in a file whose threads are not separated, a function running when a dump
+  // began, a sampled stack cut short); 0 in a file whose calls hold their callees' lines.
+  double entry_cost(std::uint32_t n, std::size_t e) const {
+    const auto c = g.component[n];
+    if (g.component_size[c] > 1) return g.cycle_entry[c * events + e];
+    const std::size_t i = n * events + e;
+    const double lines = as_double(g.self.row(n)[e]) + g.out_sum[i];
+    return lines > g.in_sum[i] ? lines - g.in_sum[i] : 0;
+  }
+  // Per component: its heaviest node (its self cost and calls out, in the weight event).
+  std::vector<std::uint32_t> cycle_entry_node;
   // The weight of a root frame: root_weight, but for a member of a cycle as the start of a
   // tree from one node (member_start), in either direction: its self cost and its calls
   // leaving the cycle (its inclusive cost as analysis/inclusive.h counts a member's).
@@ -257,8 +314,9 @@ struct builder {
         if (n < g.nodes && std::find(r.begin(), r.end(), n) == r.end()) r.push_back(n);
       return r;
     }
-    // Nodes no other node calls; and for a component that nothing outside calls and whose
-    // every node is called (a cycle with no way in), its heaviest node.
+    // Nodes no other node calls; nodes whose lines cost more than the calls into them (an
+    // entry_root: for that difference); and for a component that nothing outside calls and
+    // whose every node is called (a cycle with no way in), its heaviest node.
     std::vector<char> entered(g.component_size.size(), 0);
     for (std::size_t arc = 0; arc < g.from.size(); ++arc)
       if (g.component[g.from[arc]] != g.component[g.to[arc]]) entered[g.component[g.to[arc]]] = 1;
@@ -268,6 +326,12 @@ struct builder {
       if (g.in[n].empty()) {
         r.push_back(n);
         entered[c] = 1;
+      } else if (entry_root(n)) {
+        for (std::size_t e = 0; e < events; ++e)
+          if (entry_cost(n, e) > 0) {
+            r.push_back(n);
+            break;
+          }
       } else if (!entered[c] && (best[c] == none || root_weight(n, w) > root_weight(best[c], w))) {
         best[c] = n;
       }
@@ -439,10 +503,12 @@ namespace {
 // its weight (which the weights' split keeps within its calls). For each event, frames from
 // the deepest up: a frame above its weight (rounded up) gives the units it holds beyond it,
 // its own self first, then its children's (their self first), to other frames of the same node
-// with room up to their root (below their weights, and every ancestor's); what no frame has
-// room for goes to a root frame of its node: the cost the file's lines give that node beyond
-// the calls into it (a file whose calls cost less than their callees' lines). Returns the
-// nodes that got such a root frame. Exact self costs stay exact.
+// with room up to their root (below their weights, and every ancestor's), or to a new frame
+// under a chain of callers from a frame with room. What no frame has room for stays where the
+// apportioning put it, under the calls into its node (in proportion to their shares): that
+// frame and its ancestors keep it above their bounds, and a node that others call is never a
+// root for it. Returns the most that a frame holds beyond the calls it stands for, in any
+// event (0 where every unit found room). Exact self costs stay exact.
 template <typename B>
 std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight, cost_matrix& self,
                 cost_matrix& total) {
@@ -452,9 +518,9 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight, cost_ma
   lists kids(n, b.parent);
   std::vector<std::vector<std::uint32_t>> frames_of(b.g.nodes);
   for (std::uint32_t f = 0; f < n; ++f) frames_of[b.node[f]].push_back(f);
-  std::vector<std::uint32_t> root_of(b.g.nodes, none);
-  std::vector<std::pair<std::uint32_t, std::uint64_t>> taken;  // (node, units)
-  std::size_t roots_made = 0, added = 0, best_at = 0;
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> taken;  // (frame, units)
+  std::uint64_t most_above = 0;  // the most a frame holds beyond the calls it stands for
+  std::size_t added = 0, best_at = 0;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> up_from;  // (node, index it came from)
   std::vector<char> dead;  // frames found without room down their chain
   // The frames of one node looked at for room, at most (the first ones: the heaviest paths).
@@ -462,15 +528,23 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight, cost_ma
   // A frame's bound in event e: its weight rounded up; for a frame the estimate did not weigh
   // (a chain's, or one this fit makes) and a frame of a node in a cycle (whose share of its
   // node's self cost is no guide: the calls into it hold its recursion again), the calls it
-  // stands for. (A root's bound is only its room.)
+  // stands for. (A root's bound is only its room; an entry_root's is its weight, the cost
+  // that no call into its node holds.)
   auto bound = [&](std::size_t f, std::size_t e) -> std::uint64_t {
-    if (b.parent[f] == none) return UINT64_MAX;
-    if (f >= n0 || b.g.component_size[b.g.component[b.node[f]]] > 1) {
+    if (b.parent[f] == none) {
+      if (f >= n0 || !b.entry_root(b.node[f])) return UINT64_MAX;
+    } else if (f >= n0 || b.g.component_size[b.g.component[b.node[f]]] > 1) {
       const std::uint32_t arc = b.g.arc_between(b.node[b.parent[f]], b.node[f]);
       return arc == none ? 0 : b.g.cost.row(arc)[e];
     }
     const double c = std::ceil(weight[f * events + e] * (1 - 1e-12));
     return c >= 18446744073709551615.0 ? UINT64_MAX : c > 0 ? static_cast<std::uint64_t>(c) : 0;
+  };
+  // The calls frame f stands for in event e (a root: no bound but an entry_root's weight).
+  auto calls_of = [&](std::uint32_t f, std::size_t e) -> std::uint64_t {
+    if (b.parent[f] == none) return bound(f, e);
+    const std::uint32_t arc = b.g.arc_between(b.node[b.parent[f]], b.node[f]);
+    return arc == none ? 0 : b.g.cost.row(arc)[e];
   };
   for (std::size_t e = 0; e < events; ++e) {
     for (std::size_t f = 0; f < n; ++f) cap[f] = bound(f, e);
@@ -487,7 +561,7 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight, cost_ma
       std::uint64_t got = std::min(want, self.row(f)[e]);
       if (got) {
         remove(f, got);
-        taken.emplace_back(b.node[f], got);
+        taken.emplace_back(f, got);
       }
       if (f < kids.start.size() - 1)
         for (auto c : kids[f]) {
@@ -504,7 +578,7 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight, cost_ma
     };
     std::vector<std::uint32_t> queue;
     for (std::size_t f = n; f-- > 0;) {
-      if (total.row(f)[e] <= cap[f] || b.parent[f] == none) continue;
+      if (total.row(f)[e] <= cap[f]) continue;  // (a root's cap is UINT64_MAX but an entry_root's)
       // First units of f's subtree that another frame of their node has room for (the
       // nearest first, a bounded search); then what is left, as above.
       std::uint64_t excess = total.row(f)[e] - cap[f];
@@ -524,7 +598,8 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight, cost_ma
       if (!excess) continue;
       taken.clear();
       take(take, static_cast<std::uint32_t>(f), excess);
-      for (auto [v, units] : taken) {
+      for (auto [from, units] : taken) {
+        const std::uint32_t v = b.node[from];
         std::size_t looked = 0;
         for (auto g2 : frames_of[v]) {
           if (!units || ++looked > search) break;
@@ -586,20 +661,37 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight, cost_ma
           units -= r;
         }
         if (!units) continue;
-        if (root_of[v] == none) {
-          root_of[v] = static_cast<std::uint32_t>(b.add(v, none, none, 0));
-          self.add_row();
-          total.add_row();
-          cap.push_back(UINT64_MAX);
-          frames_of[v].push_back(root_of[v]);
-          ++roots_made;
+        // No frame has room within its weight: the units go to frames of v within the calls
+        // they stand for (each frame's and every ancestor's), or stay where the apportioning
+        // put them, under the calls into v on that path; those frames and their ancestors keep
+        // them above their bounds (a function called by others is never a root).
+        auto keep = [&](std::uint32_t at, std::uint64_t a) {
+          add(at, a);
+          for (std::uint32_t x = at; x != none; x = b.parent[x])
+            cap[x] = cap[x] > UINT64_MAX - a ? UINT64_MAX : cap[x] + a;
+        };
+        looked = 0;
+        for (auto g2 : frames_of[v]) {
+          if (!units || ++looked > search) break;
+          std::uint64_t r = units;
+          for (std::uint32_t x = g2; x != none && r; x = b.parent[x]) {
+            const std::uint64_t calls = calls_of(x, e);
+            r = std::min(r, calls > total.row(x)[e] ? calls - total.row(x)[e] : 0);
+          }
+          if (r) keep(g2, r), units -= r;
         }
-        add(root_of[v], units);
+        if (!units) continue;
+        keep(from, units);
       }
     }
     n = b.node.size();
+    for (std::uint32_t f = 0; f < n; ++f)
+      if (b.parent[f] != none) {
+        const std::uint64_t calls = calls_of(f, e);
+        if (total.row(f)[e] > calls) most_above = std::max(most_above, total.row(f)[e] - calls);
+      }
   }
-  return roots_made;
+  return static_cast<std::size_t>(most_above);
 }
 
 }  // namespace
@@ -662,8 +754,11 @@ path_tree path_estimator::estimate(const path_options& options) const {
     // Step 4: a chain of callers for each node with self cost and no frame: up its heaviest
     // callers to one that has a frame (the chain goes under that node's heaviest frame), or
     // to a node no one calls (or whose callers are all in the chain: a new root).
+    // (An entry_root's frame holds only what no call into its node holds: a node whose other
+    // frames were all pruned gets a chain too, and so does a caller's.)
     std::vector<std::uint32_t> best_frame(g.nodes, none);
     for (std::uint32_t f = 0; f < n0; ++f) {
+      if (b.parent[f] == none && b.entry_root(b.node[f])) continue;
       auto& best = best_frame[b.node[f]];
       if (best == none || b.weight[f] > b.weight[best]) best = f;
     }

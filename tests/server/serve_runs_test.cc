@@ -102,7 +102,8 @@ TEST(ServeReload, RequestsDuringReloads) {
 // stacks stay its own. The workers' entry (clone, in each worker's file) is a root, never under
 // the main thread's main -> pthread_create -> clone3 (clone is one function in both); the roots
 // sum to the total, and to each part's total for that part alone; no frame is above its
-// function's inclusive cost; children fit in their parent; main's frame is main's inclusive cost.
+// function's inclusive cost (but by the units the estimate says no frame had room for,
+// `unfitted`: rounding); children fit in their parent; main's frame is main's inclusive cost.
 void check_thread_flame(const server::api& a, const std::string& parts) {
   const std::string q = parts.empty() ? "" : "&parts=" + parts;
   const nlohmann::json fl = get_json(a, "/api/v1/flame?min=0&max_frames=200000&merge=no" + q);
@@ -117,6 +118,8 @@ void check_thread_flame(const server::api& a, const std::string& parts) {
   const std::size_t n = fr["count"];
   std::vector<std::uint64_t> kids(n, 0);
   std::uint64_t roots = 0;
+  const std::uint64_t slack = fl["unfitted"];
+  EXPECT_LE(slack, 4u) << "parts " << parts;
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t total = fr["total"]["Ir"][i];
     const std::uint64_t id = fr["id"][i];
@@ -126,10 +129,11 @@ void check_thread_flame(const server::api& a, const std::string& parts) {
     else
       kids[static_cast<std::size_t>(p)] += total;
     if (inclusive.count(id)) {
-      EXPECT_LE(total, inclusive[id]) << name[id] << " (frame " << i << ", parts " << parts << ")";
+      EXPECT_LE(total, inclusive[id] + slack)
+          << name[id] << " (frame " << i << ", parts " << parts << ")";
     }
-    if (name[id] == "main") {  // (within the units that rounding leaves to roots of their own)
-      EXPECT_LE(total, inclusive[id]) << "parts " << parts;
+    if (name[id] == "main") {  // (within the units of rounding)
+      EXPECT_LE(total, inclusive[id] + slack) << "parts " << parts;
       EXPECT_GE(total + 4, inclusive[id]) << "parts " << parts;
     }
     if (name[id] == "worker") {

@@ -178,8 +178,9 @@ TEST(CallPaths, AFrameNeverHoldsMoreThanItsCalls) {
 
 // The other way: main(0) calls f(1) for 50, but f's lines add up to 100. An exact tree keeps
 // f's self cost (the file's numbers) without putting more than 50 under main's call: the
-// rest is a root of f's own, and the tree says so (unfitted).
-TEST(CallPaths, ASelfCostBeyondItsCallsIsNotPutUnderThem) {
+// other 50 ran in f with no call recorded into it (a thread's entry), and is a root of f's
+// own, for that difference only.
+TEST(CallPaths, ASelfCostBeyondItsCallsIsARootForTheDifference) {
   graph_maker m(2, 1);
   m.self(0, {10}).self(1, {100});
   m.call(0, 1, {50});
@@ -188,12 +189,66 @@ TEST(CallPaths, ASelfCostBeyondItsCallsIsNotPutUnderThem) {
   auto of = check_consistent(t);
   ASSERT_EQ(of[1].size(), 2u);
   for (auto f : of[1])
-    if (t.parent[f] != path_tree::no_frame) {
-      EXPECT_LE(t.total.row(f)[0], 50u);
-    }
+    EXPECT_EQ(t.total.row(f)[0], 50u) << (t.parent[f] == path_tree::no_frame ? "root" : "called");
   ASSERT_EQ(of[0].size(), 1u);
   EXPECT_EQ(t.total.row(of[0][0])[0], 60u);  // main: its 10 and the call's 50
-  EXPECT_EQ(t.unfitted, 1u);
+  EXPECT_EQ(t.unfitted, 0u);
+}
+
+// Issue 57: a function that others call is never a root, however the paths to it were pruned.
+// main(0) calls a(1) for 1000 (a's self 500, its call of c(2) 500) and twenty b's (3..22) for
+// 40 each (self 15, a call of c for 25): c's self cost is 1000. With a min_share that prunes
+// every b's call of c (25 of 1810: below 2 %), c's 500 from the b's is fitted under the b's
+// where there is room, and what is left stays under a's call of c (above that call: the tree
+// says by how much, `unfitted`), never a root frame of c: the one root is main, holding the
+// whole total.
+TEST(CallPaths, AFunctionThatOthersCallIsNeverARoot) {
+  graph_maker m(23, 1);
+  m.self(0, {10}).self(1, {500}).self(2, {1000});
+  m.call(0, 1, {1000}).call(1, 2, {500});
+  for (std::uint32_t b = 3; b < 23; ++b) m.self(b, {15}).call(0, b, {40}).call(b, 2, {25});
+  for (double share : {0.0, 0.02}) {
+    path_options o;
+    o.min_share = share;
+    const auto t = estimate_paths(m.g, o);
+    check_exact(m.g, t);
+    auto of = check_consistent(t);
+    std::size_t roots = 0;
+    for (std::size_t f = 0; f < t.frames(); ++f) roots += t.parent[f] == path_tree::no_frame;
+    EXPECT_EQ(roots, 1u) << "min_share " << share;
+    EXPECT_EQ(t.node[0], 0u);
+    EXPECT_EQ(t.total.row(0)[0], 1810u);
+    std::uint64_t c = 0;
+    for (auto f : of[2]) {
+      EXPECT_NE(t.parent[f], path_tree::no_frame);
+      c += t.total.row(f)[0];
+    }
+    EXPECT_EQ(c, 1000u);
+    if (share == 0) {
+      EXPECT_EQ(t.unfitted, 0u);
+    }
+    EXPECT_LE(t.unfitted, 500u);
+  }
+}
+
+// A thread's entry in a file of one part: clone(1) is called once by the main thread's
+// __clone_internal(0) for 72 (its start there), but its lines hold the thread's whole run
+// (its call of worker(2), 1000): clone is a root for the 1000 - 72 no call holds, and main's
+// frames hold main's own calls only.
+TEST(CallPaths, AThreadsEntryIsARootForWhatNoCallHolds) {
+  graph_maker m(3, 1);
+  m.self(0, {28}).self(1, {72}).self(2, {1000});
+  m.call(0, 1, {72}).call(1, 2, {1000});
+  const auto t = estimate_paths(m.g);
+  check_exact(m.g, t);
+  auto of = check_consistent(t);
+  std::uint64_t under_main = 0, root = 0;
+  for (auto f : of[1])
+    (t.parent[f] == path_tree::no_frame ? root : under_main) += t.total.row(f)[0];
+  EXPECT_EQ(t.total.row(of[0][0])[0], 100u);  // main: 28 and its call of clone, 72
+  EXPECT_EQ(under_main, 72u);
+  EXPECT_EQ(root, 1000u);
+  EXPECT_EQ(t.unfitted, 0u);
 }
 
 // Several roots (a function's node in each part of a run): one tree from each.

@@ -19,7 +19,9 @@
 // g's own lines add up to; a root holds at most its node's self cost plus its calls out.
 // Where a file's numbers disagree (calls into g that cost more than g's lines add up to, or
 // less), the file's numbers are kept and the frames are not inflated: the difference is a gap
-// in the frame, or, for self cost that fits under no call, a frame of its own (see below).
+// in the frame, or, for lines that cost more than all the calls into g, a root frame of g
+// (see Direction). The one exception: units of an exact tree that no frame has room for (see
+// below).
 //
 // The estimate (share/doc/calltree/estimate.md has examples):
 //
@@ -47,17 +49,24 @@
 //    event and deepest frame first, the units a frame holds beyond its bound to other frames
 //    of the same node with room up to their root, or to a new frame under a chain of its
 //    callers from a frame with room (a call pruned there), every frame of that chain within
-//    the calls it stands for, or, when no frame has room, to a root frame of the node
-//    (`unfitted` counts those nodes: a few units of rounding, or the self cost of a file whose
-//    calls into a function cost less than that function's lines). So no frame but a root is
-//    above the calls it stands for, in any event.
+//    the calls it stands for, or, when no frame has room within its weight, to frames of the
+//    node within the calls they stand for; what is left stays where the apportioning put it,
+//    under the calls into its node, in proportion to their shares. A node that others call
+//    is never a root for it: its cost is routed through its callers. `unfitted` says the most
+//    a frame holds beyond the calls it stands for, in any event: a few units of rounding, or,
+//    in a tree pruned by min_share or max_frames, the self cost of paths pruned where no frame
+//    had room (0: no frame is above the calls it stands for).
 //  * Pruning. Frames are expanded heaviest first; a call whose share is below `min_share` of
 //    the tree's weight, or past `max_frames`, gets no frame. Without `exact_self` (a display),
 //    a frame's total is its estimated weight and its self is what its children leave of it
 //    (its own cost, recursion, and the calls pruned below it), as a flame graph draws it; with
 //    `exact_self`, totals are sums of exact self costs, and the self cost of a pruned frame's
 //    node goes to its other frames.
-//  * Direction. From the roots (a flame graph: roots are nodes no other node calls, and with
+//  * Direction. From the roots (a flame graph: roots are nodes no other node calls; nodes
+//    whose own lines, self cost and calls out, cost more than all the calls into them, for
+//    that difference only, the cost that ran there with no call recorded into it, as a
+//    thread's entry in a file whose threads are not separated (for a cycle: its nodes' self
+//    costs and calls leaving it beyond the calls entering it, at its heaviest node); and with
 //    none, as in a cycle with no way in, the heaviest nodes of the cycle), or from one node:
 //    its callees (the lower half of a sandwich, a callee map), or its callers (the upper half,
 //    where a frame's children are the callers of its node, and its weight splits in
@@ -154,9 +163,10 @@ struct path_tree {
   // max_frames (0: the tree is complete).
   std::size_t pruned = 0;
   bool saturated = false;  // some total did not fit in 64 bits
-  // Nodes whose self cost did not fit under the calls into them (an exact tree: the file's
-  // lines of that node cost more than its callers' calls into it): each got a root frame with
-  // what did not fit.
+  // An exact tree's units that no frame had room for stay under the calls into their node:
+  // the most that a frame (not a root) holds beyond the calls it stands for (its parent's
+  // node's calls of its node), in any event (rounding, or pruned paths' self cost). 0: no
+  // frame holds more than the calls it stands for.
   std::size_t unfitted = 0;
 
   std::size_t frames() const { return node.size(); }
