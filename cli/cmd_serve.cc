@@ -397,6 +397,7 @@ int run_serve(std::span<const std::string_view> args) {
   }
   watcher.join();
   stop_warming = true;  // (the sessions are dropped: what is left of the warm-up is for nobody)
+  for (const auto& s : sessions) s->stop_reading();
   warm.join();
   if (!served) {
     std::fprintf(stderr, "calltree serve: could not listen on %s:%d\n", host.c_str(), *bound);

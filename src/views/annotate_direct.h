@@ -17,6 +17,7 @@
 // left out ("." in callgrind_annotate's report).
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -65,6 +66,10 @@ class annotate_direct final : public run_sink {
   // With keep_view_tables: no jump records all the same (a view that shows none). Before the
   // first record.
   void skip_jumps() { skip_jumps_ = true; }
+  // The reading stops (read_state::stopped, no diagnostic) once `*stop` is true: a reading no
+  // one will wait for (serve's second reading, when the server ends). Before the first record.
+  void stop_when(const std::atomic<bool>* stop) { stop_ = stop; }
+  bool wants_no_more() const override { return stop_ && stop_->load(std::memory_order_relaxed); }
 
   void on_part_begin(const part_header& h) override;
   void on_cost(const cost_record& r) override;
@@ -105,6 +110,7 @@ class annotate_direct final : public run_sink {
   struct impl;
   std::unique_ptr<impl> impl_;
   bool skip_jumps_ = false;
+  const std::atomic<bool>* stop_ = nullptr;
 };
 
 }  // namespace calltree

@@ -348,7 +348,8 @@ struct reading {
 // tables alone, which the reader hands over as sums per function from every reading thread.
 result<reading> read_tables(const std::vector<std::string>& paths, const load_options& options,
                             bool lines, profile& p, annotate_data& t, keeping_sink& diags,
-                            std::vector<std::string>* warnings) {
+                            std::vector<std::string>* warnings,
+                            const std::atomic<bool>* stop = nullptr) {
   const std::string& path = paths.front();
   // annotate's tables with everything the views show: inclusive costs, every call, source
   // lines of the files that are found, and the view tables (annotate_direct.h).
@@ -366,6 +367,7 @@ result<reading> read_tables(const std::vector<std::string>& paths, const load_op
   annotate_direct direct(p, o, &diags, display);
   direct.keep_view_tables(options.inclusive);
   direct.key_by_function();
+  direct.stop_when(stop);
   // A run of several files: each file's parts, one after another, into the same tables (as
   // KCachegrind loads them).
   reading r;
@@ -497,8 +499,10 @@ void session::make_lines() const {
     keeping_sink diags(0);
     load_options o = options;
     o.progress = nullptr;
-    auto read = read_tables(paths_, o, true, p2, *made, diags, nullptr);
+    if (stop_lines_) return fail("the server is ending");
+    auto read = read_tables(paths_, o, true, p2, *made, diags, nullptr, &stop_lines_);
     if (!read) return fail(read.error().message);
+    if (stop_lines_) return fail("the server is ending");
     for (std::size_t f = 0; f < paths_.size(); ++f)
       if (stamp(paths_[f]) != stamps_[f])
         return fail(paths_[f] + " changed since it was read: its source lines are not shown "

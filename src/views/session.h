@@ -137,6 +137,9 @@ class session {
   bool lines_ready() const;
   // Why lines() has no lines after a deferred reading ("" otherwise).
   const std::string& lines_error() const;
+  // Ends a deferred reading of the lines under way (or to come) soon: lines() then answers
+  // tables without lines. For a server that ends, whose warm-up would otherwise read on.
+  void stop_reading() const { stop_lines_ = true; }
 
   std::size_t keys() const { return t.keys(); }
   std::size_t cycles() const { return t.cycles.size(); }
@@ -213,6 +216,7 @@ class session {
   mutable std::once_flag lines_once_;
   mutable std::unique_ptr<annotate_data> lines_;
   mutable std::atomic<bool> lines_done_{false};
+  mutable std::atomic<bool> stop_lines_{false};
   mutable std::string lines_error_;
   void make_lines() const;
   mutable std::mutex mutex_;

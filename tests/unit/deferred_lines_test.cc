@@ -134,6 +134,17 @@ TEST(DeferredLines, ThreadsAskingAtOnceShareOneReading) {
   EXPECT_TRUE(s->lines_ready());
 }
 
+// A server that ends stops the reading: lines() answers at once, without lines.
+TEST(DeferredLines, StopReadingEndsTheSecondReading) {
+  const std::string path = std::string(CALLTREE_CORPUS_DIR) + "/vg-recurse-cacheuse.callgrind";
+  auto s = load(path, true, 2);
+  ASSERT_TRUE(s);
+  s->stop_reading();
+  EXPECT_FALSE(s->lines().lines);
+  EXPECT_TRUE(s->lines_ready());
+  EXPECT_EQ(s->lines_error(), "the server is ending");
+}
+
 // A file changed between the start and the second reading: no lines, and why; the function
 // view still answers.
 TEST(DeferredLines, AFileChangedBeforeTheSecondReadingGivesNoLines) {
