@@ -21,8 +21,6 @@ The figures of docs/performance.md's "serve" table, all measured in one run on t
 Prints one table: p50, p95 and max per kind of request and over all of them. Requests go to
 127.0.0.1 only; the session is bounded (a few hundred requests).
 """
-import http.client
-import json
 import os
 import re
 import statistics
@@ -31,38 +29,7 @@ import sys
 import time
 import urllib.parse
 
-
-def start(calltree, files):
-    t0 = time.perf_counter()
-    p = subprocess.Popen([calltree, "serve", *files], stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True)
-    line = p.stdout.readline().strip()
-    ready = time.perf_counter() - t0
-    m = re.fullmatch(r"http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32})", line)
-    if not m:
-        p.kill()
-        sys.exit("serve_session.py: no URL from calltree serve: %r" % line)
-    return p, int(m.group(1)), m.group(2), ready
-
-
-class Client:
-    def __init__(self, port, token):
-        self.port, self.token = port, token
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-        self.times = {}
-
-    def get(self, kind, target, raw=False):
-        sep = "&" if "?" in target else "?"
-        t0 = time.perf_counter()
-        self.conn.request("GET", target + sep + "token=" + self.token,
-                          headers={"Host": "127.0.0.1:%d" % self.port})
-        r = self.conn.getresponse()
-        body = r.read()
-        dt = time.perf_counter() - t0
-        if r.status != 200:
-            sys.exit("serve_session.py: %s: %d %s" % (target, r.status, body[:200]))
-        self.times.setdefault(kind, []).append(dt)
-        return body if raw else json.loads(body)
+from serve_client import Client, start, vm
 
 
 def page(c):
@@ -107,14 +74,6 @@ def diff_session(c):
     c.get("flame", "/api/v1/flame")
 
 
-def vm(pid, field):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) * 1024
-    return 0
-
-
 def pct(xs, q):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
@@ -134,7 +93,7 @@ def main():
                        stderr=subprocess.DEVNULL)
         check.append(time.perf_counter() - t0)
 
-    p, port, token, ready = start(calltree, [path])
+    p, port, token, _, ready = start(calltree, [path])
     try:
         c = Client(port, token)
         t0 = time.perf_counter()
@@ -149,7 +108,7 @@ def main():
         p.wait(timeout=60)
     times = c.times
     if old:
-        p, port, token, diff_ready = start(calltree, [old, path])
+        p, port, token, _, diff_ready = start(calltree, [old, path])
         try:
             d = Client(port, token)
             diff_session(d)

@@ -23,8 +23,6 @@ targets are stated in (first list / check; RSS / file), from medians. Requests g
 only; each round is a handful of requests.
 """
 import gzip
-import http.client
-import json
 import os
 import re
 import statistics
@@ -32,44 +30,7 @@ import subprocess
 import sys
 import time
 
-
-def start(calltree, files):
-    t0 = time.perf_counter()
-    p = subprocess.Popen([calltree, "serve", *files], stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True)
-    line = p.stdout.readline().strip()
-    ready = time.perf_counter() - t0
-    m = re.fullmatch(r"http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32})", line)
-    if not m:
-        p.kill()
-        sys.exit("serve_start.py: no URL from calltree serve: %r" % line)
-    return p, int(m.group(1)), m.group(2), t0, ready
-
-
-class Client:
-    def __init__(self, port, token):
-        self.port, self.token = port, token
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
-
-    def get(self, target, raw=False, ok=(200,)):
-        sep = "&" if "?" in target else "?"
-        self.conn.request("GET", target + sep + "token=" + self.token,
-                          headers={"Host": "127.0.0.1:%d" % self.port})
-        r = self.conn.getresponse()
-        body = r.read()
-        if r.status not in ok:
-            sys.exit("serve_start.py: %s: %d %s" % (target, r.status, body[:200]))
-        if r.status != 200:
-            return None
-        return body if raw else json.loads(body)
-
-
-def vm(pid, field):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) * 1024
-    return 0
+from serve_client import Client, start, vm
 
 
 def plain_size(path):
@@ -96,24 +57,24 @@ def round_of(calltree, path):
     r = {"check": check, "url": url}
     try:
         c = Client(port, token)
-        html = c.get("/", raw=True).decode("utf-8", "replace")
+        html = c.get("request", "/", raw=True).decode("utf-8", "replace")
         for asset in re.findall(r'(?:src|href)="(/assets/[^"]+)"', html):
-            c.get(asset, raw=True)
-        c.get("/api/v1/profile")
-        top = c.get("/api/v1/functions?limit=100")["rows"]
+            c.get("request", asset, raw=True)
+        c.get("request", "/api/v1/profile")
+        top = c.get("request", "/api/v1/functions?limit=100")["rows"]
         r["first list"] = time.perf_counter() - began
         r["RSS at list"] = vm(p.pid, "VmRSS")
         fn = [x for x in top if x["kind"] == "function"][0]
         t0 = time.perf_counter()
-        c.get("/api/v1/function/%d" % fn["id"])
+        c.get("request", "/api/v1/function/%d" % fn["id"])
         r["function"] = time.perf_counter() - t0
         r["lines ready"] = time.perf_counter() - began - url
         if fn.get("file_id") is not None:
             t0 = time.perf_counter()
-            c.get("/api/v1/source/%d?function=%d" % (fn["file_id"], fn["id"]))
+            c.get("request", "/api/v1/source/%d?function=%d" % (fn["file_id"], fn["id"]))
             r["source"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        if c.get("/api/v1/asm/%d" % fn["id"], ok=(200, 404, 422)) is not None:
+        if c.get("request", "/api/v1/asm/%d" % fn["id"], ok=(200, 404, 422)) is not None:
             r["asm"] = time.perf_counter() - t0
         r["RSS after"] = vm(p.pid, "VmRSS")
         r["peak RSS"] = vm(p.pid, "VmHWM")
