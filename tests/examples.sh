@@ -3,6 +3,8 @@
 # figures from the public API as from the commands.
 #   examples.sh EXAMPLES_DIR CALLTREE CORPUS
 set -uo pipefail
+# shellcheck source-path=SCRIPTDIR source=tools/test_files.sh
+. "$(dirname "$0")/tools/test_files.sh"
 dir=$1
 bin=$2
 corpus=$3
@@ -156,6 +158,7 @@ grep -qF "[no-profile]" "$tmp/where_empty" || { echo "FAIL: where_is of an empty
 #    TOTALS (calltree/totals.h), on every corpus profile: never above 100 %, and where the file
 #    states a total other than the sum of its self costs, the example says so on stderr.
 for f in "$corpus"/*.callgrind "$corpus"/*.cachegrind "$corpus"/*.gz; do
+  small_enough "$f" || continue
   for ex in top_functions callers; do
     "$dir/$ex" "$f" >"$tmp/ex_out" 2>"$tmp/ex_err"
     "$bin" annotate --json "$f" >"$tmp/ex_json" 2>/dev/null

@@ -7,6 +7,8 @@
 # corpus and golden input.
 # Usage: bash convert.sh CALLTREE_BINARY CORPUS_DIR
 set -u
+# shellcheck source-path=SCRIPTDIR source=../tools/test_files.sh
+. "$(dirname "$0")/../tools/test_files.sh"
 ct=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 corpus=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -179,7 +181,7 @@ annotate_as() {  # annotate_as FILE OPTIONS...: the report without its "Profile 
 }
 same=0
 for f in "$corpus"/*.callgrind "$corpus"/*.cachegrind "$corpus"/*.gz "$src"/tests/golden/*/input*; do
-  [ -f "$f" ] || continue
+  [ -f "$f" ] && small_enough "$f" || continue
   for opts in "" "--no-compress-names --no-compress-positions"; do
     # shellcheck disable=SC2086
     "$ct" convert $opts "$f" -o "$tmp/rt.callgrind" 2>/dev/null

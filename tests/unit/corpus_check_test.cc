@@ -112,7 +112,8 @@ oracle oracle_for(const std::string& name) {
 
 TEST(Corpus, EveryFileReadsWithoutErrorsAndMatchesCallgrindAnnotate) {
   auto files = test::corpus_profiles(true);
-  ASSERT_GE(files.size(), 40u) << "corpus not found at " << corpus;
+  ASSERT_GE(files.size(), test::some_profiles_left_out() ? 30u : 40u)
+      << "corpus not found at " << corpus;
   for (const auto& f : files) {
     SCOPED_TRACE(f.filename().string());
     auto name = f.filename().string();

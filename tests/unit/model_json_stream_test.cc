@@ -148,7 +148,8 @@ TEST(ModelJsonStream, TheTailInPiecesOnEveryFile) {
     if (p.jumps.size() > 7) ++pieces_of_jumps;
   }
   EXPECT_GT(pieces_of_rows, 10u);
-  EXPECT_GE(pieces_of_jumps, 3u);
+  // (Most files with jumps are the corpus's large ones, which the sanitizers' run leaves out.)
+  EXPECT_GE(pieces_of_jumps, test::some_profiles_left_out() ? 1u : 3u);
 }
 
 // A function in two blocks: the second block's row at a place of the first is summed into it,

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "corpus_case_names.h"
+#include "profile_files.h"
 
 namespace calltree {
 namespace {
@@ -61,7 +62,8 @@ struct corpus_file {
   std::string name;  // plain name (the .gz without .gz): the annotate reference's stem
 };
 
-std::vector<corpus_file> corpus_files() {
+// (`capped`: up to test::largest_test_profile() bytes, what the tests read; else every one.)
+std::vector<corpus_file> corpus_files(bool capped = true) {
   std::vector<corpus_file> out;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(CALLTREE_CORPUS_DIR, ec)) {
@@ -71,7 +73,8 @@ std::vector<corpus_file> corpus_files() {
       plain.resize(plain.size() - 3);
     bool profile = (plain.size() > 10 && plain.compare(plain.size() - 10, 10, ".callgrind") == 0) ||
                    (plain.size() > 11 && plain.compare(plain.size() - 11, 11, ".cachegrind") == 0);
-    if (profile) out.push_back({e.path().string(), plain});
+    if (profile && (!capped || e.file_size() <= test::largest_test_profile()))
+      out.push_back({e.path().string(), plain});
   }
   std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.name < b.name; });
   return out;
@@ -222,7 +225,7 @@ std::string param_label(const testing::TestParamInfo<corpus_file>& p) {
 INSTANTIATE_TEST_SUITE_P(Corpus, AnnotateRoundTrip, testing::ValuesIn(corpus_files()), param_label);
 
 TEST(AnnotateRoundTripSet, ExceptionsNameCorpusFiles) {
-  auto files = corpus_files();
+  auto files = corpus_files(false);
   EXPECT_EQ(files.size(), 41u);
   for (const auto& entry : exceptions()) {
     const std::string& name = entry.first;

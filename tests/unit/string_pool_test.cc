@@ -284,7 +284,8 @@ TEST(string_pool, writer_output_is_the_same_in_spill_mode_on_every_corpus_file) 
     EXPECT_FALSE(string_pool_access::spilling(no_file));
     spilled += string_pool_access::spilled_bytes(spill);
   }
-  EXPECT_GT(spilled, 500000u);  // the corpus has long C++ names
+  // (the corpus has long C++ names, most of them in the files the sanitizers' run leaves out)
+  EXPECT_GT(spilled, test::some_profiles_left_out() ? 100000u : 500000u);
 }
 
 TEST(string_pool, writer_output_is_the_same_when_spilling_fails_half_way) {

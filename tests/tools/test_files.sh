@@ -1,0 +1,8 @@
+# shellcheck shell=bash
+# Sourced by the tests that read every corpus file: small_enough FILE is true when FILE is at
+# most CALLTREE_TEST_MAX_BYTES bytes on disk, or when that is not set. Only `make test-sanitize`
+# sets it (tests/unit/profile_files.h says why): under the sanitizers those tests read every
+# dialect, part and compression of the corpus, but not its six largest files.
+small_enough() {
+  [ -z "${CALLTREE_TEST_MAX_BYTES:-}" ] || [ "$(stat -c %s "$1")" -le "$CALLTREE_TEST_MAX_BYTES" ]
+}
