@@ -13,6 +13,7 @@
 #include "command.h"
 #include "diagnostics_output.h"
 #include "flag_table.h"
+#include "import/formats.h"
 #include "memory_option.h"
 #include "standard_output.h"
 
@@ -31,7 +32,7 @@ const std::string_view program_description =
 namespace {
 // The options of every command: before the command's name, or among its arguments.
 struct program_flags {
-  std::optional<std::string> max_memory, color;
+  std::optional<std::string> max_memory, color, from;
   bool help = false;  // before the command only (after it, the command's own --help)
 };
 constexpr auto program_table = make_flag_table<program_flags>({
@@ -44,6 +45,10 @@ constexpr auto program_table = make_flag_table<program_flags>({
      "colour diagnostics: auto colours a terminal unless NO_COLOR is set (non-empty) or "
      "TERM=dumb [auto]",
      "auto|always|never"},
+    {"from", 0, &program_flags::from,
+     "read every input as FORMAT, whatever its first bytes say: callgrind, folded, "
+     "cpuprofile, pprof, pstats or perf-script (docs/import.md) [by content]",
+     "FORMAT"},
     {"help", 'h', &program_flags::help,
      "show this help; 'calltree COMMAND --help' shows a command's options"},
 });
@@ -96,6 +101,16 @@ bool apply(const calltree::cli::program_flags& f) {
       return false;
     }
     calltree::cli::set_color_mode(*mode);
+  }
+  if (f.from) {
+    auto format = calltree::detail::format_named(*f.from);
+    if (!format) {
+      calltree::cli::print_error(
+          "--from takes callgrind, folded, cpuprofile, pprof, pstats or perf-script, not '" +
+          *f.from + "'");
+      return false;
+    }
+    calltree::detail::set_process_format(*format);
   }
   return true;
 }

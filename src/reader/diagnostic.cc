@@ -17,7 +17,7 @@ std::string_view to_string(severity s) {
 }
 
 namespace {
-constexpr std::array<std::string_view, 54> code_names = {
+constexpr std::array<std::string_view, 59> code_names = {
     "io-error",
     "truncated-input",
     "line-too-long",
@@ -72,6 +72,11 @@ constexpr std::array<std::string_view, 54> code_names = {
     "input-changed",
     "input-grew",
     "calls-above-lines",
+    "bad-folded-line",
+    "bad-cpuprofile",
+    "bad-pprof",
+    "bad-pstats",
+    "bad-perf-script",
 };
 static_assert(static_cast<std::size_t>(last_diag_code) + 1 == code_names.size());
 }  // namespace

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "calltree/reader.h"
+#include "import/formats.h"
 #include "model/run_sink.h"
 
 namespace calltree::detail {
@@ -40,6 +41,9 @@ struct read_hooks {
   // thread in this mode, unsigned by default, whatever an earlier reading on the thread left;
   // the parser turns the signed mode on at the input's first negative number.
   bool signed_sums = false;
+  // Read as this format whatever its first bytes say (`--from`); none: as they say
+  // (import/formats.h).
+  std::optional<profile_format> format;
 };
 
 // How the reader reads, from the sink's needs (read_needs, run_sink.h) and the hooks: the modes its

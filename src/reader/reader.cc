@@ -7,13 +7,17 @@
 // cut, no events:, no data). What it is not: the format (parser.h and its files).
 #include "calltree/reader.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <system_error>
 
 #include "calltree/cost_matrix.h"
+#include "import/formats.h"
+#include "import/import.h"
 #include "reader/chunk_feed.h"
 #include "reader/decode_ahead.h"
+#include "reader/head_input.h"
 #include "reader/in_memory.h"
 #include "reader/parser.h"
 #include "reader/read_hooks.h"
@@ -24,6 +28,49 @@ namespace {
 
 // Inputs not mapped whose parsing is worth cutting into chunks: plain ones (a pipe) and zstd.
 bool parallel_decoding(compression c) { return c == compression::none || c == compression::zstd; }
+
+// An input of another format (import/import.h), read whole into memory first: its importer
+// gives the sink the records of the same costs.
+result<read_stats> read_other_format(profile_format format, input& in, string_pool& names,
+                                     record_sink& records, diagnostic_sink& diagnostics,
+                                     const reader_options& options, const read_hooks& hooks) {
+  std::string bytes;
+  const auto whole = in_memory(in);
+  std::string_view all(whole.data(), whole.size());
+  import_target to{names, records, diagnostics, options, {}, {}};
+  if (whole.empty()) {
+    while (true) {
+      auto block = in.next();
+      if (!block) {
+        // What was read is not the whole profile: said, and nothing is made of a part of it.
+        to.report(severity::error, in.truncated() ? diag_code::truncated_input : diag_code::io_error,
+                  0, 0, block.error().message);
+        to.stats.state = read_state::stopped;
+        to.stats.bytes = bytes.size();
+        return to.stats;
+      }
+      if (block->empty()) break;
+      if (options.max_name_bytes && bytes.size() + block->size() > options.max_name_bytes) {
+        to.report(severity::error, diag_code::limit_exceeded, 0, 0,
+                  "the input is larger than the memory limit (--max-memory) lets it be read "
+                  "into; nothing was read");
+        to.stats.state = read_state::stopped;
+        return to.stats;
+      }
+      bytes.append(block->data(), block->size());
+    }
+    all = bytes;
+  }
+  read_imported(format, all, to);
+  if (!to.no_profile.empty()) {
+    if (!hooks.any_input)
+      return result<read_stats>(
+          error{options.display_name + ": " + to.no_profile, error_code::no_profile});
+    to.report(severity::error, diag_code::no_data, 0, 0,
+              std::string(to_string(format)) + " input: " + to.no_profile);
+  }
+  return to.stats;
+}
 
 }  // namespace
 
@@ -193,22 +240,40 @@ result<read_stats> read_with_hooks(input& in, string_pool& names, record_sink& r
           error{given.display_name + ": " + r.no_profile_, error_code::no_profile});
     return stats;
   };
+  // Another profiler's file (import/): its first bytes say, or --from (read_hooks::format).
+  // Those in memory are looked at where they are; else the first block is taken and given
+  // again first (head_input.h), so a callgrind file reads as it did.
+  std::optional<head_input> first;
+  std::span<const char> head = in_memory(in);
+  bool whole = true;
+  if (head.empty()) {
+    first.emplace(in);
+    head = first->head();
+    whole = first->head_is_whole();
+  }
+  const auto forced = hooks.format ? hooks.format : process_format();
+  const profile_format format =
+      forced ? *forced
+             : sniff_format({head.data(), std::min<std::size_t>(head.size(), 64u << 10)},
+                                  whole && head.size() <= (64u << 10));
+  input& from = first ? static_cast<input&>(*first) : in;
+  if (format != profile_format::callgrind) return read_other_format(format, from, names, records, diagnostics, given, hooks);
   // Where parsing on more than one core pays (sum_cost_runs), a zstd input is decoded and cut
   // into chunks on a thread of its own (chunk_feed.h). gzip, xz and bzip2 decode slower than
   // one core parses: another thread parsing would only take the decoder's core from it
   // (measured with gzip, the real 260 MB profile: 5-7 % slower).
   const bool chunked =
-      (options.sum_cost_runs || options.cost_run_records) && parallel_decoding(in.kind());
-  if (options.threads > 1 && !chunked && in.kind() != compression::none) {
+      (options.sum_cost_runs || options.cost_run_records) && parallel_decoding(from.kind());
+  if (options.threads > 1 && !chunked && from.kind() != compression::none) {
     std::unique_ptr<input> ahead;
     try {
-      ahead = decode_ahead(in);
+      ahead = decode_ahead(from);
     } catch (const std::system_error&) {
       // No thread to decode on: decode on this one, below.
     }
     if (ahead) return read(*ahead);
   }
-  return read(in);
+  return read(from);
 }
 
 }  // namespace calltree::detail

@@ -1,0 +1,181 @@
+// formats.cc — the formats' names, and sniff_format(): each format's unmistakable first bytes.
+#include "import/formats.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cctype>
+
+namespace calltree::detail {
+
+namespace {
+
+std::atomic<int> forced{-1};  // set_process_format's, -1 for none
+
+constexpr std::array<std::pair<std::string_view, profile_format>, 8> names = {{
+    {"callgrind", profile_format::callgrind},
+    {"folded", profile_format::folded},
+    {"cpuprofile", profile_format::cpuprofile},
+    {"pprof", profile_format::pprof},
+    {"pstats", profile_format::pstats},
+    {"perf-script", profile_format::perf_script},
+    {"perf", profile_format::perf_script},
+    {"cprofile", profile_format::pstats},
+}};
+
+bool blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+std::string_view trim_start(std::string_view s) {
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  return s;
+}
+
+// Python's marshal of a dict (cProfile's stats) whose first key is a tuple: '{' (0x7b, or with
+// marshal's reference flag 0xfb), then a tuple's code ('(' or small ')' , flagged or not).
+bool looks_pstats(std::string_view h) {
+  if (h.size() < 2) return false;
+  const auto b0 = static_cast<unsigned char>(h[0]), b1 = static_cast<unsigned char>(h[1]);
+  return (b0 == 0x7b || b0 == 0xfb) && (b1 == 0x28 || b1 == 0x29 || b1 == 0xa8 || b1 == 0xa9);
+}
+
+// profile.proto's first field as Go and pprof write it: sample_type (field 1, a length), whose
+// ValueType begins with its type (field 1, a varint): 0x0a LEN 0x08.
+bool looks_pprof(std::string_view h) {
+  if (h.size() < 3 || static_cast<unsigned char>(h[0]) != 0x0a) return false;
+  const auto len = static_cast<unsigned char>(h[1]);
+  return len >= 2 && len < 0x80 && static_cast<unsigned char>(h[2]) == 0x08;
+}
+
+// A JSON object whose first key is one of V8's profile keys.
+bool looks_cpuprofile(std::string_view h) {
+  h = trim_start(h);
+  if (h.empty() || h.front() != '{') return false;
+  h = trim_start(h.substr(1));
+  for (std::string_view key : {"\"nodes\"", "\"startTime\"", "\"endTime\"", "\"samples\"",
+                               "\"timeDeltas\""})
+    if (h.starts_with(key)) return true;
+  return false;
+}
+
+// The complete lines of `h` (the last one too if `whole`, else only if it ends with a newline),
+// up to `most`, while `f` says go on.
+template <typename F>
+void each_line(std::string_view h, bool whole, std::size_t most, F&& f) {
+  std::size_t n = 0;
+  while (n < most && !h.empty()) {
+    auto nl = h.find('\n');
+    if (nl == std::string_view::npos) {
+      if (!whole) return;
+      nl = h.size();
+    }
+    std::string_view line = h.substr(0, nl);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!f(line)) return;
+    h.remove_prefix(std::min(nl + 1, h.size()));
+    ++n;
+  }
+}
+
+// perf script's sample header: `comm  pid[/tid] [cpu] secs.usecs: [period] event: ...`; the
+// timestamp (digits '.' six or more digits ':') after the pid is what no other text has.
+bool perf_header(std::string_view line) {
+  if (line.empty() || blank(line.front())) return false;
+  for (std::size_t i = 1; i + 8 < line.size(); ++i) {
+    if (line[i] != '.' || !digit(line[i - 1])) continue;
+    std::size_t j = i + 1;
+    while (j < line.size() && digit(line[j])) ++j;
+    if (j - i - 1 >= 6 && j < line.size() && line[j] == ':') return true;
+  }
+  return false;
+}
+
+// The first sample's header, then (with -g) a frame line: blanks, a hex address, a blank.
+bool looks_perf_script(std::string_view h, bool whole) {
+  bool header = false, verdict = false;
+  each_line(h, whole, 64, [&](std::string_view line) {
+    if (line.empty() || line.front() == '#') return true;
+    if (!header) {
+      header = perf_header(line);
+      if (!header) return false;
+      verdict = true;  // a sample without a stack (perf record without -g) is one too
+      return true;
+    }
+    if (!blank(line.front())) return false;
+    const auto t = trim_start(line);
+    std::size_t i = 0;
+    while (i < t.size() && std::isxdigit(static_cast<unsigned char>(t[i]))) ++i;
+    verdict = i > 0 && i < t.size() && t[i] == ' ';
+    return false;
+  });
+  return header && verdict;
+}
+
+// A callgrind line's key: `name:` (a header line) or `name=` (a body line), lower-case letters.
+bool callgrind_key(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size() && (std::islower(static_cast<unsigned char>(line[i])) || line[i] == '_'))
+    ++i;
+  return i > 0 && i < line.size() && (line[i] == ':' || line[i] == '=');
+}
+
+// `frame;frame;... COUNT`: the count decimal after the last blank; the stack not a number, a
+// comment or a callgrind key.
+bool folded_line(std::string_view line) {
+  const auto sp = line.find_last_of(' ');
+  if (sp == std::string_view::npos || sp == 0 || sp + 1 == line.size()) return false;
+  for (char c : line.substr(sp + 1))
+    if (!digit(c)) return false;
+  const char first = line.front();
+  if (digit(first) || first == '+' || first == '-' || first == '#' || first == '*' ||
+      blank(first))
+    return false;
+  return !callgrind_key(line);
+}
+
+bool looks_folded(std::string_view h, bool whole) {
+  std::size_t lines = 0;
+  bool all = true;
+  each_line(h, whole, 64, [&](std::string_view line) {
+    if (line.empty()) return true;
+    ++lines;
+    all = folded_line(line);
+    return all;
+  });
+  return all && lines > 0;
+}
+
+}  // namespace
+
+std::string_view to_string(profile_format f) {
+  for (const auto& [name, format] : names)
+    if (format == f) return name;
+  return "callgrind";
+}
+
+std::optional<profile_format> format_named(std::string_view name) {
+  for (const auto& [n, format] : names)
+    if (n == name) return format;
+  return std::nullopt;
+}
+
+void set_process_format(std::optional<profile_format> f) {
+  forced.store(f ? static_cast<int>(*f) : -1, std::memory_order_relaxed);
+}
+
+std::optional<profile_format> process_format() {
+  const int f = forced.load(std::memory_order_relaxed);
+  if (f < 0) return std::nullopt;
+  return static_cast<profile_format>(f);
+}
+
+profile_format sniff_format(std::string_view head, bool whole) {
+  if (looks_pstats(head)) return profile_format::pstats;
+  if (looks_pprof(head)) return profile_format::pprof;
+  if (looks_cpuprofile(head)) return profile_format::cpuprofile;
+  if (looks_perf_script(head, whole)) return profile_format::perf_script;
+  if (looks_folded(head, whole)) return profile_format::folded;
+  return profile_format::callgrind;
+}
+
+}  // namespace calltree::detail

@@ -1,0 +1,50 @@
+// import.h — other profilers' files read into the records of callgrind's format.
+//
+// What it is: read_imported(), which the reader calls (reader.cc) for an input that is not
+// callgrind's format (formats.h), with all its bytes: each importer of this folder makes of
+// them the records a callgrind file of the same costs would give, for the same sinks, so no
+// command, view or library user knows where a profile came from. What it is not: a converter
+// to text; `calltree convert` writes what they read.
+//
+// Problems are diagnostics, as the callgrind reader's: `file:line:col` for text formats, the
+// byte offset for binary ones (diagnostic::line 0, the offset in the message), each with a
+// stable code (import_error.h); an input that holds nothing usable reads as no profile.
+#pragma once
+
+#include <string_view>
+
+#include "calltree/diagnostic.h"
+#include "calltree/reader.h"
+#include "calltree/records.h"
+#include "calltree/string_pool.h"
+#include "import/formats.h"
+
+namespace calltree::detail {
+
+// What an importer reads into, and reports to.
+struct import_target {
+  string_pool& names;
+  record_sink& sink;
+  diagnostic_sink& diagnostics;
+  const reader_options& options;
+  read_stats stats;
+  // Why the input holds no profile (the reader's no_profile_), or empty.
+  std::string no_profile;
+
+  // An error or warning at `line`:`column` (1-based; line 0 for a binary input, whose message
+  // then says the byte offset).
+  void report(severity s, diag_code code, std::uint64_t line, std::uint32_t column,
+              std::string message, std::string_view line_text = {});
+};
+
+// Reads `bytes` (the whole input, decoded) as `format` (not callgrind).
+void read_imported(profile_format format, std::string_view bytes, import_target& to);
+
+// The importers, one a file of this folder.
+void read_folded(std::string_view bytes, import_target& to);
+void read_cpuprofile(std::string_view bytes, import_target& to);
+void read_pprof(std::string_view bytes, import_target& to);
+void read_pstats(std::string_view bytes, import_target& to);
+void read_perf_script(std::string_view bytes, import_target& to);
+
+}  // namespace calltree::detail

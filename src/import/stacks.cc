@@ -1,0 +1,131 @@
+// stacks.cc — stacks summed, and their records (stacks.h says what each record holds).
+#include "import/stacks.h"
+
+#include <algorithm>
+
+namespace calltree::detail {
+
+namespace {
+
+std::uint64_t saturated_add(std::uint64_t a, std::uint64_t b) {
+  const std::uint64_t s = a + b;
+  return s < a ? UINT64_MAX : s;
+}
+
+std::size_t mix(std::size_t h, std::uint64_t v) {
+  return (h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2))) * 0xff51afd7ed558ccdull;
+}
+
+}  // namespace
+
+std::size_t stack_profile::stack_hash::operator()(
+    const std::vector<std::uint32_t>& s) const noexcept {
+  std::size_t h = s.size();
+  for (auto f : s) h = mix(h, f);
+  return h;
+}
+
+std::size_t stack_profile::frame_hash::operator()(const stack_frame& f) const noexcept {
+  std::size_t h = mix(0, f.object.index());
+  h = mix(h, f.file.index());
+  h = mix(h, f.function.index());
+  h = mix(h, f.line);
+  return mix(h, f.first_line);
+}
+
+stack_profile::stack_profile(string_pool& names, std::vector<std::string> events)
+    : names_(names), events_(std::move(events)) {}
+
+std::uint32_t stack_profile::frame(const stack_frame& f) {
+  auto [it, added] = frame_ids_.try_emplace(f, static_cast<std::uint32_t>(frames_.size()));
+  if (added) frames_.push_back(f);
+  return it->second;
+}
+
+void stack_profile::add(std::span<const std::uint32_t> innermost_first,
+                        std::span<const std::uint64_t> values, std::uint64_t samples) {
+  if (innermost_first.empty()) return;
+  scratch_.assign(innermost_first.begin(), innermost_first.end());
+  auto it = stacks_.find(scratch_);
+  if (it == stacks_.end()) {
+    it = stacks_.emplace(scratch_, sums{std::vector<std::uint64_t>(events_.size(), 0), 0}).first;
+    order_.push_back(&it->first);
+  }
+  auto& s = it->second;
+  for (std::size_t e = 0; e < s.values.size() && e < values.size(); ++e)
+    s.values[e] = saturated_add(s.values[e], values[e]);
+  s.samples = saturated_add(s.samples, samples);
+}
+
+void stack_profile::emit(record_sink& sink, read_stats& stats) const {
+  part_header h;
+  h.line = 1;
+  h.version = "1";
+  h.creator = creator;
+  h.cmd = cmd;
+  h.positions = pos_line;
+  h.events = events_;
+  h.descriptions = descriptions;
+  h.descriptions.emplace_back(sampled_calls_type, sampled_calls_value);
+  for (const auto& [type, value] : h.descriptions) h.description_lines.push_back(type + ": " + value);
+  sink.on_part_begin(h);
+  ++stats.parts;
+
+  const std::vector<std::uint64_t> zeros(events_.size(), 0);
+  std::vector<std::uint64_t> computed(events_.size(), 0);
+  // The functions on the stack from the outermost frame in to the call looked at: a call into
+  // a function found among them is a recursive one (stacks.h).
+  std::vector<const stack_frame*> outer;
+  auto same_function = [](const stack_frame& a, const stack_frame& b) {
+    return a.object == b.object && a.file == b.file && a.function == b.function;
+  };
+  auto ctx_of = [](const stack_frame& f) {
+    context c;
+    c.object = f.object;
+    c.file = f.file;
+    c.source_file = f.file;
+    c.function = f.function;
+    return c;
+  };
+  for (const auto* key : order_) {
+    const auto& stack = *key;
+    const auto& s = stacks_.at(stack);
+    const stack_frame& leaf = frames_[stack.front()];
+    cost_record c;
+    c.ctx = ctx_of(leaf);
+    c.pos.line = leaf.line;
+    c.costs = s.values;
+    c.given = static_cast<std::uint32_t>(events_.size());
+    sink.on_cost(c);
+    ++stats.cost_lines;
+    for (std::size_t e = 0; e < computed.size(); ++e)
+      computed[e] = saturated_add(computed[e], s.values[e]);
+    outer.assign(1, &frames_[stack.back()]);
+    for (std::size_t i = stack.size() - 1; i >= 1; --i) {
+      const stack_frame& caller = frames_[stack[i]];
+      const stack_frame& callee = frames_[stack[i - 1]];
+      const bool recursive = std::any_of(outer.begin(), outer.end(), [&](const auto* f) {
+        return same_function(*f, callee);
+      });
+      call_record r;
+      r.ctx = ctx_of(caller);
+      r.callee_object = callee.object;
+      r.callee_file = callee.file;
+      r.callee_function = callee.function;
+      r.count = s.samples;
+      r.site.line = caller.line;
+      r.target.line = callee.first_line;
+      r.has_target = true;
+      r.costs = recursive ? std::span<const std::uint64_t>(zeros) : s.values;
+      r.given = static_cast<std::uint32_t>(events_.size());
+      sink.on_call(r);
+      ++stats.call_lines;
+      outer.push_back(&callee);
+    }
+  }
+  part_end end;
+  end.computed = std::move(computed);
+  sink.on_part_end(end);
+}
+
+}  // namespace calltree::detail

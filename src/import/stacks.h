@@ -1,0 +1,98 @@
+// stacks.h — sampled call stacks, and the callgrind records they stand for.
+//
+// What it is: what the sampling profilers' importers (folded stacks, V8's .cpuprofile, pprof,
+// perf script) make of their input — frames, and stacks of frames each with its values, one per
+// event — and emit(), which hands a sink the records of callgrind's format that hold the same
+// costs: each stack's values as self cost of its innermost frame, and as inclusive cost of
+// every call on it. What it is not: a profile; the sink (a builder, a writer, a checker) makes
+// of the records what it makes of a callgrind file's.
+//
+// Exact, by construction, and what the tests assert on every format:
+// - a function's self cost is the sum of the stacks it is innermost in;
+// - its inclusive cost is the sum of the stacks it is on, once per stack however often it is on
+//   it: of the calls into a function on one stack, only the outermost carries the stack's
+//   value, the others (recursion, direct or not) only their count. Summing the calls into a
+//   function (callgrind_annotate's and `calltree annotate`'s inclusive cost, and calltree's for
+//   a function in no cycle) then gives what pprof's `cum` gives: main -> f -> g -> f is the
+//   stack's value for f once (main's call) and for g once (f's call). (With cycles on, f and g
+//   are one cycle, its members shown as KCachegrind shows them.)
+// - a call's count is the number of samples taken under it, not the number of calls made,
+//   which sampling does not know: the part says so in a `desc: Call counts:` line, that the
+//   views and every file written keep (docs/import.md).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "calltree/diagnostic.h"
+#include "calltree/reader.h"
+#include "calltree/records.h"
+#include "calltree/string_pool.h"
+
+namespace calltree::detail {
+
+// The `desc:` line of a part whose call counts are samples (stacks.h, above).
+inline constexpr std::string_view sampled_calls_type = "Call counts";
+inline constexpr std::string_view sampled_calls_value =
+    "samples taken under each call, not calls made (sampled)";
+
+// Where a frame is: its function (object, file, name) and the line in it (0: not known);
+// `first_line` is the function's own first line where the format says it (0: not known).
+struct stack_frame {
+  string_id object = string_pool::empty;
+  string_id file = string_pool::empty;
+  string_id function = string_pool::empty;
+  std::uint64_t line = 0;
+  std::uint64_t first_line = 0;
+  friend bool operator==(const stack_frame&, const stack_frame&) = default;
+};
+
+class stack_profile {
+ public:
+  // `events`: the events' names (units in them, as `cpu_ns`); `names`: the reading's pool.
+  stack_profile(string_pool& names, std::vector<std::string> events);
+
+  string_pool& names() { return names_; }
+  std::size_t event_count() const { return events_.size(); }
+
+  // The frame's number (the same for the same frame).
+  std::uint32_t frame(const stack_frame& f);
+  // A stack (innermost frame first) taken `samples` times, with these values (one per event;
+  // the same stack again adds to it).
+  void add(std::span<const std::uint32_t> innermost_first, std::span<const std::uint64_t> values,
+           std::uint64_t samples);
+
+  std::size_t stacks() const { return order_.size(); }
+
+  // What the part's header says besides its events (emit() adds the Call counts line).
+  std::string creator, cmd;
+  std::vector<std::pair<std::string, std::string>> descriptions;
+
+  // Hands `sink` one part: its header, each stack's cost and call records, its end. `stats`
+  // gets the records' counts (cost_lines, call_lines) and one part.
+  void emit(record_sink& sink, read_stats& stats) const;
+
+ private:
+  struct stack_hash {
+    std::size_t operator()(const std::vector<std::uint32_t>& s) const noexcept;
+  };
+  struct frame_hash {
+    std::size_t operator()(const stack_frame& f) const noexcept;
+  };
+  struct sums {
+    std::vector<std::uint64_t> values;
+    std::uint64_t samples = 0;
+  };
+  string_pool& names_;
+  std::vector<std::string> events_;
+  std::vector<stack_frame> frames_;
+  std::unordered_map<stack_frame, std::uint32_t, frame_hash> frame_ids_;
+  std::unordered_map<std::vector<std::uint32_t>, sums, stack_hash> stacks_;
+  std::vector<const std::vector<std::uint32_t>*> order_;  // the stacks as first added
+  std::vector<std::uint32_t> scratch_;
+};
+
+}  // namespace calltree::detail
