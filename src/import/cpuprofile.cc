@@ -7,6 +7,9 @@
 // - `samples`: the samples taken;
 // - `wall_us`: each sample's time, DevTools' rule: from it to the next sample, and for the last
 //   one to endTime (a negative delta, which V8 writes now and then, counts 0).
+// The older form (Chrome before 2016, node 8-10's inspector modules) is read too: a `head` node
+// holding its children whole (each with the callFrame's fields itself), and `timestamps`
+// (microseconds; one more than the samples where it holds the end) instead of timeDeltas.
 // A sample's stack is its node and the node's ancestors up to the root, whose `(root)` frame is
 // left out. Its innermost frame is at the line positionTicks gives (a node's samples split by
 // its ticks per line, the time in the same shares, rounded so that the parts add up to the
@@ -76,6 +79,37 @@ void read_cpuprofile(std::string_view bytes, import_target& to) {
   const json::value* nodes = doc.find("nodes");
   const json::value* samples = doc.find("samples");
   const json::value* deltas = doc.find("timeDeltas");
+  const json::value* stamps = doc.find("timestamps");
+  // The older form's tree, flattened (a node and its frame's fields in one object, its
+  // children whole): each node once, parents before children.
+  json::value flat;
+  if ((!nodes || !nodes->is_array()) && doc.find("head") && doc.find("head")->is_object()) {
+    flat.type = json::value::kind::array;
+    std::vector<const json::value*> todo{doc.find("head")};
+    while (!todo.empty() && flat.items.size() < (1u << 24)) {
+      const json::value* n = todo.back();
+      todo.pop_back();
+      json::value item;
+      item.type = json::value::kind::object;
+      json::value children;
+      children.type = json::value::kind::array;
+      for (const auto& [k, v] : n->members) {
+        if (k == "children") {
+          if (v.is_array())
+            for (const auto& c : v.items)
+              if (c.is_object()) {
+                if (const json::value* id = c.find("id")) children.items.push_back(*id);
+                todo.push_back(&c);
+              }
+        } else {
+          item.members.emplace_back(k, v);
+        }
+      }
+      item.members.emplace_back("children", std::move(children));
+      flat.items.push_back(std::move(item));
+    }
+    nodes = &flat;
+  }
   if (!nodes || !nodes->is_array() || !samples || !samples->is_array()) {
     to.report(severity::error, diag_code::bad_cpuprofile, 1, 1,
               "a V8 CPU profile has `nodes` and `samples` arrays: this one lacks them");
@@ -90,6 +124,7 @@ void read_cpuprofile(std::string_view bytes, import_target& to) {
     const auto& n = nodes->items[i];
     const auto id = int_of(n.find("id"), -1);
     const json::value* frame = n.find("callFrame");
+    if (!frame && n.find("functionName")) frame = &n;  // (the older form)
     if (id < 0 || !frame || !frame->is_object() || !index.emplace(id, i).second) {
       to.report(severity::error, diag_code::bad_cpuprofile, 0, 0,
                 "node " + std::to_string(i) +
@@ -124,12 +159,22 @@ void read_cpuprofile(std::string_view bytes, import_target& to) {
   const auto n = samples->items.size();
   std::vector<std::int64_t> at(n, 0);
   std::int64_t t = int_of(doc.find("startTime"), 0);
+  const bool stamped = stamps && stamps->is_array() && !(deltas && deltas->is_array());
   for (std::size_t i = 0; i < n; ++i) {
-    if (deltas && deltas->is_array() && i < deltas->items.size())
+    if (stamped)
+      t = i < stamps->items.size() ? int_of(&stamps->items[i], t) : t;
+    else if (deltas && deltas->is_array() && i < deltas->items.size())
       t += int_of(&deltas->items[i], 0);
     at[i] = t;
   }
-  const std::int64_t end = int_of(doc.find("endTime"), n ? at[n - 1] : 0);
+  std::int64_t end = int_of(doc.find("endTime"), n ? at[n - 1] : 0);
+  if (stamped && n) {
+    // The end: a timestamp after the last sample's, else endTime (in seconds in this form).
+    if (stamps->items.size() > n)
+      end = int_of(&stamps->items[n], at[n - 1]);
+    else if (const json::value* e = doc.find("endTime"); e && e->is_number())
+      end = static_cast<std::int64_t>(e->number * 1e6);
+  }
   std::uint64_t unknown = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const auto it = index.find(int_of(&samples->items[i], -1));

@@ -52,7 +52,7 @@ bool looks_cpuprofile(std::string_view h) {
   h = trim_start(h);
   if (h.empty() || h.front() != '{') return false;
   h = trim_start(h.substr(1));
-  for (std::string_view key : {"\"nodes\"", "\"startTime\"", "\"endTime\"", "\"samples\"",
+  for (std::string_view key : {"\"nodes\"", "\"head\"", "\"startTime\"", "\"endTime\"", "\"samples\"",
                                "\"timeDeltas\""})
     if (h.starts_with(key)) return true;
   return false;
@@ -137,7 +137,7 @@ bool looks_folded(std::string_view h, bool whole) {
   std::size_t lines = 0;
   bool all = true;
   each_line(h, whole, 64, [&](std::string_view line) {
-    if (line.empty()) return true;
+    if (line.empty() || line.front() == '#') return true;  // (the reader skips comments too)
     ++lines;
     all = folded_line(line);
     return all;

@@ -2,6 +2,9 @@
 #include "import/stacks.h"
 
 #include <algorithm>
+#include <optional>
+#include <set>
+#include <tuple>
 
 namespace calltree::detail {
 
@@ -87,10 +90,36 @@ void stack_profile::emit(record_sink& sink, read_stats& stats) const {
     c.function = f.function;
     return c;
   };
+  // A function outermost on one stack and called on another would get its first stacks'
+  // value through no call: then every stack gets a `(root)` frame above it (stacks.h).
+  std::vector<stack_frame> with_root;
+  std::optional<stack_frame> root;
+  {
+    auto key_of = [](const stack_frame& f) { return std::tuple(f.object.index(), f.file.index(), f.function.index()); };
+    std::set<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> outermost, called;
+    for (const auto* key : order_) {
+      outermost.insert(key_of(frames_[key->back()]));
+      for (std::size_t i = 0; i + 1 < key->size(); ++i) called.insert(key_of(frames_[(*key)[i]]));
+    }
+    for (const auto& k : outermost)
+      if (called.count(k)) {
+        root.emplace();
+        root->function = names_.intern("(root)");
+        break;
+      }
+  }
+  std::vector<std::uint32_t> rooted;
+  std::vector<stack_frame> frames = frames_;
+  const std::uint32_t root_frame = static_cast<std::uint32_t>(frames.size());
+  if (root) frames.push_back(*root);
   for (const auto* key : order_) {
-    const auto& stack = *key;
-    const auto& s = stacks_.at(stack);
-    const stack_frame& leaf = frames_[stack.front()];
+    const auto& s = stacks_.at(*key);
+    if (root) {
+      rooted.assign(key->begin(), key->end());
+      rooted.push_back(root_frame);
+    }
+    const auto& stack = root ? rooted : *key;
+    const stack_frame& leaf = frames[stack.front()];
     cost_record c;
     c.ctx = ctx_of(leaf);
     c.pos.line = leaf.line;
@@ -100,10 +129,10 @@ void stack_profile::emit(record_sink& sink, read_stats& stats) const {
     ++stats.cost_lines;
     for (std::size_t e = 0; e < computed.size(); ++e)
       computed[e] = saturated_add(computed[e], s.values[e]);
-    outer.assign(1, &frames_[stack.back()]);
+    outer.assign(1, &frames[stack.back()]);
     for (std::size_t i = stack.size() - 1; i >= 1; --i) {
-      const stack_frame& caller = frames_[stack[i]];
-      const stack_frame& callee = frames_[stack[i - 1]];
+      const stack_frame& caller = frames[stack[i]];
+      const stack_frame& callee = frames[stack[i - 1]];
       const bool recursive = std::any_of(outer.begin(), outer.end(), [&](const auto* f) {
         return same_function(*f, callee);
       });

@@ -16,6 +16,9 @@
 //   a function in no cycle) then gives what pprof's `cum` gives: main -> f -> g -> f is the
 //   stack's value for f once (main's call) and for g once (f's call). (With cycles on, f and g
 //   are one cycle, its members shown as KCachegrind shows them.)
+// - a function that is the outermost frame of one stack and called on another would get the
+//   first stack's value through no call: then every stack gets one more frame above it,
+//   `(root)` (a function of no file or object), the caller of every outermost frame;
 // - a call's count is the number of samples taken under it, not the number of calls made,
 //   which sampling does not know: the part says so in a `desc: Call counts:` line, that the
 //   views and every file written keep (docs/import.md).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every kind of file calltree writes loads in KCachegrind (the reference viewer) without a single
 # "Loading FILE : LINE : message" problem: convert of every corpus file (names and positions
-# compressed, and a few uncompressed), and merge outputs (threads summed, parts kept, mixed
+# compressed, and a few uncompressed) and of other profilers' files (tests/import), and merge outputs (threads summed, parts kept, mixed
 # producers). A deliberately broken file must give problems, so a silent viewer cannot pass.
 # KCachegrind is a GUI: it runs under xvfb and is stopped after a few seconds.
 set -uo pipefail
@@ -17,6 +17,15 @@ fail=0
 
 for f in "$corpus"/*.callgrind "$corpus"/*.cachegrind "$corpus"/*.callgrind.gz; do
   b=$(basename "$f" .gz)
+  "$bin" convert "$f" -o "$tmp/$b.conv" 2>/dev/null || { echo "FAIL: convert $b"; fail=1; }
+done
+# Other profilers' files (tests/import: folded stacks, .cpuprofile, ...), converted: those that
+# read without an error (one is there to have errors).
+src=$(cd "$(dirname "$0")/../.." && pwd)
+for f in "$src"/tests/import/*/*; do
+  case $f in *.md | *.py | *.txt.license) continue ;; esac
+  "$bin" check -q "$f" >/dev/null 2>&1 || continue
+  b=import-$(basename "$(dirname "$f")")-$(basename "$f")
   "$bin" convert "$f" -o "$tmp/$b.conv" 2>/dev/null || { echo "FAIL: convert $b"; fail=1; }
 done
 for b in vg-phases-instr-jumps-nocompress-pos.callgrind vg-python-work-instr-jumps.callgrind \
