@@ -64,16 +64,18 @@ test-library:
 same-outputs: build
 	bash tests/same_outputs/run.sh "$$(cat tests/same_outputs/BASE)" $(BUILD)/calltree tests/corpus
 
-# The fastest build (docs/performance.md, "The profile-guided build"): profile-guided, with GCC. An
-# instrumented build is trained on the bundled and corpus profiles (scripts/pgo-train.sh), then
-# $(BUILD_RELEASE)/calltree is built from its profiles. The same sources and options otherwise.
+# The fastest build (docs/performance.md, "The profile-guided build"): Release, profile-guided,
+# with GCC. An instrumented calltree is trained on the bundled and corpus profiles
+# (scripts/pgo-train.sh), then everything (the tool, libcalltree, the Python module) is built in
+# $(BUILD_RELEASE) from its profiles, warnings as errors: the Release build with GCC that CI
+# compiles, and the one deb-check packages. The same sources and options otherwise.
 release: deps
-	@cmake -S . -B $(BUILD_PGO) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCALLTREE_TESTS=OFF -DCALLTREE_PGO=generate -DCALLTREE_PGO_DIR=$(abspath $(BUILD_PGO))/profiles >/dev/null
+	@cmake -S . -B $(BUILD_PGO) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCALLTREE_TESTS=OFF -DCALLTREE_PGO=generate -DCALLTREE_PGO_DIR=$(abspath $(BUILD_PGO))/profiles >/dev/null
 	@cmake --build $(BUILD_PGO) -j $(JOBS) --target calltree_cli
 	rm -rf $(BUILD_PGO)/profiles
 	bash scripts/pgo-train.sh $(BUILD_PGO)/calltree
-	@cmake -S . -B $(BUILD_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCALLTREE_TESTS=OFF -DCALLTREE_PGO=use -DCALLTREE_PGO_DIR=$(abspath $(BUILD_PGO))/profiles >/dev/null
-	@cmake --build $(BUILD_RELEASE) -j $(JOBS) --target calltree_cli
+	@cmake -S . -B $(BUILD_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCALLTREE_TESTS=OFF -DCALLTREE_PGO=use -DCALLTREE_PGO_DIR=$(abspath $(BUILD_PGO))/profiles >/dev/null
+	@cmake --build $(BUILD_RELEASE) -j $(JOBS)
 
 # The release build gives what the tested build gives, byte for byte.
 test-release: build release
@@ -95,7 +97,12 @@ test-sanitize: deps
 	# preloads a read(), which theirs would come before); cli.huge_pages
 	# checks calltree's operator new, which the sanitizers replace with theirs.
 	# The browser test drives the same server code serve_api_test and serve.http sanitize here,
-	# through Chromium; the consumer project and Doxygen build other code than ours. The list of
+	# through Chromium; the consumer project and Doxygen build other code than ours; repo.* read
+	# the sources, docs.* run the docs' examples and recipes (the unsanitized run has them) and
+	# bench.parse_floor is the benchmarks' floor, not calltree. The suites that run one command on
+	# every corpus file again with other options (export.* with each consumer, examples,
+	# cli.annotate_no_positions, cli.diff_corpus) run code that the unit tests run here on every
+	# file (export_test, AnnotateRoundTrip, ViewSums, diff_test), and are left to make test. The list of
 	# libcalltree.so's exports (abi.public_symbols) is the GCC build's: a sanitized one has others.
 	# install.library_user builds the examples against the installed package and
 	# cli.flag_table_misuse_* check the compiler's errors: no code of ours runs in them.
@@ -103,7 +110,7 @@ test-sanitize: deps
 	# tests/unit/profile_files.h): every dialect, part and compression, inputs of many chunks; not
 	# the six largest (1.1-24 MB), which took most of the time (CI ran out of its 90 minutes with
 	# them). `make test` reads them all; cli.threads still reads the 24 MB one on both threads.
-	cd $(BUILD_ASAN) && CALLTREE_TEST_MAX_BYTES=1000000 THREADS_COMPRESSIONS=gz ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -E 'kcachegrind|out_of_memory|input_changed|huge_pages|web\.browser|install\.consumer|docs\.doxygen|abi\.public_symbols|install\.library_user|cli\.flag_table_misuse|/(gxx_big_cc1plus|gxx_small_cc1plus|python_jumps|xdebug_includes|xdebug_classes|xdebug_closures)$$'
+	cd $(BUILD_ASAN) && CALLTREE_TEST_MAX_BYTES=1000000 THREADS_COMPRESSIONS=gz ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -E 'kcachegrind|out_of_memory|input_changed|huge_pages|web\.browser|install\.consumer|docs\.|repo\.|bench\.|export\.|examples|cli\.(annotate_no_positions|diff_corpus)$$|abi\.public_symbols|install\.library_user|cli\.flag_table_misuse|/(gxx_big_cc1plus|gxx_small_cc1plus|python_jumps|xdebug_includes|xdebug_classes|xdebug_closures)$$'
 
 # The hand-offs between threads under ThreadSanitizer: the tests that read, decode and look up
 # names on several threads (the parallel reader and its chunk feeds, the streamed inputs'
@@ -134,7 +141,7 @@ docs: build
 	@cmake --build $(BUILD) --target calltree_api_docs
 
 # Release, the build type of users and distributions, with both compilers: compiled (warnings
-# as errors), not tested. The GCC one also makes the .deb of deb-check.
+# as errors), not tested. (CI compiles Release with GCC in `make release`, profile-guided.)
 compile-release: deps
 	@cmake -S . -B $(BUILD_GCC_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCALLTREE_TESTS=OFF >/dev/null
 	@cmake --build $(BUILD_GCC_RELEASE) -j $(JOBS)
@@ -145,13 +152,14 @@ compile-release-clang: deps
 	@cmake -S . -B $(BUILD_CLANG_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_TESTS=OFF >/dev/null
 	@cmake --build $(BUILD_CLANG_RELEASE) -j $(JOBS)
 
-# The Debian packages of the GCC Release build (calltree, and python3-calltree with the Python
-# package), installed with apt-get (their dependencies resolved by apt), used (--version, check,
-# the consumer project, import calltree), then purged. As root.
+# The Debian packages of the Release build (calltree, and python3-calltree with the Python
+# package; `make release`'s, profile-guided, GCC), installed with apt-get (their dependencies
+# resolved by apt), used (--version, check, the consumer project, import calltree), then purged.
+# As root.
 deb-check: deps
-	@cmake -S . -B $(BUILD_GCC_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCALLTREE_TESTS=OFF >/dev/null
-	@cmake --build $(BUILD_GCC_RELEASE) -j $(JOBS)
-	bash scripts/deb-check.sh $(BUILD_GCC_RELEASE) tests/corpus
+	@[ -f $(BUILD_RELEASE)/build.ninja ] || $(MAKE) release
+	@cmake --build $(BUILD_RELEASE) -j $(JOBS)
+	bash scripts/deb-check.sh $(BUILD_RELEASE) tests/corpus
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cc')

@@ -57,7 +57,7 @@ run() {
   fi
 }
 
-n_values=(0 1 2 3 5 8 13 21 34 55 89 144 233 377 610 987 1597 2584 4181 10946 100000)
+n_values=(0 1 2 3 5 8 13 34 89 233 610 1597 4181 10946 100000)
 for input in "${inputs[@]}"; do
   for c in "${commands[@]}"; do
     read -r -a words <<<"$c"
