@@ -12,7 +12,7 @@
 //   stays `[unknown]` in its dso. Kernel frames keep theirs (`[kernel.kallsyms]`, a vmlinux
 //   path), which is what tells them apart: their functions are never merged with a program's
 //   of the same name, and no `_[k]` is added to names. An `(inlined)` frame (perf 5.x+) is in
-//   the object of the frame of its address, else of the frame it was inlined into.
+//   the object of the frame of its address, else of the frame of the nearest address.
 // - `perf script -F +srcline` lines (`file:LINE` under a frame) give the frame its file and line.
 // - the process: each stack's outermost frame is the sample's comm (a function of no object),
 //   as FlameGraph and pprof show it; pid and tid are read and not kept (processes of one name
@@ -290,19 +290,22 @@ class reader {
     frames_.push_back(fr);
   }
 
-  // An (inlined) frame's object: the frame's of its address, else the one it was inlined into
-  // (the next one out), else the one before.
+  // An (inlined) frame's object: the frame's of its address, else the one of the nearest
+  // address (perf prints some inline chains without their containing function; a dso's
+  // addresses are near each other, another's far).
   void place_inlined() {
     const std::size_t b = open_begin_, e = frames_.size();
     for (std::size_t i = b; i < e; ++i) {
       if (!inlined_[i - b]) continue;
+      const std::uint64_t a = addresses_[i - b];
       std::size_t from = SIZE_MAX;
-      for (std::size_t k = b; k < e && from == SIZE_MAX; ++k)
-        if (!inlined_[k - b] && addresses_[k - b] == addresses_[i - b]) from = k;
-      for (std::size_t k = i + 1; k < e && from == SIZE_MAX; ++k)
-        if (!inlined_[k - b]) from = k;
-      for (std::size_t k = i; k > b && from == SIZE_MAX; --k)
-        if (!inlined_[k - 1 - b]) from = k - 1;
+      std::uint64_t best = UINT64_MAX;
+      for (std::size_t k = b; k < e; ++k) {
+        if (inlined_[k - b]) continue;
+        const std::uint64_t o = addresses_[k - b];
+        const std::uint64_t d = o > a ? o - a : a - o;
+        if (d < best) best = d, from = k;
+      }
       if (from != SIZE_MAX) frames_[i].object = frames_[from].object;
     }
   }

@@ -65,10 +65,10 @@ def samples(path):
         stack = []
         for i, (addr, sym, dso) in enumerate(frames):
             if dso == "inlined":
-                same = [d for a, s, d in frames if a == addr and d != "inlined"]
-                outer = [d for a, s, d in frames[i + 1:] if d != "inlined"]
-                inner = [d for a, s, d in frames[:i] if d != "inlined"]
-                dso = (same or outer or inner[::-1] or [None])[0]
+                # the dso of the nearest address (its own first)
+                real = [(abs(a - addr), k, d) for k, (a, s, d) in enumerate(frames)
+                        if d != "inlined"]
+                dso = min(real)[2] if real else None
             stack.append((dso or "", sym))
         stack.append(("", cur["comm"]))
         out.append((cur["event"], cur["period"], stack))

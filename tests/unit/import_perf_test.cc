@@ -212,7 +212,8 @@ TEST(ImportPerfScript, KernelFramesAndUnknownsKeptApart) {
   EXPECT_EQ(at(c, "", "a"), (pair{0, 2}));
 }
 
-// Old perf: no time, frames not indented; an (inlined) frame in its address's object.
+// Old perf: no time, frames not indented; an (inlined) frame in its address's object,
+// else in the nearest address's.
 TEST(ImportPerfScript, OldPerfAndInlinedFrames) {
   const std::string text =
       "java 19983 cycles:\n"
@@ -222,6 +223,7 @@ TEST(ImportPerfScript, OldPerfAndInlinedFrames) {
       "hot 15669 17620.126886:    10 cpu-clock: \n"
       "\t            1213 helper (inlined)\n"
       "\t            1213 leaf+0x2b (/tmp/hot)\n"
+      "\t           27249 __libc_start_call_main+0x79 (/lib/libc.so.6)\n"
       "\t           27304 __libc_start_main_impl+0x84 (inlined)\n"
       "\t            1120 _start+0x20 (/tmp/hot)\n"
       "\n";
@@ -232,7 +234,7 @@ TEST(ImportPerfScript, OldPerfAndInlinedFrames) {
   EXPECT_EQ(at(c, "[kernel.kallsyms]", "native_write_msr_safe"), (pair{1, 1}));
   auto t = costs(l->p, "cpu-clock");
   EXPECT_EQ(at(t, "/tmp/hot", "helper"), (pair{10, 10}));
-  EXPECT_EQ(at(t, "/tmp/hot", "__libc_start_main_impl"), (pair{0, 10}));
+  EXPECT_EQ(at(t, "/lib/libc.so.6", "__libc_start_main_impl"), (pair{0, 10}));  // nearest
 }
 
 // `perf script --header`'s cmdline and version; -F +srcline's lines give a frame its line.
