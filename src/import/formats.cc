@@ -1,6 +1,8 @@
 // formats.cc — the formats' names, and sniff_format(): each format's unmistakable first bytes.
 #include "import/formats.h"
 
+#include "import/perf_lines.h"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -77,35 +79,29 @@ void each_line(std::string_view h, bool whole, std::size_t most, F&& f) {
   }
 }
 
-// perf script's sample header: `comm  pid[/tid] [cpu] secs.usecs: [period] event: ...`; the
-// timestamp (digits '.' six or more digits ':') after the pid is what no other text has.
-bool perf_header(std::string_view line) {
-  if (line.empty() || blank(line.front())) return false;
-  for (std::size_t i = 1; i + 8 < line.size(); ++i) {
-    if (line[i] != '.' || !digit(line[i - 1])) continue;
-    std::size_t j = i + 1;
-    while (j < line.size() && digit(line[j])) ++j;
-    if (j - i - 1 >= 6 && j < line.size() && line[j] == ':') return true;
-  }
-  return false;
-}
-
-// The first sample's header, then (with -g) a frame line: blanks, a hex address, a blank.
+// perf script's output: its first line (comments aside) a sample's header (perf_lines.h), then
+// a frame with its dso, another header, a blank line or the end. A header that prints no time
+// (older perf, -F without it) must name its event and have a frame with a dso after it, or on
+// it (without -g).
 bool looks_perf_script(std::string_view h, bool whole) {
-  bool header = false, verdict = false;
+  std::optional<perf::header> header;
+  bool verdict = false;
   each_line(h, whole, 64, [&](std::string_view line) {
-    if (line.empty() || line.front() == '#') return true;
     if (!header) {
-      header = perf_header(line);
+      if (trim_start(line).empty() || line.front() == '#') return true;
+      header = perf::parse_header(line);
       if (!header) return false;
-      verdict = true;  // a sample without a stack (perf record without -g) is one too
+      if (header->has_time) verdict = true;
+      if (!header->event.empty()) {
+        const auto own = perf::parse_frame(header->rest);
+        if (own && own->has_dso) verdict = true;
+      }
       return true;
     }
-    if (!blank(line.front())) return false;
-    const auto t = trim_start(line);
-    std::size_t i = 0;
-    while (i < t.size() && std::isxdigit(static_cast<unsigned char>(t[i]))) ++i;
-    verdict = i > 0 && i < t.size() && t[i] == ' ';
+    if (trim_start(line).empty() || perf::parse_header(line)) return false;
+    const auto f = perf::parse_frame(line);
+    if (f && f->has_dso && !header->event.empty()) verdict = true;
+    if (!f) verdict = false;
     return false;
   });
   return header && verdict;

@@ -10,6 +10,5 @@ void not_yet(std::string_view what, import_target& to) {
 }  // namespace
 
 void read_pprof(std::string_view, import_target& to) { not_yet("pprof", to); }
-void read_perf_script(std::string_view, import_target& to) { not_yet("perf script", to); }
 
 }  // namespace calltree::detail
