@@ -9,7 +9,6 @@ void not_yet(std::string_view what, import_target& to) {
 }
 }  // namespace
 
-void read_pprof(std::string_view, import_target& to) { not_yet("pprof", to); }
 void read_pstats(std::string_view, import_target& to) { not_yet("pstats", to); }
 void read_perf_script(std::string_view, import_target& to) { not_yet("perf script", to); }
 
