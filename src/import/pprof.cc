@@ -190,6 +190,7 @@ struct function_msg {
 };
 struct range {
   std::size_t begin = 0, end = 0;
+  std::size_t at = 0;  // where the field began (its tag)
 };
 
 struct decoded {
@@ -297,7 +298,7 @@ bool read_profile(std::string_view bytes, decoded& d, fault& f) {
       case 2: {
         if (!m.is_bytes("Profile.sample")) return false;
         const auto b = static_cast<std::size_t>(m.bytes().data() - bytes.data());
-        d.samples.push_back({b, b + m.bytes().size()});
+        d.samples.push_back({b, b + m.bytes().size(), at});
         break;
       }
       case 3:
@@ -557,11 +558,11 @@ class importer {
   bool add_sample(stack_profile& p, const range& r) {
     if (!read_sample(wire_reader(bytes_, r.begin, r.end, fault_), s_)) return false;
     if (s_.values.size() != d_.sample_types.size())
-      return fault_.raise(r.begin, "a sample has " + std::to_string(s_.values.size()) +
+      return fault_.raise(r.at, "a sample has " + std::to_string(s_.values.size()) +
                                        " values for " + std::to_string(d_.sample_types.size()) +
                                        " sample types");
     for (const auto& [key, unit] : s_.labels) {
-      if (!string_ok(key, r.begin, "a label") || (unit >= 0 && !string_ok(unit, r.begin, "a label")))
+      if (!string_ok(key, r.at, "a label") || (unit >= 0 && !string_ok(unit, r.at, "a label")))
         return false;
       if (std::none_of(label_keys_.begin(), label_keys_.end(),
                        [&](const auto& k) { return k.first == key; }))
@@ -571,7 +572,7 @@ class importer {
     for (auto id : s_.locations) {
       const auto l = location_of_.find(id);
       if (l == location_of_.end())
-        return fault_.raise(r.begin, "a sample names location " + std::to_string(id) +
+        return fault_.raise(r.at, "a sample names location " + std::to_string(id) +
                                          ", which is not in the file");
       const auto& fr = frames_of(p, l->second);
       stack_.insert(stack_.end(), fr.begin(), fr.end());
