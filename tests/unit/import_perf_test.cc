@@ -97,7 +97,7 @@ TEST(PerfScriptLines, HeaderVariants) {
   ASSERT_TRUE(h);
   EXPECT_EQ(h->comm, "swapper");
   EXPECT_EQ(h->rest, "ffffffff810013aa xen_hypercall_sched_op+0xa ([kernel.kallsyms])");
-  EXPECT_FALSE(parse_header("\t  400577 func_b (/root/lang/func_ab)"));
+  EXPECT_FALSE(parse_header("\t  400577 func_b (/opt/lang/func_ab)"));
   EXPECT_FALSE(parse_header("summary: 12"));
   EXPECT_FALSE(parse_header("calls=3 0x12"));
 }
@@ -156,19 +156,19 @@ TEST(ImportPerfScript, CallChainsWithPeriods) {
 TEST(ImportPerfScript, NoPeriodTwoEvents) {
   const std::string text =
       "noploop 21796 [001] 1410597.984841: instructions: \n"
-      "\t             993 main (/root/noploop)\n"
+      "\t             993 main (/opt/noploop)\n"
       "\n"
       "noploop 21796 [001] 1410597.984850: cycles: \n"
-      "\t             993 main (/root/noploop)\n"
+      "\t             993 main (/opt/noploop)\n"
       "\n"
       "noploop 21796 [001] 1410597.984860: instructions: \n"
-      "\t             99a main (/root/noploop)\n"
+      "\t             99a main (/opt/noploop)\n"
       "\n";
   auto l = load(text, false);
   ASSERT_TRUE(l->ok);
   EXPECT_EQ(events(l->p), (std::vector<std::string>{"instructions", "cycles"}));
-  EXPECT_EQ(at(costs(l->p, "instructions"), "/root/noploop", "main"), (pair{2, 2}));
-  EXPECT_EQ(at(costs(l->p, "cycles"), "/root/noploop", "main"), (pair{1, 1}));
+  EXPECT_EQ(at(costs(l->p, "instructions"), "/opt/noploop", "main"), (pair{2, 2}));
+  EXPECT_EQ(at(costs(l->p, "cycles"), "/opt/noploop", "main"), (pair{1, 1}));
 }
 
 // Without -g: one line a sample, comm right-aligned; the header's own frame is the stack.
@@ -307,7 +307,7 @@ TEST(ImportPerfScript, NoSampleIsNoProfile) {
 
 TEST(ImportPerfScript, SniffedButNotMistaken) {
   using detail::sniff_format;
-  EXPECT_EQ(sniff_format("func_ab 15294 cpu-clock: \n\t  400577 func_b (/root/func_ab)\n", false),
+  EXPECT_EQ(sniff_format("func_ab 15294 cpu-clock: \n\t  400577 func_b (/opt/func_ab)\n", false),
             profile_format::perf_script);
   EXPECT_EQ(sniff_format("   hot 15563 17615.544234:  1000 cpu-clock:  7fb8 dl_main (/ld.so)\n"
                          "   hot 15563 17615.550146:  1000 cpu-clock:  7fb9 dl_main (/ld.so)\n",
