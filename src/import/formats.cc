@@ -1,6 +1,8 @@
 // formats.cc — the formats' names, and sniff_format(): each format's unmistakable first bytes.
 #include "import/formats.h"
 
+#include "import/perf_lines.h"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -39,12 +41,45 @@ bool looks_pstats(std::string_view h) {
   return (b0 == 0x7b || b0 == 0xfb) && (b1 == 0x28 || b1 == 0x29 || b1 == 0xa8 || b1 == 0xa9);
 }
 
-// profile.proto's first field as Go and pprof write it: sample_type (field 1, a length), whose
-// ValueType begins with its type (field 1, a varint): 0x0a LEN 0x08.
+// profile.proto's first fields, whichever comes first (Go writes time_nanos or period_type
+// before sample_type, pprof sample_type, others a mapping): up to eight of the Profile
+// message's fields, each of the wire type profile.proto gives it, until one says binary
+// unmistakably: a message field (a sample type, sample, mapping, location, function, the period
+// type) whose own first field is a varint numbered 1 (0x08, a byte no text has; a sample's
+// may be its packed location ids, 0x0a) or the string table's first string, "" (0x00).
 bool looks_pprof(std::string_view h) {
-  if (h.size() < 3 || static_cast<unsigned char>(h[0]) != 0x0a) return false;
-  const auto len = static_cast<unsigned char>(h[1]);
-  return len >= 2 && len < 0x80 && static_cast<unsigned char>(h[2]) == 0x08;
+  std::size_t p = 0;
+  auto varint = [&](std::uint64_t& v) {
+    v = 0;
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+      if (p >= h.size()) return false;
+      const auto b = static_cast<unsigned char>(h[p++]);
+      v |= std::uint64_t{b & 0x7fu} << shift;
+      if (!(b & 0x80)) return true;
+    }
+    return false;
+  };
+  for (int n = 0; n < 8; ++n) {
+    std::uint64_t tag = 0, v = 0;
+    if (!varint(tag)) return false;
+    const auto field = tag >> 3, wire = tag & 7;
+    const bool message = (field >= 1 && field <= 5) || field == 11;
+    const bool number = (field >= 7 && field <= 10) || field == 12 || field == 14;
+    if (wire == 0 && (number || field == 13)) {
+      if (!varint(v)) return false;
+      continue;
+    }
+    if (wire != 2 || !(message || field == 6 || field == 13) || !varint(v)) return false;
+    if (field == 6) return v == 0;  // the string table's first string: ""
+    if (message && v > 0) {
+      if (p >= h.size()) return false;
+      const auto first = static_cast<unsigned char>(h[p]);
+      return first == 0x08 || (field == 2 && first == 0x0a);
+    }
+    if (v > h.size() - p) return false;
+    p += static_cast<std::size_t>(v);
+  }
+  return false;
 }
 
 // A JSON object whose first key is one of V8's profile keys.
@@ -77,35 +112,29 @@ void each_line(std::string_view h, bool whole, std::size_t most, F&& f) {
   }
 }
 
-// perf script's sample header: `comm  pid[/tid] [cpu] secs.usecs: [period] event: ...`; the
-// timestamp (digits '.' six or more digits ':') after the pid is what no other text has.
-bool perf_header(std::string_view line) {
-  if (line.empty() || blank(line.front())) return false;
-  for (std::size_t i = 1; i + 8 < line.size(); ++i) {
-    if (line[i] != '.' || !digit(line[i - 1])) continue;
-    std::size_t j = i + 1;
-    while (j < line.size() && digit(line[j])) ++j;
-    if (j - i - 1 >= 6 && j < line.size() && line[j] == ':') return true;
-  }
-  return false;
-}
-
-// The first sample's header, then (with -g) a frame line: blanks, a hex address, a blank.
+// perf script's output: its first line (comments aside) a sample's header (perf_lines.h), then
+// a frame with its dso, another header, a blank line or the end. A header that prints no time
+// (older perf, -F without it) must name its event and have a frame with a dso after it, or on
+// it (without -g).
 bool looks_perf_script(std::string_view h, bool whole) {
-  bool header = false, verdict = false;
+  std::optional<perf::header> header;
+  bool verdict = false;
   each_line(h, whole, 64, [&](std::string_view line) {
-    if (line.empty() || line.front() == '#') return true;
     if (!header) {
-      header = perf_header(line);
+      if (trim_start(line).empty() || line.front() == '#') return true;
+      header = perf::parse_header(line);
       if (!header) return false;
-      verdict = true;  // a sample without a stack (perf record without -g) is one too
+      if (header->has_time) verdict = true;
+      if (!header->event.empty()) {
+        const auto own = perf::parse_frame(header->rest);
+        if (own && own->has_dso) verdict = true;
+      }
       return true;
     }
-    if (!blank(line.front())) return false;
-    const auto t = trim_start(line);
-    std::size_t i = 0;
-    while (i < t.size() && std::isxdigit(static_cast<unsigned char>(t[i]))) ++i;
-    verdict = i > 0 && i < t.size() && t[i] == ' ';
+    if (trim_start(line).empty() || perf::parse_header(line)) return false;
+    const auto f = perf::parse_frame(line);
+    if (f && f->has_dso && !header->event.empty()) verdict = true;
+    if (!f) verdict = false;
     return false;
   });
   return header && verdict;

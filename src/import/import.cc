@@ -5,7 +5,8 @@ namespace calltree::detail {
 
 void import_target::report(severity s, diag_code code, std::uint64_t line, std::uint32_t column,
                            std::string message, std::string_view line_text) {
-  if (s == severity::error) ++stats.skipped_lines;
+  // (a line of a text format; a binary one's faults, at line 0, are not lines of it)
+  if (s == severity::error && line > 0) ++stats.skipped_lines;
   if (!diagnostics.wants(code)) {
     diagnostics.count_only(code, s);
     return;

@@ -15,6 +15,15 @@ std::uint64_t saturated_add(std::uint64_t a, std::uint64_t b) {
   return s < a ? UINT64_MAX : s;
 }
 
+// a + b as signed numbers (their bit patterns), held at the limit of the sign they share.
+std::uint64_t signed_add(std::uint64_t a, std::uint64_t b) {
+  std::int64_t s;
+  if (__builtin_add_overflow(static_cast<std::int64_t>(a), static_cast<std::int64_t>(b), &s))
+    return static_cast<std::int64_t>(a) < 0 ? static_cast<std::uint64_t>(INT64_MIN)
+                                            : static_cast<std::uint64_t>(INT64_MAX);
+  return static_cast<std::uint64_t>(s);
+}
+
 std::size_t mix(std::size_t h, std::uint64_t v) {
   return (h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2))) * 0xff51afd7ed558ccdull;
 }
@@ -56,7 +65,8 @@ void stack_profile::add(std::span<const std::uint32_t> innermost_first,
   }
   auto& s = it->second;
   for (std::size_t e = 0; e < s.values.size() && e < values.size(); ++e)
-    s.values[e] = saturated_add(s.values[e], values[e]);
+    s.values[e] = signed_costs ? signed_add(s.values[e], values[e])
+                               : saturated_add(s.values[e], values[e]);
   s.samples = saturated_add(s.samples, samples);
 }
 
@@ -128,7 +138,8 @@ void stack_profile::emit(record_sink& sink, read_stats& stats) const {
     sink.on_cost(c);
     ++stats.cost_lines;
     for (std::size_t e = 0; e < computed.size(); ++e)
-      computed[e] = saturated_add(computed[e], s.values[e]);
+      computed[e] = signed_costs ? signed_add(computed[e], s.values[e])
+                                 : saturated_add(computed[e], s.values[e]);
     outer.assign(1, &frames[stack.back()]);
     for (std::size_t i = stack.size() - 1; i >= 1; --i) {
       const stack_frame& caller = frames[stack[i]];
@@ -154,6 +165,8 @@ void stack_profile::emit(record_sink& sink, read_stats& stats) const {
   }
   part_end end;
   end.computed = std::move(computed);
+  end.signed_costs = signed_costs;
+  if (signed_costs) stats.signed_costs = true;
   sink.on_part_end(end);
 }
 

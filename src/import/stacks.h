@@ -72,6 +72,10 @@ class stack_profile {
 
   // What the part's header says besides its events (emit() adds the Call counts line).
   std::string creator, cmd;
+  // The values are signed numbers (pprof's -diff_base profiles), held as their two's-complement
+  // bit patterns and summed as signed ones (cost_matrix.h, "Signed costs"): set before add();
+  // the part and the stats then say so. The importer turns its thread's signed sums on.
+  bool signed_costs = false;
   std::vector<std::pair<std::string, std::string>> descriptions;
 
   // Hands `sink` one part: its header, each stack's cost and call records, its end. `stats`

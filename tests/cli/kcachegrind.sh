@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every kind of file calltree writes loads in KCachegrind (the reference viewer) without a single
 # "Loading FILE : LINE : message" problem: convert of every corpus file (names and positions
-# compressed, and a few uncompressed) and of other profilers' files (tests/import), and merge outputs (threads summed, parts kept, mixed
-# producers). A deliberately broken file must give problems, so a silent viewer cannot pass.
+# compressed, and a few uncompressed) and of other profilers' files (tests/import), and merge
+# outputs (threads summed, parts kept, mixed producers). A deliberately broken file must give problems, so a silent viewer cannot pass.
 # KCachegrind is a GUI: it runs under xvfb and is stopped after a few seconds.
 set -uo pipefail
 bin=$1
@@ -22,12 +22,16 @@ done
 # Other profilers' files (tests/import: folded stacks, .cpuprofile, ...), converted: those that
 # read without an error (one is there to have errors).
 src=$(cd "$(dirname "$0")/../.." && pwd)
+# A broken control file among them.
+mkdir "$tmp/import"
 for f in "$src"/tests/import/*/*; do
-  case $f in *.md | *.py | *.txt.license) continue ;; esac
+  case $f in *.md | *.py | *.c | *.go | */CMakeLists.txt) continue ;; esac
+  [ -f "$f" ] || continue
   "$bin" check -q "$f" >/dev/null 2>&1 || continue
-  b=import-$(basename "$(dirname "$f")")-$(basename "$f")
-  "$bin" convert "$f" -o "$tmp/$b.conv" 2>/dev/null || { echo "FAIL: convert $b"; fail=1; }
+  b=$(basename "$(dirname "$f")")-$(basename "$f")
+  "$bin" convert "$f" -o "$tmp/import/$b.conv" 2>/dev/null || { echo "FAIL: convert $b"; fail=1; }
 done
+printf 'events: Ir\nfn=(3)\n1 5 7\nxyz=1\n' >"$tmp/import/control.broken"
 for b in vg-phases-instr-jumps-nocompress-pos.callgrind vg-python-work-instr-jumps.callgrind \
          xdebug-recursion.callgrind vg-threads-separate-combined.callgrind; do
   "$bin" convert --no-compress-names --no-compress-positions "$corpus/$b" -o "$tmp/$b.plain" ||
@@ -47,6 +51,15 @@ export -f load
 ls "$tmp"/*.conv "$tmp"/*.plain "$tmp"/*.merged "$tmp/control.broken" | grep -v cc1plus.callgrind.conv |
   xargs -P 4 -I{} bash -c 'load {} 10'
 load "$tmp/vg-gxx-big-instr-jumps.cc1plus.callgrind.conv" 40
+# (each in a KCachegrind of its own: given several files, it reads them as parts of one profile,
+# whose commands differ; eight at a time, as they mostly wait out their 10 seconds)
+ls "$tmp"/import/* | xargs -P 8 -I{} bash -c 'load {} 10'
+if ! grep -q '^Loading .* : ' "$tmp/import/control.broken.log"; then
+  echo "FAIL: KCachegrind printed nothing for the control file among the imported ones"
+  fail=1
+fi
+n_import=$(find "$tmp/import" -name '*.conv' | wc -l)
+[ "$n_import" -ge 20 ] || { echo "FAIL: only $n_import imported files converted"; fail=1; }
 
 if grep -q '^Loading .* : ' "$tmp/control.broken.log"; then
   echo "ok: KCachegrind reports the broken control file"
@@ -56,7 +69,7 @@ else
   fail=1
 fi
 n=0
-for log in "$tmp"/*.conv.log "$tmp"/*.plain.log "$tmp"/*.merged.log; do
+for log in "$tmp"/*.conv.log "$tmp"/*.plain.log "$tmp"/*.merged.log "$tmp"/import/*.conv.log; do
   n=$((n + 1))
   if grep -q '^Loading ' "$log"; then
     echo "FAIL: $(basename "$log" .log):"
@@ -64,6 +77,6 @@ for log in "$tmp"/*.conv.log "$tmp"/*.plain.log "$tmp"/*.merged.log; do
     fail=1
   fi
 done
-echo "kcachegrind.sh: $n files checked"
+echo "kcachegrind.sh: $n files checked, and $n_import other profilers' files converted"
 [ $fail = 0 ] && echo "kcachegrind.sh: all passed" || echo "kcachegrind.sh: FAILED"
 exit $fail

@@ -33,7 +33,7 @@ fi
 code=()
 for f in "${files[@]}"; do
   case "$f" in
-    tests/corpus/* | tests/golden/* | tests/golden-diff/* | tests/malformed/* | tests/fuzz/regressions/* | tests/fuzz/corpus/*) ;;
+    tests/corpus/* | tests/golden/* | tests/golden-diff/* | tests/malformed/* | tests/fuzz/regressions/* | tests/fuzz/corpus/* | tests/import/perf/perf-*.txt) ;;
     tests/* | web/tests/* | examples/* | python/* | bench/* | scripts/* | cmake/* | .ci/* | Makefile | */CMakeLists.txt | CMakeLists.txt)
       code+=("$f") ;;
   esac

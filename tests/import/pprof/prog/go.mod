@@ -1,0 +1,3 @@
+module calltree.test/pprofprog
+
+go 1.19
