@@ -79,7 +79,7 @@ enum class diag_code : std::uint8_t {
   input_changed,            // the file shrank while it was read (its producer rewrote it)
   input_grew,               // the file grew while it was read (read to its size at the start)
   calls_above_lines,        // calls into a function cost more than its own lines add up to
-  // Other profilers' files (docs/import.md):
+  // Other profilers' files (share/doc/calltree/import.md):
   bad_folded_line,  // a folded-stacks line without its count, or a count that is no number
   bad_cpuprofile,   // V8 .cpuprofile JSON that cannot be read as one
   bad_pprof,        // a profile.proto that cannot be decoded (its byte offset said)

@@ -7,8 +7,8 @@
 namespace calltree::detail::json {
 
 const value* value::find(std::string_view key) const {
-  for (const auto& [k, v] : members)
-    if (k == key) return &v;
+  for (const auto& m : members)
+    if (m.key == key) return &m.v;
   return nullptr;
 }
 
@@ -91,8 +91,8 @@ class parser {
       if (at_ >= t_.size() || t_[at_] != ':') return fail("':' expected after an object's key");
       ++at_;
       skip();
-      v.members.emplace_back(std::move(key), value{});
-      if (!parse_value(v.members.back().second, depth + 1)) return false;
+      v.members.push_back(member{std::move(key), value{}});
+      if (!parse_value(v.members.back().v, depth + 1)) return false;
       skip();
       if (at_ < t_.size() && t_[at_] == ',') {
         ++at_;

@@ -18,6 +18,8 @@
 
 namespace calltree::detail::json {
 
+struct member;
+
 struct value {
   enum class kind : std::uint8_t { null, boolean, number, string, array, object };
   kind type = kind::null;
@@ -26,7 +28,7 @@ struct value {
   std::optional<std::int64_t> integer;  // the number, when its text is an integer that fits
   std::string text;                     // a string's (decoded)
   std::vector<value> items;             // an array's
-  std::vector<std::pair<std::string, value>> members;  // an object's, in order
+  std::vector<member> members;          // an object's, in order
 
   // The member named `key`, or null.
   const value* find(std::string_view key) const;
@@ -34,6 +36,13 @@ struct value {
   bool is_object() const { return type == kind::object; }
   bool is_number() const { return type == kind::number; }
   bool is_string() const { return type == kind::string; }
+};
+
+// An object's member. (A struct, not a std::pair: a pair of an incomplete `value` may not be
+// named inside `value`.)
+struct member {
+  std::string key;
+  value v;
 };
 
 struct parse_error {

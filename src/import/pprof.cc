@@ -561,7 +561,10 @@ class importer {
       return fault_.raise(r.at, "a sample has " + std::to_string(s_.values.size()) +
                                        " values for " + std::to_string(d_.sample_types.size()) +
                                        " sample types");
-    for (const auto& [key, unit] : s_.labels) {
+    for (const auto& label : s_.labels) {
+      // (no structured binding: Clang 14 does not let a lambda capture one)
+      const auto key = label.first;
+      const auto unit = label.second;
       if (!string_ok(key, r.at, "a label") || (unit >= 0 && !string_ok(unit, r.at, "a label")))
         return false;
       if (std::none_of(label_keys_.begin(), label_keys_.end(),
