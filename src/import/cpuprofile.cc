@@ -67,6 +67,7 @@ std::vector<std::uint64_t> split(std::uint64_t total, const std::vector<std::uin
 }  // namespace
 
 void read_cpuprofile(std::string_view bytes, import_target& to) {
+  to.stats.lines = static_cast<std::uint64_t>(std::count(bytes.begin(), bytes.end(), '\n')) + 1;
   auto parsed = json::parse(bytes);
   if (auto* e = std::get_if<json::parse_error>(&parsed)) {
     to.report(severity::error, diag_code::bad_cpuprofile, e->line, e->column,
@@ -75,7 +76,6 @@ void read_cpuprofile(std::string_view bytes, import_target& to) {
     return;
   }
   const auto& doc = std::get<json::value>(parsed);
-  to.stats.lines = static_cast<std::uint64_t>(std::count(bytes.begin(), bytes.end(), '\n')) + 1;
   const json::value* nodes = doc.find("nodes");
   const json::value* samples = doc.find("samples");
   const json::value* deltas = doc.find("timeDeltas");
@@ -102,10 +102,10 @@ void read_cpuprofile(std::string_view bytes, import_target& to) {
                 todo.push_back(&c);
               }
         } else {
-          item.members.emplace_back(k, v);
+          item.members.push_back(json::member{k, v});
         }
       }
-      item.members.emplace_back("children", std::move(children));
+      item.members.push_back(json::member{"children", std::move(children)});
       flat.items.push_back(std::move(item));
     }
     nodes = &flat;
