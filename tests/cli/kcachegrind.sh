@@ -19,17 +19,21 @@ for f in "$corpus"/*.callgrind "$corpus"/*.cachegrind "$corpus"/*.callgrind.gz; 
   b=$(basename "$f" .gz)
   "$bin" convert "$f" -o "$tmp/$b.conv" 2>/dev/null || { echo "FAIL: convert $b"; fail=1; }
 done
-# Other profilers' files (tests/import: folded stacks, .cpuprofile, ...), converted: those that
-# read without an error (one is there to have errors).
+# Other profilers' files (tests/import: folded stacks, .cpuprofile, pprof, pstats, perf), the
+# first three of each folder that read without an error, converted (tests/import/check_*.py
+# have callgrind_annotate read every one), and a broken control file among them.
 src=$(cd "$(dirname "$0")/../.." && pwd)
-# A broken control file among them.
 mkdir "$tmp/import"
-for f in "$src"/tests/import/*/*; do
-  case $f in *.md | *.py | *.c | *.go | */CMakeLists.txt) continue ;; esac
-  [ -f "$f" ] || continue
-  "$bin" check -q "$f" >/dev/null 2>&1 || continue
-  b=$(basename "$(dirname "$f")")-$(basename "$f")
-  "$bin" convert "$f" -o "$tmp/import/$b.conv" 2>/dev/null || { echo "FAIL: convert $b"; fail=1; }
+for d in "$src"/tests/import/*/; do
+  taken=0
+  for f in "$d"*; do
+    case $f in *.md | *.py | *.c | *.go | */CMakeLists.txt) continue ;; esac
+    [ -f "$f" ] && [ $taken -lt 3 ] || continue
+    "$bin" check -q "$f" >/dev/null 2>&1 || continue
+    taken=$((taken + 1))
+    b=$(basename "$d")-$(basename "$f")
+    "$bin" convert "$f" -o "$tmp/import/$b.conv" 2>/dev/null || { echo "FAIL: convert $b"; fail=1; }
+  done
 done
 printf 'events: Ir\nfn=(3)\n1 5 7\nxyz=1\n' >"$tmp/import/control.broken"
 for b in vg-phases-instr-jumps-nocompress-pos.callgrind vg-python-work-instr-jumps.callgrind \
@@ -52,14 +56,14 @@ ls "$tmp"/*.conv "$tmp"/*.plain "$tmp"/*.merged "$tmp/control.broken" | grep -v 
   xargs -P 4 -I{} bash -c 'load {} 10'
 load "$tmp/vg-gxx-big-instr-jumps.cc1plus.callgrind.conv" 40
 # (each in a KCachegrind of its own: given several files, it reads them as parts of one profile,
-# whose commands differ; eight at a time, as they mostly wait out their 10 seconds)
-ls "$tmp"/import/* | xargs -P 8 -I{} bash -c 'load {} 10'
+# whose commands differ)
+ls "$tmp"/import/* | xargs -P 4 -I{} bash -c 'load {} 10'
 if ! grep -q '^Loading .* : ' "$tmp/import/control.broken.log"; then
   echo "FAIL: KCachegrind printed nothing for the control file among the imported ones"
   fail=1
 fi
 n_import=$(find "$tmp/import" -name '*.conv' | wc -l)
-[ "$n_import" -ge 20 ] || { echo "FAIL: only $n_import imported files converted"; fail=1; }
+[ "$n_import" -ge 12 ] || { echo "FAIL: only $n_import imported files converted"; fail=1; }
 
 if grep -q '^Loading .* : ' "$tmp/control.broken.log"; then
   echo "ok: KCachegrind reports the broken control file"
