@@ -10,7 +10,9 @@ stack's count or a sample's time is self cost of its innermost frame, and inclus
 function on it, once per stack) and compares them with `calltree annotate --json`: self costs,
 the callers' costs summed (the inclusive cost of a function someone calls, as callgrind_annotate
 sums it), and the totals. Then each file converted to callgrind's format (`calltree convert`) is
-read by valgrind's callgrind_annotate, whose PROGRAM TOTALS must be calltree's.
+read by valgrind's callgrind_annotate, whose PROGRAM TOTALS must be calltree's: these files and
+those of tests/import/pprof and tests/import/perf (check_pprof.py and check_perf.py check their
+numbers).
 """
 import json
 import os
@@ -194,6 +196,20 @@ for f in sorted(os.listdir(os.path.join(here, "folded"))):
 for f in sorted(os.listdir(os.path.join(here, "cpuprofile"))):
     if f.endswith(".cpuprofile"):
         check_cpuprofile(os.path.join(here, "cpuprofile", f))
+
+# pprof's and perf's files (check_pprof.py and check_perf.py check their numbers): converted,
+# callgrind_annotate's PROGRAM TOTALS are calltree's too.
+for sub in ("pprof", "perf"):
+    for f in sorted(os.listdir(os.path.join(here, sub))):
+        path = os.path.join(here, sub, f)
+        if f.endswith((".md", ".py", ".c", ".go")) or not os.path.isfile(path):
+            continue
+        if subprocess.run([calltree, "check", "-q", path], capture_output=True).returncode != 0:
+            continue
+        a = annotate(path)
+        if a is not None:
+            callgrind_annotate(path, [a["totals"][e] for e in a["recorded_events"]], ())
+            checked += 1
 
 # A profile made here by node, of a program with a hot loop, recursion and a callback.
 if shutil.which("node"):
