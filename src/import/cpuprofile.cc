@@ -137,8 +137,8 @@ void read_cpuprofile(std::string_view bytes, import_target& to) {
     all[i].root = fn == "(root)";
     if (fn.empty()) fn = "(anonymous)";
     const auto line = int_of(frame->find("lineNumber"), -1);
-    all[i].where.function = to.names.intern(fn);
-    all[i].where.file = to.names.intern(url && url->is_string() ? url->text : std::string());
+    all[i].where.function = import_name(to.names, fn);
+    all[i].where.file = import_name(to.names, url && url->is_string() ? url->text : std::string());
     all[i].where.first_line = line >= 0 ? static_cast<std::uint64_t>(line) + 1 : 0;
     all[i].where.line = all[i].where.first_line;
     all[i].frame = p.frame(all[i].where);

@@ -27,14 +27,14 @@ stack_frame frame_of(std::string_view f, string_pool& names) {
       const auto digits = f.substr(colon + 1, f.size() - colon - 2);
       const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), line);
       if (ec == std::errc() && end == digits.data() + digits.size()) {
-        fr.function = names.intern(f.substr(0, open));
-        fr.file = names.intern(f.substr(open + 2, colon - open - 2));
+        fr.function = import_name(names, f.substr(0, open));
+        fr.file = import_name(names, f.substr(open + 2, colon - open - 2));
         fr.line = line;
         return fr;
       }
     }
   }
-  fr.function = names.intern(f);
+  fr.function = import_name(names, f);
   return fr;
 }
 

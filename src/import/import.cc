@@ -1,6 +1,8 @@
 // import.cc — read_imported(): the importer of each format, and their reports.
 #include "import/import.h"
 
+#include <string>
+
 namespace calltree::detail {
 
 void import_target::report(severity s, diag_code code, std::uint64_t line, std::uint32_t column,
@@ -20,6 +22,23 @@ void import_target::report(severity s, diag_code code, std::uint64_t line, std::
   d.message = std::move(message);
   d.line_text = std::string(line_text.substr(0, 200));
   diagnostics.report(std::move(d));
+}
+
+string_id import_name(string_pool& names, std::string_view name) {
+  // (callgrind's reader takes a name without the blanks around it)
+  const bool had_text = !name.empty();
+  while (!name.empty() && (name.front() == ' ' || name.front() == '\t')) name.remove_prefix(1);
+  while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.remove_suffix(1);
+  if (name.empty() && had_text) return names.intern("(blank)");
+  if (name.find_first_of(std::string_view("\0\r\n", 3)) == std::string_view::npos)
+    return names.intern(name);
+  std::string clean;
+  for (char c : name)
+    if (c == '\0' || c == '\r' || c == '\n')
+      clean += "\xEF\xBF\xBD";
+    else
+      clean += c;
+  return names.intern(clean);
 }
 
 void read_imported(profile_format format, std::string_view bytes, import_target& to) {

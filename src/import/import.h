@@ -37,6 +37,11 @@ struct import_target {
               std::string message, std::string_view line_text = {});
 };
 
+// `name` interned as a name callgrind's format can hold, read back the same: without the blanks
+// around it (`(blank)` if that is all it was), NUL, CR and LF (which a profile's strings may
+// hold, a callgrind line may not) become U+FFFD.
+string_id import_name(string_pool& names, std::string_view name);
+
 // Reads `bytes` (the whole input, decoded) as `format` (not callgrind).
 void read_imported(profile_format format, std::string_view bytes, import_target& to);
 

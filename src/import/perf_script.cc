@@ -204,7 +204,7 @@ class reader {
       std::uint64_t at = 0;
       if (frames_.size() > open_begin_ && srcline(text, file, at)) {
         if (file != "??") {
-          frames_.back().file = names_.intern(file);
+          frames_.back().file = import_name(names_, file);
           frames_.back().line = at;
         }
         return;
@@ -276,16 +276,16 @@ class reader {
     current_.event = it->second;
     current_.value = h.period.value_or(1);
     if (h.period) events_[it->second].has_period = true;
-    comm_ = names_.intern(h.comm);
+    comm_ = import_name(names_, h.comm);
     own_.reset();
     if (!h.rest.empty()) own_ = perf::parse_frame(h.rest);
   }
 
   void add_frame(const perf::frame& f) {
     stack_frame fr;
-    fr.function = names_.intern(f.symbol.empty() ? std::string_view("[unknown]") : f.symbol);
+    fr.function = import_name(names_, f.symbol.empty() ? std::string_view("[unknown]") : f.symbol);
     inlined_.push_back(f.has_dso && f.dso == "inlined");
-    if (f.has_dso && !inlined_.back()) fr.object = names_.intern(f.dso);
+    if (f.has_dso && !inlined_.back()) fr.object = import_name(names_, f.dso);
     addresses_.push_back(f.address);
     frames_.push_back(fr);
   }

@@ -526,11 +526,11 @@ class importer {
     const auto& l = d_.locations[i];
     string_id object = string_pool::empty;
     if (auto m = mapping_of_.find(l.mapping_id); m != mapping_of_.end())
-      object = to_.names.intern(str(m->second->filename));
+      object = import_name(to_.names, str(m->second->filename));
     auto by_address = [&] {
       stack_frame f;
       f.object = object;
-      f.function = to_.names.intern(hex(l.address));
+      f.function = import_name(to_.names, hex(l.address));
       return p.frame(f);
     };
     for (std::size_t k = 0; k < l.lines; ++k) {
@@ -545,8 +545,8 @@ class importer {
       if (name.empty()) name = str(f.system_name);
       stack_frame s;
       s.object = object;
-      s.file = to_.names.intern(str(f.filename));
-      s.function = name.empty() ? to_.names.intern(hex(l.address)) : to_.names.intern(name);
+      s.file = import_name(to_.names, str(f.filename));
+      s.function = name.empty() ? import_name(to_.names, hex(l.address)) : import_name(to_.names, name);
       s.line = ln.line > 0 ? static_cast<std::uint64_t>(ln.line) : 0;
       s.first_line = f.start_line > 0 ? static_cast<std::uint64_t>(f.start_line) : 0;
       fr.push_back(p.frame(s));
@@ -587,7 +587,7 @@ class importer {
     }
     if (stack_.empty()) {  // (a sample without a stack: its cost is not lost)
       stack_frame f;
-      f.function = to_.names.intern("(no location)");
+      f.function = import_name(to_.names, "(no location)");
       stack_.push_back(p.frame(f));
     }
     for (auto v : s_.values)

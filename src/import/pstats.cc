@@ -377,8 +377,8 @@ class stats_reader {
       std::string name(f.key.name);
       if (lines[std::string(f.key.file) + '\0' + name].size() > 1)
         name += ":" + std::to_string(f.key.line);
-      f.ctx.file = f.ctx.source_file = to_.names.intern(f.key.file);
-      f.ctx.function = to_.names.intern(name);
+      f.ctx.file = f.ctx.source_file = import_name(to_.names, f.key.file);
+      f.ctx.function = import_name(to_.names, name);
     }
     auto line_of = [](const function& f) {
       return f.key.line > 0 ? static_cast<std::uint64_t>(f.key.line) : 0;

@@ -46,7 +46,21 @@ std::size_t stack_profile::frame_hash::operator()(const stack_frame& f) const no
 }
 
 stack_profile::stack_profile(string_pool& names, std::vector<std::string> events)
-    : names_(names), events_(std::move(events)) {}
+    : names_(names), events_(std::move(events)) {
+  // Each event a token of an `events:` line, read back as it is: blanks and control bytes
+  // become '_', an empty name `event`, a name given twice a `_2` (`_3`, ...) after it.
+  for (std::size_t e = 0; e < events_.size(); ++e) {
+    auto& n = events_[e];
+    for (char& c : n)
+      if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f) c = '_';
+    if (n.empty()) n = "event";
+    const std::string base = n;
+    for (int k = 2; std::find(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(e), n) !=
+                    events_.begin() + static_cast<std::ptrdiff_t>(e);
+         ++k)
+      n = base + "_" + std::to_string(k);
+  }
+}
 
 std::uint32_t stack_profile::frame(const stack_frame& f) {
   auto [it, added] = frame_ids_.try_emplace(f, static_cast<std::uint32_t>(frames_.size()));
