@@ -9,19 +9,8 @@
 set -uo pipefail
 bin=$1
 corpus=$2
-# shellcheck source-path=SCRIPTDIR source=../tools/test_files.sh
-. "$(dirname "$0")/../tools/test_files.sh"
-# inputs NAME: sets in and other, two profiles whose outputs are far above 64 KiB (the
-# sanitizers' run, CALLTREE_TEST_MAX_BYTES, takes two smaller ones of up to 546 KB).
-inputs() {
-  in=$corpus/vg-gxx-small-default.cc1plus.callgrind
-  other=$corpus/vg-python-work-instr-jumps.callgrind
-  if ! small_enough "$in"; then
-    in=$corpus/vg-sqlite3-workload-cache-branch-sim.callgrind
-    other=$corpus/vg-phases-instr-jumps-nocompress-pos.callgrind
-  fi
-}
-inputs
+in=$corpus/vg-gxx-small-default.cc1plus.callgrind
+other=$corpus/vg-python-work-instr-jumps.callgrind
 fail=0
 say_fail() { echo "FAIL: $*"; fail=1; }
 
@@ -49,7 +38,8 @@ full() {
 if [ "${1:-}" = --full-tmpfs ]; then
   # (Run again by the part below, in a mount namespace of its own: the tmpfs goes with it.)
   bin=$2; corpus=$3; tmp=$4; mnt=$tmp/full
-  inputs
+  in=$corpus/vg-gxx-small-default.cc1plus.callgrind
+  other=$corpus/vg-python-work-instr-jumps.callgrind
   mkdir -p "$mnt"
   mount -t tmpfs -o size=64k tmpfs "$mnt" || { echo "SKIP: cannot mount a tmpfs"; exit 0; }
   for args in "convert $in" "merge $in $other" "export --to=folded $in" "export --to=json $in" \
