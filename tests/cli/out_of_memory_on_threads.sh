@@ -2,17 +2,18 @@
 # Out of memory on a thread other than the main one is an error or a slower way to the same
 # output, never a crash and never other output.
 #
-# tests/tools/failing_malloc.cc (LD_PRELOAD) lets the threads a command starts (the chunks
-# read ahead, the decoders, json's row writer, export's formatting and compressing threads)
-# make N allocations and fails every one after, while the main thread allocates as ever. Each
-# command runs on the corpus's largest profile, mapped, piped, as zstd and as gzip, for N
-# from 0 to more than the threads ever make. Every run must end with exit status 0 and the
-# output of a run without the limit (a thread that ran out left its work to the main one), or
-# 2 and "calltree: error: out of memory", or 1 and the input's out-of-memory error (a decoder
-# that ran out) — and no output file. Never a signal: before, a handler that made its message
-# in a std::string on the decoding thread ended the process (std::terminate), as did
-# ulimit -v in tests/cli/out_of_memory.sh now and then. Some runs must run out and some
-# must not, or the limits test nothing.
+# tests/tools/failing_malloc.cc (LD_PRELOAD) lets the threads a command starts (the chunks read
+# ahead, the decoders, json's row writer, export's formatting and compressing threads) make N
+# allocations and fails every one after, while the main thread allocates as ever. Each command
+# runs on a 3 MB profile with instructions and jumps (24 chunks of the parallel path: the
+# threads' every kind of work, in a fifth of the time the 24 MB one took), mapped, piped, as
+# zstd and as gzip, for N from 0 to more than the threads ever make. Every run must end with
+# exit status 0 and the output of a run without the limit (a thread that ran out left its work
+# to the main one), or 2 and "calltree: error: out of memory", or 1 and the input's
+# out-of-memory error (a decoder that ran out) — and no output file. Never a signal: before, a
+# handler that made its message in a std::string on the decoding thread ended the process
+# (std::terminate), as did ulimit -v in tests/cli/out_of_memory.sh now and then. Some runs must
+# run out and some must not, or the limits test nothing.
 set -uo pipefail
 bin=$1
 corpus=$2
@@ -26,9 +27,9 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source-path=SCRIPTDIR source=../tools/out_of_memory.sh
 . "$(dirname "$0")/../tools/out_of_memory.sh"
 
-big_inputs "$corpus" "$tmp"
+big_inputs "$corpus" "$tmp" vg-python-work-instr-jumps.callgrind
 big=$tmp/big.callgrind
-cp "$corpus/vg-gxx-big-instr-jumps.cc1plus.callgrind.gz" "$big.gz"
+gzip -c "$big" >"$big.gz"
 inputs+=("-" "$big.gz")
 
 commands=(

@@ -37,11 +37,16 @@ verdict() {
   return $fail
 }
 
-# big_inputs CORPUS DIR: the corpus's largest profile unpacked into DIR/big.callgrind (big
-# enough for the parallel path's chunks), and as zstd beside it (decoded on a thread of its
-# own) when zstd is installed: their paths in `inputs`.
+# big_inputs CORPUS DIR [FILE]: a corpus profile (FILE, or the largest) unpacked into
+# DIR/big.callgrind (any of more than two 128 KiB chunks takes the parallel path), and as zstd
+# beside it (decoded on a thread of its own) when zstd is installed: their paths in `inputs`.
 big_inputs() {
-  gzip -dc "$1/vg-gxx-big-instr-jumps.cc1plus.callgrind.gz" >"$2/big.callgrind"
+  local file=${3:-vg-gxx-big-instr-jumps.cc1plus.callgrind.gz}
+  if [ "${file%.gz}" != "$file" ]; then
+    gzip -dc "$1/$file" >"$2/big.callgrind"
+  else
+    cp "$1/$file" "$2/big.callgrind"
+  fi
   inputs=("$2/big.callgrind")
   if command -v zstd >/dev/null; then
     zstd -q -3 "$2/big.callgrind" -o "$2/big.callgrind.zst"
