@@ -40,7 +40,10 @@ struct node {
 
 std::int64_t int_of(const json::value* v, std::int64_t otherwise) {
   if (!v || !v->is_number()) return otherwise;
-  return v->integer ? *v->integer : static_cast<std::int64_t>(v->number);
+  if (v->integer) return *v->integer;
+  // (a fraction is cut; a number no 64-bit integer holds, or not a number, is `otherwise`)
+  if (!(v->number > -9.2e18 && v->number < 9.2e18)) return otherwise;
+  return static_cast<std::int64_t>(v->number);
 }
 
 // `total` in parts proportional to `weights` (summing to `sum` > 0), each rounded down and the
@@ -164,7 +167,8 @@ void read_cpuprofile(std::string_view bytes, import_target& to) {
     if (stamped)
       t = i < stamps->items.size() ? int_of(&stamps->items[i], t) : t;
     else if (deltas && deltas->is_array() && i < deltas->items.size())
-      t += int_of(&deltas->items[i], 0);
+      t = static_cast<std::int64_t>(static_cast<std::uint64_t>(t) +  // (wraps, as V8's do not)
+                                    static_cast<std::uint64_t>(int_of(&deltas->items[i], 0)));
     at[i] = t;
   }
   std::int64_t end = int_of(doc.find("endTime"), n ? at[n - 1] : 0);
@@ -172,7 +176,8 @@ void read_cpuprofile(std::string_view bytes, import_target& to) {
     // The end: a timestamp after the last sample's, else endTime (in seconds in this form).
     if (stamps->items.size() > n)
       end = int_of(&stamps->items[n], at[n - 1]);
-    else if (const json::value* e = doc.find("endTime"); e && e->is_number())
+    else if (const json::value* e = doc.find("endTime");
+             e && e->is_number() && e->number > -9.2e12 && e->number < 9.2e12)
       end = static_cast<std::int64_t>(e->number * 1e6);
   }
   std::uint64_t unknown = 0;
@@ -185,7 +190,7 @@ void read_cpuprofile(std::string_view bytes, import_target& to) {
     const std::int64_t next = i + 1 < n ? at[i + 1] : end;
     auto& nd = all[it->second];
     ++nd.samples;
-    nd.time += next > at[i] ? static_cast<std::uint64_t>(next - at[i]) : 0;
+    nd.time += next > at[i] ? static_cast<std::uint64_t>(next) - static_cast<std::uint64_t>(at[i]) : 0;
   }
   if (unknown)
     to.report(severity::error, diag_code::bad_cpuprofile, 0, 0,
@@ -227,7 +232,7 @@ void read_cpuprofile(std::string_view bytes, import_target& to) {
     to.no_profile = "no sample in it";
     return;
   }
-  p.emit(to.sink, to.stats);
+  p.emit(to);
 }
 
 }  // namespace calltree::detail

@@ -94,7 +94,7 @@ void read_folded(std::string_view bytes, import_target& to) {
     to.no_profile = "no folded stack (`frame;frame;... COUNT`) in it";
     return;
   }
-  p.emit(to.sink, to.stats);
+  p.emit(to);
 }
 
 }  // namespace calltree::detail

@@ -41,6 +41,16 @@ string_id import_name(string_pool& names, std::string_view name) {
   return names.intern(clean);
 }
 
+std::string import_line(std::string_view text) {
+  std::string out;
+  for (char c : text.substr(0, 4096))
+    if (c == '\0')
+      out += "\xEF\xBF\xBD";
+    else
+      out += c == '\n' || c == '\r' ? ' ' : c;
+  return out;
+}
+
 void read_imported(profile_format format, std::string_view bytes, import_target& to) {
   to.stats.bytes = bytes.size();
   switch (format) {

@@ -11,6 +11,7 @@
 // stable code (import_error.h); an input that holds nothing usable reads as no profile.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "calltree/diagnostic.h"
@@ -41,6 +42,10 @@ struct import_target {
 // around it (`(blank)` if that is all it was), NUL, CR and LF (which a profile's strings may
 // hold, a callgrind line may not) become U+FFFD.
 string_id import_name(string_pool& names, std::string_view name);
+
+// `text` as the value of a header line (cmd:, creator:, desc:), read back the same: at most
+// 4096 bytes, CR and LF as blanks, NUL as U+FFFD.
+std::string import_line(std::string_view text);
 
 // Reads `bytes` (the whole input, decoded) as `format` (not callgrind).
 void read_imported(profile_format format, std::string_view bytes, import_target& to);

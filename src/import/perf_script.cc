@@ -249,7 +249,7 @@ class reader {
       if (sample_column[s.event] != SIZE_MAX) values[sample_column[s.event]] = 1;
       p.add(stack, values, 1);
     }
-    p.emit(to_.sink, to_.stats);
+    p.emit(to_);
   }
 
   bool empty() const { return samples_.empty(); }
@@ -262,8 +262,8 @@ class reader {
     if (colon == std::string_view::npos) return;
     const auto key = perf::trim(text.substr(0, colon));
     const auto value = perf::trim(text.substr(colon + 3));
-    if (key == "cmdline") cmd_ = std::string(value);
-    if (key == "perf version") creator_ = std::string(value);
+    if (key == "cmdline") cmd_ = import_line(value);
+    if (key == "perf version") creator_ = import_line(value);
   }
 
   void begin(const perf::header& h) {

@@ -403,12 +403,7 @@ std::string hex(std::uint64_t v) {
 }
 
 // A string of the table as one line (a comment or name with a newline in it).
-std::string one_line(std::string_view s) {
-  std::string out(s.substr(0, 4096));
-  for (char& c : out)
-    if (c == '\n' || c == '\r') c = ' ';
-  return out;
-}
+std::string one_line(std::string_view s) { return import_line(s); }
 
 // An event's name: no blanks or control characters (callgrind's `events:` line splits on
 // blanks), and not one given before.
@@ -459,7 +454,7 @@ class importer {
       to_.report(severity::warning, diag_code::bad_pprof, 0, 0,
                  std::to_string(cut_) + " samples have stacks deeper than " +
                      std::to_string(deepest_stack) + " frames: their outermost frames are left out");
-    p.emit(to_.sink, to_.stats);
+    p.emit(to_);
   }
 
  private:

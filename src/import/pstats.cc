@@ -413,6 +413,9 @@ class stats_reader {
         c.given = 1;
         to_.sink.on_cost(c);
         ++to_.stats.cost_lines;
+        if (total + f.self < total && total != UINT64_MAX)
+          to_.report(severity::error, diag_code::cost_overflow, 0, 0,
+                     "the sum of ns costs in this part goes above 2^64-1; it is held at 2^64-1");
         total = saturated_add(total, f.self);
       }
       for (auto k : out[i]) {

@@ -84,7 +84,9 @@ void stack_profile::add(std::span<const std::uint32_t> innermost_first,
   s.samples = saturated_add(s.samples, samples);
 }
 
-void stack_profile::emit(record_sink& sink, read_stats& stats) const {
+void stack_profile::emit(import_target& to) const {
+  record_sink& sink = to.sink;
+  read_stats& stats = to.stats;
   part_header h;
   h.line = 1;
   h.version = "1";
@@ -102,10 +104,13 @@ void stack_profile::emit(record_sink& sink, read_stats& stats) const {
   std::vector<std::uint64_t> computed(events_.size(), 0);
   // The functions on the stack from the outermost frame in to the call looked at: a call into
   // a function found among them is a recursive one (stacks.h).
-  std::vector<const stack_frame*> outer;
-  auto same_function = [](const stack_frame& a, const stack_frame& b) {
-    return a.object == b.object && a.file == b.file && a.function == b.function;
+  // (a set, not a scan: pprof's stacks run to 16,384 frames, and a scan of the frames above
+  // each call would be their square)
+  std::set<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> outer;
+  auto function_of = [](const stack_frame& f) {
+    return std::tuple(f.object.index(), f.file.index(), f.function.index());
   };
+  std::vector<bool> overflowed(events_.size(), false);
   auto ctx_of = [](const stack_frame& f) {
     context c;
     c.object = f.object;
@@ -151,16 +156,27 @@ void stack_profile::emit(record_sink& sink, read_stats& stats) const {
     c.given = static_cast<std::uint32_t>(events_.size());
     sink.on_cost(c);
     ++stats.cost_lines;
-    for (std::size_t e = 0; e < computed.size(); ++e)
-      computed[e] = signed_costs ? signed_add(computed[e], s.values[e])
-                                 : saturated_add(computed[e], s.values[e]);
-    outer.assign(1, &frames[stack.back()]);
+    for (std::size_t e = 0; e < computed.size(); ++e) {
+      const std::uint64_t before = computed[e];
+      computed[e] = signed_costs ? signed_add(before, s.values[e])
+                                 : saturated_add(before, s.values[e]);
+      // (held at a limit: the sum went past it, unless it is exactly the limit)
+      const bool held = signed_costs ? computed[e] != before + s.values[e]
+                                     : computed[e] == UINT64_MAX && before + s.values[e] < before;
+      if (held && !overflowed[e]) {
+        overflowed[e] = true;
+        to.report(severity::error, diag_code::cost_overflow, 0, 0,
+                  "the sum of " + events_[e] + " costs in this part " +
+                      (signed_costs ? "leaves the signed 64-bit range; it is held at its limit"
+                                    : "goes above 2^64-1; it is held at 2^64-1"));
+      }
+    }
+    outer.clear();
+    outer.insert(function_of(frames[stack.back()]));
     for (std::size_t i = stack.size() - 1; i >= 1; --i) {
       const stack_frame& caller = frames[stack[i]];
       const stack_frame& callee = frames[stack[i - 1]];
-      const bool recursive = std::any_of(outer.begin(), outer.end(), [&](const auto* f) {
-        return same_function(*f, callee);
-      });
+      const bool recursive = !outer.insert(function_of(callee)).second;
       call_record r;
       r.ctx = ctx_of(caller);
       r.callee_object = callee.object;
@@ -174,7 +190,6 @@ void stack_profile::emit(record_sink& sink, read_stats& stats) const {
       r.given = static_cast<std::uint32_t>(events_.size());
       sink.on_call(r);
       ++stats.call_lines;
-      outer.push_back(&callee);
     }
   }
   part_end end;

@@ -34,6 +34,7 @@
 #include "calltree/reader.h"
 #include "calltree/records.h"
 #include "calltree/string_pool.h"
+#include "import/import.h"
 
 namespace calltree::detail {
 
@@ -78,9 +79,11 @@ class stack_profile {
   bool signed_costs = false;
   std::vector<std::pair<std::string, std::string>> descriptions;
 
-  // Hands `sink` one part: its header, each stack's cost and call records, its end. `stats`
-  // gets the records' counts (cost_lines, call_lines) and one part.
-  void emit(record_sink& sink, read_stats& stats) const;
+  // Hands `to.sink` one part: its header, each stack's cost and call records, its end.
+  // `to.stats` gets the records' counts (cost_lines, call_lines) and one part; a sum of an
+  // event's costs past 2^64-1 (or the signed range) is held there and reported to `to`, as the
+  // callgrind reader reports it (cost-overflow).
+  void emit(import_target& to) const;
 
  private:
   struct stack_hash {
