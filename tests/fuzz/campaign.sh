@@ -38,7 +38,7 @@ campaign_one() {
     -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -malloc_limit_mb="${FUZZ_RSS_MB:-2048}" \
     -max_len="$(max_len_of "$t")" -dict="$here/$(dict_of "$t")" \
     -artifact_prefix="$work/artifacts/$t-" -print_final_stats=1 -error_exitcode=77 \
-    -timeout_exitcode=78 "$corpus" $(inputs_of "$t" "$work/seeds-2") >"$log" 2>&1 &
+    -timeout_exitcode=78 "$corpus" $(inputs_of "$t" "$work/seeds-3") >"$log" 2>&1 &
   local pid=$! used=0
   while kill -0 "$pid" 2>/dev/null; do
     used=$(cpu_of "$pid")

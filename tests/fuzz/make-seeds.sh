@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # make-seeds.sh OUT_DIR [CORPUS_DIR] — writes the fuzzers' seed inputs into OUT_DIR, one folder
 # per kind of input: profile/ (fuzz_reader, fuzz_check, fuzz_profile, fuzz_roundtrip,
-# fuzz_annotate), pair/ (fuzz_diff, fuzz_merge: two profiles cut at a line "@@@@") and http/
-# (fuzz_serve_api: API targets and the bytes of connections).
+# fuzz_annotate), pair/ (fuzz_diff, fuzz_merge: two profiles cut at a line "@@@@"), http/
+# (fuzz_serve_api: API targets and the bytes of connections) and import-FORMAT/ (each
+# fuzz_import_FORMAT: the other profilers' files of tests/import, small ones whole, text ones
+# also cut to their first 4 KB, pprof's decompressed).
 #
 # Seeds are small on purpose (libFuzzer mutates small inputs many times faster, and run.sh
 # caps inputs at a few kilobytes): from every profile of the corpus (tests/corpus: every
@@ -120,4 +122,22 @@ http conn-methods "POST /api/v1/profile HTTP/1.1\r\n${h}Transfer-Encoding: chunk
 http conn-long-line "GET /$(head -c 600 /dev/zero | tr '\0' a) HTTP/1.1\r\n${h}\r\n"
 http conn-many-headers "GET / HTTP/1.1\r\n${h}$(for k in $(seq 20); do printf 'X-%s: v\\r\\n' "$k"; done)\r\n"
 http conn-half "GET /api/v1/profile?token=$tok HTTP/1.1\r\n${h}\r\nGET /api/v1/functi"
+# Other profilers' files (tests/import/FORMAT), for the importers' targets.
+for kind in folded cpuprofile pprof pstats perf; do
+  mkdir -p "$out/import-$kind"
+  for f in "$repo/tests/import/$kind"/*; do
+    case $f in *.md | *.py | *.c | *.go | */prog) continue ;; esac
+    [ -f "$f" ] || continue
+    b=$(basename "$f")
+    if [[ "$f" == *.gz ]]; then
+      gzip -dc "$f" >"$out/import-$kind/${b%.gz}"
+      cp "$f" "$out/import-$kind/$b"
+    elif [ "$(stat -c %s "$f")" -le 8192 ]; then
+      cp "$f" "$out/import-$kind/$b"
+    else
+      head -c 4096 "$f" >"$out/import-$kind/$b-head"
+    fi
+    n=$((n + 1))
+  done
+done
 echo "make-seeds: $n seeds in $out" >&2

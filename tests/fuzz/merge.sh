@@ -26,7 +26,7 @@ for t in "${targets[@]}"; do
   # (The first folder given is the one merged into; every other one is read.)
   nice "$build/tests/fuzz/$t" -merge=1 -use_counters=0 -max_len="$(max_len_of "$t")" \
     -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
-    "$out" "$work/corpus-$t" $(ls -d "$here/corpus/$t" 2>/dev/null) "$work/seeds-2/$(kind_of "$t")" >"$work/logs/merge-$t.log" 2>&1 || {
+    "$out" "$work/corpus-$t" $(ls -d "$here/corpus/$t" 2>/dev/null) "$work/seeds-3/$(kind_of "$t")" >"$work/logs/merge-$t.log" 2>&1 || {
     echo "merge: $t failed, log $work/logs/merge-$t.log" >&2
     exit 1
   }

@@ -5,7 +5,8 @@
 # (tests/fuzz/corpus/<target>). Included from tests/CMakeLists.txt.
 set(CALLTREE_FUZZ_DIR ${PROJECT_SOURCE_DIR}/tests/fuzz)
 set(CALLTREE_FUZZ_TARGETS fuzz_annotate fuzz_check fuzz_diff fuzz_merge fuzz_profile fuzz_reader
-                          fuzz_roundtrip fuzz_serve_api)
+                          fuzz_roundtrip fuzz_serve_api fuzz_import_folded fuzz_import_cpuprofile
+                          fuzz_import_pprof fuzz_import_pstats fuzz_import_perf)
 add_executable(fuzz_replay ${CALLTREE_FUZZ_DIR}/replay_main.cc)
 foreach(name ${CALLTREE_FUZZ_TARGETS})
   target_sources(fuzz_replay PRIVATE ${CALLTREE_FUZZ_DIR}/${name}.cc)

@@ -29,6 +29,11 @@ CALLTREE_FUZZ_TARGET(fuzz_profile)
 CALLTREE_FUZZ_TARGET(fuzz_reader)
 CALLTREE_FUZZ_TARGET(fuzz_roundtrip)
 CALLTREE_FUZZ_TARGET(fuzz_serve_api)
+CALLTREE_FUZZ_TARGET(fuzz_import_folded)
+CALLTREE_FUZZ_TARGET(fuzz_import_cpuprofile)
+CALLTREE_FUZZ_TARGET(fuzz_import_pprof)
+CALLTREE_FUZZ_TARGET(fuzz_import_pstats)
+CALLTREE_FUZZ_TARGET(fuzz_import_perf)
 #undef CALLTREE_FUZZ_TARGET
 
 namespace {
@@ -49,6 +54,11 @@ constexpr target targets[] = {
     {"fuzz_reader", calltree_fuzz_fuzz_reader},
     {"fuzz_roundtrip", calltree_fuzz_fuzz_roundtrip},
     {"fuzz_serve_api", calltree_fuzz_fuzz_serve_api},
+    {"fuzz_import_folded", calltree_fuzz_fuzz_import_folded},
+    {"fuzz_import_cpuprofile", calltree_fuzz_fuzz_import_cpuprofile},
+    {"fuzz_import_pprof", calltree_fuzz_fuzz_import_pprof},
+    {"fuzz_import_pstats", calltree_fuzz_fuzz_import_pstats},
+    {"fuzz_import_perf", calltree_fuzz_fuzz_import_perf},
 };
 
 }  // namespace

@@ -46,7 +46,7 @@ run_one() {
     -malloc_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len="${FUZZ_MAX_LEN:-$(max_len_of "$t")}" \
     -dict="$here/$(dict_of "$t")" -artifact_prefix="$work/artifacts/$t-" \
     -print_final_stats=1 -error_exitcode=77 -timeout_exitcode=78 ${FUZZ_ARGS:-} \
-    "$corpus" $(inputs_of "$t" "$work/seeds-2") >"$log" 2>&1
+    "$corpus" $(inputs_of "$t" "$work/seeds-3") >"$log" 2>&1
   local rc=$?
   local execs cov
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)

@@ -2,27 +2,30 @@
 # what each fuzz target reads.
 #
 # built_targets BUILD: the fuzz targets built in BUILD, a name a line; make_seeds WORK: the
-# seeds (make-seeds.sh), made once per build directory into WORK/seeds-2 (the folders by kind
-# of input; delete it to remake them). kind_of TARGET: the kind of input (the seed folder of make-seeds.sh); max_len_of TARGET: the
-# cap on an input's size (-max_len); dict_of TARGET: its dictionary; inputs_of TARGET SEEDS:
-# the read-only corpora of a run (committed corpus, regression inputs, seeds), those that
-# exist.
+# seeds (make-seeds.sh), made once per build directory into WORK/seeds-3 (the folders by kind
+# of input; delete it to remake them). kind_of TARGET: the kind of input (the seed folder of
+# make-seeds.sh); max_len_of TARGET: the cap on an input's size (-max_len); dict_of TARGET: its
+# dictionary; inputs_of TARGET SEEDS: the read-only corpora of a run (committed corpus,
+# regression inputs, seeds), those that exist.
 here=${here:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
 
 kind_of() {
   case $1 in
     fuzz_diff | fuzz_merge) echo pair ;;
     fuzz_serve_api) echo http ;;
+    fuzz_import_*) echo "import-${1#fuzz_import_}" ;;
     *) echo profile ;;
   esac
 }
 
 # Two profiles in one input get twice the room of one; a connection's requests fit the
-# target's bounds (a head of 2 KB).
+# target's bounds (a head of 2 KB); another profiler's file (a protocol buffer, a marshal, a
+# JSON document) holds its few functions in a few kilobytes.
 max_len_of() {
   case $(kind_of "$1") in
     pair) echo 4096 ;;
     http) echo 4096 ;;
+    import-*) echo 8192 ;;
     *) echo 2048 ;;
   esac
 }
@@ -30,6 +33,7 @@ max_len_of() {
 dict_of() {
   case $(kind_of "$1") in
     http) echo http.dict ;;
+    import-*) echo import.dict ;;
     *) echo callgrind.dict ;;
   esac
 }
@@ -50,8 +54,8 @@ built_targets() {
 }
 
 make_seeds() {
-  if [ ! -d "$1/seeds-2" ]; then
+  if [ ! -d "$1/seeds-3" ]; then
     rm -rf "$1/seeds.tmp"
-    bash "$here/make-seeds.sh" "$1/seeds.tmp" && mv "$1/seeds.tmp" "$1/seeds-2"
+    bash "$here/make-seeds.sh" "$1/seeds.tmp" && mv "$1/seeds.tmp" "$1/seeds-3"
   fi
 }
