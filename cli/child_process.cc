@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,11 +29,44 @@ std::array<bool, stop_signals.size()> caught{};
 std::atomic<pid_t> child_pid{0};
 std::atomic<int> last_signal{0};
 
+std::atomic<bool> reaping{false};  // the child ended; its orphans are being waited for
+
+// Sends `sig` to every child of this process (the orphans of the program's processes, which
+// the kernel gave us as their subreaper), as listed by /proc/self/task/PID/children. Only
+// async-signal-safe calls (open, read, kill).
+void signal_children(int sig) {
+  char path[64] = "/proc/self/task/";
+  char digits[24];
+  int n = 0;
+  for (pid_t p = ::getpid(); p > 0; p /= 10) digits[n++] = static_cast<char>('0' + p % 10);
+  std::size_t at = std::strlen(path);
+  while (n > 0) path[at++] = digits[--n];
+  std::memcpy(path + at, "/children", 10);
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  char buf[4096];
+  const ssize_t got = ::read(fd, buf, sizeof buf);
+  ::close(fd);
+  pid_t pid = 0;
+  for (ssize_t i = 0; i < got; ++i) {
+    if (buf[i] >= '0' && buf[i] <= '9') {
+      pid = pid * 10 + (buf[i] - '0');
+    } else {
+      if (pid > 0) ::kill(pid, sig);
+      pid = 0;
+    }
+  }
+}
+
 void on_stop_signal(int sig, siginfo_t* info, void*) {
   last_signal.store(sig);
+  // From a terminal (SI_KERNEL) the processes got it too; from kill(2) only we did.
+  if (info != nullptr && info->si_code == SI_KERNEL) return;
   const pid_t pid = child_pid.load();
-  // From a terminal (SI_KERNEL) the child got it too; from kill(2) only we did.
-  if (pid > 0 && (info == nullptr || info->si_code != SI_KERNEL)) ::kill(pid, sig);
+  if (pid > 0)
+    ::kill(pid, sig);
+  else if (reaping.load())
+    signal_children(sig);
 }
 
 std::vector<char*> c_strings(std::vector<std::string>& v) {
@@ -94,6 +128,10 @@ std::optional<child_end> spawn_and_wait(const std::vector<std::string>& argv,
   posix_spawnattr_init(&attr);
   posix_spawnattr_setsigmask(&attr, &before);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+  // The processes the program starts and leaves behind (a fork that outlives its parent, a
+  // shell's background job) become ours when their parent ends, so that the run ends when the
+  // last of them does: each writes its own profile at its end, a part of the run.
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
   pid_t pid = 0;
   last_signal.store(0);
   const int rc = ::posix_spawnp(&pid, c_args[0], nullptr, &attr, c_args.data(), c_env.data());
@@ -109,11 +147,18 @@ std::optional<child_end> spawn_and_wait(const std::vector<std::string>& argv,
   do {
     w = ::waitpid(pid, &status, 0);
   } while (w < 0 && errno == EINTR);
-  child_pid.store(0);
   if (w < 0) {
+    child_pid.store(0);
     error = std::strerror(errno);
     return std::nullopt;
   }
+  reaping.store(true);
+  child_pid.store(0);
+  int orphan_status = 0;
+  while (::waitpid(-1, &orphan_status, 0) > 0 || errno == EINTR) {
+  }
+  reaping.store(false);
+  ::prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
   child_end end;
   if (WIFSIGNALED(status))
     end.signal = WTERMSIG(status);

@@ -12,6 +12,12 @@
 // `record` started (nohup, a shell's background job without job control) stays ignored, for
 // `record` and the child, as a shell leaves it. The handlers stay until restore_signals(), so a
 // second Ctrl-C while the profile is written does not stop the writing half-way.
+//
+// The run ends when the last of the program's processes does, not when the first ends: a fork
+// that outlives its parent writes its profile at its own end. `record` makes itself their
+// subreaper (prctl PR_SET_CHILD_SUBREAPER), so that they become its children when their parent
+// ends, and waits for them; a signal sent to `record` then goes to each of them. (A daemon the
+// program leaves running keeps `record` waiting: Ctrl-C or kill ends it.)
 #pragma once
 
 #include <optional>

@@ -224,6 +224,27 @@ int valgrind_failed(const record_plan& plan, const child_end& end, const std::st
   return exit_usage;
 }
 
+// Where Valgrind saw the program die: each log's "Process terminating with default action of
+// signal 11 (SIGSEGV)" and the stack under it (its advice about stack sizes left out).
+std::string valgrind_death(const record_plan& plan) {
+  std::string out;
+  for (const auto& log : valgrind_logs(plan)) {
+    std::istringstream in(read_text(log, 64 << 10));
+    bool inside = false;
+    for (std::string line; std::getline(in, line);) {
+      const auto text = line.find("== ");
+      const std::string_view rest = text == std::string::npos
+                                        ? std::string_view(line)
+                                        : std::string_view(line).substr(text + 3);
+      if (rest.starts_with("Process terminating")) inside = true;
+      if (!inside) continue;
+      if (rest.empty() || rest.starts_with(" If you believe")) break;
+      out += "  " + line + "\n";
+    }
+  }
+  return out;
+}
+
 // The run's files as one file in the staging folder: the file itself, or their merge with a
 // part each. Empty (with a message) on failure.
 std::string one_file(const std::vector<std::string>& files, const std::string& staging) {
@@ -304,8 +325,12 @@ void print_summary(const std::string& path, std::size_t files, std::size_t top) 
   const std::uint64_t total = p.total()[first.index()];
   std::string parts;
   if (files > 1) parts = " (" + std::to_string(files) + " parts)";
-  std::printf("  total  %s %s%s\n", with_thousands(total).c_str(), p.events[first].name.c_str(),
-              parts.c_str());
+  // (Every event's total: with --cache-sim=yes the misses are what the run was for.)
+  std::string totals;
+  const auto all = p.total();
+  for (std::size_t e = 0; e < all.size() && e < p.events.size(); ++e)
+    totals += (e ? ", " : "") + with_thousands(all[e]) + " " + p.events[event_id{e}].name;
+  std::printf("  total  %s%s\n", totals.c_str(), parts.c_str());
   if (top == 0 || total == 0) return;
   const inclusive_result inc = compute_inclusive(p);
   const auto best = top_functions(inc, first, cost_kind::self, top);
@@ -397,6 +422,8 @@ int run_record(std::span<const std::string_view> args) {
   if (!find_program(plan.program[0]))
     return failure(plan.program[0] + ": no such program" +
                    (plan.program[0].find('/') == std::string::npos ? " in PATH" : ""));
+  if (auto script = script_of(plan); script && ::access(script->c_str(), R_OK) != 0)
+    return failure(*script + ": " + std::strerror(errno));
   {
     std::string why;
     plan.staging = "/nonexistent";
@@ -461,6 +488,7 @@ int run_record(std::span<const std::string_view> args) {
     std::fprintf(stderr, "%s: the profiler's files are kept in %s\n", me, staging.c_str());
     return exit_usage;
   }
+  const std::string death = callgrind && end->signal ? valgrind_death(plan) : std::string();
   {
     std::error_code ec;
     std::filesystem::remove_all(staging, ec);
@@ -470,10 +498,11 @@ int run_record(std::span<const std::string_view> args) {
   const std::string path = dir + "/" + placed;
   print_summary(path, files.size(), top);
   std::fflush(stdout);
-  if (end->signal)
+  if (end->signal) {
     std::fprintf(stderr, "%s: %s was killed by %s; the profile holds what ran until then\n", me,
                  plan.program[0].c_str(), signal_name(end->signal).c_str());
-  else if (end->exit_status)
+    std::fputs(death.c_str(), stderr);
+  } else if (end->exit_status)
     std::fprintf(stderr, "%s: %s exited with status %d\n", me, plan.program[0].c_str(),
                  end->exit_status);
   if (dropped)

@@ -272,6 +272,24 @@ std::string run_label(const record_plan& plan) {
   return base_name(p[0]);
 }
 
+std::optional<std::string> script_of(const record_plan& plan) {
+  const auto& p = plan.program;
+  switch (plan.kind) {
+    case profiler_kind::cprofile: {
+      std::string ignored;
+      auto at = python_target(p, ignored);
+      if (at && !p[*at].starts_with("-m")) return p[*at];
+      return std::nullopt;
+    }
+    case profiler_kind::xdebug:
+    case profiler_kind::node:
+      return script_of(p, plan.kind == profiler_kind::xdebug);
+    case profiler_kind::callgrind:
+      break;
+  }
+  return std::nullopt;
+}
+
 std::vector<std::string> collected_profiles(const record_plan& plan, std::size_t& dropped) {
   dropped = 0;
   std::vector<std::string> out;

@@ -47,6 +47,10 @@ std::optional<launch> launch_of(const record_plan& plan, std::string& error);
 // (`python3 bench.py` is bench.py, `python3 -m pkg.mod` pkg.mod).
 std::string run_label(const record_plan& plan);
 
+// The script an interpreter is to run (python's SCRIPT, not -m MODULE; php's and node's first
+// argument that is no option), to be checked before the run; nullopt for callgrind or none.
+std::optional<std::string> script_of(const record_plan& plan);
+
 // The extension of one file of the profiler (callgrind, pstats, cpuprofile).
 std::string_view profile_extension(profiler_kind k);
 

@@ -2,18 +2,21 @@
 # `calltree record` with real runs (docs/record.md): Valgrind on a small C program compiled
 # here (gcc -O2 -g), php with Xdebug, /usr/bin/python3 with cProfile, node with --cpu-prof.
 #  * a run is one file in the folder (calltree-runs/PROGRAM without --out),
-#    NNNN-LABEL-STAMP.EXT, with instruction addresses and jumps (not with --fast), and the report names it, its total and work(); no staging folder
-#    is left; the program's exit status is record's; a program killed by SIGSEGV leaves its
-#    profile named -SIGSEGV and record exits 139;
+#    NNNN-LABEL-STAMP.EXT, with instruction addresses and jumps (not with --fast), and the
+#    report names it, its total and work(); no staging folder is left; the program's exit
+#    status is record's; a program killed by SIGSEGV leaves its profile named -SIGSEGV, record
+#    quotes where Valgrind saw it die and exits 139;
 #  * the processes of a run (a fork, --children) are the parts of its one file;
-#  * --function collects inside work() only, --stop-at keeps what came before other();
+#  * --function collects inside other() only, --start-at from other() on, --stop-at what came
+#    before it;
 #  * a misspelt Valgrind option is refused before the run, with its right spelling; Valgrind
 #    missing, or failing (a stand-in that says what an old Valgrind says of DWARF 5), is one
 #    error with its words and exit status 2;
 #  * Ctrl-C (SIGINT sent to record) stops the program, keeps the profile (-SIGINT), exit 130;
 #  * trend DIR orders the runs and serve DIR lists them; --compare diffs with the run before,
 #    --fail-above exits 1; --serve prints serve's URL and answers on it;
-#  * php, python3 and node: their profilers' files, their exit status.
+#  * php, python3 and node: their profilers' files, their exit status; a missing script and
+#    python3 -c are refused before the run.
 # Usage: bash record.sh CALLTREE CORPUS_DIR
 set -u
 ct=$(realpath "$1")
@@ -76,6 +79,7 @@ status=$?
 [ $status = 139 ] || say_fail "a program killed by SIGSEGV: record exited $status"
 ls crash/0001-t-*-SIGSEGV.callgrind >/dev/null 2>&1 || say_fail "no -SIGSEGV profile: $(ls crash)"
 grep -q "killed by SIGSEGV; the profile holds what ran until then" err.txt || say_fail "the signal is not said: $(cat err.txt)"
+grep -q "Process terminating with default action of signal 11 (SIGSEGV)" err.txt || say_fail "Valgrind's words of the crash are not said: $(cat err.txt)"
 
 # --- processes of one run: parts of one file --------------------------------------------------
 "$ct" record -o procs -- ./t 1000 fork >/dev/null 2>&1 || say_fail "record of a fork failed"
@@ -90,6 +94,12 @@ f=$(ls procs/0002-sh-*.callgrind)
 "$ct" record -o fn --function=other -- ./t 20000 >fn.txt 2>&1 || say_fail "record --function failed"
 grep -qE '^  self +[0-9,]+ +(9[0-9.]+|100\.0)%  work$' fn.txt || say_fail "--function=other: not work() alone: $(cat fn.txt)"
 grep -q 'main' fn.txt && say_fail "--function=other counts main: $(cat fn.txt)"
+# (from other() on: its call of work(n / 2), a third of the first run's work)
+"$ct" record -o start --start-at=other -- ./t 20000 >start.txt 2>&1 || say_fail "record --start-at failed"
+whole=$(sed -n 's/^  total  \([0-9,]*\) Ir$/\1/p' out1.txt | tr -d ,)
+part=$(sed -n 's/^  total  \([0-9,]*\) Ir$/\1/p' start.txt | tr -d ,)
+[ -n "$part" ] && [ -n "$whole" ] && [ $((part * 5)) -lt $((whole * 2)) ] && [ $((part * 4)) -gt "$whole" ] ||
+  say_fail "--start-at=other: $part Ir of the whole $whole, not about a third"
 "$ct" record -o stop --stop-at=other -- ./t 20000 >stop.txt 2>&1 || say_fail "record --stop-at failed"
 f=$(ls stop/0001-t-*.callgrind)
 grep -q '^fn=.* other$' "$f" && say_fail "--stop-at=other counts other()"
@@ -207,6 +217,8 @@ status=$?
 f=$(ls langs/0002-t.py-*.pstats 2>/dev/null)
 [ -n "$f" ] && "$ct" check "$f" >/dev/null 2>&1 || say_fail "python3: no readable pstats: $(ls langs) $(cat py.txt)"
 grep -q 'work' py.txt || say_fail "python3: work is not in the report: $(cat py.txt)"
+"$ct" record -o langs -- /usr/bin/python3 missing.py >/dev/null 2>err.txt
+[ $? = 2 ] && grep -q "missing.py: No such file or directory" err.txt || say_fail "python3 missing.py: $(cat err.txt)"
 "$ct" record -o langs -- /usr/bin/python3 -c 'print(1)' >/dev/null 2>err.txt
 [ $? = 2 ] && grep -q "not -c CODE" err.txt || say_fail "python3 -c: $(cat err.txt)"
 cat >t.js <<'EOF'
