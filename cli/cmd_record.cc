@@ -536,10 +536,10 @@ int run_record(std::span<const std::string_view> args) {
 }  // namespace
 }  // namespace calltree::cli
 
-CALLTREE_COMMAND(record, {.name = "record",
-                          .summary = "run a program under callgrind (or php, python, node's "
-                                     "profiler) into a folder of runs",
-                          .usage = calltree::cli::record_usage,
-                          .description = calltree::cli::record_summary,
-                          .flags = calltree::cli::record_table.flags,
-                          .run = calltree::cli::run_record});
+CALLTREE_COMMAND(
+    record, {.name = "record",
+             .summary = "profile a program (callgrind; php, python, node) into a folder of runs",
+             .usage = calltree::cli::record_usage,
+             .description = calltree::cli::record_summary,
+             .flags = calltree::cli::record_table.flags,
+             .run = calltree::cli::run_record});
