@@ -198,8 +198,9 @@ std::string call_lines(std::string_view title, const json& rows, std::uint64_t l
   std::string out = "\n" + std::string(title) + ":";
   if (rows.empty()) out += " none";
   for (const json& r : rows)
-    out += "\n  " + r["name"].get<std::string>() + "  " + grouped(r["count"]) + " calls, " +
-           grouped(r["cost"]) + " (" + percent_text(r["percent"]) + ")" +
+    out += "\n  " + r["name"].get<std::string>() + "  " +
+           plural(r["count"].get<std::uint64_t>(), "call", "calls") + ", " + grouped(r["cost"]) +
+           " (" + percent_text(r["percent"]) + ")" +
            (r["recursive"].get<bool>() ? " recursive" : "");
   if (left_out) out += "\n  (" + grouped(static_cast<std::int64_t>(left_out)) + " more)";
   return out;

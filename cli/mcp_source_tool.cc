@@ -152,8 +152,8 @@ tool_answer run_source(tool_context& c, const json& arguments_json) {
     if (l.contains("calls"))
       for (const json& call : l["calls"])
         t += "\n      " + call["caller"].get<std::string>() + " -> " +
-             call["callee"].get<std::string>() + " (" + grouped(call["count"]) + " calls, " +
-             grouped(call["cost"]) + ")";
+             call["callee"].get<std::string>() + " (" + grouped(call["count"]) +
+             (call["count"] == 1 ? " call, " : " calls, ") + grouped(call["cost"]) + ")";
   }
   const std::uint64_t left = a.structured["left_out"];
   if (left) t += "\n(" + grouped(static_cast<std::int64_t>(left)) + " more lines: raise max_lines)";
