@@ -114,16 +114,17 @@ tool_answer summarize_profile(const std::string& path, const json& profile) {
        plural(out["source_files"].get<std::uint64_t>(), "source file", "source files") + " (" +
        std::to_string(found) + " found here).";
   const std::uint64_t errors = d["errors"], warnings = d["warnings"];
-  if (errors == 0 && warnings == 0 && messages.empty() && out["complete"].get<bool>()) {
-    t += "\nProblems: none.";
+  if (errors == 0 && warnings == 0 && out["complete"].get<bool>()) {
+    t += "\nNo problems reading it.";
   } else {
-    t += "\nProblems: " + plural(errors, "error", "errors") + ", " +
+    t += "\nProblems reading it: " + plural(errors, "error", "errors") + ", " +
          plural(warnings, "warning", "warnings") +
          (out["complete"].get<bool>() ? "" : "; not read to its end") + ".";
     for (std::size_t i = 0; i < diagnostics.size() && i < 5; ++i)
       t += "\n  " + diagnostics[i].get<std::string>();
-    for (const json& m : messages) t += "\n  " + m.get<std::string>();
   }
+  if (!messages.empty()) t += "\nNotes:";
+  for (const json& m : messages) t += "\n  " + m.get<std::string>();
   return a;
 }
 
