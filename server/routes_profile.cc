@@ -64,6 +64,14 @@ void input_object(json_writer& j, const views::session& s, const views::column_s
   j.end_array();
   j.key("has_jumps").value(s.stats.jump_lines > 0);
   j.key("has_calls").value(s.stats.call_lines > 0);
+  // A sampling profiler's file (docs/import.md): its call counts are samples taken under each
+  // call, as its `desc: Call counts:` line says (said only then: other answers are unchanged).
+  if (first)
+    for (const auto& [type, value] : first->header.descriptions)
+      if (type == "Call counts" && value.starts_with("samples")) {
+        j.key("sampled_calls").value(true);
+        break;
+      }
   j.key("diagnostics").begin_object();
   j.key("errors").value(s.errors);
   j.key("warnings").value(s.warnings);

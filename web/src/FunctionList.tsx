@@ -527,7 +527,11 @@ function makeColumns(profile: Profile, events: string[], _event: string, _state:
     }
     // (A file without calls, cachegrind's or cg_diff's, has no Calls column: it would be all 0.)
     if (!profile.inputs.every((i) => i.has_calls === false))
-      cols.push({ key: "calls", title: "Calls", tip: "calls into the function from other functions", sort: { by: "calls" }, cell: (r) => fmt((r as Row).calls), width: 80 });
+      cols.push(
+        profile.inputs.some((i) => i.sampled_calls)
+          ? { key: "calls", title: "Samples", tip: "samples taken under calls into the function (a sampling profiler's file: not calls made)", sort: { by: "calls" }, cell: (r) => fmt((r as Row).calls), width: 80 }
+          : { key: "calls", title: "Calls", tip: "calls into the function from other functions", sort: { by: "calls" }, cell: (r) => fmt((r as Row).calls), width: 80 },
+      );
     cols.push({ key: "name", title: "Function", tip: "name (click to sort by name)", sort: { by: "name" }, cell: (r) => r.name + (r.kind === "function" && (r as Row).cycle ? `  <cycle ${(r as Row).cycle}>` : ""), width: 0 });
     if (!pcols) cols.push({ key: "loc", title: "Location", tip: "source file, or the object of a function with none (???)", cell: (r) => location(r.file, r.object), width: 160 });
     return cols;

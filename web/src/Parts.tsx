@@ -79,7 +79,7 @@ export function Parts({ p, fn, event }: { p: Profile; fn: number | null; event: 
                 ))}
               </tr>
               <tr>
-                <td>Calls</td>
+                <td>{p.inputs.some((i) => i.sampled_calls) ? "Samples" : "Calls"}</td>
                 {parts.map((_, i) => (
                   <td class="num">{per[i] ? fmt(per[i]!.calls) : ""}</td>
                 ))}

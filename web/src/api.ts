@@ -56,6 +56,9 @@ export interface Input {
   has_jumps: boolean;
   /** Whether the file has calls (calls= lines); cg_diff's and cachegrind's files have none. */
   has_calls?: boolean;
+  /** The call counts are samples taken under each call, not calls made (a sampling profiler's
+   *  file, docs/import.md); absent otherwise. */
+  sampled_calls?: boolean;
   diagnostics: {
     errors: number;
     warnings: number;

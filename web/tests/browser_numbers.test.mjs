@@ -5,7 +5,8 @@
 // - with a part chosen, the header's Total is that part's, the figure every % is of;
 // - the diagnostics bar: red for errors only, amber for warnings, neutral for notes alone;
 // - a stated total that the self costs do not sum to is reported once (Xdebug's Memory);
-// - a folder's row has one total, the same before and after its file is opened.
+// - a folder's row has one total, the same before and after its file is opened;
+// - a sampling profiler's call counts are titled Samples, not Calls (issue 59).
 // Screenshots go to --out as numbers-NAME.png.
 //
 //   node web/tests/browser_numbers.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
@@ -220,6 +221,25 @@ test("a folder's row: one total, before and after its file is opened", async () 
   } finally {
     s.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// --- sampled call counts ---------------------------------------------------------------------
+test("a sampling profiler's call counts read Samples, a callgrind file's Calls", async () => {
+  const heads = async (pg) => (await pg.$$eval('[role="columnheader"].calls', (hs) => hs.map((h) => h.textContent.replace(/[▲▼]/g, "").trim())));
+  for (const [file, want] of [[join(corpus, "..", "import", "pprof", "go-cpu.pb.gz"), "Samples"], [join(corpus, "vg-recurse-default.callgrind"), "Calls"]]) {
+    const s = await serve([file]);
+    try {
+      const pg = await page(s.url);
+      await waitRows(pg);
+      eq((await heads(pg)).join(","), want, `the count column's title, ${file}`);
+      const tip = await pg.getAttribute('[role="columnheader"].calls', "title");
+      assert(want === "Calls" || tip.includes("not calls made"), "the tooltip says what a sample count is: " + tip);
+      if (want === "Samples") await shot(pg, "sampled-calls");
+      noErrors(pg);
+    } finally {
+      s.stop();
+    }
   }
 });
 
