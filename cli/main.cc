@@ -15,6 +15,7 @@
 #include "flag_table.h"
 #include "import/formats.h"
 #include "memory_option.h"
+#include "perf_data_runner.h"
 #include "standard_output.h"
 
 namespace calltree::cli {
@@ -47,7 +48,7 @@ constexpr auto program_table = make_flag_table<program_flags>({
      "auto|always|never"},
     {"from", 0, &program_flags::from,
      "read every input as FORMAT, whatever its first bytes say: callgrind, folded, "
-     "cpuprofile, pprof, pstats or perf-script (docs/import.md) [by content]",
+     "cpuprofile, pprof, pstats, perf-script or perf-data (docs/import.md) [by content]",
      "FORMAT"},
     {"help", 'h', &program_flags::help,
      "show this help; 'calltree COMMAND --help' shows a command's options"},
@@ -106,7 +107,8 @@ bool apply(const calltree::cli::program_flags& f) {
     auto format = calltree::detail::format_named(*f.from);
     if (!format) {
       calltree::cli::print_error(
-          "--from takes callgrind, folded, cpuprofile, pprof, pstats or perf-script, not '" +
+          "--from takes callgrind, folded, cpuprofile, pprof, pstats, perf-script or perf-data, "
+          "not '" +
           *f.from + "'");
       return false;
     }
@@ -178,6 +180,7 @@ int main(int argc, char** argv) {
   // A closed pipe (calltree ... | head) is success, not a crash.
   std::signal(SIGPIPE, SIG_IGN);
   calltree::cli::track_standard_output();
+  calltree::cli::install_perf_data_runner();
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   const int rc = run(args);
   // A write that failed is the command's error (with its reason), unless the reader went away

@@ -85,10 +85,11 @@ enum class diag_code : std::uint8_t {
   bad_pprof,        // a profile.proto that cannot be decoded (its byte offset said)
   bad_pstats,       // cProfile / pstats marshal data that cannot be read (its byte offset said)
   bad_perf_script,  // a `perf script` line that cannot be read
+  perf_data,        // a perf.data file `perf script` could not be run on (perf missing, failing)
 };
 
 // The last code: loops over every code stop here.
-inline constexpr diag_code last_diag_code = diag_code::bad_perf_script;
+inline constexpr diag_code last_diag_code = diag_code::perf_data;
 
 CALLTREE_API std::string_view to_string(diag_code c);
 

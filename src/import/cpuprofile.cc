@@ -30,9 +30,9 @@ namespace calltree::detail {
 namespace {
 
 struct node {
-  std::uint32_t frame = 0;       // the function's frame at its first line
-  std::int64_t parent = -1;      // the parent node's index, -1 for a root
-  bool root = false;             // V8's `(root)`: no frame of its own
+  std::uint32_t frame = 0;   // the function's frame at its first line
+  std::int64_t parent = -1;  // the parent node's index, -1 for a root
+  bool root = false;         // V8's `(root)`: no frame of its own
   std::uint64_t samples = 0, time = 0;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ticks;  // (line, ticks)
   stack_frame where;
@@ -190,7 +190,8 @@ void read_cpuprofile(std::string_view bytes, import_target& to) {
     const std::int64_t next = i + 1 < n ? at[i + 1] : end;
     auto& nd = all[it->second];
     ++nd.samples;
-    nd.time += next > at[i] ? static_cast<std::uint64_t>(next) - static_cast<std::uint64_t>(at[i]) : 0;
+    nd.time +=
+        next > at[i] ? static_cast<std::uint64_t>(next) - static_cast<std::uint64_t>(at[i]) : 0;
   }
   if (unknown)
     to.report(severity::error, diag_code::bad_cpuprofile, 0, 0,

@@ -1,12 +1,12 @@
 // formats.cc — the formats' names, and sniff_format(): each format's unmistakable first bytes.
 #include "import/formats.h"
 
-#include "import/perf_lines.h"
-
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <cctype>
+
+#include "import/perf_lines.h"
 
 namespace calltree::detail {
 
@@ -14,7 +14,7 @@ namespace {
 
 std::atomic<int> forced{-1};  // set_process_format's, -1 for none
 
-constexpr std::array<std::pair<std::string_view, profile_format>, 8> names = {{
+constexpr std::array<std::pair<std::string_view, profile_format>, 9> names = {{
     {"callgrind", profile_format::callgrind},
     {"folded", profile_format::folded},
     {"cpuprofile", profile_format::cpuprofile},
@@ -23,6 +23,7 @@ constexpr std::array<std::pair<std::string_view, profile_format>, 8> names = {{
     {"perf-script", profile_format::perf_script},
     {"perf", profile_format::perf_script},
     {"cprofile", profile_format::pstats},
+    {"perf-data", profile_format::perf_data},
 }};
 
 bool blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -87,8 +88,8 @@ bool looks_cpuprofile(std::string_view h) {
   h = trim_start(h);
   if (h.empty() || h.front() != '{') return false;
   h = trim_start(h.substr(1));
-  for (std::string_view key : {"\"nodes\"", "\"head\"", "\"startTime\"", "\"endTime\"", "\"samples\"",
-                               "\"timeDeltas\""})
+  for (std::string_view key :
+       {"\"nodes\"", "\"head\"", "\"startTime\"", "\"endTime\"", "\"samples\"", "\"timeDeltas\""})
     if (h.starts_with(key)) return true;
   return false;
 }
@@ -156,8 +157,7 @@ bool folded_line(std::string_view line) {
   for (char c : line.substr(sp + 1))
     if (!digit(c)) return false;
   const char first = line.front();
-  if (digit(first) || first == '+' || first == '-' || first == '#' || first == '*' ||
-      blank(first))
+  if (digit(first) || first == '+' || first == '-' || first == '#' || first == '*' || blank(first))
     return false;
   return !callgrind_key(line);
 }
@@ -199,6 +199,9 @@ std::optional<profile_format> process_format() {
 }
 
 profile_format sniff_format(std::string_view head, bool whole) {
+  // (perf.data's magic, in its file and in its pipe form: "PERFILE2", little-endian or not)
+  if (head.starts_with("PERFILE2") || head.starts_with("2ELIFREP"))
+    return profile_format::perf_data;
   if (looks_pstats(head)) return profile_format::pstats;
   if (looks_pprof(head)) return profile_format::pprof;
   if (looks_cpuprofile(head)) return profile_format::cpuprofile;

@@ -25,9 +25,11 @@ enum class profile_format : std::uint8_t {
   pprof,        // profile.proto, gzip'd or not: Go, pprof, gperftools' converted files
   pstats,       // Python's cProfile/profile output (python -m cProfile -o FILE)
   perf_script,  // the text `perf script` prints (perf record -g)
+  perf_data,    // `perf record`'s perf.data, read as the text `perf script` makes of it
 };
 
-// "callgrind", "folded", "cpuprofile", "pprof", "pstats", "perf-script": what --from takes.
+// "callgrind", "folded", "cpuprofile", "pprof", "pstats", "perf-script", "perf-data": what
+// --from takes.
 std::string_view to_string(profile_format f);
 // The format of a --from name (also "perf" for perf-script, "cprofile" for pstats).
 std::optional<profile_format> format_named(std::string_view name);

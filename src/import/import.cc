@@ -1,6 +1,7 @@
 // import.cc — read_imported(): the importer of each format, and their reports.
 #include "import/import.h"
 
+#include <atomic>
 #include <string>
 
 namespace calltree::detail {
@@ -51,6 +52,32 @@ std::string import_line(std::string_view text) {
   return out;
 }
 
+namespace {
+std::atomic<perf_data_runner> perf_runner{nullptr};
+}  // namespace
+
+void set_perf_data_runner(perf_data_runner runner) { perf_runner.store(runner); }
+
+void read_perf_data(std::string_view bytes, import_target& to) {
+  const perf_data_runner run = perf_runner.load();
+  if (!run) {
+    to.report(severity::error, diag_code::perf_data, 0, 0,
+              "a perf.data file: calltree reads it as the text `perf script` makes of it, which "
+              "only the calltree command runs; run `perf script -i FILE > FILE.txt` and read that");
+    to.stats.state = read_state::stopped;
+    return;
+  }
+  auto text = run(to.options.display_name, bytes);
+  if (!text) {
+    to.report(severity::error, diag_code::perf_data, 0, 0, text.error().message);
+    to.stats.state = read_state::stopped;
+    return;
+  }
+  // (its lines are those of `perf script`'s text: a diagnostic's line is one of them)
+  read_perf_script(*text, to);
+  to.stats.bytes = bytes.size();
+}
+
 void read_imported(profile_format format, std::string_view bytes, import_target& to) {
   to.stats.bytes = bytes.size();
   switch (format) {
@@ -64,6 +91,8 @@ void read_imported(profile_format format, std::string_view bytes, import_target&
       return read_pstats(bytes, to);
     case profile_format::perf_script:
       return read_perf_script(bytes, to);
+    case profile_format::perf_data:
+      return read_perf_data(bytes, to);
     case profile_format::callgrind:
       break;
   }

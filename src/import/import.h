@@ -17,6 +17,7 @@
 #include "calltree/diagnostic.h"
 #include "calltree/reader.h"
 #include "calltree/records.h"
+#include "calltree/result.h"
 #include "calltree/string_pool.h"
 #include "import/formats.h"
 
@@ -47,6 +48,14 @@ string_id import_name(string_pool& names, std::string_view name);
 // 4096 bytes, CR and LF as blanks, NUL as U+FFFD.
 std::string import_line(std::string_view text);
 
+// How a perf.data file becomes `perf script`'s text: the library runs no program, so the
+// command-line tool sets one for its process (cli/perf_data_runner.cc), which runs `perf
+// script` on the file `path` (the input's display name) whose bytes are `bytes`. The text, or
+// why there is none ("perf is not on the PATH: ...", perf's own message): a perf-data error.
+// Unset (the library's users, the Python module): every perf.data input is that error.
+using perf_data_runner = result<std::string> (*)(const std::string& path, std::string_view bytes);
+void set_perf_data_runner(perf_data_runner runner);
+
 // Reads `bytes` (the whole input, decoded) as `format` (not callgrind).
 void read_imported(profile_format format, std::string_view bytes, import_target& to);
 
@@ -56,5 +65,6 @@ void read_cpuprofile(std::string_view bytes, import_target& to);
 void read_pprof(std::string_view bytes, import_target& to);
 void read_pstats(std::string_view bytes, import_target& to);
 void read_perf_script(std::string_view bytes, import_target& to);
+void read_perf_data(std::string_view bytes, import_target& to);
 
 }  // namespace calltree::detail

@@ -270,8 +270,8 @@ class reader {
     open_ = true;
     skipping_ = false;
     open_begin_ = static_cast<std::uint32_t>(frames_.size());
-    auto [it, added] = event_ids_.try_emplace(std::string(h.event),
-                                              static_cast<std::uint32_t>(events_.size()));
+    auto [it, added] =
+        event_ids_.try_emplace(std::string(h.event), static_cast<std::uint32_t>(events_.size()));
     if (added) events_.push_back({std::string(h.event), false});
     current_.event = it->second;
     current_.value = h.period.value_or(1);

@@ -51,7 +51,12 @@ struct fault {
   }
 };
 
-enum wire_type : std::uint8_t { varint_wire = 0, fixed64_wire = 1, bytes_wire = 2, fixed32_wire = 5 };
+enum wire_type : std::uint8_t {
+  varint_wire = 0,
+  fixed64_wire = 1,
+  bytes_wire = 2,
+  fixed32_wire = 5
+};
 
 // A message's fields, one by one: [begin, end) of the whole input, whose offsets the faults
 // give. Every length is checked against the end of the message it is in.
@@ -202,8 +207,8 @@ struct decoded {
   std::vector<function_msg> functions;
   std::vector<std::string_view> strings;
   std::vector<std::int64_t> comments;
-  std::int64_t drop_frames = 0, keep_frames = 0, time_nanos = 0, duration_nanos = 0,
-               period = 0, default_sample_type = 0;
+  std::int64_t drop_frames = 0, keep_frames = 0, time_nanos = 0, duration_nanos = 0, period = 0,
+               default_sample_type = 0;
   std::optional<value_type> period_type;
 };
 
@@ -453,7 +458,8 @@ class importer {
     if (cut_)
       to_.report(severity::warning, diag_code::bad_pprof, 0, 0,
                  std::to_string(cut_) + " samples have stacks deeper than " +
-                     std::to_string(deepest_stack) + " frames: their outermost frames are left out");
+                     std::to_string(deepest_stack) +
+                     " frames: their outermost frames are left out");
     p.emit(to_);
   }
 
@@ -502,7 +508,8 @@ class importer {
         return fault_.raise(l.at, "location " + std::to_string(l.id) + " names mapping " +
                                       std::to_string(l.mapping_id) + ", which is not in the file");
     }
-    if (!string_ok(d_.drop_frames, 0, "drop_frames") || !string_ok(d_.keep_frames, 0, "keep_frames") ||
+    if (!string_ok(d_.drop_frames, 0, "drop_frames") ||
+        !string_ok(d_.keep_frames, 0, "keep_frames") ||
         !string_ok(d_.default_sample_type, 0, "default_sample_type"))
       return false;
     if (d_.period_type && (!string_ok(d_.period_type->type, d_.period_type->at, "period_type") ||
@@ -541,7 +548,8 @@ class importer {
       stack_frame s;
       s.object = object;
       s.file = import_name(to_.names, str(f.filename));
-      s.function = name.empty() ? import_name(to_.names, hex(l.address)) : import_name(to_.names, name);
+      s.function =
+          name.empty() ? import_name(to_.names, hex(l.address)) : import_name(to_.names, name);
       s.line = ln.line > 0 ? static_cast<std::uint64_t>(ln.line) : 0;
       s.first_line = f.start_line > 0 ? static_cast<std::uint64_t>(f.start_line) : 0;
       fr.push_back(p.frame(s));
@@ -554,8 +562,8 @@ class importer {
     if (!read_sample(wire_reader(bytes_, r.begin, r.end, fault_), s_)) return false;
     if (s_.values.size() != d_.sample_types.size())
       return fault_.raise(r.at, "a sample has " + std::to_string(s_.values.size()) +
-                                       " values for " + std::to_string(d_.sample_types.size()) +
-                                       " sample types");
+                                    " values for " + std::to_string(d_.sample_types.size()) +
+                                    " sample types");
     for (const auto& label : s_.labels) {
       // (no structured binding: Clang 14 does not let a lambda capture one)
       const auto key = label.first;
@@ -570,8 +578,8 @@ class importer {
     for (auto id : s_.locations) {
       const auto l = location_of_.find(id);
       if (l == location_of_.end())
-        return fault_.raise(r.at, "a sample names location " + std::to_string(id) +
-                                         ", which is not in the file");
+        return fault_.raise(
+            r.at, "a sample names location " + std::to_string(id) + ", which is not in the file");
       const auto& fr = frames_of(p, l->second);
       stack_.insert(stack_.end(), fr.begin(), fr.end());
       if (stack_.size() > deepest_stack) {
@@ -608,19 +616,16 @@ class importer {
       p.descriptions.emplace_back(std::move(type), std::move(value));
     };
     if (d_.period_type || d_.period)
-      add("Period", std::to_string(d_.period) +
-                        (d_.period_type ? " " + one_line(str(d_.period_type->type)) + " " +
-                                              one_line(str(d_.period_type->unit))
-                                        : std::string()));
+      add("Period", std::to_string(d_.period) + (d_.period_type
+                                                     ? " " + one_line(str(d_.period_type->type)) +
+                                                           " " + one_line(str(d_.period_type->unit))
+                                                     : std::string()));
     if (d_.time_nanos) add("Time", std::to_string(d_.time_nanos) + " ns since 1970 (UTC)");
     if (d_.duration_nanos) add("Duration", std::to_string(d_.duration_nanos) + " ns");
-    if (d_.default_sample_type)
-      add("Default sample type", one_line(str(d_.default_sample_type)));
+    if (d_.default_sample_type) add("Default sample type", one_line(str(d_.default_sample_type)));
     for (auto c : d_.comments) add("Comment", one_line(str(c)));
-    if (d_.drop_frames)
-      add("drop_frames (not applied)", one_line(str(d_.drop_frames)));
-    if (d_.keep_frames)
-      add("keep_frames (not applied)", one_line(str(d_.keep_frames)));
+    if (d_.drop_frames) add("drop_frames (not applied)", one_line(str(d_.drop_frames)));
+    if (d_.keep_frames) add("keep_frames (not applied)", one_line(str(d_.keep_frames)));
   }
 
   // The label keys, once the samples are read (describe() runs before them).
@@ -630,7 +635,8 @@ class importer {
     for (const auto& [key, unit] : label_keys_) {
       if (!keys.empty()) keys += ", ";
       keys += one_line(str(key));
-      if (unit >= 0) keys += str(unit).empty() ? " (number)" : " (number, " + one_line(str(unit)) + ")";
+      if (unit >= 0)
+        keys += str(unit).empty() ? " (number)" : " (number, " + one_line(str(unit)) + ")";
     }
     p.descriptions.emplace_back("Sample labels (not kept)", keys);
   }
@@ -652,8 +658,6 @@ class importer {
 
 }  // namespace
 
-void read_pprof(std::string_view bytes, import_target& to) {
-  importer(bytes, to).run();
-}
+void read_pprof(std::string_view bytes, import_target& to) { importer(bytes, to).run(); }
 
 }  // namespace calltree::detail

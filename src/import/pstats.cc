@@ -65,8 +65,8 @@ struct function_key {
 
 struct key_hash {
   std::size_t operator()(const function_key& k) const noexcept {
-    const std::size_t h = std::hash<std::string_view>()(k.file) * 31 +
-                          std::hash<std::string_view>()(k.name);
+    const std::size_t h =
+        std::hash<std::string_view>()(k.file) * 31 + std::hash<std::string_view>()(k.name);
     return h * 1000003u ^ std::hash<std::int64_t>()(k.line);
   }
 };
@@ -178,7 +178,8 @@ class stats_reader {
       to_.no_profile = "no stats dict in it";
       return;
     }
-    for (std::size_t i = 0; i + 1 < root.items.size(); i += 2) entry(root.items[i], root.items[i + 1]);
+    for (std::size_t i = 0; i + 1 < root.items.size(); i += 2)
+      entry(root.items[i], root.items[i + 1]);
     std::uint64_t functions = 0;
     for (const auto& f : fns_) functions += f.listed;
     if (functions == 0) {
@@ -199,7 +200,7 @@ class stats_reader {
   std::unordered_map<function_key, std::uint32_t, key_hash> index_;
   std::vector<edge> edges_;
   std::unordered_set<std::uint64_t> pairs_;  // caller << 32 | callee
-  std::deque<std::string> made_;  // names made of code objects
+  std::deque<std::string> made_;             // names made of code objects
   std::uint64_t clamped_ = 0;
   bool timed_ = false, counted_ = false;
 
@@ -305,9 +306,9 @@ class stats_reader {
           bad(cv, "the call count of " + said(ck) + " -> " + said(k) + " is negative: left out");
           continue;
         }
-      } else if (cv.type == kind::tuple && cv.items.size() == 4 &&
-                 count_of(cv.items[0], e.count) && count_of(cv.items[1], ccc) &&
-                 time_of(cv.items[2], ctt) && time_of(cv.items[3], e.time)) {
+      } else if (cv.type == kind::tuple && cv.items.size() == 4 && count_of(cv.items[0], e.count) &&
+                 count_of(cv.items[1], ccc) && time_of(cv.items[2], ctt) &&
+                 time_of(cv.items[3], e.time)) {
         e.timed = true;
       } else {
         bad(cv, "the call " + said(ck) + " -> " + said(k) +
@@ -396,7 +397,8 @@ class stats_reader {
         {"Call counts",
          "calls made, recursive ones included (pstats' nc; its primitive calls, cc, are not "
          "kept); a recursive function's inclusive time is its cumtime"}};
-    for (const auto& [type, value] : h.descriptions) h.description_lines.push_back(type + ": " + value);
+    for (const auto& [type, value] : h.descriptions)
+      h.description_lines.push_back(type + ": " + value);
     to_.sink.on_part_begin(h);
     ++to_.stats.parts;
 

@@ -55,8 +55,8 @@ stack_profile::stack_profile(string_pool& names, std::vector<std::string> events
       if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f) c = '_';
     if (n.empty()) n = "event";
     const std::string base = n;
-    for (int k = 2; std::find(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(e), n) !=
-                    events_.begin() + static_cast<std::ptrdiff_t>(e);
+    for (int k = 2; std::find(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(e),
+                              n) != events_.begin() + static_cast<std::ptrdiff_t>(e);
          ++k)
       n = base + "_" + std::to_string(k);
   }
@@ -79,8 +79,8 @@ void stack_profile::add(std::span<const std::uint32_t> innermost_first,
   }
   auto& s = it->second;
   for (std::size_t e = 0; e < s.values.size() && e < values.size(); ++e)
-    s.values[e] = signed_costs ? signed_add(s.values[e], values[e])
-                               : saturated_add(s.values[e], values[e]);
+    s.values[e] =
+        signed_costs ? signed_add(s.values[e], values[e]) : saturated_add(s.values[e], values[e]);
   s.samples = saturated_add(s.samples, samples);
 }
 
@@ -96,7 +96,8 @@ void stack_profile::emit(import_target& to) const {
   h.events = events_;
   h.descriptions = descriptions;
   h.descriptions.emplace_back(sampled_calls_type, sampled_calls_value);
-  for (const auto& [type, value] : h.descriptions) h.description_lines.push_back(type + ": " + value);
+  for (const auto& [type, value] : h.descriptions)
+    h.description_lines.push_back(type + ": " + value);
   sink.on_part_begin(h);
   ++stats.parts;
 
@@ -124,7 +125,9 @@ void stack_profile::emit(import_target& to) const {
   std::vector<stack_frame> with_root;
   std::optional<stack_frame> root;
   {
-    auto key_of = [](const stack_frame& f) { return std::tuple(f.object.index(), f.file.index(), f.function.index()); };
+    auto key_of = [](const stack_frame& f) {
+      return std::tuple(f.object.index(), f.file.index(), f.function.index());
+    };
     std::set<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> outermost, called;
     for (const auto* key : order_) {
       outermost.insert(key_of(frames_[key->back()]));
@@ -158,8 +161,8 @@ void stack_profile::emit(import_target& to) const {
     ++stats.cost_lines;
     for (std::size_t e = 0; e < computed.size(); ++e) {
       const std::uint64_t before = computed[e];
-      computed[e] = signed_costs ? signed_add(before, s.values[e])
-                                 : saturated_add(before, s.values[e]);
+      computed[e] =
+          signed_costs ? signed_add(before, s.values[e]) : saturated_add(before, s.values[e]);
       // (held at a limit: the sum went past it, unless it is exactly the limit)
       const bool held = signed_costs ? computed[e] != before + s.values[e]
                                      : computed[e] == UINT64_MAX && before + s.values[e] < before;

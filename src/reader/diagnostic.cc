@@ -17,7 +17,7 @@ std::string_view to_string(severity s) {
 }
 
 namespace {
-constexpr std::array<std::string_view, 59> code_names = {
+constexpr std::array<std::string_view, 60> code_names = {
     "io-error",
     "truncated-input",
     "line-too-long",
@@ -77,6 +77,7 @@ constexpr std::array<std::string_view, 59> code_names = {
     "bad-pprof",
     "bad-pstats",
     "bad-perf-script",
+    "perf-data",
 };
 static_assert(static_cast<std::size_t>(last_diag_code) + 1 == code_names.size());
 }  // namespace
