@@ -6,13 +6,13 @@
 // read_functions), into a small model; the key's functions are those of annotate's key
 // (key_functions), disassembled through the runner the command line gives (objdump). Answers
 // and objdump's replies are kept, and only a few answers are made at once (asm_cache.h).
+#include <algorithm>
+
 #include "api_impl.h"
 #include "asm/read_any_functions.h"
 #include "asm_cache.h"
 #include "calltree/asm.h"
 #include "calltree/input.h"
-
-#include <algorithm>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -95,7 +95,8 @@ response make_answer(const views::session& s, std::uint32_t id, const common_que
 
 response route_asm(const request& r, const views::session& s, std::string_view segment,
                    asm_cache& cache) {
-  static const machine_code_writer asm_writer{"asm", false, [](const asm_view& v) { return asm_json(v); }};
+  static const machine_code_writer asm_writer{"asm", false,
+                                              [](const asm_view& v) { return asm_json(v); }};
   return route_machine_code(r, s, segment, cache, asm_writer);
 }
 

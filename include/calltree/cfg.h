@@ -33,11 +33,11 @@ namespace calltree {
 // Threads: a value; a const one may be read from several threads at once. Lifetime: it owns
 // what it holds.
 struct cfg_block {
-  std::size_t first = 0, last = 0;   // its instructions in the view: [first, last]
-  std::uint64_t from = 0, to = 0;    // its addresses: the first's, and the last's
-  std::vector<std::uint64_t> self;   // per view event: the sum of its instructions'
+  std::size_t first = 0, last = 0;        // its instructions in the view: [first, last]
+  std::uint64_t from = 0, to = 0;         // its addresses: the first's, and the last's
+  std::vector<std::uint64_t> self;        // per view event: the sum of its instructions'
   std::optional<std::uint64_t> executed;  // its first instruction's Ir, if the view has Ir
-  bool entry = false;                // the function's first block
+  bool entry = false;                     // the function's first block
 };
 
 // Threads and lifetime: a value.
@@ -49,10 +49,10 @@ enum class cfg_edge_kind : std::uint8_t {
 // Threads: a value; a const one may be read from several threads at once. Lifetime: it owns
 // what it holds.
 struct cfg_edge {
-  std::size_t from = 0;              // block index
-  std::int64_t to = -1;              // block index, or -1: out of the function
+  std::size_t from = 0;  // block index
+  std::int64_t to = -1;  // block index, or -1: out of the function
   cfg_edge_kind kind = cfg_edge_kind::taken;
-  bool conditional = false;          // from a conditional branch (a jcnd= record, or its fall-through)
+  bool conditional = false;  // from a conditional branch (a jcnd= record, or its fall-through)
   std::optional<std::uint64_t> count;  // times followed (unknown: a fall-through without Ir)
   std::uint64_t executed = 0;          // jcnd=: times its branch was executed; else its count
   std::uint64_t target = 0;            // the target address

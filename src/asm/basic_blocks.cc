@@ -44,8 +44,8 @@ flow flow_of(const asm_instruction& in) {
     return flow::end;
   if (m == "jmp" || m == "jmpq" || m == "ljmp" || m == "b" || m == "br") return flow::jump;
   if (m[0] == 'j' && !is_call(m)) return flow::conditional;  // jcc, jcxz, jrcxz
-  if (starts_with(m, "loop") || starts_with(m, "b.") || m == "cbz" || m == "cbnz" ||
-      m == "tbz" || m == "tbnz")
+  if (starts_with(m, "loop") || starts_with(m, "b.") || m == "cbz" || m == "cbnz" || m == "tbz" ||
+      m == "tbnz")
     return flow::conditional;
   if (in.branch_target && !is_call(m)) return flow::conditional;
   return flow::next;
@@ -68,8 +68,9 @@ cfg_view make_cfg(const asm_view& v) {
     return *ir < s.size() ? s[*ir] : 0;
   };
   auto index_of = [&](std::uint64_t address) -> std::int64_t {
-    auto it = std::lower_bound(v.instructions.begin(), v.instructions.end(), address,
-                               [](const asm_instruction& in, std::uint64_t a) { return in.address < a; });
+    auto it =
+        std::lower_bound(v.instructions.begin(), v.instructions.end(), address,
+                         [](const asm_instruction& in, std::uint64_t a) { return in.address < a; });
     if (it == v.instructions.end() || it->address != address) return -1;
     return it - v.instructions.begin();
   };

@@ -131,11 +131,11 @@ TEST(Cfg, EdgesHaveTheJumpRecordsCountsAndExactFallThroughs) {
     K kind;
     std::uint64_t count;
   };
-  const std::vector<want> wanted = {
-      {0, 7, K::taken, 0},   {0, 1, K::fall_through, 1},   {1, 4, K::taken, 1},
-      {2, 3, K::fall_through, 0}, {3, 6, K::taken, 0},   {3, 4, K::fall_through, 618},
-      {4, 3, K::taken, 618}, {4, 5, K::fall_through, 619}, {5, 4, K::taken, 618},
-      {5, 6, K::fall_through, 1}};
+  const std::vector<want> wanted = {{0, 7, K::taken, 0},   {0, 1, K::fall_through, 1},
+                                    {1, 4, K::taken, 1},   {2, 3, K::fall_through, 0},
+                                    {3, 6, K::taken, 0},   {3, 4, K::fall_through, 618},
+                                    {4, 3, K::taken, 618}, {4, 5, K::fall_through, 619},
+                                    {5, 4, K::taken, 618}, {5, 6, K::fall_through, 1}};
   ASSERT_EQ(g.edges.size(), wanted.size());
   for (std::size_t i = 0; i < wanted.size(); ++i) {
     const auto& e = g.edges[i];
@@ -186,7 +186,9 @@ TEST(Cfg, NotOkViewsHaveNoBlocksAndTheJsonSaysWhy) {
   EXPECT_NE(j.find("\"status\":\"object_missing\""), std::string::npos) << j;
   EXPECT_NE(j.find("\"blocks\":[]"), std::string::npos) << j;
   const std::string ok = cfg_json(hot_loop_view(), make_cfg(hot_loop_view()));
-  EXPECT_NE(ok.find("\"kind\":\"fall_through\",\"conditional\":true,\"count\":619"), std::string::npos) << ok;
+  EXPECT_NE(ok.find("\"kind\":\"fall_through\",\"conditional\":true,\"count\":619"),
+            std::string::npos)
+      << ok;
   EXPECT_NE(ok.find("\"text\":\"jg 1240 <hot_loop+0x10>\""), std::string::npos) << ok;
 }
 
