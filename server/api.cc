@@ -626,6 +626,10 @@ struct api::impl {
                         const views::session& s, const reload_target&) {
     return detail::route_asm(r, s, id, *st.asm_kept);
   }
+  response route_cfg_of(const request& r, std::string_view id, const served_state& st,
+                        const views::session& s, const reload_target&) {
+    return detail::route_cfg(r, s, id, *st.asm_kept);
+  }
 
   // The route table: every route of /api/v1/ and what answers it, the only list of them
   // (api::routes() gives their names to the walker test, tests/server/serve_walk_test.cc,
@@ -647,6 +651,7 @@ struct api::impl {
         {{"flame", false, false}, &impl::route_flame_of},
         {{"source/", true, false}, &impl::route_source_of},
         {{"asm/", true, false}, &impl::route_asm_of},
+        {{"cfg/", true, false}, &impl::route_cfg_of},
     };
     return table;
   }

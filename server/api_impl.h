@@ -4,12 +4,14 @@
 #include <re2/re2.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "api.h"
+#include "calltree/asm.h"
 #include "report/json.h"
 #include "views/columns.h"
 #include "views/diff.h"
@@ -110,6 +112,20 @@ response route_source(const request& r, const views::session& s, std::string_vie
                       bool serve_text);
 class asm_cache;
 response route_asm(const request& r, const views::session& s, std::string_view id,
+                   asm_cache& cache);
+// What a machine-code route writes of each view of the function: asm/ID its asm_json, cfg/ID
+// its control-flow graph, into the answer's array `field` (with_ir: the events asked for get
+// Ir too, when the profile has it, to count executions).
+struct machine_code_writer {
+  const char* field;
+  bool with_ir;
+  std::function<std::string(const asm_view&)> write;
+};
+// The answer of a machine-code route for function `id`: the profile read again for its name,
+// its code disassembled (routes_asm.cc: the checks, the kept answers, the slots).
+response route_machine_code(const request& r, const views::session& s, std::string_view id,
+                            asm_cache& cache, const machine_code_writer& w);
+response route_cfg(const request& r, const views::session& s, std::string_view id,
                    asm_cache& cache);
 response route_diff_functions(const request& r, const views::diff_source& src);
 response route_folder(const request& r, folder& f);

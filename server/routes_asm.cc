@@ -6,6 +6,8 @@
 // read_functions), into a small model; the key's functions are those of annotate's key
 // (key_functions), disassembled through the runner the command line gives (objdump). Answers
 // and objdump's replies are kept, and only a few answers are made at once (asm_cache.h).
+#include <algorithm>
+
 #include "api_impl.h"
 #include "asm/read_any_functions.h"
 #include "asm_cache.h"
@@ -30,7 +32,7 @@ class quiet_diagnostics final : public diagnostic_sink {
 
 // The answer of function `id`: the profile read again for its name, its code disassembled.
 response make_answer(const views::session& s, std::uint32_t id, const common_query& c, double hot,
-                     const objdump_runner& run) {
+                     const objdump_runner& run, const machine_code_writer& w) {
   const std::string name(s.name(id));
   profile q;
   // (a run of several files: each file's parts, in order, as the session read them)
@@ -58,10 +60,17 @@ response make_answer(const views::session& s, std::uint32_t id, const common_que
   j.end_object();
   std::string body = j.take();
   body.pop_back();  // the envelope's '}': the views follow as annotate --json writes them
-  body += ",\"asm\":[";
+  body += ",\"";
+  body += w.field;
+  body += "\":[";
   if (has_instr) {
     asm_options ao;
     ao.events = c.events;
+    // (the chosen events, and Ir when the writer counts executions by it and the profile has it)
+    if (w.with_ir && !ao.events.empty() &&
+        std::find(ao.events.begin(), ao.events.end(), "Ir") == ao.events.end())
+      for (const auto& e : q.events)
+        if (e.name == "Ir") ao.events.push_back("Ir");
     ao.event_definitions = s.options.event_definitions;
     for (const auto& d : c.derived) ao.event_definitions.push_back(d);
     for (std::uint32_t n : c.parts) ao.parts.push_back(part_id{n});
@@ -75,7 +84,7 @@ response make_answer(const views::session& s, std::uint32_t id, const common_que
     annotator->annotate(functions, [&](asm_view&& v) {
       if (!first) body += ',';
       first = false;
-      body += asm_json(v);
+      body += w.write(v);
     });
   }
   body += "]}";
@@ -86,6 +95,13 @@ response make_answer(const views::session& s, std::uint32_t id, const common_que
 
 response route_asm(const request& r, const views::session& s, std::string_view segment,
                    asm_cache& cache) {
+  static const machine_code_writer asm_writer{"asm", false,
+                                              [](const asm_view& v) { return asm_json(v); }};
+  return route_machine_code(r, s, segment, cache, asm_writer);
+}
+
+response route_machine_code(const request& r, const views::session& s, std::string_view segment,
+                            asm_cache& cache, const machine_code_writer& w) {
   const objdump_runner& run = cache.runner();
   std::uint32_t id = 0;
   if (auto f = parse_id(segment, s, id)) return error_response(*f);
@@ -122,7 +138,7 @@ response route_asm(const request& r, const views::session& s, std::string_view s
     return busy;
   }
 
-  response res = make_answer(s, id, c, hot, cache.runner());
+  response res = make_answer(s, id, c, hot, cache.runner(), w);
   // (the reading's and objdump's buffers, freed, are given back to the system: without it the
   // arenas of the workers that made answers keep them, 1 GB on the real 260 MB profile)
 #ifdef __GLIBC__

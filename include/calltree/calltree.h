@@ -32,6 +32,7 @@
 #include "calltree/checker.h"
 #include "calltree/totals.h"
 #include "calltree/asm.h"
+#include "calltree/cfg.h"
 
 #include "calltree/analysis/call_paths.h"
 #include "calltree/analysis/callers.h"

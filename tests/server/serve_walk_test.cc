@@ -90,7 +90,8 @@ constexpr test::known_failure known_failures[] = {
 // The routes the walker walks, by their table names (server/api.cc, api::routes()).
 const std::set<std::string> walked_routes = {
     "status", "reload",  "profile", "functions", "function/", "graph/", "coverage/",
-    "flame",  "source/", "asm/",    "folder",    "f/",        "d/",     "trend"};
+    "flame",  "source/", "asm/",    "cfg/",      "folder",    "f/",     "d/",
+    "trend"};
 
 using test::annotate_json;
 
@@ -699,6 +700,11 @@ class walker {
         for (const auto& o : m["asm"])
           log_.check(o["status"] == "no_instructions", "machine code",
                      "no code without instruction addresses", o["status"].dump());
+      const json g = ask("control flow", "cfg/" + std::to_string(list["rows"][0]["id"].get<int>()));
+      if (!g.is_null())
+        for (const auto& o : g["cfg"])
+          log_.check(o["status"] == "no_instructions" && o["blocks"].empty(), "control flow",
+                     "no blocks without instruction addresses", o["status"].dump());
       return;
     }
     const json list = ask("list", "functions?limit=6&cycles=no&" + ev_);
@@ -718,6 +724,19 @@ class walker {
         log_.check(
             sum == of(o["self"]), "machine code", "instructions sum to the self cost",
             o["function"].get<std::string>() + ": " + show(sum) + ", self " + show(of(o["self"])));
+      }
+      // The control flow of the heaviest function (one: it reads the profile again): its
+      // blocks and what is left out sum to the self cost.
+      if (&r != &list["rows"][0]) continue;
+      const json g = ask("control flow", "cfg/" + std::to_string(r["id"].get<int>()) + "?" + ev_);
+      if (g.is_null()) continue;
+      for (const auto& o : g["cfg"]) {
+        if (o["status"] != "ok") continue;
+        costs_t sum = of(o["left_out"]);
+        for (const auto& b : o["blocks"]) sum = plus(sum, of(b["self"]));
+        log_.check(sum == of(o["self"]), "control flow", "blocks sum to the self cost",
+                   o["function"].get<std::string>() + ": " + show(sum) + ", self " +
+                       show(of(o["self"])));
       }
     }
   }

@@ -10,7 +10,8 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { AsmAnswer, AsmInstruction, AsmObject, FunctionDetail } from "./api";
 import { fmt, pct } from "./format";
-import type { ViewState } from "./url";
+import { ControlFlow } from "./ControlFlow";
+import { navigate, type ViewState } from "./url";
 import { useFetch } from "./useFetch";
 
 const ROW = 18; // px: every row (instruction, header, note) has this height, for the arrows
@@ -267,7 +268,26 @@ function NoInstructions({ creator }: { creator: string }) {
   );
 }
 
+/** The tab: a toggle between the code and its control-flow graph (ControlFlow.tsx), kept in
+ * the URL (flow=1). */
 export function MachineCode({ f, event, state, creator }: { f: FunctionDetail; event: string; state: ViewState; creator: string }) {
+  if (f.kind !== "function") return <div class="hint">A cycle has no machine code of its own: select one of its functions.</div>;
+  return (
+    <div class="machinetab">
+      <div class="toggle" role="group" aria-label="Machine code view" data-testid="asm-toggle">
+        <button type="button" aria-pressed={!state.flow} class={state.flow ? "" : "on"} onClick={() => navigate({ flow: false })}>
+          Code
+        </button>
+        <button type="button" aria-pressed={state.flow} class={state.flow ? "on" : ""} onClick={() => navigate({ flow: true })}>
+          Control flow
+        </button>
+      </div>
+      {state.flow ? <ControlFlow f={f} event={event} state={state} /> : <Code f={f} event={event} state={state} creator={creator} />}
+    </div>
+  );
+}
+
+function Code({ f, event, state, creator }: { f: FunctionDetail; event: string; state: ViewState; creator: string }) {
   const q = useFetch<AsmAnswer>(f.kind === "function" ? "asm/" + f.id : null, {
     parts: state.parts !== "all" ? state.parts : undefined,
     side: state.side === "old" ? "old" : undefined,

@@ -651,3 +651,44 @@ function diffAnswer(data: Record<string, unknown>, params: Params, event: string
   const offset = Number(params.offset ?? 0), limit = Number(params.limit ?? 100);
   return { events: all.events, totals: all.totals, counts, total_rows: rows.length, offset, rows: rows.slice(offset, offset + limit), groups, total_groups };
 }
+
+// GET /api/v1/cfg/ID (docs/serve.md, "Control flow"; each object as docs/json.md's "cfg").
+export interface CfgBlock {
+  index: number;
+  from: string; // the first instruction's address
+  to: string; // the last instruction's address
+  entry: boolean;
+  executed: Cost | null; // the first instruction's Ir (null: no Ir event)
+  self: Costs;
+  instructions: { address: string; text: string; self: Costs }[];
+}
+
+export interface CfgEdge {
+  from: number; // block indexes
+  to: number | null; // null: out of the function
+  kind: "taken" | "fall_through";
+  conditional: boolean;
+  count: Cost | null; // null: unknown
+  executed: Cost;
+  target: string;
+  target_function: string | null;
+}
+
+export interface CfgObject {
+  function: string;
+  file: string;
+  object: string;
+  status: string;
+  message: string;
+  events: string[];
+  totals: Costs;
+  self: Costs;
+  left_out: Costs;
+  blocks: CfgBlock[];
+  edges: CfgEdge[];
+}
+
+export interface CfgAnswer extends FnRef {
+  has_instructions: boolean;
+  cfg: CfgObject[];
+}

@@ -29,6 +29,7 @@ export interface ViewState {
   open: string; // serve DIR: the profile opened ("ID"), or the diff of two ("OLD,NEW")
   view: "" | "trend"; // serve DIR: the table of profiles, or the Trend view (Trend.tsx)
   tfn: string; // the Trend view's function ("" = the program total)
+  flow: boolean; // Machine code: the control-flow graph (ControlFlow.tsx), not the code
 }
 
 export const defaults: ViewState = {
@@ -56,6 +57,7 @@ export const defaults: ViewState = {
   open: "",
   view: "",
   tfn: "",
+  flow: false,
 };
 
 export function parseHash(hash: string): ViewState {
@@ -89,6 +91,7 @@ export function parseHash(hash: string): ViewState {
   s.all = p.get("all") === "1";
   s.pcols = p.get("pcols") === "1";
   s.cycles = p.get("cycles") !== "0";
+  s.flow = p.get("flow") === "1";
   return s;
 }
 

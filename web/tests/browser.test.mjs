@@ -875,6 +875,27 @@ test("machine code: hot_loop's instructions, costs and jump arrows as annotate -
       const notes = await pg.$$eval("[data-testid=asm-rows] .asmnote", (els) => els.map((e) => e.textContent));
       assert(notes.some((n) => n.includes(`jump ${fmt(loop.followed)} of 1,237 (`)), "the loop's jump note: " + notes.join(" | "));
       await shot(pg, "asm");
+      // The Control flow toggle: hot_loop's blocks, their costs summing to its self cost, its
+      // edges with their counts, the heaviest the widest.
+      await pg.click('[data-testid="asm-toggle"] button:has-text("Control flow")');
+      await pg.waitForSelector('[data-testid="cfg-graph"] .cfgblock');
+      assert((await pg.evaluate(() => location.hash)).includes("flow=1"), "the toggle in the URL");
+      const blockCosts = await pg.$$eval("[data-testid=cfg-graph] .cfgblock", (els) => els.map((e) => Number(e.dataset.cost)));
+      assert(blockCosts.length >= 6, "hot_loop's blocks: " + blockCosts.length);
+      eq(blockCosts.reduce((a, b) => a + b, 0), Number(want.self.Ir), "the blocks' costs sum to the self cost");
+      const edges = await pg.$$eval("[data-testid=cfg-graph] .cfgedge", (els) =>
+        els.map((e) => ({ count: e.dataset.count, hot: e.classList.contains("hot"), width: Number(e.querySelector("path").getAttribute("stroke-width")) })),
+      );
+      assert(edges.length >= 8 && edges.every((e) => e.count !== ""), "every edge has a count");
+      const counts = edges.map((e) => Number(e.count));
+      assert(counts.includes(Number(loop.followed)), "the loop's taken edge, " + loop.followed + " times: " + counts.join(" "));
+      const hotEdge = edges.find((e) => e.hot);
+      eq(Number(hotEdge.count), Math.max(...counts), "the hot edge is the most followed");
+      eq(hotEdge.width, Math.max(...edges.map((e) => e.width)), "the hot edge is the widest");
+      assert(Math.max(...counts) >= 618, "the loop's edges are followed 618 times or more");
+      await shot(pg, "cfg");
+      await pg.goBack();
+      await pg.waitForSelector('[data-testid="asm-rows"]');
       eq(pg.errors.length, 0, "page errors " + pg.errors.join("; "));
     } finally {
       s.stop();
