@@ -107,6 +107,7 @@ response route_graph(const request& r, const views::session& s, std::string_view
   if (auto f = parse_count_param(r, "down", q.down, 10)) return error_response(*f);
   if (auto f = parse_count_param(r, "max_nodes", q.max_nodes, 1000)) return error_response(*f);
   if (auto f = parse_fraction_param(r, "min", q.min_share)) return error_response(*f);
+  if (auto f = parse_fraction_param(r, "node_min", q.node_min_share)) return error_response(*f);
   if (auto f = parse_stack_filter(r, q.filter)) return error_response(*f);
   auto g = views::call_graph_around(s, id, q);
   if (!g) return error_response(400, "bad_event", g.error().message);
@@ -122,6 +123,12 @@ response route_graph(const request& r, const views::session& s, std::string_view
   j.key("min").value(q.min_share);
   j.key("threshold");
   cost(j, g->threshold);
+  // (only when asked: a report's answers, made with the defaults, stay as they were)
+  if (q.node_min_share > 0) {
+    j.key("node_min").value(q.node_min_share);
+    j.key("node_threshold");
+    cost(j, g->node_threshold);
+  }
   j.key("truncated").value(g->truncated);
   j.key("nodes").begin_array();
   for (const views::graph_node& n : g->nodes) {

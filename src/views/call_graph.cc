@@ -34,6 +34,10 @@ result<graph_view> call_graph_around(const session& s, std::uint64_t id, const g
   auto shown = [&](std::uint32_t ci) {
     return pc.call_present(ci) && weight(pc.call(ci)) >= out.threshold;
   };
+  out.node_threshold = static_cast<std::uint64_t>(static_cast<double>(total) * q.node_min_share);
+  auto heavy = [&](std::uint32_t k) {
+    return q.node_min_share <= 0 || weight(pc.inclusive(k)) >= out.node_threshold;
+  };
 
   std::unordered_map<std::uint32_t, std::size_t> index;  // key -> nodes
   auto add_node = [&](std::uint32_t k, int depth) {
@@ -62,7 +66,7 @@ result<graph_view> call_graph_around(const session& s, std::uint64_t id, const g
         for (std::uint32_t ci : list) {
           if (!shown(ci)) continue;
           const std::uint32_t other = side == 0 ? t.calls[ci].caller : t.calls[ci].callee;
-          if (!index.count(other)) next.emplace_back(weight(pc.call(ci)), other);
+          if (!index.count(other) && heavy(other)) next.emplace_back(weight(pc.call(ci)), other);
         }
       }
       std::sort(next.begin(), next.end(), [](const auto& a, const auto& b) {

@@ -2,10 +2,11 @@
 //
 // What it is: the functions that call the selected one (up to `up` levels) and that it calls
 // (down to `down` levels), through calls whose inclusive cost is at least `min_share` of the
-// program total of the weight event, at most `max_nodes` of them (the heaviest calls first),
-// with every call among them above the threshold; cycles marked. The browser lays it out
-// (Graphviz's dot compiled to WebAssembly). For a cycle, its members are the centre. What it
-// is not: a layout or DOT text.
+// program total of the weight event, to functions whose inclusive cost is at least
+// `node_min_share` of it (KCachegrind's node and call thresholds), at most `max_nodes` of them (the
+// heaviest calls first), with every call among them above the threshold; cycles marked. The browser
+// lays it out (Graphviz's dot compiled to WebAssembly). For a cycle, its members are the centre.
+// What it is not: a layout or DOT text.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,9 @@ struct graph_query {
   std::string weight_event;  // empty: the first column
   std::uint32_t up = 2, down = 2;
   double min_share = 0.005;
+  // A function other than the centre is drawn when its inclusive cost (of the weight event) is
+  // at least this share of the program total: the share the function list shows.
+  double node_min_share = 0;
   std::size_t max_nodes = 150;
   // pprof's filters: the graph is then that of the filtered stacks (the program's flame graph
   // filtered, views/flame.h), as pprof draws one: a function's self and inclusive costs, and a
@@ -58,6 +62,7 @@ struct graph_view {
   std::vector<graph_edge> edges;
   bool truncated = false;                  // max_nodes stopped the walk
   std::uint64_t threshold = 0;             // the smallest cost of a call shown (weight event)
+  std::uint64_t node_threshold = 0;        // the smallest inclusive cost of a function shown
   std::optional<filter_summary> filtered;  // with a filter: what it left out
 };
 

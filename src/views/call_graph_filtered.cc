@@ -76,6 +76,12 @@ result<graph_view> filtered_call_graph_around(const session& s, std::uint64_t id
   const std::uint64_t total = ncol ? columns[out.weight_column].value(pc.totals()) : 0;
   out.threshold = static_cast<std::uint64_t>(static_cast<double>(total) * q.min_share);
   auto shown = [&](std::size_t c) { return weight(calls[c].cost) >= out.threshold; };
+  out.node_threshold = static_cast<std::uint64_t>(static_cast<double>(total) * q.node_min_share);
+  auto heavy = [&](std::uint32_t k) {
+    if (q.node_min_share <= 0) return true;
+    auto it = fn.find(k);
+    return it != fn.end() && weight(it->second.inclusive) >= out.node_threshold;
+  };
 
   std::unordered_map<std::uint32_t, std::size_t> index;  // key -> nodes
   auto add_node = [&](std::uint32_t k, int depth) {
@@ -101,7 +107,7 @@ result<graph_view> filtered_call_graph_around(const session& s, std::uint64_t id
         for (std::size_t c : list(side == 0 ? callers_of : callees_of, k)) {
           if (!shown(c)) continue;
           const std::uint32_t other = side == 0 ? calls[c].from : calls[c].to;
-          if (!index.count(other)) next.emplace_back(weight(calls[c].cost), other);
+          if (!index.count(other) && heavy(other)) next.emplace_back(weight(calls[c].cost), other);
         }
       std::sort(next.begin(), next.end(), [](const auto& a, const auto& b) {
         return a.first != b.first ? a.first > b.first : a.second < b.second;

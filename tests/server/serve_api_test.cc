@@ -393,6 +393,35 @@ TEST_F(ServeRecurse, TheRecurseExample) {
   for (const auto& n : g["nodes"]) around.insert(n["name"]);
   EXPECT_TRUE(around.count("cyc_b"));
   EXPECT_TRUE(around.count("cyc_a'2"));
+  EXPECT_FALSE(g.contains("node_min"));  // (the answer of before, without node_min=)
+  // KCachegrind's node threshold: around main, only the functions whose inclusive share (as
+  // the function list's) is at least 30 %, the centre kept.
+  const std::string main_id = std::to_string(id_of(a, "main"));
+  const json wide = get_json(a, "/api/v1/graph/" + main_id + "?up=0&down=3&min=0");
+  const json heavy = get_json(a, "/api/v1/graph/" + main_id + "?up=0&down=3&min=0&node_min=0.3");
+  EXPECT_EQ(heavy["node_min"].get<double>(), 0.3);
+  const json listed = get_json(a, "/api/v1/functions?limit=1000");
+  auto number = [](const json& v) {
+    return v.is_string() ? std::stod(v.get<std::string>()) : v.get<double>();
+  };
+  std::map<std::string, double> share;
+  for (const auto& r : listed["rows"])
+    share[r["id"].dump()] = number(r["inclusive"]["Ir"]) / number(listed["totals"]["Ir"]);
+  std::set<std::string> kept;
+  for (const auto& n : heavy["nodes"]) {
+    kept.insert(n["id"].dump());
+    if (n["depth"] != 0) {
+      EXPECT_GE(share[n["id"].dump()], 0.3) << n["name"];
+    }
+  }
+  EXPECT_LT(heavy["nodes"].size(), wide["nodes"].size());
+  EXPECT_GT(heavy["nodes"].size(), 1u);
+  for (const auto& n : wide["nodes"])
+    if (n["depth"] == 1 && !kept.count(n["id"].dump())) {
+      EXPECT_LT(share[n["id"].dump()], 0.3);
+    }
+  for (const auto& e : heavy["edges"])
+    EXPECT_TRUE(kept.count(e["from"].dump()) && kept.count(e["to"].dump()));
   // The flame graph: a root holding the whole program, the estimate said so.
   const json fl = get_json(a, "/api/v1/flame");
   EXPECT_TRUE(fl["estimated"].get<bool>());

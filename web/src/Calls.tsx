@@ -101,7 +101,7 @@ export function Calls({ d, event, side, relative }: { d: FunctionDetail; event: 
       <CallTable title="Callers" label="Callers" rows={d.callers} total={d.callers_total} d={d} event={event} side={side} base={base} />
       <CallTable title="Callees" label="Callees" rows={d.callees} total={d.callees_total} d={d} event={event} side={side} base={base} />
       {d.kind === "cycle" && (
-        <div class="calltable" aria-label="Cycle members">
+        <div class="calltable members" aria-label="Cycle members">
           <h3>
             Members of {d.name} <span class="dim">({d.members_total})</span>
           </h3>

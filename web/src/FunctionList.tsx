@@ -281,7 +281,11 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
   const template = columns
     .map((col) => {
       const k = wkey(col);
-      if (!col.width && !widths[k]) return "minmax(200px, 1fr)";
+      // (the name and the Location share the room left, 3 to 1, the Location down to 40 px when
+      // the list is narrow: cut with an ellipsis, its whole text the cell's tooltip, rather than
+      // pushed past the list's edge)
+      if (!col.width && !widths[k]) return "minmax(160px, 3fr)";
+      if (col.key === "loc" && !widths[k]) return "minmax(40px, 1fr)";
       return Math.max(widths[k] || col.width, needed[k] ?? 0) + "px";
     })
     .join(" ");

@@ -46,6 +46,7 @@ export const KEYS: [string, string][] = [
   ["e", "into the callees list (the same keys)"],
   ["l", "back to the function list"],
   ["r", "relative to parent on / off"],
+  ["+ − 0  ← → ↑ ↓", "in the call graph (click it first): zoom in, out, fit the whole graph; pan"],
   ["?", "this help"],
 ];
 

@@ -242,6 +242,8 @@ export interface Graph {
   center: number;
   event: string;
   threshold: Cost;
+  node_min?: number; // with node_min= only: the node threshold's share, and its cost
+  node_threshold?: Cost;
   truncated: boolean;
   nodes: GraphNode[];
   edges: { from: number; to: number; count: Cost; cost: Costs }[];
@@ -556,8 +558,9 @@ function reportAnswer(data: Record<string, unknown>, path: string, params: Param
   if (path.startsWith("graph/")) {
     const g = r.graph;
     const up = Number(params.up ?? 2), down = Number(params.down ?? 2), min = Number(params.min ?? 0.005);
-    if (part || up !== g.up || down !== g.down || Math.abs(min - g.min) > 1e-9 || event !== r.event || (params.side && !diff))
-      missing(`the call graph at callers depth ${up}, callees depth ${down}, ${+(min * 100).toFixed(3)}% of ${event}${part ? ` in part ${part}` : ""} (it holds each listed function's at depth ${g.up} and ${g.down}, ${g.min * 100}% of ${r.event}, all parts summed)`);
+    const nodeMin = Number(params.node_min ?? 0);
+    if (part || up !== g.up || down !== g.down || Math.abs(min - g.min) > 1e-9 || nodeMin > 0 || event !== r.event || (params.side && !diff))
+      missing(`the call graph at callers depth ${up}, callees depth ${down}, ${+(min * 100).toFixed(3)}% of ${event}${nodeMin > 0 ? `, functions from ${+(nodeMin * 100).toFixed(3)}%` : ""}${part ? ` in part ${part}` : ""} (it holds each listed function's at depth ${g.up} and ${g.down}, ${g.min * 100}% of ${r.event}, all parts summed)`);
     const hit = stored(path + sideKey);
     if (hit === undefined) missing(`this function's call graph (left out by the call graphs' budget: ${r.graphs.shown} held, ${r.graphs.left_out} left out)`);
     return hit;

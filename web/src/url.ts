@@ -30,6 +30,14 @@ export interface ViewState {
   view: "" | "trend"; // serve DIR: the table of profiles, or the Trend view (Trend.tsx)
   tfn: string; // the Trend view's function ("" = the program total)
   flow: boolean; // Machine code: the control-flow graph (ControlFlow.tsx), not the code
+  // The call graph (CallGraph.tsx): KCachegrind's caller and callee depths, its node and call
+  // thresholds (a percentage of the program total: the API's node_min= and min=), the layout's
+  // direction ("" top-down, "lr" left-right).
+  gup: number;
+  gdown: number;
+  gnode: string;
+  gmin: string;
+  gdir: "" | "lr";
 }
 
 export const defaults: ViewState = {
@@ -58,6 +66,11 @@ export const defaults: ViewState = {
   view: "",
   tfn: "",
   flow: false,
+  gup: 2,
+  gdown: 2,
+  gnode: "0",
+  gmin: "0.5",
+  gdir: "",
 };
 
 export function parseHash(hash: string): ViewState {
@@ -87,6 +100,12 @@ export function parseHash(hash: string): ViewState {
   for (const k of ["focus", "ignore", "hide", "show"] as const) pick(k);
   if (/^\d+(,\d+)?$/.test(p.get("open") ?? "")) s.open = p.get("open")!;
   if (/^\d+$/.test(p.get("file") ?? "")) s.file = p.get("file")!;
+  for (const k of ["gup", "gdown"] as const) if (/^([0-9]|10)$/.test(p.get(k) ?? "")) s[k] = Number(p.get(k));
+  for (const k of ["gnode", "gmin"] as const) {
+    const v = p.get(k);
+    if (v !== null && /^\d+(\.\d+)?$/.test(v) && Number(v) <= 100) s[k] = v;
+  }
+  pick("gdir", ["lr"]);
   s.rel = p.get("rel") === "1";
   s.all = p.get("all") === "1";
   s.pcols = p.get("pcols") === "1";

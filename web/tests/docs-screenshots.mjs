@@ -60,7 +60,6 @@ const main = await idOf(wf.url, "^main$");
 const collect = await idOf(wf.url, "^wf::Stats wf::collect");
 await shoot(wf.url + `#fn=${main}`, "list", '[aria-label="Callers"]');
 await shoot(wf.url + `#fn=${collect}&tab=source`, "source", ".srcline.hot");
-await shoot(wf.url + `#fn=${main}&tab=graph`, "callgraph", ".graph svg");
 await shoot(wf.url + `#fn=${collect}&tab=flame`, "flame", '[data-testid="flame"] .frame');
 await shoot(wf.url + `#fn=${collect}&tab=sandwich`, "sandwich", '[data-testid="sandwich"] .frame');
 await shoot(wf.url + `#fn=${main}&tab=map`, "calleemap", '[data-testid="treemap"] .tm');
@@ -71,6 +70,22 @@ await shoot(wf.url + `#fn=${opNew}&tab=allcallers`, "allcallers", '[data-testid=
 await shoot(wf.url + `#fn=${main}&tab=allcallees`, "allcallees", '[data-testid="coverage-callees"] tr[data-fn]');
 await shoot(wf.url + `#fn=${main}&tab=flame`, "dark", '[data-testid="flame"] .frame', { dark: true });
 wf.stop();
+
+// The call graph: of the -O2 cc1plus profile's costliest functions, the one whose graph is the
+// largest, as it opens (legible, the panner in the corner).
+const cc1 = await serve(["vg-gxx-small-default.cc1plus.callgrind"]);
+{
+  const base = cc1.url.replace(/\/\?token=.*/, ""), token = cc1.url.replace(/.*token=/, "");
+  const api = async (path) => (await fetch(`${base}/api/v1/${path}`, { headers: { Authorization: "Bearer " + token } })).json();
+  let best = null;
+  for (const r of (await api("functions?by=inclusive&limit=40")).rows) {
+    if (r.kind !== "function") continue;
+    const n = (await api(`graph/${r.id}`)).nodes.length;
+    if (!best || n > best.n) best = { id: r.id, n };
+  }
+  await shoot(cc1.url + `#fn=${best.id}&tab=graph`, "callgraph", "[data-testid=graph-panner]");
+}
+cc1.stop();
 
 const rec = await serve([join(source, "examples/recurse.callgrind")]);
 await shoot(rec.url + `#fn=${await idOf(rec.url, "^cyc_b'2$")}&tab=graph`, "cycle", ".graph svg g.cluster");
