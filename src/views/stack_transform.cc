@@ -68,21 +68,35 @@ filtered_tree transform_paths(const path_tree& tree, const stack_filter& filter,
   std::unordered_map<std::uint32_t, std::string> renamed;
   std::unordered_map<std::uint32_t, bool> in_object;
   if (filter.merge_clones) {
-    // Per base name: the node named by it, else the first (smallest) clone.
-    std::unordered_map<std::string_view, std::uint32_t> base_node;
+    // Per merged name: the node named by it, else the first (smallest) clone. A name's
+    // recursion level or caller context stays (`f.part.0'2` is `f'2`, level 2 of f), its
+    // callers' names merged too.
+    std::unordered_map<std::string, std::uint32_t> base_node;
     std::vector<std::uint32_t> nodes(tree.node.begin(), tree.node.end());
     std::sort(nodes.begin(), nodes.end());
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-    for (std::uint32_t k : nodes) {
-      const std::string_view name = names.name(k), base = clone_base(name);
-      auto [it, fresh] = base_node.try_emplace(base, k);
-      if (!fresh && name == base) it->second = k;
+    // (each name of a caller context too: "f'g.part.0'h" is "f'g'h")
+    auto merged = [&](std::string_view name) {
+      std::string m;
+      for (std::size_t at = 0;;) {
+        const std::size_t tick = name.find('\'', at + (at == 0 ? 1 : 0));
+        m += clone_base(name.substr(at, tick == std::string_view::npos ? tick : tick - at));
+        if (tick == std::string_view::npos) return m;
+        m += '\'';
+        at = tick + 1;
+      }
+    };
+    std::vector<std::string> base(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const std::string_view name = names.name(nodes[i]);
+      base[i] = merged(name);
+      auto [it, fresh] = base_node.try_emplace(base[i], nodes[i]);
+      if (!fresh && name == base[i]) it->second = nodes[i];
     }
-    for (std::uint32_t k : nodes) {
-      const std::string_view name = names.name(k), base = clone_base(name);
-      const std::uint32_t to = base_node.at(base);
-      node_of[k] = to;
-      if (names.name(to) != base) renamed.try_emplace(to, base);
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const std::uint32_t to = base_node.at(base[i]);
+      node_of[nodes[i]] = to;
+      if (names.name(to) != base[i]) renamed.try_emplace(to, base[i]);
     }
   }
   if (filter.collapse_object) {
@@ -114,14 +128,27 @@ filtered_tree transform_paths(const path_tree& tree, const stack_filter& filter,
     auto it = renamed.find(k);
     return it == renamed.end() ? names.name(k) : std::string_view(it->second);
   };
+  // A function's identity for recursion: its name without callgrind's recursion level or
+  // caller context ("f'2", "f'g" are f), so that --separate-recs' levels are one function.
+  std::unordered_map<std::uint32_t, std::string_view> identity;
+  auto identity_of = [&](std::uint32_t m) {
+    auto [it, fresh] = identity.try_emplace(m);
+    if (fresh) {
+      const std::string_view name = display(m);
+      const auto tick = name.find('\'');
+      it->second = tick == 0 || tick == std::string_view::npos ? name : name.substr(0, tick);
+    }
+    return it->second;
+  };
   // Whether a new node's function is collapsed (bit 1: any recursion, 2: direct; 4: known).
   std::unordered_map<std::uint32_t, std::uint8_t> collapse;
   auto collapse_of = [&](std::uint32_t m) {
     std::uint8_t& c = collapse[m];
     if (!(c & 4)) {
       c = 4;
-      if (filter.collapse_recursion && filter.collapse_recursion(display(m))) c |= 1;
-      if (filter.collapse_direct_recursion && filter.collapse_direct_recursion(display(m))) c |= 2;
+      const std::string_view id = identity_of(m);
+      if (filter.collapse_recursion && filter.collapse_recursion(id)) c |= 1;
+      if (filter.collapse_direct_recursion && filter.collapse_direct_recursion(id)) c |= 2;
     }
     return c;
   };
@@ -134,11 +161,16 @@ filtered_tree transform_paths(const path_tree& tree, const stack_filter& filter,
     const std::uint32_t np = p == none ? none : made[p];
     const std::uint32_t m = new_node(tree.node[f]);
     std::uint32_t to = none;
-    if (np != none && b.node(np) == m && (in_object.count(m) || (collapse_of(m) & 3)))
-      to = np;  // (a run of the object's frames, or a direct call of itself)
-    else if (np != none && (collapse_of(m) & 1))
-      for (std::uint32_t a = np; a != none && to == none; a = b.parent(a))
-        if (b.node(a) == m) to = a;
+    if (np != none && b.node(np) == m && in_object.count(m))
+      to = np;  // (a run of the object's frames)
+    else if (np != none && (collapse_of(m) & 3)) {
+      const std::string_view id = identity_of(m);
+      if (identity_of(b.node(np)) == id)
+        to = np;  // (a call of itself)
+      else if (collapse_of(m) & 1)
+        for (std::uint32_t a = b.parent(np); a != none && to == none; a = b.parent(a))
+          if (identity_of(b.node(a)) == id) to = a;
+    }
     if (to == none) to = b.frame(np, m);
     made[f] = to;
     b.add_self(to, tree.self.row(f));

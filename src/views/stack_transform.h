@@ -8,14 +8,17 @@
 //  * merge clones: a function's compiler clones (`f.constprop.0`, `f.isra.0`, `f.part.0`,
 //    `f.cold`, `f.lto_priv.0`, their combinations, and demangled `f() [clone .isra.0]`) are
 //    the function: their frames get one node, `f`'s own when some key is named `f` in the tree,
-//    else the first clone's (then named `f` in `renamed`);
+//    else the first clone's (then named `f` in `renamed`); a recursion level or caller context
+//    stays (`f.part.0'2` is `f'2`);
 //  * collapse an object: the frames of a function whose object (callgrind's ob=) matches, called
 //    by a frame of the same object, are that frame: a run of frames of the object is one frame,
 //    whose node is the object's first in the tree, named by the object in `renamed`;
 //  * collapse recursion: a frame of a matching function under a frame of the same function (at
 //    any depth) is that outer frame: the stack [A f B f C] is [A f C], [A f B] stays (Firefox
 //    Profiler's "collapse recursion"); collapse direct recursion only merges a frame into its
-//    parent of the same function ([A f f C] is [A f C], [A f B f C] stays);
+//    parent of the same function ([A f f C] is [A f C], [A f B f C] stays). A function is its
+//    name without callgrind's recursion level or caller context (--separate-recs' `f'2` and
+//    --separate-callers' `f'g` are f: matched as `f`, and one function with f);
 //  * focus on a path: of the stacks that begin with the path's functions (display names, as
 //    `renamed` or the keys' names), the frame at the path's end becomes the root; the others are
 //    left out (their costs are what the summary says was dropped).

@@ -106,18 +106,21 @@ TEST(StackTransform, CloneBase) {
 
 //   main(1) ─ f(2) ─ f.constprop.0(3)          (f calls its clone: f under f)
 //           └ g.isra.0(4) ─ f.part.0.cold(5)
-//           └ g.part.0(6)                       (no key named g)
+//           └ g.part.0(6) ─ g.part.0'2(7)       (no key named g; a recursion level)
+//                         └ h'g.part.0'main(8)  (a caller context)
 TEST(StackTransform, MergeClones) {
-  names_of n{{"main", "f", "f.constprop.0", "g.isra.0", "f.part.0.cold", "g.part.0"},
-             {"a", "a", "a", "a", "a", "a"}};
-  const path_tree t =
-      make_tree({{0, none, 1}, {1, 0, 2}, {2, 1, 3}, {3, 0, 4}, {4, 3, 5}, {5, 0, 6}});
+  names_of n{{"main", "f", "f.constprop.0", "g.isra.0", "f.part.0.cold", "g.part.0", "g.part.0'2",
+              "h'g.part.0'main"},
+             {"a", "a", "a", "a", "a", "a", "a", "a"}};
+  const path_tree t = make_tree(
+      {{0, none, 1}, {1, 0, 2}, {2, 1, 3}, {3, 0, 4}, {4, 3, 5}, {5, 0, 6}, {6, 5, 7}, {7, 5, 8}});
   stack_filter f;
   f.merge_clones = true;
   const filtered_tree out = transform_paths(t, f, n.get(), 0);
-  expect_well_formed(out, 21);
+  expect_well_formed(out, 36);
   const std::map<std::string, std::uint64_t> want = {
-      {"main", 1}, {"main;f", 2}, {"main;f;f", 3}, {"main;g", 10}, {"main;g;f", 5}};
+      {"main", 1},     {"main;f", 2},     {"main;f;f", 3},       {"main;g", 10},
+      {"main;g;f", 5}, {"main;g;g'2", 7}, {"main;g;h'g'main", 8}};
   EXPECT_EQ(folded(out, n), want);
 }
 
@@ -141,6 +144,18 @@ TEST(StackTransform, CollapseRecursion) {
   for (std::size_t fr = 0; fr < all.tree.frames(); ++fr)
     for (auto a = all.tree.parent[fr]; a != none; a = all.tree.parent[a])
       EXPECT_NE(all.tree.node[a], all.tree.node[fr]);
+}
+
+// --separate-recs' levels are their function:  main ─ fib(1) ─ fib'2(2) ─ fib'3(4)
+TEST(StackTransform, CollapseRecursionLevels) {
+  names_of n{{"main", "fib", "fib'2", "fib'3"}, {"a", "a", "a", "a"}};
+  const path_tree t = make_tree({{0, none, 0}, {1, 0, 1}, {2, 1, 2}, {3, 2, 4}});
+  stack_filter f;
+  f.collapse_recursion = exactly("fib");
+  const filtered_tree out = transform_paths(t, f, n.get(), 0);
+  expect_well_formed(out, 7);
+  const std::map<std::string, std::uint64_t> want = {{"main;fib", 7}};
+  EXPECT_EQ(folded(out, n), want);
 }
 
 //   main ─ f(1) ─ f(2) ─ g(4) ─ f(8)
