@@ -81,7 +81,7 @@ test("collapse recursion from a frame's menu: a chip, the total kept, × undoes 
     eq(focused.frames.depth.filter((d) => d === 0).length, 1, "one root: fib");
     eq(focused.functions[String(focused.frames.id[0])].name, "fib", "the root is fib");
     eq(BigInt(focused.filter.dropped[event]) + rootSum(focused, event), rootSum(plain, event), "kept + left out = the total");
-    await shot(pg, "transforms-recursion");
+    await shot(pg, "transforms-focus-path");
     // × on the focus chip: back to the collapsed tree; Undo is per step.
     await pg.click('[data-testid="unchip-focus_path"]');
     await pg.waitForFunction(() => !document.querySelector('[data-testid="chip-focus_path"]'));
@@ -89,6 +89,15 @@ test("collapse recursion from a frame's menu: a chip, the total kept, × undoes 
     await pg.goBack();
     await pg.waitForSelector('[data-testid="chip-focus_path"]');
     eq(pg.errors.join("; "), "", "page errors");
+    // Every function's recursion collapsed (the + transform menu): cyc_a'2, cyc_b'2 are gone.
+    const all = await page(s.url + "#tab=flame");
+    await all.waitForSelector('[data-testid="flame"] .frame:text-is("cyc_a\'2")');
+    await all.selectOption('[data-testid="transform-add"]', "recursion");
+    await all.waitForSelector('[data-testid="chip-collapse_recursion"]');
+    await all.waitForFunction(() => ![...document.querySelectorAll('[data-testid="flame"] .frame')].some((e) => e.textContent === "cyc_a'2"));
+    const collapsed = await flameOf(s, { collapse_recursion: "." });
+    eq(rootSum(collapsed, event), rootSum(plain, event), "the total kept, every recursion collapsed");
+    await shot(all, "transforms-recursion");
   } finally {
     s.stop();
   }
