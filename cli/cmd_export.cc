@@ -46,8 +46,10 @@ namespace {
 
 struct export_flags {
   std::optional<std::string> to, output, show, part, node_thres, edge_thres, max_frames, min_share,
-      addresses, title, dot_command, threads, focus, ignore, hide, show_frames;
+      addresses, title, dot_command, threads, focus, ignore, hide, show_frames, collapse_recursion,
+      collapse_direct_recursion, collapse_object;
   std::vector<std::string> event;
+  bool merge_clones = false;
   bool help = false;
 };
 
@@ -92,6 +94,21 @@ constexpr auto export_table = make_flag_table<export_flags>({
     {"show-frames", 0, &export_flags::show_frames,
      "stack formats: keep only the functions whose names match RE in the stacks (pprof's "
      "-show; --show picks events)",
+     "RE"},
+    {"merge-clones", 0, &export_flags::merge_clones,
+     "stack formats: a function's compiler clones (f.constprop.0, f.isra.0, f.part.0, f.cold, "
+     "f.lto_priv.0) are the function f"},
+    {"collapse-recursion", 0, &export_flags::collapse_recursion,
+     "stack formats: a function matching RE called under itself, directly or not, is one frame "
+     "(the frames between fold into the outer one) [alone: every function]",
+     "RE", alone_means{""}},
+    {"collapse-direct-recursion", 0, &export_flags::collapse_direct_recursion,
+     "stack formats: a function matching RE calling itself directly is one frame [alone: every "
+     "function]",
+     "RE", alone_means{""}},
+    {"collapse-object", 0, &export_flags::collapse_object,
+     "stack formats: the functions of an object (ob=) matching RE, called from the same object, "
+     "are one frame named by the object",
      "RE"},
     {"addresses", 0, &export_flags::addresses,
      "pprof, a profile with instruction positions: a location per instruction address and "
@@ -213,20 +230,25 @@ int export_model_streaming(const std::string& input, output_file& out, reader_op
 // pipe or a device) that can be thrown away for the model if need be (a few files only:
 // Xdebug's, whose functions come back block after block).
 int export_model(const std::string& input, const std::string& out_path, const export_flags& a) {
-  const std::pair<const char*, bool> given[] = {{"show", a.show.has_value()},
-                                                {"event", !a.event.empty()},
-                                                {"part", a.part.has_value()},
-                                                {"node-thres", a.node_thres.has_value()},
-                                                {"edge-thres", a.edge_thres.has_value()},
-                                                {"min-share", a.min_share.has_value()},
-                                                {"max-frames", a.max_frames.has_value()},
-                                                {"title", a.title.has_value()},
-                                                {"dot-command", a.dot_command.has_value()},
-                                                {"addresses", a.addresses.has_value()},
-                                                {"focus", a.focus.has_value()},
-                                                {"ignore", a.ignore.has_value()},
-                                                {"hide", a.hide.has_value()},
-                                                {"show-frames", a.show_frames.has_value()}};
+  const std::pair<const char*, bool> given[] = {
+      {"show", a.show.has_value()},
+      {"event", !a.event.empty()},
+      {"part", a.part.has_value()},
+      {"node-thres", a.node_thres.has_value()},
+      {"edge-thres", a.edge_thres.has_value()},
+      {"min-share", a.min_share.has_value()},
+      {"max-frames", a.max_frames.has_value()},
+      {"title", a.title.has_value()},
+      {"dot-command", a.dot_command.has_value()},
+      {"addresses", a.addresses.has_value()},
+      {"focus", a.focus.has_value()},
+      {"ignore", a.ignore.has_value()},
+      {"hide", a.hide.has_value()},
+      {"show-frames", a.show_frames.has_value()},
+      {"merge-clones", a.merge_clones},
+      {"collapse-recursion", a.collapse_recursion.has_value()},
+      {"collapse-direct-recursion", a.collapse_direct_recursion.has_value()},
+      {"collapse-object", a.collapse_object.has_value()}};
   for (const auto& [f, is_given] : given)
     if (is_given)
       return usage_error("export",
@@ -323,19 +345,28 @@ int run_export(std::span<const std::string_view> args) {
     o.addresses = *b;
   }
   {
-    server::stack_filter_text text{a.focus, a.ignore, a.hide, a.show_frames};
-    auto filter =
-        server::compile_stack_filter(text, {"--focus", "--ignore", "--hide", "--show-frames"});
+    server::stack_filter_text text;
+    text.focus = a.focus;
+    text.ignore = a.ignore;
+    text.hide = a.hide;
+    text.show = a.show_frames;
+    text.merge_clones = a.merge_clones;
+    text.collapse_recursion = a.collapse_recursion;
+    text.collapse_direct_recursion = a.collapse_direct_recursion;
+    text.collapse_object = a.collapse_object;
+    auto filter = server::compile_stack_filter(
+        text, {"--focus", "--ignore", "--hide", "--show-frames"},
+        {"--collapse-recursion", "--collapse-direct-recursion", "--collapse-object"});
     if (!filter) return usage_error("export", filter.error().message);
     o.filter = std::move(*filter);
     if (o.filter.any() && o.format == export_format::dot)
       return usage_error("export",
-                         "--focus, --ignore, --hide and --show-frames apply to the "
-                         "stack formats, not to the call graph of --to=" +
+                         "--focus, --ignore, --hide, --show-frames and the transforms apply to "
+                         "the stack formats, not to the call graph of --to=" +
                              *to);
     if (o.filter.any() && o.addresses)
       return usage_error("export",
-                         "--focus, --ignore, --hide and --show-frames apply to "
+                         "--focus, --ignore, --hide, --show-frames and the transforms apply to "
                          "pprof without --addresses");
   }
   const std::string input = a.positional[0];

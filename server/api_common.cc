@@ -202,11 +202,12 @@ std::optional<failure> parse_id(std::string_view segment, const views::session& 
   return std::nullopt;
 }
 
-void function_fields(json_writer& j, const views::session& s, std::uint32_t id) {
+void function_fields(json_writer& j, const views::session& s, std::uint32_t id,
+                     std::string_view name) {
   j.key("id").value(static_cast<std::uint64_t>(id));
   const bool cycle = id >= s.keys();
   j.key("kind").value(cycle ? "cycle" : "function");
-  j.key("name").value(s.name(id));
+  j.key("name").value(name.empty() ? s.name(id) : name);
   if (cycle) {
     j.key("file").value("");
     j.key("file_id").null();

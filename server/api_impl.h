@@ -131,7 +131,9 @@ response route_diff_functions(const request& r, const views::diff_source& src);
 response route_folder(const request& r, folder& f);
 response route_trend(const request& r, folder& f);
 
-// Writes a function's identity fields: "id", "kind", "name", "file", "file_id", "object".
-void function_fields(json_writer& j, const views::session& s, std::uint32_t id);
+// Writes a function's identity fields: "id", "kind", "name", "file", "file_id", "object";
+// `name` non-empty: the name shown instead of its own (a node a transform renamed).
+void function_fields(json_writer& j, const views::session& s, std::uint32_t id,
+                     std::string_view name = {});
 
 }  // namespace calltree::server::detail

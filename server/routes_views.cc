@@ -54,13 +54,24 @@ std::optional<failure> parse_count_param(const request& r, std::string_view name
   return std::nullopt;
 }
 
-// focus=, ignore=, hide=, show= (views/stack_filter.h): 400 bad_regex for a bad one.
+// focus=, ignore=, hide=, show= (views/stack_filter.h), and the transforms merge_clones=,
+// collapse_recursion=, collapse_direct_recursion=, collapse_object=, focus_path=
+// (views/stack_transform.h): 400 bad_regex for a bad expression.
 std::optional<failure> parse_stack_filter(const request& r, views::stack_filter& out) {
   stack_filter_text text;
   std::optional<std::string>* into[] = {&text.focus, &text.ignore, &text.hide, &text.show};
   static constexpr std::string_view names[] = {"focus", "ignore", "hide", "show"};
   for (std::size_t i = 0; i < 4; ++i)
     if (auto v = param(r, names[i])) *into[i] = std::string(*v);
+  // The transforms (views/stack_transform.h): merge_clones=1, the others as their text.
+  if (auto v = param(r, "merge_clones")) text.merge_clones = *v == "1" || *v == "yes";
+  std::optional<std::string>* transforms[] = {&text.collapse_recursion,
+                                              &text.collapse_direct_recursion,
+                                              &text.collapse_object, &text.focus_path};
+  static constexpr std::string_view transform_names[] = {
+      "collapse_recursion", "collapse_direct_recursion", "collapse_object", "focus_path"};
+  for (std::size_t i = 0; i < 4; ++i)
+    if (auto v = param(r, transform_names[i])) *transforms[i] = std::string(*v);
   auto f = compile_stack_filter(text, {names[0], names[1], names[2], names[3]});
   if (!f) return failure{400, "bad_regex", f.error().message};
   out = std::move(*f);
@@ -82,7 +93,9 @@ void filter_fields(json_writer& j, const views::column_set& columns, const views
   j.key("unmatched").begin_array();
   for (std::size_t i = 0; i < 4; ++i)
     if (given[i].second && !matched[i]) j.value(given[i].first);
+  if (!f.focus_path.empty() && !sum.focus_path_matched) j.value("focus_path");
   j.end_array();
+  if (f.transforms()) j.key("text").value(f.text);
   j.key("total");
   costs(j, columns, sum.total);
   j.key("dropped");
@@ -238,7 +251,12 @@ response route_flame(const request& r, const views::session& s, const flame_delt
   j.key("functions").begin_object();
   for (std::uint32_t id : ids) {
     j.key(std::to_string(id)).begin_object();
-    function_fields(j, s, id);
+    // (A node a transform renamed, a merged clone or a collapsed object, by its new name.)
+    auto re = std::lower_bound(fl->renamed.begin(), fl->renamed.end(), id,
+                               [](const auto& a, std::uint32_t b) { return a.first < b; });
+    function_fields(j, s, id,
+                    re != fl->renamed.end() && re->first == id ? std::string_view(re->second)
+                                                               : std::string_view());
     const std::uint32_t cy = fl->costs->cycle_of(id);
     j.key("cycle");
     cy ? j.value(static_cast<std::uint64_t>(cy)) : j.null();

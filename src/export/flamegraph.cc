@@ -167,11 +167,11 @@ result<export_report> write_flamegraph(const views::session& s, const export_opt
     const double x = static_cast<double>(start[f]) * scale;
     const double w = static_cast<double>(t) * scale;
     const double y = base_y - (tree.depth[f] + 1) * frame_height;
-    const std::string_view name = s.name(k);
+    const std::string_view name = made->name(s, k);
     // The box shows the name without the caller context its parent shows (as the folded
     // export writes it); the tooltip and the search keep the full name.
     const std::string_view shown =
-        stack_frame_name(name, tree.depth[f] ? s.name(key_at[tree.depth[f] - 1]) : "");
+        stack_frame_name(name, tree.depth[f] ? made->name(s, key_at[tree.depth[f] - 1]) : "");
     const std::uint32_t h = fnv(name);
     buf += "<g data-d=\"" + std::to_string(tree.depth[f] + 1) + "\" data-x=\"" + fmt("%.4f", x) +
            "\" data-w=\"" + fmt("%.4f", w) + "\" data-total=\"" + std::to_string(t) +

@@ -45,8 +45,8 @@ result<export_report> write_folded(const views::session& s, const export_options
       key_at.resize(d);
       path.resize(d ? prefix_end[d - 1] : 0);
       if (d) path += ';';
-      const std::string_view shown =
-          stack_frame_name(s.name(k), d ? s.name(key_at[d - 1]) : std::string_view());
+      const std::string_view shown = stack_frame_name(
+          made->name(s, k), d ? made->name(s, key_at[d - 1]) : std::string_view());
       const std::size_t at = path.size();
       path += shown;
       for (std::size_t i = at; i < path.size(); ++i) {

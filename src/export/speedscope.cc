@@ -7,6 +7,7 @@
 // (speedscope's units: Xdebug's Time_(10ns) in nanoseconds, each count times 10; counts are
 // "none"). Summed per frame, the weights are the functions' self costs; summed, the total.
 #include <charconv>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,7 @@ result<export_report> write_speedscope(const views::session& s, const export_opt
   buf += ",\"name\":";
   append_json_string(buf, o.title.empty() ? s.input_name : o.title);
   buf += ",\"activeProfileIndex\":0,\"profiles\":[";
+  std::map<std::uint32_t, std::string> renamed;
   for (const auto& parts : selections) {
     for (std::size_t c = 0; c < cols->size(); ++c) {
       // One tree per event, weighed by it (each profile is the estimate of its own event).
@@ -67,6 +69,7 @@ result<export_report> write_speedscope(const views::session& s, const export_opt
       report.frames += tree.frames();
       report.estimated |= tree.estimated;
       note_filtered(report, *made);
+      for (const auto& r : made->renamed) renamed.insert(r);  // (a transform's names)
       for (auto& w : made->columns.warnings) report.warnings.push_back(std::move(w));
       const auto [unit, unit_scale] = speedscope_unit(unit_of(cols->columns[c].name));
       const std::uint64_t scale = unit_scale;  // (clang 14 captures no structured binding)
@@ -141,7 +144,8 @@ result<export_report> write_speedscope(const views::session& s, const export_opt
     for (std::size_t i = begin; i < end; ++i) {
       const std::uint32_t k = frame_keys[i];
       text += ",{\"name\":";
-      append_json_string(text, s.name(k));
+      const auto re = renamed.find(k);
+      append_json_string(text, re == renamed.end() ? s.name(k) : std::string_view(re->second));
       text += ",\"file\":";
       append_json_string(text, s.file(k));
       if (k < s.t.key_first_line.size() && s.t.key_first_line[k]) {

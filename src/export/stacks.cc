@@ -54,7 +54,15 @@ result<stacks> make_stacks(const views::session& s, const export_options& o) {
   out.costs = std::move(f->costs);
   out.tree = std::move(f->tree);
   out.filtered = std::move(f->filtered);
+  out.renamed = std::move(f->renamed);
   return out;
+}
+
+std::string_view stacks::name(const views::session& s, std::uint32_t k) const {
+  if (renamed.empty()) return s.name(k);
+  auto it = std::lower_bound(renamed.begin(), renamed.end(), k,
+                             [](const auto& a, std::uint32_t b) { return a.first < b; });
+  return it != renamed.end() && it->first == k ? std::string_view(it->second) : s.name(k);
 }
 
 void note_filtered(export_report& report, const stacks& st) {

@@ -20,6 +20,7 @@
 #include "export/export.h"
 #include "views/columns.h"
 #include "views/part_costs.h"
+#include "views/session.h"
 
 namespace calltree::exporting {
 
@@ -28,6 +29,10 @@ struct stacks {
   std::shared_ptr<const views::part_costs> costs;
   path_tree tree;                                 // nodes are keys; costs in `columns`
   std::optional<views::filter_summary> filtered;  // with o.filter: what it left out
+  // With a transform (views/stack_transform.h): the nodes named otherwise than their key.
+  std::vector<std::pair<std::uint32_t, std::string>> renamed;
+  // A frame node's name: as a transform renamed it, else its key's.
+  std::string_view name(const views::session& s, std::uint32_t k) const;
 };
 
 // The exact tree of `o.parts` in the columns `o.events` (empty: every known event), weighed by

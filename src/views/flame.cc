@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "views/session.h"
+#include "views/stack_transform.h"
 
 namespace calltree::views {
 
@@ -55,7 +56,8 @@ part_graph graph_of(const session& s, const part_costs& pc, const std::vector<st
     call_graph g(cycle ? cycle_key + 1 : nk, ncol);
     for (std::uint32_t k = 0; k < nk; ++k) {
       auto row = g.self.row(key_of(k));
-      for (std::size_t c = 0; c < ncol; ++c) add_saturating(row[c], cols.columns[c].value(pc.self(k)));
+      for (std::size_t c = 0; c < ncol; ++c)
+        add_saturating(row[c], cols.columns[c].value(pc.self(k)));
     }
     for (std::uint32_t ci = 0; ci < t.calls.size(); ++ci) {
       if (!pc.call_present(ci)) continue;
@@ -73,8 +75,8 @@ part_graph graph_of(const session& s, const part_costs& pc, const std::vector<st
   std::vector<std::uint32_t> keys;
   auto node = [&](std::uint32_t pt, std::uint32_t k) {
     const std::uint32_t kk = key_of(k);
-    auto [it, fresh] = index.try_emplace((std::uint64_t{pt} << 32) | kk,
-                                         static_cast<std::uint32_t>(keys.size()));
+    auto [it, fresh] =
+        index.try_emplace((std::uint64_t{pt} << 32) | kk, static_cast<std::uint32_t>(keys.size()));
     if (fresh) keys.push_back(kk);
     return it->second;
   };
@@ -172,12 +174,13 @@ result<flame_view> flame(const session& s, const flame_query& q) {
   path_tree tree;
   if (q.filter.any()) {
     if (cycle) return error{"the stack filters apply to a function's views, not a cycle's"};
-    auto name = [&s](std::uint32_t k) { return s.name(k); };
+    const frame_names name{[&s](std::uint32_t k) { return s.name(k); },
+                           [&s](std::uint32_t k) { return s.object(k); }};
     std::shared_ptr<const filtered_tree> filtered;
     if (from_roots && q.exact_self) {
       // (An export's tree, of its own min_share and max_frames.)
       filtered = std::make_shared<const filtered_tree>(
-          filter_paths(estimate(o), q.filter, name, out.weight_column));
+          transform_and_filter(estimate(o), q.filter, name, out.weight_column));
     } else {
       o.exact_self = true;
       o.root.reset();
@@ -191,10 +194,11 @@ result<flame_view> flame(const session& s, const flame_query& q) {
           tree_key, [&] { return std::make_shared<const path_tree>(estimate(o)); });
       filtered = s.remembered<filtered_tree>(tree_key + "|filter|" + q.filter.key, [&] {
         return std::make_shared<const filtered_tree>(
-            filter_paths(*exact, q.filter, name, out.weight_column));
+            transform_and_filter(*exact, q.filter, name, out.weight_column));
       });
     }
     out.filtered = filtered->summary;
+    out.renamed = filtered->renamed;
     if (from_roots && q.exact_self)
       tree = filtered->tree;
     else if (from_roots)

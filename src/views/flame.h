@@ -60,6 +60,8 @@ struct flame_view {
   std::size_t weight_column = 0;
   path_tree tree;                          // nodes are keys; costs in `columns`
   std::optional<filter_summary> filtered;  // with a filter: what it left out of the program's
+  // With a transform (stack_transform.h): the nodes named otherwise than their key.
+  std::vector<std::pair<std::uint32_t, std::string>> renamed;
 };
 
 // An error for an unknown event, a root that is no function, or a cycle id as root (or a

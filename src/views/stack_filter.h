@@ -20,6 +20,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "calltree/analysis/call_paths.h"
@@ -30,9 +31,18 @@ using name_match = std::function<bool(std::string_view)>;
 
 struct stack_filter {
   name_match focus, ignore, hide, show;  // empty: not given
+  // The transforms of views/stack_transform.h, applied to the tree before the filters above.
+  bool merge_clones = false;
+  name_match collapse_recursion, collapse_direct_recursion;  // on a function's name
+  name_match collapse_object;                                // on a function's object (ob=)
+  std::vector<std::string> focus_path;                       // names from a root; empty: none
   std::string key;   // the session remembers filtered trees by it (each expression's length too)
   std::string text;  // for people: "focus=RE ignore=RE" of those given
-  bool any() const { return focus || ignore || hide || show; }
+  bool transforms() const {
+    return merge_clones || collapse_recursion || collapse_direct_recursion || collapse_object ||
+           !focus_path.empty();
+  }
+  bool any() const { return focus || ignore || hide || show || transforms(); }
 };
 
 // What a filter did to a tree, per event (the tree's columns).
@@ -41,11 +51,15 @@ struct filter_summary {
   std::vector<std::uint64_t> dropped;  // the costs of the stacks left out (total - kept)
   // Some frame's name matched the expression (as pprof warns "no matches found for regexp").
   bool focus_matched = false, ignore_matched = false, hide_matched = false, show_matched = false;
+  bool focus_path_matched = false;  // some frame had focus_path's path
 };
 
 struct filtered_tree {
   path_tree tree;
   filter_summary summary;
+  // The frames whose node stands for more than itself (stack_transform.h): a merged clone's
+  // node named by its function, an object's node named by the object.
+  std::vector<std::pair<std::uint32_t, std::string>> renamed;
 };
 
 // "focus=a ignore=b: left out 120 of 1000 Ir (12.00 %), ..." (`text` is stack_filter::text;

@@ -61,11 +61,15 @@ TEST_F(ServeFilters, TheProgramsFlameGraphIsTheFilteredExport) {
     std::string query;
     server::stack_filter_text cli;
   } const cases[] = {
-      {"focus=%5Eackermann", {"^ackermann", {}, {}, {}}},
-      {"ignore=%5Ecyc_", {{}, "^cyc_", {}, {}}},
-      {"hide=%5E(main%7C__libc_start_main)", {{}, {}, "^(main|__libc_start_main)", {}}},
-      {"show=fib", {{}, {}, {}, "fib"}},
-      {"focus=%5Ecyc_&ignore=%5Ecyc_b&hide=%5Emain%24", {"^cyc_", "^cyc_b", "^main$", {}}},
+      {"focus=%5Eackermann", {"^ackermann", {}, {}, {}, false, {}, {}, {}, {}}},
+      {"ignore=%5Ecyc_", {{}, "^cyc_", {}, {}, false, {}, {}, {}, {}}},
+      {"hide=%5E(main%7C__libc_start_main)",
+       {{}, {}, "^(main|__libc_start_main)", {}, false, {}, {}, {}, {}}},
+      {"show=fib", {{}, {}, {}, "fib", false, {}, {}, {}, {}}},
+      {"focus=%5Ecyc_&ignore=%5Ecyc_b&hide=%5Emain%24",
+       {"^cyc_", "^cyc_b", "^main$", {}, false, {}, {}, {}, {}}},
+      {"merge_clones=1&collapse_recursion=.&focus=%5Ecyc_",
+       {"^cyc_", {}, {}, {}, true, ".", {}, {}, {}}},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.query);

@@ -578,6 +578,46 @@ class walker {
     const costs_t page_roots = check_tree(pv, read_frames(page), totals, page["functions"]);
     log_.check(signed_ || le(page_roots, sum), pv, "roots within the total of the part",
                "roots " + show(page_roots) + ", the part's self costs " + show(sum));
+    walk_transforms(part, totals, roots, f.size());
+  }
+
+  // The call-tree transforms (views/stack_transform.h) on the exact tree (of fewer than 50000
+  // frames): each keeps the roots' sum (the exact tree's), every frame within its parent; after
+  // collapse_recursion=. no function (its name without a recursion level or caller context) is
+  // under itself.
+  void walk_transforms(std::optional<std::uint32_t> part, const costs_t& totals,
+                       const costs_t& roots, std::size_t frames_before) {
+    if (frames_before >= 50000) return;  // (a few seconds in all: the larger trees are left)
+    for (const char* t : {"collapse_recursion=.",
+                          "merge_clones=1&collapse_direct_recursion=.&collapse_object=lib"}) {
+      const std::string v = view("flame (transformed)", part);
+      const json fl = ask(v, "flame?min=0&merge=no&max_frames=200000&" + std::string(t) + "&" +
+                                 ev_ + sel(part));
+      if (fl.is_null()) continue;
+      const frames f = read_frames(fl);
+      const costs_t r = check_tree(v, f, totals, fl["functions"]);
+      log_.check(signed_ || r == roots, v, "a transform keeps the total",
+                 std::string(t) + ": roots " + show(r) + ", untransformed " + show(roots));
+      if (std::string(t) != "collapse_recursion=.") continue;
+      // (each frame's function as a number, once)
+      std::map<std::string, std::size_t> number;
+      std::vector<std::size_t> fn(f.size());
+      std::vector<std::string> name_of;
+      for (std::size_t i = 0; i < f.size(); ++i) {
+        std::string name = fl["functions"][std::to_string(f.id[i])]["name"];
+        const auto tick = name.find('\'');
+        if (tick != 0 && tick != std::string::npos) name.resize(tick);
+        auto [it, fresh] = number.try_emplace(name, name_of.size());
+        if (fresh) name_of.push_back(name);
+        fn[i] = it->second;
+      }
+      for (std::size_t i = 0; i < f.size(); ++i)
+        for (std::int64_t a = f.parent[i]; a >= 0; a = f.parent[static_cast<std::size_t>(a)])
+          if (fn[static_cast<std::size_t>(a)] == fn[i]) {
+            log_.check(false, v, "no function under itself", std::string(t) + ": " + name_of[fn[i]]);
+            break;
+          }
+    }
   }
 
   // Sandwich, callee map, caller map (flame from the function, both directions) and all

@@ -8,6 +8,7 @@ import { fmt, num, pct, percentChange } from "./format";
 import { navigate, type ViewState } from "./url";
 import { useFetch } from "./useFetch";
 import { filterParams, FilterNote } from "./StackFilters";
+import { FrameMenu, useFrameMenu } from "./Transforms";
 
 const H = 18; // px per level
 
@@ -118,6 +119,13 @@ export function FlameChart({ d, event, state, upward, diff, label, statedBeyond 
   // to send leave a gap at the right), a function's, or a filtered one, as its frames.
   const span = zoom >= 0 ? L.w[zoom] : d.root === null && d.direction === "callees" && !d.filter ? Math.max(L.rootTotal, total) : L.rootTotal;
   const zoomDepth = zoom >= 0 ? d.frames.depth[zoom] : 0;
+  const menu = useFrameMenu();
+  // A frame's path of names from its root (a call path to focus on).
+  const pathOf = (i: number) => {
+    const names: string[] = [];
+    for (let a = i; a >= 0; a = d.frames.parent[a]) names.push(d.functions[String(d.frames.id[a])]?.name ?? "");
+    return names.reverse();
+  };
   const frames = [];
   if (span > 0) {
     const minW = span / 1500;
@@ -152,6 +160,12 @@ export function FlameChart({ d, event, state, upward, diff, label, statedBeyond 
             setZoom(i === zoom ? -1 : i);
             navigate({ fn: id, side: "new" });
           }}
+          onContextMenu={(e) => {
+            // (the program's tree: a path from its roots; a function's tree has no such path)
+            if (diff || d.root !== null) return;
+            e.preventDefault();
+            menu.open({ x: e.clientX, y: e.clientY, name: f?.name ?? "", object: f?.object ?? "", path: pathOf(i) });
+          }}
         >
           {f?.name ?? ""}
         </div>,
@@ -177,6 +191,7 @@ export function FlameChart({ d, event, state, upward, diff, label, statedBeyond 
       <div class="flame" role="img" aria-label={label} style={{ height: (L.maxDepth + 1) * H + "px" }}>
         {frames}
       </div>
+      {menu.target && <FrameMenu target={menu.target} state={state} close={menu.close} />}
     </div>
   );
 }

@@ -500,6 +500,7 @@ function reportAnswer(data: Record<string, unknown>, path: string, params: Param
   if (part && !r.parts_shown.includes(Number(part))) missing(`part ${part} alone (left out by the parts' budget)`);
   const event = String(params.sort ?? r.event);
   if (params.focus || params.ignore || params.hide || params.show) missing("the stacks filtered by focus, ignore, hide or show");
+  if (params.merge_clones || params.collapse_recursion || params.collapse_direct_recursion || params.collapse_object || params.focus_path) missing("the stacks transformed (merge clones, collapse, focus on a call path)");
   if (path === "profile") return profile;
   if (path === "functions" && diff) return diffAnswer(data, params, event, missing);
   if (path === "functions") {

@@ -22,6 +22,7 @@ import { SourceView } from "./Source";
 import { Treemap } from "./Treemap";
 import { Trend } from "./Trend";
 import { StackFilterBar } from "./StackFilters";
+import { TransformBar } from "./Transforms";
 import { navigate, useViewState, type Tab, type ViewState } from "./url";
 import { useFetch } from "./useFetch";
 import "./style.css";
@@ -274,6 +275,7 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
         ))}
       </nav>
       {["graph", "flame", "icicle", "sandwich", "map"].includes(tab) && <StackFilterBar state={state} />}
+      {["flame", "icicle", "sandwich"].includes(tab) && <TransformBar state={state} />}
       <div class="tabbody">
         {tab === "calls" && f && <Calls d={f} event={event} side={side} relative={state.rel} />}
         {tab === "source" && f && <SourceView f={f} event={event} state={state} />}

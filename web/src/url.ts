@@ -26,6 +26,13 @@ export interface ViewState {
   ignore: string;
   hide: string;
   show: string;
+  // Firefox Profiler's call-tree transforms of the stack views (Transforms.tsx; the API's own
+  // parameters): "" = not applied. collapse_* are RE2 expressions, focus_path "main;f;g".
+  merge_clones: boolean;
+  collapse_recursion: string;
+  collapse_direct_recursion: string;
+  collapse_object: string;
+  focus_path: string;
   open: string; // serve DIR: the profile opened ("ID"), or the diff of two ("OLD,NEW")
   view: "" | "trend"; // serve DIR: the table of profiles, or the Trend view (Trend.tsx)
   tfn: string; // the Trend view's function ("" = the program total)
@@ -62,6 +69,11 @@ export const defaults: ViewState = {
   ignore: "",
   hide: "",
   show: "",
+  merge_clones: false,
+  collapse_recursion: "",
+  collapse_direct_recursion: "",
+  collapse_object: "",
+  focus_path: "",
   open: "",
   view: "",
   tfn: "",
@@ -98,6 +110,8 @@ export function parseHash(hash: string): ViewState {
   pick("view", ["trend"]);
   pick("tfn");
   for (const k of ["focus", "ignore", "hide", "show"] as const) pick(k);
+  for (const k of ["collapse_recursion", "collapse_direct_recursion", "collapse_object", "focus_path"] as const) pick(k);
+  s.merge_clones = p.get("merge_clones") === "1";
   if (/^\d+(,\d+)?$/.test(p.get("open") ?? "")) s.open = p.get("open")!;
   if (/^\d+$/.test(p.get("file") ?? "")) s.file = p.get("file")!;
   for (const k of ["gup", "gdown"] as const) if (/^([0-9]|10)$/.test(p.get(k) ?? "")) s[k] = Number(p.get(k));

@@ -1,0 +1,140 @@
+// browser_transforms.test.mjs — the call-tree transforms of the stack views (Transforms.tsx,
+// views/stack_transform.h) in a real browser (Debian's chromium, headless, playwright-core)
+// against the real binary: the chip row, a frame's context menu adding a step, × undoing it,
+// the URL keeping them, and the flame graph's numbers: the total unchanged, the frames those of
+// `calltree export --to=folded` with the same flags. On the recursion example (collapse
+// recursion, focus on a call path) and the -O2 C++ profile (merge clones, collapse a library).
+// Screenshots go to --out (transforms-recursion.png, transforms-clones.png).
+//
+//   node web/tests/browser_transforms.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
+//        --corpus tests/corpus --out build/web/screenshots [--only NAME]
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { assert, calltree, corpus, eq, page, run, serve, shot, test } from "./harness.mjs";
+
+const recurse = join(corpus, "vg-recurse-default.callgrind");
+const cc1 = join(corpus, "vg-gxx-small-default.cc1plus.callgrind");
+const CLONE = /\.(constprop|isra|part|lto_priv)\.\d+|\.cold\b|\[clone \./;
+
+/** export --to=folded's stacks (with flags): their total and the names of their frames. */
+function folded(file, flags = []) {
+  const r = spawnSync(calltree, ["export", "--to=folded", ...flags, file, "-o", "-"], { maxBuffer: 1 << 28 });
+  eq(r.status, 0, "export " + flags.join(" ") + ": " + r.stderr);
+  let total = 0n;
+  const names = new Set();
+  for (const l of r.stdout.toString().split("\n").filter(Boolean)) {
+    const at = l.lastIndexOf(" ");
+    total += BigInt(l.slice(at + 1));
+    for (const n of l.slice(0, at).split(";")) names.add(n);
+  }
+  return { total, names };
+}
+
+/** The flame graph's answer as the page asked for it (the API with the page's parameters). */
+const flameOf = async (s, params, exact = true) => s.api("flame?" + new URLSearchParams({ ...(exact ? { min: "0", max_frames: "200000" } : {}), ...params }).toString());
+const rootSum = (d, event) => d.frames.depth.reduce((sum, depth, i) => (depth === 0 ? sum + BigInt(d.frames.total[event][i]) : sum), 0n);
+/** Right-clicks the widest frame named `name` (a contextmenu event at its middle). */
+async function rightClick(pg, name) {
+  const ok = await pg.evaluate((n) => {
+    const els = [...document.querySelectorAll('[data-testid="flame"] .frame')].filter((e) => e.textContent === n);
+    if (!els.length) return false;
+    const e = els.sort((a, b) => b.getBoundingClientRect().width - a.getBoundingClientRect().width)[0];
+    const r = e.getBoundingClientRect();
+    e.dispatchEvent(new MouseEvent("contextmenu", { bubbles: true, cancelable: true, clientX: r.x + r.width / 2, clientY: r.y + r.height / 2 }));
+    return true;
+  }, name);
+  assert(ok, "a frame " + name);
+  await pg.waitForSelector('[data-testid="frame-menu"]');
+}
+const framesShown = (pg) => pg.$$eval('[data-testid="flame"] .frame', (els) => els.map((e) => e.textContent).filter(Boolean));
+
+test("collapse recursion from a frame's menu: a chip, the total kept, × undoes it", async () => {
+  const s = await serve([recurse]);
+  try {
+    const pg = await page(s.url + "#tab=flame");
+    await pg.waitForSelector('[data-testid="transforms"]');
+    await pg.waitForSelector('[data-testid="flame"] .frame:text-is("fib")');
+    const plain = await flameOf(s, {});
+    const event = plain.event;
+    // Right click on fib: the menu, then Collapse recursion of fib.
+    await rightClick(pg, "fib");
+    await pg.click('[data-testid="menu-collapse-recursion"]');
+    await pg.waitForSelector('[data-testid="chip-collapse_recursion"]');
+    assert((await pg.textContent('[data-testid="chip-collapse_recursion"]')).includes("Collapse recursion of fib"), "the chip names fib");
+    assert((await pg.evaluate(() => location.hash)).includes("collapse_recursion="), "in the URL");
+    await pg.waitForFunction(() => ![...document.querySelectorAll('[data-testid="flame"] .frame')].some((e) => e.textContent === "fib'2"));
+    const after = await flameOf(s, { collapse_recursion: "^fib$" });
+    eq(rootSum(after, event), rootSum(plain, event), "the roots' sum (the total) kept");
+    eq(String(after.filter.dropped[event]), "0", "nothing left out");
+    const want = folded(recurse, ["--collapse-recursion=^fib$"]);
+    eq(want.total, rootSum(plain, event), "export's total with the flag is the total");
+    assert(!want.names.has("fib'2"), "export --collapse-recursion has no fib'2");
+    for (const n of await framesShown(pg)) assert(!n.startsWith("fib'"), "a level of fib drawn: " + n);
+    // A second step: focus on the call path main;fib from fib's menu.
+    await rightClick(pg, "fib");
+    await pg.click('[data-testid="menu-focus-path"]');
+    await pg.waitForSelector('[data-testid="chip-focus_path"]');
+    await pg.waitForSelector('[data-testid="filter-note"]');
+    const path = new URLSearchParams((await pg.evaluate(() => location.hash)).slice(1)).get("focus_path");
+    assert(path.endsWith(";main;fib"), "the path from the root: " + path);
+    const focused = await flameOf(s, { collapse_recursion: "^fib$", focus_path: path });
+    eq(focused.frames.depth.filter((d) => d === 0).length, 1, "one root: fib");
+    eq(focused.functions[String(focused.frames.id[0])].name, "fib", "the root is fib");
+    eq(BigInt(focused.filter.dropped[event]) + rootSum(focused, event), rootSum(plain, event), "kept + left out = the total");
+    await shot(pg, "transforms-focus-path");
+    // × on the focus chip: back to the collapsed tree; Undo is per step.
+    await pg.click('[data-testid="unchip-focus_path"]');
+    await pg.waitForFunction(() => !document.querySelector('[data-testid="chip-focus_path"]'));
+    assert(await pg.$('[data-testid="chip-collapse_recursion"]'), "the first step stays");
+    await pg.goBack();
+    await pg.waitForSelector('[data-testid="chip-focus_path"]');
+    eq(pg.errors.join("; "), "", "page errors");
+    // Every function's recursion collapsed (the + transform menu): cyc_a'2, cyc_b'2 are gone.
+    const all = await page(s.url + "#tab=flame");
+    await all.waitForSelector('[data-testid="flame"] .frame:text-is("cyc_a\'2")');
+    await all.selectOption('[data-testid="transform-add"]', "recursion");
+    await all.waitForSelector('[data-testid="chip-collapse_recursion"]');
+    await all.waitForFunction(() => ![...document.querySelectorAll('[data-testid="flame"] .frame')].some((e) => e.textContent === "cyc_a'2"));
+    const collapsed = await flameOf(s, { collapse_recursion: "." });
+    eq(rootSum(collapsed, event), rootSum(plain, event), "the total kept, every recursion collapsed");
+    await shot(all, "transforms-recursion");
+  } finally {
+    s.stop();
+  }
+});
+
+test("merge clones and collapse a library on the -O2 C++ profile: names and total", async () => {
+  const s = await serve([cc1], { waitMs: 60000 });
+  try {
+    const plain = await flameOf(s, {}, false);
+    const event = plain.event;
+    const pg = await page(s.url + "#tab=flame");
+    await pg.waitForSelector('[data-testid="flame"] .frame');
+    await pg.selectOption('[data-testid="transform-add"]', "merge");
+    await pg.waitForSelector('[data-testid="chip-merge_clones"]');
+    const merged = await flameOf(s, { merge_clones: "1" }, false);
+    eq(rootSum(merged, event), rootSum(plain, event), "total kept");
+    assert([...folded(cc1).names].some((n) => CLONE.test(n)), "clones in the plain stacks");
+    for (const f of Object.values(merged.functions)) assert(!CLONE.test(f.name), "a clone left: " + f.name);
+    assert(merged.frames.count <= plain.frames.count, `no more frames: ${merged.frames.count} of ${plain.frames.count}`);
+    await pg.waitForFunction(() => ![...document.querySelectorAll('[data-testid="flame"] .frame')].some((e) => /\.(constprop|isra|part)\.\d/.test(e.textContent)));
+    const want = folded(cc1, ["--merge-clones"]);
+    eq(want.total, rootSum(plain, event), "export --merge-clones's total");
+    // Collapse libc from a libc frame's menu.
+    const libc = Object.values(plain.functions).find((f) => f.object.includes("libc.so"));
+    assert(libc, "a libc function");
+    const ob = await flameOf(s, { merge_clones: "1", collapse_object: "libc\\.so" }, false);
+    eq(rootSum(ob, event), rootSum(plain, event), "total kept with a library collapsed");
+    assert(Object.values(ob.functions).some((f) => f.name.includes("libc.so")), "a frame named by libc");
+    await pg.goto(s.url + "#tab=flame&merge_clones=1&collapse_object=" + encodeURIComponent("libc\\.so"));
+    await pg.waitForSelector('[data-testid="chip-collapse_object"]');
+    await pg.waitForSelector('[data-testid="chip-merge_clones"]');
+    await pg.waitForSelector('[data-testid="flame"] .frame');
+    await shot(pg, "transforms-clones");
+    eq(pg.errors.join("; "), "", "page errors");
+  } finally {
+    s.stop();
+  }
+});
+
+await run({ limitMs: 180000 });
