@@ -72,8 +72,8 @@ struct cfg_view {
 // The graph of `v` (empty unless v.status is ok).
 CALLTREE_API cfg_view make_cfg(const asm_view& v);
 
-// The graph as a JSON object (docs/json.md, "cfg"): the view's function, status, events and
-// self cost, then its blocks (with their instructions) and edges.
+// The graph as a JSON object (share/doc/calltree/json.md, "cfg"): the view's function, status,
+// events and self cost, then its blocks (with their instructions) and edges.
 CALLTREE_API std::string cfg_json(const asm_view& v, const cfg_view& g);
 
 }  // namespace calltree
