@@ -220,9 +220,10 @@ std::optional<std::string> find_program(const std::string& name) {
   std::string_view dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
   while (true) {
     const auto colon = dirs.find(':');
-    std::string dir(dirs.substr(0, colon));
-    if (dir.empty()) dir = ".";
-    if (runnable(dir + "/" + name)) return dir + "/" + name;
+    // (made whole, not assigned "." after: GCC 12's -O3 -Wrestrict misreads that assignment)
+    const std::string_view d = dirs.substr(0, colon);
+    const std::string candidate = (d.empty() ? std::string(".") : std::string(d)) + "/" + name;
+    if (runnable(candidate)) return candidate;
     if (colon == std::string_view::npos) break;
     dirs.remove_prefix(colon + 1);
   }

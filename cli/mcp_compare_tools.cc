@@ -20,7 +20,8 @@ json change_of(const json& c) {
 std::string change_text(const json& c) {
   std::string out = grouped(c["old"]) + " -> " + grouped(c["new"]) + " (";
   const std::int64_t d = signed_cost(c["delta"]);
-  out += (d > 0 ? "+" : "") + grouped(d);
+  out += d > 0 ? "+" : "";  // (appended, not "+" + string: GCC 12's -O3 -Wrestrict misreads that)
+  out += grouped(d);
   if (c["percent"].is_number()) {
     const double p = c["percent"].get<double>();
     out += ", " + std::string(p > 0 ? "+" : "") + percent_text(p);

@@ -85,8 +85,8 @@ found_function find_function(const served& s, const std::string& path, const std
   if (name.size() > 4000) throw tool_failure("no function has a name that long");
   // Exactly the name, then the name with a parameter list: the API's list, heaviest first.
   json rows = json::array();
-  for (const std::string& re :
-       {"^" + RE2::QuoteMeta(name) + "$", "^" + RE2::QuoteMeta(name) + "\\("}) {
+  for (const std::string& re : {std::string("^").append(RE2::QuoteMeta(name)).append("$"),
+                                std::string("^").append(RE2::QuoteMeta(name)).append("\\(")}) {
     query q;
     q.add("filter", re).add("by", "inclusive").add("limit", 5000);
     if (!event.empty()) q.add("sort", event).add("events", event);

@@ -30,9 +30,12 @@ std::string function_lines(const json& rows) {
   std::string out;
   std::size_t i = 0;
   for (const json& r : rows) {
-    out += "\n" + std::to_string(++i) + ". " + r["name"].get<std::string>() + "  self " +
-           grouped(r["self"]) + " (" + percent_text(r["self_percent"]) + "), inclusive " +
-           grouped(r["inclusive"]) + " (" + percent_text(r["inclusive_percent"]) + ")";
+    // (appended piece by piece: "\n" + string makes GCC 12's -O3 -Wrestrict misread it)
+    out.append("\n").append(std::to_string(++i)).append(". ").append(r["name"].get<std::string>());
+    out.append("  self ").append(grouped(r["self"])).append(" (");
+    out.append(percent_text(r["self_percent"])).append("), inclusive ");
+    out.append(grouped(r["inclusive"])).append(" (");
+    out.append(percent_text(r["inclusive_percent"])).append(")");
     if (!r["file"].get<std::string>().empty()) out += "  " + r["file"].get<std::string>();
   }
   return out;
