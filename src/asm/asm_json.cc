@@ -3,26 +3,11 @@
 // and counts are exact integers keyed by event name, as in every calltree JSON document.
 #include <cstdio>
 
+#include "asm/json_parts.h"
 #include "calltree/asm.h"
 #include "report/json.h"
 
 namespace calltree {
-
-namespace {
-
-std::string hex(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
-void costs(json_writer& j, const asm_view& v, const std::vector<std::uint64_t>& c) {
-  j.begin_object();
-  for (std::size_t i = 0; i < v.events.size() && i < c.size(); ++i) j.key(v.events[i]).value(c[i]);
-  j.end_object();
-}
-
-}  // namespace
 
 std::string asm_json(const asm_view& v) {
   json_writer j;
@@ -41,7 +26,7 @@ std::string asm_json(const asm_view& v) {
   if (v.symbol) {
     j.begin_object();
     j.key("name").value(v.symbol->name);
-    j.key("address").value(hex(v.symbol->address));
+    j.key("address").value(detail::hex_address(v.symbol->address));
     j.key("size").value(v.symbol->size);
     j.end_object();
   } else {
@@ -50,8 +35,8 @@ std::string asm_json(const asm_view& v) {
   j.key("ranges").begin_array();
   for (const auto& r : v.ranges) {
     j.begin_object();
-    j.key("from").value(hex(r.from));
-    j.key("to").value(hex(r.to));
+    j.key("from").value(detail::hex_address(r.from));
+    j.key("to").value(detail::hex_address(r.to));
     j.end_object();
   }
   j.end_array();
@@ -59,26 +44,26 @@ std::string asm_json(const asm_view& v) {
   for (const auto& e : v.events) j.value(e);
   j.end_array();
   j.key("totals");
-  costs(j, v, v.totals);
+  detail::event_costs(j, v, v.totals);
   j.key("self");
-  costs(j, v, v.self);
+  detail::event_costs(j, v, v.self);
   j.key("instructions").begin_array();
   for (const auto& in : v.instructions) {
     j.begin_object();
-    j.key("address").value(hex(in.address));
+    j.key("address").value(detail::hex_address(in.address));
     j.key("bytes").value(in.bytes);
     j.key("mnemonic").value(in.mnemonic);
     j.key("operands").value(in.operands);
     j.key("target");
     if (in.branch_target)
-      j.value(hex(*in.branch_target));
+      j.value(detail::hex_address(*in.branch_target));
     else
       j.null();
     j.key("profiled").value(in.profiled);
     j.key("file").value(in.source_file);
     j.key("line").value(in.line);
     j.key("self");
-    costs(j, v, in.self);
+    detail::event_costs(j, v, in.self);
     j.key("hot").value(in.hot);
     j.key("gap_before").value(in.gap_before);
     j.key("calls").begin_array();
@@ -89,7 +74,7 @@ std::string asm_json(const asm_view& v) {
       j.key("object").value(c.callee_object);
       j.key("count").value(c.count);
       j.key("inclusive");
-      costs(j, v, c.inclusive);
+      detail::event_costs(j, v, c.inclusive);
       j.end_object();
     }
     j.end_array();
@@ -99,7 +84,7 @@ std::string asm_json(const asm_view& v) {
       j.key("conditional").value(x.conditional);
       j.key("executed").value(x.executed);
       j.key("followed").value(x.followed);
-      j.key("target").value(hex(x.target));
+      j.key("target").value(detail::hex_address(x.target));
       j.key("target_index");
       if (x.target_index >= 0)
         j.value(x.target_index);

@@ -2,26 +2,11 @@
 // addresses as hex strings, costs exact integers keyed by event name, as asm_json writes them.
 #include <cstdio>
 
+#include "asm/json_parts.h"
 #include "calltree/cfg.h"
 #include "report/json.h"
 
 namespace calltree {
-
-namespace {
-
-std::string hex(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
-void costs(json_writer& j, const asm_view& v, const std::vector<std::uint64_t>& c) {
-  j.begin_object();
-  for (std::size_t i = 0; i < v.events.size() && i < c.size(); ++i) j.key(v.events[i]).value(c[i]);
-  j.end_object();
-}
-
-}  // namespace
 
 std::string cfg_json(const asm_view& v, const cfg_view& g) {
   json_writer j;
@@ -35,18 +20,18 @@ std::string cfg_json(const asm_view& v, const cfg_view& g) {
   for (const auto& e : v.events) j.value(e);
   j.end_array();
   j.key("totals");
-  costs(j, v, v.totals);
+  detail::event_costs(j, v, v.totals);
   j.key("self");
-  costs(j, v, v.self);
+  detail::event_costs(j, v, v.self);
   j.key("left_out");
-  costs(j, v, g.left_out);
+  detail::event_costs(j, v, g.left_out);
   j.key("blocks").begin_array();
   for (std::size_t b = 0; b < g.blocks.size(); ++b) {
     const auto& k = g.blocks[b];
     j.begin_object();
     j.key("index").value(static_cast<std::uint64_t>(b));
-    j.key("from").value(hex(k.from));
-    j.key("to").value(hex(k.to));
+    j.key("from").value(detail::hex_address(k.from));
+    j.key("to").value(detail::hex_address(k.to));
     j.key("entry").value(k.entry);
     j.key("executed");
     if (k.executed)
@@ -54,15 +39,15 @@ std::string cfg_json(const asm_view& v, const cfg_view& g) {
     else
       j.null();
     j.key("self");
-    costs(j, v, k.self);
+    detail::event_costs(j, v, k.self);
     j.key("instructions").begin_array();
     for (std::size_t i = k.first; i <= k.last && i < v.instructions.size(); ++i) {
       const auto& in = v.instructions[i];
       j.begin_object();
-      j.key("address").value(hex(in.address));
+      j.key("address").value(detail::hex_address(in.address));
       j.key("text").value(in.operands.empty() ? in.mnemonic : in.mnemonic + ' ' + in.operands);
       j.key("self");
-      costs(j, v, in.self);
+      detail::event_costs(j, v, in.self);
       j.end_object();
     }
     j.end_array();
@@ -86,7 +71,7 @@ std::string cfg_json(const asm_view& v, const cfg_view& g) {
     else
       j.null();
     j.key("executed").value(e.executed);
-    j.key("target").value(hex(e.target));
+    j.key("target").value(detail::hex_address(e.target));
     j.key("target_function");
     if (e.target_function.empty())
       j.null();
