@@ -41,11 +41,14 @@ def file_jumps(path, name):
 
     for line in open(path):
         line = line.rstrip("\n")
-        m = re.match(r"fn=\((\d+)\)(?: (.*))?$", line)
+        # a name is defined where it first appears, which may be a cfn= line (the order of
+        # the file's functions differs from one machine to the next)
+        m = re.match(r"(c?)fn=\((\d+)\)(?: (.*))?$", line)
         if m:
-            if m.group(2) is not None:
-                names[m.group(1)] = m.group(2)
-            fn = names.get(m.group(1))
+            if m.group(3) is not None:
+                names[m.group(2)] = m.group(3)
+            if not m.group(1):
+                fn = names.get(m.group(2))
             continue
         m = re.match(r"(jump|jcnd)=(\d+)(?:/(\d+))? (\S+)", line)
         if m:
