@@ -3,6 +3,8 @@
 // playwright-core), against the real `calltree serve` on corpus files:
 // - a share that is not the whole never reads 100.0% (99.99%, as annotate prints it);
 // - with a part chosen, the header's Total is that part's, the figure every % is of;
+// - a thread run's flame graph with one root per thread (issue 61): each root its part's total,
+//   and with a part chosen every frame's share of that part's total;
 // - the diagnostics bar: red for errors only, amber for warnings, neutral for notes alone;
 // - a stated total that the self costs do not sum to is reported once (Xdebug's Memory);
 // - a folder's row has one total, the same before and after its file is opened;
@@ -74,7 +76,7 @@ test("with a part chosen, the header's Total is the part's (every % of it), the 
     const pg = await page(s.url + "#parts=2");
     await waitRows(pg);
     const total = await totalShown(pg);
-    eq(total, `Total ${e} of part 2: ${fmt(P.totals[e])} (program: ${fmt(A.totals[e])})`, "the header's total");
+    eq(total, `Total ${e} of part 2 (thread 2): ${fmt(P.totals[e])} (program: ${fmt(A.totals[e])})`, "the header's total");
     eq((await pg.textContent('[data-testid="part-total"]')).trim(), fmt(P.totals[e]), "the part's total");
     // The first row's self share is of the part's total.
     const [cost, pc] = (await pg.textContent('.tbody .row[data-index="0"] .cell.self')).trim().split(/\s+/);
@@ -84,6 +86,87 @@ test("with a part chosen, the header's Total is the part's (every % of it), the 
     const all = await page(s.url);
     await waitRows(all);
     eq(await totalShown(all), `Total ${e}: ${fmt(A.totals[e])}`, "the program's total");
+    noErrors(pg);
+  } finally {
+    s.stop();
+  }
+});
+
+// --- one root per thread ----------------------------------------------------------------------
+test("a thread run: one flame root per thread, each its part's total; shares follow the part", async () => {
+  const file = join(corpus, "vg-threads-separate-combined.callgrind");
+  const A = calltreeJson(["annotate", "--json", file]);
+  const e = A.events[0];
+  const P = [1, 2, 3, 4, 5].map((n) => calltreeJson(["annotate", "--json", `--part=${n}`, file]));
+  const s = await serve([file]);
+  try {
+    // The API: a root frame per part (id -1), its total the part's, the roots summing to the whole.
+    const parts = (await s.api("profile")).inputs[0].parts;
+    eq(parts.length, 5, "five parts");
+    const fl = await s.api("flame?by_thread=1");
+    eq(fl.by_thread, true, "by_thread");
+    eq(fl.threads.map((t) => t.name).join(","), "thread 1,thread 2,thread 3,thread 4,thread 5", "the threads' names");
+    const roots = [];
+    for (let i = 0; i < fl.frames.count; i++) if (fl.frames.parent[i] === -1) roots.push(i);
+    eq(roots.join(","), fl.threads.map((t) => t.frame).join(","), "the roots are the threads' frames, in order");
+    let sum = 0n;
+    fl.threads.forEach((t, i) => {
+      eq(fl.frames.id[t.frame], -1, `${t.name}: no function`);
+      eq(String(fl.frames.total[e][t.frame]), String(P[i].totals[e]), `${t.name}'s total, annotate --part=${i + 1}`);
+      eq(String(t.totals[e]), String(parts[i].totals[e]), `${t.name}: the Parts table's total`);
+      sum += BigInt(fl.frames.total[e][t.frame]);
+    });
+    eq(String(sum), String(A.totals[e]), "the thread roots sum to the whole total");
+    // A child of a thread is a frame of that part alone: no frame under thread 1 is above it.
+    for (let i = 0; i < fl.frames.count; i++) {
+      const p = fl.frames.parent[i];
+      if (p >= 0 && fl.frames.id[p] === -1) assert(BigInt(fl.frames.total[e][i]) <= BigInt(fl.frames.total[e][p]), "a child within its thread");
+    }
+    // Without the parameter (or with by_thread=0) the answer is today's, byte for byte.
+    const text = async (q) => (await fetch(s.url.replace(/\/\?token=.*/, "") + "/api/v1/flame" + q, { headers: { Authorization: "Bearer " + s.url.replace(/.*token=/, "") } })).text();
+    const plain = await text("");
+    eq(await text("?by_thread=0"), plain, "by_thread=0 is the default answer");
+    assert(!plain.includes('"threads"'), "no threads without by_thread");
+
+    // The page: the check box puts by_thread=1 in the URL and a frame per thread on the graph.
+    const pg = await page(s.url + "#tab=flame");
+    await pg.waitForSelector('[data-testid="by-thread"]');
+    eq(await pg.$(".frame.thread"), null, "no thread frames before the check box");
+    await pg.click('[data-testid="by-thread"]');
+    await pg.waitForSelector(".frame.thread");
+    assert((await pg.evaluate(() => location.hash)).includes("by_thread=1"), "by_thread=1 in the URL");
+    const shown = await pg.$$eval(".frame.thread", (els) => els.map((el) => ({ name: el.textContent, part: el.dataset.thread, title: el.title, width: parseFloat(el.style.width) })));
+    eq(shown.map((t) => t.name).join(","), "thread 1,thread 2,thread 3,thread 4,thread 5", "the thread frames on the page");
+    shown.forEach((t, i) => {
+      eq(t.part, String(i + 1), `${t.name}'s part`);
+      assert(t.title.includes(`${fmt(P[i].totals[e])} ${e} (${share(P[i].totals[e], A.totals[e])} of the total)`), `${t.name}'s tooltip: ${t.title}`);
+      assert(Math.abs(t.width - (100 * Number(P[i].totals[e])) / Number(A.totals[e])) < 1e-4, `${t.name}'s width ${t.width}%`);
+    });
+    assert(Math.abs(shown.reduce((a, t) => a + t.width, 0) - 100) < 1e-3, "the threads fill the graph");
+    eq(await totalShown(pg), `Total ${e}: ${fmt(A.totals[e])}`, "all parts: the program's total");
+    await shot(pg, "flame-threads");
+
+    // Part 2 chosen: its one thread's frame, the header's Total of it, every share of it.
+    await pg.selectOption('select[aria-label="Parts"]', "2");
+    await pg.waitForFunction(() => document.querySelectorAll(".frame.thread").length === 1 && document.querySelector(".frame.thread").textContent === "thread 2");
+    eq(await totalShown(pg), `Total ${e} of part 2 (thread 2): ${fmt(P[1].totals[e])} (program: ${fmt(A.totals[e])})`, "the header's total, of thread 2");
+    const th = await pg.getAttribute(".frame.thread", "title");
+    assert(th.includes(`${fmt(P[1].totals[e])} ${e} (100.0% of the total)`), "thread 2 is the whole of part 2: " + th);
+    const tips = await pg.$$eval(".frame[data-fn]", (els) => els.map((el) => el.title));
+    assert(tips.length > 10, "frames of part 2: " + tips.length);
+    for (const tip of tips) {
+      const m = tip.match(/\n([\d,]+) \S+ \(([\d.]+%) of the total\)/);
+      assert(m, "a frame's tooltip: " + tip);
+      eq(m[2], share(m[1].replace(/,/g, ""), P[1].totals[e]), "a frame's share of part 2's total: " + tip.split("\n")[0]);
+    }
+    // The function of part 2's heaviest frame: its Incl. share in the header is of part 2's.
+    const first = await pg.$$eval(".frame[data-fn]", (els) => els.sort((a, b) => parseFloat(b.style.width) - parseFloat(a.style.width))[0].dataset.fn);
+    await pg.click(`.frame[data-fn="${first}"] >> nth=0`);
+    await pg.waitForSelector('[data-testid="selected-incl"]');
+    const fig = (await pg.textContent('[data-testid="selected-incl"] >> xpath=..')).trim();
+    const m = fig.match(/([\d,]+) ([\d.]+%)$/);
+    assert(m, "the selected function's figures: " + fig);
+    eq(m[2], share(m[1].replace(/,/g, ""), P[1].totals[e]), "the selected function's share, of part 2's total");
     noErrors(pg);
   } finally {
     s.stop();
