@@ -167,6 +167,16 @@ test("a thread run: one flame root per thread, each its part's total; shares fol
     const m = fig.match(/([\d,]+) ([\d.]+%)$/);
     assert(m, "the selected function's figures: " + fig);
     eq(m[2], share(m[1].replace(/,/g, ""), P[1].totals[e]), "the selected function's share, of part 2's total");
+    // The Source tab's lines are of every part (kept summed): with part 2 chosen it says so, and
+    // its shares are of the program's total (sort_work runs in threads 2 and 4).
+    const sortWork = (await s.api("functions?filter=%5Esort_work%24&limit=1")).rows[0].id;
+    await pg.evaluate((id) => (location.hash = `#parts=2&tab=source&fn=${id}`), sortWork);
+    await pg.waitForSelector('[data-testid="source-all-parts"]');
+    await pg.waitForSelector(".srcline .num:not(:empty)");
+    const lines = await pg.$$eval(".srcline", (els) => els.map((el) => [...el.querySelectorAll(".num")].map((n) => n.textContent)).filter((c) => c[0]));
+    assert(lines.length > 0, "lines with costs");
+    for (const [c, pc] of lines) eq(pc, share(c.replace(/,/g, ""), A.totals[e]), `a line's share (${c}), of the program's total`);
+    await shot(pg, "thread-source");
     noErrors(pg);
   } finally {
     s.stop();
