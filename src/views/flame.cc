@@ -116,8 +116,8 @@ part_graph graph_of(const session& s, const part_costs& pc, const std::vector<st
 // in order) above that part's roots: node `base + i` for parts[i], no self cost, its total the
 // sum of its roots' (so the thread roots sum to the tree's roots). Then keyed as `estimate`
 // keys a run's tree, within each thread frame: the same stack in two threads stays two frames.
-path_tree by_thread(const path_tree& t, const part_graph& g, const std::vector<std::uint32_t>& parts,
-                    std::uint32_t base) {
+path_tree by_thread(const path_tree& t, const part_graph& g,
+                    const std::vector<std::uint32_t>& parts, std::uint32_t base) {
   constexpr std::uint32_t none = path_tree::no_frame;
   const std::size_t n = t.frames(), events = t.events, gnodes = base;
   std::vector<std::uint32_t> index_of_part;  // part -> its index in `parts`
@@ -130,7 +130,8 @@ path_tree by_thread(const path_tree& t, const part_graph& g, const std::vector<s
   for (std::uint32_t f = 0; f < n; ++f) {
     if (t.parent[f] != none) continue;
     const std::uint32_t pt = g.part_of.empty() ? parts.front() : g.part_of[t.node[f]];
-    if (pt < index_of_part.size() && index_of_part[pt] != none) roots_of[index_of_part[pt]].push_back(f);
+    if (pt < index_of_part.size() && index_of_part[pt] != none)
+      roots_of[index_of_part[pt]].push_back(f);
   }
   path_tree a;
   a.events = events;
@@ -192,7 +193,8 @@ path_tree threads_in_order(const path_tree& t, std::uint32_t first_thread) {
   o.saturated = t.saturated;
   std::vector<std::uint32_t> at(t.frames(), none);
   for (const auto& b : blocks) {
-    for (std::uint32_t f = b.second; f < t.frames() && (f == b.second || t.parent[f] != none); ++f) {
+    for (std::uint32_t f = b.second; f < t.frames() && (f == b.second || t.parent[f] != none);
+         ++f) {
       at[f] = static_cast<std::uint32_t>(o.node.size());
       o.node.push_back(t.node[f]);
       o.parent.push_back(t.parent[f] == none ? none : at[t.parent[f]]);
