@@ -119,6 +119,7 @@ part_graph graph_of(const session& s, const part_costs& pc, const std::vector<st
 path_tree by_thread(const path_tree& t, const part_graph& g,
                     const std::vector<std::uint32_t>& parts, std::uint32_t base) {
   constexpr std::uint32_t none = path_tree::no_frame;
+  if (parts.empty()) return t;  // (a profile of no part: no frame)
   const std::size_t n = t.frames(), events = t.events, gnodes = base;
   std::vector<std::uint32_t> index_of_part;  // part -> its index in `parts`
   for (std::uint32_t i = 0; i < parts.size(); ++i) {
