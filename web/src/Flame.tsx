@@ -200,6 +200,11 @@ export function FlameChart({ d, event, state, upward, diff, label, statedBeyond 
             Reset zoom
           </button>
         )}
+        {zoom >= 0 && threadAt.get(zoom) && !state.parts.split(",").every((p) => p === String(threadAt.get(zoom)!.part)) && (
+          <button onClick={() => navigate({ parts: String(threadAt.get(zoom)!.part) })} data-testid="thread-alone" title="choose this part in the Part menu: every view and share then of it alone">
+            Show {threadAt.get(zoom)!.name} alone
+          </button>
+        )}
         <span class="dim">{fmt(d.frames.count)} frames</span>
         {statedBeyond && zoom < 0 && d.root === null && d.direction === "callees" && !d.filter && L.rootTotal > 0 && L.rootTotal < total && (
           <span class="dim" data-testid="flame-share" title="The file states a total above its functions' costs (time outside any function, as Xdebug measures it): percentages are of that total, and the graph's roots, the functions' costs, fill this share of its width. The header shows both totals.">

@@ -146,10 +146,14 @@ test("a thread run: one flame root per thread, each its part's total; shares fol
     eq(await totalShown(pg), `Total ${e}: ${fmt(A.totals[e])}`, "all parts: the program's total");
     await shot(pg, "flame-threads");
 
-    // Part 2 chosen: its one thread's frame, the header's Total of it, every share of it.
-    await pg.selectOption('select[aria-label="Parts"]', "2");
+    // Thread 2 chosen (a click zooms into its frame, "Show thread 2 alone" chooses its part): its
+    // one thread's frame, the header's Total of it, every share of it.
+    await pg.click('.frame.thread[data-thread="2"]');
+    await pg.click('[data-testid="thread-alone"]');
+    eq(await pg.$eval('select[aria-label="Parts"]', (el) => el.value), "2", "the Part menu shows part 2");
     await pg.waitForFunction(() => document.querySelectorAll(".frame.thread").length === 1 && document.querySelector(".frame.thread").textContent === "thread 2");
     eq(await totalShown(pg), `Total ${e} of part 2 (thread 2): ${fmt(P[1].totals[e])} (program: ${fmt(A.totals[e])})`, "the header's total, of thread 2");
+    await shot(pg, "flame-thread-2");
     const th = await pg.getAttribute(".frame.thread", "title");
     assert(th.includes(`${fmt(P[1].totals[e])} ${e} (100.0% of the total)`), "thread 2 is the whole of part 2: " + th);
     const tips = await pg.$$eval(".frame[data-fn]", (els) => els.map((el) => el.title));
