@@ -4,7 +4,8 @@
 // - a share that is not the whole never reads 100.0% (99.99%, as annotate prints it);
 // - with a part chosen, the header's Total is that part's, the figure every % is of;
 // - a thread run's flame graph with one root per thread (issue 61): each root its part's total,
-//   and with a part chosen every frame's share of that part's total;
+//   and with a part chosen every frame's share of that part's total; also on a run valgrind
+//   makes in the test (the corpus's pthread program, --separate-threads=yes: a file a thread);
 // - the diagnostics bar: red for errors only, amber for warnings, neutral for notes alone;
 // - a stated total that the self costs do not sum to is reported once (Xdebug's Memory);
 // - a folder's row has one total, the same before and after its file is opened;
@@ -13,7 +14,8 @@
 //
 //   node web/tests/browser_numbers.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
 //        --corpus tests/corpus --out build/web/screenshots [--only NAME]
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { appendFileSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assert, calltreeJson, corpus, eq, fmt, page, run, serve as startServe, shot as harnessShot, test, totalShown, waitRows as waitFirstRow } from "./harness.mjs";
@@ -184,6 +186,45 @@ test("a thread run: one flame root per thread, each its part's total; shares fol
     noErrors(pg);
   } finally {
     s.stop();
+  }
+});
+
+test("a thread run valgrind makes here: one icicle root per thread file, each that file's total", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "calltree-threads-"));
+  try {
+    // src/c/threads.c: main and four pthreads; callgrind writes one file per thread (cg.out-01..05).
+    execFileSync("gcc", ["-O2", "-g", "-pthread", "-o", join(dir, "threads"), join(corpus, "src/c/threads.c")]);
+    execFileSync("valgrind", ["--tool=callgrind", "--separate-threads=yes", `--callgrind-out-file=${join(dir, "cg.out")}`, join(dir, "threads")], { cwd: dir, stdio: "ignore" });
+    const files = readdirSync(dir).filter((f) => /^cg\.out-\d+$/.test(f)).sort().map((f) => join(dir, f));
+    eq(files.length, 5, "a file per thread: " + files.join(" "));
+    const T = files.map((f) => calltreeJson(["annotate", "--json", f]));
+    const e = T[0].events[0];
+    const s = await serve(["--parts", ...files]);
+    try {
+      const fl = await s.api("flame?by_thread=1");
+      eq(fl.threads.map((t) => t.name).join(","), "thread 1,thread 2,thread 3,thread 4,thread 5", "the threads, by the files' thread: lines");
+      let sum = 0n;
+      fl.threads.forEach((t, i) => {
+        eq(String(fl.frames.total[e][t.frame]), String(T[i].totals[e]), `${t.name}: annotate's total of ${files[i]}`);
+        sum += BigInt(T[i].totals[e]);
+      });
+      eq(String(sum), String(fl.totals[e]), "the threads' files sum to the run's total");
+      // The icicle: the thread frames on top, as wide as their files' totals.
+      const pg = await page(s.url + "#tab=icicle&by_thread=1");
+      await pg.waitForSelector(".frame.thread");
+      const shown = await pg.$$eval(".frame.thread", (els) => els.map((el) => ({ name: el.textContent, title: el.title, top: el.style.top })));
+      eq(shown.map((t) => t.name).join(","), "thread 1,thread 2,thread 3,thread 4,thread 5", "the icicle's thread frames");
+      shown.forEach((t, i) => {
+        eq(t.top, "0px", `${t.name} at the top`);
+        assert(t.title.includes(`${fmt(T[i].totals[e])} ${e} (${share(T[i].totals[e], fl.totals[e])} of the total)`), `${t.name}'s tooltip: ${t.title}`);
+      });
+      await shot(pg, "icicle-threads-valgrind");
+      noErrors(pg);
+    } finally {
+      s.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
