@@ -12,6 +12,7 @@
 #include "calltree/profile_builder.h"
 #include "model/radix_sort.h"
 #include "reader/load_any.h"
+#include "views/class_scope.h"
 #include "views/function_list.h"
 
 namespace calltree::views {
@@ -323,7 +324,7 @@ std::string_view diff_group_name(const function_table& t, std::uint32_t f, group
       return t.display_file[f].empty() ? std::string_view("(unknown file)")
                                        : std::string_view(t.display_file[f]);
     case grouping::klass: {
-      const std::string_view c = cxx_scope(k.name);
+      const std::string_view c = class_scope(k.name);
       return c.empty() ? std::string_view("(global)") : c;
     }
     case grouping::none:

@@ -15,10 +15,6 @@ namespace calltree::views {
 
 namespace {
 
-bool ident_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 // What a query's order is made of, remembered by its key.
 struct list_order {
   std::vector<std::uint32_t> ids;  // the rows, sorted
@@ -75,38 +71,6 @@ std::shared_ptr<const name_matches> matches_of(const session& s, const list_quer
 }
 
 }  // namespace
-
-std::string_view cxx_scope(std::string_view n) {
-  int depth = 0;  // <>, (), {}, [] together
-  std::size_t start = 0, last_sep = std::string_view::npos;
-  for (std::size_t i = 0; i < n.size(); ++i) {
-    const char c = n[i];
-    if (depth == 0) {
-      if (c == 'o' && n.compare(i, 8, "operator") == 0 && (i == 0 || !ident_char(n[i - 1])) &&
-          (i + 8 >= n.size() || !ident_char(n[i + 8])))
-        break;  // (an operator's own name has no scope in it)
-      if (c == '(' && n.compare(i, 21, "(anonymous namespace)") == 0) {
-        i += 20;
-        continue;
-      }
-      if (c == '(' || c == '\'') break;  // the parameters, or a caller context
-      if (c == ' ') {
-        start = i + 1;  // what came before was a return type
-        last_sep = std::string_view::npos;
-        continue;
-      }
-      if (c == ':' && i + 1 < n.size() && n[i + 1] == ':') {
-        last_sep = i;
-        ++i;
-        continue;
-      }
-    }
-    if (c == '<' || c == '(' || c == '{' || c == '[') ++depth;
-    if ((c == '>' || c == ')' || c == '}' || c == ']') && depth > 0) --depth;
-  }
-  if (last_sep == std::string_view::npos || last_sep < start) return {};
-  return n.substr(start, last_sep - start);
-}
 
 std::string_view group_name(const session& s, grouping g, std::uint32_t k) {
   switch (g) {

@@ -83,12 +83,7 @@ void warm_up(const session& s, const std::atomic<bool>* stop = nullptr);
 // How many event columns warm_up orders the list by (self and inclusive each).
 inline constexpr std::size_t warm_columns = 4;
 
-// The name of key k's group (object, display file, or C++ class or namespace).
+// The name of key k's group (object, display file, or class or namespace: class_scope.h).
 std::string_view group_name(const session& s, grouping g, std::uint32_t k);
-
-// The class or namespace of a C++ function name: what comes before the last `::` of the
-// qualified name, outside template arguments, parameters and the return type
-// (`void ns::C<int>::f(int) const` -> `ns::C<int>`); "" for a name with no scope.
-std::string_view cxx_scope(std::string_view name);
 
 }  // namespace calltree::views

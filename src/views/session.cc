@@ -19,6 +19,7 @@
 #include "model/string_pool_access.h"
 #include "reader/read_hooks.h"
 #include "views/annotate_direct.h"
+#include "views/class_scope.h"
 #include "views/function_list.h"
 #include "views/part_costs.h"
 
@@ -270,7 +271,7 @@ const group_index& session::groups(grouping g) const {
 const std::vector<std::string_view>& session::scopes() const {
   std::call_once(scopes_once_, [&] {
     scopes_.resize(keys());
-    for (std::uint32_t k = 0; k < keys(); ++k) scopes_[k] = cxx_scope(t.function_name(k));
+    for (std::uint32_t k = 0; k < keys(); ++k) scopes_[k] = class_scope(t.function_name(k));
   });
   return scopes_;
 }

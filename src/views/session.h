@@ -171,7 +171,7 @@ class session {
   // made on first use. Thread-safe.
   const group_index& groups(grouping g) const;
 
-  // Per key: the C++ class or namespace of its base name (function_list.h, cxx_scope), made on
+  // Per key: the class or namespace of its name (class_scope.h), made on
   // first use. Thread-safe.
   const std::vector<std::string_view>& scopes() const;
 

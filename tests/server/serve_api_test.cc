@@ -772,6 +772,60 @@ TEST(ServeApi, DiffModeGroups) {
   EXPECT_EQ(get(a, "/api/v1/functions?in_group=x").status, 400);
 }
 
+// group=class (views/class_scope.h) on a C++ and a PHP profile: the groups the names give,
+// every function in one, each group's self cost (every event) its functions' summed.
+TEST(ServeApi, ClassGroupsSumTheirFunctions) {
+  auto escaped = [](const std::string& s) {
+    std::string out;
+    for (unsigned char c : s) {
+      const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                         (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+      if (plain) {
+        out += static_cast<char>(c);
+      } else {
+        char hex[4];
+        std::snprintf(hex, sizeof hex, "%%%02X", c);
+        out += hex;
+      }
+    }
+    return out;
+  };
+  const std::pair<const char*, std::set<std::string>> profiles[] = {
+      {"xdebug-classes.callgrind",
+       {"(global)", "Base", "Circle", "Rect", "Registry", "Square", "php", "php::Exception"}},
+      {"vg-wordfreq-cxx-O2g-default.callgrind", {"(global)", "wf", "std", "std::istream::sentry"}},
+  };
+  for (const auto& [file, some] : profiles) {
+    SCOPED_TRACE(file);
+    auto s = load(fs::path(CALLTREE_CORPUS_DIR) / file);
+    ASSERT_TRUE(s);
+    const server::api a = make_api(s);
+    const json all = get_json(a, "/api/v1/functions?limit=1&cycles=no");
+    const json g = get_json(a, "/api/v1/functions?limit=1&group=class&group_limit=5000");
+    std::set<std::string> names;
+    std::size_t functions = 0;
+    for (const auto& grp : g["groups"]) {
+      const std::string name = grp["name"];
+      names.insert(name);
+      functions += grp["functions"].get<std::size_t>();
+      const json in =
+          get_json(a, "/api/v1/functions?limit=5000&group=class&in_group=" + escaped(name));
+      ASSERT_EQ(in["total_rows"].get<std::size_t>(), grp["functions"].get<std::size_t>()) << name;
+      for (const auto& [event, want] : grp["self"].items()) {
+        std::uint64_t sum = 0;
+        for (const auto& r : in["rows"]) sum += r["self"][event].get<std::uint64_t>();
+        EXPECT_EQ(sum, want.get<std::uint64_t>()) << name << " " << event;
+        EXPECT_LE(want.get<std::uint64_t>(), grp["inclusive"][event].get<std::uint64_t>());
+      }
+    }
+    EXPECT_EQ(functions, all["total_rows"].get<std::size_t>());
+    for (const auto& n : some) EXPECT_TRUE(names.count(n)) << n;
+    if (std::string(file).starts_with("xdebug")) {
+      EXPECT_EQ(names, some);
+    }
+  }
+}
+
 // The list's window: an offset is any 64-bit number (one past the rows is an empty window,
 // not an error), and a limit above 5000 is capped with the answer saying so; in both modes.
 TEST(ServeApi, ListWindowOffsetsAndLimits) {
@@ -803,25 +857,6 @@ TEST(ServeApi, ListWindowOffsetsAndLimits) {
     EXPECT_EQ(small["limit_capped"], false);
     EXPECT_EQ(get_json(*a, "/api/v1/functions")["limit"], 100);
   }
-}
-
-TEST(ServeViews, CxxScopes) {
-  const std::pair<const char*, const char*> cases[] = {
-      {"main", ""},
-      {"ns::f(int)", "ns"},
-      {"void ns::C<int, std::allocator<int> >::push(int const&)",
-       "ns::C<int, std::allocator<int> >"},
-      {"std::vector<int>::operator[](unsigned long)", "std::vector<int>"},
-      {"operator new(unsigned long)", ""},
-      {"a::b::operator<<(std::ostream&)", "a::b"},
-      {"(anonymous namespace)::helper(int)", "(anonymous namespace)"},
-      {"llvm::Foo::bar() const'llvm::Baz::qux()'2", "llvm::Foo"},
-      {"foo::{lambda(int)#1}::operator()(int) const", "foo::{lambda(int)#1}"},
-      {"0x0000000000001100'call_init", ""},
-      {"std::__cxx11::basic_string<char>::basic_string(char const*)",
-       "std::__cxx11::basic_string<char>"},
-  };
-  for (const auto& [name, scope] : cases) EXPECT_EQ(views::cxx_scope(name), scope) << name;
 }
 
 TEST(ServeViews, BaseNames) {

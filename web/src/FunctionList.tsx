@@ -387,6 +387,12 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
       {regexError && <div class="error" role="alert">{regexError}</div>}
       {groups && (
         <div class="groups" aria-label="Groups">
+          <div class={"ghead" + (diff ? " dgroup" : "")} role="row" data-testid="group-head">
+            <span class="num">{diff ? "Change" : "Incl."}</span>
+            <span class="num">{diff ? "%" : "Self"}</span>
+            <span class="num" title="functions in the group">Count</span>
+            <span>{state.group === "class" ? "Class / namespace" : state.group === "object" ? "Object" : "File"}</span>
+          </div>
           <div class={"group" + (state.in_group === "" ? " selected" : "")} onClick={() => navigate({ in_group: "" })}>
             <span class="gname">(all groups)</span>
           </div>
@@ -397,7 +403,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
             if (!diff) {
               const sg = g as Group;
               return (
-                <div class={cls} onClick={select} title={g.name}>
+                <div class={cls} onClick={select} title={`${g.name}\nincl. ${fmt(sg.inclusive[event])} ${event}, self ${fmt(sg.self[event])} ${event}, ${sg.functions} function${sg.functions === 1 ? "" : "s"}`} data-group={g.name}>
                   <span class="num">{pct(sg.inclusive[event], c.extra?.totals[event] as never)}</span>
                   <span class="num">{pct(sg.self[event], c.extra?.totals[event] as never)}</span>
                   <span class="num">{sg.functions}</span>

@@ -671,7 +671,7 @@ test("300,000 rows: a window of them in the DOM, the last one reached", async ()
   }
 });
 
-test("group by: source file groups, one group's rows", async (s) => {
+test("group by: source file groups, one group's rows; a C++ class's group, its members' sum", async (s) => {
   const pg = await page(s.url + "#group=file");
   await pg.waitForSelector(".groups .group");
   const groups = await pg.$$eval(".groups .group .gname", (els) => els.map((e) => e.textContent));
@@ -682,6 +682,49 @@ test("group by: source file groups, one group's rows", async (s) => {
   await pg.waitForFunction((n) => document.querySelector('[data-testid="row-count"]').textContent === n + " rows", want);
   for (const loc of await pg.$$eval(".tbody .row .cell.loc", (els) => els.map((e) => e.textContent))) eq(loc, "recurse.c", "row of the group");
   await shot(pg, "group");
+  // By C++ class, on the -O2 C++ program (the control, then the URL): std::string's group,
+  // its self cost (the group's tooltip, exact; its share in the list) its members' summed.
+  const w = await serve([wordfreq]);
+  try {
+    const cls = "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >";
+    const annotated = annotateJson(wordfreq);
+    const wp = await page(w.url);
+    await waitRows(wp);
+    await wp.selectOption('select[aria-label="Group by"]', "class");
+    await wp.waitForFunction(() => location.hash.includes("group=class"));
+    const group = `.groups .group:has(.gname:text-is("${cls}"))`;
+    await wp.waitForSelector(group);
+    const names = await wp.$$eval(".groups .group .gname", (els) => els.map((e) => e.textContent));
+    for (const n of ["(global)", "wf", "std", "std::istream::sentry", cls]) assert(names.includes(n), "class group " + n + ": " + names.slice(0, 8).join(" | "));
+    eq((await wp.$$eval('[data-testid="group-head"] span', (els) => els.map((e) => e.textContent))).join("|"), "Incl.|Self|Count|Class / namespace", "the groups' column heads");
+    const title = await wp.getAttribute(group, "title");
+    const m = title.match(/self ([\d,]+) Ir, (\d+) functions$/);
+    assert(title.startsWith(cls + "\nincl. ") && m, "the group's tooltip: " + title);
+    const cells = await wp.$$eval(`${group} .num`, (els) => els.map((e) => e.textContent));
+    eq(cells[2], m[2], "the group's functions");
+    await wp.click(group);
+    await wp.waitForFunction(() => location.hash.includes("in_group="));
+    await wp.waitForFunction((n) => document.querySelector('[data-testid="row-count"]').textContent === n + " rows", m[2]);
+    const rows = await wp.$$eval(".tbody .row", (els) => els.map((e) => [e.querySelector(".cell.name").title, e.querySelector(".cell.self").textContent]));
+    eq(rows.length, Number(m[2]), "the group's rows");
+    let sum = 0;
+    for (const [name, self] of rows) {
+      assert(name.includes(cls + "::"), "a member of " + cls + ": " + name);
+      sum += num(self.trim().split(/\s+/)[0]);
+    }
+    eq(fmt(sum), m[1], "the group's self cost: its members' summed");
+    const share = (100 * sum) / annotated.totals.Ir;
+    eq(cells[1], (share >= 10 ? share.toFixed(1) : share.toFixed(2)) + "%", "the group's self share");
+    // The same numbers as annotate's, function by function (its names are the rows').
+    eq(sum, annotated.functions.filter((f) => rows.some(([n]) => n === f.name)).reduce((a, f) => a + f.self.Ir, 0), "annotate's self costs of the members");
+    await shot(wp, "group-class");
+    // The URL alone opens the same grouping and group.
+    const again = await page(wp.url());
+    await again.waitForSelector(group + ".selected");
+    eq(await again.getAttribute(group, "title"), title, "the group from the URL");
+  } finally {
+    w.stop();
+  }
 });
 
 test("report --html: one file, opens from disk, the threshold said", async () => {

@@ -71,6 +71,12 @@ await shoot(wf.url + `#fn=${main}&tab=allcallees`, "allcallees", '[data-testid="
 await shoot(wf.url + `#fn=${main}&tab=flame`, "dark", '[data-testid="flame"] .frame', { dark: true });
 wf.stop();
 
+// An Xdebug profile grouped by PHP class: Registry's methods and closure, its total() selected.
+const php = await serve(["xdebug-classes.callgrind"]);
+const total = await idOf(php.url, "^Registry->total$");
+await shoot(php.url + `#group=class&in_group=Registry&fn=${total}`, "group-php", ".groups .group.selected");
+php.stop();
+
 // The call graph: of the -O2 cc1plus profile's costliest functions, the one whose graph is the
 // largest, as it opens (legible, the panner in the corner).
 const cc1 = await serve(["vg-gxx-small-default.cc1plus.callgrind"]);
