@@ -103,6 +103,35 @@ void filter_fields(json_writer& j, const views::column_set& columns, const views
   j.end_object();
 }
 
+// by_thread=1: "by_thread" (whether the tree has thread frames: from the roots only) and
+// "threads", each selected part's root frame: {"part", "pid", "thread", "name", "frame",
+// "totals"} (the frame's index, -1 where a filter left it out; the part's totals, the Parts
+// table's).
+void thread_fields(json_writer& j, const views::session& s, const views::flame_view& fl) {
+  const path_tree& t = fl.tree;
+  j.key("by_thread").value(!fl.threads.empty());
+  j.key("threads").begin_array();
+  for (std::uint32_t i = 0; i < fl.threads.size(); ++i) {
+    const views::thread_root& th = fl.threads[i];
+    const part_header& h = s.p.parts[part_id{th.part}].header;
+    j.begin_object();
+    j.key("part").value(static_cast<std::uint64_t>(th.part + 1));
+    j.key("pid");
+    h.pid ? j.value(*h.pid) : j.null();
+    j.key("thread");
+    h.thread ? j.value(*h.thread) : j.null();
+    j.key("name").value(th.name);
+    auto at = std::find(t.node.begin(), t.node.end(), fl.thread_node + i);
+    j.key("frame");
+    at == t.node.end() ? j.value(std::int64_t{-1})
+                       : j.value(static_cast<std::uint64_t>(at - t.node.begin()));
+    j.key("totals");
+    costs_of_row(j, fl.columns, s.part_totals(th.part).data());
+    j.end_object();
+  }
+  j.end_array();
+}
+
 }  // namespace
 
 response route_graph(const request& r, const views::session& s, std::string_view segment) {
@@ -208,6 +237,11 @@ response route_flame(const request& r, const views::session& s, const flame_delt
     q.merge = *v == "yes";
   }
   if (auto f = parse_stack_filter(r, q.filter)) return error_response(*f);
+  if (auto v = param(r, "by_thread")) {
+    if (*v != "1" && *v != "0")
+      return error_response(400, "bad_by_thread", "by_thread takes 1 or 0");
+    q.by_thread = *v == "1";
+  }
   auto fl = views::flame(s, q);
   if (!fl) return error_response(400, "bad_event", fl.error().message);
   const path_tree& t = fl->tree;
@@ -229,8 +263,12 @@ response route_flame(const request& r, const views::session& s, const flame_delt
   j.key("unfitted").value(static_cast<std::uint64_t>(t.unfitted));
   j.key("frames").begin_object();
   j.key("count").value(static_cast<std::uint64_t>(t.frames()));
+  // (by_thread: a thread's frame is -1, named in "threads")
+  const bool threads = !fl->threads.empty();
+  auto is_thread = [&](std::uint32_t n) { return threads && n >= fl->thread_node; };
   j.key("id").begin_array();
-  for (std::uint32_t n : t.node) j.value(static_cast<std::uint64_t>(n));
+  for (std::uint32_t n : t.node)
+    is_thread(n) ? j.value(std::int64_t{-1}) : j.value(static_cast<std::uint64_t>(n));
   j.end_array();
   j.key("parent").begin_array();
   for (std::uint32_t p : t.parent)
@@ -245,7 +283,9 @@ response route_flame(const request& r, const views::session& s, const flame_delt
   matrix_columns(j, fl->columns, t.total, t.frames());
   j.end_object();
   // Each function of the frames once.
-  std::vector<std::uint32_t> ids(t.node.begin(), t.node.end());
+  std::vector<std::uint32_t> ids;
+  for (std::uint32_t n : t.node)
+    if (!is_thread(n)) ids.push_back(n);
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   j.key("functions").begin_object();
@@ -267,6 +307,7 @@ response route_flame(const request& r, const views::session& s, const flame_delt
   j.key("totals");
   costs_of_row(j, fl->columns, fl->costs->totals());
   if (fl->filtered) filter_fields(j, fl->columns, q.filter, *fl->filtered);
+  if (q.by_thread) thread_fields(j, s, *fl);
   j.end_object();
   return json_response(j.take());
 }

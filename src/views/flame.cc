@@ -33,8 +33,9 @@ std::string columns_key(const column_set& cols) {
 // is one frame).
 struct part_graph {
   path_estimator estimator;
-  std::vector<std::uint32_t> key_of;  // per node: its key; empty: the nodes are the keys
-  std::uint32_t cycle_key = 0;        // a cycle as the root: its id
+  std::vector<std::uint32_t> key_of;   // per node: its key; empty: the nodes are the keys
+  std::vector<std::uint32_t> part_of;  // per node: its part (0-based); empty with key_of
+  std::uint32_t cycle_key = 0;         // a cycle as the root: its id
 
   path_tree keyed(const path_tree& t) const {
     path_tree m = merge_by_label(t, key_of);
@@ -66,18 +67,21 @@ part_graph graph_of(const session& s, const part_costs& pc, const std::vector<st
       for (std::size_t c = 0; c < ncol; ++c) v[c] = cols.columns[c].value(pc.call(ci));
       g.add_call(from, to, pc.count(ci), v);
     }
-    return {path_estimator(g), {}, cycle_key};
+    return {path_estimator(g), {}, {}, cycle_key};
   }
   std::vector<char> selected(s.p.parts.size(), parts.empty() ? 1 : 0);
   for (std::uint32_t pt : parts)
     if (pt < selected.size()) selected[pt] = 1;
   std::unordered_map<std::uint64_t, std::uint32_t> index;  // (part, key) -> node
-  std::vector<std::uint32_t> keys;
+  std::vector<std::uint32_t> keys, part_of;
   auto node = [&](std::uint32_t pt, std::uint32_t k) {
     const std::uint32_t kk = key_of(k);
     auto [it, fresh] =
         index.try_emplace((std::uint64_t{pt} << 32) | kk, static_cast<std::uint32_t>(keys.size()));
-    if (fresh) keys.push_back(kk);
+    if (fresh) {
+      keys.push_back(kk);
+      part_of.push_back(pt);
+    }
     return it->second;
   };
   std::vector<std::uint32_t> self_node(t.part_self_part.size(), path_tree::no_frame);
@@ -105,7 +109,124 @@ part_graph graph_of(const session& s, const part_costs& pc, const std::vector<st
     for (std::size_t c = 0; c < ncol; ++c) v[c] = cols.columns[c].value(t.part_call_cc.values(i));
     g.add_call(call_from[i], call_to[i], t.part_call_count[i], v);
   }
-  return {path_estimator(g), std::move(keys), cycle_key};
+  return {path_estimator(g), std::move(keys), std::move(part_of), cycle_key};
+}
+
+// The program's tree `t` (nodes: the graph's) with one root frame per part of `parts` (0-based,
+// in order) above that part's roots: node `base + i` for parts[i], no self cost, its total the
+// sum of its roots' (so the thread roots sum to the tree's roots). Then keyed as `estimate`
+// keys a run's tree, within each thread frame: the same stack in two threads stays two frames.
+path_tree by_thread(const path_tree& t, const part_graph& g,
+                    const std::vector<std::uint32_t>& parts, std::uint32_t base) {
+  constexpr std::uint32_t none = path_tree::no_frame;
+  if (parts.empty()) return t;  // (a profile of no part: no frame)
+  const std::size_t n = t.frames(), events = t.events, gnodes = base;
+  std::vector<std::uint32_t> index_of_part;  // part -> its index in `parts`
+  for (std::uint32_t i = 0; i < parts.size(); ++i) {
+    if (parts[i] >= index_of_part.size()) index_of_part.resize(parts[i] + 1, none);
+    index_of_part[parts[i]] = i;
+  }
+  // Each root's thread, and its subtree [root, next root) (frames are in preorder).
+  std::vector<std::vector<std::uint32_t>> roots_of(parts.size());
+  for (std::uint32_t f = 0; f < n; ++f) {
+    if (t.parent[f] != none) continue;
+    const std::uint32_t pt = g.part_of.empty() ? parts.front() : g.part_of[t.node[f]];
+    if (pt < index_of_part.size() && index_of_part[pt] != none)
+      roots_of[index_of_part[pt]].push_back(f);
+  }
+  path_tree a;
+  a.events = events;
+  a.self = cost_matrix(events);
+  a.total = cost_matrix(events);
+  a.estimated = t.estimated;
+  a.pruned = t.pruned;
+  a.unfitted = t.unfitted;
+  bool ok = !t.saturated;
+  std::vector<std::uint32_t> moved(n, none);
+  for (std::uint32_t i = 0; i < parts.size(); ++i) {
+    const auto top = static_cast<std::uint32_t>(a.node.size());
+    a.node.push_back(base + i);
+    a.parent.push_back(none);
+    a.depth.push_back(0);
+    a.self.add_row();
+    a.total.add_row();
+    for (std::uint32_t r : roots_of[i]) {
+      ok &= add_saturating(a.total.row(top), t.total.row(r));
+      for (std::uint32_t f = r; f < n && (f == r || t.parent[f] != none); ++f) {
+        moved[f] = static_cast<std::uint32_t>(a.node.size());
+        a.node.push_back(t.node[f]);
+        a.parent.push_back(t.parent[f] == none ? top : moved[t.parent[f]]);
+        a.depth.push_back(t.depth[f] + 1);
+        const std::size_t row = a.self.add_row();
+        a.total.add_row();
+        ok &= add_saturating(a.self.row(row), t.self.row(f));
+        ok &= add_saturating(a.total.row(row), t.total.row(f));
+      }
+    }
+  }
+  a.saturated = !ok;
+  if (g.key_of.empty()) return a;  // (the nodes are keys, the threads in order)
+  // Keyed: labels are keys; a thread frame's label is its own node, above every key.
+  const auto key = [&](std::uint32_t x) { return x < g.key_of.size() ? g.key_of[x] : x; };
+  std::vector<std::uint32_t> label(gnodes + parts.size());
+  for (std::uint32_t x = 0; x < label.size(); ++x) label[x] = key(x);
+  path_tree m = merge_by_label(a, label);
+  for (auto& x : m.node) x = key(x);
+  return m;
+}
+
+// `t` with its thread frames (nodes from first_thread) and their subtrees in the order of their
+// parts, which merges lay out by weight.
+path_tree threads_in_order(const path_tree& t, std::uint32_t first_thread) {
+  constexpr std::uint32_t none = path_tree::no_frame;
+  // (root's node, root frame); a root that is no thread frame (focus_path's) after them, as it was
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> blocks;
+  for (std::uint32_t f = 0; f < t.frames(); ++f)
+    if (t.parent[f] == none) blocks.emplace_back(t.node[f] >= first_thread ? t.node[f] : none, f);
+  std::sort(blocks.begin(), blocks.end());
+  path_tree o;
+  o.events = t.events;
+  o.self = cost_matrix(t.events);
+  o.total = cost_matrix(t.events);
+  o.estimated = t.estimated;
+  o.pruned = t.pruned;
+  o.unfitted = t.unfitted;
+  o.saturated = t.saturated;
+  std::vector<std::uint32_t> at(t.frames(), none);
+  for (const auto& b : blocks) {
+    for (std::uint32_t f = b.second; f < t.frames() && (f == b.second || t.parent[f] != none);
+         ++f) {
+      at[f] = static_cast<std::uint32_t>(o.node.size());
+      o.node.push_back(t.node[f]);
+      o.parent.push_back(t.parent[f] == none ? none : at[t.parent[f]]);
+      o.depth.push_back(t.depth[f]);
+      const std::size_t row = o.self.add_row();
+      o.total.add_row();
+      add_saturating(o.self.row(row), t.self.row(f));
+      add_saturating(o.total.row(row), t.total.row(f));
+    }
+  }
+  return o;
+}
+
+// The names of by_thread's root frames (flame.h, thread_root).
+std::vector<thread_root> thread_roots(const session& s, const std::vector<std::uint32_t>& parts) {
+  std::unordered_map<std::uint64_t, std::size_t> parts_of_thread;
+  for (std::size_t i = 0; i < s.p.parts.size(); ++i)
+    if (auto th = s.p.parts[part_id{i}].header.thread) ++parts_of_thread[*th];
+  std::vector<thread_root> out;
+  for (std::uint32_t pt : parts) {
+    const auto& th = s.p.parts[part_id{pt}].header.thread;
+    std::string name;
+    if (th && parts_of_thread[*th] == 1) {
+      name = "thread " + std::to_string(*th);
+    } else {
+      name = "part " + std::to_string(pt + 1);
+      if (th) name.append(", thread ").append(std::to_string(*th));
+    }
+    out.push_back({pt, std::move(name)});
+  }
+  return out;
 }
 
 }  // namespace
@@ -142,10 +263,26 @@ result<flame_view> flame(const session& s, const flame_query& q) {
     return std::make_shared<const part_graph>(graph_of(s, pc, q.parts, out.columns, cycle));
   });
   const path_estimator* estimator = &graph->estimator;
+  const bool from_roots = !q.root && q.direction == path_direction::callees;
+  // by_thread: the program's tree under one frame per part (by_thread above).
+  const bool threads = q.by_thread && from_roots;
+  std::vector<std::uint32_t> thread_parts = q.parts;
+  if (threads) {
+    if (thread_parts.empty())
+      for (std::uint32_t i = 0; i < s.p.parts.size(); ++i) thread_parts.push_back(i);
+    out.thread_node = static_cast<std::uint32_t>(std::max(estimator->nodes(), s.ids()));
+    out.threads = thread_roots(s, thread_parts);
+    key.append("|threads");
+  }
   // An estimate whose frames are keys: a run's (part, key) nodes joined into their keys.
   auto estimate = [&](const path_options& opt) {
     path_tree t = estimator->estimate(opt);
     return graph->key_of.empty() ? t : graph->keyed(t);
+  };
+  // The program's tree (from the roots), with by_thread its threads' frames.
+  auto program = [&](const path_options& opt) {
+    return threads ? by_thread(estimator->estimate(opt), *graph, thread_parts, out.thread_node)
+                   : estimate(opt);
   };
 
   path_options o;
@@ -169,18 +306,25 @@ result<flame_view> flame(const session& s, const flame_query& q) {
   o.weight_event = out.weight_column;
   o.min_share = q.min_share;
   o.max_frames = q.max_frames;
-  const bool from_roots = !q.root && q.direction == path_direction::callees;
   o.exact_self = q.exact_self && from_roots;
   path_tree tree;
   if (q.filter.any()) {
     if (cycle) return error{"the stack filters apply to a function's views, not a cycle's"};
-    const frame_names name{[&s](std::uint32_t k) { return s.name(k); },
-                           [&s](std::uint32_t k) { return s.object(k); }};
+    // (a thread frame: its name, no object)
+    const frame_names name{[&](std::uint32_t k) {
+                             return threads && k >= out.thread_node
+                                        ? std::string_view(out.threads[k - out.thread_node].name)
+                                        : s.name(k);
+                           },
+                           [&](std::uint32_t k) {
+                             return threads && k >= out.thread_node ? std::string_view()
+                                                                    : s.object(k);
+                           }};
     std::shared_ptr<const filtered_tree> filtered;
     if (from_roots && q.exact_self) {
       // (An export's tree, of its own min_share and max_frames.)
       filtered = std::make_shared<const filtered_tree>(
-          transform_and_filter(estimate(o), q.filter, name, out.weight_column));
+          transform_and_filter(program(o), q.filter, name, out.weight_column));
     } else {
       o.exact_self = true;
       o.root.reset();
@@ -191,7 +335,7 @@ result<flame_view> flame(const session& s, const flame_query& q) {
       const std::string tree_key = key + "|exact|" + std::to_string(out.weight_column) + "|" +
                                    std::to_string(o.min_share) + "|" + std::to_string(o.max_frames);
       auto exact = s.remembered<path_tree>(
-          tree_key, [&] { return std::make_shared<const path_tree>(estimate(o)); });
+          tree_key, [&] { return std::make_shared<const path_tree>(program(o)); });
       filtered = s.remembered<filtered_tree>(tree_key + "|filter|" + q.filter.key, [&] {
         return std::make_shared<const filtered_tree>(
             transform_and_filter(*exact, q.filter, name, out.weight_column));
@@ -218,12 +362,13 @@ result<flame_view> flame(const session& s, const flame_query& q) {
     const std::string tree_key = key + "|exact|" + std::to_string(out.weight_column) + "|" +
                                  std::to_string(o.min_share) + "|" + std::to_string(o.max_frames);
     auto exact = s.remembered<path_tree>(
-        tree_key, [&] { return std::make_shared<const path_tree>(estimate(o)); });
+        tree_key, [&] { return std::make_shared<const path_tree>(program(o)); });
     tree = cut_paths(*exact, out.weight_column, q.min_share, q.max_frames);
   } else {
-    tree = estimate(o);
+    tree = program(o);
   }
   if (q.merge) tree = merge_by_label(tree, s.label_of);
+  if (threads) tree = threads_in_order(tree, out.thread_node);
   out.tree = std::move(tree);
   return out;
 }

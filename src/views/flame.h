@@ -52,6 +52,18 @@ struct flame_query {
   // program's flame graph is that tree filtered, then cut; a tree from one function is read
   // from the filtered stacks (the paths below, or above, its frames), not estimated from it.
   stack_filter filter;
+  // From the roots: one root frame per selected part (a thread of --separate-threads, as
+  // KCachegrind's parts), above that part's own roots, its total the part's functions' costs;
+  // the frames of each part within its own (the same stack in two threads is two frames).
+  bool by_thread = false;
+};
+
+// A root frame of by_thread: the part (0-based) it holds, and its name: "thread T" where the
+// part's `thread:` is that of no other part of the profile, else "part N" (1-based), with
+// ", thread T" when it has one.
+struct thread_root {
+  std::uint32_t part = 0;
+  std::string name;
 };
 
 struct flame_view {
@@ -62,6 +74,9 @@ struct flame_view {
   std::optional<filter_summary> filtered;  // with a filter: what it left out of the program's
   // With a transform (stack_transform.h): the nodes named otherwise than their key.
   std::vector<std::pair<std::uint32_t, std::string>> renamed;
+  // With by_thread: the node of threads[i]'s root frame is thread_node + i (above every id).
+  std::vector<thread_root> threads;
+  std::uint32_t thread_node = 0;
 };
 
 // An error for an unknown event, a root that is no function, or a cycle id as root (or a

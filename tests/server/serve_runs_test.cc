@@ -174,6 +174,86 @@ TEST(ServeRuns, EachThreadsStacksAreItsOwn) {
     EXPECT_NE(up["frames"]["id"][i], id_of(a, "main"));
 }
 
+// by_thread=1 (issue 61): one root frame per selected part (id -1, in the parts' order), its
+// total the part's total in /profile, the roots summing to the parts' total; below each, the
+// frames of that part alone: summed per function, their self costs are the part's own
+// (/functions?parts=N), every unit placed under its thread.
+void check_by_thread(const server::api& a, const std::string& parts) {
+  const std::string q = parts.empty() ? "" : "&parts=" + parts;
+  const nlohmann::json fl =
+      get_json(a, "/api/v1/flame?by_thread=1&min=0&max_frames=200000&merge=no" + q);
+  const nlohmann::json pr = get_json(a, "/api/v1/profile");
+  ASSERT_TRUE(fl["by_thread"].get<bool>());
+  const auto& fr = fl["frames"];
+  const auto& threads = fl["threads"];
+  const std::size_t n = fr["count"];
+  std::vector<std::size_t> roots;
+  for (std::size_t i = 0; i < n; ++i)
+    if (fr["parent"][i] == -1) roots.push_back(i);
+  const std::size_t chosen = parts.empty() ? pr["inputs"].back()["parts"].size()
+                                           : 1 + std::count(parts.begin(), parts.end(), ',');
+  ASSERT_EQ(threads.size(), chosen) << "parts " << parts;
+  ASSERT_EQ(roots.size(), threads.size()) << "parts " << parts;
+  std::uint64_t sum = 0;
+  std::vector<std::size_t> thread_of(n);
+  for (std::size_t t = 0; t < threads.size(); ++t) {
+    const std::size_t f = roots[t];
+    EXPECT_EQ(threads[t]["frame"].get<std::size_t>(), f);
+    EXPECT_EQ(fr["id"][f], -1);
+    EXPECT_EQ(fr["self"]["Ir"][f], 0);
+    const std::size_t part = threads[t]["part"];
+    if (t > 0) {
+      EXPECT_GT(part, threads[t - 1]["part"].get<std::size_t>()) << "in order";
+    }
+    const auto& stated = pr["inputs"].back()["parts"][part - 1]["totals"]["Ir"];
+    EXPECT_EQ(fr["total"]["Ir"][f], stated) << "thread " << part;
+    EXPECT_EQ(threads[t]["totals"]["Ir"], stated);
+    EXPECT_EQ(threads[t]["name"], "thread " + std::to_string(threads[t]["thread"].get<int>()));
+    sum += fr["total"]["Ir"][f].get<std::uint64_t>();
+  }
+  EXPECT_EQ(sum, fl["totals"]["Ir"].get<std::uint64_t>()) << "parts " << parts;
+  // Each frame's thread (frames in preorder: a root's subtree up to the next root).
+  std::map<std::size_t, std::map<std::uint64_t, std::uint64_t>> self;  // thread -> id -> self
+  for (std::size_t i = 0, t = 0; i < n; ++i) {
+    if (fr["parent"][i] == -1) {
+      t = static_cast<std::size_t>(std::find(roots.begin(), roots.end(), i) - roots.begin());
+      continue;
+    }
+    EXPECT_NE(fr["id"][i], -1);
+    self[t][fr["id"][i].get<std::uint64_t>()] += fr["self"]["Ir"][i].get<std::uint64_t>();
+  }
+  for (std::size_t t = 0; t < threads.size(); ++t) {
+    const std::string part = std::to_string(threads[t]["part"].get<int>());
+    const nlohmann::json list =
+        get_json(a, "/api/v1/functions?cycles=no&limit=100000&parts=" + part);
+    std::map<std::uint64_t, std::uint64_t> want;
+    for (const auto& r : list["rows"])
+      if (r["self"]["Ir"].get<std::uint64_t>()) want[r["id"]] = r["self"]["Ir"];
+    std::erase_if(self[t], [](const auto& kv) { return kv.second == 0; });
+    EXPECT_EQ(self[t], want) << "thread frame of part " << part;
+  }
+}
+
+TEST(ServeRuns, ByThreadOneRootPerThread) {
+  const fs::path dir = fs::path(CALLTREE_SOURCE_DIR) / "tests/runs/threads";
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  auto s = views::load_run(files, where());
+  ASSERT_TRUE(s) << s.error().message;
+  server::api a = make_api(std::shared_ptr<const views::session>(std::move(*s)));
+  for (const char* p : {"", "2", "2,4", "1,3,5"}) check_by_thread(a, p);
+  // The same file of five parts (--combine-dumps): the same roots.
+  server::api c = make_api(load(corpus / "vg-threads-separate-combined.callgrind"));
+  for (const char* p : {"", "3"}) check_by_thread(c, p);
+  // From a function, no thread frames; anything but 1 or 0 is refused; without it, no field.
+  const std::string clone = std::to_string(id_of(c, "clone"));
+  EXPECT_FALSE(get_json(c, "/api/v1/flame?by_thread=1&root=" + clone)["by_thread"].get<bool>());
+  EXPECT_EQ(get(c, "/api/v1/flame?by_thread=yes").status, 400);
+  EXPECT_FALSE(get_json(c, "/api/v1/flame").contains("threads"));
+  EXPECT_EQ(get(c, "/api/v1/flame?by_thread=0").body, get(c, "/api/v1/flame").body);
+}
+
 // A call that costs more than its callee's lines (tests/runs/calls-above-lines.callgrind:
 // main calls f for 200, f's lines are 110, f calls g for 100): the profile says so, and no
 // view scales g up to fill the call (g's frame is its call, 100, in every tree).

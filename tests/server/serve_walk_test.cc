@@ -14,6 +14,8 @@
 //   one called for less than its lines cost: a thread's entry), summing to the part's self
 //   costs; a frame holds its self and its children; no frame above its function's inclusive
 //   cost or above the calls it stands for (but by `unfitted`); the page's cut tree too.
+// - flame graph by thread (by_thread=1), a file of several parts: a root per part, in order, each
+//   the part's self costs, together the profile's.
 // - sandwich, callee map, caller map (flame from a function, both directions) and coverage (all
 //   callers, all callees): one root, children within their parent, the coverage's total is the
 //   root frame's, entries within it; the caller map's top box is the inclusive cost.
@@ -294,6 +296,39 @@ class walker {
     }
     for (std::size_t k = 0; k < ids.size() && k < 4; ++k) walk_graph(part, ids[k], rows, totals);
     walk_flame(part, rows, totals, sum);
+    if (!part && parts_ > 1) walk_threads(sum);
+  }
+
+  // One root per thread (by_thread=1, issue 61): a root frame per part, in order, no function
+  // (id -1), each as much as the part's self costs, together the profile's.
+  void walk_threads(const costs_t& sum) {
+    const std::string v = "flame by thread";
+    const json fl = ask(v, "flame?by_thread=1&min=0&merge=no&max_frames=200000&" + ev_);
+    if (fl.is_null()) return;
+    const json& fr = fl["frames"];
+    const json& threads = fl["threads"];
+    std::vector<std::size_t> roots;
+    for (std::size_t i = 0; i < fr["count"].get<std::size_t>(); ++i)
+      if (fr["parent"][i] == -1) roots.push_back(i);
+    if (!log_.check(threads.size() == parts_ && roots.size() == parts_, v, "a root per part",
+                    std::to_string(roots.size()) + " roots, " + std::to_string(threads.size()) +
+                        " threads, " + std::to_string(parts_) + " parts"))
+      return;
+    costs_t all = of(json::object());
+    for (std::uint32_t t = 0; t < parts_; ++t) {
+      const std::size_t f = roots[t];
+      json total = json::object();
+      for (const auto& e : events_) total[e] = fr["total"][e][f];
+      const costs_t c = of(total);
+      all = plus(all, c);
+      log_.check(threads[t]["frame"] == f && threads[t]["part"] == t + 1 && fr["id"][f] == -1, v,
+                 "the roots are the parts' thread frames, in order", threads[t].dump());
+      log_.check(c == summed(t + 1), v, "a thread's root is its part's self costs",
+                 "part " + std::to_string(t + 1) + ": root " + show(c) + ", self costs " +
+                     show(summed(t + 1)));
+    }
+    log_.check(all == sum, v, "the threads sum to the total",
+               "roots " + show(all) + ", self costs " + show(sum));
   }
 
   // Functions' self and inclusive costs are annotate's, summed by function name (a name's

@@ -3,7 +3,7 @@
 // children left to right in the server's order (by decreasing total). Click a frame to zoom
 // into it and select its function; frames too narrow to see are not drawn.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { Flame as FlameData, FlameFn, Profile } from "./api";
+import { isReport, type Flame as FlameData, type FlameFn, type FlameThread, type Profile } from "./api";
 import { fmt, num, pct, percentChange } from "./format";
 import { navigate, type ViewState } from "./url";
 import { useFetch } from "./useFetch";
@@ -120,10 +120,13 @@ export function FlameChart({ d, event, state, upward, diff, label, statedBeyond 
   const span = zoom >= 0 ? L.w[zoom] : d.root === null && d.direction === "callees" && !d.filter ? Math.max(L.rootTotal, total) : L.rootTotal;
   const zoomDepth = zoom >= 0 ? d.frames.depth[zoom] : 0;
   const menu = useFrameMenu();
+  // by_thread: the root frame of each part (thread), by its frame's index.
+  const threadAt = useMemo(() => new Map<number, FlameThread>((d.threads ?? []).filter((t) => t.frame >= 0).map((t) => [t.frame, t])), [d]);
+  const nameOf = (i: number) => threadAt.get(i)?.name ?? d.functions[String(d.frames.id[i])]?.name ?? "";
   // A frame's path of names from its root (a call path to focus on).
   const pathOf = (i: number) => {
     const names: string[] = [];
-    for (let a = i; a >= 0; a = d.frames.parent[a]) names.push(d.functions[String(d.frames.id[a])]?.name ?? "");
+    for (let a = i; a >= 0; a = d.frames.parent[a]) names.push(nameOf(a));
     return names.reverse();
   };
   const frames = [];
@@ -140,6 +143,22 @@ export function FlameChart({ d, event, state, upward, diff, label, statedBeyond 
       const left = Math.max(0, (x - x0) / span);
       const right = Math.min(1, (x + w - x0) / span);
       const id = d.frames.id[i];
+      const th = threadAt.get(i);
+      if (th) {
+        const v = w;
+        frames.push(
+          <div
+            class="frame thread"
+            data-thread={th.part}
+            style={{ left: left * 100 + "%", width: (right - left) * 100 + "%", top: (upward ? (L.maxDepth - depth) * H : depth * H) + "px" }}
+            title={`${th.name} (part ${th.part}${th.pid !== null ? `, pid ${th.pid}` : ""})\n${fmt(v)} ${event} (${pct(v, total)} of the total)`}
+            onClick={() => setZoom(i === zoom ? -1 : i)}
+          >
+            {th.name}
+          </div>,
+        );
+        continue;
+      }
       const f = d.functions[String(id)];
       const sel = state.fn === id && (!diff || state.side === "new");
       const top = upward ? (L.maxDepth - depth) * H : depth * H;
@@ -181,6 +200,11 @@ export function FlameChart({ d, event, state, upward, diff, label, statedBeyond 
             Reset zoom
           </button>
         )}
+        {zoom >= 0 && threadAt.get(zoom) && !state.parts.split(",").every((p) => p === String(threadAt.get(zoom)!.part)) && (
+          <button onClick={() => navigate({ parts: String(threadAt.get(zoom)!.part) })} data-testid="thread-alone" title="choose this part in the Part menu: every view and share then of it alone">
+            Show {threadAt.get(zoom)!.name} alone
+          </button>
+        )}
         <span class="dim">{fmt(d.frames.count)} frames</span>
         {statedBeyond && zoom < 0 && d.root === null && d.direction === "callees" && !d.filter && L.rootTotal > 0 && L.rootTotal < total && (
           <span class="dim" data-testid="flame-share" title="The file states a total above its functions' costs (time outside any function, as Xdebug measures it): percentages are of that total, and the graph's roots, the functions' costs, fill this share of its width. The header shows both totals.">
@@ -197,10 +221,14 @@ export function FlameChart({ d, event, state, upward, diff, label, statedBeyond 
 }
 
 export function Flame({ event, state, icicle, diff }: { event: string; state: ViewState; icicle: boolean; diff: boolean }) {
-  const q = useFetch<FlameData>("flame", { parts: state.parts, sort: event, side: diff ? "new" : undefined, ...filterParams(state) });
   // Whether the file states a total above its functions' costs (calltree/totals.h): the roots
   // then fill only that share of the width, and the bar says so.
   const prof = useFetch<Profile>("profile", {});
+  // A profile of several parts (threads): one root frame per part, on request (#by_thread=1).
+  const parts = prof.data ? prof.data.inputs[prof.data.inputs.length - 1].parts.length : 0;
+  const threadsOffered = !diff && parts > 1 && !isReport(); // (a report holds no such answer)
+  const byThread = state.by_thread && threadsOffered;
+  const q = useFetch<FlameData>("flame", { parts: state.parts, sort: event, side: diff ? "new" : undefined, by_thread: byThread ? 1 : undefined, ...filterParams(state) });
   const stated = prof.data?.totals_stated?.[event];
   const summed = prof.data?.totals_summed?.[event];
   const statedBeyond = !diff && state.parts === "all" && stated !== null && stated !== undefined && summed !== undefined && num(stated) > num(summed);
@@ -208,6 +236,11 @@ export function Flame({ event, state, icicle, diff }: { event: string; state: Vi
   if (!q.data) return <div class="hint">Estimating the call paths…</div>;
   return (
     <div class="flameview" data-testid={icicle ? "icicle" : "flame"}>
+      {threadsOffered && (
+        <label class="bythread" title="KCachegrind's parts: a root frame per part (each thread of a --separate-threads run), as wide as that part's total, its stacks within it">
+          <input type="checkbox" data-testid="by-thread" checked={state.by_thread} onChange={(e) => navigate({ by_thread: (e.target as HTMLInputElement).checked })} /> one root per thread
+        </label>
+      )}
       <FilterNote f={q.data.filter} event={event} state={state} />
       <EstimateNote d={q.data} />
       {diff && (

@@ -5,7 +5,7 @@
 // and every note beneath one is a row of one height, and only the rows in view are in the
 // page, so a file of any length scrolls as one of 50 lines.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { FunctionDetail, Source, SourceLine } from "./api";
+import type { FunctionDetail, Profile, Source, SourceLine } from "./api";
 import { FnLink } from "./Calls";
 import { callPct, fmt, num, pct, recursiveNote } from "./format";
 import { navigate, type ViewState } from "./url";
@@ -80,6 +80,8 @@ export function SourceView({ f, event, state }: { f: FunctionDetail; event: stri
     sort: event,
     side: state.side === "old" ? "old" : undefined,
   });
+  const partsChosen = state.parts !== "all";
+  const prof = useFetch<Profile>(partsChosen ? "profile" : null, {});
   const box = useRef<HTMLDivElement>(null);
   const first = span?.first_line ?? 0;
   const s = q.data;
@@ -133,7 +135,9 @@ export function SourceView({ f, event, state }: { f: FunctionDetail; event: stri
   if (fileId === null || fileId === undefined) return <div class="hint">This function has no source file in the profile.</div>;
   if (q.error) return <div class="error">{q.error.message}</div>;
   if (!s) return <div class="hint">Loading the source…</div>;
-  const totals = f.totals as Record<string, number | string>;
+  // (The lines are of every part, as the server keeps them: with parts chosen, their shares are
+  // of the program's total, not of those parts'; the head says so.)
+  const totals = (partsChosen ? prof.data?.totals ?? {} : f.totals) as Record<string, number | string>;
   const from = Math.max(0, Math.floor(view.top / ROW) - OVERSCAN);
   const to = Math.min(items.length, Math.ceil((view.top + view.height) / ROW) + OVERSCAN);
   const rows = [];
@@ -186,6 +190,7 @@ export function SourceView({ f, event, state }: { f: FunctionDetail; event: stri
         <span class="dim">
           {!s.missing && <span data-testid="source-lines">{fmt(s.text.length)} lines · </span>}
           hot: a line with at least {(s.hot * 100).toFixed(2)}% of the total {s.event}
+          {partsChosen && <span data-testid="source-all-parts"> · costs of every part (lines are kept summed over the parts), % of the program's total</span>}
           {!s.has_costs && !s.no_file && " · this file has no costs per line (it was not found while reading; start serve with -I or --source-root)"}
         </span>
       </div>

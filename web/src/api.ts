@@ -286,6 +286,19 @@ export interface Flame {
   functions: Record<string, FlameFn>;
   totals: Costs;
   filter?: StackFilterSummary;
+  /** by_thread=1: whether the tree has a root frame per part (from the roots only), and each
+   * selected part's: its frame's index (its `id` is -1; -1 where a filter left it out). */
+  by_thread?: boolean;
+  threads?: FlameThread[];
+}
+
+export interface FlameThread {
+  part: number;
+  pid: number | null;
+  thread: number | null;
+  name: string;
+  frame: number;
+  totals: Costs;
 }
 
 /** GET /api/v1/coverage/ID: All Callers or All Callees (KCachegrind's coverage lists). */

@@ -128,7 +128,9 @@ function PartTotal({ p, state, event }: { p: Profile; state: ViewState; event: s
         <StatedTotal p={p} event={event} />
       </span>
     );
-  const name = `part${chosen.length > 1 ? "s" : ""} ${chosen.map((q) => q.index).join(", ")}`;
+  // (each part's thread beside it when every chosen part has one: "part 2 (thread 2)")
+  const threads = chosen.every((q) => q.thread !== null) ? ` (thread${chosen.length > 1 ? "s" : ""} ${chosen.map((q) => q.thread).join(", ")})` : "";
+  const name = `part${chosen.length > 1 ? "s" : ""} ${chosen.map((q) => q.index).join(", ")}${threads}`;
   return (
     <span class="total" data-testid="total" title={`the total of this event in ${name}: every percentage is of it (the program's total beside it)`}>
       Total {event} of {name}: <span data-testid="part-total">{fmt(sumCosts(chosen.map((q) => q.totals[event])))}</span>{" "}

@@ -45,6 +45,7 @@ export interface ViewState {
   view: "" | "trend"; // serve DIR: the table of profiles, or the Trend view (Trend.tsx)
   tfn: string; // the Trend view's function ("" = the program total)
   flow: boolean; // Machine code: the control-flow graph (ControlFlow.tsx), not the code
+  by_thread: boolean; // the flame graph and icicle: one root frame per part (thread)
   // The call graph (CallGraph.tsx): KCachegrind's caller and callee depths, its node and call
   // thresholds (a percentage of the program total: the API's node_min= and min=), the layout's
   // direction ("" top-down, "lr" left-right).
@@ -88,6 +89,7 @@ export const defaults: ViewState = {
   view: "",
   tfn: "",
   flow: false,
+  by_thread: false,
   gup: 2,
   gdown: 2,
   gnode: "0",
@@ -137,6 +139,7 @@ export function parseHash(hash: string): ViewState {
   s.pcols = p.get("pcols") === "1";
   s.cycles = p.get("cycles") !== "0";
   s.flow = p.get("flow") === "1";
+  s.by_thread = p.get("by_thread") === "1";
   return s;
 }
 

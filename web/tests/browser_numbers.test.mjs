@@ -3,6 +3,9 @@
 // playwright-core), against the real `calltree serve` on corpus files:
 // - a share that is not the whole never reads 100.0% (99.99%, as annotate prints it);
 // - with a part chosen, the header's Total is that part's, the figure every % is of;
+// - a thread run's flame graph with one root per thread (issue 61): each root its part's total,
+//   and with a part chosen every frame's share of that part's total; also on a run valgrind
+//   makes in the test (the corpus's pthread program, --separate-threads=yes: a file a thread);
 // - the diagnostics bar: red for errors only, amber for warnings, neutral for notes alone;
 // - a stated total that the self costs do not sum to is reported once (Xdebug's Memory);
 // - a folder's row has one total, the same before and after its file is opened;
@@ -11,7 +14,8 @@
 //
 //   node web/tests/browser_numbers.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
 //        --corpus tests/corpus --out build/web/screenshots [--only NAME]
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { appendFileSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assert, calltreeJson, corpus, eq, fmt, page, run, serve as startServe, shot as harnessShot, test, totalShown, waitRows as waitFirstRow } from "./harness.mjs";
@@ -74,7 +78,7 @@ test("with a part chosen, the header's Total is the part's (every % of it), the 
     const pg = await page(s.url + "#parts=2");
     await waitRows(pg);
     const total = await totalShown(pg);
-    eq(total, `Total ${e} of part 2: ${fmt(P.totals[e])} (program: ${fmt(A.totals[e])})`, "the header's total");
+    eq(total, `Total ${e} of part 2 (thread 2): ${fmt(P.totals[e])} (program: ${fmt(A.totals[e])})`, "the header's total");
     eq((await pg.textContent('[data-testid="part-total"]')).trim(), fmt(P.totals[e]), "the part's total");
     // The first row's self share is of the part's total.
     const [cost, pc] = (await pg.textContent('.tbody .row[data-index="0"] .cell.self')).trim().split(/\s+/);
@@ -87,6 +91,140 @@ test("with a part chosen, the header's Total is the part's (every % of it), the 
     noErrors(pg);
   } finally {
     s.stop();
+  }
+});
+
+// --- one root per thread ----------------------------------------------------------------------
+test("a thread run: one flame root per thread, each its part's total; shares follow the part", async () => {
+  const file = join(corpus, "vg-threads-separate-combined.callgrind");
+  const A = calltreeJson(["annotate", "--json", file]);
+  const e = A.events[0];
+  const P = [1, 2, 3, 4, 5].map((n) => calltreeJson(["annotate", "--json", `--part=${n}`, file]));
+  const s = await serve([file]);
+  try {
+    // The API: a root frame per part (id -1), its total the part's, the roots summing to the whole.
+    const parts = (await s.api("profile")).inputs[0].parts;
+    eq(parts.length, 5, "five parts");
+    const fl = await s.api("flame?by_thread=1");
+    eq(fl.by_thread, true, "by_thread");
+    eq(fl.threads.map((t) => t.name).join(","), "thread 1,thread 2,thread 3,thread 4,thread 5", "the threads' names");
+    const roots = [];
+    for (let i = 0; i < fl.frames.count; i++) if (fl.frames.parent[i] === -1) roots.push(i);
+    eq(roots.join(","), fl.threads.map((t) => t.frame).join(","), "the roots are the threads' frames, in order");
+    let sum = 0n;
+    fl.threads.forEach((t, i) => {
+      eq(fl.frames.id[t.frame], -1, `${t.name}: no function`);
+      eq(String(fl.frames.total[e][t.frame]), String(P[i].totals[e]), `${t.name}'s total, annotate --part=${i + 1}`);
+      eq(String(t.totals[e]), String(parts[i].totals[e]), `${t.name}: the Parts table's total`);
+      sum += BigInt(fl.frames.total[e][t.frame]);
+    });
+    eq(String(sum), String(A.totals[e]), "the thread roots sum to the whole total");
+    // A child of a thread is a frame of that part alone: no frame under thread 1 is above it.
+    for (let i = 0; i < fl.frames.count; i++) {
+      const p = fl.frames.parent[i];
+      if (p >= 0 && fl.frames.id[p] === -1) assert(BigInt(fl.frames.total[e][i]) <= BigInt(fl.frames.total[e][p]), "a child within its thread");
+    }
+    // Without the parameter (or with by_thread=0) the answer is today's, byte for byte.
+    const text = async (q) => (await fetch(s.url.replace(/\/\?token=.*/, "") + "/api/v1/flame" + q, { headers: { Authorization: "Bearer " + s.url.replace(/.*token=/, "") } })).text();
+    const plain = await text("");
+    eq(await text("?by_thread=0"), plain, "by_thread=0 is the default answer");
+    assert(!plain.includes('"threads"'), "no threads without by_thread");
+
+    // The page: the check box puts by_thread=1 in the URL and a frame per thread on the graph.
+    const pg = await page(s.url + "#tab=flame");
+    await pg.waitForSelector('[data-testid="by-thread"]');
+    eq(await pg.$(".frame.thread"), null, "no thread frames before the check box");
+    await pg.click('[data-testid="by-thread"]');
+    await pg.waitForSelector(".frame.thread");
+    assert((await pg.evaluate(() => location.hash)).includes("by_thread=1"), "by_thread=1 in the URL");
+    const shown = await pg.$$eval(".frame.thread", (els) => els.map((el) => ({ name: el.textContent, part: el.dataset.thread, title: el.title, width: parseFloat(el.style.width) })));
+    eq(shown.map((t) => t.name).join(","), "thread 1,thread 2,thread 3,thread 4,thread 5", "the thread frames on the page");
+    shown.forEach((t, i) => {
+      eq(t.part, String(i + 1), `${t.name}'s part`);
+      assert(t.title.includes(`${fmt(P[i].totals[e])} ${e} (${share(P[i].totals[e], A.totals[e])} of the total)`), `${t.name}'s tooltip: ${t.title}`);
+      assert(Math.abs(t.width - (100 * Number(P[i].totals[e])) / Number(A.totals[e])) < 1e-4, `${t.name}'s width ${t.width}%`);
+    });
+    assert(Math.abs(shown.reduce((a, t) => a + t.width, 0) - 100) < 1e-3, "the threads fill the graph");
+    eq(await totalShown(pg), `Total ${e}: ${fmt(A.totals[e])}`, "all parts: the program's total");
+    await shot(pg, "flame-threads");
+
+    // Thread 2 chosen (a click zooms into its frame, "Show thread 2 alone" chooses its part): its
+    // one thread's frame, the header's Total of it, every share of it.
+    await pg.click('.frame.thread[data-thread="2"]');
+    await pg.click('[data-testid="thread-alone"]');
+    eq(await pg.$eval('select[aria-label="Parts"]', (el) => el.value), "2", "the Part menu shows part 2");
+    await pg.waitForFunction(() => document.querySelectorAll(".frame.thread").length === 1 && document.querySelector(".frame.thread").textContent === "thread 2");
+    eq(await totalShown(pg), `Total ${e} of part 2 (thread 2): ${fmt(P[1].totals[e])} (program: ${fmt(A.totals[e])})`, "the header's total, of thread 2");
+    await shot(pg, "flame-thread-2");
+    const th = await pg.getAttribute(".frame.thread", "title");
+    assert(th.includes(`${fmt(P[1].totals[e])} ${e} (100.0% of the total)`), "thread 2 is the whole of part 2: " + th);
+    const tips = await pg.$$eval(".frame[data-fn]", (els) => els.map((el) => el.title));
+    assert(tips.length > 10, "frames of part 2: " + tips.length);
+    for (const tip of tips) {
+      const m = tip.match(/\n([\d,]+) \S+ \(([\d.]+%) of the total\)/);
+      assert(m, "a frame's tooltip: " + tip);
+      eq(m[2], share(m[1].replace(/,/g, ""), P[1].totals[e]), "a frame's share of part 2's total: " + tip.split("\n")[0]);
+    }
+    // The function of part 2's heaviest frame: its Incl. share in the header is of part 2's.
+    const first = await pg.$$eval(".frame[data-fn]", (els) => els.sort((a, b) => parseFloat(b.style.width) - parseFloat(a.style.width))[0].dataset.fn);
+    await pg.click(`.frame[data-fn="${first}"] >> nth=0`);
+    await pg.waitForSelector('[data-testid="selected-incl"]');
+    const fig = (await pg.textContent('[data-testid="selected-incl"] >> xpath=..')).trim();
+    const m = fig.match(/([\d,]+) ([\d.]+%)$/);
+    assert(m, "the selected function's figures: " + fig);
+    eq(m[2], share(m[1].replace(/,/g, ""), P[1].totals[e]), "the selected function's share, of part 2's total");
+    // The Source tab's lines are of every part (kept summed): with part 2 chosen it says so, and
+    // its shares are of the program's total (sort_work runs in threads 2 and 4).
+    const sortWork = (await s.api("functions?filter=%5Esort_work%24&limit=1")).rows[0].id;
+    await pg.evaluate((id) => (location.hash = `#parts=2&tab=source&fn=${id}`), sortWork);
+    await pg.waitForSelector('[data-testid="source-all-parts"]');
+    await pg.waitForSelector(".srcline .num:not(:empty)");
+    const lines = await pg.$$eval(".srcline", (els) => els.map((el) => [...el.querySelectorAll(".num")].map((n) => n.textContent)).filter((c) => c[0]));
+    assert(lines.length > 0, "lines with costs");
+    for (const [c, pc] of lines) eq(pc, share(c.replace(/,/g, ""), A.totals[e]), `a line's share (${c}), of the program's total`);
+    await shot(pg, "thread-source");
+    noErrors(pg);
+  } finally {
+    s.stop();
+  }
+});
+
+test("a thread run valgrind makes here: one icicle root per thread file, each that file's total", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "calltree-threads-"));
+  try {
+    // src/c/threads.c: main and four pthreads; callgrind writes one file per thread (cg.out-01..05).
+    execFileSync("gcc", ["-O2", "-g", "-pthread", "-o", join(dir, "threads"), join(corpus, "src/c/threads.c")]);
+    execFileSync("valgrind", ["--tool=callgrind", "--separate-threads=yes", `--callgrind-out-file=${join(dir, "cg.out")}`, join(dir, "threads")], { cwd: dir, stdio: "ignore" });
+    const files = readdirSync(dir).filter((f) => /^cg\.out-\d+$/.test(f)).sort().map((f) => join(dir, f));
+    eq(files.length, 5, "a file per thread: " + files.join(" "));
+    const T = files.map((f) => calltreeJson(["annotate", "--json", f]));
+    const e = T[0].events[0];
+    const s = await serve(["--parts", ...files]);
+    try {
+      const fl = await s.api("flame?by_thread=1");
+      eq(fl.threads.map((t) => t.name).join(","), "thread 1,thread 2,thread 3,thread 4,thread 5", "the threads, by the files' thread: lines");
+      let sum = 0n;
+      fl.threads.forEach((t, i) => {
+        eq(String(fl.frames.total[e][t.frame]), String(T[i].totals[e]), `${t.name}: annotate's total of ${files[i]}`);
+        sum += BigInt(T[i].totals[e]);
+      });
+      eq(String(sum), String(fl.totals[e]), "the threads' files sum to the run's total");
+      // The icicle: the thread frames on top, as wide as their files' totals.
+      const pg = await page(s.url + "#tab=icicle&by_thread=1");
+      await pg.waitForSelector(".frame.thread");
+      const shown = await pg.$$eval(".frame.thread", (els) => els.map((el) => ({ name: el.textContent, title: el.title, top: el.style.top })));
+      eq(shown.map((t) => t.name).join(","), "thread 1,thread 2,thread 3,thread 4,thread 5", "the icicle's thread frames");
+      shown.forEach((t, i) => {
+        eq(t.top, "0px", `${t.name} at the top`);
+        assert(t.title.includes(`${fmt(T[i].totals[e])} ${e} (${share(T[i].totals[e], fl.totals[e])} of the total)`), `${t.name}'s tooltip: ${t.title}`);
+      });
+      await shot(pg, "icicle-threads-valgrind");
+      noErrors(pg);
+    } finally {
+      s.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -130,6 +130,7 @@ rec.stop();
 const threads = await serve(["vg-threads-separate-combined.callgrind"]);
 await shoot(threads.url + `#parts=2&tab=parts&fn=${await idOf(threads.url, "^msort_with_tmp\\.part\\.0'2$")}`, "parts", '[data-part-self="2"]:not(:empty)');
 await shoot(threads.url + "#cycles=no&pcols=1", "parts-columns", '.tbody .row[data-index="0"] .cell.pcol.p5:not(:empty)');
+await shoot(threads.url + "#tab=flame&by_thread=1", "flame-threads", '.frame.thread');
 threads.stop();
 
 const diff = await serve(["vg-threads-separate.t02.callgrind", "vg-threads-separate.t03.callgrind"]);
