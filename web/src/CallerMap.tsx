@@ -3,13 +3,13 @@
 // that cost each caller pays), each split in turn into its own callers', up to the roots; the
 // part of a box its children leave is what reached a function no one calls. The same squarified
 // layout as the callee map, over GET /api/v1/flame?root=ID&direction=callers.
-import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Flame as FlameData } from "./api";
 import { EstimateNote } from "./Flame";
 import { fmt, num, pct } from "./format";
 import { squarify } from "./Treemap";
 import { navigate, type ViewState } from "./url";
 import { useFetch } from "./useFetch";
+import { useSize } from "./useSize";
 
 const HEAD = 15; // px of a box's label
 const MIN_AREA = 60; // px² below which a box is not drawn
@@ -25,19 +25,8 @@ export function CallerMap({ fn, event, state }: { fn: number; event: string; sta
     min: 0.001,
     max_frames: 5000,
   });
-  const box = useRef<HTMLDivElement>(null);
-  const [size, setSize] = useState({ w: 800, h: 500 });
-  const measure = () => {
-    const el = box.current;
-    if (!el) return;
-    const w = el.clientWidth, h = Math.max(300, el.clientHeight);
-    if (w !== size.w || h !== size.h) setSize({ w, h });
-  };
-  useLayoutEffect(measure);
-  useEffect(() => {
-    window.addEventListener("resize", measure);
-    return () => window.removeEventListener("resize", measure);
-  });
+  // The box's size, as its pane's changes (the box is drawn once the answer came).
+  const { ref: box, size } = useSize<HTMLDivElement>({ w: 800, h: 500 }, 300, [q.data !== undefined && q.data !== null]);
   if (q.error) return <div class="error">{q.error.message}</div>;
   const d = q.data;
   if (!d) return <div class="hint">Estimating the call paths…</div>;

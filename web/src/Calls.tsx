@@ -9,10 +9,13 @@ import { callPct, fmt, location, pct, recursiveNote } from "./format";
 import { focusLater, focusList, takePendingFocus } from "./Keys";
 import { navigate } from "./url";
 
-export function FnLink({ f, side }: { f: FnRef; side?: "new" | "old" }) {
+/** A function's name that selects it; `row`: in a table's row, itself the stop of the Tab key
+ * (Enter there selects), the link then is none. */
+export function FnLink({ f, side, row = false }: { f: FnRef; side?: "new" | "old"; row?: boolean }) {
   return (
     <a
       href="#"
+      tabIndex={row ? -1 : undefined}
       class={"fn" + (f.kind === "cycle" ? " cycle" : "")}
       title={f.file ? f.file + (f.object ? " (" + f.object + ")" : "") : f.object}
       onClick={(e) => {
@@ -28,7 +31,7 @@ export function FnLink({ f, side }: { f: FnRef; side?: "new" | "old" }) {
 
 /** ↑ ↓ j k move between the rows of a table, Enter selects the row's function, Esc leaves for
  * the function list. */
-function rowKeys(e: KeyboardEvent, go: () => void) {
+export function rowKeys(e: KeyboardEvent, go: () => void) {
   const tr = e.currentTarget as HTMLTableRowElement;
   let next: Element | null = null;
   if (e.key === "ArrowDown" || e.key === "j") next = tr.nextElementSibling;
@@ -76,7 +79,7 @@ function CallTable({ title, rows, total, d, event, side, label, base }: { title:
                 <td class="num" data-testid="call-share">{callPct(r.cost[event], base, r.recursive)}</td>
                 <td class="num">{fmt(r.count)}</td>
                 <td>
-                  <FnLink f={r} side={side} />
+                  <FnLink f={r} side={side} row />
                 </td>
                 <td class="dim" title={r.file + (r.object ? " (" + r.object + ")" : "")}>{location(r.file, r.object)}</td>
               </tr>
@@ -124,7 +127,7 @@ export function Calls({ d, event, side, relative }: { d: FunctionDetail; event: 
                   <td class="num">{fmt(m.inclusive?.[event])}</td>
                   <td class="num">{pct(m.inclusive?.[event], base)}</td>
                   <td>
-                    <FnLink f={m} side={side} />
+                    <FnLink f={m} side={side} row />
                   </td>
                   <td class="dim" title={m.file + (m.object ? " (" + m.object + ")" : "")}>
                     {location(m.file, m.object)}

@@ -5,11 +5,13 @@
 // lines), the edges between them with the profile's counts, as wide as their count (the hot
 // path heaviest). A fall-through into the next block is drawn straight down; a jump forward
 // in a lane on the right, a jump back (a loop) in a lane on the left.
-import { useState } from "preact/hooks";
+import { useMemo, useState } from "preact/hooks";
 import type { CfgAnswer, CfgBlock, CfgEdge, CfgObject, FunctionDetail } from "./api";
 import { fmt, pct } from "./format";
 import type { ViewState } from "./url";
 import { useFetch } from "./useFetch";
+
+let heads = 0; // the arrowheads' ids made (each <marker> its own)
 
 const BOX = 360; // px: a block's width
 const LINE = 15; // px: a line of text in a block
@@ -82,6 +84,8 @@ function describe(e: CfgEdge, o: CfgObject): string {
 function Graph({ o, event, code }: { o: CfgObject; event: string; code: boolean }) {
   const placed = place(o, code);
   const lanes = lanesOf(o.edges);
+  // (an id of its own: another pane, or another object's, draws its arrowhead too)
+  const head = useMemo(() => "cfg-head-" + ++heads, []);
   const right = Math.max(0, ...o.edges.filter((e) => e.to !== null && e.to > e.from).map((e) => (lanes.get(e) ?? -1) + 1));
   const left = Math.max(0, ...o.edges.filter((e) => e.to !== null && e.to <= e.from).map((e) => (lanes.get(e) ?? -1) + 1));
   const x0 = 20 + left * LANE + 10;
@@ -105,7 +109,7 @@ function Graph({ o, event, code }: { o: CfgObject; event: string; code: boolean 
       return (
         <g class={cls} data-edge={`${e.from}-out`} data-count={String(e.count ?? "")}>
           {title}
-          <path d={`M${x0 + BOX},${y} H${x0 + BOX + 20 + right * LANE + 30}`} stroke-width={w} marker-end="url(#cfg-head)" />
+          <path d={`M${x0 + BOX},${y} H${x0 + BOX + 20 + right * LANE + 30}`} stroke-width={w} marker-end={`url(#${head})`} />
           <text x={x0 + BOX + 24 + right * LANE + 36} y={y + 4}>
             {label} → {e.target_function ?? e.target}
           </text>
@@ -117,7 +121,7 @@ function Graph({ o, event, code }: { o: CfgObject; event: string; code: boolean 
       return (
         <g class={cls} data-edge={`${e.from}-${e.to}`} data-count={String(e.count ?? "")}>
           {title}
-          <path d={`M${cx},${yOut} V${to.y - 2}`} stroke-width={w} marker-end="url(#cfg-head)" />
+          <path d={`M${cx},${yOut} V${to.y - 2}`} stroke-width={w} marker-end={`url(#${head})`} />
           <text x={cx + 8} y={yOut + GAP / 2 + 4}>
             {label}
           </text>
@@ -132,7 +136,7 @@ function Graph({ o, event, code }: { o: CfgObject; event: string; code: boolean 
     return (
       <g class={cls} data-edge={`${e.from}-${e.to}`} data-count={String(e.count ?? "")}>
         {title}
-        <path d={`M${side},${y1} H${x} V${y2} H${side + (forward ? 2 : -2)}`} stroke-width={w} marker-end="url(#cfg-head)" />
+        <path d={`M${side},${y1} H${x} V${y2} H${side + (forward ? 2 : -2)}`} stroke-width={w} marker-end={`url(#${head})`} />
         <text x={forward ? x + 4 : x - 4} y={(y1 + y2) / 2} text-anchor={forward ? "start" : "end"}>
           {label}
         </text>
@@ -142,7 +146,7 @@ function Graph({ o, event, code }: { o: CfgObject; event: string; code: boolean 
   return (
     <svg class="cfggraph" width={width} height={height} data-testid="cfg-graph">
       <defs>
-        <marker id="cfg-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" markerUnits="userSpaceOnUse" orient="auto">
+        <marker id={head} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" markerUnits="userSpaceOnUse" orient="auto">
           <path d="M0,0 L10,5 L0,10 z" />
         </marker>
       </defs>

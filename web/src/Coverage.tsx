@@ -4,6 +4,7 @@
 // each row selects its function (GET /api/v1/coverage/ID, docs/serve.md).
 import type { Coverage as CoverageData } from "./api";
 import { fmt, num, pct } from "./format";
+import { rowKeys } from "./Calls";
 import { navigate, type ViewState } from "./url";
 import { useFetch } from "./useFetch";
 
@@ -39,8 +40,9 @@ export function Coverage({ fn, event, state, direction }: { fn: number; event: s
           </tr>
         </thead>
         <tbody>
-          {d.entries.map((e) => (
-            <tr data-fn={e.id} data-cost={String(e.cost[event] ?? 0)}>
+          {d.entries.map((e, i) => (
+            // (the rows are one stop of the Tab key, as the callers': ↑ ↓ move, Enter selects)
+            <tr data-fn={e.id} data-cost={String(e.cost[event] ?? 0)} tabIndex={i === 0 ? 0 : -1} onKeyDown={(ev) => rowKeys(ev, () => navigate({ fn: e.id }))}>
               <td class="num">{fmt(e.cost[event])}</td>
               <td class="num">{pct(e.cost[event], total)}</td>
               <td class="num">{e.min_distance === e.max_distance ? String(e.min_distance) : `${e.min_distance}-${e.max_distance}`}</td>
@@ -48,6 +50,7 @@ export function Coverage({ fn, event, state, direction }: { fn: number; event: s
               <td>
                 <a
                   href="#"
+                  tabIndex={-1}
                   title={e.file + (e.object ? " · " + e.object : "")}
                   onClick={(ev) => {
                     ev.preventDefault();

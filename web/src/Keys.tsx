@@ -12,15 +12,25 @@ export function visibleTabs<T extends [Tab, string]>(list: T[]): T[] {
   return list;
 }
 
-/** Focuses the first row of the callers ("callers") or callees list, or the function list. */
+// The panes shown (Panes.tsx: 1 or 2) and the one the keys act on, the last clicked or focused
+// in: its tab is the one the number keys and [ ] change, and c, e look in it first.
+let panes = 1;
+let active: 1 | 2 = 1;
+export const setPanes = (n: number) => void (panes = n);
+export const setActivePane = (n: 1 | 2) => void (active = n);
+const activePane = (): 1 | 2 => (panes > 1 ? active : 1);
+
+/** Focuses the first row of the callers ("callers") or callees list (the active pane's, if
+ * both show one), or the function list. */
 export function focusList(which: "callers" | "callees" | "functions"): boolean {
   // (a focus asked for now wins over one still waiting for a function's answer: `l` pressed
   // after Enter on a caller, before that caller's answer came, stays in the function list)
   if (which === "functions") pendingFocus = null;
+  const rows = `.calltable[aria-label="${which === "callers" ? "Callers" : "Callees"}"] tbody tr`;
   const el =
     which === "functions"
       ? (document.querySelector("section.list .tbody") as HTMLElement | null)
-      : (document.querySelector(`.calltable[aria-label="${which === "callers" ? "Callers" : "Callees"}"] tbody tr`) as HTMLElement | null);
+      : ((document.querySelector(`.pane[data-pane="${activePane()}"] ${rows}`) ?? document.querySelector(rows)) as HTMLElement | null);
   el?.focus();
   return el !== null;
 }
@@ -40,8 +50,10 @@ export const KEYS: [string, string][] = [
   ["↑ ↓  j k", "the previous / next function of the list (Page Up/Down, Home, End)"],
   ["Esc", "in the list: clear the selection; in the callers or callees: back to the list"],
   ["/", "search the functions (a regular expression)"],
-  ["1 … 9, 0", "the tab of that number (Callers / callees is 1)"],
-  ["[  ]", "the previous / next tab"],
+  ["1 … 9, 0", "the tab of that number (Callers / callees is 1), in the pane last clicked or focused"],
+  ["[  ]", "the previous / next tab (the same pane)"],
+  ["Tab", "the next stop: the list, a pane's row of tabs, its filter boxes, its view, the divider, the other pane"],
+  ["← →  Home End", "on a row of tabs: the previous / next / first / last tab; on the panes' divider: narrower / wider left pane"],
   ["c", "into the callers list (then ↑ ↓ j k to move, Enter to select that function)"],
   ["e", "into the callees list (the same keys)"],
   ["l", "back to the function list"],
@@ -93,7 +105,13 @@ function typing(t: EventTarget | null): boolean {
 document.addEventListener("keydown", (e) => {
   if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
   const k = e.key;
-  const tab = new URLSearchParams(location.hash.slice(1)).get("tab") ?? "calls";
+  // (the active pane's tab: tab=, or tab2= of the second pane)
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const pane = activePane();
+  const key = pane === 1 ? "tab" : "tab2";
+  const tab = hash.get(key) || (pane === 1 ? "calls" : "");
+  const setTab = (t: Tab) => navigate(pane === 1 ? { tab: t } : { tab2: t });
+  const other = panes > 1 ? hash.get(pane === 1 ? "tab2" : "tab") || (pane === 1 ? "" : "calls") : "";
   if (k === "/") {
     (document.querySelector("input.search") as HTMLInputElement | null)?.focus();
   } else if (k === "?") {
@@ -101,15 +119,16 @@ document.addEventListener("keydown", (e) => {
   } else if (/^[0-9]$/.test(k) && tabs.length) {
     const i = k === "0" ? 9 : Number(k) - 1;
     if (i >= tabs.length) return;
-    navigate({ tab: tabs[i] });
+    setTab(tabs[i]);
   } else if ((k === "[" || k === "]") && tabs.length) {
     const i = Math.max(0, tabs.indexOf(tab as Tab));
-    navigate({ tab: tabs[(i + (k === "]" ? 1 : tabs.length - 1)) % tabs.length] });
+    setTab(tabs[(i + (k === "]" ? 1 : tabs.length - 1)) % tabs.length]);
   } else if (k === "c" || k === "e") {
     const which = k === "c" ? "callers" : "callees";
-    if (tab !== "calls") {
+    // (into the callers / callees of a pane that shows them, else the active pane turns to them)
+    if (tab !== "calls" && other !== "calls") {
       pendingFocus = which;
-      navigate({ tab: "calls" });
+      setTab("calls");
     } else if (!focusList(which)) return;
   } else if (k === "l") {
     if (!focusList("functions")) return;

@@ -14,6 +14,8 @@ import { ControlFlow } from "./ControlFlow";
 import { navigate, type ViewState } from "./url";
 import { useFetch } from "./useFetch";
 
+let heads = 0; // the arrowheads' ids made (each <marker> its own)
+
 const ROW = 18; // px: every row (instruction, header, note) has this height, for the arrows
 const OVERSCAN = 30; // rows drawn above and below the window
 const LANE = 8; // px between two lanes of arrows
@@ -111,6 +113,8 @@ function describe(a: Arrow): string {
 function Arrows({ arrows, lanes, first, last, goTo }: { arrows: Arrow[]; lanes: number; first: number; last: number; goTo: (row: number) => void }) {
   const width = gutterWidth(lanes);
   const edge = width - 2;
+  // (an id of its own: another pane, or another object's, draws its arrowhead too)
+  const head = useMemo(() => "asm-head-" + ++heads, []);
   const top = first * ROW;
   const drawn = [];
   for (const a of arrows) {
@@ -121,7 +125,7 @@ function Arrows({ arrows, lanes, first, last, goTo }: { arrows: Arrow[]; lanes: 
       if (hi < first || lo >= last) continue;
       const x = edge - STUB - (a.lane + 1) * LANE;
       drawn.push(
-        <path class={cls} d={`M${edge},${y1} H${x} V${y2} H${edge}`} stroke-width={1 + 2 * a.taken} marker-end="url(#asm-head)">
+        <path class={cls} d={`M${edge},${y1} H${x} V${y2} H${edge}`} stroke-width={1 + 2 * a.taken} marker-end={`url(#${head})`}>
           <title>{describe(a)}</title>
         </path>,
       );
@@ -142,7 +146,7 @@ function Arrows({ arrows, lanes, first, last, goTo }: { arrows: Arrow[]; lanes: 
       drawn.push(
         <g class={"stub " + cls} data-stub="to" onClick={() => goTo(a.from)}>
           <title>{describe(a) + " (click: go to the jump)"}</title>
-          <path d={`M${edge - STUB + 3},${y2 + (up ? 5 : -5)} V${y2} H${edge}`} marker-end="url(#asm-head)" />
+          <path d={`M${edge - STUB + 3},${y2 + (up ? 5 : -5)} V${y2} H${edge}`} marker-end={`url(#${head})`} />
         </g>,
       );
   }
@@ -159,7 +163,7 @@ function Arrows({ arrows, lanes, first, last, goTo }: { arrows: Arrow[]; lanes: 
       aria-label={`${arrows.length} jumps`}
     >
       <defs>
-        <marker id="asm-head" viewBox="0 0 6 6" refX="5" refY="3" markerWidth="6" markerHeight="6" orient="auto">
+        <marker id={head} viewBox="0 0 6 6" refX="5" refY="3" markerWidth="6" markerHeight="6" orient="auto">
           <path d="M0,0 L6,3 L0,6 z" fill="currentColor" />
         </marker>
       </defs>

@@ -2,12 +2,12 @@
 // rectangle whose area is its inclusive cost, split into its callees' rectangles, nested;
 // the part of a box its children leave is the function's self cost. Squarified layout (Bruls,
 // Huizing, van Wijk) over the estimated call-path tree of GET /api/v1/flame.
-import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Flame as FlameData } from "./api";
 import { EstimateNote } from "./Flame";
 import { fmt, num, pct } from "./format";
 import { navigate, type ViewState } from "./url";
 import { useFetch } from "./useFetch";
+import { useSize } from "./useSize";
 import { filterParams, FilterNote } from "./StackFilters";
 
 interface Rect {
@@ -75,20 +75,8 @@ export function Treemap({ fn, event, state }: { fn: number | null; event: string
     max_frames: 5000,
     ...filterParams(state),
   });
-  const box = useRef<HTMLDivElement>(null);
-  const [size, setSize] = useState({ w: 800, h: 500 });
-  // The box's size, measured after each render and on resizes of the window.
-  const measure = () => {
-    const el = box.current;
-    if (!el) return;
-    const w = el.clientWidth, h = Math.max(300, el.clientHeight);
-    if (w !== size.w || h !== size.h) setSize({ w, h });
-  };
-  useLayoutEffect(measure);
-  useEffect(() => {
-    window.addEventListener("resize", measure);
-    return () => window.removeEventListener("resize", measure);
-  });
+  // The box's size, as its pane's changes (the box is drawn once the answer came).
+  const { ref: box, size } = useSize<HTMLDivElement>({ w: 800, h: 500 }, 300, [q.data !== undefined && q.data !== null]);
   if (q.error) return <div class="error">{q.error.message}</div>;
   const d = q.data;
   if (!d) return <div class="hint">Estimating the call paths…</div>;

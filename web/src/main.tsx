@@ -18,6 +18,7 @@ import { Parts } from "./Parts";
 import { ReloadBar } from "./Reload";
 import { ReportNotice, Verdict } from "./ReportNotice";
 import { MachineCode } from "./MachineCode";
+import { Panes, type PaneView } from "./Panes";
 import { SourceView } from "./Source";
 import { Treemap } from "./Treemap";
 import { Trend } from "./Trend";
@@ -225,8 +226,37 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
   const side = diff ? state.side : undefined;
   const common = { parts: state.parts, sort: event, side };
   const d = useFetch<FunctionDetail>(state.fn === null ? null : "function/" + state.fn, common);
-  const tab = state.tab;
   const f = d.data;
+  // What a pane shows of a tab (each pane one, Panes.tsx; both of the selected function).
+  const view = (tab: Tab): PaneView => ({
+    bars: (
+      <>
+        {["graph", "flame", "icicle", "sandwich", "map"].includes(tab) && <StackFilterBar state={state} />}
+        {["flame", "icicle", "sandwich"].includes(tab) && <TransformBar state={state} />}
+      </>
+    ),
+    body: (
+      <>
+        {tab === "calls" && f && <Calls d={f} event={event} side={side} relative={state.rel} />}
+        {tab === "source" && f && <SourceView f={f} event={event} state={state} />}
+        {tab === "asm" && f && isReport() && <div class="error">This report does not hold machine code: open the profile with calltree serve.</div>}
+        {tab === "asm" && f && !isReport() && <MachineCode f={f} event={event} state={state} creator={p.inputs[diff && state.side === "old" ? 0 : p.inputs.length - 1].creator} />}
+        {tab === "graph" && f && (
+          <Suspense fallback={<div class="hint">Loading Graphviz…</div>}>
+            <CallGraph fn={f.id} event={event} state={state} />
+          </Suspense>
+        )}
+        {(tab === "flame" || tab === "icicle") && <Flame event={event} state={state} icicle={tab === "icicle"} diff={diff} />}
+        {tab === "sandwich" && f && <Sandwich fn={f.id} event={event} state={state} />}
+        {tab === "parts" && <Parts p={p} fn={f?.id ?? null} event={event} />}
+        {tab === "map" && <Treemap fn={f?.id ?? null} event={event} state={state} />}
+        {tab === "callermap" && f && <CallerMap fn={f.id} event={event} state={state} />}
+        {tab === "allcallers" && f && <Coverage fn={f.id} event={event} state={state} direction="callers" />}
+        {tab === "allcallees" && f && <Coverage fn={f.id} event={event} state={state} direction="callees" />}
+        {f === null && state.fn !== null && !d.error && tab !== "flame" && tab !== "icicle" && tab !== "parts" && <div class="hint">Loading…</div>}
+      </>
+    ),
+  });
   return (
     <section class="detail" aria-label="Selected function">
       {state.fn === null ? (
@@ -269,34 +299,7 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
       ) : (
         <div class="hint">Loading…</div>
       )}
-      <nav class="tabs" role="tablist">
-        {visibleTabs(TABS.filter(([t]) => t !== "parts" || p.inputs[p.inputs.length - 1].parts.length > 1)).map(([t, label], i) => (
-          <button role="tab" aria-selected={tab === t} class={tab === t ? "active" : ""} title={i < 9 ? `key ${i + 1}` : i === 9 ? "key 0" : undefined} onClick={() => navigate({ tab: t })}>
-            {label}
-          </button>
-        ))}
-      </nav>
-      {["graph", "flame", "icicle", "sandwich", "map"].includes(tab) && <StackFilterBar state={state} />}
-      {["flame", "icicle", "sandwich"].includes(tab) && <TransformBar state={state} />}
-      <div class="tabbody">
-        {tab === "calls" && f && <Calls d={f} event={event} side={side} relative={state.rel} />}
-        {tab === "source" && f && <SourceView f={f} event={event} state={state} />}
-        {tab === "asm" && f && isReport() && <div class="error">This report does not hold machine code: open the profile with calltree serve.</div>}
-        {tab === "asm" && f && !isReport() && <MachineCode f={f} event={event} state={state} creator={p.inputs[diff && state.side === "old" ? 0 : p.inputs.length - 1].creator} />}
-        {tab === "graph" && f && (
-          <Suspense fallback={<div class="hint">Loading Graphviz…</div>}>
-            <CallGraph fn={f.id} event={event} state={state} />
-          </Suspense>
-        )}
-        {(tab === "flame" || tab === "icicle") && <Flame event={event} state={state} icicle={tab === "icicle"} diff={diff} />}
-        {tab === "sandwich" && f && <Sandwich fn={f.id} event={event} state={state} />}
-        {tab === "parts" && <Parts p={p} fn={f?.id ?? null} event={event} />}
-        {tab === "map" && <Treemap fn={f?.id ?? null} event={event} state={state} />}
-        {tab === "callermap" && f && <CallerMap fn={f.id} event={event} state={state} />}
-        {tab === "allcallers" && f && <Coverage fn={f.id} event={event} state={state} direction="callers" />}
-        {tab === "allcallees" && f && <Coverage fn={f.id} event={event} state={state} direction="callees" />}
-        {f === null && state.fn !== null && !d.error && tab !== "flame" && tab !== "icicle" && tab !== "parts" && <div class="hint">Loading…</div>}
-      </div>
+      <Panes state={state} tabs={visibleTabs(TABS.filter(([t]) => t !== "parts" || p.inputs[p.inputs.length - 1].parts.length > 1))} view={view} />
     </section>
   );
 }
@@ -343,7 +346,7 @@ function Page({ state, onReloaded }: { state: ViewState; onReloaded: () => void 
   if (!p) return <div class="hint">Loading the profile…</div>;
   const event = p.events.some((e) => e.name === state.event) ? state.event : p.events[0]?.name ?? "";
   return (
-    <div class={"app" + (p.mode === "diff" ? " diffmode" : "") + (p.mode !== "diff" && state.pcols && p.inputs[0].parts.length > 1 && !p.report ? " pcolsmode" : "")}>
+    <div class={"app" + (p.mode === "diff" ? " diffmode" : "") + (p.mode !== "diff" && state.pcols && p.inputs[0].parts.length > 1 && !p.report ? " pcolsmode" : "") + (state.tab2 ? " splitmode" : "")}>
       {p.report?.gate && <Verdict g={p.report.gate} />}
       <Header p={p} state={state} event={event} />
       <ReloadBar state={state} onReloaded={onReloaded} />

@@ -2,12 +2,20 @@
 // back/forward walk through the views (the query keeps only the token).
 import { useEffect, useState } from "preact/hooks";
 
-export type Tab = "calls" | "source" | "asm" | "graph" | "flame" | "icicle" | "sandwich" | "map" | "callermap" | "allcallers" | "allcallees" | "parts";
+const TABS = ["calls", "source", "asm", "graph", "flame", "icicle", "sandwich", "map", "callermap", "allcallers", "allcallees", "parts"] as const;
+export type Tab = (typeof TABS)[number];
+/** The narrowest and widest share of the first pane (split=), in percent. */
+export const SPLIT_MIN = 20;
+export const SPLIT_MAX = 80;
 
 export interface ViewState {
   fn: number | null; // the selected function (or cycle) id
   side: "new" | "old"; // diff mode: which profile `fn` is of
   tab: Tab;
+  // The second pane (Panes.tsx): its tab ("" = one pane), and the first pane's share of the
+  // width the two have, in percent.
+  tab2: Tab | "";
+  split: number;
   event: string; // the column that sorts and weighs ("" = the first)
   by: "self" | "inclusive" | "calls" | "name";
   dir: "asc" | "desc" | "";
@@ -52,6 +60,8 @@ export const defaults: ViewState = {
   fn: null,
   side: "new",
   tab: "calls",
+  tab2: "",
+  split: 50,
   event: "",
   by: "self",
   dir: "",
@@ -99,7 +109,9 @@ export function parseHash(hash: string): ViewState {
     (s as unknown as Record<string, unknown>)[k] = v;
   };
   pick("side", ["new", "old"]);
-  pick("tab", ["calls", "source", "asm", "graph", "flame", "icicle", "sandwich", "map", "callermap", "allcallers", "allcallees", "parts"]);
+  pick("tab", TABS);
+  pick("tab2", TABS);
+  if (/^\d+$/.test(p.get("split") ?? "")) s.split = Math.max(SPLIT_MIN, Math.min(SPLIT_MAX, Number(p.get("split"))));
   pick("event");
   pick("by", ["self", "inclusive", "calls", "name"]);
   pick("dir", ["asc", "desc"]);

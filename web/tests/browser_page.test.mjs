@@ -3,7 +3,7 @@
 // against the real `calltree serve` on corpus files: an -O2 -g C++ profile (inlined code), an
 // Xdebug profile (its notes and stated totals), the big cc1plus profile (wide numbers), the
 // recursion example (a cycle), and a folder of Xdebug profiles (serve DIR); with KCachegrind's
-// "Relative to parent" switch and the keys. A screenshot of each goes to --out as
+// "Relative to parent" switch, the keys, and two panes side by side (issue 61). A screenshot of each goes to --out as
 // page-NAME.png (--tag T: page-NAME-T.png). Prints "N passed, N failed".
 //
 //   node web/tests/browser_page.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
@@ -377,6 +377,197 @@ test("source: an inlined function opens on its costliest file; costs on the file
     assert((await p2.locator('[data-testid="source-file"][aria-pressed="true"]').textContent()).includes("(its own)"), "restored: its own file");
     noErrors(pg);
     noErrors(p2);
+  } finally {
+    s.stop();
+  }
+});
+
+// --- two panes (issue 61): any two views side by side, both of the selected function ------------
+const pane = (n) => `.pane[data-pane="${n}"]`;
+/** The call graph the page asks for (its default depths and call threshold). */
+const pageGraph = (s, id) => s.api(`graph/${id}?up=2&down=2&min=0.005&sort=Ir&parts=all`);
+
+/** The file the Source view opens a function on (its costliest), that span and its answer. */
+async function sourceOf(s, d) {
+  const spans = [{ file_id: d.source.file_id, first_line: d.source.first_line, last_line: d.source.last_line, self: d.source.self }, ...d.source.inlined];
+  let span = spans[0];
+  for (const sp of spans) if (Number(sp.self?.Ir ?? 0) > Number(span.self?.Ir ?? 0)) span = sp;
+  return { span, src: await s.api(`source/${span.file_id}?function=${d.id}&sort=Ir`) };
+}
+
+/** Waits until the left pane's call graph is centred on `d` and the right pane's source shows
+ * `d`'s lines, then checks their numbers: the box's shares, every line's cost. */
+async function panesShow(pg, s, d) {
+  const g = await pageGraph(s, d.id);
+  await pg.waitForFunction(
+    ([sel, id, n]) => {
+      const svg = document.querySelector(sel + " .graph svg");
+      return svg?.querySelector(`g.node#n${id} [stroke="#7a2bbf"]`) && svg.querySelectorAll("g.node").length === n;
+    },
+    [pane(1), d.id, g.nodes.length],
+    { timeout: 30000 },
+  );
+  const label = await pg.$eval(`${pane(1)} .graph svg g.node#n${d.id}`, (e) => [...e.querySelectorAll("text")].map((t) => t.textContent));
+  eq(label[label.length - 1], `${pct(d.inclusive.Ir, d.totals.Ir)} incl. · ${pct(d.self.Ir, d.totals.Ir)} self`, `the graph's box of ${d.name}`);
+  const { span, src } = await sourceOf(s, d);
+  await pg.waitForSelector(`${pane(2)} .srcline.infn[data-line="${span.first_line}"]`, { timeout: 20000 });
+  eq(await pg.textContent(`${pane(2)} [data-testid="source-name"]`), src.name, "the source's file");
+  const shown = await pg.$$eval(`${pane(2)} .srcline.infn`, (els) => els.map((e) => [Number(e.dataset.line), e.children[1].textContent]));
+  eq(Math.min(...shown.map(([n]) => n)), span.first_line, "the function's first line");
+  assert(Math.max(...shown.map(([n]) => n)) <= span.last_line, "no line past its last");
+  let costly = 0;
+  for (const [n, cost] of shown) {
+    const l = src.lines.find((x) => x.line === n);
+    eq(cost, l ? fmt(l.self.Ir) : "", `${d.name}: the cost of line ${n}`);
+    if (l && Number(l.self.Ir)) costly++;
+  }
+  assert(costly > 0, `${d.name}: a line with a cost in view`);
+  eq(await pg.textContent('[data-testid="selected-incl"]'), fmt(d.inclusive.Ir), "the header's inclusive cost");
+}
+
+test("panes: the split shows two views of the selected function, follows another, in the URL; one when narrow", async () => {
+  const s = await serve([cxx]);
+  try {
+    // A function with source, between 5% and 90% of the total, calling one with source too.
+    let d = null, callee = null;
+    for (const r of (await s.api("functions?by=inclusive&limit=40")).rows) {
+      if (r.kind !== "function") continue;
+      const f = await s.api(`function/${r.id}`);
+      const share = Number(f.inclusive.Ir) / Number(f.totals.Ir);
+      if (!f.source || share < 0.05 || share > 0.9) continue;
+      const g = await pageGraph(s, f.id);
+      for (const n of g.nodes.filter((n) => n.depth === 1 && n.kind === "function")) {
+        const c = await s.api(`function/${n.id}`);
+        if (c.source && c.source.first_line > 0) {
+          callee = c;
+          break;
+        }
+      }
+      if (callee) {
+        d = f;
+        break;
+      }
+    }
+    assert(d && callee, "a function with source calling one with source");
+    const pg = await page(s.url + `#fn=${d.id}&tab=graph`);
+    await pg.waitForSelector(`${pane(1)} .graph svg g.node`, { timeout: 30000 });
+    eq(await pg.$$eval(".pane", (els) => els.length), 1, "one pane as the page opens");
+    await pg.click('[data-testid="split"]');
+    await pg.waitForSelector(pane(2));
+    assert((await pg.evaluate(() => location.hash)).includes("tab2=source"), "the second pane's tab in the URL");
+    eq(await pg.textContent(`${pane(2)} [role="tab"][aria-selected="true"]`), "Source", "beside the call graph: the source");
+    await panesShow(pg, s, d);
+    await shot(pg, "panes");
+    // Another function, a click on its box in the graph: both panes follow.
+    // (an event on the box itself: the panner may lie over it)
+    await pg.dispatchEvent(`${pane(1)} .graph svg g.node#n${callee.id}`, "click");
+    await pg.waitForFunction((id) => location.hash.includes("fn=" + id), callee.id);
+    await panesShow(pg, s, callee);
+    // The divider by the keys: 5% a step, in the URL.
+    await pg.focus('[data-testid="pane-divider"]');
+    await pg.keyboard.press("ArrowRight");
+    await pg.keyboard.press("ArrowRight");
+    await pg.waitForFunction(() => location.hash.includes("split=60"));
+    eq(await pg.getAttribute('[data-testid="pane-divider"]', "aria-valuenow"), "60", "the divider's value");
+    // The URL opens the same two panes, the same widths.
+    const url = await pg.evaluate(() => location.href);
+    const p2 = await page(url);
+    await panesShow(p2, s, callee);
+    const [w1, w2] = await p2.$$eval(".pane", (els) => els.map((e) => e.getBoundingClientRect().width));
+    assert(Math.abs(w1 / (w1 + w2) - 0.6) < 0.01, `the left pane 60% of the two: ${w1} and ${w2}`);
+    // A narrow window: one pane (the first), and it says why; wider again, both.
+    await p2.setViewportSize({ width: 900, height: 800 });
+    await p2.waitForFunction(() => document.querySelectorAll(".pane").length === 1);
+    eq(await p2.textContent(`${pane(1)} [role="tab"][aria-selected="true"]`), "Call graph", "the first pane's view");
+    await p2.waitForSelector(`${pane(1)} .graph svg g.node#n${callee.id}`);
+    assert(await p2.isVisible('[data-testid="panes-narrow"]'), "the page says the window is too narrow for two");
+    await shot(p2, "panes-narrow");
+    await p2.setViewportSize({ width: 1500, height: 900 });
+    await panesShow(p2, s, callee);
+    for (const q of [pg, p2]) noErrors(q);
+  } finally {
+    s.stop();
+  }
+});
+
+test("keys: Tab stops once on a row of tabs, the arrows move along it; the divider and the second pane", async () => {
+  const s = await serve([cxx]);
+  try {
+    const main = (await s.api("functions?filter=" + encodeURIComponent("^main$") + "&limit=1")).rows[0];
+    const d = await s.api(`function/${main.id}`);
+    const pg = await page(s.url + `#fn=${main.id}&tab=calls&tab2=source`);
+    await pg.waitForSelector(`${pane(1)} [aria-label="Callers"] tbody tr`);
+    await pg.waitForSelector(`${pane(2)} .srcline`);
+    // Each row of tabs: one stop of the Tab key, the shown tab.
+    const stops = await pg.$$eval('[role="tablist"]', (ls) => ls.map((l) => [...l.querySelectorAll('[role="tab"]')].filter((b) => b.tabIndex === 0).map((b) => b.textContent)));
+    eq(JSON.stringify(stops), JSON.stringify([["Callers / callees"], ["Source"]]), "the Tab key's stops on the rows of tabs");
+    const tabs = await pg.$$eval(`${pane(1)} [role="tab"]`, (els) => els.map((e) => e.textContent));
+    assert(tabs.length >= 11, "the tabs: " + tabs.join(", "));
+    // What has the focus: a tab's or a panel's id, a row's pane and table, or its test id.
+    const focused = () =>
+      pg.evaluate(() => {
+        const e = document.activeElement;
+        if (e.id) return e.id;
+        if (e.tagName === "TR") return `row:${e.closest(".pane").dataset.pane}:${e.closest(".calltable").getAttribute("aria-label")}`;
+        return e.dataset.testid ?? e.getAttribute("aria-label") ?? e.tagName;
+      });
+    const tabUntil = async (want, most) => {
+      const seen = [];
+      for (let i = 0; i < most; i++) {
+        await pg.keyboard.press("Tab");
+        seen.push(await focused());
+        if (seen[seen.length - 1] === want) return seen;
+      }
+      throw new Error(`Tab never reached ${want}: ${seen.join(" → ")}`);
+    };
+    // From the function list: the first pane's row of tabs, on its shown tab.
+    await pg.focus(".tbody");
+    const toTabs = await tabUntil("tab-1-calls", 4);
+    assert(!toTabs.slice(0, -1).some((f) => f.startsWith("tab-")), "no other tab on the way: " + toTabs.join(" → "));
+    // ← → Home End move along it, each shows its tab.
+    // (the URL's tab=: the first tab, the default, is left out of it)
+    const at = async (key, want, tab) => {
+      await pg.keyboard.press(key);
+      eq(await focused(), want, key);
+      await pg.waitForFunction((t) => new URLSearchParams(location.hash.slice(1)).get("tab") === t, tab);
+      eq(await pg.getAttribute("#" + want, "aria-selected"), "true", key + ": shown");
+    };
+    await at("ArrowRight", "tab-1-source", "source");
+    await at("End", "tab-1-allcallees", "allcallees");
+    await at("ArrowRight", "tab-1-calls", null); // (round to the first)
+    await at("ArrowLeft", "tab-1-allcallees", "allcallees");
+    await at("Home", "tab-1-calls", null);
+    // Tab leaves the row: the split button, the view, its callers and callees, then the divider.
+    const toDivider = await tabUntil("pane-divider", 8);
+    eq(toDivider.slice(0, 4).join(" "), "split panel-1 row:1:Callers row:1:Callees", "Tab through the first pane");
+    assert(!toDivider.some((f) => f.startsWith("tab-")), "no tab on the way: " + toDivider.join(" → "));
+    await pg.keyboard.press("ArrowLeft");
+    await pg.waitForFunction(() => location.hash.includes("split=45"));
+    await pg.keyboard.press("Home");
+    await pg.waitForFunction(() => location.hash.includes("split=20"));
+    await pg.keyboard.press("Enter");
+    await pg.waitForFunction(() => !location.hash.includes("split="));
+    // Then the second pane's row of tabs; its arrows show its tabs, the number keys too.
+    await pg.keyboard.press("Tab");
+    eq(await focused(), "tab-2-source", "Tab: the second pane's tabs");
+    await pg.keyboard.press("ArrowRight");
+    eq(await focused(), "tab-2-asm", "→ in the second pane");
+    await pg.waitForFunction(() => location.hash.includes("tab2=asm"));
+    eq(await pg.getAttribute("#tab-1-calls", "aria-selected"), "true", "the first pane kept its tab");
+    await pg.keyboard.press("4");
+    await pg.waitForFunction(() => location.hash.includes("tab2=graph"));
+    await pg.waitForSelector(`${pane(2)} .graph svg g.node`, { timeout: 30000 });
+    eq(await pg.getAttribute("#tab-1-calls", "aria-selected"), "true", "4 in the second pane: its tab");
+    // c: into the callers of the pane that shows them.
+    await pg.keyboard.press("c");
+    eq(await focused(), "row:1:Callers", "c: the first pane's callers");
+    eq(await pg.evaluate(() => document.activeElement.querySelector("a.fn").textContent), d.callers[0].name, "the first caller");
+    // Shift+Tab walks back the same stops.
+    await pg.focus("#tab-2-graph");
+    await pg.keyboard.press("Shift+Tab");
+    eq(await focused(), "pane-divider", "Shift+Tab: the divider");
+    await shot(pg, "panes-keys");
+    noErrors(pg);
   } finally {
     s.stop();
   }

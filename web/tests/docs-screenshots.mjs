@@ -44,7 +44,7 @@ async function idOf(url, name) {
 const browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox"] });
 async function shoot(url, name, ready, opts = {}) {
   if (only && !only.includes(name)) return;
-  const ctx = await browser.newContext({ viewport: { width: 1400, height: 820 }, colorScheme: opts.dark ? "dark" : "light" });
+  const ctx = await browser.newContext({ viewport: opts.viewport ?? { width: 1400, height: 820 }, colorScheme: opts.dark ? "dark" : "light" });
   const pg = await ctx.newPage();
   await pg.goto(url);
   await pg.waitForSelector(ready, { timeout: 30000 });
@@ -69,6 +69,12 @@ await shoot(wf.url + `#fn=${opNew}&tab=callermap`, "callermap", '[data-testid="c
 await shoot(wf.url + `#fn=${opNew}&tab=allcallers`, "allcallers", '[data-testid="coverage-callers"] tr[data-fn]');
 await shoot(wf.url + `#fn=${main}&tab=allcallees`, "allcallees", '[data-testid="coverage-callees"] tr[data-fn]');
 await shoot(wf.url + `#fn=${main}&tab=flame`, "dark", '[data-testid="flame"] .frame', { dark: true });
+// Two panes (a wider window, as one has for two): wf::collect's call graph beside its source.
+const wide = { width: 1600, height: 860 };
+await shoot(wf.url + `#fn=${collect}&tab=graph&tab2=source`, "panes", '.pane[data-pane="2"] .srcline.hot', {
+  viewport: wide,
+  then: (pg) => pg.waitForSelector('.pane[data-pane="1"] .graph svg g.node', { timeout: 30000 }),
+});
 wf.stop();
 
 // An Xdebug profile grouped by PHP class: Registry's methods and closure, its total() selected.
@@ -76,6 +82,34 @@ const php = await serve(["xdebug-classes.callgrind"]);
 const total = await idOf(php.url, "^Registry->total$");
 await shoot(php.url + `#group=class&in_group=Registry&fn=${total}`, "group-php", ".groups .group.selected");
 php.stop();
+// Two panes on the big cc1plus profile (g++ -O2, --dump-instr=yes): ggc_internal_alloc's
+// callers beside its machine code (objdump on the machine's cc1plus), scrolled to its costliest
+// instruction.
+if (!only || only.includes("panes-asm")) {
+  const big = await serve(["vg-gxx-big-instr-jumps.cc1plus.callgrind.gz"]);
+  const alloc = await idOf(big.url, "^ggc_internal_alloc\\(");
+  const base = big.url.replace(/\/\?token=.*/, ""), token = big.url.replace(/.*token=/, "");
+  const asm = await (await fetch(`${base}/api/v1/asm/${alloc}`, { headers: { Authorization: "Bearer " + token } })).json();
+  const top = asm.asm[0].instructions.reduce((a, i) => (Number(i.self?.Ir ?? 0) > Number(a.self?.Ir ?? 0) ? i : a));
+  await shoot(big.url + `#fn=${alloc}&tab2=asm`, "panes-asm", '.pane[data-pane="2"] [data-testid="asm-rows"] .asmrow[data-address]', {
+    viewport: wide,
+    then: async (pg) => {
+      await pg.waitForSelector('.pane[data-pane="1"] [aria-label="Callers"] tbody tr');
+      await pg.evaluate(async (address) => {
+        const body = document.querySelector('.pane[data-pane="2"] [data-testid="asm-rows"]');
+        const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        const row = () => body.querySelector(`.asmrow[data-address="${address}"]`);
+        for (let i = 0; i < 500 && !row() && body.scrollTop + body.clientHeight < body.scrollHeight; i++) {
+          body.scrollTop += body.clientHeight;
+          await frame();
+        }
+        if (row()) body.scrollTop = Math.max(0, row().offsetTop - body.clientHeight / 3);
+        await frame();
+      }, top.address);
+    },
+  });
+  big.stop();
+}
 
 // The call graph: of the -O2 cc1plus profile's costliest functions, the one whose graph is the
 // largest, as it opens (legible, the panner in the corner).
