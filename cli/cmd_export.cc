@@ -350,10 +350,17 @@ int run_export(std::span<const std::string_view> args) {
     text.ignore = a.ignore;
     text.hide = a.hide;
     text.show = a.show_frames;
-    text.merge_clones = a.merge_clones;
-    text.collapse_recursion = a.collapse_recursion;
-    text.collapse_direct_recursion = a.collapse_direct_recursion;
-    text.collapse_object = a.collapse_object;
+    // The transforms as steps in the order of the command line (each occurrence one step).
+    using field = flag_row<export_flags>::field;
+    const std::pair<field, std::string_view> transforms[] = {
+        {&export_flags::merge_clones, "merge_clones"},
+        {&export_flags::collapse_recursion, "collapse_recursion"},
+        {&export_flags::collapse_direct_recursion, "collapse_direct_recursion"},
+        {&export_flags::collapse_object, "collapse_object"}};
+    for (const auto& occurrence : a.given)
+      for (const auto& t : transforms)
+        if (export_table.fields[occurrence.first] == t.first)
+          text.steps.emplace_back(std::string(t.second), occurrence.second);
     auto filter = server::compile_stack_filter(
         text, {"--focus", "--ignore", "--hide", "--show-frames"},
         {"--collapse-recursion", "--collapse-direct-recursion", "--collapse-object"});

@@ -95,6 +95,9 @@ consteval flag_table<Options, N> make_flag_table(const flag_row<Options> (&rows)
 template <class Options>
 struct command_line : Options {
   std::vector<std::string> positional;
+  // Every flag given, in order: its row of the table and its value (empty for a switch), for
+  // a command to which the order of its flags matters (export's transforms).
+  std::vector<std::pair<std::size_t, std::string>> given;
 };
 
 namespace flag_detail {
@@ -136,6 +139,7 @@ std::optional<command_line<Options>> parse_flags(std::span<const std::string_vie
   auto parsed = parse_args(args, table.flags, error);
   if (!parsed) return std::nullopt;
   command_line<Options> out{};
+  out.given = parsed->flags;
   store_flags(table, *parsed, static_cast<Options&>(out));
   out.positional = std::move(parsed->positional);
   return out;

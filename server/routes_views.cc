@@ -56,7 +56,8 @@ std::optional<failure> parse_count_param(const request& r, std::string_view name
 
 // focus=, ignore=, hide=, show= (views/stack_filter.h), and the transforms merge_clones=,
 // collapse_recursion=, collapse_direct_recursion=, collapse_object=, focus_path=
-// (views/stack_transform.h): 400 bad_regex for a bad expression.
+// (views/stack_transform.h), applied in that fixed order, then transform= (repeated) in the
+// order given: 400 bad_regex for a bad expression or transform.
 std::optional<failure> parse_stack_filter(const request& r, views::stack_filter& out) {
   stack_filter_text text;
   std::optional<std::string>* into[] = {&text.focus, &text.ignore, &text.hide, &text.show};
@@ -72,6 +73,12 @@ std::optional<failure> parse_stack_filter(const request& r, views::stack_filter&
       "collapse_recursion", "collapse_direct_recursion", "collapse_object", "focus_path"};
   for (std::size_t i = 0; i < 4; ++i)
     if (auto v = param(r, transform_names[i])) *transforms[i] = std::string(*v);
+  // transform=NAME[:ARGUMENT], repeated: the steps in the user's order, after those above.
+  for (const std::string& step : params(r, "transform")) {
+    const std::size_t colon = step.find(':');
+    text.steps.emplace_back(step.substr(0, colon),
+                            colon == std::string::npos ? std::string() : step.substr(colon + 1));
+  }
   auto f = compile_stack_filter(text, {names[0], names[1], names[2], names[3]});
   if (!f) return failure{400, "bad_regex", f.error().message};
   out = std::move(*f);
@@ -93,7 +100,7 @@ void filter_fields(json_writer& j, const views::column_set& columns, const views
   j.key("unmatched").begin_array();
   for (std::size_t i = 0; i < 4; ++i)
     if (given[i].second && !matched[i]) j.value(given[i].first);
-  if (!f.focus_path.empty() && !sum.focus_path_matched) j.value("focus_path");
+  if (f.focuses_path() && !sum.focus_path_matched) j.value("focus_path");
   j.end_array();
   if (f.transforms()) j.key("text").value(f.text);
   j.key("total");

@@ -78,6 +78,57 @@ result<views::stack_filter> compile_stack_filter(
     }
     describe(f, "focus_path", path);
   }
+  // The steps, in their order ("step:" in the key: not the fields' fixed order).
+  using kind = path_transform::kind;
+  static constexpr std::pair<std::string_view, kind> kinds[] = {
+      {"merge_clones", kind::merge_clones},
+      {"collapse_object", kind::collapse_object},
+      {"collapse_recursion", kind::collapse_recursion},
+      {"collapse_direct_recursion", kind::collapse_direct_recursion},
+      {"focus_path", kind::focus_path}};
+  for (const auto& given_step : text.steps) {
+    const std::string& word = given_step.first;
+    const std::string& arg = given_step.second;
+    const std::pair<std::string_view, kind>* k = nullptr;
+    for (const auto& known : kinds)
+      if (known.first == word) k = &known;
+    if (!k)
+      return error{"transform: unknown transform '" + word +
+                   "' (merge_clones, collapse_object, collapse_recursion, "
+                   "collapse_direct_recursion, focus_path)"};
+    path_transform step;
+    step.what = k->second;
+    switch (step.what) {
+      case kind::merge_clones:
+        if (!arg.empty()) return error{"transform: merge_clones takes no argument"};
+        break;
+      case kind::collapse_object:
+      case kind::collapse_recursion:
+      case kind::collapse_direct_recursion: {
+        const std::string name(transform_names[step.what == kind::collapse_recursion ? 0
+                                                  : step.what == kind::collapse_object ? 2
+                                                                                       : 1]);
+        if (arg.empty() && step.what == kind::collapse_object)
+          return error{std::string(name) + " needs a regular expression"};
+        if (auto e = compile(arg, name, step.match)) return *e;
+        break;
+      }
+      case kind::focus_path:
+        if (arg.empty()) return error{"transform: focus_path needs a path (main;f;g)"};
+        for (std::size_t at = 0;;) {
+          const std::size_t end = arg.find(';', at);
+          step.path.push_back(arg.substr(at, end == std::string::npos ? end : end - at));
+          if (end == std::string::npos) break;
+          at = end + 1;
+        }
+        break;
+    }
+    const std::string said = step.what == kind::merge_clones ? word : word + "=" + arg;
+    f.steps.push_back(std::move(step));
+    f.key += "step:" + std::to_string(said.size()) + ":" + said + ";";
+    if (!f.text.empty()) f.text += ' ';
+    f.text += said;
+  }
   return f;
 }
 

@@ -10,6 +10,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "calltree/result.h"
 #include "views/stack_filter.h"
@@ -23,11 +25,16 @@ struct stack_filter_text {
   bool merge_clones = false;
   std::optional<std::string> collapse_recursion, collapse_direct_recursion, collapse_object,
       focus_path;
+  // The transforms in the user's order (applied after those above): each a transform's name
+  // (merge_clones, collapse_object, collapse_recursion, collapse_direct_recursion, focus_path)
+  // and its argument, as above (merge_clones: none).
+  std::vector<std::pair<std::string, std::string>> steps;
 };
 
 // The filter, or an error naming the option ("focus: bad regular expression: missing ): ...")
 // by its name in `names` (focus, ignore, hide, show, in that order) or `transform_names`
-// (collapse_recursion, collapse_direct_recursion, collapse_object, in that order).
+// (collapse_recursion, collapse_direct_recursion, collapse_object, in that order; a step's
+// expression too), or an unknown step ("transform: unknown transform 'x' (...)").
 result<views::stack_filter> compile_stack_filter(
     const stack_filter_text& text, const std::array<std::string_view, 4>& names,
     const std::array<std::string_view, 3>& transform_names = {

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import operator
 import os
+import re
 import warnings
-from typing import Iterable, NamedTuple, Optional, Union
+from typing import Iterable, NamedTuple, Optional, Sequence, Tuple, Union
 
 import pandas as pd
 
@@ -13,6 +14,48 @@ from . import _calltree
 from ._errors import Error, type_error
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+# A step of Profile.stacks' transforms: "merge_clones", "NAME:ARGUMENT" (serve's transform=),
+# or (NAME, ARGUMENT): ARGUMENT a pattern (str or re.Pattern) or, for focus_path, the names.
+Transform = Union[str, Tuple[str, Union[str, "re.Pattern[str]", Sequence[str], None]]]
+
+_TRANSFORMS = ("merge_clones", "collapse_object", "collapse_recursion",
+               "collapse_direct_recursion", "focus_path")
+
+
+def _transform_steps(transforms: Iterable[Transform]) -> list:
+    """The steps as the native side takes them: (name, search or None, path), in order."""
+    if isinstance(transforms, str):
+        transforms = [transforms]
+    steps = []
+    for t in transforms:
+        if isinstance(t, str):
+            name, _, arg = t.partition(":")
+            arg = arg if ":" in t else None
+        elif isinstance(t, tuple) and len(t) == 2 and isinstance(t[0], str):
+            name, arg = t
+        else:
+            raise type_error(f"a transform is a str or a (name, argument) tuple, not {t!r}")
+        if name not in _TRANSFORMS:
+            raise Error("other", f"no transform {name!r} (one of {', '.join(_TRANSFORMS)})")
+        search, path = None, []
+        if name == "merge_clones":
+            if arg:
+                raise Error("other", "merge_clones takes no argument")
+        elif name == "focus_path":
+            path = arg.split(";") if isinstance(arg, str) else list(arg or [])
+            if not path or not all(isinstance(n, str) for n in path):
+                raise Error("other", "focus_path takes names from a root: ['main', 'f'] or 'main;f'")
+        else:
+            if not arg:
+                if name == "collapse_object":
+                    raise Error("other", "collapse_object needs a pattern (an object's name)")
+                arg = ""  # (every function)
+            try:
+                search = (arg if isinstance(arg, re.Pattern) else re.compile(arg)).search
+            except (re.error, TypeError) as e:
+                raise Error("other", f"{name}: bad pattern {arg!r}: {e}") from None
+        steps.append((name, search, path))
+    return steps
 
 
 class Diagnostic(NamedTuple):
@@ -226,21 +269,31 @@ class Profile:
         table = self.functions()
         return table.loc[ids]
 
-    def stacks(self, event: Optional[str] = None) -> str:
+    def stacks(self, event: Optional[str] = None,
+               transforms: Iterable[Transform] = ()) -> str:
         """Folded stacks of ``event`` (default: the first): one line per call path with a self
         cost, ``root;...;function COST``, as flamegraph.pl, inferno and speedscope read them.
 
         A Callgrind file keeps costs per function and per call, not per stack: how a function's
         cost splits between its callers' paths is the library's estimate. Summed per last
         function, the numbers are the functions' self costs.
+
+        ``transforms``: Firefox Profiler's call-tree transforms, applied in their order (each
+        reads the stacks the ones before it made), as ``calltree export`` and ``calltree
+        serve`` apply them: ``"merge_clones"``, ``("collapse_object", PATTERN)``,
+        ``("collapse_recursion", PATTERN)``, ``("collapse_direct_recursion", PATTERN)`` (PATTERN
+        None or "": every function), ``("focus_path", ["main", "f"])``; or serve's form
+        ``"collapse_recursion:^fib$"``. A PATTERN is Python's ``re``, searched anywhere in the
+        name. Only focus_path leaves stacks out; the others keep the total.
         """
+        steps = _transform_steps(transforms)
         if event is None:
             if not self.events:
                 raise Error("other", "the profile has no events")
             event = self.events[0]
         if event not in self.events:
             raise Error("other", f"no event {event!r} (the profile has {', '.join(self.events)})")
-        return self._native.stacks(self.events.index(event))
+        return self._native.stacks(self.events.index(event), steps)
 
     def write(self, path: PathLike) -> None:
         """Writes the profile as a callgrind file (what ``calltree merge`` writes), all or

@@ -71,15 +71,52 @@ std::size_t event_index(const profile_handle& h, std::size_t event) {
   return event;
 }
 
-std::string stacks(const profile_handle& h, std::size_t event) {
+// Profile.stacks' transforms, as _profile.py gives them: (name, search, path) in order, where
+// search is a callable (a compiled pattern's search: a match or None) or None.
+std::vector<path_transform> transform_steps(const py::list& given) {
+  static const std::pair<std::string_view, path_transform::kind> kinds[] = {
+      {"merge_clones", path_transform::kind::merge_clones},
+      {"collapse_object", path_transform::kind::collapse_object},
+      {"collapse_recursion", path_transform::kind::collapse_recursion},
+      {"collapse_direct_recursion", path_transform::kind::collapse_direct_recursion},
+      {"focus_path", path_transform::kind::focus_path}};
+  std::vector<path_transform> out;
+  for (const py::handle item : given) {
+    const auto step = item.cast<py::tuple>();
+    const auto name = step[0].cast<std::string>();
+    path_transform t;
+    bool known = false;
+    for (const auto& k : kinds)
+      if (k.first == name) {
+        t.what = k.second;
+        known = true;
+      }
+    if (!known) raise_argument_error("no transform " + name);
+    if (!step[1].is_none()) {
+      // (Held by a shared_ptr: the library copies the function while the GIL is released,
+      // which must not touch the object's reference count; called back with the GIL.)
+      auto search = std::make_shared<py::object>(py::reinterpret_borrow<py::object>(step[1]));
+      t.match = [search](std::string_view s) {
+        py::gil_scoped_acquire gil;
+        return !(*search)(text(s)).is_none();
+      };
+    }
+    for (const py::handle n : step[2].cast<py::list>()) t.path.push_back(n.cast<std::string>());
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+std::string stacks(const profile_handle& h, std::size_t event, const py::list& transforms) {
   event = event_index(h, event);
+  const std::vector<path_transform> steps = transform_steps(transforms);
   // (Folded stacks carry counts: a profile of differences has negative ones, as `calltree
   // export --to=folded` says.)
   if (h.model().signed_costs)
     raise_argument_error("the profile holds differences (negative costs, as cg_diff writes): "
                          "folded stacks cannot show a negative cost");
   py::gil_scoped_release no_gil;
-  return folded_stacks(h.model(), event);
+  return folded_stacks(h.model(), event, steps);
 }
 
 void write_to(const profile_handle& h, const std::string& path) {
@@ -136,7 +173,8 @@ PYBIND11_MODULE(_calltree, m) {
       .def("find", &functions_named, py::arg("name"), "Ids of the functions of this whole name.")
       .def("top", &top_ids, py::arg("n"), py::arg("event"), py::arg("inclusive"),
            "Ids of the n functions of highest cost of an event index.")
-      .def("stacks", &stacks, py::arg("event"), "Folded stacks of an event index, as text.")
+      .def("stacks", &stacks, py::arg("event"), py::arg("transforms"),
+           "Folded stacks of an event index, as text, transformed by (name, search, path) steps.")
       .def("write", &write_to, py::arg("path"), "Writes the profile as a callgrind file.");
 
   py::class_<diff_request>(m, "DiffRequest", "calltree diff's options.")

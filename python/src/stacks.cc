@@ -35,15 +35,26 @@ std::string frame_text(std::string_view name) {
 
 }  // namespace
 
-std::string folded_stacks(const profile& p, std::size_t event) {
+std::string folded_stacks(const profile& p, std::size_t event,
+                          std::span<const path_transform> steps) {
   if (event >= p.events.size() || p.functions.size() == 0) return {};
   path_options options;
   options.weight_event = event;
   options.exact_self = true;
-  const path_tree tree = estimate_paths(graph_of(p), options);
+  path_tree tree = estimate_paths(graph_of(p), options);
   std::vector<std::string> names;
   names.reserve(p.functions.size());
   for (function_id f : p.functions.ids()) names.push_back(frame_text(p.function_name(f)));
+  if (!steps.empty()) {
+    // (A node is a function's index, as graph_of made them.)
+    const path_names of{[&p](std::uint32_t k) { return p.function_name(function_id{k}); },
+                        [&p](std::uint32_t k) {
+                          return p.object_name(p.functions[function_id{k}].object);
+                        }};
+    transformed_paths t = transform_call_paths(tree, steps, of, event);
+    tree = std::move(t.tree);
+    for (const auto& renamed : t.renamed) names[renamed.first] = frame_text(renamed.second);
+  }
 
   std::string out, path;
   std::vector<std::size_t> prefix_end;  // by depth: where the path's text ends

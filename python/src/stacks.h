@@ -8,17 +8,24 @@
 // numbers are the functions' self costs, summed in all the event's total of self costs. A
 // name's ';' is written ':' and its line breaks spaces (the format has no escapes); an empty
 // name is '?'. The one place the bindings make stacks, so the library's own folded-stacks call
-// replaces this function.
+// replaces this function. With transforms (Profile.stacks(transforms=...)), the tree is
+// transformed first (calltree/analysis/call_path_transforms.h, in the steps' order) and its
+// frames named as the transforms renamed them (a merged clone by its function, a collapsed
+// object by the object).
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <string>
 
+#include "calltree/analysis/call_path_transforms.h"
 #include "calltree/profile.h"
 
 namespace calltree::python {
 
-// The folded stacks of `event` (an index of p.events) over every part of `p`.
-std::string folded_stacks(const profile& p, std::size_t event);
+// The folded stacks of `event` (an index of p.events) over every part of `p`, transformed by
+// `steps` in their order.
+std::string folded_stacks(const profile& p, std::size_t event,
+                          std::span<const path_transform> steps = {});
 
 }  // namespace calltree::python

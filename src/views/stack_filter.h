@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "calltree/analysis/call_path_transforms.h"
 #include "calltree/analysis/call_paths.h"
 
 namespace calltree::views {
@@ -31,16 +32,25 @@ using name_match = std::function<bool(std::string_view)>;
 
 struct stack_filter {
   name_match focus, ignore, hide, show;  // empty: not given
-  // The transforms of views/stack_transform.h, applied to the tree before the filters above.
+  // The transforms of views/stack_transform.h, applied to the tree before the filters above:
+  // those fields in their fixed order (one walk of the tree), then `steps` in their order.
   bool merge_clones = false;
   name_match collapse_recursion, collapse_direct_recursion;  // on a function's name
   name_match collapse_object;                                // on a function's object (ob=)
   std::vector<std::string> focus_path;                       // names from a root; empty: none
+  std::vector<path_transform> steps;                         // in the user's order
   std::string key;   // the session remembers filtered trees by it (each expression's length too)
   std::string text;  // for people: "focus=RE ignore=RE" of those given
   bool transforms() const {
     return merge_clones || collapse_recursion || collapse_direct_recursion || collapse_object ||
-           !focus_path.empty();
+           !focus_path.empty() || !steps.empty();
+  }
+  // Some transform focuses on a call path.
+  bool focuses_path() const {
+    if (!focus_path.empty()) return true;
+    for (const path_transform& s : steps)
+      if (s.what == path_transform::kind::focus_path) return true;
+    return false;
   }
   bool any() const { return focus || ignore || hide || show || transforms(); }
 };
@@ -51,7 +61,7 @@ struct filter_summary {
   std::vector<std::uint64_t> dropped;  // the costs of the stacks left out (total - kept)
   // Some frame's name matched the expression (as pprof warns "no matches found for regexp").
   bool focus_matched = false, ignore_matched = false, hide_matched = false, show_matched = false;
-  bool focus_path_matched = false;  // some frame had focus_path's path
+  bool focus_path_matched = false;  // some frame had focus_path's path (each step's, in steps)
 };
 
 struct filtered_tree {

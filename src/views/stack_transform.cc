@@ -8,12 +8,9 @@
 
 #include "views/path_builder.h"
 
-namespace calltree::views {
+namespace calltree {
 
 namespace {
-
-constexpr std::uint32_t none = path_tree::no_frame;
-using detail::path_builder;
 
 // "name.SUFFIX" or "name.SUFFIX.N" (digits) at the end of `s`: the length of `s` without it,
 // or s.size() when it does not end so.
@@ -53,8 +50,19 @@ std::string_view clone_base(std::string_view name) {
   }
 }
 
-filtered_tree transform_paths(const path_tree& tree, const stack_filter& filter,
-                              const frame_names& names, std::size_t weight_event) {
+}  // namespace calltree
+
+namespace calltree::views {
+
+namespace {
+
+constexpr std::uint32_t none = path_tree::no_frame;
+using detail::path_builder;
+
+// The transforms of `filter`'s fields (not its steps) in one walk of `tree`, in their fixed
+// order.
+filtered_tree walk(const path_tree& tree, const stack_filter& filter, const frame_names& names,
+                   std::size_t weight_event) {
   const std::size_t n = tree.frames(), events = tree.events;
   filtered_tree out;
   filter_summary& sum = out.summary;
@@ -208,6 +216,89 @@ filtered_tree transform_paths(const path_tree& tree, const stack_filter& filter,
   return out;
 }
 
+// A step's place in the fixed order of one walk.
+int rank(path_transform::kind k) {
+  switch (k) {
+    case path_transform::kind::merge_clones: return 0;
+    case path_transform::kind::collapse_object: return 1;
+    case path_transform::kind::collapse_recursion: return 2;
+    case path_transform::kind::collapse_direct_recursion: return 3;
+    case path_transform::kind::focus_path: return 4;
+  }
+  return 5;
+}
+
+// `legacy`'s fields (when it has any) as one walk, then `steps` as walks of consecutive steps
+// in the fixed order: each walk reads the tree (and the names) the walks before it made.
+filtered_tree walks(const path_tree& tree, const stack_filter* legacy,
+                    std::span<const path_transform> steps, const frame_names& names,
+                    std::size_t weight_event) {
+  std::vector<stack_filter> runs;
+  if (legacy && (legacy->merge_clones || legacy->collapse_recursion ||
+                 legacy->collapse_direct_recursion || legacy->collapse_object ||
+                 !legacy->focus_path.empty())) {
+    stack_filter& run = runs.emplace_back();
+    run.merge_clones = legacy->merge_clones;
+    run.collapse_recursion = legacy->collapse_recursion;
+    run.collapse_direct_recursion = legacy->collapse_direct_recursion;
+    run.collapse_object = legacy->collapse_object;
+    run.focus_path = legacy->focus_path;
+  }
+  int last = 5;  // (the rank of the last step of runs.back(); 5: a new walk)
+  for (const path_transform& step : steps) {
+    const int r = rank(step.what);
+    if (r <= last) runs.emplace_back();
+    last = r;
+    stack_filter& run = runs.back();
+    switch (step.what) {
+      case path_transform::kind::merge_clones: run.merge_clones = true; break;
+      case path_transform::kind::collapse_object: run.collapse_object = step.match; break;
+      case path_transform::kind::collapse_recursion: run.collapse_recursion = step.match; break;
+      case path_transform::kind::collapse_direct_recursion:
+        run.collapse_direct_recursion = step.match;
+        break;
+      case path_transform::kind::focus_path: run.focus_path = step.path; break;
+    }
+  }
+  if (runs.empty()) runs.emplace_back();  // (the tree as it is, rebuilt)
+  if (runs.size() == 1) return walk(tree, runs[0], names, weight_event);
+
+  // Each walk's names: the names the walks before it gave, else the nodes' own.
+  std::unordered_map<std::uint32_t, std::string> renamed;
+  const frame_names chained{[&](std::uint32_t k) -> std::string_view {
+                              auto it = renamed.find(k);
+                              return it == renamed.end() ? names.name(k)
+                                                         : std::string_view(it->second);
+                            },
+                            names.object};
+  filtered_tree out;
+  bool matched = true;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    filtered_tree t = walk(i == 0 ? tree : out.tree, runs[i], i == 0 ? names : chained,
+                           weight_event);
+    if (i == 0) {
+      out.summary = std::move(t.summary);
+    } else {
+      for (std::size_t c = 0; c < out.summary.dropped.size(); ++c)
+        add_saturating(out.summary.dropped[c], t.summary.dropped[c]);
+    }
+    if (!runs[i].focus_path.empty()) matched = matched && t.summary.focus_path_matched;
+    for (auto& [k, name] : t.renamed) renamed.insert_or_assign(k, std::move(name));
+    out.tree = std::move(t.tree);
+  }
+  out.summary.focus_path_matched = matched;
+  out.renamed.assign(renamed.begin(), renamed.end());
+  std::sort(out.renamed.begin(), out.renamed.end());
+  return out;
+}
+
+}  // namespace
+
+filtered_tree transform_paths(const path_tree& tree, const stack_filter& filter,
+                              const frame_names& names, std::size_t weight_event) {
+  return walks(tree, &filter, filter.steps, names, weight_event);
+}
+
 filtered_tree transform_and_filter(const path_tree& tree, const stack_filter& filter,
                                    const frame_names& names, std::size_t weight_event) {
   if (!filter.transforms()) return filter_paths(tree, filter, names.name, weight_event);
@@ -232,3 +323,21 @@ filtered_tree transform_and_filter(const path_tree& tree, const stack_filter& fi
 }
 
 }  // namespace calltree::views
+
+namespace calltree {
+
+transformed_paths transform_call_paths(const path_tree& tree, std::span<const path_transform> steps,
+                                       const path_names& names, std::size_t weight_event) {
+  views::filtered_tree t = views::walks(tree, nullptr, steps, names, weight_event);
+  transformed_paths out;
+  out.tree = std::move(t.tree);
+  out.total = std::move(t.summary.total);
+  out.dropped = std::move(t.summary.dropped);
+  bool focuses = false;
+  for (const path_transform& s : steps) focuses |= s.what == path_transform::kind::focus_path;
+  out.focus_path_matched = !focuses || t.summary.focus_path_matched;
+  out.renamed = std::move(t.renamed);
+  return out;
+}
+
+}  // namespace calltree

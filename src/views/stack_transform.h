@@ -3,8 +3,11 @@
 //
 // What it is: a stack is a path of the tree from a root to a frame, whose cost is that frame's
 // self cost (views/stack_filter.h). The transforms rename or merge frames, so every cost stays
-// where it was in its stack, and the tree's total stays; only focus_path drops stacks. They are
-// applied in this order, whatever order they were given in:
+// where it was in its stack, and the tree's total stays; only focus_path drops stacks. The
+// fields of stack_filter are applied in this order, whatever order they were given in (one
+// walk of the tree), then its `steps` in theirs (calltree/analysis/call_path_transforms.h:
+// each step reads the tree the steps before it made; consecutive steps in this order share a
+// walk, which is the same as one walk each):
 //  * merge clones: a function's compiler clones (`f.constprop.0`, `f.isra.0`, `f.part.0`,
 //    `f.cold`, `f.lto_priv.0`, their combinations, and demangled `f() [clone .isra.0]`) are
 //    the function: their frames get one node, `f`'s own when some key is named `f` in the tree,
@@ -29,18 +32,14 @@
 #include <functional>
 #include <string_view>
 
+#include "calltree/analysis/call_path_transforms.h"
 #include "calltree/analysis/call_paths.h"
 #include "views/stack_filter.h"
 
 namespace calltree::views {
 
-// The name of a function without its compiler clone suffixes ("f.constprop.0.isra.0" is "f",
-// "g(int) [clone .part.0] [clone .cold]" is "g(int)"); a name without any is itself.
-std::string_view clone_base(std::string_view name);
-
-struct frame_names {
-  std::function<std::string_view(std::uint32_t)> name, object;  // of a frame's node (a key)
-};
+using calltree::clone_base;
+using frame_names = path_names;  // of a frame's node (a key)
 
 // `tree` (frames in preorder) transformed by `filter`'s transforms (its name filters are not
 // applied). The summary has the tree's total, and what focus_path dropped.

@@ -8,6 +8,11 @@ frame; --collapse-object=RE names the object's frames by the object; --collapse-
 recursion corpus leaves no function under itself (a function: its name without callgrind's
 recursion level `'2` or caller context). A bad expression is exit 2; --to=dot refuses
 the transforms; export's note on standard error names them.
+
+The flags apply in their command-line order: on the recursion corpus, libc collapsed and then
+every recursion collapsed is not every recursion collapsed and then libc (libc calling back
+into the program, which calls libc again, is one libc frame only in the first order); both
+keep the total, and the note names the steps in that order.
 """
 import os
 import re
@@ -82,6 +87,21 @@ for s in collapsed:
 libc, _ = folded(rec, "--collapse-object=libc")
 if not any(";/usr/lib/x86_64-linux-gnu/libc.so.6" in s for s in libc):
     failures.append("recurse: no frame named by libc after --collapse-object=libc")
+LIBC = "/usr/lib/x86_64-linux-gnu/libc.so.6"
+object_first, err_of = folded(rec, r"--collapse-object=libc\.so", "--collapse-recursion")
+recursion_first, err_rf = folded(rec, "--collapse-recursion", r"--collapse-object=libc\.so")
+total = sum(plain.values())
+if sum(object_first.values()) != total or sum(recursion_first.values()) != total:
+    failures.append("recurse: a transform order changed the total")
+if object_first == recursion_first:
+    failures.append("recurse: --collapse-object then --collapse-recursion is the other order")
+if any(s.split(";").count(LIBC) > 1 for s in object_first):
+    failures.append("recurse: libc under libc after --collapse-object=libc --collapse-recursion")
+if not any(s.split(";").count(LIBC) > 1 for s in recursion_first):
+    failures.append("recurse: no libc under libc after --collapse-recursion --collapse-object")
+if "collapse_object=libc\\.so collapse_recursion=:" not in err_of or \
+        "collapse_recursion= collapse_object=libc\\.so:" not in err_rf:
+    failures.append("recurse: the notes do not name the steps in order: " + err_of + err_rf)
 for flags, want in ((["--collapse-recursion=("], 2), (["--to=dot", "--merge-clones"], 2)):
     cmd = [calltree, "export", rec, "-o", os.path.join(tmp, "x")]
     if flags[0] != "--to=dot":

@@ -1,7 +1,10 @@
 // serve_filters_test.cc — the API's stack filters (focus=, ignore=, hide=, show= on /flame and
 // /graph/ID): the same stacks as `export --focus` (the folded export of the same filter), what
 // a filtered answer says it left out adds up, the views of one function agree with each other,
-// an unfiltered answer is unchanged, and a bad expression is a 400 that says why.
+// an unfiltered answer is unchanged, and a bad expression is a 400 that says why. The
+// transforms as steps (transform=, repeated) in the order given: results that differ by order,
+// each the export's with the same steps, and the old parameters meaning what they meant.
+#include <cctype>
 #include <map>
 #include <string>
 
@@ -61,15 +64,15 @@ TEST_F(ServeFilters, TheProgramsFlameGraphIsTheFilteredExport) {
     std::string query;
     server::stack_filter_text cli;
   } const cases[] = {
-      {"focus=%5Eackermann", {"^ackermann", {}, {}, {}, false, {}, {}, {}, {}}},
-      {"ignore=%5Ecyc_", {{}, "^cyc_", {}, {}, false, {}, {}, {}, {}}},
+      {"focus=%5Eackermann", {"^ackermann", {}, {}, {}, false, {}, {}, {}, {}, {}}},
+      {"ignore=%5Ecyc_", {{}, "^cyc_", {}, {}, false, {}, {}, {}, {}, {}}},
       {"hide=%5E(main%7C__libc_start_main)",
-       {{}, {}, "^(main|__libc_start_main)", {}, false, {}, {}, {}, {}}},
-      {"show=fib", {{}, {}, {}, "fib", false, {}, {}, {}, {}}},
+       {{}, {}, "^(main|__libc_start_main)", {}, false, {}, {}, {}, {}, {}}},
+      {"show=fib", {{}, {}, {}, "fib", false, {}, {}, {}, {}, {}}},
       {"focus=%5Ecyc_&ignore=%5Ecyc_b&hide=%5Emain%24",
-       {"^cyc_", "^cyc_b", "^main$", {}, false, {}, {}, {}, {}}},
+       {"^cyc_", "^cyc_b", "^main$", {}, false, {}, {}, {}, {}, {}}},
       {"merge_clones=1&collapse_recursion=.&focus=%5Ecyc_",
-       {"^cyc_", {}, {}, {}, true, ".", {}, {}, {}}},
+       {"^cyc_", {}, {}, {}, true, ".", {}, {}, {}, {}}},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.query);
@@ -123,6 +126,82 @@ TEST_F(ServeFilters, TheViewsOfOneFunctionReadTheFilteredStacks) {
   EXPECT_EQ(g["nodes"][0]["inclusive"]["Ir"], 0);
   const json down = get_json(a, "/api/v1/flame?root=" + fib + "&ignore=%5Efib");
   EXPECT_EQ(down["frames"]["count"], 0);
+}
+
+// %-encoded for a query ("main;fib'2" is "main%3Bfib%272").
+std::string encoded(std::string_view s) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '_' || c == '.' || c == '-') {
+      out += c;
+    } else {
+      out += '%';
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    }
+  }
+  return out;
+}
+
+TEST_F(ServeFilters, TransformStepsApplyInTheirOrder) {
+  auto a = make_api(session_);
+  const json plain = get_json(a, "/api/v1/flame?min=0&max_frames=200000");
+  const std::uint64_t total = plain["totals"]["Ir"];
+  // The path from a root to a frame fib'2 under fib (--separate-recs' second level).
+  auto name = [&](std::size_t i) {
+    return plain["functions"][std::to_string(plain["frames"]["id"][i].get<int>())]["name"]
+        .get<std::string>();
+  };
+  std::string path;
+  for (std::size_t i = 0; i < plain["frames"]["count"].get<std::size_t>() && path.empty(); ++i) {
+    const int parent = plain["frames"]["parent"][i];
+    if (name(i) != "fib'2" || parent < 0 || name(parent) != "fib") continue;
+    for (int f = static_cast<int>(i); f >= 0; f = plain["frames"]["parent"][f].get<int>())
+      path = name(f) + (path.empty() ? "" : ";") + path;
+  }
+  ASSERT_FALSE(path.empty());
+  const std::string focus = "transform=focus_path:" + encoded(path);
+  const std::string collapse = "transform=collapse_recursion:" + encoded("^fib$");
+  const std::string q = "/api/v1/flame?min=0&max_frames=200000&";
+
+  // Focus on fib'2's path, then collapse fib's recursion: fib'2 is the root, fib'3... in it.
+  const json focus_first = get_json(a, q + focus + "&" + collapse);
+  server::stack_filter_text steps;
+  steps.steps = {{"focus_path", path}, {"collapse_recursion", "^fib$"}};
+  ASSERT_GT(focus_first["frames"]["count"], 0);
+  EXPECT_TRUE(focus_first["filter"]["unmatched"].empty());
+  EXPECT_EQ(focus_first["filter"]["text"], "focus_path=" + path + " collapse_recursion=^fib$");
+  const std::uint64_t dropped = focus_first["filter"]["dropped"]["Ir"];
+  EXPECT_GT(dropped, 0u);
+  EXPECT_EQ(roots_sum(focus_first, "Ir") + dropped, total);
+  EXPECT_EQ(roots_sum(focus_first, "Ir"), folded_sum(*session_, steps));
+  for (std::size_t i = 0; i < focus_first["frames"]["count"].get<std::size_t>(); ++i) {
+    const std::string n = focus_first["functions"][std::to_string(
+        focus_first["frames"]["id"][i].get<int>())]["name"];
+    if (focus_first["frames"]["parent"][i] == -1)
+      EXPECT_EQ(n, "fib'2");
+    else
+      EXPECT_FALSE(n == "fib" || n.starts_with("fib'")) << "fib under the root fib'2: " << n;
+  }
+  // Collapse first: no fib'2 under fib is left for the focus, the whole total left out.
+  const json collapse_first = get_json(a, q + collapse + "&" + focus);
+  EXPECT_EQ(collapse_first["frames"]["count"], 0);
+  EXPECT_EQ(collapse_first["filter"]["dropped"]["Ir"], total);
+  EXPECT_EQ(collapse_first["filter"]["unmatched"], json::array({"focus_path"}));
+  // The old parameters are their fixed order (collapse, then focus) whatever their order.
+  const json old = get_json(a, q + "focus_path=" + encoded(path) +
+                                   "&collapse_recursion=" + encoded("^fib$"));
+  EXPECT_EQ(old["frames"]["count"], 0);
+  EXPECT_EQ(old["filter"]["text"], "collapse_recursion=^fib$ focus_path=" + path);
+  // A step of no transform, or of a bad expression: 400.
+  for (const std::string t : {"transform=fold", "transform=collapse_object",
+                              "transform=collapse_recursion:(a", "transform=merge_clones:x"}) {
+    server::response r = get(a, "/api/v1/flame?" + t);
+    EXPECT_EQ(r.status, 400) << t;
+    EXPECT_EQ(json::parse(r.body)["error"]["code"], "bad_regex") << t;
+  }
 }
 
 TEST_F(ServeFilters, ABadExpressionSaysWhy) {

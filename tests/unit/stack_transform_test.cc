@@ -1,6 +1,7 @@
 // stack_transform_test.cc — the call-tree transforms (views/stack_transform.h): known answers
 // on small trees (merge clones, collapse recursion and direct recursion, collapse an object,
-// focus on a path), and on every tree: the total kept, frames within their parents.
+// focus on a path), and on every tree: the total kept, frames within their parents; steps in
+// the user's order (stack_filter::steps, transform_call_paths), whose results differ by order.
 #include "views/stack_transform.h"
 
 #include <gtest/gtest.h>
@@ -223,6 +224,91 @@ TEST(StackTransform, ThenFilter) {
   EXPECT_EQ(out.summary.dropped[0], 8u);
   const std::map<std::string, std::uint64_t> want = {{"main", 1}, {"main;f", 6}};
   EXPECT_EQ(folded(out, n), want);
+}
+
+path_transform step(path_transform::kind what, name_match match = {},
+                    std::vector<std::string> path = {}) {
+  path_transform s;
+  s.what = what;
+  s.match = std::move(match);
+  s.path = std::move(path);
+  return s;
+}
+using kind = path_transform::kind;
+
+//   main(1) ─ fib(2) ─ fib(4) ─ fib(8) ─ leaf(16)
+// Collapsing fib's recursion and then focusing on main;fib;fib finds no such path any more;
+// focusing first and collapsing then collapses what is below the focused fib.
+TEST(StackTransform, OrderCollapseAndFocus) {
+  names_of n{{"main", "fib", "leaf"}, {"x", "x", "x"}};
+  const path_tree t =
+      make_tree({{0, none, 1}, {1, 0, 2}, {1, 1, 4}, {1, 2, 8}, {2, 3, 16}});
+  stack_filter f;
+  f.steps = {step(kind::collapse_recursion, exactly("fib")),
+             step(kind::focus_path, {}, {"main", "fib", "fib"})};
+  const filtered_tree collapse_first = transform_paths(t, f, n.get(), 0);
+  expect_well_formed(collapse_first, 31);
+  EXPECT_FALSE(collapse_first.summary.focus_path_matched);
+  EXPECT_EQ(collapse_first.tree.frames(), 0u);
+  EXPECT_EQ(collapse_first.summary.dropped[0], 31u);
+
+  std::swap(f.steps[0], f.steps[1]);
+  const filtered_tree focus_first = transform_paths(t, f, n.get(), 0);
+  expect_well_formed(focus_first, 31);
+  EXPECT_TRUE(focus_first.summary.focus_path_matched);
+  EXPECT_EQ(focus_first.summary.dropped[0], 3u);
+  const std::map<std::string, std::uint64_t> want = {{"fib", 12}, {"fib;leaf", 16}};
+  EXPECT_EQ(folded(focus_first, n), want);
+}
+
+//   main(1) ─ f(2) ─ f.part.0(4) ─ f(8)
+// Merging clones first makes f ─ f ─ f, whose direct recursion then collapses; collapsing
+// first finds no f right under f (f.part.0 is another name until merged).
+TEST(StackTransform, OrderMergeAndDirectRecursion) {
+  names_of n{{"main", "f", "f.part.0"}, {"x", "x", "x"}};
+  const path_tree t = make_tree({{0, none, 1}, {1, 0, 2}, {2, 1, 4}, {1, 2, 8}});
+  stack_filter f;
+  f.steps = {step(kind::merge_clones), step(kind::collapse_direct_recursion, any_name())};
+  const filtered_tree merge_first = transform_paths(t, f, n.get(), 0);
+  expect_well_formed(merge_first, 15);
+  const std::map<std::string, std::uint64_t> merged = {{"main", 1}, {"main;f", 14}};
+  EXPECT_EQ(folded(merge_first, n), merged);
+  // (the fixed order's fields: the same, one walk)
+  stack_filter fixed;
+  fixed.merge_clones = true;
+  fixed.collapse_direct_recursion = any_name();
+  EXPECT_EQ(folded(transform_paths(t, fixed, n.get(), 0), n), merged);
+
+  std::swap(f.steps[0], f.steps[1]);
+  const filtered_tree collapse_first = transform_paths(t, f, n.get(), 0);
+  expect_well_formed(collapse_first, 15);
+  const std::map<std::string, std::uint64_t> apart = {
+      {"main", 1}, {"main;f", 2}, {"main;f;f", 4}, {"main;f;f;f", 8}};
+  EXPECT_EQ(folded(collapse_first, n), apart);
+}
+
+// The public entry: two focus steps, the second's path from the first's root; the fields of a
+// stack_filter given too run first.
+TEST(StackTransform, PublicStepsInOrder) {
+  names_of n{{"main", "a", "b", "c", "d"}, {"x", "x", "x", "x", "x"}};
+  const path_tree t =
+      make_tree({{0, none, 1}, {1, 0, 2}, {3, 1, 4}, {4, 2, 8}, {2, 0, 16}, {3, 4, 32}});
+  const std::vector<path_transform> steps = {step(kind::focus_path, {}, {"main", "a"}),
+                                             step(kind::focus_path, {}, {"a", "c"})};
+  const transformed_paths out = transform_call_paths(t, steps, n.get(), 0);
+  EXPECT_TRUE(out.focus_path_matched);
+  EXPECT_EQ(out.total[0], 63u);
+  EXPECT_EQ(out.dropped[0], 51u);
+  filtered_tree as_views{out.tree, {out.total, out.dropped}, out.renamed};
+  const std::map<std::string, std::uint64_t> want = {{"c", 4}, {"c;d", 8}};
+  EXPECT_EQ(folded(as_views, n), want);
+  // A path the first step's tree has not: not matched, everything left out.
+  const std::vector<path_transform> wrong = {step(kind::focus_path, {}, {"main", "a"}),
+                                             step(kind::focus_path, {}, {"main", "a"})};
+  const transformed_paths none_left = transform_call_paths(t, wrong, n.get(), 0);
+  EXPECT_FALSE(none_left.focus_path_matched);
+  EXPECT_EQ(none_left.tree.frames(), 0u);
+  EXPECT_EQ(none_left.dropped[0], 63u);
 }
 
 }  // namespace

@@ -20,8 +20,8 @@ const HELP: Record<Key, string> = {
 
 /** The filters of the page, and its transforms (Transforms.tsx), as the API's parameters
  * (none when not given). */
-export function filterParams(s: ViewState): Record<string, string | undefined> {
-  const p: Record<string, string | undefined> = transformParams(s);
+export function filterParams(s: ViewState): Record<string, string | string[] | undefined> {
+  const p: Record<string, string | string[] | undefined> = transformParams(s);
   for (const k of KEYS) if (s[k]) p[k] = s[k];
   return p;
 }
@@ -62,11 +62,11 @@ export function StackFilterBar({ state }: { state: ViewState }) {
 /** "Filtered: left out 120 Ir, 12.0% of the total 1,000" above a filtered view. */
 export function FilterNote({ f, event, state }: { f: StackFilterSummary | undefined; event: string; state: ViewState }) {
   if (!f) return null;
-  const given = [...Object.entries(transformParams(state)).map(([k, v]) => (v === "1" ? k : `${k}=${v}`)), ...KEYS.filter((k) => state[k]).map((k) => `${k}=${state[k]}`)].join(" ");
+  const given = [...state.transforms.map((t) => t.replace(":", "=")), ...KEYS.filter((k) => state[k]).map((k) => `${k}=${state[k]}`)].join(" ");
   const total: Costs = f.total;
   return (
     <p class="filternote" data-testid="filter-note">
-      <b>{isFiltered(state) || state.focus_path || !isTransformed(state) ? "Filtered" : "Transformed"}</b> ({given}): left out <b data-testid="filter-dropped">{fmt(f.dropped[event])}</b> {event}, <span data-testid="filter-share">{pct(f.dropped[event], total[event])}</span> of the total {fmt(total[event])}; shown {fmt(num(total[event]) - num(f.dropped[event]))}.
+      <b>{isFiltered(state) || state.transforms.some((t) => t.startsWith("focus_path:")) || !isTransformed(state) ? "Filtered" : "Transformed"}</b> ({given}): left out <b data-testid="filter-dropped">{fmt(f.dropped[event])}</b> {event}, <span data-testid="filter-share">{pct(f.dropped[event], total[event])}</span> of the total {fmt(total[event])}; shown {fmt(num(total[event]) - num(f.dropped[event]))}.
       {f.unmatched.length > 0 && <span class="warn"> {f.unmatched.join(", ")} matched no function.</span>}
     </p>
   );

@@ -1,26 +1,30 @@
 // Transforms.tsx — Firefox Profiler's call-tree transforms on the stack views (flame graph,
 // icicle, sandwich): merge compiler clones, collapse recursion (any or direct), collapse a
-// library (an object, callgrind's ob=), focus on a call path. Each is a chip of the row above
-// the view, × to undo it; a frame's context menu (right click) adds one. They live in the URL
-// (url.ts) and go to the API as its parameters (docs/serve.md); the server applies them in a
-// fixed order (merge clones, collapse object, collapse recursion, focus path), then the filters.
+// library (an object, callgrind's ob=), focus on a call path. As Firefox Profiler's transform
+// stack, they apply in the order they were added: each is a chip of the row above the view, in
+// that order, × to undo it (Back undoes the last one added); a frame's context menu (right
+// click) adds one at the end. They live in the URL (url.ts) and go to the API as its repeated
+// transform= (docs/serve.md), which applies them in their order, then the filters.
 import { useEffect, useState } from "preact/hooks";
 import { navigate, type ViewState } from "./url";
 
-type Step = { key: keyof ViewState; label: string; clear: Partial<ViewState> };
+type Step = { key: string; label: string };
 
-/** The transforms of the page as the API's parameters. */
-export function transformParams(s: ViewState): Record<string, string> {
-  const p: Record<string, string> = {};
-  if (s.merge_clones) p.merge_clones = "1";
-  if (s.collapse_object) p.collapse_object = s.collapse_object;
-  if (s.collapse_recursion) p.collapse_recursion = s.collapse_recursion;
-  if (s.collapse_direct_recursion) p.collapse_direct_recursion = s.collapse_direct_recursion;
-  if (s.focus_path) p.focus_path = s.focus_path;
-  return p;
+/** The transforms of the page as the API's parameters: transform=NAME[:ARGUMENT], in order. */
+export function transformParams(s: ViewState): { transform?: string[] } {
+  return s.transforms.length ? { transform: s.transforms } : {};
 }
 
-export const isTransformed = (s: ViewState) => Object.keys(transformParams(s)).length > 0;
+export const isTransformed = (s: ViewState) => s.transforms.length > 0;
+
+/** A step's name and argument ("collapse_recursion:^f$" is ["collapse_recursion", "^f$"]). */
+export function splitStep(step: string): [string, string] {
+  const colon = step.indexOf(":");
+  return colon < 0 ? [step, ""] : [step.slice(0, colon), step.slice(colon + 1)];
+}
+
+/** The page's transforms with `step` added at the end. */
+const adding = (s: ViewState, step: string): Partial<ViewState> => ({ transforms: [...s.transforms, step] });
 
 /** "^name$" with RE2's special characters escaped: one function or object by its name. */
 export const exactly = (name: string) => "^" + name.replace(/[\\.+*?()|[\]{}^$]/g, "\\$&") + "$";
@@ -28,30 +32,37 @@ export const exactly = (name: string) => "^" + name.replace(/[\\.+*?()|[\]{}^$]/
 /** A readable name from an anchored expression of `exactly` (else the expression). */
 const unescape = (re: string) => (/^\^.*\$$/.test(re) ? re.slice(1, -1).replace(/\\(.)/g, "$1") : re);
 
-function steps(s: ViewState): Step[] {
-  const out: Step[] = [];
-  if (s.merge_clones) out.push({ key: "merge_clones", label: "Merge clones", clear: { merge_clones: false } });
-  if (s.collapse_object) out.push({ key: "collapse_object", label: `Collapse library ${unescape(s.collapse_object)}`, clear: { collapse_object: "" } });
-  if (s.collapse_recursion) out.push({ key: "collapse_recursion", label: s.collapse_recursion === "." ? "Collapse all recursion" : `Collapse recursion of ${unescape(s.collapse_recursion)}`, clear: { collapse_recursion: "" } });
-  if (s.collapse_direct_recursion) out.push({ key: "collapse_direct_recursion", label: `Collapse direct recursion of ${unescape(s.collapse_direct_recursion)}`, clear: { collapse_direct_recursion: "" } });
-  if (s.focus_path) out.push({ key: "focus_path", label: `Focus on ${s.focus_path.split(";").slice(-1)[0]} (${s.focus_path.split(";").length} deep)`, clear: { focus_path: "" } });
-  return out;
+function stepOf(step: string): Step {
+  const [key, arg] = splitStep(step);
+  const label =
+    key === "merge_clones" ? "Merge clones"
+    : key === "collapse_object" ? `Collapse library ${unescape(arg)}`
+    : key === "collapse_recursion" ? (arg === "." || arg === "" ? "Collapse all recursion" : `Collapse recursion of ${unescape(arg)}`)
+    : key === "collapse_direct_recursion" ? (arg === "." || arg === "" ? "Collapse all direct recursion" : `Collapse direct recursion of ${unescape(arg)}`)
+    : key === "focus_path" ? `Focus on ${arg.split(";").slice(-1)[0]} (${arg.split(";").length} deep)`
+    : step;
+  return { key, label };
 }
 
-/** The row of transforms: a chip per step (× undoes it), and a menu of those without a frame. */
+/** The row of transforms: a chip per step in the order they apply (× undoes it), and a menu
+ * of those without a frame. */
 export function TransformBar({ state }: { state: ViewState }) {
-  const list = steps(state);
+  const list = state.transforms.map(stepOf);
+  const merged = state.transforms.includes("merge_clones");
   return (
     <div class="transforms" data-testid="transforms">
       <span class="dim">Transforms:</span>
       {list.length === 0 && <span class="dim">none (right-click a frame to add one)</span>}
-      {list.map((t) => (
-        <span class="chip" data-testid={"chip-" + t.key} title={t.label}>
-          {t.label}
-          <button aria-label={"Remove " + t.label} data-testid={"unchip-" + t.key} onClick={() => navigate(t.clear)}>
-            ×
-          </button>
-        </span>
+      {list.map((t, i) => (
+        <>
+          {i > 0 && <span class="dim" aria-hidden="true">›</span>}
+          <span class="chip" data-testid={"chip-" + t.key} data-step={i + 1} title={`Step ${i + 1}: ${t.label}`}>
+            {t.label}
+            <button aria-label={"Remove " + t.label} data-testid={"unchip-" + t.key} onClick={() => navigate({ transforms: state.transforms.filter((_, j) => j !== i) })}>
+              ×
+            </button>
+          </span>
+        </>
       ))}
       <select
         aria-label="Add a transform"
@@ -59,18 +70,18 @@ export function TransformBar({ state }: { state: ViewState }) {
         value=""
         onChange={(e) => {
           const v = (e.target as HTMLSelectElement).value;
-          if (v === "merge") navigate({ merge_clones: true });
-          if (v === "recursion") navigate({ collapse_recursion: "." });
-          if (v === "direct") navigate({ collapse_direct_recursion: "." });
+          if (v === "merge") navigate(adding(state, "merge_clones"));
+          if (v === "recursion") navigate(adding(state, "collapse_recursion:."));
+          if (v === "direct") navigate(adding(state, "collapse_direct_recursion:."));
         }}
       >
         <option value="">+ transform…</option>
-        <option value="merge" disabled={state.merge_clones}>Merge compiler clones (f.constprop.0, f.isra.0, f.cold… are f)</option>
+        <option value="merge" disabled={merged}>Merge compiler clones (f.constprop.0, f.isra.0, f.cold… are f)</option>
         <option value="recursion">Collapse all recursion</option>
         <option value="direct">Collapse all direct recursion</option>
       </select>
       {list.length > 1 && (
-        <button data-testid="transforms-clear" onClick={() => navigate(Object.assign({}, ...list.map((t) => t.clear)))}>
+        <button data-testid="transforms-clear" onClick={() => navigate({ transforms: [] })}>
           Undo all
         </button>
       )}
@@ -97,30 +108,29 @@ export function FrameMenu({ target, state, close }: { target: FrameTarget; state
       window.removeEventListener("keydown", away);
     };
   }, [close]);
-  const pick = (patch: Partial<ViewState>) => {
-    navigate(patch);
+  const pick = (step: string) => {
+    navigate(adding(state, step));
     close();
   };
-  // A path below a focused one is the path from the focused frame (the API's focus_path is
-  // from the program's roots): the two join.
-  const base = state.focus_path ? state.focus_path.split(";").slice(0, -1) : [];
+  // A path of the view is from its roots as the steps so far made them (after a focus, from
+  // the focused frame): a focus step added at the end reads that tree.
   return (
     <div class="framemenu" role="menu" data-testid="frame-menu" style={{ left: target.x + "px", top: target.y + "px" }}>
-      <button role="menuitem" data-testid="menu-focus-path" onClick={() => pick({ focus_path: [...base, ...target.path].join(";") })}>
+      <button role="menuitem" data-testid="menu-focus-path" onClick={() => pick("focus_path:" + target.path.join(";"))}>
         Focus on this call path
       </button>
-      <button role="menuitem" data-testid="menu-collapse-recursion" onClick={() => pick({ collapse_recursion: exactly(target.name) })}>
+      <button role="menuitem" data-testid="menu-collapse-recursion" onClick={() => pick("collapse_recursion:" + exactly(target.name))}>
         Collapse recursion of {target.name}
       </button>
-      <button role="menuitem" data-testid="menu-collapse-direct" onClick={() => pick({ collapse_direct_recursion: exactly(target.name) })}>
+      <button role="menuitem" data-testid="menu-collapse-direct" onClick={() => pick("collapse_direct_recursion:" + exactly(target.name))}>
         Collapse direct recursion of {target.name}
       </button>
       {target.object && (
-        <button role="menuitem" data-testid="menu-collapse-object" onClick={() => pick({ collapse_object: exactly(target.object) })}>
+        <button role="menuitem" data-testid="menu-collapse-object" onClick={() => pick("collapse_object:" + exactly(target.object))}>
           Collapse library {target.object.split("/").slice(-1)[0]}
         </button>
       )}
-      <button role="menuitem" data-testid="menu-merge-clones" disabled={state.merge_clones} onClick={() => pick({ merge_clones: true })}>
+      <button role="menuitem" data-testid="menu-merge-clones" disabled={state.transforms.includes("merge_clones")} onClick={() => pick("merge_clones")}>
         Merge compiler clones
       </button>
     </div>

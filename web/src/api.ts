@@ -415,14 +415,15 @@ declare global {
   }
 }
 
-export type Params = Record<string, string | number | boolean | null | undefined>;
+export type Params = Record<string, string | number | boolean | null | undefined | string[]>;
 
 export function query(params: Params): string {
   const q = new URLSearchParams();
   for (const k of Object.keys(params).sort()) {
     const v = params[k];
     if (v === undefined || v === null || v === "") continue;
-    q.set(k, String(v));
+    if (Array.isArray(v)) for (const x of v) q.append(k, x); // (a repeated parameter, in order)
+    else q.set(k, String(v));
   }
   const s = q.toString();
   return s ? "?" + s : "";
@@ -513,7 +514,7 @@ function reportAnswer(data: Record<string, unknown>, path: string, params: Param
   if (part && !r.parts_shown.includes(Number(part))) missing(`part ${part} alone (left out by the parts' budget)`);
   const event = String(params.sort ?? r.event);
   if (params.focus || params.ignore || params.hide || params.show) missing("the stacks filtered by focus, ignore, hide or show");
-  if (params.merge_clones || params.collapse_recursion || params.collapse_direct_recursion || params.collapse_object || params.focus_path) missing("the stacks transformed (merge clones, collapse, focus on a call path)");
+  if (params.merge_clones || params.collapse_recursion || params.collapse_direct_recursion || params.collapse_object || params.focus_path || (Array.isArray(params.transform) && params.transform.length)) missing("the stacks transformed (merge clones, collapse, focus on a call path)");
   if (path === "profile") return profile;
   if (path === "functions" && diff) return diffAnswer(data, params, event, missing);
   if (path === "functions") {

@@ -34,13 +34,10 @@ export interface ViewState {
   ignore: string;
   hide: string;
   show: string;
-  // Firefox Profiler's call-tree transforms of the stack views (Transforms.tsx; the API's own
-  // parameters): "" = not applied. collapse_* are RE2 expressions, focus_path "main;f;g".
-  merge_clones: boolean;
-  collapse_recursion: string;
-  collapse_direct_recursion: string;
-  collapse_object: string;
-  focus_path: string;
+  // Firefox Profiler's call-tree transforms of the stack views (Transforms.tsx), in the order
+  // they were added: each "NAME" or "NAME:ARGUMENT" as the API's transform= (docs/serve.md),
+  // in the URL as repeated transform=. collapse_* take RE2 expressions, focus_path "main;f;g".
+  transforms: string[];
   open: string; // serve DIR: the profile opened ("ID"), or the diff of two ("OLD,NEW")
   view: "" | "trend"; // serve DIR: the table of profiles, or the Trend view (Trend.tsx)
   tfn: string; // the Trend view's function ("" = the program total)
@@ -80,11 +77,7 @@ export const defaults: ViewState = {
   ignore: "",
   hide: "",
   show: "",
-  merge_clones: false,
-  collapse_recursion: "",
-  collapse_direct_recursion: "",
-  collapse_object: "",
-  focus_path: "",
+  transforms: [],
   open: "",
   view: "",
   tfn: "",
@@ -124,8 +117,13 @@ export function parseHash(hash: string): ViewState {
   pick("view", ["trend"]);
   pick("tfn");
   for (const k of ["focus", "ignore", "hide", "show"] as const) pick(k);
-  for (const k of ["collapse_recursion", "collapse_direct_recursion", "collapse_object", "focus_path"] as const) pick(k);
-  s.merge_clones = p.get("merge_clones") === "1";
+  // The transforms: a link of before the order was kept (merge_clones=1, collapse_object=,
+  // collapse_recursion=, collapse_direct_recursion=, focus_path=) means them in the server's
+  // fixed order, so they are these steps first; then transform= in its order.
+  const t: string[] = [];
+  if (p.get("merge_clones") === "1") t.push("merge_clones");
+  for (const k of ["collapse_object", "collapse_recursion", "collapse_direct_recursion", "focus_path"]) if (p.get(k)) t.push(k + ":" + p.get(k));
+  s.transforms = [...t, ...p.getAll("transform").filter((v) => /^[a-z_]+(:|$)/.test(v))];
   if (/^\d+(,\d+)?$/.test(p.get("open") ?? "")) s.open = p.get("open")!;
   if (/^\d+$/.test(p.get("file") ?? "")) s.file = p.get("file")!;
   for (const k of ["gup", "gdown"] as const) if (/^([0-9]|10)$/.test(p.get(k) ?? "")) s[k] = Number(p.get(k));
@@ -147,6 +145,10 @@ export function formatHash(s: ViewState): string {
   const p = new URLSearchParams();
   for (const k of Object.keys(defaults) as (keyof ViewState)[]) {
     const v = s[k];
+    if (Array.isArray(v)) {
+      for (const x of v) p.append("transform", x);
+      continue;
+    }
     if (v === defaults[k]) continue;
     p.set(k, typeof v === "boolean" ? (v ? "1" : "0") : String(v));
   }

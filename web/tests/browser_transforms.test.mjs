@@ -1,9 +1,11 @@
 // browser_transforms.test.mjs — the call-tree transforms of the stack views (Transforms.tsx,
 // views/stack_transform.h) in a real browser (Debian's chromium, headless, playwright-core)
 // against the real binary: the chip row, a frame's context menu adding a step, × undoing it,
-// the URL keeping them, and the flame graph's numbers: the total unchanged, the frames those of
-// `calltree export --to=folded` with the same flags. On the recursion example (collapse
-// recursion, focus on a call path) and the -O2 C++ profile (merge clones, collapse a library).
+// the URL keeping them in their order (transform=, repeated), and the flame graph's numbers: the
+// total unchanged, the frames those of `calltree export --to=folded` with the same flags. On the
+// recursion example (collapse recursion, focus on a call path; the two in either order, whose
+// results differ) and the -O2 C++ profile (merge clones, collapse a library; an old link's
+// merge_clones=1&collapse_object= meaning what it meant).
 // Screenshots go to --out (transforms-recursion.png, transforms-clones.png).
 //
 //   node web/tests/browser_transforms.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
@@ -31,7 +33,14 @@ function folded(file, flags = []) {
 }
 
 /** The flame graph's answer as the page asked for it (the API with the page's parameters). */
-const flameOf = async (s, params, exact = true) => s.api("flame?" + new URLSearchParams({ ...(exact ? { min: "0", max_frames: "200000" } : {}), ...params }).toString());
+const flameOf = async (s, params, exact = true) => {
+  const q = new URLSearchParams(exact ? { min: "0", max_frames: "200000" } : {});
+  for (const [k, v] of Object.entries(params)) for (const x of Array.isArray(v) ? v : [v]) q.append(k, x);
+  return s.api("flame?" + q.toString());
+};
+/** The page's transform steps: from the URL, and the chips' labels in their order. */
+const stepsOf = async (pg) => new URLSearchParams((await pg.evaluate(() => location.hash)).slice(1)).getAll("transform");
+const chipsOf = (pg) => pg.$$eval('[data-testid="transforms"] .chip', (els) => els.map((e) => e.dataset.step + ". " + e.firstChild.textContent));
 const rootSum = (d, event) => d.frames.depth.reduce((sum, depth, i) => (depth === 0 ? sum + BigInt(d.frames.total[event][i]) : sum), 0n);
 /** Right-clicks the widest frame named `name` (a contextmenu event at its middle). */
 async function rightClick(pg, name) {
@@ -61,7 +70,7 @@ test("collapse recursion from a frame's menu: a chip, the total kept, × undoes 
     await pg.click('[data-testid="menu-collapse-recursion"]');
     await pg.waitForSelector('[data-testid="chip-collapse_recursion"]');
     assert((await pg.textContent('[data-testid="chip-collapse_recursion"]')).includes("Collapse recursion of fib"), "the chip names fib");
-    assert((await pg.evaluate(() => location.hash)).includes("collapse_recursion="), "in the URL");
+    eq((await stepsOf(pg)).join(" "), "collapse_recursion:^fib$", "in the URL");
     await pg.waitForFunction(() => ![...document.querySelectorAll('[data-testid="flame"] .frame')].some((e) => e.textContent === "fib'2"));
     const after = await flameOf(s, { collapse_recursion: "^fib$" });
     eq(rootSum(after, event), rootSum(plain, event), "the roots' sum (the total) kept");
@@ -75,9 +84,13 @@ test("collapse recursion from a frame's menu: a chip, the total kept, × undoes 
     await pg.click('[data-testid="menu-focus-path"]');
     await pg.waitForSelector('[data-testid="chip-focus_path"]');
     await pg.waitForSelector('[data-testid="filter-note"]');
-    const path = new URLSearchParams((await pg.evaluate(() => location.hash)).slice(1)).get("focus_path");
+    const steps = await stepsOf(pg);
+    eq(steps.length, 2, "two steps: " + steps.join(" "));
+    eq(steps[0], "collapse_recursion:^fib$", "the first step first");
+    const path = steps[1].replace(/^focus_path:/, "");
     assert(path.endsWith(";main;fib"), "the path from the root: " + path);
-    const focused = await flameOf(s, { collapse_recursion: "^fib$", focus_path: path });
+    eq((await chipsOf(pg)).join(" | "), "1. Collapse recursion of fib | 2. Focus on fib (" + path.split(";").length + " deep)", "the chips in their order");
+    const focused = await flameOf(s, { transform: steps });
     eq(focused.frames.depth.filter((d) => d === 0).length, 1, "one root: fib");
     eq(focused.functions[String(focused.frames.id[0])].name, "fib", "the root is fib");
     eq(BigInt(focused.filter.dropped[event]) + rootSum(focused, event), rootSum(plain, event), "kept + left out = the total");
@@ -88,6 +101,39 @@ test("collapse recursion from a frame's menu: a chip, the total kept, × undoes 
     assert(await pg.$('[data-testid="chip-collapse_recursion"]'), "the first step stays");
     await pg.goBack();
     await pg.waitForSelector('[data-testid="chip-focus_path"]');
+    eq((await stepsOf(pg)).length, 2, "Back: the two steps again");
+    eq(pg.errors.join("; "), "", "page errors");
+
+    // The order is the user's: focus on a path to fib'2 (under fib) and then collapse fib's
+    // recursion makes fib'2 the root with fib'3... folded in; collapsing first leaves no fib'2
+    // under fib for the focus: nothing shown, the note says so.
+    const name = (d, i) => d.functions[String(d.frames.id[i])].name;
+    let deep = -1;
+    for (let i = 0; i < plain.frames.count && deep < 0; i++) if (name(plain, i) === "fib'2" && plain.frames.parent[i] >= 0 && name(plain, plain.frames.parent[i]) === "fib") deep = i;
+    assert(deep >= 0, "a frame fib'2 under fib");
+    const names = [];
+    for (let f = deep; f >= 0; f = plain.frames.parent[f]) names.unshift(name(plain, f));
+    const focusStep = "focus_path:" + names.join(";"), collapseStep = "collapse_recursion:^fib$";
+    const hashOf = (steps) => "#tab=flame&" + steps.map((t) => "transform=" + encodeURIComponent(t)).join("&");
+    const first = await flameOf(s, { transform: [focusStep, collapseStep] });
+    eq(first.frames.depth.filter((d) => d === 0).length, 1, "focus, then collapse: one root");
+    eq(name(first, 0), "fib'2", "focus, then collapse: the root is fib'2");
+    for (let i = 1; i < first.frames.count; i++) assert(!/^fib('|$)/.test(name(first, i)), "fib under the root: " + name(first, i));
+    eq(BigInt(first.filter.dropped[event]) + rootSum(first, event), rootSum(plain, event), "focus, then collapse: kept + left out = the total");
+    const second = await flameOf(s, { transform: [collapseStep, focusStep] });
+    eq(second.frames.count, 0, "collapse, then focus: nothing");
+    eq(second.filter.unmatched.join(), "focus_path", "collapse, then focus: the path matched nothing");
+    await pg.goto(s.url + hashOf([focusStep, collapseStep]));
+    await pg.waitForSelector('[data-testid="flame"] .frame:text-is("fib\'2")');
+    eq((await chipsOf(pg)).join(" | "), `1. Focus on fib'2 (${names.length} deep) | 2. Collapse recursion of fib`, "the chips: focus, then collapse");
+    const shown = await framesShown(pg);
+    assert(!shown.includes("fib'3") && !shown.includes("fib"), "no fib under fib'2 drawn: " + shown.join(","));
+    await shot(pg, "transforms-order");
+    await pg.goto(s.url + hashOf([collapseStep, focusStep]));
+    await pg.waitForSelector('[data-testid="filter-note"]');
+    await pg.waitForFunction(() => document.querySelector('[data-testid="filter-note"]').textContent.includes("focus_path matched no function"));
+    eq((await chipsOf(pg)).join(" | "), `1. Collapse recursion of fib | 2. Focus on fib'2 (${names.length} deep)`, "the chips: collapse, then focus");
+    eq(await pg.$$eval('[data-testid="flame"] .frame', (els) => els.length), 0, "no frame drawn");
     eq(pg.errors.join("; "), "", "page errors");
     // Every function's recursion collapsed (the + transform menu): cyc_a'2, cyc_b'2 are gone.
     const all = await page(s.url + "#tab=flame");
@@ -126,9 +172,15 @@ test("merge clones and collapse a library on the -O2 C++ profile: names and tota
     const ob = await flameOf(s, { merge_clones: "1", collapse_object: "libc\\.so" }, false);
     eq(rootSum(ob, event), rootSum(plain, event), "total kept with a library collapsed");
     assert(Object.values(ob.functions).some((f) => f.name.includes("libc.so")), "a frame named by libc");
-    await pg.goto(s.url + "#tab=flame&merge_clones=1&collapse_object=" + encodeURIComponent("libc\\.so"));
+    // A link of before the order was kept: its transforms in the server's fixed order, as they
+    // were (merge clones, then collapse the object), whatever their order in the link.
+    await pg.goto(s.url + "#tab=flame&collapse_object=" + encodeURIComponent("libc\\.so") + "&merge_clones=1");
     await pg.waitForSelector('[data-testid="chip-collapse_object"]');
     await pg.waitForSelector('[data-testid="chip-merge_clones"]');
+    eq((await chipsOf(pg)).join(" | "), "1. Merge clones | 2. Collapse library libc\\.so", "an old link's steps, in the fixed order");
+    const asSteps = await flameOf(s, { transform: ["merge_clones", "collapse_object:libc\\.so"] }, false);
+    eq(asSteps.frames.count, ob.frames.count, "the old parameters are these steps: frames");
+    eq(rootSum(asSteps, event), rootSum(ob, event), "the old parameters are these steps: total");
     await pg.waitForSelector('[data-testid="flame"] .frame');
     await shot(pg, "transforms-clones");
     eq(pg.errors.join("; "), "", "page errors");

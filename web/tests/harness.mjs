@@ -40,7 +40,10 @@ export function serve(args, { cwd, env, waitMs = 20000 } = {}) {
         const url = m[1];
         const base = url.replace(/\/\?token=.*/, "");
         const token = url.replace(/.*token=/, "");
-        const api = async (path) => (await fetch(`${base}/api/v1/${path}`, { headers: { Authorization: "Bearer " + token } })).json();
+        // (Once more on a network error: the server closes an idle kept-alive connection to
+        // make room for a page's, and a request sent on it as it closes fails.)
+        const get = (path) => fetch(`${base}/api/v1/${path}`, { headers: { Authorization: "Bearer " + token } });
+        const api = async (path) => (await get(path).catch(() => get(path))).json();
         ok({ url, proc: p, api, stop: () => p.kill("SIGTERM") });
       }
     });
