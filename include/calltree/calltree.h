@@ -34,6 +34,7 @@
 #include "calltree/asm.h"
 #include "calltree/cfg.h"
 
+#include "calltree/analysis/call_path_transforms.h"
 #include "calltree/analysis/call_paths.h"
 #include "calltree/analysis/callers.h"
 #include "calltree/analysis/coverage.h"

@@ -8,7 +8,8 @@
 // its stack and the tree's total stays; focus_path leaves out the stacks not on its path (the
 // cost `dropped`). Each step reads the tree the steps before it made: collapsing the recursion
 // of f and then focusing on [main f f] finds no such path (it is [main f] now), focusing first
-// and collapsing then does. What each transform does: src/views/stack_transform.h.
+// and collapsing then does. What each transform does: share/doc/calltree/export.md,
+// "Call-tree transforms".
 // What it is not: a filter by name (pprof's focus, ignore, hide, show), nor a new estimate.
 #pragma once
 
