@@ -35,7 +35,7 @@ test("reload: a changed file is announced; Reload keeps the function and the vie
     await pg.waitForSelector('[data-testid="selected-name"]');
     await pg.click(".thead .cell.incl");
     await pg.waitForFunction(() => location.hash.includes("by=inclusive"));
-    await pg.click('nav.tabs button:has-text("Source")');
+    await pg.click('button[role="tab"]:text("Source")');
     await pg.waitForFunction(() => location.hash.includes("tab=source"));
     const idBefore = await pg.evaluate(() => new URLSearchParams(location.hash.slice(1)).get("fn"));
     eq(await pg.$('[data-testid="reload-bar"]'), null, "no reload bar while the file is the same");
@@ -54,7 +54,7 @@ test("reload: a changed file is announced; Reload keeps the function and the vie
     const w = B.functions.find((f) => f.name === "worker");
     eq(await pg.textContent('[data-testid="selected-self"]'), fmt(w.self.Ir), "worker's self cost in the new file");
     assert(await pg.evaluate(() => location.hash.includes("tab=source") && location.hash.includes("by=inclusive") && location.hash.includes("filter=")), "the view kept: " + (await pg.evaluate(() => location.hash)));
-    await pg.waitForSelector('nav.tabs button.active:has-text("Source")');
+    await pg.waitForSelector('button[role="tab"][aria-selected="true"]:text("Source")');
     await pg.waitForSelector('[data-testid="reload-bar"]', { state: "detached", timeout: 6000 });
     // Deleted: the bar says so; Reload is an error on the page; the profile stays shown.
     unlinkSync(prof);
@@ -104,7 +104,7 @@ test("run: five thread files are one profile of five parts, totals as calltree m
     assert((await rowText(pg, 0, "name")).startsWith(top.name), "part 4's top function is " + top.name);
     // The Parts tab names each part's file.
     await pg.click('.tbody .row[data-index="0"]');
-    await pg.click('nav.tabs button:has-text("Parts")');
+    await pg.click('button[role="tab"]:text("Parts")');
     await pg.waitForSelector('[data-testid="part-file"]');
     eq((await pg.$$eval('[data-testid="part-file"]', (els) => els.map((e) => e.textContent))).join(" "), threadFiles.join(" "), "the parts' files");
     await shot(pg, "run-parts");
