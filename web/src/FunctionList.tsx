@@ -51,27 +51,50 @@ function drag(e: PointerEvent, move: (dx: number) => void, done: () => void) {
   el.addEventListener("pointerup", onUp);
 }
 
-/** The bar between the list and the selected function's views: drag it to resize the list
- * (its width is kept for the next page). */
+/** The list's width now (px). */
+const listWidth = () => (document.querySelector("section.list") as HTMLElement | null)?.getBoundingClientRect().width ?? 0;
+/** A list width the window has room for: at least 260 px, and 300 px left for the views. */
+const clampList = (w: number) => Math.max(260, Math.min(window.innerWidth - 300, w));
+const LIST_STEP = 32; // px, an arrow key on the bar
+
+/** The bar between the list and the selected function's views: drag it to resize the list, or
+ * give it the focus (Tab) and press ← → (Home, End: narrowest, widest; Enter: the default);
+ * its width is kept for the next page. */
 export function Splitter() {
+  const [width, setWidth] = useState<number | null>(null);
   const apply = (w: number | null) => {
     const main = document.querySelector("main") as HTMLElement | null;
     if (main) main.style.gridTemplateColumns = w === null ? "" : `${w}px 6px minmax(300px, 1fr)`;
+    setWidth(w === null ? null : Math.round(w));
   };
+  const keep = (w: number) => (apply(w), localStorage.setItem(SPLIT, JSON.stringify(Math.round(w))));
+  const reset = () => (localStorage.removeItem(SPLIT), apply(null));
   useEffect(() => apply(stored<number | null>(SPLIT, null)), []);
+  const onKeyDown = (e: KeyboardEvent) => {
+    const w0 = listWidth();
+    const w = e.key === "ArrowLeft" ? w0 - LIST_STEP : e.key === "ArrowRight" ? w0 + LIST_STEP : e.key === "Home" ? 0 : e.key === "End" ? Infinity : null;
+    if (w === null && e.key !== "Enter") return;
+    e.preventDefault();
+    e.stopPropagation();
+    if (w === null) reset();
+    else keep(clampList(w));
+  };
   return (
     <div
       class="splitter"
       role="separator"
+      tabIndex={0}
       aria-orientation="vertical"
       aria-label="Resize the list"
-      title="drag to resize the list; double-click for its default width"
-      onDblClick={() => (localStorage.removeItem(SPLIT), apply(null))}
+      aria-valuetext={width === null ? "the list at its default width" : `the list ${width} px wide`}
+      data-testid="list-splitter"
+      title="drag, or ← → with the focus here, to resize the list; double-click or Enter: its default width"
+      onKeyDown={onKeyDown}
+      onDblClick={reset}
       onPointerDown={(e) => {
-        const list = document.querySelector("section.list") as HTMLElement;
-        const w0 = list.getBoundingClientRect().width;
+        const w0 = listWidth();
         let w = w0;
-        drag(e, (dx) => apply((w = Math.max(260, Math.min(window.innerWidth - 300, w0 + dx)))), () => localStorage.setItem(SPLIT, JSON.stringify(Math.round(w))));
+        drag(e, (dx) => apply((w = clampList(w0 + dx))), () => keep(w));
       }}
     />
   );

@@ -524,6 +524,21 @@ test("keys: Tab stops once on a row of tabs, the arrows move along it; the divid
     await pg.focus(".tbody");
     const toTabs = await tabUntil("tab-1-calls", 4);
     assert(!toTabs.slice(0, -1).some((f) => f.startsWith("tab-")), "no other tab on the way: " + toTabs.join(" → "));
+    eq(toTabs[0], "list-splitter", "Tab from the list: the bar beside it");
+    // The bar: → widens the list by 32 px, ← narrows it, Enter gives back its default width.
+    const listWidth = () => pg.evaluate(() => Math.round(document.querySelector("section.list").getBoundingClientRect().width));
+    const w0 = await listWidth();
+    await pg.focus('[data-testid="list-splitter"]');
+    await pg.keyboard.press("ArrowRight");
+    eq(await listWidth(), w0 + 32, "→ on the bar: the list 32 px wider");
+    await pg.keyboard.press("ArrowLeft");
+    await pg.keyboard.press("ArrowLeft");
+    eq(await listWidth(), w0 - 32, "← ← : 32 px narrower than it was");
+    eq(await pg.getAttribute('[data-testid="list-splitter"]', "aria-valuetext"), `the list ${w0 - 32} px wide`, "the bar says its width");
+    await pg.keyboard.press("Enter");
+    eq(await listWidth(), w0, "Enter: the default width");
+    eq(await pg.evaluate(() => localStorage.getItem("calltree.list-width")), null, "and nothing kept for the next page");
+    await pg.focus("#tab-1-calls");
     // ← → Home End move along it, each shows its tab.
     // (the URL's tab=: the first tab, the default, is left out of it)
     const at = async (key, want, tab) => {
