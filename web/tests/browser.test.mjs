@@ -808,7 +808,7 @@ test("report --html: one file, opens from disk, the threshold said", async () =>
   await pg.waitForFunction((n) => document.querySelector('[data-testid="row-count"]').textContent === n + " rows", listed);
   for (const loc of await pg.$$eval(".tbody .row .cell.loc", (els) => els.map((e) => e.textContent))) eq(loc, "recurse.c", "row of the group");
   await shot(pg, "report-group");
-  const outside = requests.filter((u) => !u.startsWith("file:") && !u.startsWith("data:"));
+  const outside = requests.filter((u) => !u.startsWith("file:") && !u.startsWith("data:") && !u.startsWith("blob:"));
   eq(outside.join(" "), "", "requests other than the file");
   // Bad input: no profile, or nowhere to write: an error, and no file (nor a temporary one).
   const status = (args) => {

@@ -33,10 +33,11 @@ async function page(file) {
   await waitRows(pg);
   return pg;
 }
-/** No error on the page, and nothing asked of anywhere but the file (and data: URLs). */
+/** No error on the page, and nothing asked of anywhere but the file (and data: and blob: URLs,
+ * which the page makes of its own bytes). */
 async function clean(pg) {
   eq(pg.errors.join("; "), "", "page errors");
-  eq(pg.requests.filter((u) => !u.startsWith("file:") && !u.startsWith("data:")).join(" "), "", "requests other than the file");
+  eq(pg.requests.filter((u) => !u.startsWith("file:") && !u.startsWith("data:") && !u.startsWith("blob:")).join(" "), "", "requests other than the file");
 }
 const rowCount = (pg) => pg.textContent('[data-testid="row-count"]');
 const key = (f) => `${f.object}\u0000${f.file}\u0000${f.name}`;
