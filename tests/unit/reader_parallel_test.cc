@@ -6,12 +6,16 @@
 // chunk starts fall everywhere, and speculations fail in every way a file allows).
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "calltree/checker.h"
+#include "calltree/input.h"
 #include "context_sums.h"
 #include "model/string_pool_access.h"
 #include "streamed_input.h"
@@ -140,6 +144,58 @@ TEST(ReaderParallel, SameAsOneThreadOnEveryStreamedFile) {
     }
   }
   EXPECT_GT(speculated, test::some_profiles_left_out() ? 20000u : 100000u);
+}
+
+// A compressed file read on two threads: gzip, xz and bzip2 decoded ahead on a thread of their
+// own (decode_ahead.h), zstd decoded and cut into chunks on one (chunk_feed.h). The same
+// records, names, statistics and diagnostics as on one thread, whole and cut off in the middle
+// of the compressed stream (the decoder's error, after every record before it). Compressed
+// with the system's tools, as users' files are; a tool that is missing is skipped. This is
+// what `calltree --threads` does with a compressed input, and what ThreadSanitizer checks
+// (make test-threads); cli.threads checks the command's output on every corpus file.
+TEST(ReaderParallel, CompressedFilesReadAsOnOneThread) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() /
+                       ("calltree-compressed-" + std::to_string(::testing::UnitTest::GetInstance()
+                                                                     ->random_seed()) +
+                        "-" + std::to_string(reinterpret_cast<std::uintptr_t>(&dir)));
+  fs::create_directories(dir);
+  const fs::path corpus = CALLTREE_CORPUS_DIR;
+  std::size_t compared = 0;
+  for (const char* name : {"vg-recurse-default.callgrind", "xdebug-closures.callgrind",
+                           "vg-python-work-instr-jumps.callgrind"}) {
+    const fs::path plain = corpus / name;
+    if (!fs::exists(plain)) continue;
+    for (const char* tool : {"gzip", "xz", "bzip2", "zstd -q"}) {
+      const fs::path packed = dir / (std::string(name) + "." + std::string(tool).substr(0, 2));
+      const std::string command = std::string(tool) + " -c '" + plain.string() + "' > '" +
+                                  packed.string() + "' 2>/dev/null";
+      if (std::system(command.c_str()) != 0) continue;
+      const std::string bytes = slurp(packed);
+      const fs::path cut = packed.string() + ".cut";
+      std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+      for (const fs::path& f : {packed, cut}) {
+        SCOPED_TRACE(f.filename().string());
+        test::summed_reading r[2];
+        for (unsigned threads : {1u, 2u}) {
+          auto in = open_input(f.string());
+          ASSERT_TRUE(in.has_value());
+          r[threads - 1] = read_input(**in, threads, 4096);
+        }
+        if (f == packed) {
+          EXPECT_GT(r[0].cost_records, 0u);  // (a bzip2 block cut short gives none)
+        }
+        EXPECT_EQ(r[0].stats, r[1].stats);
+        EXPECT_EQ(r[0].names, r[1].names);
+        EXPECT_EQ(r[0].sums, r[1].sums);
+        EXPECT_EQ(r[0].given, r[1].given);
+        expect_same_lines(r[0].others, r[1].others);
+        ++compared;
+      }
+    }
+  }
+  fs::remove_all(dir);
+  EXPECT_GE(compared, 6u);  // gzip, at least, on every machine that builds calltree
 }
 
 // `text` read as check and annotate read a plain file with two threads: summed per key, cut
