@@ -90,8 +90,8 @@ test-sanitize: deps
 	@cmake -S . -B $(BUILD_ASAN) $(SANITIZE_CONFIG) >/dev/null
 	@cmake --build $(BUILD_ASAN) -j $(JOBS)
 	# KCachegrind loading the outputs is checked by `make test`; the viewer is not ours to sanitize.
-	# cli.threads reads each file gzip-compressed only (THREADS_COMPRESSIONS): the other
-	# decompressors hand their bytes over the same way, and test-threads runs them all.
+	# cli.threads reads the files gzip-compressed only (THREADS_COMPRESSIONS): the other
+	# decompressors hand their bytes over the same way, and `make test` reads them all.
 	# cli.out_of_memory limits the address space, which ASan reserves terabytes of (and
 	# cli.out_of_memory_on_threads preloads a malloc, which would replace the sanitizers'; cli.input_changed
 	# preloads a read(), which theirs would come before); cli.huge_pages
@@ -113,16 +113,18 @@ test-sanitize: deps
 	cd $(BUILD_ASAN) && CALLTREE_TEST_MAX_BYTES=1000000 THREADS_COMPRESSIONS=gz ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -E 'kcachegrind|out_of_memory|input_changed|huge_pages|web\.browser|install\.consumer|docs\.|repo\.|bench\.|export\.|examples|cli\.(annotate_no_positions|diff_corpus)$$|abi\.public_symbols|install\.library_user|cli\.flag_table_misuse|/(gxx_big_cc1plus|gxx_small_cc1plus|python_jumps|xdebug_includes|xdebug_classes|xdebug_closures)$$'
 
 # The hand-offs between threads under ThreadSanitizer: the tests that read, decode and look up
-# names on several threads (the parallel reader and its chunk feeds, the streamed inputs'
-# decoding thread, annotate's names read ahead, `--threads` from the command line). Without
-# address randomization (setarch -R): TSan's fixed memory layout can clash with the kernel's.
-# The profiles up to 1 MB, as in test-sanitize (inputs of up to seven chunks; cli.threads reads
-# the 24 MB one too).
-THREAD_TESTS := reader_parallel_test chunk_feed_test reader_paths_test annotate_spill_test export_test model_json_stream_test calltree_cli
+# names on several threads (the parallel reader and its chunk feeds, a compressed input decoded
+# ahead on a thread of its own, annotate's names read ahead, export's chunks and gzip members).
+# The library and these tests only: what the command adds to them on its threads, --threads
+# giving the same bytes, cli.threads checks in `make test` (compiling the command and running
+# it on every corpus file under TSan took 10 of CI's minutes). Without address randomization
+# (setarch -R): TSan's fixed memory layout can clash with the kernel's. The profiles up to 1 MB,
+# as in test-sanitize (inputs of up to seven chunks).
+THREAD_TESTS := reader_parallel_test chunk_feed_test reader_paths_test annotate_spill_test export_test model_json_stream_test
 test-threads: deps
 	@cmake -S . -B $(BUILD_TSAN) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_TSAN=ON >/dev/null
 	@cmake --build $(BUILD_TSAN) -j $(JOBS) --target $(THREAD_TESTS)
-	cd $(BUILD_TSAN) && CALLTREE_TEST_MAX_BYTES=1000000 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" setarch $$(uname -m) -R ctest --output-on-failure -j $(JOBS) -R '^(ReaderParallel|ChunkFeed|ReaderPaths|annotate_spill|GzipStream|PprofThreads|ChunkThreads|OrderedChunks|ModelJsonStream|cli\.threads)'
+	cd $(BUILD_TSAN) && CALLTREE_TEST_MAX_BYTES=1000000 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" setarch $$(uname -m) -R ctest --output-on-failure -j $(JOBS) -R '^(ReaderParallel|ChunkFeed|ReaderPaths|annotate_spill|GzipStream|PprofThreads|ChunkThreads|OrderedChunks|ModelJsonStream)'
 
 # Short libFuzzer runs of every target (FUZZ_SECONDS each), seeded from the corpus.
 FUZZ_SECONDS ?= 30
