@@ -23,8 +23,11 @@ def args():
 
 def corpus_files(corpus):
     """The corpus's profiles, up to CALLTREE_TEST_MAX_BYTES bytes each when that is set (only
-    `make test-sanitize` sets it: tests/unit/profile_files.h says why)."""
-    largest = int(os.environ.get("CALLTREE_TEST_MAX_BYTES") or 0) or float("inf")
+    `make test-sanitize` sets it: tests/unit/profile_files.h says why), and up to
+    CALLTREE_TEST_SUITE_MAX_BYTES (a suite's own limit, tests/CMakeLists.txt)."""
+    limits = [int(os.environ.get(v) or 0) for v in
+              ("CALLTREE_TEST_MAX_BYTES", "CALLTREE_TEST_SUITE_MAX_BYTES")]
+    largest = min([n for n in limits if n > 0] or [float("inf")])
     files = []
     for f in sorted(os.listdir(corpus)):
         if f.endswith(".txt") or f.endswith(".sh") or f.endswith(".md"):

@@ -18,9 +18,14 @@ namespace calltree::test {
 // (128 KiB each), but not the six largest (1.1-24 MB), whose code paths the smaller files of
 // their dialects reach and whose reading under ASan took most of CI's time. `make test` reads
 // them all. (No limit: the largest size there is.)
+// CALLTREE_TEST_SUITE_MAX_BYTES, a suite's own limit (tests/CMakeLists.txt), applies too.
 inline std::uintmax_t largest_test_profile() {
-  const char* v = std::getenv("CALLTREE_TEST_MAX_BYTES");
-  return v && *v ? std::stoull(v) : ~std::uintmax_t{0};
+  std::uintmax_t largest = ~std::uintmax_t{0};
+  for (const char* name : {"CALLTREE_TEST_MAX_BYTES", "CALLTREE_TEST_SUITE_MAX_BYTES"}) {
+    const char* v = std::getenv(name);
+    if (v && *v) largest = std::min<std::uintmax_t>(largest, std::stoull(v));
+  }
+  return largest;
 }
 
 // Whether CALLTREE_TEST_MAX_BYTES leaves some profiles out (a test counting them expects fewer).
