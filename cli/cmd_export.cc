@@ -47,7 +47,7 @@ namespace {
 struct export_flags {
   std::optional<std::string> to, output, show, part, node_thres, edge_thres, max_frames, min_share,
       addresses, title, dot_command, threads, focus, ignore, hide, show_frames, collapse_recursion,
-      collapse_direct_recursion, collapse_object;
+      collapse_direct_recursion, collapse_object, focus_path;
   std::vector<std::string> event;
   bool merge_clones = false;
   bool help = false;
@@ -110,6 +110,10 @@ constexpr auto export_table = make_flag_table<export_flags>({
      "stack formats: the functions of an object (ob=) matching RE, called from the same object, "
      "are one frame named by the object",
      "RE"},
+    {"focus-path", 0, &export_flags::focus_path,
+     "stack formats: only the stacks through the call path PATH (function names from a root, "
+     "separated by ';': main;parse;lex), the function at its end their root",
+     "PATH"},
     {"addresses", 0, &export_flags::addresses,
      "pprof, a profile with instruction positions: a location per instruction address and "
      "each object's address range (go tool pprof -addresses); the file is many times larger "
@@ -177,6 +181,8 @@ void note_filtered(const export_report& r, const views::stack_filter& f) {
       {"--show-frames", f.show && !r.filtered->show_matched}};
   for (const auto& [flag, none] : unmatched)
     if (none) warn(std::string(flag) + " matched no function of the stacks");
+  if (f.focuses_path() && !r.filtered->focus_path_matched)
+    warn("--focus-path matched no call path of the stacks (names from a root, ';' between)");
 }
 
 // A profile read with errors is not exported: they are printed, as `calltree check` prints
@@ -248,7 +254,8 @@ int export_model(const std::string& input, const std::string& out_path, const ex
       {"merge-clones", a.merge_clones},
       {"collapse-recursion", a.collapse_recursion.has_value()},
       {"collapse-direct-recursion", a.collapse_direct_recursion.has_value()},
-      {"collapse-object", a.collapse_object.has_value()}};
+      {"collapse-object", a.collapse_object.has_value()},
+      {"focus-path", a.focus_path.has_value()}};
   for (const auto& [f, is_given] : given)
     if (is_given)
       return usage_error("export",
@@ -356,7 +363,8 @@ int run_export(std::span<const std::string_view> args) {
         {&export_flags::merge_clones, "merge_clones"},
         {&export_flags::collapse_recursion, "collapse_recursion"},
         {&export_flags::collapse_direct_recursion, "collapse_direct_recursion"},
-        {&export_flags::collapse_object, "collapse_object"}};
+        {&export_flags::collapse_object, "collapse_object"},
+        {&export_flags::focus_path, "focus_path"}};
     for (const auto& occurrence : a.given)
       for (const auto& t : transforms)
         if (export_table.fields[occurrence.first] == t.first)

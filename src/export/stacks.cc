@@ -86,6 +86,7 @@ void note_filtered(export_report& report, const stacks& st) {
   r.ignore_matched |= st.filtered->ignore_matched;
   r.hide_matched |= st.filtered->hide_matched;
   r.show_matched |= st.filtered->show_matched;
+  r.focus_path_matched |= st.filtered->focus_path_matched;
 }
 
 std::vector<std::uint32_t> ancestors(const path_tree& tree, std::size_t f) {

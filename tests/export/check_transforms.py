@@ -6,8 +6,11 @@ Each transform only merges or renames frames: the folded stacks' total is the un
 --merge-clones leaves no clone suffix (.constprop.N, .isra.N, .part.N, .cold, .lto_priv.N) in a
 frame; --collapse-object=RE names the object's frames by the object; --collapse-recursion on the
 recursion corpus leaves no function under itself (a function: its name without callgrind's
-recursion level `'2` or caller context). A bad expression is exit 2; --to=dot refuses
-the transforms; export's note on standard error names them.
+recursion level `'2` or caller context). --focus-path=PATH on the heaviest call path of two
+frames: every stack starts at its second frame, and their total is the path's (the note says
+what was left out); a path no stack has leaves nothing, with a warning. (Where callgrind named
+frames by their callers, f'g, which folded writes f under g, the path may not be found.) A bad expression is exit
+2; --to=dot refuses the transforms; export's note on standard error names them.
 
 The flags apply in their command-line order: on the recursion corpus, libc collapsed and then
 every recursion collapsed is not every recursion collapsed and then libc (libc calling back
@@ -52,6 +55,33 @@ def check(path):
             for stack in got:
                 for frame in stack.split(";"):
                     assert not CLONE.search(frame), "%s: a clone left: %s" % (flags, frame)
+    # The heaviest path of two frames (names without recursion levels or contexts, which
+    # folded writes otherwise than the tree names them).
+    two = {}
+    for stack, cost in plain.items():
+        frames = stack.split(";")
+        if len(frames) >= 2 and "'" not in frames[0] + frames[1]:
+            key = frames[0] + ";" + frames[1]
+            two[key] = two.get(key, 0) + cost
+    if two:
+        heaviest = max(sorted(two), key=two.get)
+        got, err = folded(path, "--focus-path=" + heaviest)
+        if "matched no call path" in err:
+            # (A file of callgrind's caller contexts names a frame f'g where folded, under its
+            # caller g, writes f: the path names frames as the tree does.)
+            assert any("'" in stack for stack in plain), "--focus-path=%s: %s" % (heaviest, err)
+        else:
+            root = heaviest.split(";")[1]
+            for stack in got:
+                assert stack == root or stack.startswith(root + ";"), \
+                    "--focus-path=%s: a stack from elsewhere: %s" % (heaviest, stack)
+            assert sum(got.values()) == two[heaviest], \
+                "--focus-path=%s: total %d, the path's %d" % (
+                    heaviest, sum(got.values()), two[heaviest])
+            assert "left out %d of %d " % (total - two[heaviest], total) in err, \
+                "--focus-path=%s: %s" % (heaviest, err)
+        none, err = folded(path, "--focus-path=" + heaviest + ";no such function")
+        assert not none and "matched no call path" in err, "a path no stack has: %s" % err
 
 
 files = [f for f in corpus.corpus_files(corpus_dir) if os.path.getsize(f) < 20 << 20]
