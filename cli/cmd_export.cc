@@ -9,6 +9,7 @@
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <charconv>
@@ -138,19 +139,40 @@ constexpr std::string_view export_summary =
     "at all. Exit status: 0; 1 when the profile cannot be read or has errors (printed\n"
     "as 'calltree check' prints them; nothing is written); 2 on usage errors.";
 
-// Runs `dot -TFORMAT -o OUT_TMP DOT_FILE`; an error message, or empty.
+// Runs `dot -TFORMAT DOT_FILE`, its standard output written into `drawn` (by calltree: a
+// full disk is then calltree's write error, exit 2 with its reason, not dot's failure); an
+// error message about dot, or empty.
 std::string run_dot(const std::string& program, const std::string& format,
-                    const std::string& dot_file, const std::string& out_file) {
+                    const std::string& dot_file, output_file& drawn) {
   std::string tflag = "-T" + format;
-  std::string oflag = "-o" + out_file;
-  const char* argv[] = {program.c_str(), tflag.c_str(), oflag.c_str(), dot_file.c_str(), nullptr};
+  const char* argv[] = {program.c_str(), tflag.c_str(), dot_file.c_str(), nullptr};
+  int pipe_fds[2];
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0)
+    return std::string("cannot run '") + program + "' (" + std::strerror(errno) + ")";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
   pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, program.c_str(), nullptr, nullptr,
+  const int rc = posix_spawnp(&pid, program.c_str(), &actions, nullptr,
                               const_cast<char* const*>(argv), environ);
-  if (rc != 0)
+  posix_spawn_file_actions_destroy(&actions);
+  close(pipe_fds[1]);
+  if (rc != 0) {
+    close(pipe_fds[0]);
     return "cannot run '" + program + "' (" + std::strerror(rc) + "): --to=" + format +
            " needs Graphviz (Debian: apt-get install graphviz), or "
            "export --to=dot and draw it elsewhere";
+  }
+  // (Read to the end even after a failed write: dot then ends as it would, and the write's
+  // error is what commit reports.)
+  std::vector<char> buffer(1 << 16);
+  for (;;) {
+    const ssize_t n = read(pipe_fds[0], buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    drawn.write({buffer.data(), static_cast<std::size_t>(n)});
+  }
+  close(pipe_fds[0]);
   int st = 0;
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
   }
@@ -449,9 +471,12 @@ int run_export(std::span<const std::string_view> args) {
     if (!drawn.open(*out_path, err)) return failed(err, exit_usage);
     // (out's buffer must reach its file before dot reads it.)
     if (!out.flush_only(err)) return failed(err, exit_usage);
-    err = run_dot(a.dot_command.value_or("dot"), *to, dot_file, drawn.temporary());
+    err = run_dot(a.dot_command.value_or("dot"), *to, dot_file, drawn);
     out.discard();
-    if (!err.empty()) return failed(err);
+    if (!err.empty()) {
+      drawn.discard();
+      return failed(err);
+    }
     if (!drawn.commit(err)) return failed(err, exit_usage);
     return exit_ok;
   }
