@@ -67,17 +67,23 @@ same-outputs: build
 # The fastest build (docs/performance.md, "The profile-guided build"): Release, profile-guided,
 # with GCC. An instrumented calltree is trained on the bundled and corpus profiles
 # (scripts/pgo-train.sh), then everything (the tool, libcalltree, the Python module) is built in
-# $(BUILD_RELEASE) from its profiles, warnings as errors: the Release build with GCC that CI
-# compiles, and the one deb-check packages. The same sources and options otherwise.
+# $(BUILD_RELEASE) from its profiles, warnings as errors: the one deb-check packages. The same
+# sources and options otherwise. RELEASE_PGO=no: the same Release build with GCC without the
+# profiles, as users and distributions build it with cmake alone (CI's: .ci/run says why).
+RELEASE_PGO ?= yes
 release: deps
+ifeq ($(RELEASE_PGO),no)
+	@cmake -S . -B $(BUILD_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCALLTREE_TESTS=OFF -DCALLTREE_PGO= -DCALLTREE_PGO_DIR= >/dev/null
+else
 	@cmake -S . -B $(BUILD_PGO) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCALLTREE_TESTS=OFF -DCALLTREE_PGO=generate -DCALLTREE_PGO_DIR=$(abspath $(BUILD_PGO))/profiles >/dev/null
 	@cmake --build $(BUILD_PGO) -j $(JOBS) --target calltree_cli
 	rm -rf $(BUILD_PGO)/profiles
 	bash scripts/pgo-train.sh $(BUILD_PGO)/calltree
 	@cmake -S . -B $(BUILD_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCALLTREE_TESTS=OFF -DCALLTREE_PGO=use -DCALLTREE_PGO_DIR=$(abspath $(BUILD_PGO))/profiles >/dev/null
+endif
 	@cmake --build $(BUILD_RELEASE) -j $(JOBS)
 
-# The release build gives what the tested build gives, byte for byte.
+# The release build gives what the tested build gives, byte for byte (RELEASE_PGO as above).
 test-release: build release
 	bash tests/release/same_build.sh $(BUILD)/calltree $(BUILD_RELEASE)/calltree tests/corpus
 
@@ -143,7 +149,7 @@ docs: build
 	@cmake --build $(BUILD) --target calltree_api_docs
 
 # Release, the build type of users and distributions, with both compilers: compiled (warnings
-# as errors), not tested. (CI compiles Release with GCC in `make release`, profile-guided.)
+# as errors), not tested. (CI compiles Release with GCC in `make release RELEASE_PGO=no`.)
 compile-release: deps
 	@cmake -S . -B $(BUILD_GCC_RELEASE) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCALLTREE_TESTS=OFF >/dev/null
 	@cmake --build $(BUILD_GCC_RELEASE) -j $(JOBS)
@@ -155,9 +161,9 @@ compile-release-clang: deps
 	@cmake --build $(BUILD_CLANG_RELEASE) -j $(JOBS)
 
 # The Debian packages of the Release build (calltree, and python3-calltree with the Python
-# package; `make release`'s, profile-guided, GCC), installed with apt-get (their dependencies
-# resolved by apt), used (--version, check, the consumer project, import calltree), then purged.
-# As root.
+# package; `make release`'s build, GCC, profile-guided unless RELEASE_PGO=no), installed with
+# apt-get (their dependencies resolved by apt), used (--version, check, the consumer project,
+# import calltree), then purged. As root.
 deb-check: deps
 	@[ -f $(BUILD_RELEASE)/build.ninja ] || $(MAKE) release
 	@cmake --build $(BUILD_RELEASE) -j $(JOBS)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# same_build.sh A B CORPUS — two builds of calltree (the tested one and `make release`'s
-# profile-guided one) print the same bytes on stdout and stderr, with the same exit status.
+# same_build.sh A B CORPUS — two builds of calltree (the tested one and `make release`'s,
+# profile-guided unless RELEASE_PGO=no) print the same bytes on stdout and stderr, with the
+# same exit status.
 #
 # For the bundled example, the golden and malformed files and every corpus profile: `check
 # --json`, `annotate` (default, and --auto=no --inclusive=yes --tree=both) and `convert`; for
