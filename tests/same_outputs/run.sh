@@ -33,10 +33,9 @@
 # And, as tests/release/same_build.sh does, the corpus's 24 MB instr-level profile as a plain,
 # mapped file and as zstd (the parallel reader's chunked paths), on one thread and two.
 #
-# Time: 2,195 commands, about 2 minutes of CPU for both binaries (user + sys, measured on the
-# 2-core machine): a minute or two on an idle CI machine with its two workers, plus the base's
-# build (seconds with ccache warm, minutes cold). Measured under a load of 16 (five builds at
-# once on 2 cores): 13 minutes with two workers, 19 with one.
+# Time: 2,369 commands run by both binaries, 398 s with two workers in a run of .ci/run from an
+# empty ccache on the 2-core machine (2026-11-28), plus the base's build: 121 s there, with the
+# objects `make test` had put in the cache for the files the base shares with it.
 #
 # Environment: SAME_OUTPUTS_DIR (where BASE is built), JOBS (build parallelism, default nproc),
 # SAME_OUTPUTS_JOBS (comparisons run at once, default nproc).
@@ -214,18 +213,25 @@ big_files() {
   done
 }
 
-# Tasks (the big file first, the longest) dealt round-robin to $workers workers, each in
-# its own folder; each task's comparisons run one binary after the other.
+# Tasks, the longest first (the big file's chunked runs, then the files by size), taken by
+# $workers workers as each becomes free (a task is claimed by making its folder: mkdir is
+# atomic), each worker in its own folder; each task's comparisons run one binary after the
+# other. (Dealt round-robin, one worker was left with the last large files while the other
+# had finished.)
 workers=${SAME_OUTPUTS_JOBS:-$(nproc)}
+order=(big)
+while read -r _ i; do order+=("$i"); done < <(
+  for ((i = 0; i < n; i++)); do echo "$(stat -c %s "${files[$i]}") $i"; done | sort -k1,1nr -k2,2n)
+mkdir -p "$tmp/claimed"
 worker() {
   w=$tmp/w$1
   mkdir -p "$w/a" "$w/b" "$w/bin"
   : >"$w/checked"
   : >"$w/failures"
   local task
-  for ((task = 0; task <= n; task++)); do
-    [ $((task % workers)) = "$1" ] || continue
-    if [ $task = 0 ]; then big_files; else one_file $((task - 1)); fi
+  for task in "${order[@]}"; do
+    mkdir "$tmp/claimed/$task" 2>/dev/null || continue
+    if [ "$task" = big ]; then big_files; else one_file "$task"; fi
   done
 }
 for ((k = 0; k < workers; k++)); do worker $k & done
