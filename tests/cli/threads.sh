@@ -7,7 +7,6 @@
 # options, and --inclusive=yes --tree=both) must print the same bytes on stdout and stderr,
 # with the same exit status, for --threads=1 and 2 (and 4 on a few). Then the files big enough
 # for the parallel path of plain files, with the commands that take it (check, annotate, diff).
-# (Every file with every decompressor ran the same code four times over: 3 of the 4 minutes.)
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=../tools/test_files.sh
 . "$(dirname "$0")/../tools/test_files.sh"
@@ -83,20 +82,20 @@ done
 # file). The corpus's big file unpacked, its other plain
 # files of 1 MiB and more, and all its plain files concatenated (parts of every dialect one
 # after the other). (Under the sanitizers, CALLTREE_TEST_MAX_BYTES: the files up to that size
-# concatenated, 4.7 MB in five chunks, stand for the big file, and diff compares with them; the
-# big file's 24 MB, read ten times under ASan, took three of the test's minutes there.)
+# concatenated, 4.7 MB in five chunks, stand for the big file, and diff compares with them.)
 big_gz=$corpus/vg-gxx-big-instr-jumps.cc1plus.callgrind.gz
 for f in "$corpus"/*.callgrind "$corpus"/*.cachegrind; do
   small_enough "$f" && cat "$f"
 done >"$tmp/all.callgrind"
 if [ -n "${CALLTREE_TEST_MAX_BYTES:-}" ]; then
-  cp "$tmp/all.callgrind" "$tmp/big.callgrind"
-  chunked=("$tmp/all.callgrind")
+  big=$tmp/all.callgrind
+  chunked=("$big")
   big_gz=$tmp/all.callgrind.gz
-  gzip -c "$tmp/all.callgrind" >"$big_gz"
+  gzip -c "$big" >"$big_gz"
 else
-  gzip -dc "$big_gz" >"$tmp/big.callgrind"
-  chunked=("$tmp/big.callgrind" "$tmp/all.callgrind")
+  big=$tmp/big.callgrind
+  gzip -dc "$big_gz" >"$big"
+  chunked=("$big" "$tmp/all.callgrind")
 fi
 for f in "$corpus"/*.callgrind "$corpus"/*.cachegrind; do
   [ "$(stat -c %s "$f")" -ge 1048576 ] && small_enough "$f" && chunked+=("$f")
@@ -109,8 +108,8 @@ for v in "${chunked[@]}"; do
   same "annotate --include $(basename "$v") (chunks)" "$bin" annotate --include="$corpus" "$v"
   same "annotate --auto=no --inclusive=yes --tree=both $(basename "$v") (chunks)" \
     "$bin" annotate --auto=no --inclusive=yes --tree=both "$v"
-  same "diff --json --inclusive=yes $(basename "$v") big.callgrind (chunks)" \
-    "$bin" diff --json --inclusive=yes "$v" "$tmp/big.callgrind"
+  same "diff --json --inclusive=yes $(basename "$v") $(basename "$big") (chunks)" \
+    "$bin" diff --json --inclusive=yes "$v" "$big"
 done
 rm -f "$tmp/big.callgrind" "$tmp/all.callgrind"  # ($big_gz stays: the runs below read it)
 

@@ -9,8 +9,9 @@ recursion corpus leaves no function under itself (a function: its name without c
 recursion level `'2` or caller context). --focus-path=PATH on the heaviest call path of two
 frames: every stack starts at its second frame, and their total is the path's (the note says
 what was left out); a path no stack has leaves nothing, with a warning. (Where callgrind named
-frames by their callers, f'g, which folded writes f under g, the path may not be found.) A bad expression is exit
-2; --to=dot refuses the transforms; export's note on standard error names them.
+frames by their callers, f'g, which folded writes f under g, the path may not be found.) A bad
+expression is exit 2; --to=dot refuses the transforms; export's note on standard error names
+them.
 
 The flags apply in their command-line order: on the recursion corpus, libc collapsed and then
 every recursion collapsed is not every recursion collapsed and then libc (libc calling back

@@ -216,8 +216,7 @@ big_files() {
 # Tasks, the longest first (the big file's chunked runs, then the files by size), taken by
 # $workers workers as each becomes free (a task is claimed by making its folder: mkdir is
 # atomic), each worker in its own folder; each task's comparisons run one binary after the
-# other. (Dealt round-robin, one worker was left with the last large files while the other
-# had finished.)
+# other. (Dealt round-robin, each worker's share was fixed before any file's time was known.)
 workers=${SAME_OUTPUTS_JOBS:-$(nproc)}
 order=(big)
 while read -r _ i; do order+=("$i"); done < <(

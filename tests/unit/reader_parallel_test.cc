@@ -5,8 +5,8 @@
 // and malformed file, alone and concatenated, cut into chunks from a few bytes up (so that
 // chunk starts fall everywhere, and speculations fail in every way a file allows).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
-#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -155,10 +155,8 @@ TEST(ReaderParallel, SameAsOneThreadOnEveryStreamedFile) {
 // (make test-threads); cli.threads checks the command's output on every corpus file.
 TEST(ReaderParallel, CompressedFilesReadAsOnOneThread) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() /
-                       ("calltree-compressed-" + std::to_string(::testing::UnitTest::GetInstance()
-                                                                     ->random_seed()) +
-                        "-" + std::to_string(reinterpret_cast<std::uintptr_t>(&dir)));
+  const fs::path dir =
+      fs::temp_directory_path() / ("calltree-compressed-test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path corpus = CALLTREE_CORPUS_DIR;
   std::size_t compared = 0;
