@@ -17,6 +17,7 @@
 #include "views/diff.h"
 #include "views/part_costs.h"
 #include "views/session.h"
+#include "views/stack_filter.h"
 
 namespace calltree::server::detail {
 
@@ -98,6 +99,10 @@ void change_object(json_writer& j, std::uint64_t o, std::uint64_t n);
 
 // A regex from a client (filter=): RE2 (linear time, no recursion), bounded in size and memory.
 std::optional<failure> compile_filter(std::string_view text, std::shared_ptr<const RE2>& out);
+
+// The stack filters and call-tree transforms of a request (focus=, ignore=, hide=, show=,
+// merge_clones=, collapse_*=, focus_path=, transform=...): 400 bad_regex for a bad one.
+std::optional<failure> parse_stack_filter(const request& r, views::stack_filter& out);
 
 // The routes (routes_*.cc). `s` is the session a route reads (in diff mode, the side asked
 // for); `diff` is the other session in diff mode (the old one), else nullptr.

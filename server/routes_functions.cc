@@ -75,6 +75,9 @@ response route_functions(const request& r, const views::session& s) {
     if (!v) return error_response(400, "bad_limit", "group_limit takes a number");
     q.group_limit = std::min<std::uint64_t>(*v, max_limit);
   }
+  // The transforms (transform=..., merge_clones=...) merge rows (views/list_transforms.h); the
+  // stack filters (focus=...) are the stack views', not the list's.
+  if (auto f = parse_stack_filter(r, q.transforms)) return error_response(*f);
   list_window window;
   if (auto f = parse_window(r, window)) return error_response(*f);
   q.offset = window.offset;
@@ -116,7 +119,20 @@ response route_functions(const request& r, const views::session& s) {
   j.key("rows").begin_array();
   for (const views::list_row& row : l.rows) {
     j.begin_object();
-    function_fields(j, s, row.id);
+    function_fields(j, s, row.id,
+                    row.merged ? std::string_view(row.merged->name) : std::string_view());
+    if (l.merge) {
+      // (only with transforms: an answer without them stays as it was)
+      j.key("functions").value(std::uint64_t{row.merged ? row.merged->functions : 1});
+      // (the ids of a merged row's functions, its own first: the first 100)
+      if (row.merged && row.merged->functions > 1) {
+        j.key("members").begin_array();
+        for (std::size_t m = 0; m < std::min<std::size_t>(row.merged->members.size(), 100); ++m)
+          j.value(std::uint64_t{row.merged->members[m]});
+        j.end_array();
+      }
+      j.key("inclusive_exact").value(!row.merged || row.merged->exact);
+    }
     j.key("self");
     costs(j, l.columns, row.self);
     j.key("inclusive");
@@ -127,7 +143,7 @@ response route_functions(const request& r, const views::session& s) {
     if (part_columns) {
       // (A cycle is a cycle of the parts summed: no part has it as such.)
       j.key("parts");
-      if (s.is_cycle(row.id)) {
+      if (s.is_cycle(row.id) || (row.merged && row.merged->functions > 1)) {
         j.null();
       } else {
         j.begin_array();
@@ -165,6 +181,22 @@ response route_functions(const request& r, const views::session& s) {
   }
   j.key("total_groups");
   q.group == views::grouping::none ? j.null() : j.value(static_cast<std::uint64_t>(l.total_groups));
+  if (l.merge) {
+    // What the transforms did to the list: functions merged into others' rows, rows of one
+    // function named otherwise, and a focus on a call path (whose share of each function the
+    // file does not say) not applied.
+    j.key("transforms").begin_object();
+    j.key("text").value(q.transforms.text);
+    std::uint64_t merged = 0, renamed = 0;
+    for (const auto& m : l.merge->rows) {
+      merged += m.functions - 1;
+      renamed += m.functions == 1;  // (a clone alone, by its function's name; an object's)
+    }
+    j.key("functions_merged").value(merged);
+    j.key("rows_renamed").value(renamed);
+    j.key("focus_path_not_applied").value(l.merge->focus_path);
+    j.end_object();
+  }
   j.end_object();
   return json_response(j.take());
 }

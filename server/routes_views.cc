@@ -54,37 +54,6 @@ std::optional<failure> parse_count_param(const request& r, std::string_view name
   return std::nullopt;
 }
 
-// focus=, ignore=, hide=, show= (views/stack_filter.h), and the transforms merge_clones=,
-// collapse_recursion=, collapse_direct_recursion=, collapse_object=, focus_path=
-// (views/stack_transform.h), applied in that fixed order, then transform= (repeated) in the
-// order given: 400 bad_regex for a bad expression or transform.
-std::optional<failure> parse_stack_filter(const request& r, views::stack_filter& out) {
-  stack_filter_text text;
-  std::optional<std::string>* into[] = {&text.focus, &text.ignore, &text.hide, &text.show};
-  static constexpr std::string_view names[] = {"focus", "ignore", "hide", "show"};
-  for (std::size_t i = 0; i < 4; ++i)
-    if (auto v = param(r, names[i])) *into[i] = std::string(*v);
-  // The transforms (views/stack_transform.h): merge_clones=1, the others as their text.
-  if (auto v = param(r, "merge_clones")) text.merge_clones = *v == "1" || *v == "yes";
-  std::optional<std::string>* transforms[] = {&text.collapse_recursion,
-                                              &text.collapse_direct_recursion,
-                                              &text.collapse_object, &text.focus_path};
-  static constexpr std::string_view transform_names[] = {
-      "collapse_recursion", "collapse_direct_recursion", "collapse_object", "focus_path"};
-  for (std::size_t i = 0; i < 4; ++i)
-    if (auto v = param(r, transform_names[i])) *transforms[i] = std::string(*v);
-  // transform=NAME[:ARGUMENT], repeated: the steps in the user's order, after those above.
-  for (const std::string& step : params(r, "transform")) {
-    const std::size_t colon = step.find(':');
-    text.steps.emplace_back(step.substr(0, colon),
-                            colon == std::string::npos ? std::string() : step.substr(colon + 1));
-  }
-  auto f = compile_stack_filter(text, {names[0], names[1], names[2], names[3]});
-  if (!f) return failure{400, "bad_regex", f.error().message};
-  out = std::move(*f);
-  return std::nullopt;
-}
-
 // "filter": what a filter left out of the program's stacks (only in a filtered answer, so
 // that an unfiltered one is as it was): the expressions, and per event the stacks' total and
 // the cost of those left out.
@@ -140,6 +109,37 @@ void thread_fields(json_writer& j, const views::session& s, const views::flame_v
 }
 
 }  // namespace
+
+// (api_impl.h) focus=, ignore=, hide=, show= (views/stack_filter.h), and the transforms
+// merge_clones=, collapse_recursion=, collapse_direct_recursion=, collapse_object=,
+// focus_path= (views/stack_transform.h), applied in that fixed order, then transform=
+// (repeated) in the order given: 400 bad_regex for a bad expression or transform.
+std::optional<failure> parse_stack_filter(const request& r, views::stack_filter& out) {
+  stack_filter_text text;
+  std::optional<std::string>* into[] = {&text.focus, &text.ignore, &text.hide, &text.show};
+  static constexpr std::string_view names[] = {"focus", "ignore", "hide", "show"};
+  for (std::size_t i = 0; i < 4; ++i)
+    if (auto v = param(r, names[i])) *into[i] = std::string(*v);
+  // The transforms (views/stack_transform.h): merge_clones=1, the others as their text.
+  if (auto v = param(r, "merge_clones")) text.merge_clones = *v == "1" || *v == "yes";
+  std::optional<std::string>* transforms[] = {&text.collapse_recursion,
+                                              &text.collapse_direct_recursion,
+                                              &text.collapse_object, &text.focus_path};
+  static constexpr std::string_view transform_names[] = {
+      "collapse_recursion", "collapse_direct_recursion", "collapse_object", "focus_path"};
+  for (std::size_t i = 0; i < 4; ++i)
+    if (auto v = param(r, transform_names[i])) *transforms[i] = std::string(*v);
+  // transform=NAME[:ARGUMENT], repeated: the steps in the user's order, after those above.
+  for (const std::string& step : params(r, "transform")) {
+    const std::size_t colon = step.find(':');
+    text.steps.emplace_back(step.substr(0, colon),
+                            colon == std::string::npos ? std::string() : step.substr(colon + 1));
+  }
+  auto f = compile_stack_filter(text, {names[0], names[1], names[2], names[3]});
+  if (!f) return failure{400, "bad_regex", f.error().message};
+  out = std::move(*f);
+  return std::nullopt;
+}
 
 response route_graph(const request& r, const views::session& s, std::string_view segment) {
   std::uint32_t id = 0;

@@ -158,6 +158,14 @@ result<function_list> list_functions(const session& s, const list_query& q) {
   if (out.columns.size() == 0 && (by == sort_by::self || by == sort_by::inclusive))
     by = sort_by::name;  // (a file with no events)
   const std::size_t nk = s.keys();
+  if (q.transforms.transforms()) {
+    std::string mkey = "list merge|";
+    for (std::uint32_t p : q.parts) mkey += std::to_string(p) + ",";
+    mkey.append(q.detect_cycles ? "|" : "|n|").append(q.transforms.key);
+    out.merge =
+        s.remembered<list_merge>(mkey, [&] { return merge_list_rows(s, pc, q.transforms); });
+  }
+  const list_merge* mg = out.merge.get();
 
   std::string key = "list|";
   for (std::uint32_t p : q.parts) key += std::to_string(p) + ",";
@@ -195,19 +203,36 @@ result<function_list> list_functions(const session& s, const list_query& q) {
       .append(q.detect_cycles ? "" : "n")
       .append("|")
       .append(q.filter);
+  if (mg) key.append("|transforms|").append(q.transforms.key);
 
   const column_set& columns = out.columns;
   const std::size_t sc = out.sort_column;
+  // A row of several functions, or of another name, by the transforms (list_transforms.h).
+  auto merged_row = [&](std::uint32_t id) -> const list_merge::row* {
+    if (!mg || id >= nk || mg->row_of[id] != id) return nullptr;
+    const std::uint32_t at = mg->merged_index[id];
+    return at == list_merge::unmerged ? nullptr : &mg->rows[at];
+  };
+  auto key_self = [&](std::uint32_t k, std::size_t c) {
+    return columns.columns[c].value(pc.self(k));
+  };
   auto self_of = [&](std::uint32_t id, std::size_t c) -> std::uint64_t {
-    return id < nk ? columns.columns[c].value(pc.self(id))
-                   : columns.columns[c].value(pc.cycle_self(id - nk));
+    if (const list_merge::row* m = merged_row(id)) return columns.columns[c].value(m->self.data());
+    return id < nk ? key_self(id, c) : columns.columns[c].value(pc.cycle_self(id - nk));
   };
   auto inclusive_of = [&](std::uint32_t id, std::size_t c) -> std::uint64_t {
+    if (const list_merge::row* m = merged_row(id))
+      return columns.columns[c].value(m->inclusive.data());
     return id < nk ? columns.columns[c].value(pc.inclusive(id))
                    : columns.columns[c].value(pc.cycle_inclusive(id - nk));
   };
   auto calls_of = [&](std::uint32_t id) -> std::uint64_t {
+    if (const list_merge::row* m = merged_row(id)) return m->calls;
     return id < nk ? pc.calls_in(id) : pc.cycle_calls_in(id - nk);
+  };
+  auto name_of = [&](std::uint32_t id) -> std::string_view {
+    const list_merge::row* m = merged_row(id);
+    return m ? std::string_view(m->name) : s.name(id);
   };
 
   auto order = s.remembered<list_order>(key, [&]() -> std::shared_ptr<const list_order> {
@@ -215,8 +240,11 @@ result<function_list> list_functions(const session& s, const list_query& q) {
     std::shared_ptr<const name_matches> matched;
     if (!q.filter.empty() && q.match) matched = matches_of(s, q);
     std::vector<std::uint32_t> rows;
-    for (std::uint32_t k = 0; k < nk; ++k)
-      if (pc.present(k) && (!matched || matched->key(k))) rows.push_back(k);
+    for (std::uint32_t k = 0; k < nk; ++k) {
+      if (!pc.present(k) || (mg && mg->row_of[k] != k)) continue;  // (in another's row)
+      const list_merge::row* m = merged_row(k);
+      if (!matched || (m ? q.match(m->name) : matched->key(k))) rows.push_back(k);
+    }
     if (q.cycles && q.group == grouping::none)
       for (std::size_t c = 0; c < pc.cycles(); ++c) {
         const auto id = static_cast<std::uint32_t>(nk + c);
@@ -230,7 +258,16 @@ result<function_list> list_functions(const session& s, const list_query& q) {
       const std::size_t ncol = columns.size();
       std::vector<std::vector<std::uint64_t>> incl_rec;  // per group, recorded columns
       const std::size_t nrec = pc.columns();
-      for (std::uint32_t k : rows) {
+      // (The functions of the rows: with transforms, those merged into them too.)
+      std::vector<std::uint32_t> merged_keys;
+      if (mg) {
+        std::vector<char> kept(nk, 0);
+        for (std::uint32_t k : rows) kept[k] = 1;
+        for (std::uint32_t k = 0; k < nk; ++k)
+          if (pc.present(k) && kept[mg->row_of[k]]) merged_keys.push_back(k);
+      }
+      const std::vector<std::uint32_t>& keys = mg ? merged_keys : rows;
+      for (std::uint32_t k : keys) {
         std::uint32_t& at = slot[gi.of[k]];
         if (at == UINT32_MAX) {
           at = static_cast<std::uint32_t>(o->groups.size());
@@ -244,7 +281,7 @@ result<function_list> list_functions(const session& s, const list_query& q) {
         group_of[k] = at;
         group_row& gr = o->groups[at];
         ++gr.functions;
-        for (std::size_t c = 0; c < ncol; ++c) add_saturating(gr.self[c], self_of(k, c));
+        for (std::size_t c = 0; c < ncol; ++c) add_saturating(gr.self[c], key_self(k, c));
       }
       // Inclusive cost of a group: the calls into it from outside it, and the inclusive cost
       // of its functions nobody calls (KCachegrind's: an upper bound where the group is
@@ -259,7 +296,7 @@ result<function_list> list_functions(const session& s, const list_query& q) {
         if (g == UINT32_MAX || group_of[c.caller] == g) continue;
         for (std::size_t e = 0; e < nrec; ++e) add_saturating(incl_rec[g][e], pc.call(ci)[e]);
       }
-      for (std::uint32_t k : rows)
+      for (std::uint32_t k : keys)
         if (!called[k] && group_of[k] != UINT32_MAX)
           for (std::size_t e = 0; e < nrec; ++e)
             add_saturating(incl_rec[group_of[k]][e], pc.inclusive(k)[e]);
@@ -289,6 +326,18 @@ result<function_list> list_functions(const session& s, const list_query& q) {
     }
     // The order: by value (ties by key, the order of the file), or by name (the session's
     // name order, made once).
+    if (by == sort_by::name && mg) {
+      // (Rows named otherwise than their key: by the names shown, then file, then id.)
+      o->ids = rows;
+      std::sort(o->ids.begin(), o->ids.end(), [&](std::uint32_t a, std::uint32_t b) {
+        if (const int c = name_of(a).compare(name_of(b)); c != 0) return c < 0;
+        if (a < nk && b < nk)
+          if (const int c = s.file(a).compare(s.file(b)); c != 0) return c < 0;
+        return a < b;
+      });
+      if (q.descending) std::reverse(o->ids.begin(), o->ids.end());
+      return o;
+    }
     if (by == sort_by::name) {
       const std::vector<std::uint32_t>& names = s.name_order();
       std::vector<char> in(s.ids(), 0);
@@ -338,6 +387,8 @@ result<function_list> list_functions(const session& s, const list_query& q) {
     }
     r.calls = calls_of(id);
     r.cycle = id < nk ? pc.cycle_of(id) : static_cast<std::uint32_t>(id - nk + 1);
+    r.merged = merged_row(id);
+    if (r.merged && r.merged->functions > 1) r.cycle = 0;  // (of several functions)
     out.rows.push_back(std::move(r));
   }
   return out;

@@ -20,6 +20,7 @@
 
 #include "calltree/result.h"
 #include "views/columns.h"
+#include "views/list_transforms.h"
 #include "views/part_costs.h"
 #include "views/session.h"
 
@@ -46,6 +47,9 @@ struct list_query {
   bool cycles = true;                   // cycles as rows of their own
   std::size_t offset = 0, limit = 100;
   std::size_t group_limit = 1000;  // at most this many groups (the heaviest first)
+  // The call-tree transforms whose merges the rows follow (list_transforms.h: clones, objects,
+  // recursion levels merged; a focus on a call path not applied); its name filters unread.
+  stack_filter transforms;
 };
 
 struct list_row {
@@ -53,6 +57,8 @@ struct list_row {
   std::vector<std::uint64_t> self, inclusive;  // per column
   std::uint64_t calls = 0;                     // calls into it from other functions
   std::uint32_t cycle = 0;                     // <cycle N> it belongs to (a cycle row: its own)
+  // With transforms: the row of several functions (or of another name) it is, else null.
+  const list_merge::row* merged = nullptr;
 };
 
 struct group_row {
@@ -69,6 +75,7 @@ struct function_list {
   std::vector<list_row> rows;     // [offset, offset + limit)
   std::vector<group_row> groups;  // (group != none) the first group_limit groups, sorted
   std::size_t total_groups = 0;
+  std::shared_ptr<const list_merge> merge;  // with transforms: the rows' merges
 };
 
 // An error for an unknown event or a sort event that is no column.

@@ -178,8 +178,8 @@ TEST_F(ServeFilters, TransformStepsApplyInTheirOrder) {
   EXPECT_EQ(roots_sum(focus_first, "Ir") + dropped, total);
   EXPECT_EQ(roots_sum(focus_first, "Ir"), folded_sum(*session_, steps));
   for (std::size_t i = 0; i < focus_first["frames"]["count"].get<std::size_t>(); ++i) {
-    const std::string n = focus_first["functions"][std::to_string(
-        focus_first["frames"]["id"][i].get<int>())]["name"];
+    const std::string n =
+        focus_first["functions"][std::to_string(focus_first["frames"]["id"][i].get<int>())]["name"];
     if (focus_first["frames"]["parent"][i] == -1)
       EXPECT_EQ(n, "fib'2");
     else
@@ -191,8 +191,8 @@ TEST_F(ServeFilters, TransformStepsApplyInTheirOrder) {
   EXPECT_EQ(collapse_first["filter"]["dropped"]["Ir"], total);
   EXPECT_EQ(collapse_first["filter"]["unmatched"], json::array({"focus_path"}));
   // The old parameters are their fixed order (collapse, then focus) whatever their order.
-  const json old = get_json(a, q + "focus_path=" + encoded(path) +
-                                   "&collapse_recursion=" + encoded("^fib$"));
+  const json old =
+      get_json(a, q + "focus_path=" + encoded(path) + "&collapse_recursion=" + encoded("^fib$"));
   EXPECT_EQ(old["frames"]["count"], 0);
   EXPECT_EQ(old["filter"]["text"], "collapse_recursion=^fib$ focus_path=" + path);
   // A step of no transform, or of a bad expression: 400.
@@ -202,6 +202,84 @@ TEST_F(ServeFilters, TransformStepsApplyInTheirOrder) {
     EXPECT_EQ(r.status, 400) << t;
     EXPECT_EQ(json::parse(r.body)["error"]["code"], "bad_regex") << t;
   }
+}
+
+// The list with transforms: fib's recursion levels one row, whose costs are the levels' summed
+// self costs and fib's own inclusive cost (exact: fib'2 is called by fib alone), as the flame
+// graph with the same step holds them; every recursion collapsed, cyc_a's row is entered again
+// below itself (cyc_a'2 under cyc_c): an upper bound. The self costs sum to the total still;
+// without transforms the answer has none of their fields.
+TEST_F(ServeFilters, TheListMergesRowsAsTheTransformsMergeFrames) {
+  auto a = make_api(session_);
+  const std::string q = "/api/v1/functions?cycles=no&limit=5000&sort=Ir&by=self";
+  const json plain = get_json(a, q);
+  EXPECT_FALSE(plain.contains("transforms"));
+  EXPECT_FALSE(plain["rows"][0].contains("functions"));
+  std::uint64_t fib_self = 0, levels = 0, total_self = 0;
+  std::uint64_t fib_inclusive = 0;
+  for (const json& r : plain["rows"]) {
+    const std::string n = r["name"];
+    total_self += r["self"]["Ir"].get<std::uint64_t>();
+    if (n == "fib" || n.starts_with("fib'")) fib_self += r["self"]["Ir"].get<std::uint64_t>();
+    if (n.starts_with("fib'")) ++levels;
+    if (n == "fib") fib_inclusive = r["inclusive"]["Ir"];
+  }
+  ASSERT_GT(levels, 0u);
+
+  const json merged = get_json(a, q + "&transform=collapse_recursion:" + encoded("^fib$"));
+  ASSERT_TRUE(merged.contains("transforms"));
+  EXPECT_EQ(merged["transforms"]["functions_merged"], levels);
+  EXPECT_EQ(merged["transforms"]["focus_path_not_applied"], false);
+  EXPECT_EQ(merged["total_rows"], plain["total_rows"].get<std::uint64_t>() - levels);
+  std::uint64_t sum = 0;
+  const json* fib = nullptr;
+  for (const json& r : merged["rows"]) {
+    sum += r["self"]["Ir"].get<std::uint64_t>();
+    EXPECT_FALSE(r["name"].get<std::string>().starts_with("fib'")) << r.dump();
+    if (r["name"] == "fib") fib = &r;
+  }
+  EXPECT_EQ(sum, total_self);
+  ASSERT_NE(fib, nullptr);
+  EXPECT_EQ((*fib)["functions"], levels + 1);
+  EXPECT_EQ((*fib)["self"]["Ir"], fib_self);
+  EXPECT_EQ((*fib)["inclusive"]["Ir"], fib_inclusive);
+  EXPECT_EQ((*fib)["inclusive_exact"], true);
+  // The flame graph with the same step: fib's outermost frames hold that inclusive cost, and
+  // its frames that self cost.
+  const json fl = get_json(
+      a, "/api/v1/flame?min=0&max_frames=200000&transform=collapse_recursion:" + encoded("^fib$"));
+  const int fib_id = (*fib)["id"];
+  std::uint64_t outer = 0, frames_self = 0;
+  const std::size_t n = fl["frames"]["count"];
+  std::vector<int> inside(n, 0);  // a frame below a frame of fib
+  for (std::size_t i = 0; i < n; ++i) {
+    const int p = fl["frames"]["parent"][i];
+    const bool is_fib = fl["frames"]["id"][i] == fib_id;
+    if (is_fib) frames_self += fl["frames"]["self"]["Ir"][i].get<std::uint64_t>();
+    if (is_fib && (p < 0 || !inside[p]))
+      outer += fl["frames"]["total"]["Ir"][i].get<std::uint64_t>();
+    inside[i] = is_fib || (p >= 0 && inside[p]);
+  }
+  EXPECT_EQ(outer, fib_inclusive);
+  EXPECT_EQ(frames_self, fib_self);
+
+  // Every recursion: cyc_a'2 (under cyc_c) is cyc_a's row, entered again below itself.
+  const json all = get_json(a, q + "&transform=collapse_recursion:" + encoded("."));
+  bool cyc_a = false;
+  for (const json& r : all["rows"])
+    if (r["name"] == "cyc_a") {
+      cyc_a = true;
+      EXPECT_GT(r["functions"], 1) << r.dump();
+      EXPECT_EQ(r["inclusive_exact"], false) << r.dump();
+    }
+  EXPECT_TRUE(cyc_a);
+  // A focus on a call path: no row merged, and the answer says it was not applied.
+  const json focus = get_json(a, q + "&transform=focus_path:main");
+  EXPECT_EQ(focus["transforms"]["focus_path_not_applied"], true);
+  EXPECT_EQ(focus["transforms"]["functions_merged"], 0);
+  EXPECT_EQ(focus["total_rows"], plain["total_rows"]);
+  // A bad step is a 400, as the stack views'.
+  EXPECT_EQ(get(a, "/api/v1/functions?transform=collapse_object").status, 400);
 }
 
 TEST_F(ServeFilters, ABadExpressionSaysWhy) {

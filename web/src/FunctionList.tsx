@@ -121,7 +121,7 @@ function useDebounced<T>(v: T, ms: number): T {
 }
 
 /** The rows of one query, fetched by pages as the window needs them. */
-function usePagedRows(params: Record<string, string>) {
+function usePagedRows(params: Record<string, string | string[]>) {
   const key = JSON.stringify(params);
   const [, bump] = useState(0);
   const cache = useRef<{ key: string; pages: Map<number, AnyRow[]>; pending: Set<number>; total: number | null; groups: (Group | DiffGroup)[] | null; error: string | null; extra: DiffList | FL | null }>({
@@ -190,7 +190,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
   const [regexError, setRegexError] = useState<string | null>(null);
 
   const events = state.all ? profile.events.map((e) => e.name) : [event];
-  const params: Record<string, string> = { sort: event, by: state.by, parts: state.parts };
+  const params: Record<string, string | string[]> = { sort: event, by: state.by, parts: state.parts };
   if (state.dir) params.dir = state.dir;
   if (state.filter) params.filter = state.filter;
   if (state.group !== "none") {
@@ -202,6 +202,9 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
   if (!diff) {
     params.events = events.join(",");
     if (pcols) params.part_columns = "yes";
+    // The call-tree transforms merge rows: clones, a collapsed object, recursion levels (a
+    // report holds the list untransformed).
+    if (state.transforms.length && !isReport()) params.transform = state.transforms;
   } else {
     // (the columns shown: a function counts as changed when one of their costs differs)
     params.events = events.join(",");
@@ -343,7 +346,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
         data-index={i}
         onClick={() => select(i, false)}
       >
-        {r ? columns.map((col) => <span class={"cell " + col.key + (col.cls ? " " + col.cls(r) : "")} title={col.key === "name" ? r.name : col.key === "loc" ? r.file + (r.object ? " (" + r.object + ")" : "") : undefined}>{cellText(col, r)}</span>) : <span class="cell loading">…</span>}
+        {r ? columns.map((col) => <span class={"cell " + col.key + (col.cls ? " " + col.cls(r) : "")} title={col.key === "name" ? r.name : col.key === "loc" ? r.file + (r.object ? " (" + r.object + ")" : "") : col.key === "incl" && (r as Row).inclusive_exact === false ? UPPER : undefined}>{cellText(col, r)}</span>) : <span class="cell loading">…</span>}
       </div>,
     );
   }
@@ -408,6 +411,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
         )}
       </div>
       {regexError && <div class="error" role="alert">{regexError}</div>}
+      {!diff && c.extra && "transforms" in c.extra && c.extra.transforms && <ListTransforms t={c.extra.transforms} />}
       {groups && (
         <div class="groups" aria-label="Groups">
           <div class={"ghead" + (diff ? " dgroup" : "")} role="row" data-testid="group-head">
@@ -508,6 +512,30 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
   );
 }
 
+const UPPER = "an upper bound: the calls into this row from outside it, where the row is entered again below itself (one of its functions calls another through a function outside it), so some cost is counted twice";
+
+/** What the transforms did to the list: rows merged (clones, an object, recursion levels), an
+ * inclusive cost that is an upper bound marked ≤, a focus on a call path not applied. */
+function ListTransforms({ t }: { t: NonNullable<FL["transforms"]> }) {
+  const n = t.functions_merged, r = t.rows_renamed;
+  const said = [];
+  if (n > 0) said.push(`${fmt(n)} function${n === 1 ? "" : "s"} merged into the row of ${n === 1 ? "its" : "their"} function or object`);
+  if (r > 0) said.push(`${fmt(r)} row${r === 1 ? "" : "s"} of one function named by ${r === 1 ? "its" : "their"} function or object`);
+  if (!said.length && !t.focus_path_not_applied) said.push("no row merged or renamed");
+  return (
+    <p class="list-transforms" data-testid="list-transforms">
+      <b>Transformed</b> ({t.text}): {said.join("; ")}
+      {n > 0 && (
+        <>
+          ; ≤ marks an inclusive cost that is <span title={UPPER}>an upper bound</span>
+        </>
+      )}
+      {said.length ? "." : ""}
+      {t.focus_path_not_applied && <> The focus on a call path is not applied to the list: a function's share of one path is an estimate.</>}
+    </p>
+  );
+}
+
 function makeColumns(profile: Profile, events: string[], _event: string, _state: ViewState, diff: boolean, extra: DiffList | FL | null, pcols: boolean, parent: Group | null): Column[] {
   const cols: Column[] = [];
   if (!diff) {
@@ -544,7 +572,7 @@ function makeColumns(profile: Profile, events: string[], _event: string, _state:
         title: (summedOnly ? "All incl. " : "Incl. ") + e,
         tip: `inclusive cost of ${e}: the function and everything it calls (% ${of} ${parent ? "inclusive cost" : ""})`.replace(" )", ")"),
         sort: { event: e, by: "inclusive" },
-        cell: (r) => fmtCost((r as Row).inclusive[e], inclBase[e]),
+        cell: (r) => ((r as Row).inclusive_exact === false ? "≤ " : "") + fmtCost((r as Row).inclusive[e], inclBase[e]),
         width: 150,
         minChars: costChars(totals[e]),
       });
@@ -565,7 +593,7 @@ function makeColumns(profile: Profile, events: string[], _event: string, _state:
           ? { key: "calls", title: "Samples", tip: "samples taken under calls into the function (a sampling profiler's file: not calls made)", sort: { by: "calls" }, cell: (r) => fmt((r as Row).calls), width: 80 }
           : { key: "calls", title: "Calls", tip: "calls into the function from other functions", sort: { by: "calls" }, cell: (r) => fmt((r as Row).calls), width: 80 },
       );
-    cols.push({ key: "name", title: "Function", tip: "name (click to sort by name)", sort: { by: "name" }, cell: (r) => r.name + (r.kind === "function" && (r as Row).cycle ? `  <cycle ${(r as Row).cycle}>` : ""), width: 0 });
+    cols.push({ key: "name", title: "Function", tip: "name (click to sort by name)", sort: { by: "name" }, cell: (r) => r.name + (r.kind === "function" && (r as Row).cycle ? `  <cycle ${(r as Row).cycle}>` : "") + (((r as Row).functions ?? 1) > 1 ? `  [${(r as Row).functions} functions]` : ""), width: 0 });
     if (!pcols) cols.push({ key: "loc", title: "Location", tip: "source file, or the object of a function with none (???)", cell: (r) => location(r.file, r.object), width: 160 });
     return cols;
   }

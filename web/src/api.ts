@@ -149,6 +149,10 @@ export interface Row extends FnRef {
   inclusive: Costs;
   calls: Cost;
   parts?: { self: Costs; inclusive: Costs }[] | null; // with part_columns=yes
+  /** With transform=: the functions in the row (its clones, an object's, recursion levels). */
+  functions?: number;
+  /** With transform=: false where the inclusive cost is an upper bound (entered again below itself). */
+  inclusive_exact?: boolean;
 }
 
 export interface Group {
@@ -166,6 +170,8 @@ export interface FunctionList {
   rows: Row[];
   groups: Group[] | null;
   total_groups: number | null;
+  /** With transform=: what the transforms did to the list. */
+  transforms?: { text: string; functions_merged: number; rows_renamed: number; focus_path_not_applied: boolean };
 }
 
 export interface DiffRow {

@@ -6,7 +6,9 @@
 // recursion example (collapse recursion, focus on a call path; the two in either order, whose
 // results differ) and the -O2 C++ profile (merge clones, collapse a library; an old link's
 // merge_clones=1&collapse_object= meaning what it meant).
-// Screenshots go to --out (transforms-recursion.png, transforms-clones.png).
+// The function list's rows merged as the frames are (clones, recursion levels), their costs
+// the API's and the flame graph's, ≤ where an inclusive cost is an upper bound.
+// Screenshots go to --out (transforms-recursion.png, transforms-clones.png, transforms-list.png).
 //
 //   node web/tests/browser_transforms.test.mjs --calltree build/calltree --chromium /usr/bin/chromium \
 //        --corpus tests/corpus --out build/web/screenshots [--only NAME]
@@ -149,6 +151,66 @@ test("collapse recursion from a frame's menu: a chip, the total kept, × undoes 
   }
 });
 
+/** The list's rows in the DOM (those in view): [name cell, inclusive cell]. */
+const listRows = (pg) => pg.$$eval("section.list .row", (els) => els.map((e) => [e.querySelector(".cell.name")?.textContent ?? "", e.querySelector(".cell.incl")?.textContent ?? ""]));
+/** A cost cell's number ("1,234  12.3%" is 1234), and whether it is marked an upper bound. */
+const costOf = (cell) => ({ upper: cell.startsWith("≤"), n: BigInt(cell.replace(/^≤ /, "").split("  ")[0].replace(/\D/g, "") || "0") });
+
+test("the function list follows the transforms: merged rows, their sums, ≤ an upper bound", async () => {
+  const s = await serve([recurse]);
+  try {
+    const q = "functions?cycles=no&limit=5000";
+    const plain = await s.api(q);
+    const event = plain.events[0];
+    const levels = plain.rows.filter((r) => r.name.startsWith("fib'"));
+    const fib = plain.rows.find((r) => r.name === "fib");
+    assert(levels.length > 0 && fib, "fib and its levels");
+    const step = "collapse_recursion:^fib$";
+    const merged = await s.api(q + "&transform=" + encodeURIComponent(step));
+    eq(merged.transforms.functions_merged, levels.length, "the levels merged");
+    const row = merged.rows.find((r) => r.name === "fib");
+    eq(row.functions, levels.length + 1, "fib's row holds its levels");
+    const sum = (rows, k) => rows.reduce((t, r) => t + BigInt(r[k][event]), 0n);
+    eq(BigInt(row.self[event]), sum([fib, ...levels], "self"), "the row's self cost: the levels' summed");
+    eq(row.inclusive[event], fib.inclusive[event], "its inclusive cost: fib's own (exact)");
+    eq(row.inclusive_exact, true, "exact");
+    eq(sum(merged.rows, "self"), sum(plain.rows, "self"), "the self costs still sum to the total");
+
+    // The page: the note, the row with its count, its inclusive cost the API's; no level left.
+    const pg = await page(s.url + "#tab=flame&transform=" + encodeURIComponent(step));
+    await pg.waitForSelector('[data-testid="list-transforms"]');
+    const note = await pg.textContent('[data-testid="list-transforms"]');
+    assert(note.includes(`${levels.length} function${levels.length === 1 ? "" : "s"} merged into the row of`), "the note: " + note);
+    await pg.waitForFunction(() => [...document.querySelectorAll("section.list .row .cell.name")].some((e) => e.textContent.startsWith("fib  [")));
+    const rows = await listRows(pg);
+    for (const [n] of rows) assert(!n.startsWith("fib'"), "a level of fib in the list: " + n);
+    const [name, incl] = rows.find(([n]) => n.startsWith("fib  ["));
+    eq(name, `fib  [${levels.length + 1} functions]`, "fib's row names its functions");
+    eq(costOf(incl).n, BigInt(fib.inclusive[event]), "fib's row: the inclusive cost shown");
+    eq(costOf(incl).upper, false, "not marked an upper bound");
+    await shot(pg, "transforms-list");
+
+    // Every recursion collapsed: cyc_a'2, called by cyc_c, is in cyc_a's row, whose inclusive
+    // cost then counts cyc_a'2 twice: marked ≤, its tooltip says why.
+    const every = await s.api(q + "&transform=" + encodeURIComponent("collapse_recursion:."));
+    const cyc = every.rows.find((r) => r.name === "cyc_a");
+    eq(cyc.inclusive_exact, false, "cyc_a's row: an upper bound");
+    await pg.goto(s.url + "#tab=flame&filter=" + encodeURIComponent("^cyc_a") + "&transform=" + encodeURIComponent("collapse_recursion:."));
+    await pg.waitForFunction(() => [...document.querySelectorAll("section.list .row .cell.name")].some((e) => e.textContent.startsWith("cyc_a  [")));
+    const [, cycIncl] = (await listRows(pg)).find(([n]) => n.startsWith("cyc_a  ["));
+    eq(costOf(cycIncl).upper, true, "marked ≤: " + cycIncl);
+    eq(costOf(cycIncl).n, BigInt(cyc.inclusive[event]), "cyc_a's row: the API's number");
+    assert((await pg.getAttribute("section.list .row .cell.incl", "title") ?? "").includes("upper bound"), "the tooltip");
+    // A focus on a call path: the list says it does not apply it.
+    await pg.goto(s.url + "#tab=flame&transform=" + encodeURIComponent("focus_path:main"));
+    await pg.waitForSelector('[data-testid="list-transforms"]');
+    assert((await pg.textContent('[data-testid="list-transforms"]')).includes("not applied to the list"), "the note on the focus");
+    eq(pg.errors.join("; "), "", "page errors");
+  } finally {
+    s.stop();
+  }
+});
+
 test("merge clones and collapse a library on the -O2 C++ profile: names and total", async () => {
   const s = await serve([cc1], { waitMs: 60000 });
   try {
@@ -164,6 +226,19 @@ test("merge clones and collapse a library on the -O2 C++ profile: names and tota
     for (const f of Object.values(merged.functions)) assert(!CLONE.test(f.name), "a clone left: " + f.name);
     assert(merged.frames.count <= plain.frames.count, `no more frames: ${merged.frames.count} of ${plain.frames.count}`);
     await pg.waitForFunction(() => ![...document.querySelectorAll('[data-testid="flame"] .frame')].some((e) => /\.(constprop|isra|part)\.\d/.test(e.textContent)));
+    // The list: each clone in its function's row or named by it (here GCC kept no code of
+    // the functions cloned: unlink_chunk.constprop.0 is unlink_chunk's row), none of its own.
+    await pg.waitForSelector('[data-testid="list-transforms"]');
+    for (const [n] of await listRows(pg)) assert(!CLONE.test(n), "a clone's row in the list: " + n);
+    const clones = "functions?limit=5000&cycles=no&filter=" + encodeURIComponent(CLONE.source);
+    const listPlain = await s.api(clones), listMerged = await s.api(clones + "&transform=merge_clones");
+    assert(listPlain.total_rows > 0, "clones in the plain list");
+    eq(listMerged.total_rows, 0, "no row of a clone's name in the list with merge_clones");
+    assert(listMerged.transforms.rows_renamed > 0, "rows named by their function");
+    const allPlain = await s.api("functions?limit=1"), allMerged = await s.api("functions?limit=1&transform=merge_clones");
+    eq(allMerged.total_rows, allPlain.total_rows - allMerged.transforms.functions_merged, "the list's rows: one per function");
+    const note = await pg.textContent('[data-testid="list-transforms"]');
+    assert(note.includes(`${listMerged.transforms.rows_renamed} rows of one function named by their function`), "the list's note: " + note);
     const want = folded(cc1, ["--merge-clones"]);
     eq(want.total, rootSum(plain, event), "export --merge-clones's total");
     // Collapse libc from a libc frame's menu.
