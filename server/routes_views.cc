@@ -420,6 +420,13 @@ response route_source(const request& r, const views::session& s, std::string_vie
   // source; the page shows only the note. None of their lines are sent.)
   const bool no_file = names_no_file(name);
   q.with_lines = !no_file;
+  // One part of several chosen (parts=N): its lines alone, read again for it (views/source.h).
+  if (c.parts.size() == 1 && s.p.parts.size() > 1) q.part = c.parts[0];
+  if (q.part && q.with_lines) {
+    if (auto one = s.lines_of_part(*q.part); !one->error.empty())
+      return error_response(409, "part_lines",
+                            "the lines of part " + std::to_string(*q.part + 1) + ": " + one->error);
+  }
   auto v = views::annotate_source(s, *file, q);
   if (!v) return error_response(400, "bad_event", v.error().message);
   source_text text;
@@ -445,6 +452,8 @@ response route_source(const request& r, const views::session& s, std::string_vie
   j.key("hot").value(q.hot_share);
   j.key("function");
   function ? j.value(static_cast<std::uint64_t>(*function)) : j.null();
+  // (only with one part chosen: the lines, calls, jumps and `hot` are that part's)
+  if (q.part) j.key("part").value(std::uint64_t{*q.part + 1});
   j.key("max_calls").value(static_cast<std::uint64_t>(max_calls));
   j.key("text").begin_array();
   for (const auto& line : text.lines) j.value(line);

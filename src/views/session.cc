@@ -1,8 +1,6 @@
 // views/session.cc — loading a profile for the views (see session.h).
 #include "views/session.h"
 
-#include "views/call_balance.h"
-
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -19,6 +17,7 @@
 #include "model/string_pool_access.h"
 #include "reader/read_hooks.h"
 #include "views/annotate_direct.h"
+#include "views/call_balance.h"
 #include "views/class_scope.h"
 #include "views/function_list.h"
 #include "views/part_costs.h"
@@ -350,7 +349,8 @@ struct reading {
 result<reading> read_tables(const std::vector<std::string>& paths, const load_options& options,
                             bool lines, profile& p, annotate_data& t, keeping_sink& diags,
                             std::vector<std::string>* warnings,
-                            const std::atomic<bool>* stop = nullptr) {
+                            const std::atomic<bool>* stop = nullptr,
+                            std::optional<std::uint32_t> part = std::nullopt) {
   const std::string& path = paths.front();
   // annotate's tables with everything the views show: inclusive costs, every call, source
   // lines of the files that are found, and the view tables (annotate_direct.h).
@@ -364,6 +364,7 @@ result<reading> read_tables(const std::vector<std::string>& paths, const load_op
   o.input_name = path;
   o.threads = options.threads;
   o.max_memory = options.max_memory;
+  if (part) o.part = part_id{*part};  // (one part's records alone, as annotate --part)
   const std::string display = path == "-" ? "<stdin>" : path;
   annotate_direct direct(p, o, &diags, display);
   direct.keep_view_tables(options.inclusive);
@@ -438,7 +439,8 @@ result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
     if (stat(path.c_str(), &st) == 0) s->input_size = static_cast<std::uint64_t>(st.st_size);
   }
   // (Standard input cannot be read a second time: its lines are read with the rest.)
-  const bool defer = options.defer_lines && std::find(paths.begin(), paths.end(), "-") == paths.end();
+  const bool defer =
+      options.defer_lines && std::find(paths.begin(), paths.end(), "-") == paths.end();
   if (defer) {
     s->paths_ = paths;
     for (const auto& f : paths) s->stamps_.push_back(stamp(f));
@@ -483,6 +485,102 @@ bool session::lines_ready() const { return paths_.empty() || lines_done_.load();
 
 const std::string& session::lines_error() const { return lines_error_; }
 
+std::shared_ptr<const part_lines> session::lines_of_part(std::uint32_t part) const {
+  return remembered<part_lines>("lines of part " + std::to_string(part), [&] {
+    auto out = std::make_shared<part_lines>();
+    std::vector<std::string> paths = paths_;
+    if (paths.empty()) {
+      if (run_files.empty()) paths.push_back(input_name);
+      for (const run_file& f : run_files) paths.push_back(f.name);
+    }
+    if (std::find(paths.begin(), paths.end(), "-") != paths.end()) {
+      out->error = "standard input cannot be read again for one part's lines";
+      return out;
+    }
+    const annotate_data& all = lines();
+    if (!all.lines) {
+      out->error = lines_error_.empty() ? "the profile has no source lines" : lines_error_;
+      return out;
+    }
+    try {
+      profile p2;
+      keeping_sink diags(0);
+      load_options o = options;
+      o.progress = nullptr;
+      annotate_data made;
+      auto read = read_tables(paths, o, true, p2, made, diags, nullptr, &stop_lines_, part);
+      if (!read) {
+        out->error = read.error().message;
+        return out;
+      }
+      for (std::size_t f = 0; f < stamps_.size() && f < paths.size(); ++f)
+        if (stamp(paths[f]) != stamps_[f]) {
+          out->error = paths[f] + " changed since it was read: reload the page to read it again";
+          return out;
+        }
+      // Its keys are its own (a reading of one part meets its functions in another order):
+      // this session's by object, file and name.
+      auto text = [](const annotate_data& d, std::uint32_t k) {
+        std::string s;
+        if (d.key_has_object[k]) s = d.objects[d.key_object[k]];
+        s.append(1, '\0').append(d.files[d.key_file[k]]).append(1, '\0');
+        s.append(d.function_name(k));
+        return s;
+      };
+      std::unordered_map<std::string, std::uint32_t> made_key;
+      for (std::uint32_t k = 0; k < made.keys(); ++k) made_key.emplace(text(made, k), k);
+      std::vector<std::uint32_t> key_to(made.keys(), UINT32_MAX);
+      for (std::uint32_t k = 0; k < keys(); ++k)
+        if (auto it = made_key.find(text(t, k)); it != made_key.end()) key_to[it->second] = k;
+      // Its files: lines()'s by name.
+      std::unordered_map<std::string_view, std::uint32_t> file_index;
+      for (std::uint32_t f = 0; f < all.files.size(); ++f) file_index.emplace(all.files[f], f);
+      std::vector<std::uint32_t> file_to(made.files.size(), UINT32_MAX);
+      for (std::uint32_t f = 0; f < made.files.size(); ++f)
+        if (auto it = file_index.find(made.files[f]); it != file_index.end())
+          file_to[f] = it->second;
+
+      annotate_data& l = out->t;
+      l.recorded = made.recorded;
+      l.files = all.files;
+      l.lines = true;
+      l.file_lines.resize(all.files.size());
+      for (std::uint32_t f = 0; f < made.file_lines.size(); ++f)
+        if (file_to[f] != UINT32_MAX) l.file_lines[file_to[f]] = std::move(made.file_lines[f]);
+      l.line_cc = std::move(made.line_cc);
+      l.call_line_cc = cc_table(made.call_line_cc.cols());
+      for (std::size_t i = 0; i < made.call_lines.size(); ++i) {
+        ann_call_line c = made.call_lines[i];
+        if (key_to[c.caller] == UINT32_MAX || key_to[c.callee] == UINT32_MAX ||
+            file_to[c.file] == UINT32_MAX)
+          continue;
+        c.caller = key_to[c.caller];
+        c.callee = key_to[c.callee];
+        c.file = file_to[c.file];
+        l.call_lines.push_back(c);
+        const std::size_t row = l.call_line_cc.add_row();
+        std::copy_n(made.call_line_cc.values(i), made.call_line_cc.cols(),
+                    l.call_line_cc.values(row));
+        std::copy_n(made.call_line_cc.defined(i), made.call_line_cc.cols(),
+                    l.call_line_cc.defined(row));
+      }
+      for (ann_jump j : made.jumps) {
+        if (file_to[j.file] == UINT32_MAX || file_to[j.target_file] == UINT32_MAX) continue;
+        j.file = file_to[j.file];
+        j.target_file = file_to[j.target_file];
+        l.jumps.push_back(j);
+      }
+      std::sort(l.jumps.begin(), l.jumps.end(), [](const ann_jump& a, const ann_jump& b) {
+        return std::tie(a.file, a.line, a.target_file, a.target_line, a.conditional) <
+               std::tie(b.file, b.line, b.target_file, b.target_line, b.conditional);
+      });
+    } catch (const std::bad_alloc&) {
+      out->error = "out of memory reading part " + std::to_string(part + 1) + "'s lines";
+    }
+    return out;
+  });
+}
+
 void session::make_lines() const {
   auto made = std::make_unique<annotate_data>();
   auto fail = [&](std::string why) {
@@ -506,8 +604,9 @@ void session::make_lines() const {
     if (stop_lines_) return fail("the server is ending");
     for (std::size_t f = 0; f < paths_.size(); ++f)
       if (stamp(paths_[f]) != stamps_[f])
-        return fail(paths_[f] + " changed since it was read: its source lines are not shown "
-                                "(reload the page to read it again)");
+        return fail(paths_[f] +
+                    " changed since it was read: its source lines are not shown "
+                    "(reload the page to read it again)");
     annotate_data& l = *made;
     // Its keys must be t's, one for one (the same records in the same order make them so).
     // (Names compared as text: the two readings' pools number them each their own way.)

@@ -66,6 +66,13 @@ struct load_options {
 
 class part_costs;
 
+// The source-line tables of one part alone (session::lines_of_part): `t`'s line fields, or why
+// there are none.
+struct part_lines {
+  annotate_data t;
+  std::string error;  // "" when `t` holds the lines
+};
+
 // At most this many parts are shown side by side (the function list's columns per part).
 inline constexpr std::size_t max_part_columns = 16;
 
@@ -137,6 +144,13 @@ class session {
   bool lines_ready() const;
   // Why lines() has no lines after a deferred reading ("" otherwise).
   const std::string& lines_error() const;
+  // The source-line tables of one part (0-based) alone, as `annotate --part` counts them: each
+  // line's costs (file_lines, line_cc), the calls of each line (call_lines, call_line_cc: their
+  // caller and callee keys this session's) and the jumps, in lines()'s file ids (its other
+  // fields empty; a function's first and last lines are lines()'s). Made by a reading of the
+  // files that sums that part's records alone, remembered while among the last few asked for.
+  // `error` says why there are none (standard input, the file changed or gone). Thread-safe.
+  std::shared_ptr<const part_lines> lines_of_part(std::uint32_t part) const;
   // Ends a deferred reading of the lines under way (or to come) soon: lines() then answers
   // tables without lines. For a server that ends, whose warm-up would otherwise read on.
   void stop_reading() const { stop_lines_ = true; }

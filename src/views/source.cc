@@ -34,18 +34,30 @@ result<source_view> annotate_source(const session& s, std::uint64_t file, const 
     for (std::size_t c = 0; c < ncol; ++c) v[c] = columns[c].value(row);
     return v;
   };
-  const std::uint64_t total = ncol ? columns[out.weight_column].value(t.totals.values(0)) : 0;
+  // One part's lines: their costs, calls and jumps from a reading of that part alone, its
+  // functions' spans lines()'s.
+  std::shared_ptr<const part_lines> one;
+  if (q.part) {
+    one = s.lines_of_part(*q.part);
+    if (!one->error.empty())
+      return error{"the lines of part " + std::to_string(*q.part + 1) + ": " + one->error};
+  }
+  const annotate_data& lc = one ? one->t : lt;
+  const std::vector<std::uint64_t> part_total =
+      q.part ? s.part_totals(*q.part) : std::vector<std::uint64_t>();
+  const std::uint64_t total =
+      ncol ? columns[out.weight_column].value(q.part ? part_total.data() : t.totals.values(0)) : 0;
   const auto hot_from = static_cast<std::uint64_t>(static_cast<double>(total) * q.hot_share);
 
   std::map<std::uint64_t, source_line> lines;
-  for (const auto& [line, row] : lt.file_lines[file]) {
+  for (const auto& [line, row] : lc.file_lines[file]) {
     source_line& l = lines[line];
     l.line = line;
-    l.self = values(lt.line_cc.values(row));
+    l.self = values(lc.line_cc.values(row));
     l.hot = ncol && l.self[out.weight_column] > 0 && l.self[out.weight_column] >= hot_from;
   }
-  for (std::size_t i = 0; i < lt.call_lines.size(); ++i) {
-    const ann_call_line& c = lt.call_lines[i];
+  for (std::size_t i = 0; i < lc.call_lines.size(); ++i) {
+    const ann_call_line& c = lc.call_lines[i];
     if (c.file != file) continue;
     source_line& l = lines[c.line];
     l.line = c.line;
@@ -54,11 +66,11 @@ result<source_view> annotate_source(const session& s, std::uint64_t file, const 
         c.caller == c.callee ||
         (c.caller < t.cycle_of.size() && c.callee < t.cycle_of.size() &&
          t.cycle_of[c.caller] != 0 && t.cycle_of[c.caller] == t.cycle_of[c.callee]);
-    l.calls.push_back({c.caller, c.callee, c.count, values(lt.call_line_cc.values(i)), recursive});
+    l.calls.push_back({c.caller, c.callee, c.count, values(lc.call_line_cc.values(i)), recursive});
   }
-  auto lo = std::lower_bound(lt.jumps.begin(), lt.jumps.end(), file,
+  auto lo = std::lower_bound(lc.jumps.begin(), lc.jumps.end(), file,
                              [](const ann_jump& j, std::uint64_t f) { return j.file < f; });
-  for (auto it = lo; it != lt.jumps.end() && it->file == file; ++it) {
+  for (auto it = lo; it != lc.jumps.end() && it->file == file; ++it) {
     source_line& l = lines[it->line];
     l.line = it->line;
     if (l.self.empty()) l.self.assign(ncol, 0);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct source_query {
   double hot_share = 0.001;  // a line is hot from this share of the program total
   // false: only the columns (and has_lines): no lines, calls, jumps or functions are made
   bool with_lines = true;
+  // One part's (0-based) lines alone (session::lines_of_part), `hot` of that part's total;
+  // empty: every part summed.
+  std::optional<std::uint32_t> part;
 };
 
 struct source_call {

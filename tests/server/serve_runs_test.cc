@@ -1,8 +1,11 @@
 // serve_runs_test.cc — the serve API on profiles that change (status, reload) and on runs of
 // several files, in-process (the binary's side: serve_reload.py, web/tests/browser_runs).
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <thread>
 
@@ -252,6 +255,67 @@ TEST(ServeRuns, ByThreadOneRootPerThread) {
   EXPECT_EQ(get(c, "/api/v1/flame?by_thread=yes").status, 400);
   EXPECT_FALSE(get_json(c, "/api/v1/flame").contains("threads"));
   EXPECT_EQ(get(c, "/api/v1/flame?by_thread=0").body, get(c, "/api/v1/flame").body);
+}
+
+// The Source of one part (parts=N): that part's lines alone, read again from the file; each
+// line's costs and calls in the parts alone sum to its cost in all of them, for the five
+// files of a run and for the same run in one file; several parts answer every part's lines;
+// a file changed since it was read is a 409 that says so.
+void check_source_parts(const server::api& a, std::size_t parts) {
+  using nlohmann::json;
+  const json row = get_json(a, "/api/v1/functions?filter=%5Esort_work%24&limit=1")["rows"][0];
+  const std::string q = "/api/v1/source/" + std::to_string(row["file_id"].get<std::uint64_t>()) +
+                        "?function=" + std::to_string(row["id"].get<std::uint64_t>());
+  const json all = get_json(a, q);
+  EXPECT_FALSE(all.contains("part"));
+  std::map<std::uint64_t, std::uint64_t> want, got, want_calls, got_calls;
+  auto add = [](const json& src, auto& self, auto& calls) {
+    for (const json& l : src["lines"]) {
+      self[l["line"]] += l["self"]["Ir"].get<std::uint64_t>();
+      if (l.contains("calls"))
+        for (const json& c : l["calls"]) calls[l["line"]] += c["cost"]["Ir"].get<std::uint64_t>();
+    }
+  };
+  add(all, want, want_calls);
+  for (std::size_t p = 1; p <= parts; ++p) {
+    const json one = get_json(a, q + "&parts=" + std::to_string(p));
+    EXPECT_EQ(one["part"], p);
+    add(one, got, got_calls);
+  }
+  std::erase_if(got, [](const auto& kv) { return kv.second == 0; });
+  std::erase_if(want, [](const auto& kv) { return kv.second == 0; });
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(got_calls, want_calls);
+  EXPECT_NE(get_json(a, q + "&parts=2")["lines"], all["lines"]);
+  EXPECT_EQ(get(a, q + "&parts=2,4").body, get(a, q).body);
+}
+
+TEST(ServeRuns, TheSourceOfOnePartIsItsLinesAlone) {
+  using nlohmann::json;
+  const fs::path dir = fs::path(CALLTREE_SOURCE_DIR) / "tests/runs/threads";
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  auto s = views::load_run(files, where());
+  ASSERT_TRUE(s) << s.error().message;
+  check_source_parts(make_api(std::shared_ptr<const views::session>(std::move(*s))), 5);
+  check_source_parts(make_api(load(corpus / "vg-threads-separate-combined.callgrind")), 5);
+
+  // The file changed since it was read: no part's lines, a 409 that says why.
+  const fs::path copy = fs::temp_directory_path() /
+                        ("calltree-source-parts-" + std::to_string(::getpid()) + ".callgrind");
+  fs::copy_file(corpus / "vg-threads-separate-combined.callgrind", copy,
+                fs::copy_options::overwrite_existing);
+  server::api c = make_api(load(copy));
+  const json row = get_json(c, "/api/v1/functions?filter=%5Esort_work%24&limit=1")["rows"][0];
+  const std::string q = "/api/v1/source/" + std::to_string(row["file_id"].get<std::uint64_t>()) +
+                        "?function=" + std::to_string(row["id"].get<std::uint64_t>());
+  EXPECT_EQ(get(c, q).status, 200);
+  std::ofstream(copy, std::ios::app) << "# changed\n";
+  server::response r = get(c, q + "&parts=2");
+  EXPECT_EQ(r.status, 409);
+  EXPECT_NE(r.body.find("changed since it was read"), std::string::npos) << r.body;
+  fs::remove(copy);
 }
 
 // A call that costs more than its callee's lines (tests/runs/calls-above-lines.callgrind:

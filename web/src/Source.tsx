@@ -5,7 +5,7 @@
 // and every note beneath one is a row of one height, and only the rows in view are in the
 // page, so a file of any length scrolls as one of 50 lines.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { FunctionDetail, Profile, Source, SourceLine } from "./api";
+import { isReport, type FunctionDetail, type Profile, type Source, type SourceLine } from "./api";
 import { FnLink } from "./Calls";
 import { callPct, fmt, num, pct, recursiveNote } from "./format";
 import { navigate, type ViewState } from "./url";
@@ -75,12 +75,16 @@ export function SourceView({ f, event, state }: { f: FunctionDetail; event: stri
   const selfAll = spans.reduce((a, sp) => a + num(sp.self?.[event]), 0);
   const span = spans[Math.min(picked, Math.max(0, spans.length - 1))];
   const fileId = span ? span.file_id : f.file_id;
+  // One part chosen (a thread): its own lines, which the server reads again for it; several
+  // parts (or a report, which holds every part's lines): the lines of every part.
+  const onePart = /^\d+$/.test(state.parts) && !isReport();
   const q = useFetch<Source>(fileId === null || fileId === undefined ? null : "source/" + fileId, {
     function: f.id,
     sort: event,
     side: state.side === "old" ? "old" : undefined,
+    parts: onePart ? state.parts : undefined,
   });
-  const partsChosen = state.parts !== "all";
+  const partsChosen = state.parts !== "all" && !onePart;
   const prof = useFetch<Profile>(partsChosen ? "profile" : null, {});
   const box = useRef<HTMLDivElement>(null);
   const first = span?.first_line ?? 0;
@@ -135,8 +139,9 @@ export function SourceView({ f, event, state }: { f: FunctionDetail; event: stri
   if (fileId === null || fileId === undefined) return <div class="hint">This function has no source file in the profile.</div>;
   if (q.error) return <div class="error">{q.error.message}</div>;
   if (!s) return <div class="hint">Loading the source…</div>;
-  // (The lines are of every part, as the server keeps them: with parts chosen, their shares are
-  // of the program's total, not of those parts'; the head says so.)
+  // (With one part, the lines are that part's, their shares of its total (the function's
+  // answer's, of that part). With several parts chosen, the lines are of every part, as the
+  // server keeps them: their shares are of the program's total; the head says so.)
   const totals = (partsChosen ? prof.data?.totals ?? {} : f.totals) as Record<string, number | string>;
   const from = Math.max(0, Math.floor(view.top / ROW) - OVERSCAN);
   const to = Math.min(items.length, Math.ceil((view.top + view.height) / ROW) + OVERSCAN);
@@ -190,6 +195,7 @@ export function SourceView({ f, event, state }: { f: FunctionDetail; event: stri
         <span class="dim">
           {!s.missing && <span data-testid="source-lines">{fmt(s.text.length)} lines · </span>}
           hot: a line with at least {(s.hot * 100).toFixed(2)}% of the total {s.event}
+          {s.part && <span data-testid="source-one-part"> · costs of part {s.part} alone, % of its total</span>}
           {partsChosen && <span data-testid="source-all-parts"> · costs of every part (lines are kept summed over the parts), % of the program's total</span>}
           {!s.has_costs && !s.no_file && " · this file has no costs per line (it was not found while reading; start serve with -I or --source-root)"}
         </span>

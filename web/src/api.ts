@@ -354,6 +354,8 @@ export interface Source {
   has_costs: boolean;
   event: string;
   hot: number;
+  /** With one part chosen (parts=N): N; the lines, calls and jumps are that part's alone. */
+  part?: number;
   text: string[];
   lines: SourceLine[];
   functions: (FnRef & { first_line: number; last_line: number })[];

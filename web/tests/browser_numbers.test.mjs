@@ -173,16 +173,39 @@ test("a thread run: one flame root per thread, each its part's total; shares fol
     const m = fig.match(/([\d,]+) ([\d.]+%)$/);
     assert(m, "the selected function's figures: " + fig);
     eq(m[2], share(m[1].replace(/,/g, ""), P[1].totals[e]), "the selected function's share, of part 2's total");
-    // The Source tab's lines are of every part (kept summed): with part 2 chosen it says so, and
-    // its shares are of the program's total (sort_work runs in threads 2 and 4).
-    const sortWork = (await s.api("functions?filter=%5Esort_work%24&limit=1")).rows[0].id;
-    await pg.evaluate((id) => (location.hash = `#parts=2&tab=source&fn=${id}`), sortWork);
-    await pg.waitForSelector('[data-testid="source-all-parts"]');
+    // The Source tab with part 2 chosen: part 2's own lines (read again for it), each line's
+    // share of part 2's total (sort_work runs in threads 2 and 4); every line's costs in the
+    // parts alone sum to its cost in all of them. Parts 2 and 4 together: the lines of every
+    // part, shares of the program's total, and the head says so.
+    const sortWork = (await s.api("functions?filter=%5Esort_work%24&limit=1")).rows[0];
+    const src = (parts) => s.api(`source/${sortWork.file_id}?function=${sortWork.id}${parts ? "&parts=" + parts : ""}`);
+    const all = await src(null);
+    eq(all.part, undefined, "all parts: no part named");
+    const byLine = new Map(all.lines.map((l) => [l.line, BigInt(l.self[e])]));
+    const sums = new Map();
+    for (let i = 1; i <= P.length; i++) {
+      const one = await src(String(i));
+      eq(one.part, i, `part ${i}'s lines`);
+      for (const l of one.lines) sums.set(l.line, (sums.get(l.line) ?? 0n) + BigInt(l.self[e]));
+    }
+    for (const [line, c] of byLine) eq(sums.get(line) ?? 0n, c, `line ${line}: the parts' costs sum to all's`);
+    const part2 = await src("2");
+    assert(part2.lines.some((l) => BigInt(l.self[e]) !== byLine.get(l.line)), "part 2's lines are not every part's");
+    await pg.evaluate((id) => (location.hash = `#parts=2&tab=source&fn=${id}`), sortWork.id);
+    await pg.waitForSelector('[data-testid="source-one-part"]');
     await pg.waitForSelector(".srcline .num:not(:empty)");
     const lines = await pg.$$eval(".srcline", (els) => els.map((el) => [...el.querySelectorAll(".num")].map((n) => n.textContent)).filter((c) => c[0]));
     assert(lines.length > 0, "lines with costs");
-    for (const [c, pc] of lines) eq(pc, share(c.replace(/,/g, ""), A.totals[e]), `a line's share (${c}), of the program's total`);
+    const part2Costs = new Set(part2.lines.map((l) => String(l.self[e])));
+    for (const [c] of lines) assert(part2Costs.has(c.replace(/,/g, "")), `a line's cost ${c} is part 2's`);
+    for (const [c, pc] of lines) eq(pc, share(c.replace(/,/g, ""), P[1].totals[e]), `a line's share (${c}), of part 2's total`);
     await shot(pg, "thread-source");
+    await pg.evaluate((id) => (location.hash = `#parts=2,4&tab=source&fn=${id}`), sortWork.id);
+    await pg.waitForSelector('[data-testid="source-all-parts"]');
+    await pg.waitForSelector(".srcline .num:not(:empty)");
+    const summed = await pg.$$eval(".srcline", (els) => els.map((el) => [...el.querySelectorAll(".num")].map((n) => n.textContent)).filter((c) => c[0]));
+    for (const [c, pc] of summed) eq(pc, share(c.replace(/,/g, ""), A.totals[e]), `parts 2 and 4: a line's share (${c}), of the program's total`);
+    await shot(pg, "thread-source-two-parts");
     noErrors(pg);
   } finally {
     s.stop();
