@@ -128,23 +128,6 @@ TEST_F(ServeFilters, TheViewsOfOneFunctionReadTheFilteredStacks) {
   EXPECT_EQ(down["frames"]["count"], 0);
 }
 
-// %-encoded for a query ("main;fib'2" is "main%3Bfib%272").
-std::string encoded(std::string_view s) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (std::isalnum(u) || c == '_' || c == '.' || c == '-') {
-      out += c;
-    } else {
-      out += '%';
-      out += hex[u >> 4];
-      out += hex[u & 15];
-    }
-  }
-  return out;
-}
-
 TEST_F(ServeFilters, TransformStepsApplyInTheirOrder) {
   auto a = make_api(session_);
   const json plain = get_json(a, "/api/v1/flame?min=0&max_frames=200000");

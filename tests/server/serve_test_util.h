@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -55,6 +56,23 @@ inline views::load_options where() {
   o.threads = 2;
   o.defer_lines = true;  // (as `calltree serve` loads: the source lines when first asked for)
   return o;
+}
+
+// %-encoded for a query ("main;fib'2" is "main%3Bfib%272").
+inline std::string encoded(std::string_view s) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '_' || c == '.' || c == '-') {
+      out += c;
+    } else {
+      out += '%';
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    }
+  }
+  return out;
 }
 
 inline std::shared_ptr<const views::session> load(const std::filesystem::path& path) {

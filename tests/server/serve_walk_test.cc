@@ -16,6 +16,12 @@
 //   cost or above the calls it stands for (but by `unfitted`); the page's cut tree too.
 // - flame graph by thread (by_thread=1), a file of several parts: a root per part, in order, each
 //   the part's self costs, together the profile's.
+// - the call-tree transforms (trees of fewer than 50000 frames): collapse recursion, merge
+//   clones with direct recursion and libraries collapsed keep the total, every frame within
+//   its parent, no function under itself after collapse recursion; the list with the same
+//   steps keeps its self costs' sum and an exact merged row holds each of its functions and at
+//   most their sum; a focus on the heaviest call path of depth 2 is one root holding that
+//   path's frames, what it kept and left out the total.
 // - sandwich, callee map, caller map (flame from a function, both directions) and coverage (all
 //   callers, all callees): one root, children within their parent, the coverage's total is the
 //   root frame's, entries within it; the caller map's top box is the inclusive cost.
@@ -620,6 +626,73 @@ class walker {
     log_.check(signed_ || le(page_roots, sum), pv, "roots within the total of the part",
                "roots " + show(page_roots) + ", the part's self costs " + show(sum));
     walk_transforms(part, totals, roots, f.size());
+    walk_focus_path(part, totals, f);
+  }
+
+  // A focus on a call path (transform=focus_path:P), P the path of the heaviest frame at depth
+  // 2 (or as deep as the tree goes) of the tree the stack filters read (hide=^$, which hides
+  // nothing: the exact tree of the exports' share, which a filter reads): one root, the path's
+  // last function, holding what the frames of that path held; what it kept and what it says it
+  // left out sum to that tree's total; every frame within its parent.
+  void walk_focus_path(std::optional<std::uint32_t> part, const costs_t& totals, const frames& f0) {
+    if (f0.size() == 0 || f0.size() >= 50000 || signed_ || events_.empty()) return;
+    const std::string& first = events_[0];
+    const std::string v = view("flame (focus path)", part);
+    const json fl = ask(v, "flame?min=0&merge=no&max_frames=200000&hide=%5E%24&" + ev_ + sel(part));
+    if (fl.is_null()) return;
+    const frames f = read_frames(fl);
+    if (f.size() == 0) return;
+    costs_t roots = of(json::object());
+    for (std::size_t i = 0; i < f.size(); ++i)
+      if (f.parent[i] < 0) roots = plus(roots, f.total_of(i));
+    auto name = [&](std::size_t i) {
+      return fl["functions"][std::to_string(f.id[i])]["name"].get<std::string>();
+    };
+    std::vector<std::size_t> depth(f.size(), 0);
+    std::size_t deepest = 0;
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      if (f.parent[i] >= 0) depth[i] = depth[static_cast<std::size_t>(f.parent[i])] + 1;
+      deepest = std::max(deepest, depth[i]);
+    }
+    const std::size_t d = std::min<std::size_t>(2, deepest);
+    std::size_t target = f.size();
+    for (std::size_t i = 0; i < f.size(); ++i)
+      if (depth[i] == d && (target == f.size() || f.total.at(first)[i] > f.total.at(first)[target]))
+        target = i;
+    auto path_of = [&](std::size_t i) {
+      std::vector<std::string> p;
+      for (std::int64_t a = static_cast<std::int64_t>(i); a >= 0;
+           a = f.parent[static_cast<std::size_t>(a)])
+        p.insert(p.begin(), name(static_cast<std::size_t>(a)));
+      return p;
+    };
+    const std::vector<std::string> path = path_of(target);
+    std::string joined;
+    for (const std::string& n : path) {
+      if (n.find(';') != std::string::npos) return;  // (a name the path's text cannot hold)
+      joined += (joined.empty() ? "" : ";") + n;
+    }
+    costs_t held = of(json::object());  // the frames of that path
+    for (std::size_t i = 0; i < f.size(); ++i)
+      if (depth[i] == d && path_of(i) == path) held = plus(held, f.total_of(i));
+    const json fp = ask(v, "flame?min=0&merge=no&max_frames=200000&transform=focus_path:" +
+                               test::encoded(joined) + "&" + ev_ + sel(part));
+    if (fp.is_null()) return;
+    const frames g = read_frames(fp);
+    if (!log_.check(g.size() > 0, v, "the path is found", joined)) return;
+    const costs_t kept = check_tree(v, g, totals, fp["functions"]);
+    std::size_t root_count = 0;
+    for (std::size_t i = 0; i < g.size(); ++i) root_count += g.parent[i] < 0;
+    log_.check(root_count == 1 && g.parent[0] < 0 &&
+                   fp["functions"][std::to_string(g.id[0])]["name"] == path.back(),
+               v, "one root, the path's last function",
+               joined + ": " + std::to_string(root_count) + " roots");
+    log_.check(kept == held, v, "the root holds the path's frames",
+               joined + ": root " + show(kept) + ", frames " + show(held));
+    log_.check(plus(kept, of(fp["filter"]["dropped"])) == roots, v,
+               "kept and left out sum to the total",
+               joined + ": kept " + show(kept) + ", left out " + show(of(fp["filter"]["dropped"])) +
+                   ", total " + show(roots));
   }
 
   // The call-tree transforms (views/stack_transform.h) on the exact tree (of fewer than 50000
