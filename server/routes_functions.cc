@@ -123,9 +123,10 @@ response route_functions(const request& r, const views::session& s) {
                     row.merged ? std::string_view(row.merged->name) : std::string_view());
     if (l.merge) {
       // (only with transforms: an answer without them stays as it was)
-      j.key("functions").value(std::uint64_t{row.merged ? row.merged->functions : 1});
+      j.key("functions")
+          .value(std::uint64_t{row.merged ? row.merged->functions() : std::size_t{1}});
       // (the ids of a merged row's functions, its own first: the first 100)
-      if (row.merged && row.merged->functions > 1) {
+      if (row.merged && row.merged->functions() > 1) {
         j.key("members").begin_array();
         for (std::size_t m = 0; m < std::min<std::size_t>(row.merged->members.size(), 100); ++m)
           j.value(std::uint64_t{row.merged->members[m]});
@@ -143,7 +144,7 @@ response route_functions(const request& r, const views::session& s) {
     if (part_columns) {
       // (A cycle is a cycle of the parts summed: no part has it as such.)
       j.key("parts");
-      if (s.is_cycle(row.id) || (row.merged && row.merged->functions > 1)) {
+      if (s.is_cycle(row.id) || (row.merged && row.merged->functions() > 1)) {
         j.null();
       } else {
         j.begin_array();
@@ -189,8 +190,8 @@ response route_functions(const request& r, const views::session& s) {
     j.key("text").value(q.transforms.text);
     std::uint64_t merged = 0, renamed = 0;
     for (const auto& m : l.merge->rows) {
-      merged += m.functions - 1;
-      renamed += m.functions == 1;  // (a clone alone, by its function's name; an object's)
+      merged += m.functions() - 1;
+      renamed += m.functions() == 1;  // (a clone alone, by its function's name; an object's)
     }
     j.key("functions_merged").value(merged);
     j.key("rows_renamed").value(renamed);

@@ -388,7 +388,7 @@ result<function_list> list_functions(const session& s, const list_query& q) {
     r.calls = calls_of(id);
     r.cycle = id < nk ? pc.cycle_of(id) : static_cast<std::uint32_t>(id - nk + 1);
     r.merged = merged_row(id);
-    if (r.merged && r.merged->functions > 1) r.cycle = 0;  // (of several functions)
+    if (r.merged && r.merged->functions() > 1) r.cycle = 0;  // (of several functions)
     out.rows.push_back(std::move(r));
   }
   return out;

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "views/session.h"
+#include "views/stack_transform.h"
 
 namespace calltree::views {
 
@@ -20,39 +21,12 @@ constexpr std::uint32_t unmerged = list_merge::unmerged;
 // to be exact.
 constexpr std::uint64_t walk_budget = std::uint64_t{16} << 20;
 
-// `name` with each clone suffix gone from each of its caller context's names ("f'g.part.0'h"
-// is "f'g'h", as the stack transform merges them), or nothing when it has none.
-std::optional<std::string> without_clones(std::string_view name) {
-  if (name.find('.') == std::string_view::npos) return std::nullopt;  // (no suffix: most names)
-  std::string m;
-  bool changed = false;
-  for (std::size_t at = 0;;) {
-    const std::size_t tick = name.find('\'', at + (at == 0 ? 1 : 0));
-    const std::string_view part =
-        name.substr(at, tick == std::string_view::npos ? std::string_view::npos : tick - at);
-    const std::string_view base = clone_base(part);
-    changed |= base.size() != part.size();
-    m += base;
-    if (tick == std::string_view::npos) break;
-    m += '\'';
-    at = tick + 1;
-  }
-  if (!changed) return std::nullopt;
-  return m;
-}
-
 // The length of `name` without a recursion level ("f'2" is "f"), or name.size() with none.
 std::size_t without_level(std::string_view name) {
   std::size_t end = name.size();
   while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
   if (end == name.size() || end < 2 || name[end - 1] != '\'') return name.size();
   return end - 1;
-}
-
-// A function's identity for recursion: its name up to a caller context or level.
-std::string_view identity(std::string_view name) {
-  const auto tick = name.find('\'', 1);
-  return tick == std::string_view::npos ? name : name.substr(0, tick);
 }
 
 bool any_match(const std::vector<const name_match*>& m, std::string_view s) {
@@ -128,12 +102,13 @@ std::shared_ptr<const list_merge> merge_list_rows(const session& s, const part_c
       if (!pc.present(k) || in_object[k]) continue;
       const std::string_view own = s.name(k);
       std::optional<std::string> name;
-      if (clones) name = without_clones(own);
+      if (clones)
+        if (std::string m = without_clones(own); m != own) name = std::move(m);
       const std::string_view now = name ? std::string_view(*name) : own;
       const std::size_t cut = without_level(now);
       bool direct_only = false;
       if (cut < now.size()) {
-        const std::string_view id = identity(now);
+        const std::string_view id = recursion_identity(now);
         if (any_match(recursion, id)) {
           name = std::string(now.substr(0, cut));
         } else if (any_match(direct, id)) {
@@ -155,11 +130,10 @@ std::shared_ptr<const list_merge> merge_list_rows(const session& s, const part_c
       const ann_call& c = s.t.calls[ci];
       if (!pc.call_present(ci) || c.caller == c.callee || direct_at[c.callee] == unmerged) continue;
       const renamed_key& r = renamed[direct_at[c.callee]];
-      std::string_view caller = s.name(c.caller);
-      std::optional<std::string> merged;
-      if (clones) merged = without_clones(caller);
-      if (merged) caller = *merged;
-      if (identity(caller) != identity(r.name)) from_others[direct_at[c.callee]] = 1;
+      const std::string caller =
+          clones ? without_clones(s.name(c.caller)) : std::string(s.name(c.caller));
+      if (recursion_identity(caller) != recursion_identity(r.name))
+        from_others[direct_at[c.callee]] = 1;
     }
     std::erase_if(renamed, [&](const renamed_key& r) {
       return r.direct_only && from_others[direct_at[r.key]];
@@ -197,7 +171,6 @@ std::shared_ptr<const list_merge> merge_list_rows(const session& s, const part_c
   }
 
   // The merged rows: keys with others in them, or named otherwise.
-  std::vector<std::vector<std::uint32_t>> members;
   auto index_of = [&](std::uint32_t row) {
     std::uint32_t& at = out->merged_index[row];
     if (at == unmerged) {
@@ -206,7 +179,7 @@ std::shared_ptr<const list_merge> merge_list_rows(const session& s, const part_c
       r.key = row;
       auto n = row_name.find(row);
       r.name = n == row_name.end() ? std::string(s.name(row)) : n->second;
-      members.emplace_back(1, row);
+      r.members.push_back(row);
     }
     return at;
   };
@@ -216,7 +189,7 @@ std::shared_ptr<const list_merge> merge_list_rows(const session& s, const part_c
     const std::uint32_t at = index_of(row);
     if (row != k) {
       out->merged_index[k] = at;
-      members[at].push_back(k);
+      out->rows[at].members.push_back(k);
     }
   }
 
@@ -229,13 +202,11 @@ std::shared_ptr<const list_merge> merge_list_rows(const session& s, const part_c
   const std::size_t nrec = pc.columns();
   for (std::size_t i = 0; i < out->rows.size(); ++i) {
     list_merge::row& r = out->rows[i];
-    r.functions = static_cast<std::uint32_t>(members[i].size());
-    r.members = members[i];
     r.self.assign(nrec, 0);
     r.inclusive.assign(nrec, 0);
-    for (std::uint32_t m : members[i])
+    for (std::uint32_t m : r.members)
       for (std::size_t e = 0; e < nrec; ++e) add_saturating(r.self[e], pc.self(m)[e]);
-    if (r.functions == 1) {
+    if (r.functions() == 1) {
       std::copy_n(pc.inclusive(r.key), nrec, r.inclusive.begin());
       r.calls = pc.calls_in(r.key);
       r.exact = true;
@@ -244,14 +215,14 @@ std::shared_ptr<const list_merge> merge_list_rows(const session& s, const part_c
   // Per function of a merged row: its lines, and the calls into it (recorded columns).
   auto in_merged = [&](std::uint32_t k) {
     const std::uint32_t g = out->merged_index[k];
-    return g != unmerged && out->rows[g].functions > 1;
+    return g != unmerged && out->rows[g].functions() > 1;
   };
   std::unordered_map<std::uint32_t,
                      std::pair<std::vector<std::uint64_t>, std::vector<std::uint64_t>>>
       lines_in;  // key -> (lines, calls in)
-  for (const auto& list : members)
-    if (list.size() > 1)
-      for (std::uint32_t m : list) {
+  for (const list_merge::row& r : out->rows)
+    if (r.functions() > 1)
+      for (std::uint32_t m : r.members) {
         auto& [lines, in] = lines_in[m];
         lines.assign(pc.self(m), pc.self(m) + nrec);
         in.assign(nrec, 0);
@@ -275,9 +246,9 @@ std::shared_ptr<const list_merge> merge_list_rows(const session& s, const part_c
   std::vector<std::uint32_t> order;  // the rows of several functions, heaviest first
   for (std::uint32_t i = 0; i < out->rows.size(); ++i) {
     list_merge::row& r = out->rows[i];
-    if (r.functions == 1) continue;
+    if (r.functions() == 1) continue;
     bool sure = true;
-    for (std::uint32_t m : members[i]) {
+    for (std::uint32_t m : r.members) {
       const auto& [lines, in] = lines_in[m];
       for (std::size_t e = 0; e < nrec; ++e) {
         if (lines[e] > in[e]) add_saturating(r.inclusive[e], lines[e] - in[e]);
@@ -297,19 +268,16 @@ std::shared_ptr<const list_merge> merge_list_rows(const session& s, const part_c
 
   // Whether a row is entered again below itself: from its functions' callees outside it,
   // through functions outside it, is one of its functions reached?
-  std::vector<std::uint32_t> first(nk + 1, 0), callee;
-  for (std::uint32_t ci = 0; ci < s.t.calls.size(); ++ci) {
-    const ann_call& c = s.t.calls[ci];
-    if (pc.call_present(ci) && c.caller != c.callee) ++first[c.caller + 1];
-  }
-  for (std::size_t k = 0; k < nk; ++k) first[k + 1] += first[k];
-  callee.resize(first[nk]);
+  index_lists callees;  // per key
   {
-    std::vector<std::uint32_t> at(first.begin(), first.end() - 1);
+    std::vector<std::uint32_t> caller, callee;
     for (std::uint32_t ci = 0; ci < s.t.calls.size(); ++ci) {
       const ann_call& c = s.t.calls[ci];
-      if (pc.call_present(ci) && c.caller != c.callee) callee[at[c.caller]++] = c.callee;
+      if (!pc.call_present(ci) || c.caller == c.callee) continue;
+      caller.push_back(c.caller);
+      callee.push_back(c.callee);
     }
+    callees.build(nk, caller, callee);
   }
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     const std::uint64_t x = nrec ? out->rows[a].inclusive[0] : 0;
@@ -334,14 +302,17 @@ std::shared_ptr<const list_merge> merge_list_rows(const session& s, const part_c
         todo.push_back(y);
       }
     };
-    for (std::uint32_t m : members[i])
-      for (std::uint32_t e = first[m]; e < first[m + 1]; ++e) visit(callee[e]);
+    for (std::uint32_t m : r.members)
+      for (std::uint32_t y : callees[m]) visit(y);
     while (!todo.empty() && !again && work <= walk_budget) {
       const std::uint32_t x = todo.back();
       todo.pop_back();
-      for (std::uint32_t e = first[x]; e < first[x + 1] && !again; ++e) {
-        if (out->merged_index[callee[e]] == i) again = true;
-        visit(callee[e]);
+      for (std::uint32_t y : callees[x]) {
+        if (out->merged_index[y] == i) {
+          again = true;
+          break;
+        }
+        visit(y);
       }
     }
     r.exact = !again && todo.empty();

@@ -51,11 +51,11 @@ struct list_merge {
   struct row {
     std::uint32_t key = 0;                       // the row's key (its id in the list)
     std::string name;                            // its name in the list
-    std::uint32_t functions = 0;                 // the keys in it
-    std::vector<std::uint32_t> members;          // those keys, the row's own first
+    std::vector<std::uint32_t> members;          // the keys in it, the row's own first
     std::vector<std::uint64_t> self, inclusive;  // per recorded column of part_costs
     std::uint64_t calls = 0;                     // calls into it from outside it
     bool exact = false;                          // inclusive is exact (see above)
+    std::size_t functions() const { return members.size(); }
   };
   std::vector<row> rows;
   bool focus_path = false;  // some step focuses on a call path (not applied to the list)

@@ -54,6 +54,22 @@ std::string_view clone_base(std::string_view name) {
 
 namespace calltree::views {
 
+std::string without_clones(std::string_view name) {
+  std::string m;
+  for (std::size_t at = 0;;) {
+    const std::size_t tick = name.find('\'', at + (at == 0 ? 1 : 0));
+    m += clone_base(name.substr(at, tick == std::string_view::npos ? tick : tick - at));
+    if (tick == std::string_view::npos) return m;
+    m += '\'';
+    at = tick + 1;
+  }
+}
+
+std::string_view recursion_identity(std::string_view name) {
+  const auto tick = name.find('\'');
+  return tick == 0 || tick == std::string_view::npos ? name : name.substr(0, tick);
+}
+
 namespace {
 
 constexpr std::uint32_t none = path_tree::no_frame;
@@ -83,21 +99,10 @@ filtered_tree walk(const path_tree& tree, const stack_filter& filter, const fram
     std::vector<std::uint32_t> nodes(tree.node.begin(), tree.node.end());
     std::sort(nodes.begin(), nodes.end());
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-    // (each name of a caller context too: "f'g.part.0'h" is "f'g'h")
-    auto merged = [&](std::string_view name) {
-      std::string m;
-      for (std::size_t at = 0;;) {
-        const std::size_t tick = name.find('\'', at + (at == 0 ? 1 : 0));
-        m += clone_base(name.substr(at, tick == std::string_view::npos ? tick : tick - at));
-        if (tick == std::string_view::npos) return m;
-        m += '\'';
-        at = tick + 1;
-      }
-    };
     std::vector<std::string> base(nodes.size());
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       const std::string_view name = names.name(nodes[i]);
-      base[i] = merged(name);
+      base[i] = without_clones(name);
       auto [it, fresh] = base_node.try_emplace(base[i], nodes[i]);
       if (!fresh && name == base[i]) it->second = nodes[i];
     }
@@ -136,16 +141,11 @@ filtered_tree walk(const path_tree& tree, const stack_filter& filter, const fram
     auto it = renamed.find(k);
     return it == renamed.end() ? names.name(k) : std::string_view(it->second);
   };
-  // A function's identity for recursion: its name without callgrind's recursion level or
-  // caller context ("f'2", "f'g" are f), so that --separate-recs' levels are one function.
+  // A function's identity for recursion (recursion_identity), per node.
   std::unordered_map<std::uint32_t, std::string_view> identity;
   auto identity_of = [&](std::uint32_t m) {
     auto [it, fresh] = identity.try_emplace(m);
-    if (fresh) {
-      const std::string_view name = display(m);
-      const auto tick = name.find('\'');
-      it->second = tick == 0 || tick == std::string_view::npos ? name : name.substr(0, tick);
-    }
+    if (fresh) it->second = recursion_identity(display(m));
     return it->second;
   };
   // Whether a new node's function is collapsed (bit 1: any recursion, 2: direct; 4: known).
@@ -219,11 +219,16 @@ filtered_tree walk(const path_tree& tree, const stack_filter& filter, const fram
 // A step's place in the fixed order of one walk.
 int rank(path_transform::kind k) {
   switch (k) {
-    case path_transform::kind::merge_clones: return 0;
-    case path_transform::kind::collapse_object: return 1;
-    case path_transform::kind::collapse_recursion: return 2;
-    case path_transform::kind::collapse_direct_recursion: return 3;
-    case path_transform::kind::focus_path: return 4;
+    case path_transform::kind::merge_clones:
+      return 0;
+    case path_transform::kind::collapse_object:
+      return 1;
+    case path_transform::kind::collapse_recursion:
+      return 2;
+    case path_transform::kind::collapse_direct_recursion:
+      return 3;
+    case path_transform::kind::focus_path:
+      return 4;
   }
   return 5;
 }
@@ -234,9 +239,9 @@ filtered_tree walks(const path_tree& tree, const stack_filter* legacy,
                     std::span<const path_transform> steps, const frame_names& names,
                     std::size_t weight_event) {
   std::vector<stack_filter> runs;
-  if (legacy && (legacy->merge_clones || legacy->collapse_recursion ||
-                 legacy->collapse_direct_recursion || legacy->collapse_object ||
-                 !legacy->focus_path.empty())) {
+  if (legacy &&
+      (legacy->merge_clones || legacy->collapse_recursion || legacy->collapse_direct_recursion ||
+       legacy->collapse_object || !legacy->focus_path.empty())) {
     stack_filter& run = runs.emplace_back();
     run.merge_clones = legacy->merge_clones;
     run.collapse_recursion = legacy->collapse_recursion;
@@ -251,13 +256,21 @@ filtered_tree walks(const path_tree& tree, const stack_filter* legacy,
     last = r;
     stack_filter& run = runs.back();
     switch (step.what) {
-      case path_transform::kind::merge_clones: run.merge_clones = true; break;
-      case path_transform::kind::collapse_object: run.collapse_object = step.match; break;
-      case path_transform::kind::collapse_recursion: run.collapse_recursion = step.match; break;
+      case path_transform::kind::merge_clones:
+        run.merge_clones = true;
+        break;
+      case path_transform::kind::collapse_object:
+        run.collapse_object = step.match;
+        break;
+      case path_transform::kind::collapse_recursion:
+        run.collapse_recursion = step.match;
+        break;
       case path_transform::kind::collapse_direct_recursion:
         run.collapse_direct_recursion = step.match;
         break;
-      case path_transform::kind::focus_path: run.focus_path = step.path; break;
+      case path_transform::kind::focus_path:
+        run.focus_path = step.path;
+        break;
     }
   }
   if (runs.empty()) runs.emplace_back();  // (the tree as it is, rebuilt)
@@ -274,8 +287,8 @@ filtered_tree walks(const path_tree& tree, const stack_filter* legacy,
   filtered_tree out;
   bool matched = true;
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    filtered_tree t = walk(i == 0 ? tree : out.tree, runs[i], i == 0 ? names : chained,
-                           weight_event);
+    filtered_tree t =
+        walk(i == 0 ? tree : out.tree, runs[i], i == 0 ? names : chained, weight_event);
     if (i == 0) {
       out.summary = std::move(t.summary);
     } else {

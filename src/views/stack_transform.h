@@ -30,6 +30,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
 
 #include "calltree/analysis/call_path_transforms.h"
@@ -40,6 +41,15 @@ namespace calltree::views {
 
 using calltree::clone_base;
 using frame_names = path_names;  // of a frame's node (a key)
+
+// `name` with each compiler clone suffix gone from each of its caller context's names
+// ("f'g.part.0'h" is "f'g'h", "f.cold'2" is "f'2"): the name merge clones gives a frame's node,
+// and a row of the function list (list_transforms.h).
+std::string without_clones(std::string_view name);
+
+// A function's identity for recursion: its name without callgrind's recursion level or caller
+// context ("f'2", "f'g" are f), so that --separate-recs' levels are one function.
+std::string_view recursion_identity(std::string_view name);
 
 // `tree` (frames in preorder) transformed by `filter`'s transforms (its name filters are not
 // applied). The summary has the tree's total, and what focus_path dropped.

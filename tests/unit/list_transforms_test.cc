@@ -42,7 +42,7 @@ path_transform step(path_transform::kind k, const std::string& e = "") {
 
 struct shown {
   std::uint64_t self = 0, inclusive = 0, calls = 0;
-  std::uint32_t functions = 1;
+  std::size_t functions = 1;
   bool exact = true;
 };
 
@@ -60,7 +60,7 @@ std::map<std::string, shown> rows(const views::session& s, std::vector<path_tran
   for (const views::list_row& r : l->rows) {
     shown x{r.self[0], r.inclusive[0], r.calls, 1, true};
     if (r.merged) {
-      x.functions = r.merged->functions;
+      x.functions = r.merged->functions();
       x.exact = r.merged->exact;
     }
     out[r.merged ? r.merged->name : std::string(s.name(r.id))] = x;
