@@ -151,15 +151,22 @@ void check_thread_flame(const server::api& a, const std::string& parts) {
   EXPECT_EQ(roots, fl["totals"]["Ir"].get<std::uint64_t>()) << "parts " << parts;
 }
 
-TEST(ServeRuns, EachThreadsStacksAreItsOwn) {
+// The five --separate-threads files of tests/runs/threads read as one run (serve FILE...).
+std::shared_ptr<const views::session> threads_run() {
   const fs::path dir = fs::path(CALLTREE_SOURCE_DIR) / "tests/runs/threads";
   std::vector<std::string> files;
   for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
-  ASSERT_EQ(files.size(), 5u);
+  EXPECT_EQ(files.size(), 5u);
   auto s = views::load_run(files, where());
-  ASSERT_TRUE(s) << s.error().message;
-  server::api a = make_api(std::shared_ptr<const views::session>(std::move(*s)));
+  EXPECT_TRUE(s) << s.error().message;
+  return s ? std::shared_ptr<const views::session>(std::move(*s)) : nullptr;
+}
+
+TEST(ServeRuns, EachThreadsStacksAreItsOwn) {
+  auto run = threads_run();
+  ASSERT_TRUE(run);
+  server::api a = make_api(run);
   check_thread_flame(a, "");
   for (const char* p : {"1", "2", "3", "2,4", "1,3,5"}) check_thread_flame(a, p);
   // Every part's entry is a root: the main thread's (the program's entry) and clone, the four
@@ -238,13 +245,9 @@ void check_by_thread(const server::api& a, const std::string& parts) {
 }
 
 TEST(ServeRuns, ByThreadOneRootPerThread) {
-  const fs::path dir = fs::path(CALLTREE_SOURCE_DIR) / "tests/runs/threads";
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
-  auto s = views::load_run(files, where());
-  ASSERT_TRUE(s) << s.error().message;
-  server::api a = make_api(std::shared_ptr<const views::session>(std::move(*s)));
+  auto run = threads_run();
+  ASSERT_TRUE(run);
+  server::api a = make_api(run);
   for (const char* p : {"", "2", "2,4", "1,3,5"}) check_by_thread(a, p);
   // The same file of five parts (--combine-dumps): the same roots.
   server::api c = make_api(load(corpus / "vg-threads-separate-combined.callgrind"));
@@ -261,11 +264,16 @@ TEST(ServeRuns, ByThreadOneRootPerThread) {
 // line's costs and calls in the parts alone sum to its cost in all of them, for the five
 // files of a run and for the same run in one file; several parts answer every part's lines;
 // a file changed since it was read is a 409 that says so.
+// /api/v1/source/FILE?function=ID of sort_work (src/c/threads.c).
+std::string sort_work_source(const server::api& a) {
+  const auto row = get_json(a, "/api/v1/functions?filter=%5Esort_work%24&limit=1")["rows"][0];
+  return "/api/v1/source/" + std::to_string(row["file_id"].get<std::uint64_t>()) +
+         "?function=" + std::to_string(row["id"].get<std::uint64_t>());
+}
+
 void check_source_parts(const server::api& a, std::size_t parts) {
   using nlohmann::json;
-  const json row = get_json(a, "/api/v1/functions?filter=%5Esort_work%24&limit=1")["rows"][0];
-  const std::string q = "/api/v1/source/" + std::to_string(row["file_id"].get<std::uint64_t>()) +
-                        "?function=" + std::to_string(row["id"].get<std::uint64_t>());
+  const std::string q = sort_work_source(a);
   const json all = get_json(a, q);
   EXPECT_FALSE(all.contains("part"));
   std::map<std::uint64_t, std::uint64_t> want, got, want_calls, got_calls;
@@ -291,14 +299,9 @@ void check_source_parts(const server::api& a, std::size_t parts) {
 }
 
 TEST(ServeRuns, TheSourceOfOnePartIsItsLinesAlone) {
-  using nlohmann::json;
-  const fs::path dir = fs::path(CALLTREE_SOURCE_DIR) / "tests/runs/threads";
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
-  auto s = views::load_run(files, where());
-  ASSERT_TRUE(s) << s.error().message;
-  check_source_parts(make_api(std::shared_ptr<const views::session>(std::move(*s))), 5);
+  auto run = threads_run();
+  ASSERT_TRUE(run);
+  check_source_parts(make_api(run), 5);
   check_source_parts(make_api(load(corpus / "vg-threads-separate-combined.callgrind")), 5);
 
   // The file changed since it was read: no part's lines, a 409 that says why.
@@ -307,9 +310,7 @@ TEST(ServeRuns, TheSourceOfOnePartIsItsLinesAlone) {
   fs::copy_file(corpus / "vg-threads-separate-combined.callgrind", copy,
                 fs::copy_options::overwrite_existing);
   server::api c = make_api(load(copy));
-  const json row = get_json(c, "/api/v1/functions?filter=%5Esort_work%24&limit=1")["rows"][0];
-  const std::string q = "/api/v1/source/" + std::to_string(row["file_id"].get<std::uint64_t>()) +
-                        "?function=" + std::to_string(row["id"].get<std::uint64_t>());
+  const std::string q = sort_work_source(c);
   EXPECT_EQ(get(c, q).status, 200);
   std::ofstream(copy, std::ios::app) << "# changed\n";
   server::response r = get(c, q + "&parts=2");
