@@ -243,6 +243,12 @@ std::shared_ptr<const list_merge> merge_list_rows(const session& s, const part_c
     for (std::size_t e = 0; e < nrec; ++e) add_saturating(r.inclusive[e], pc.call(ci)[e]);
     r.calls += pc.count(ci);
   }
+  // (A profile of differences, signed costs: compared as signed numbers, and no cap at its
+  // total, a sum of gains and losses.)
+  const bool differences = signed_costs_here();
+  auto above = [&](std::uint64_t a, std::uint64_t b) {
+    return differences ? as_signed(a) > as_signed(b) : a > b;
+  };
   std::vector<std::uint32_t> order;  // the rows of several functions, heaviest first
   for (std::uint32_t i = 0; i < out->rows.size(); ++i) {
     list_merge::row& r = out->rows[i];
@@ -251,12 +257,12 @@ std::shared_ptr<const list_merge> merge_list_rows(const session& s, const part_c
     for (std::uint32_t m : r.members) {
       const auto& [lines, in] = lines_in[m];
       for (std::size_t e = 0; e < nrec; ++e) {
-        if (lines[e] > in[e]) add_saturating(r.inclusive[e], lines[e] - in[e]);
-        if (in[e] > lines[e]) sure = false;  // (called for more than its lines)
+        if (above(lines[e], in[e])) add_saturating(r.inclusive[e], lines[e] - in[e]);
+        if (above(in[e], lines[e])) sure = false;  // (called for more than its lines)
       }
     }
     // (At most the program total: its functions no one calls may share callees.)
-    for (std::size_t e = 0; e < nrec; ++e)
+    for (std::size_t e = 0; e < nrec && !differences; ++e)
       if (r.inclusive[e] > pc.totals()[e]) {
         r.inclusive[e] = pc.totals()[e];
         sure = false;

@@ -117,6 +117,46 @@ TEST(ListTransforms, ClonesAreTheirFunctionsRow) {
   EXPECT_EQ(merged.at("g").functions, 1u);
 }
 
+// A profile of differences (negative costs): f went down by 10 under main and f.constprop.0
+// up by 5 under g; f's row is the sum, -5, exact (its costs compared as signed numbers, not
+// capped at the total of 0 as unsigned ones would be).
+TEST(ListTransforms, ADifferenceFilesRowIsItsSignedSum) {
+  auto s = load(R"(events: Ir
+fn=main
+1 3
+cfn=f
+calls=1 2
+1 -10
+cfn=g
+calls=1 5
+1 7
+fn=f
+2 -6
+cfn=f.cold
+calls=1 3
+2 -4
+fn=f.cold
+3 -4
+fn=g
+5 2
+cfn=f.constprop.0
+calls=1 6
+5 5
+fn=f.constprop.0
+6 5
+)");
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s->p.signed_costs);
+  signed_costs_scope differences(true);  // (as the server answers for such a profile)
+  const auto merged = rows(*s, {step(path_transform::kind::merge_clones)});
+  ASSERT_TRUE(merged.count("f"));
+  EXPECT_EQ(merged.at("f").functions, 3u);
+  EXPECT_EQ(as_signed(merged.at("f").self), -5);
+  EXPECT_EQ(as_signed(merged.at("f").inclusive), -5);
+  EXPECT_TRUE(merged.at("f").exact);
+  EXPECT_EQ(as_signed(merged.at("g").inclusive), 7);
+}
+
 TEST(ListTransforms, ARowEnteredAgainBelowItselfIsAnUpperBound) {
   // h calls k, which calls h.part.0: h's row holds k's call of h.part.0 twice.
   auto s = load(R"(events: Ir
