@@ -20,6 +20,14 @@ CMAKE_GEN   = -G Ninja -DCALLTREE_WERROR=ON $(if $(CCACHE),-DCMAKE_CXX_COMPILER_
 # at all), so two checkouts of one machine (a work tree and CI's fresh clone) share objects.
 export CCACHE_BASEDIR  := $(CURDIR)
 export CCACHE_NOHASHDIR := true
+# The tested build (build/, `make demo` and `make test`): Release, the build type of users and
+# distributions (-O3 -DNDEBUG), with line tables (-g1: file:line in backtraces, sanitizer reports
+# and gdb's `bt`). -g1 compiles a third faster than -g (variable locations are most of -g's
+# cost: report_diff.cc 11.5 s -> 7.9 s, session.cc 8.5 -> 5.8) and changes no code (GCC's
+# -fcompare-debug guarantee), so the tests test the machine code a user's Release build runs,
+# and `make deb-check` can package this build. The sanitizer and thread builds: -O2 -g1.
+TESTED_CONFIG = -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O3 -DNDEBUG -g1"
+LINE_TABLES   = -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
 
 .PHONY: all deps build demo test test-library same-outputs release test-release test-sanitize test-threads fuzz bench format check-format clean docs compile-release compile-release-clang deb-check
 
@@ -31,7 +39,7 @@ deps:
 
 # (Tests ON said outright: a build directory `make demo` configured without them gets them.)
 build: deps
-	@cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCALLTREE_TESTS=ON >/dev/null
+	@cmake -S . -B $(BUILD) $(CMAKE_GEN) $(TESTED_CONFIG) -DCALLTREE_TESTS=ON >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # The main job on a bundled example, with only what the tool needs: the build group of
@@ -39,7 +47,7 @@ build: deps
 # page target), then check and annotate. `make test` afterwards reuses its objects.
 demo:
 	@bash scripts/install-deps.sh build
-	@cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCALLTREE_TESTS=OFF -DCALLTREE_WEB=ON >/dev/null
+	@cmake -S . -B $(BUILD) $(CMAKE_GEN) $(TESTED_CONFIG) -DCALLTREE_TESTS=OFF -DCALLTREE_WEB=ON >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS) --target calltree_cli
 	./$(BUILD)/calltree check examples/recurse.callgrind
 	./$(BUILD)/calltree annotate --auto=no --inclusive=yes examples/recurse.callgrind
@@ -56,7 +64,7 @@ test: build
 # alone, library.md's first program, the installed examples).
 test-library:
 	@bash scripts/install-deps.sh build
-	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) bash tests/library_only.sh $(CURDIR) $(BUILD_LIBRARY) $(CURDIR)/tests/corpus/vg-recurse-default.callgrind $(CMAKE_GEN)
+	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) bash tests/library_only.sh $(CURDIR) $(BUILD_LIBRARY) $(CURDIR)/tests/corpus/vg-recurse-default.callgrind $(CMAKE_GEN) $(TESTED_CONFIG)
 
 # Every command's output on every corpus and test file, byte for byte, against a build of the
 # reference commit named in tests/same_outputs/BASE (built in build-same-outputs/, the calltree
@@ -90,14 +98,12 @@ test-release: build release
 # One clang build serves the sanitized tests and the fuzz targets: ASan + UBSan at -O2 -g (as
 # libFuzzer's targets want it), with libFuzzer's coverage hooks compiled in (the tests do not
 # notice them). CI compiles it once, not twice.
-SANITIZE_CONFIG = $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_SANITIZE=ON -DCALLTREE_FUZZ=ON
+SANITIZE_CONFIG = $(CMAKE_GEN) $(LINE_TABLES) -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_SANITIZE=ON -DCALLTREE_FUZZ=ON
 
 test-sanitize: deps
 	@cmake -S . -B $(BUILD_ASAN) $(SANITIZE_CONFIG) >/dev/null
 	@cmake --build $(BUILD_ASAN) -j $(JOBS)
 	# KCachegrind loading the outputs is checked by `make test`; the viewer is not ours to sanitize.
-	# cli.threads reads the files gzip-compressed only (THREADS_COMPRESSIONS): the other
-	# decompressors hand their bytes over the same way, and `make test` reads them all.
 	# cli.out_of_memory limits the address space, which ASan reserves terabytes of (and
 	# cli.out_of_memory_on_threads preloads a malloc, which would replace the sanitizers'; cli.input_changed
 	# preloads a read(), which theirs would come before); cli.huge_pages
@@ -108,15 +114,21 @@ test-sanitize: deps
 	# bench.parse_floor is the benchmarks' floor, not calltree. The suites that run one command on
 	# every corpus file again with other options (export.* with each consumer, examples,
 	# cli.annotate_no_positions, cli.diff_corpus) run code that the unit tests run here on every
-	# file (export_test, AnnotateRoundTrip, ViewSums, diff_test), and are left to make test. The list of
+	# file (export_test, AnnotateRoundTrip, ViewSums, diff_test), and are left to make test; so
+	# are the command-line suites whose library code a unit test runs here on the same files:
+	# cli.convert (RoundTrip, AnnotateRoundTrip), cli.threads (ReaderParallel, ChunkThreads,
+	# PprofThreads; and TSan's run), cli.annotate_golden (golden_test), cli.diff_golden
+	# (diff_test), cli.merge_associative and cli.merge_annotate (merge_test), cli.trend
+	# (history_test, trend_test). The command's own code (flags, outputs, exit status, pipes,
+	# signals) is sanitized by the other cli.* and serve.* suites. The list of
 	# libcalltree.so's exports (abi.public_symbols) is the GCC build's: a sanitized one has others.
 	# install.library_user builds the examples against the installed package and
 	# cli.flag_table_misuse_* check the compiler's errors: no code of ours runs in them.
 	# The tests that read every corpus profile read those up to 1 MB (CALLTREE_TEST_MAX_BYTES,
 	# tests/unit/profile_files.h): every dialect, part and compression, inputs of many chunks; not
 	# the six largest (1.1-24 MB), which took most of the time (CI ran out of its 90 minutes with
-	# them). `make test` reads them all; cli.threads still reads the 24 MB one on both threads.
-	cd $(BUILD_ASAN) && CALLTREE_TEST_MAX_BYTES=1000000 THREADS_COMPRESSIONS=gz ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -E 'kcachegrind|out_of_memory|input_changed|huge_pages|web\.browser|install\.consumer|docs\.|repo\.|bench\.|export\.|examples|cli\.(annotate_no_positions|diff_corpus)$$|abi\.public_symbols|install\.library_user|cli\.flag_table_misuse|/(gxx_big_cc1plus|gxx_small_cc1plus|python_jumps|xdebug_includes|xdebug_classes|xdebug_closures)$$'
+	# them). `make test` reads them all.
+	cd $(BUILD_ASAN) && CALLTREE_TEST_MAX_BYTES=1000000 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -E 'kcachegrind|out_of_memory|input_changed|huge_pages|web\.browser|install\.consumer|docs\.|repo\.|bench\.|export\.|examples|cli\.(annotate_no_positions|diff_corpus|convert|threads|annotate_golden|diff_golden|merge_associative|merge_annotate|trend)$$|abi\.public_symbols|install\.library_user|cli\.flag_table_misuse|/(gxx_big_cc1plus|gxx_small_cc1plus|python_jumps|xdebug_includes|xdebug_classes|xdebug_closures)$$'
 
 # The hand-offs between threads under ThreadSanitizer: the tests that read, decode and look up
 # names on several threads (the parallel reader and its chunk feeds, a compressed input decoded
@@ -128,7 +140,7 @@ test-sanitize: deps
 # as in test-sanitize (inputs of up to seven chunks).
 THREAD_TESTS := reader_parallel_test chunk_feed_test reader_paths_test annotate_spill_test export_test model_json_stream_test
 test-threads: deps
-	@cmake -S . -B $(BUILD_TSAN) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_TSAN=ON >/dev/null
+	@cmake -S . -B $(BUILD_TSAN) $(CMAKE_GEN) $(LINE_TABLES) -DCMAKE_CXX_COMPILER=clang++ -DCALLTREE_TSAN=ON >/dev/null
 	@cmake --build $(BUILD_TSAN) -j $(JOBS) --target $(THREAD_TESTS)
 	cd $(BUILD_TSAN) && CALLTREE_TEST_MAX_BYTES=1000000 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" setarch $$(uname -m) -R ctest --output-on-failure -j $(JOBS) -R '^(ReaderParallel|ChunkFeed|ReaderPaths|annotate_spill|GzipStream|PprofThreads|ChunkThreads|OrderedChunks|ModelJsonStream)'
 
@@ -140,7 +152,7 @@ fuzz: deps
 	bash tests/fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
 
 bench: deps
-	@cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCALLTREE_BENCH=ON >/dev/null
+	@cmake -S . -B $(BUILD) $(CMAKE_GEN) $(TESTED_CONFIG) -DCALLTREE_BENCH=ON >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 	bash bench/compare.sh $(BUILD)/calltree
 
@@ -164,10 +176,12 @@ compile-release-clang: deps
 # package; `make release`'s build, GCC, profile-guided unless RELEASE_PGO=no), installed with
 # apt-get (their dependencies resolved by apt), used (--version, check, the consumer project,
 # import calltree), then purged. As root.
+# DEB_BUILD=build packages the tested build instead (Release too, with line tables: CI's).
+DEB_BUILD ?= $(BUILD_RELEASE)
 deb-check: deps
-	@[ -f $(BUILD_RELEASE)/build.ninja ] || $(MAKE) release
-	@cmake --build $(BUILD_RELEASE) -j $(JOBS)
-	bash scripts/deb-check.sh $(BUILD_RELEASE) tests/corpus
+	@[ -f $(DEB_BUILD)/build.ninja ] || $(MAKE) release
+	@cmake --build $(DEB_BUILD) -j $(JOBS)
+	bash scripts/deb-check.sh $(DEB_BUILD) tests/corpus
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cc')

@@ -15,8 +15,9 @@
 # A difference is never waved through here: there is no list of expected differences.
 #
 # Building BASE: `git archive REV` into $SAME_OUTPUTS_DIR (default build-same-outputs/ beside
-# the build), configured as `make build` configures (Ninja, ccache, warnings as errors, the web
-# front end if npm is there), only the calltree binary, tests off. Kept between runs: a second
+# the build), configured as `make build` configures (Ninja, ccache, warnings as errors, the
+# Makefile's TESTED_CONFIG: Release with line tables; the web front end if npm is there), only
+# the calltree binary, tests off. Kept between runs: a second
 # run with the same REV builds nothing. With ccache warm (CI built the same objects the day
 # before, or this machine built REV) it takes seconds; from an empty cache a few minutes.
 #
@@ -83,7 +84,8 @@ else
   # (build/ inside the source, as `make build` has it: the compiler's paths relative to the
   # build folder are then those of the tested build, and ccache finds their objects.)
   cmake -S "$dir/src" -B "$dir/src/build" -G Ninja -DCALLTREE_WERROR=ON "${launcher[@]}" \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCALLTREE_TESTS=OFF >/dev/null || exit 2
+    -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O3 -DNDEBUG -g1" \
+    -DCALLTREE_TESTS=OFF >/dev/null || exit 2
   cmake --build "$dir/src/build" -j "${JOBS:-$(nproc)}" --target calltree_cli >"$dir/build.log" 2>&1 || {
     tail -30 "$dir/build.log" >&2
     echo "same_outputs: the build of ${rev:0:12} failed" >&2
