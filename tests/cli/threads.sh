@@ -18,7 +18,7 @@ fail=0
 checked=0
 
 counts="1 2"
-# THREADS_COMPRESSIONS: the compressions taken in turn (make test-sanitize takes only gzip;
+# THREADS_COMPRESSIONS: the compressions taken in turn (a run may take only some;
 # the decoding thread hands every decompressor's bytes over the same way).
 read -r -a compressions <<<"${THREADS_COMPRESSIONS:-gz zst xz bz2}"
 same() {  # same DESCRIPTION COMMAND...: runs COMMAND with --threads=1 and each of $counts

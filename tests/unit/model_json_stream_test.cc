@@ -138,10 +138,15 @@ TEST(ModelJsonStream, TheTailInPiecesOnEveryFile) {
     };
     const std::string want = tail(1, ~std::size_t{0} / 2);
     // (Pieces of 1 and 64 rows on three threads, of 7 on one, of 16384 on both: every size
-    // of piece and both ways of writing them, 5 tails of each file where 10 were.)
+    // of piece and both ways of writing them, 5 tails of each file where 10 were. Files over
+    // 1 MB are cut in pieces of 64 and 16384 rows only: a piece's edges are written alike in
+    // any file, and pieces of 1 and 7 rows of the 24 MB profile made the test take 140 s, 1.1 s
+    // without them.)
     const std::pair<std::size_t, unsigned> cases[] = {{1, 3}, {7, 1}, {64, 3}, {16384, 1},
                                                       {16384, 3}};
+    const bool large = std::filesystem::file_size(f) > 1000000;
     for (const auto& [rows, threads] : cases) {
+      if (large && rows < 64) continue;
       const std::string got = tail(threads, rows);
       // (Compared whole, the first byte that differs shown: a diff of two long texts is slow.)
       const auto at = std::mismatch(got.begin(), got.end(), want.begin(), want.end());
