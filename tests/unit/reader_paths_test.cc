@@ -166,7 +166,9 @@ std::vector<fs::path> inputs_under(const fs::path& dir) {
     if (name.ends_with(".txt") || name.ends_with(".md") || name.ends_with(".sh") ||
         name.ends_with(".expected") || name.ends_with(".dump") || name.ends_with(".json"))
       continue;
-    if (e.path().string().find("/src/") != std::string::npos) continue;
+    // (The corpus's src/ folder holds the programs that made it; a checkout may itself lie
+    // under a folder named src/, so the path is looked at below `dir` only.)
+    if (("/" + fs::relative(e.path(), dir).string()).find("/src/") != std::string::npos) continue;
     // (CALLTREE_TEST_MAX_BYTES: the sanitizers' runs read the files up to that size, as every
     // test of every profile does; in blocks of one byte the 24 MB one took 3 minutes there.)
     if (e.file_size() > test::largest_test_profile()) continue;
