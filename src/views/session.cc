@@ -184,16 +184,12 @@ std::shared_ptr<const part_costs> session::costs_of(const std::vector<std::uint3
 }
 
 std::vector<std::uint64_t> session::part_totals(std::uint32_t part) const {
+  // add_part_totals gives a part that states no total the sum of its self costs (part::totals,
+  // summed by the reader) already: adding the part's self rows to it again counted them twice
+  // (issue 67: ruby-prof's files of one thread each, whose parts state nothing).
   std::vector<std::uint64_t> out(columns.nrec, 0);
-  const bool stated = add_part_totals(
+  add_part_totals(
       p, columns, [&](std::size_t pt) { return pt == part; }, out.data(), nullptr);
-  if (stated) return out;
-  if (p.parts.size() == 1)
-    return std::vector<std::uint64_t>(t.totals.values(0), t.totals.values(0) + columns.nrec);
-  for (std::size_t i = 0; i < t.part_self_part.size(); ++i)
-    if (t.part_self_part[i] == part)
-      for (std::size_t c = 0; c < columns.nrec; ++c)
-        add_saturating(out[c], t.part_self.values(i)[c]);
   return out;
 }
 

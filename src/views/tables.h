@@ -267,8 +267,10 @@ void finish_annotate_data(const profile& p, const annotate_options& options,
                           inclusive_result* inclusive, std::vector<std::string>* warnings);
 
 // The program totals of the parts `selected` says yes to, added into `out` (recorded
-// columns), as the report takes them (see finish_annotate_data); `def` (if given) marks the
-// columns a stated line gave. Returns whether some selected part stated its totals.
+// columns), as the report takes them (see finish_annotate_data): each part's stated total,
+// else the sum of its self costs (part::totals), so `out` is whole either way; `def` (if
+// given) marks the columns a stated line gave. Returns whether some selected part stated its
+// totals (annotate's "(calculated)" when none did), not whether `out` was filled.
 bool add_part_totals(const profile& p, const annotate_columns& cols,
                      const std::function<bool(std::size_t)>& selected, std::uint64_t* out,
                      char* def);

@@ -350,5 +350,79 @@ TEST(ServeRuns, AFileOfDifferencesHasNoCallsAboveLinesNote) {
   EXPECT_EQ(warnings.find("calls-above-lines"), std::string::npos) << warnings;
 }
 
+// Issue 67: each part of a run is its file, so its total is that file's total read alone, in
+// /profile (the page's part menu and Parts tab), in /functions of that part (every share of
+// it) and in the flame graph's thread frames; and the parts' totals sum to the run's.
+void check_part_totals(const std::vector<std::string>& files) {
+  auto run = views::load_run(files, where());
+  ASSERT_TRUE(run) << run.error().message;
+  server::api a = make_api(std::shared_ptr<const views::session>(std::move(*run)));
+  const nlohmann::json pr = get_json(a, "/api/v1/profile");
+  const nlohmann::json& parts = pr["inputs"].back()["parts"];
+  ASSERT_EQ(parts.size(), files.size());
+  const nlohmann::json threads = get_json(a, "/api/v1/flame?by_thread=1&min=0")["threads"];
+  ASSERT_EQ(threads.size(), files.size());
+  std::map<std::string, std::uint64_t> sum;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    SCOPED_TRACE(files[i]);
+    const nlohmann::json alone = get_json(make_api(load(files[i])), "/api/v1/profile")["totals"];
+    const std::string n = std::to_string(i + 1);
+    EXPECT_EQ(parts[i]["totals"], alone) << "part " << n << " in /profile";
+    EXPECT_EQ(get_json(a, "/api/v1/functions?limit=1&parts=" + n)["totals"], alone)
+        << "part " << n << " in /functions";
+    EXPECT_EQ(threads[i]["totals"], alone) << "part " << n << "'s thread frame";
+    for (const auto& [e, v] : alone.items()) sum[e] += v.get<std::uint64_t>();
+  }
+  EXPECT_EQ(pr["totals"], nlohmann::json(sum));
+}
+
+// Every run of several files the tests serve: valgrind's threads and dumps (tests/runs), and
+// the corpus's --separate-threads files.
+TEST(ServeRuns, EachPartsTotalIsItsFiles) {
+  for (const char* run_dir : {"threads", "dumps"}) {
+    std::vector<std::string> files;
+    for (const auto& e :
+         fs::directory_iterator(fs::path(CALLTREE_SOURCE_DIR) / "tests/runs" / run_dir))
+      files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    check_part_totals(files);
+  }
+  std::vector<std::string> corpus_threads;
+  for (int t = 1; t <= 5; ++t)
+    corpus_threads.push_back(
+        (corpus / ("vg-threads-separate.t0" + std::to_string(t) + ".callgrind")).string());
+  check_part_totals(corpus_threads);
+}
+
+// ruby-prof's files of one thread each state no total (`events: wall_time`, no summary: or
+// totals: line): a part's total is the sum of its self costs, once (served doubled before:
+// 204, 408 and 612 for files of 102, 204 and 306). The same parts in one file: the same.
+TEST(ServeRuns, APartThatStatesNoTotalIsItsCostsOnce) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("calltree-ruby-prof-run-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::vector<std::string> files;
+  std::string all;
+  for (int t = 1; t <= 3; ++t) {
+    const std::string text = "events: wall_time\n\nfl=\nfn=Object::hanoi\n3 " +
+                             std::to_string(100 * t) + "\n\nfl=\nfn=Thread::run\n1 " +
+                             std::to_string(2 * t) + "\ncfl=\ncfn=Object::hanoi\ncalls=1 3\n1 " +
+                             std::to_string(100 * t) + "\n";
+    files.push_back((dir / ("thread" + std::to_string(t) + ".callgrind")).string());
+    std::ofstream(files.back()) << text;
+    all += text;
+  }
+  check_part_totals(files);
+  EXPECT_EQ(get_json(make_api(load(files[1])), "/api/v1/profile")["totals"]["wall_time"], 204);
+  const fs::path one = dir / "threads.callgrind";
+  std::ofstream(one) << all;
+  server::api a = make_api(load(one));
+  const nlohmann::json parts = get_json(a, "/api/v1/profile")["inputs"].back()["parts"];
+  ASSERT_EQ(parts.size(), 3u);
+  for (int t = 1; t <= 3; ++t)
+    EXPECT_EQ(parts[t - 1]["totals"]["wall_time"], 102 * t) << "part " << t << " of one file";
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace calltree::test
