@@ -193,7 +193,11 @@ struct asm_call_view {
 // holds.
 struct asm_jump_view {
   bool conditional = false;
-  std::uint64_t executed = 0, followed = 0;  // jump=: both its count
+  // jump=: both its count. jcnd=: followed the lines' taken counts summed; executed the
+  // instruction's executions (the profile's Ir, when it has one; else the lines' summed):
+  // callgrind writes a jcnd= line per context of the instruction (a basic block of its own
+  // holding it, a caller, a part) only where the branch was taken at least once.
+  std::uint64_t executed = 0, followed = 0;
   std::uint64_t target = 0;
   std::int64_t target_index = -1;  // the target's instruction in the view, or -1 (outside)
   std::string target_function;     // set when it leaves the function (jfn=: a tail call)

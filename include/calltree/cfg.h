@@ -9,9 +9,12 @@
 // instruction the profile records jumps from); a call does not end a block. Each block has the
 // sum of its instructions' self costs per event. The edges:
 //  * taken: a jcnd= or jump= record of the block's last instruction, its count the record's
-//    (jcnd=: executed and taken counts; jump=: both its count), exact;
+//    (jcnd=: taken count, and executed: the instruction's Ir when the view has Ir; jump=:
+//    both its count), exact;
 //  * fall-through: into the next block in address order, after a conditional branch
-//    (executed - taken of its jcnd= record, exact; 0 when it has no record: never executed)
+//    (executed - taken of its jcnd= records, exact, executed being the instruction's Ir when
+//    the view has Ir: callgrind writes a record per context of the instruction only where the
+//    branch was taken, so the records' executed counts can fall short of its executions)
 //    or after an instruction that does not branch (the executions of the block's last
 //    instruction: its Ir self cost, since callgrind counts one Ir per execution; unknown
 //    without an Ir event);
@@ -54,9 +57,9 @@ struct cfg_edge {
   cfg_edge_kind kind = cfg_edge_kind::taken;
   bool conditional = false;  // from a conditional branch (a jcnd= record, or its fall-through)
   std::optional<std::uint64_t> count;  // times followed (unknown: a fall-through without Ir)
-  std::uint64_t executed = 0;          // jcnd=: times its branch was executed; else its count
-  std::uint64_t target = 0;            // the target address
-  std::string target_function;         // set when it leaves the function (jfn=)
+  std::uint64_t executed = 0;   // jcnd=: times its branch was executed (its Ir); else its count
+  std::uint64_t target = 0;     // the target address
+  std::string target_function;  // set when it leaves the function (jfn=)
 };
 
 // Threads: a value; a const one may be read from several threads at once. Lifetime: it owns

@@ -6,6 +6,7 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <system_error>
 #include <thread>
 
@@ -67,6 +68,7 @@ struct asm_annotator::impl {
   objdump_runner run;
   std::vector<linear_event> columns;
   std::vector<std::uint64_t> totals;  // per column, of the parts chosen
+  std::optional<std::size_t> ir;      // the profile's recorded Ir event: executions
 
   struct object_symbols {
     objdump_reply reply;  // (text dropped once parsed)
@@ -132,10 +134,16 @@ struct asm_annotator::impl {
         cv.count = c.count;
         cv.inclusive = evaluate(c.inclusive);
       }
+      // A conditional branch ran as often as its instruction: its Ir, callgrind counting one
+      // per execution. Its jcnd= lines may count fewer: callgrind writes one per context of
+      // the instruction (a basic block of its own holding it, a caller, a part) only where
+      // the branch was taken, so the contexts where it never was are in the Ir alone.
+      const std::optional<std::uint64_t> runs =
+          ir && *ir < x.self.size() ? std::optional(x.self[*ir]) : std::nullopt;
       for (const instr_jump& j : x.jumps) {
         asm_jump_view& jv = a.jumps.emplace_back();
         jv.conditional = j.conditional;
-        jv.executed = j.executed;
+        jv.executed = j.conditional && runs ? std::max(j.executed, *runs) : j.executed;
         jv.followed = j.followed;
         jv.target = j.target;
         if (j.target_function != f.function)
@@ -158,6 +166,8 @@ result<asm_annotator> asm_annotator::make(const profile& p, asm_options options,
   if (!resolved) return resolved.error();
   asm_annotator a(p, std::move(options), std::move(run));
   a.impl_->columns = std::move(resolved->events);
+  for (event_id e : p.events.ids())
+    if (p.events[e].recorded && p.events[e].name == "Ir") a.impl_->ir = e.index();
   std::vector<std::uint64_t> sum(p.events.size(), 0);
   for (part_id q : p.parts.ids()) {
     const auto& parts = a.impl_->o.parts;

@@ -125,6 +125,10 @@ cfg_view make_cfg(const asm_view& v) {
     const bool has_next = bi + 1 < g.blocks.size() && !v.instructions[last + 1].gap_before;
     std::uint64_t executed = 0, followed = 0;
     bool any_conditional = false;
+    // A conditional branch ran as often as its instruction (its Ir), however many of its
+    // contexts have a jcnd= line (callgrind writes none for a context where it was never
+    // taken): its fall-through is those executions less the jumps taken.
+    const auto r = runs(last);
     for (const auto& j : in.jumps) {
       cfg_edge e;
       e.from = bi;
@@ -134,12 +138,13 @@ cfg_view make_cfg(const asm_view& v) {
       e.kind = cfg_edge_kind::taken;
       e.conditional = j.conditional;
       e.count = j.followed;
-      e.executed = j.executed;
+      const std::uint64_t ran = j.conditional && r ? std::max(j.executed, *r) : j.executed;
+      e.executed = ran;
       e.target = j.target;
       e.target_function = j.target_function;
       g.edges.push_back(std::move(e));
       any_conditional = any_conditional || j.conditional;
-      executed = std::max(executed, j.executed);
+      executed = std::max(executed, ran);
       followed += j.followed;
     }
     // A branch the profile has no record of: its edge to objdump's target, followed as often
@@ -153,7 +158,6 @@ cfg_view make_cfg(const asm_view& v) {
       e.to = t >= 0 ? static_cast<std::int64_t>(block_of[static_cast<std::size_t>(t)]) : -1;
       e.conditional = f == flow::conditional;
       e.target = *in.branch_target;
-      const auto r = runs(last);
       if (r && (*r == 0 || f == flow::jump)) e.count = *r;
       if (r && f == flow::conditional && jumps_known) e.count = 0;
       e.executed = r.value_or(0);
@@ -165,7 +169,6 @@ cfg_view make_cfg(const asm_view& v) {
     e.to = static_cast<std::int64_t>(bi + 1);
     e.kind = cfg_edge_kind::fall_through;
     e.target = v.instructions[last + 1].address;
-    const auto r = runs(last);
     if (any_conditional) {
       // jcnd=: the executions that did not jump (exact).
       e.conditional = true;

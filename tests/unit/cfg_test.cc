@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
@@ -69,6 +70,28 @@ const char* hot_profile =
     "+2 +3 619\n+3 -4 619\n+4 * 619\n+3 * 619\njcnd=618/619 -24 +1\n* *\n"
     "+2 +7 1\n+3 * 1\n";
 
+// The same counts as callgrind writes them for a longer run: the loop's test block (0x1252 to
+// the jg at 0x125e, 1237 runs) in three contexts: a callgrind basic block of its own in the
+// first fn= block of hot_loop (700 runs, jcnd=400/700), another after main's block (300 runs,
+// no jcnd= line: the branch was never taken there, and callgrind writes none), and part 2
+// (237 runs, jcnd=218/237); the jne at 0x126a in two, each with its own line (400/400,
+// 218/219). The sums are the single context's: 1237 runs, 618 taken, 619 falling through.
+const char* hot_contexts_profile =
+    "version: 1\ncreator: callgrind-3.19.0\npositions: instr line\nevents: Ir\n"
+    "part: 1\n"
+    "ob=(1) /x/hot_pie\nfl=(1) /x/hot.c\nfn=(1) hot_loop\n"
+    "0x1230 14 1\n+3 * 1\n+2 * 1\n+2 -4 1\n+2 * 1\njump=1 +25 +5\n* *\n"
+    "+7 +6 618\n+3 -2 618\n+4 +2 618\n+3 * 618\n+3 -2 618\n+3 * 618\n"
+    "+2 +1 700\n+3 * 700\n+3 * 700\n+3 * 700\n+3 * 700\njcnd=400/700 -30 +1\n* *\n"
+    "+2 +3 400\n+3 -4 400\n+4 * 400\n+3 * 400\njcnd=400/400 -24 +1\n* *\n"
+    "+2 +7 1\n+3 * 1\n"
+    "fn=(2) main\n0x1070 30 1\n"
+    "fn=(1)\n0x1252 15 300\n+3 * 300\n+3 * 300\n+3 * 300\n+3 * 300\n"
+    "+2 +3 219\n+3 -4 219\n+4 * 219\n+3 * 219\njcnd=218/219 -24 +1\n* *\n"
+    "part: 2\n"
+    "ob=(1) /x/hot_pie\nfl=(1) /x/hot.c\nfn=(1) hot_loop\n"
+    "0x1252 15 237\n+3 * 237\n+3 * 237\n+3 * 237\n+3 * 237\njcnd=218/237 -30 +1\n* *\n";
+
 objdump_reply fake_objdump(const objdump_request& r) {
   objdump_reply reply;
   reply.path = r.object;
@@ -77,12 +100,13 @@ objdump_reply fake_objdump(const objdump_request& r) {
   return reply;
 }
 
-asm_view hot_loop_view(std::vector<std::string> events = {}) {
+asm_view hot_loop_view(std::vector<std::string> events = {}, const char* text = hot_profile) {
   profile p;
   diagnostic_collector diags;
-  auto in = memory_input(hot_profile);
+  auto in = memory_input(text);
   profile_builder b(p, &diags, "t");
   EXPECT_TRUE(detail::read_any_input(*in, p.strings, b, diags).has_value());
+  EXPECT_EQ(diags.errors(), 0u);
   asm_options o;
   o.events = std::move(events);
   auto a = asm_annotator::make(p, o, fake_objdump);
@@ -153,6 +177,55 @@ TEST(Cfg, EdgesHaveTheJumpRecordsCountsAndExactFallThroughs) {
   for (const auto& e : g.edges) in[e.to] += *e.count;
   for (std::size_t b = 1; b < g.blocks.size(); ++b)
     EXPECT_EQ(*g.blocks[b].executed, in[static_cast<std::int64_t>(b)]) << b;
+}
+
+TEST(Cfg, AnInstructionInSeveralContextsCountsThemAll) {
+  const asm_view one = hot_loop_view();
+  const asm_view three = hot_loop_view({}, hot_contexts_profile);
+  ASSERT_EQ(three.status, asm_status::ok) << three.message;
+  ASSERT_EQ(three.self, one.self);
+  // The jg's jump: taken 618 times of its 1237 runs (the jcnd= lines say 937).
+  const auto jg = std::find_if(three.instructions.begin(), three.instructions.end(),
+                               [](const asm_instruction& in) { return in.address == 0x125e; });
+  ASSERT_NE(jg, three.instructions.end());
+  ASSERT_EQ(jg->jumps.size(), 1u);
+  EXPECT_EQ(jg->jumps[0].followed, 618u);
+  EXPECT_EQ(jg->jumps[0].executed, 1237u);
+  EXPECT_NE(asm_text(three).find("| jump 618 of 1,237 (50.0% taken) to 1240\n"), std::string::npos)
+      << asm_text(three);
+  EXPECT_NE(asm_json(three).find("\"executed\":1237,\"followed\":618"), std::string::npos);
+
+  // The graph is the single context's, edge for edge: the jg's fall-through 1237 - 618.
+  const cfg_view a = make_cfg(one), b = make_cfg(three);
+  auto same = [&](const cfg_view& x, const char* what) {
+    ASSERT_EQ(x.blocks.size(), a.blocks.size()) << what;
+    for (std::size_t i = 0; i < a.blocks.size(); ++i)
+      EXPECT_EQ(x.blocks[i].executed, a.blocks[i].executed) << what << " block " << i;
+    ASSERT_EQ(x.edges.size(), a.edges.size()) << what;
+    for (std::size_t i = 0; i < a.edges.size(); ++i) {
+      EXPECT_EQ(x.edges[i].from, a.edges[i].from) << what << " edge " << i;
+      EXPECT_EQ(x.edges[i].to, a.edges[i].to) << what << " edge " << i;
+      EXPECT_EQ(x.edges[i].count, a.edges[i].count) << what << " edge " << i;
+      EXPECT_EQ(x.edges[i].executed, a.edges[i].executed) << what << " edge " << i;
+    }
+  };
+  same(b, "three contexts");
+  ASSERT_EQ(b.edges.size(), 10u);
+  EXPECT_EQ(b.edges[6].count, 618u);  // 4 -> 3, taken
+  EXPECT_EQ(b.edges[6].executed, 1237u);
+  EXPECT_EQ(b.edges[7].count, 619u);  // 4 -> 5, falling through
+  EXPECT_EQ(b.edges[8].count, 618u);  // 5 -> 4, the jne's lines summed
+  EXPECT_EQ(b.edges[8].executed, 619u);
+  // Every block with edges out is left as often as it runs.
+  std::map<std::size_t, std::uint64_t> out;
+  for (const auto& e : b.edges) out[e.from] += *e.count;
+  for (const auto& [from, n] : out) EXPECT_EQ(n, *b.blocks[from].executed) << from;
+
+  // make_cfg alone, on a view whose jump holds the lines' count: the instruction's Ir still.
+  asm_view lines = three;
+  lines.instructions[static_cast<std::size_t>(jg - three.instructions.begin())].jumps[0].executed =
+      937;
+  same(make_cfg(lines), "the lines' count");
 }
 
 TEST(Cfg, WithoutIrTheFallThroughsOfPlainBlocksAreUnknown) {
