@@ -405,6 +405,7 @@ class stats_reader {
     std::vector<std::vector<std::size_t>> out(fns_.size());
     for (std::size_t i = 0; i < edges_.size(); ++i) out[edges_[i].caller].push_back(i);
     std::uint64_t total = 0;
+    bool overflowed = false;
     for (std::size_t i = 0; i < fns_.size(); ++i) {
       const auto& f = fns_[i];
       if (f.listed) {
@@ -415,9 +416,13 @@ class stats_reader {
         c.given = 1;
         to_.sink.on_cost(c);
         ++to_.stats.cost_lines;
-        if (total + f.self < total && total != UINT64_MAX)
+        // (Reported once, as the callgrind reader reports the converted file's sum: a sum held
+        // at 2^64-1 that a later cost would pass again is still past it.)
+        if (total + f.self < total && !overflowed) {
+          overflowed = true;
           to_.report(severity::error, diag_code::cost_overflow, 0, 0,
                      "the sum of ns costs in this part goes above 2^64-1; it is held at 2^64-1");
+        }
         total = saturated_add(total, f.self);
       }
       for (auto k : out[i]) {
