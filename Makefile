@@ -119,8 +119,9 @@ test-sanitize: deps
 	# cli.convert (RoundTrip, AnnotateRoundTrip), cli.threads (ReaderParallel, ChunkThreads,
 	# PprofThreads; and TSan's run), cli.annotate_golden (golden_test), cli.diff_golden
 	# (diff_test), cli.merge_associative and cli.merge_annotate (merge_test), cli.trend
-	# (history_test, trend_test). The command's own code (flags, outputs, exit status, pipes,
-	# signals) is sanitized by the other cli.* and serve.* suites. The list of
+	# (history_test: runs, change points, the trend report). The command's own code (flags,
+	# outputs, exit status, pipes, signals) is sanitized by the other cli.* and serve.* suites.
+	# The list of
 	# libcalltree.so's exports (abi.public_symbols) is the GCC build's: a sanitized one has others.
 	# install.library_user builds the examples against the installed package and
 	# cli.flag_table_misuse_* check the compiler's errors: no code of ours runs in them.
