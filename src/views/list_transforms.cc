@@ -21,12 +21,27 @@ constexpr std::uint32_t unmerged = list_merge::unmerged;
 // to be exact.
 constexpr std::uint64_t walk_budget = std::uint64_t{16} << 20;
 
-// The length of `name` without a recursion level ("f'2" is "f"), or name.size() with none.
-std::size_t without_level(std::string_view name) {
+// `name` without its recursion level, or nothing when it has none. callgrind writes a level
+// after the function's name and before its callers' context (--separate-recs with
+// --separate-callers): "f'2" is "f", "quicksort'2'main'(below main)" is
+// "quicksort'main'(below main)", the same function in the same context one level up.
+std::optional<std::string> without_level(std::string_view name) {
+  auto digits_from = [&](std::size_t at) {
+    std::size_t end = at;
+    while (end < name.size() && name[end] >= '0' && name[end] <= '9') ++end;
+    return end;
+  };
+  const std::size_t tick = name.find('\'');
+  if (tick != std::string_view::npos && tick > 0) {
+    const std::size_t end = digits_from(tick + 1);
+    if (end > tick + 1 && (end == name.size() || name[end] == '\''))
+      return std::string(name.substr(0, tick)) + std::string(name.substr(end));
+  }
+  // (A name with a tick of its own before its level.)
   std::size_t end = name.size();
   while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
-  if (end == name.size() || end < 2 || name[end - 1] != '\'') return name.size();
-  return end - 1;
+  if (end == name.size() || end < 2 || name[end - 1] != '\'') return std::nullopt;
+  return std::string(name.substr(0, end - 1));
 }
 
 bool any_match(const std::vector<const name_match*>& m, std::string_view s) {
@@ -105,14 +120,13 @@ std::shared_ptr<const list_merge> merge_list_rows(const session& s, const part_c
       if (clones)
         if (std::string m = without_clones(own); m != own) name = std::move(m);
       const std::string_view now = name ? std::string_view(*name) : own;
-      const std::size_t cut = without_level(now);
       bool direct_only = false;
-      if (cut < now.size()) {
+      if (std::optional<std::string> up = without_level(now)) {
         const std::string_view id = recursion_identity(now);
         if (any_match(recursion, id)) {
-          name = std::string(now.substr(0, cut));
+          name = std::move(up);
         } else if (any_match(direct, id)) {
-          name = std::string(now.substr(0, cut));
+          name = std::move(up);
           direct_only = true;
         }
       }
@@ -261,12 +275,33 @@ std::shared_ptr<const list_merge> merge_list_rows(const session& s, const part_c
         if (above(in[e], lines[e])) sure = false;  // (called for more than its lines)
       }
     }
-    // (At most the program total: its functions no one calls may share callees.)
-    for (std::size_t e = 0; e < nrec && !differences; ++e)
-      if (r.inclusive[e] > pc.totals()[e]) {
-        r.inclusive[e] = pc.totals()[e];
-        sure = false;
+    // At most its functions' own inclusive costs summed (a cycle's member's: its cycle's, once
+    // a cycle), nor the program total: the calls into a row of recursion levels each carry the
+    // levels below them again (`ring_a'2` called from `ring_d'2` ten times, ten nested costs),
+    // and functions no one calls may share callees. Each function's own inclusive cost holds
+    // every stack it is on, so their sum holds every stack the row is on.
+    if (!differences) {
+      std::vector<std::uint64_t> bound(nrec, 0);
+      std::vector<std::uint32_t> cycles_counted;
+      for (std::uint32_t m : r.members) {
+        const std::uint32_t c = pc.cycle_of(m);
+        const std::uint64_t* own = pc.inclusive(m);
+        if (c != 0 && c - 1 < pc.cycles()) {
+          if (std::find(cycles_counted.begin(), cycles_counted.end(), c) != cycles_counted.end())
+            continue;
+          cycles_counted.push_back(c);
+          own = pc.cycle_inclusive(c - 1);
+        }
+        for (std::size_t e = 0; e < nrec; ++e) add_saturating(bound[e], own[e]);
       }
+      for (std::size_t e = 0; e < nrec; ++e) {
+        const std::uint64_t cap = std::min(bound[e], pc.totals()[e]);
+        if (r.inclusive[e] > cap) {
+          r.inclusive[e] = cap;
+          sure = false;
+        }
+      }
+    }
     r.exact = sure;
     if (r.exact) order.push_back(i);
   }

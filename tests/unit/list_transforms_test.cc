@@ -318,6 +318,94 @@ TEST(ListTransforms, RecursionLevelsAreTheirFunctionsRow) {
   EXPECT_EQ(direct.at("cyc_a").functions, 1u);
 }
 
+// A ring of two functions recursing through each other, at callgrind's second level
+// (--separate-recs=2): main -> ring_a -> ring_b -> ring_a'2 -> ring_b'2 -> ring_a'2 ... four
+// levels deep. Each call into ring_a'2 carries the levels below it again (80 + 60 + 40 + 20),
+// so the calls into ring_a's row add up to 300 where the ring costs 100 in all.
+constexpr const char* ring = R"(events: Ir
+fl=r.c
+fn=main
+1 1000
+cfn=ring_a
+calls=1 2
+1 100
+fn=ring_a
+2 10
+cfn=ring_b
+calls=1 3
+2 90
+fn=ring_b
+3 10
+cfn=ring_a'2
+calls=1 4
+3 80
+fn=ring_a'2
+4 40
+cfn=ring_b'2
+calls=4 5
+4 160
+fn=ring_b'2
+5 40
+cfn=ring_a'2
+calls=3 4
+5 120
+)";
+
+TEST(ListTransforms, ARowOfRecursionLevelsIsAtMostItsFunctionsInclusiveCosts) {
+  auto s = load(ring);
+  ASSERT_TRUE(s);
+  const auto all = rows(*s, {step(path_transform::kind::collapse_recursion, "")});
+  ASSERT_TRUE(all.count("ring_a"));
+  const shown& a = all.at("ring_a");
+  EXPECT_EQ(a.functions, 2u);
+  EXPECT_EQ(a.self, 50u);
+  // ring_a's own 100 and its level's cycle (ring_a'2 <-> ring_b'2: 80): 180, not the 300 of
+  // the calls into it, nor the program's 1,100 (which main's row is).
+  EXPECT_EQ(a.inclusive, 180u);
+  EXPECT_GE(a.inclusive, 100u);  // (what the ring costs)
+  EXPECT_FALSE(a.exact);
+  EXPECT_LT(a.inclusive, all.at("main").inclusive);
+  // The same without cycles: ring_a'2's own inclusive cost is the file's (80 + 120).
+  views::list_query q;
+  q.detect_cycles = false;
+  const auto flat = rows(*s, {step(path_transform::kind::collapse_recursion, "")}, q);
+  EXPECT_LE(flat.at("ring_a").inclusive, 100u + 200u);
+  EXPECT_FALSE(flat.at("ring_a").exact);
+}
+
+// --separate-callers with --separate-recs: the level comes before the callers' context.
+TEST(ListTransforms, RecursionLevelsWithACallersContextAreOneRow) {
+  auto s = load(R"(events: Ir
+fl=q.c
+fn=main
+1 5
+cfn=q'main
+calls=1 2
+1 70
+fn=q'main
+2 10
+cfn=q'2'main
+calls=2 3
+2 60
+fn=q'2'main
+3 60
+cfn=q'2'main
+calls=4 3
+3 50
+)");
+  ASSERT_TRUE(s);
+  const auto all = rows(*s, {step(path_transform::kind::collapse_recursion, "")});
+  ASSERT_TRUE(all.count("q'main"));
+  EXPECT_FALSE(all.count("q'2'main"));
+  EXPECT_EQ(all.at("q'main").functions, 2u);
+  EXPECT_EQ(all.at("q'main").self, 70u);
+  EXPECT_EQ(all.at("q'main").inclusive, 70u);
+  EXPECT_TRUE(all.at("q'main").exact);
+  // Direct recursion only: q'2'main is called by q's levels alone.
+  const auto direct = rows(*s, {step(path_transform::kind::collapse_direct_recursion, "")});
+  EXPECT_EQ(direct.at("q'main").functions, 2u);
+}
+
 TEST(ListTransforms, AFocusOnACallPathIsNotApplied) {
   auto s = load(levels);
   ASSERT_TRUE(s);
