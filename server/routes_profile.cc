@@ -65,13 +65,15 @@ void input_object(json_writer& j, const views::session& s, const views::column_s
   j.key("has_jumps").value(s.stats.jump_lines > 0);
   j.key("has_calls").value(s.stats.call_lines > 0);
   // A sampling profiler's file (docs/import.md): its call counts are samples taken under each
-  // call, as its `desc: Call counts:` line says (said only then: other answers are unchanged).
-  if (first)
+  // call, as its `desc: Call counts:` line says, or as gperftools' `pprof --callgrind` writes
+  // them, whose one event is `Hits` (each call's count is the hits under it, its cost's
+  // figure). Said only then: other answers are unchanged.
+  if (first) {
+    bool sampled = first->header.events.size() == 1 && first->header.events[0] == "Hits";
     for (const auto& [type, value] : first->header.descriptions)
-      if (type == "Call counts" && value.starts_with("samples")) {
-        j.key("sampled_calls").value(true);
-        break;
-      }
+      if (type == "Call counts" && value.starts_with("samples")) sampled = true;
+    if (sampled) j.key("sampled_calls").value(true);
+  }
   j.key("diagnostics").begin_object();
   j.key("errors").value(s.errors);
   j.key("warnings").value(s.warnings);

@@ -4,10 +4,12 @@
 // then with -g its call chain, one frame a line, innermost first (`HEX sym+0xOFF (dso)`), then a
 // blank line; without -g the header ends with the sample's own frame. What it makes of them:
 // - events: each event named in the headers is one (perf's name without the last ':',
-//   `cycles:u` as perf writes it), its cost the sample's period where perf prints one, else 1 a
-//   sample; an event whose samples print a period has a second event, `EVENT_samples`, their
-//   count (perf report's "Samples" beside its "Event count"). A header without an event counts
-//   into `samples` (`period` if it prints one).
+//   `cycles:u` as perf writes it), its cost the sample's period where perf prints one; an event
+//   whose samples print a period has a second event, `EVENT_samples`, their count (perf
+//   report's "Samples" beside its "Event count"). An event whose samples print no period (`-F`
+//   without `period`) is their count alone, 1 a sample, so it is named `EVENT_samples` too:
+//   not `cycles`, which would be read as cycles. A header without an event counts into
+//   `samples` (`period` if it prints one).
 // - frames: the function is the symbol without its `+0xOFF`, the object the dso; `[unknown]`
 //   stays `[unknown]` in its dso. Kernel frames keep theirs (`[kernel.kallsyms]`, a vmlinux
 //   path), which is what tells them apart: their functions are never merged with a program's
@@ -230,7 +232,8 @@ class reader {
     std::vector<std::string> columns;
     std::vector<std::size_t> sample_column(events_.size(), SIZE_MAX);
     for (const auto& e : events_)
-      columns.push_back(!e.name.empty() ? e.name : e.has_period ? "period" : "samples");
+      columns.push_back(e.has_period ? (e.name.empty() ? "period" : e.name)
+                                     : (e.name.empty() ? "samples" : e.name + "_samples"));
     for (std::size_t e = 0; e < events_.size(); ++e)
       if (events_[e].has_period) {
         sample_column[e] = columns.size();

@@ -4,8 +4,9 @@
 For every perf-*.txt in DIR, this script reads the samples itself (its own parse, simpler than
 calltree's: regular expressions, as FlameGraph's stackcollapse-perf.pl does) and checks that the model
 calltree reads (`calltree export --to=json`: a function is its object, file and name) has:
-  - each event's total: the sum of the samples' periods (1 a sample when perf prints none), and
-    for an event with periods, EVENT_samples: the number of its samples;
+  - each event's total: the sum of the samples' periods, and for an event with periods,
+    EVENT_samples: the number of its samples; an event whose samples print no period is
+    EVENT_samples alone, 1 a sample;
   - each function's self cost, by (object, function): the samples whose innermost frame it is;
   - each function's inclusive cost, the sum of the calls into it: the samples whose stack it is
     on, once a stack (stacks.h), recursion or not;
@@ -105,7 +106,11 @@ def expected(path):
     self_ = defaultdict(lambda: defaultdict(int))
     incl = defaultdict(lambda: defaultdict(int))
     for event, period, stack in smp:
-        name = event or ("period" if event in with_period else "samples")
+        # (an event with no period printed counts samples, and is named so)
+        if event in with_period:
+            name = event or "period"
+        else:
+            name = (event + "_samples") if event else "samples"
         cols = [(name, period if period is not None else 1)]
         if event in with_period:
             cols.append(((event + "_samples") if event else "samples", 1))

@@ -152,7 +152,8 @@ TEST(ImportPerfScript, CallChainsWithPeriods) {
   EXPECT_EQ(at(s, "/tmp/prog", "main"), (pair{0, 2}));
 }
 
-// Without a period each sample costs 1 and there is no _samples event; two events, two columns.
+// Without a period each sample costs 1, and the event counts samples: it is named EVENT_samples
+// (not `cycles`, which would read as cycles); two events, two columns.
 TEST(ImportPerfScript, NoPeriodTwoEvents) {
   const std::string text =
       "noploop 21796 [001] 1410597.984841: instructions: \n"
@@ -166,9 +167,9 @@ TEST(ImportPerfScript, NoPeriodTwoEvents) {
       "\n";
   auto l = load(text, false);
   ASSERT_TRUE(l->ok);
-  EXPECT_EQ(events(l->p), (std::vector<std::string>{"instructions", "cycles"}));
-  EXPECT_EQ(at(costs(l->p, "instructions"), "/opt/noploop", "main"), (pair{2, 2}));
-  EXPECT_EQ(at(costs(l->p, "cycles"), "/opt/noploop", "main"), (pair{1, 1}));
+  EXPECT_EQ(events(l->p), (std::vector<std::string>{"instructions_samples", "cycles_samples"}));
+  EXPECT_EQ(at(costs(l->p, "instructions_samples"), "/opt/noploop", "main"), (pair{2, 2}));
+  EXPECT_EQ(at(costs(l->p, "cycles_samples"), "/opt/noploop", "main"), (pair{1, 1}));
 }
 
 // Without -g: one line a sample, comm right-aligned; the header's own frame is the stack.
@@ -204,7 +205,7 @@ TEST(ImportPerfScript, KernelFramesAndUnknownsKeptApart) {
   auto l = load(text, false);
   ASSERT_TRUE(l->ok);
   EXPECT_EQ(l->diags.errors(), 0u);
-  auto c = costs(l->p, "cpu-clock");
+  auto c = costs(l->p, "cpu-clock_samples");
   EXPECT_EQ(at(c, "[kernel.kallsyms]", "read"), (pair{1, 1}));
   EXPECT_EQ(at(c, "/lib/libc.so.6", "read"), (pair{1, 2}));
   EXPECT_EQ(at(c, "/bin/dd", "[unknown]"), (pair{0, 1}));
@@ -230,7 +231,7 @@ TEST(ImportPerfScript, OldPerfAndInlinedFrames) {
   auto l = load(text, false);
   ASSERT_TRUE(l->ok);
   EXPECT_EQ(l->diags.errors(), 0u);
-  auto c = costs(l->p, "cycles");
+  auto c = costs(l->p, "cycles_samples");
   EXPECT_EQ(at(c, "[kernel.kallsyms]", "native_write_msr_safe"), (pair{1, 1}));
   auto t = costs(l->p, "cpu-clock");
   EXPECT_EQ(at(t, "/tmp/hot", "helper"), (pair{10, 10}));

@@ -48,7 +48,7 @@ export function rowKeys(e: KeyboardEvent, go: () => void) {
   (next as HTMLElement | null)?.focus();
 }
 
-function CallTable({ title, rows, total, d, event, side, label, base }: { title: string; rows: CallRef[]; total: number; d: FunctionDetail; event: string; side?: "new" | "old"; label: string; base: Cost | undefined }) {
+function CallTable({ title, rows, total, d, event, side, label, base, sampled }: { title: string; rows: CallRef[]; total: number; d: FunctionDetail; event: string; side?: "new" | "old"; label: string; base: Cost | undefined; sampled?: boolean }) {
   return (
     <div class="calltable" aria-label={label}>
       <h3>
@@ -64,7 +64,9 @@ function CallTable({ title, rows, total, d, event, side, label, base }: { title:
               <th class="num" title={base === d.totals[event] ? "of the program's total" : "of the selected function's inclusive cost (relative to parent)"}>
                 {base === d.totals[event] ? "%" : "% of it"}
               </th>
-              <th class="num">Count</th>
+              <th class="num" title={sampled ? "samples taken under the call (a sampling profiler's file: not calls made)" : "calls made"}>
+                {sampled ? "Samples" : "Count"}
+              </th>
               <th>Function</th>
               <th>Location</th>
             </tr>
@@ -92,7 +94,7 @@ function CallTable({ title, rows, total, d, event, side, label, base }: { title:
   );
 }
 
-export function Calls({ d, event, side, relative }: { d: FunctionDetail; event: string; side?: "new" | "old"; relative?: boolean }) {
+export function Calls({ d, event, side, relative, sampled }: { d: FunctionDetail; event: string; side?: "new" | "old"; relative?: boolean; sampled?: boolean }) {
   const base = relative ? d.inclusive[event] : d.totals[event];
   // (after c or e on another tab, or Enter on a row: the focus goes to that list's first row)
   useEffect(() => {
@@ -101,8 +103,8 @@ export function Calls({ d, event, side, relative }: { d: FunctionDetail; event: 
   }, [d.id]);
   return (
     <div class="calls">
-      <CallTable title="Callers" label="Callers" rows={d.callers} total={d.callers_total} d={d} event={event} side={side} base={base} />
-      <CallTable title="Callees" label="Callees" rows={d.callees} total={d.callees_total} d={d} event={event} side={side} base={base} />
+      <CallTable title="Callers" label="Callers" rows={d.callers} total={d.callers_total} d={d} event={event} side={side} base={base} sampled={sampled} />
+      <CallTable title="Callees" label="Callees" rows={d.callees} total={d.callees_total} d={d} event={event} side={side} base={base} sampled={sampled} />
       {d.kind === "cycle" && (
         <div class="calltable members" aria-label="Cycle members">
           <h3>

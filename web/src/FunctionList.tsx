@@ -2,7 +2,7 @@
 // filtered by the server, shown through a window so that 300 000 rows scroll as 30: only the
 // rows in view are in the DOM, fetched a page at a time (GET /api/v1/functions?offset&limit).
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { get, isReport, type Costs, type DiffGroup, type DiffList, type DiffRow, type FunctionList as FL, type Group, type Profile, type Row } from "./api";
+import { callsAreSamples, get, isReport, type Costs, type DiffGroup, type DiffList, type DiffRow, type FunctionList as FL, type Group, type Profile, type Row } from "./api";
 import { base, fmt, location, middle, num, pct, percentChange, signed } from "./format";
 import { navigate, type ViewState } from "./url";
 
@@ -589,7 +589,7 @@ function makeColumns(profile: Profile, events: string[], _event: string, _state:
     // (A file without calls, cachegrind's or cg_diff's, has no Calls column: it would be all 0.)
     if (!profile.inputs.every((i) => i.has_calls === false))
       cols.push(
-        profile.inputs.some((i) => i.sampled_calls)
+        callsAreSamples(profile)
           ? { key: "calls", title: "Samples", tip: "samples taken under calls into the function (a sampling profiler's file: not calls made)", sort: { by: "calls" }, cell: (r) => fmt((r as Row).calls), width: 80 }
           : { key: "calls", title: "Calls", tip: "calls into the function from other functions", sort: { by: "calls" }, cell: (r) => fmt((r as Row).calls), width: 80 },
       );

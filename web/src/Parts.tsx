@@ -2,7 +2,7 @@
 // part's total, and the selected function's self and inclusive cost in each part, asked of
 // GET /api/v1/function/ID?parts=N one part at a time. A click on a part's head shows it alone.
 import { useEffect, useState } from "preact/hooks";
-import { get, type FunctionDetail, type Profile } from "./api";
+import { callsAreSamples, get, type FunctionDetail, type Profile } from "./api";
 import { base, fmt, pct } from "./format";
 import { navigate } from "./url";
 
@@ -79,7 +79,7 @@ export function Parts({ p, fn, event }: { p: Profile; fn: number | null; event: 
                 ))}
               </tr>
               <tr>
-                <td>{p.inputs.some((i) => i.sampled_calls) ? "Samples" : "Calls"}</td>
+                <td>{callsAreSamples(p) ? "Samples" : "Calls"}</td>
                 {parts.map((_, i) => (
                   <td class="num">{per[i] ? fmt(per[i]!.calls) : ""}</td>
                 ))}

@@ -718,3 +718,7 @@ export interface CfgAnswer extends FnRef {
   has_instructions: boolean;
   cfg: CfgObject[];
 }
+
+/** Whether the profile's call counts are samples (any of its inputs says so): their columns
+ *  and figures are titled Samples, not Calls. */
+export const callsAreSamples = (p: Profile): boolean => p.inputs.some((i) => i.sampled_calls === true);

@@ -4,7 +4,7 @@ import { render } from "preact";
 import { lazy, Suspense } from "preact/compat";
 import { useEffect, useState } from "preact/hooks";
 import type { Cost, FunctionDetail, Profile } from "./api";
-import { ApiError, get, isReport, setCycles, setDerived, setScope } from "./api";
+import { ApiError, callsAreSamples, get, isReport, setCycles, setDerived, setScope } from "./api";
 import { CallerMap } from "./CallerMap";
 import { Calls } from "./Calls";
 import { Coverage } from "./Coverage";
@@ -237,7 +237,7 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
     ),
     body: (
       <>
-        {tab === "calls" && f && <Calls d={f} event={event} side={side} relative={state.rel} />}
+        {tab === "calls" && f && <Calls d={f} event={event} side={side} relative={state.rel} sampled={callsAreSamples(p)} />}
         {tab === "source" && f && <SourceView f={f} event={event} state={state} />}
         {tab === "asm" && f && isReport() && <div class="error">This report does not hold machine code: open the profile with calltree serve.</div>}
         {tab === "asm" && f && !isReport() && <MachineCode f={f} event={event} state={state} creator={p.inputs[diff && state.side === "old" ? 0 : p.inputs.length - 1].creator} />}
@@ -286,8 +286,8 @@ function Detail({ p, state, event }: { p: Profile; state: ViewState; event: stri
             <span>
               Self <b data-testid="selected-self">{fmt(f.self[event])}</b> {pct(f.self[event], f.totals[event])}
             </span>
-            <span>
-              Calls <b>{fmt(f.calls)}</b>
+            <span data-testid="selected-calls" title={callsAreSamples(p) ? "samples taken under calls into the function (a sampling profiler's file: not calls made)" : "calls into the function from other functions"}>
+              {callsAreSamples(p) ? "Samples" : "Calls"} <b>{fmt(f.calls)}</b>
             </span>
             {f.cycle_id !== null && (
               <a href="#" onClick={(e) => (e.preventDefault(), navigate({ fn: f.cycle_id }))}>

@@ -388,7 +388,13 @@ test("a folder's row: one total, before and after its file is opened", async () 
 // --- sampled call counts ---------------------------------------------------------------------
 test("a sampling profiler's call counts read Samples, a callgrind file's Calls", async () => {
   const heads = async (pg) => (await pg.$$eval('[role="columnheader"].calls', (hs) => hs.map((h) => h.textContent.replace(/[▲▼]/g, "").trim())));
-  for (const [file, want] of [[join(corpus, "..", "import", "pprof", "go-cpu.pb.gz"), "Samples"], [join(corpus, "vg-recurse-default.callgrind"), "Calls"]]) {
+  // (gperftools' `pprof --callgrind`, event Hits: its call counts are the hits under each call)
+  const files = [
+    [join(corpus, "..", "import", "pprof", "go-cpu.pb.gz"), "Samples"],
+    [join(corpus, "gperftools-phases-cpu.callgrind"), "Samples"],
+    [join(corpus, "vg-recurse-default.callgrind"), "Calls"],
+  ];
+  for (const [file, want] of files) {
     const s = await serve([file]);
     try {
       const pg = await page(s.url);
@@ -396,7 +402,16 @@ test("a sampling profiler's call counts read Samples, a callgrind file's Calls",
       eq((await heads(pg)).join(","), want, `the count column's title, ${file}`);
       const tip = await pg.getAttribute('[role="columnheader"].calls', "title");
       assert(want === "Calls" || tip.includes("not calls made"), "the tooltip says what a sample count is: " + tip);
-      if (want === "Samples") await shot(pg, "sampled-calls");
+      // The selected function's header and its callers' table say the same (issue 67).
+      await pg.click('.tbody .row[data-index="0"] .cell.name');
+      const figure = (await pg.textContent('[data-testid="selected-calls"]', { timeout: 10000 })).trim();
+      assert(figure.startsWith(want + " "), `the header's count reads ${want}: ${figure}`);
+      await pg.click('button[role="tab"]:text("Callers / callees")');
+      await pg.waitForSelector(".calltable table", { timeout: 10000 });
+      const count = await pg.$$eval(".calltable table th.num:nth-child(3)", (hs) => hs.map((h) => h.textContent.trim()));
+      assert(count.length > 0, "a callers' or callees' table");
+      for (const c of count) eq(c, want === "Samples" ? "Samples" : "Count", `the callers' and callees' count column, ${file}`);
+      if (want === "Samples") await shot(pg, "sampled-calls-" + files.findIndex((f) => f[0] === file));
       noErrors(pg);
     } finally {
       s.stop();
