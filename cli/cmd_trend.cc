@@ -51,7 +51,8 @@ constexpr auto trend_table = make_flag_table<trend_flags>({
      "time|name"},
     {"detector", 0, &trend_flags::detector,
      "how a change is found: exact (counted events), robust (medians of windows, for timed "
-     "events), auto: robust for events that speak of time, exact for the others (default auto)",
+     "events), auto: robust for events that speak of time and for a timing or sampling "
+     "profiler's files, exact for the others (default auto)",
      "auto|exact|robust"},
     {"limit", 0, &trend_flags::limit,
      "show at most N changes in text and Markdown (default 50; 0: all)", "N"},

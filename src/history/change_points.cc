@@ -135,11 +135,30 @@ std::optional<change_point> last_step(std::span<const double> series,
 }
 
 bool timed_event(std::string_view name, std::string_view long_name) {
-  for (std::string_view s : {name, long_name})
+  for (std::string_view s : {name, long_name}) {
     for (std::string_view word : {"time", "ns)", "nanosec", "usec", "microsec", "msec", "millisec",
                                   "(s)", "seconds", "tick", "cpu", "sample"})
       if (contains(s, word)) return true;
-  return false;
+    // A unit as a word of its own: cProfile's `ns`, `cpu_ns`, `wall_us`, `self ms`.
+    std::size_t at = 0;
+    while (at < s.size()) {
+      std::size_t end = at;
+      while (end < s.size() && std::isalnum(static_cast<unsigned char>(s[end]))) ++end;
+      const std::string_view w = s.substr(at, end - at);
+      if (w == "ns" || w == "us" || w == "ms") return true;
+      at = end + 1;
+    }
+  }
+  // gperftools' `pprof --callgrind`: its one event, the samples' hits.
+  return name == "Hits";
+}
+
+bool timed_creator(std::string_view creator) {
+  if (creator.empty()) return false;
+  for (std::string_view counter : {"callgrind", "cachegrind", "valgrind", "dhat", "xtree",
+                                   "gungraun", "iai-callgrind", "calltree"})
+    if (contains(creator, counter)) return false;
+  return true;
 }
 
 }  // namespace calltree::history

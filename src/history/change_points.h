@@ -60,9 +60,17 @@ std::optional<change_point> last_step(std::span<const double> series,
 // The step in % of `before`: nullopt when before is 0 and after is not (growth from nothing).
 std::optional<double> step_percent(double before, double after);
 
-// Whether an event is measured by a clock (the robust detector's) rather than counted: its
-// name or long name speaks of time, nanoseconds, microseconds, milliseconds, seconds, ticks,
-// cpu or samples (Xdebug's Time_(10ns), pprof's cpu(nanoseconds) and samples).
+// Whether an event is measured by a clock or a sampler (the robust detector's) rather than
+// counted: its name or long name speaks of time, nanoseconds, microseconds, milliseconds,
+// seconds, ticks, cpu or samples, or is such a unit alone (Xdebug's Time_(10ns), pprof's
+// cpu(nanoseconds) and samples, cProfile's ns, ruby-prof's wall_time), or is gperftools' Hits.
 bool timed_event(std::string_view name, std::string_view long_name = {});
+
+// Whether a file's `creator:` names a sampling or timing profiler, every event of which is
+// timed: any creator but Valgrind's tools (callgrind, cachegrind, DHAT, xtree) and what counts
+// with them (gungraun, iai-callgrind). Xdebug, cProfile, V8, perf, pprof, py-spy's folded
+// stacks, pprofile: a run's Memory_(bytes) or hits move with its timing too. No creator: the
+// event's name decides.
+bool timed_creator(std::string_view creator);
 
 }  // namespace calltree::history

@@ -107,9 +107,13 @@ result<trend_result> compute_trend(const std::vector<const loaded_run*>& runs,
     r.detectors.push_back(options.how ? *options.how : detector::exact);
   }
   if (!options.how) {
-    // (The long names are not kept by the index: the event's name decides.)
+    // (The long names are not kept by the index: the event's name decides, or the writer, a
+    // sampling or timing profiler, of any run.)
+    bool timed_writer = false;
+    for (const loaded_run* x : used) timed_writer = timed_writer || timed_creator(x->costs.creator);
     for (std::size_t e = 0; e < ne; ++e)
-      r.detectors[e] = timed_event(r.events[e]) ? detector::robust : detector::exact;
+      r.detectors[e] =
+          timed_writer || timed_event(r.events[e]) ? detector::robust : detector::exact;
   }
 
   // Functions across runs, and their series.

@@ -155,7 +155,7 @@ void write_trend_text(std::ostream& out, const trend_result& r, const trend_repo
   out << '\n';
   for (std::size_t i = 0; i < r.runs.size(); ++i) {
     char idx[32];
-    std::snprintf(idx, sizeof idx, "%4zu", i);
+    std::snprintf(idx, sizeof idx, "%4zu", i + 1);  // (numbered from 1, as the page)
     out << idx << "  " << time_text(r.runs[i].mtime_ns);
     for (std::size_t e = 0; e < r.events.size(); ++e) {
       std::string v = with_thousands(r.runs[i].total[e]);
@@ -174,7 +174,7 @@ void write_trend_text(std::ostream& out, const trend_result& r, const trend_repo
     for (std::size_t i = 0; i < n; ++i) {
       const trend_change& c = r.changes[i];
       char head[64];
-      std::snprintf(head, sizeof head, "  run %3zu  %-9s", c.run, kind_of(c).c_str());
+      std::snprintf(head, sizeof head, "  run %3zu  %-9s", c.run + 1, kind_of(c).c_str());
       std::string before = with_thousands(whole(c.before)), after = with_thousands(whole(c.after));
       out << head << ' ' << r.events[c.event] << ' ' << before << " -> " << after << " ("
           << percent_of(c) << ")  " << label(r, c) << "  [" << base_name(r.runs[c.run].file)
@@ -200,7 +200,7 @@ void write_trend_markdown(std::ostream& out, const trend_result& r, const trend_
             << std::string(r.events.size() * 2, ' ') << "|\n";
       continue;
     }
-    out << "| " << i << " | " << markdown_code(base_name(r.runs[i].file)) << " | "
+    out << "| " << i + 1 << " | " << markdown_code(base_name(r.runs[i].file)) << " | "
         << time_text(r.runs[i].mtime_ns) << " |";
     for (std::size_t e = 0; e < r.events.size(); ++e)
       out << ' ' << with_thousands(r.runs[i].total[e]) << " |";
@@ -219,7 +219,7 @@ void write_trend_markdown(std::ostream& out, const trend_result& r, const trend_
     for (std::size_t i = 0; i < n; ++i) {
       const trend_change& c = r.changes[i];
       std::string fn = c.function ? names.of(*c.function) : std::string("**program total**");
-      out << "| " << c.run << " " << markdown_code(base_name(r.runs[c.run].file)) << " | " << fn
+      out << "| " << c.run + 1 << " " << markdown_code(base_name(r.runs[c.run].file)) << " | " << fn
           << " | " << markdown_code(r.events[c.event]) << " | " << kind_of(c) << " | "
           << with_thousands(whole(c.before)) << " | " << with_thousands(whole(c.after)) << " | "
           << percent_of(c) << " |\n";

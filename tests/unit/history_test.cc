@@ -77,6 +77,27 @@ TEST(ChangePoints, TimedEvents) {
   EXPECT_FALSE(timed_event("Ir"));
   EXPECT_FALSE(timed_event("Memory_(bytes)"));
   EXPECT_FALSE(timed_event("D1mr"));
+  // Timing profilers' units alone (issue 67): cProfile's ns, ruby-prof's wall_time, and
+  // gperftools' Hits (samples); a word that holds the letters is no unit.
+  EXPECT_TRUE(timed_event("ns"));
+  EXPECT_TRUE(timed_event("cpu_ns"));
+  EXPECT_TRUE(timed_event("wall_us"));
+  EXPECT_TRUE(timed_event("wall_time"));
+  EXPECT_TRUE(timed_event("Hits"));
+  EXPECT_FALSE(timed_event("hits"));  // (pprofile's deterministic line hits: counted)
+  EXPECT_FALSE(timed_event("Dmsr"));
+  EXPECT_FALSE(timed_event("insns"));
+}
+
+TEST(ChangePoints, TimingProfilersEveryEventIsTimed) {
+  EXPECT_TRUE(timed_creator("xdebug 3.2.0 (PHP 8.2.36)"));
+  EXPECT_TRUE(timed_creator("Python cProfile (pstats)"));
+  EXPECT_TRUE(timed_creator("V8 CPU profile"));
+  EXPECT_TRUE(timed_creator("pprofile"));
+  EXPECT_FALSE(timed_creator("callgrind-3.19.0"));
+  EXPECT_FALSE(timed_creator("cachegrind"));
+  EXPECT_FALSE(timed_creator("calltree 1.0.0 merge"));
+  EXPECT_FALSE(timed_creator(""));
 }
 
 TEST(RunOrder, NaturalOrder) {
