@@ -145,7 +145,8 @@ head -c 4096 "$bin" >"$work/binary"
 run binary "$work/binary"
 expect binary 2
 empty binary out
-has binary err "callers: error: $work/binary: the input is binary, not a Callgrind-format profile; nothing was read [no-profile]"
+has binary err "callers: error: $work/binary: the input is binary, not a Callgrind-format profile nor any other format calltree reads (folded stacks, "
+has binary err "Python's pstats); nothing was read [no-profile]"
 [[ $(grep -o -F "$work/binary" "$work/binary.err" | wc -l) == 1 ]] || bad "binary: the file not named once"
 
 # 3. An empty file: no profile, exit 2.

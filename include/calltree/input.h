@@ -1,4 +1,5 @@
-// input.h — bytes from a file, stdin, or a gzip/zstd/xz/bzip2 stream, in blocks.
+// input.h — bytes from a file, stdin, or a gzip/zstd/xz/bzip2 stream, in blocks; a UTF-16
+// text (with its byte-order mark, as PowerShell's `>` writes one) as the UTF-8 it stands for.
 //
 // What it is: the bottom layer. `open_input` looks at the first bytes (not the name) to pick a
 // decoder; a regular file is read (read(2), not mapped: a mapped file that shrinks under the
@@ -18,7 +19,9 @@
 namespace calltree {
 
 // Threads and lifetime: a value.
-enum class compression : std::uint8_t { none, gzip, zstd, xz, bzip2 };
+// (utf16le, utf16be: no compression but an encoding, decoded the same way: a text that starts
+// with UTF-16's byte-order mark is given as UTF-8, the mark left out.)
+enum class compression : std::uint8_t { none, gzip, zstd, xz, bzip2, utf16le, utf16be };
 CALLTREE_API std::string_view to_string(compression c);
 
 // Threads: one thread at a time (a stream). Lifetime: the bytes next() gives are valid until the

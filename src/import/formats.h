@@ -28,6 +28,11 @@ enum class profile_format : std::uint8_t {
   perf_data,    // `perf record`'s perf.data, read as the text `perf script` makes of it
 };
 
+// The formats besides callgrind's, as an error about an input none of them reads names them.
+inline constexpr std::string_view other_formats =
+    "folded stacks, `perf script` text, perf.data, a V8 .cpuprofile, pprof's profile.proto, "
+    "Python's pstats";
+
 // "callgrind", "folded", "cpuprofile", "pprof", "pstats", "perf-script", "perf-data": what
 // --from takes.
 std::string_view to_string(profile_format f);

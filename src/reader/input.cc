@@ -31,6 +31,10 @@ std::string_view to_string(compression c) {
       return "xz";
     case compression::bzip2:
       return "bzip2";
+    case compression::utf16le:
+      return "UTF-16LE";
+    case compression::utf16be:
+      return "UTF-16BE";
   }
   return "none";
 }
@@ -526,6 +530,105 @@ class bzip2_input final : public decoding_input {
   bool ended_ = false;
 };
 
+// A UTF-16 text with its byte-order mark, given as UTF-8 (the mark left out). Windows tools
+// write profiles so (PowerShell 5's `>` and Out-File: UTF-16LE with FF FE), and speedscope reads
+// them. A unit pair cut by a block boundary waits in `carry_`; an unpaired surrogate, and an odd
+// byte at the end, are U+FFFD. NUL stays NUL (the reader then says the input is binary).
+class utf16_input final : public decoding_input {
+ public:
+  utf16_input(std::unique_ptr<raw_source> src, bool big_endian)
+      : decoding_input(std::move(src)), big_(big_endian) {}
+  compression kind() const override { return big_ ? compression::utf16be : compression::utf16le; }
+
+ protected:
+  step_status step(std::span<const char> in, std::span<char> out, std::size_t& used,
+                   std::size_t& produced) override {
+    used = produced = 0;
+    // What an earlier step encoded and had no room for goes first.
+    auto give = [&] {
+      const std::size_t n = std::min(pending_.size() - given_, out.size() - produced);
+      std::memcpy(out.data() + produced, pending_.data() + given_, n);
+      produced += n;
+      given_ += n;
+      if (given_ == pending_.size()) pending_.clear(), given_ = 0;
+    };
+    give();
+    if (in.empty()) {
+      // The end: what waits in the carry is a unit cut short or a surrogate with no pair.
+      if (!carry_.empty()) {
+        carry_.clear();
+        put(0xFFFD);
+        give();
+      }
+      return pending_.empty() ? step_status::stream_end : step_status::more;
+    }
+    while (pending_.empty() && produced < out.size() && used < in.size()) {
+      // The next byte into the carry: a unit is 2 bytes, a pair 4.
+      carry_.push_back(in[used++]);
+      if (carry_.size() % 2) continue;
+      if (!mark_skipped_) {
+        mark_skipped_ = true;  // (the byte-order mark detect() saw)
+        carry_.clear();
+        continue;
+      }
+      const char16_t u = unit(0);
+      if (carry_.size() == 2) {
+        if (u >= 0xD800 && u < 0xDC00) continue;  // (a high surrogate: its pair next)
+        carry_.clear();
+        put(u >= 0xDC00 && u < 0xE000 ? char32_t{0xFFFD} : char32_t{u});
+      } else {
+        const char16_t low = unit(2);
+        if (low >= 0xDC00 && low < 0xE000) {
+          carry_.clear();
+          put(0x10000 + ((char32_t{u} - 0xD800) << 10) + (char32_t{low} - 0xDC00));
+        } else {
+          // A high surrogate with no low one after it: U+FFFD, and the unit after it anew.
+          put(0xFFFD);
+          carry_.erase(0, 2);
+          if (!(low >= 0xD800 && low < 0xDC00)) {
+            carry_.clear();
+            put(low >= 0xDC00 && low < 0xE000 ? char32_t{0xFFFD} : char32_t{low});
+          }
+        }
+      }
+      give();
+    }
+    return step_status::more;
+  }
+  bool ended_cleanly() const override { return true; }
+
+ private:
+  char16_t unit(std::size_t at) const {
+    const auto a = static_cast<unsigned char>(carry_[at]);
+    const auto b = static_cast<unsigned char>(carry_[at + 1]);
+    return static_cast<char16_t>(big_ ? (a << 8 | b) : (b << 8 | a));
+  }
+  // `c` as UTF-8, into pending_.
+  void put(char32_t c) {
+    auto add = [&](unsigned v) { pending_.push_back(static_cast<char>(v)); };
+    if (c < 0x80) {
+      add(c);
+    } else if (c < 0x800) {
+      add(0xC0 | (c >> 6));
+      add(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      add(0xE0 | (c >> 12));
+      add(0x80 | ((c >> 6) & 0x3F));
+      add(0x80 | (c & 0x3F));
+    } else {
+      add(0xF0 | (c >> 18));
+      add(0x80 | ((c >> 12) & 0x3F));
+      add(0x80 | ((c >> 6) & 0x3F));
+      add(0x80 | (c & 0x3F));
+    }
+  }
+  bool big_;
+  bool mark_skipped_ = false;
+  std::string carry_;    // bytes of a unit or pair not yet whole
+  std::string pending_;  // encoded, not yet given
+  std::size_t given_ = 0;
+};
+
 compression detect(std::span<const char> head) {
   auto b = [&](std::size_t i) {
     return i < head.size() ? static_cast<unsigned char>(head[i]) : 0u;
@@ -535,6 +638,8 @@ compression detect(std::span<const char> head) {
   if (b(0) == 0xfd && b(1) == '7' && b(2) == 'z' && b(3) == 'X' && b(4) == 'Z' && b(5) == 0)
     return compression::xz;
   if (b(0) == 'B' && b(1) == 'Z' && b(2) == 'h') return compression::bzip2;
+  if (b(0) == 0xff && b(1) == 0xfe) return compression::utf16le;
+  if (b(0) == 0xfe && b(1) == 0xff) return compression::utf16be;
   return compression::none;
 }
 
@@ -553,6 +658,10 @@ std::unique_ptr<input> wrap(std::unique_ptr<raw_source> src, compression c,
       break;
     case compression::bzip2:
       d = std::make_unique<bzip2_input>(std::move(src));
+      break;
+    case compression::utf16le:
+    case compression::utf16be:
+      d = std::make_unique<utf16_input>(std::move(src), c == compression::utf16be);
       break;
     case compression::none:
       return std::make_unique<plain_input>(std::move(src), size_at_open);

@@ -194,7 +194,9 @@ result<read_stats> parser::run() {
     auto saved = line_no_;
     line_no_ = 0;
     no_profile_ = stats_.lines == 0 ? "empty input: no 'events:' line, no profile data"
-                                    : "no 'events:' line: this is not a Callgrind-format profile";
+                                    : "no 'events:' line: this is not a Callgrind-format profile, "
+                                      "nor any other format calltree reads (" +
+                                          std::string(detail::other_formats) + ")";
     report(severity::error, diag_code::no_events, 0, 0, no_profile_);
     line_no_ = saved;
   } else if (!any_events_ && no_profile_.empty()) {

@@ -106,22 +106,24 @@ def frame_of(f):
 
 def check_folded(path, extra=()):
     self_, incl, total = defaultdict(lambda: [0]), defaultdict(lambda: [0]), 0
-    with open(path, encoding="utf-8", newline="") as fh:
-        for line in fh.read().split("\n"):
-            line = line.rstrip("\r")
-            if not line or line.startswith("#") or " " not in line:
-                continue
-            stack, _, count = line.rpartition(" ")
-            if not count.isdigit():
-                continue
-            frames = [frame_of(f) for f in stack.rstrip(" ").split(";") if f]
-            if not frames:
-                continue
-            n = int(count)
-            total += n
-            self_[frames[-1]][0] += n
-            for f in set(frames):
-                incl[f][0] += n
+    # (UTF-16 with its byte-order mark, as PowerShell's `>` writes it: speedscope's -utf16- files)
+    raw = open(path, "rb").read()
+    text = raw.decode("utf-16") if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else raw.decode("utf-8")
+    for line in text.split("\n"):
+        line = line.rstrip("\r")
+        if not line or line.startswith("#") or " " not in line:
+            continue
+        stack, _, count = line.rpartition(" ")
+        if not count.isdigit():
+            continue
+        frames = [frame_of(f) for f in stack.rstrip(" ").split(";") if f]
+        if not frames:
+            continue
+        n = int(count)
+        total += n
+        self_[frames[-1]][0] += n
+        for f in set(frames):
+            incl[f][0] += n
     compare(path, dict(self_), dict(incl), [total], ["samples"], extra)
 
 

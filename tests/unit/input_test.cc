@@ -137,3 +137,46 @@ TEST(Input, ReadIntoGivesWhatNextGives) {
     }
   }
 }
+
+// A UTF-16 text with its byte-order mark (PowerShell's `>`) is given as the UTF-8 it stands
+// for, the mark left out: both byte orders, a pair of surrogates (an emoji), a unit or pair cut
+// by any room; an unpaired surrogate and an odd last byte are U+FFFD.
+static std::string utf16_of(const std::u16string& s, bool big) {
+  std::string out = big ? std::string("\xfe\xff") : std::string("\xff\xfe");
+  for (char16_t u : s) {
+    const char hi = static_cast<char>(u >> 8), lo = static_cast<char>(u & 0xff);
+    out += big ? std::string{hi, lo} : std::string{lo, hi};
+  }
+  return out;
+}
+
+TEST(Input, Utf16IsReadAsUtf8) {
+  std::u16string text = u"main;caf\u00e9 3\r\nmain;\U0001F600;g 2\r\n";
+  std::string want = "main;caf\xc3\xa9 3\r\nmain;\xf0\x9f\x98\x80;g 2\r\n";
+  for (int i = 0; i < 3000; ++i) {  // (more than a block of the decoder's)
+    text += u"a;b\u4e2d " + std::u16string(1, static_cast<char16_t>(u'0' + i % 10)) + u"\n";
+    want += "a;b\xe4\xb8\xad " + std::string(1, static_cast<char>('0' + i % 10)) + "\n";
+  }
+  for (bool big : {false, true}) {
+    const std::string raw = utf16_of(text, big);
+    EXPECT_EQ(memory_input(raw)->kind(), big ? compression::utf16be : compression::utf16le);
+    const outcome whole = by_next(raw);
+    EXPECT_EQ(whole.error, "");
+    EXPECT_TRUE(whole.bytes == want) << big;
+    for (std::size_t room : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7},
+                             std::size_t{4096}}) {
+      const outcome got = by_read_into(raw, room);
+      EXPECT_TRUE(got.bytes == want) << big << ", room " << room;
+      EXPECT_EQ(got.error, "") << big << ", room " << room;
+    }
+  }
+  // Unpaired surrogates, then an odd byte at the end.
+  std::u16string bad = u"a";
+  bad += static_cast<char16_t>(0xD800);
+  bad += u"b";
+  bad += static_cast<char16_t>(0xDC00);
+  bad += static_cast<char16_t>(0xD83D);
+  EXPECT_EQ(by_next(utf16_of(bad, false) + "x").bytes,
+            "a\xef\xbf\xbd"
+            "b\xef\xbf\xbd\xef\xbf\xbd");
+}
