@@ -107,10 +107,28 @@ std::optional<diagnostic> calls_above_lines_note(const check_result& r, const st
   return d;
 }
 
+// Whether the reader's `summary-mismatch` warning, printed above with its line, said what
+// total warning `w` says (`summary: says N EVENT, less than ...` and `the file states a total of
+// N EVENT but ...`, a file of one part): then the summary does not say it again.
+bool said_by_a_diagnostic(const std::string& w, const diagnostic_collector& d) {
+  static constexpr std::string_view says = "summary: says ", states = "the file states a total of ";
+  for (const diagnostic& x : d.kept()) {
+    if (x.code != diag_code::summary_mismatch || !x.message.starts_with(says)) continue;
+    const std::string_view m(x.message);
+    const std::size_t comma = m.find(", less than", says.size());
+    if (comma == std::string_view::npos) continue;
+    if (w.starts_with(std::string(states) + std::string(m.substr(says.size(), comma - says.size())) +
+                      " but "))
+      return true;
+  }
+  return false;
+}
+
 std::string summary_line(const std::string& file, const check_result& r, const read_stats& s,
-                         const diagnostic_collector& d) {
+                         const diagnostic_collector& d, bool quiet) {
   std::string line;
-  for (const auto& w : total_warnings(r)) line += file + ": warning: " + w + "\n";
+  for (const auto& w : total_warnings(r))
+    if (quiet || !said_by_a_diagnostic(w, d)) line += file + ": warning: " + w + "\n";
   line += file + ": " + (d.errors() ? "FAILED" : "ok") + ": ";
   line += std::to_string(r.parts) + (r.parts == 1 ? " part, " : " parts, ");
   line += "events";
@@ -268,7 +286,7 @@ int run_check(std::span<const std::string_view> argv) {
     if (auto note = calls_above_lines_note(r, name, *stats)) diags.report(std::move(*note));
     if (!quiet && !json) print_diagnostics(diags);
     std::string out = json ? json_line(name, r, *stats, diags, (*in)->kind())
-                           : summary_line(name, r, *stats, diags);
+                           : summary_line(name, r, *stats, diags, quiet);
     std::fputs(out.c_str(), stdout);
     if ((diags.errors() || !detail::read_to_end(*stats)) && rc == exit_ok) rc = exit_findings;
   }

@@ -565,6 +565,10 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
   if (!files.empty())
     for (std::uint32_t i = 0; i < d.files.size(); ++i) file_index.emplace(d.files[i], i);
 
+  bool sampled = false;
+  if (first)
+    for (const auto& [type, value] : first->header.descriptions)
+      if (type == "Call counts" && value.starts_with("samples")) sampled = true;
   for (const std::string& src : files) {
     std::string opened, full;
     std::vector<std::string> lines;
@@ -585,6 +589,10 @@ status detail::print_annotate_text(const profile& p, const annotate_data& d,
           for (std::size_t i = 0; i < dirs.size(); ++i) s += (i ? " " : "") + dirs[i];
           return s;
         }()};
+      // (A sampling profiler's frames of no file (folded stacks, perf, V8, pprof: its part says
+      // its call counts are samples) are frames without source, not a file that could not be
+      // found; callgrind_annotate's "  " line is kept for callgrind's own `fl=` of no name.)
+      if (src.empty() && sampled) continue;
       unfound.push_back(src);
       continue;
     }

@@ -84,6 +84,17 @@ print("ok: json calls-above-lines")
 PY
 "$bin" check "$f" 2>&1 | grep -q 'calls-above-lines' && { echo "FAIL: a note on vg-recurse-default"; fail=1; } || echo "ok: no note where calls agree"
 
+# A stated total below the costs' sum (an Xdebug file whose summary: says less): said once, by
+# the reader's summary-mismatch warning at its line, not again in the summary's lines (issue 67);
+# with -q (no diagnostics) the summary's line says it.
+printf 'version: 1\ncreator: xdebug 3.2.0 (PHP 8.2)\ncmd: /tmp/x.php\nevents: Time_(10ns) Memory_(bytes)\nfl=(1) /tmp/x.php\nfn=(1) {main}\n1 500 100\nsummary: 400 100\n' >"$tmp/xs.cg"
+"$bin" check "$tmp/xs.cg" >"$tmp/xs.all" 2>&1; expect "summary below the sum" 0 $?
+has "summary below the sum: the diagnostic" "$tmp/xs.all" 'xs.cg:8: warning: summary: says 400 Time_\(10ns\), less than .*\[summary-mismatch\]'
+n=$(grep -c '400 Time_(10ns)' "$tmp/xs.all")
+[ "$n" = 1 ] && echo "ok: the mismatch said once" || { echo "FAIL: the mismatch said $n times:"; cat "$tmp/xs.all"; fail=1; }
+"$bin" check -q "$tmp/xs.cg" >"$tmp/xs.q" 2>&1
+has "summary below the sum, -q" "$tmp/xs.q" 'warning: the file states a total of 400 Time_\(10ns\) but its self costs sum to 500'
+
 # usage and I/O errors: exit 2
 "$bin" check >/dev/null 2>&1; expect "no file" 2 $?
 "$bin" check --bogus "$f" >/dev/null 2>&1; expect "unknown option" 2 $?

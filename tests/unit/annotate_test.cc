@@ -109,3 +109,28 @@ TEST(Annotate, JsonHasSchemaTotalsFunctionsAndCycles) {
 
 }  // namespace
 }  // namespace calltree
+
+namespace calltree {
+namespace {
+
+// Auto-annotation of a sampling profiler's frames of no file (issue 67): no "could not be
+// found" section with a nameless line; a callgrind file's own `fl=` of no name keeps it, as
+// callgrind_annotate prints it.
+TEST(Annotate, ASampledProfilesFramesOfNoFileAreNotAFileNotFound) {
+  annotate_options o;
+  o.input_name = std::string("t");
+  auto folded = test::annotate_read("main;f 3\nmain;g 2\n", o);
+  ASSERT_TRUE(folded.has_value());
+  EXPECT_NE(folded->find("Events recorded:  samples\n"), std::string::npos) << *folded;
+  EXPECT_EQ(folded->find("could not be found"), std::string::npos) << *folded;
+  auto callgrind = test::annotate_read("events: Ir\nfl=\nfn=main\n1 5\n", o);
+  ASSERT_TRUE(callgrind.has_value());
+  EXPECT_NE(callgrind->find("could not be found:\n"
+                            "--------------------------------------------------------------------"
+                            "------------\n  \n"),
+            std::string::npos)
+      << *callgrind;
+}
+
+}  // namespace
+}  // namespace calltree
