@@ -337,8 +337,8 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
     }
     return m;
   }, [columns, c.pages.size, c.key]);
-  // The name first. The names get 30 characters where the list has the room, before the
-  // Location gets any (it is cut, its whole text its tooltip). A list too narrow for the costs
+  // The name first. The names get 20 characters before the Location gets any (it is cut, its
+  // whole text its tooltip), and 30 when the costs show their shares alone. A list too narrow for the costs
   // whole and 20 characters of the names (the split view's list, a small window) shows the
   // costs' shares alone, each cost's whole text its cell's tooltip, and gives the names the
   // room made. Before, the costs kept their width and pushed the names past the list's right
@@ -353,8 +353,14 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
   const nameRoom = (n: number) => Math.ceil(n * charPx()) + 12;
   // (LOC_PAD: the Location's padding, the least it takes)
   const compact = listW > 0 && columns.some((col) => col.short) && listW - fixed(false) < nameRoom(NAME_MIN_CHARS) + LOC_PAD;
-  const nameMin = listW > 0 ? Math.max(160, Math.min(nameRoom(NAME_CHARS), listW - fixed(compact) - (compact ? 0 : LOC_PAD))) : 160;
-  const shown = compact ? columns.filter((col) => col.key !== "loc") : columns;
+  // (30 characters for the names when the costs show their shares alone; else 20 before the
+  // Location gets any room, then the two share what is left, 3 to 1: a 1500 px window's list
+  // shows ~25 characters of a name and ~9 of its Location)
+  const nameMin = listW > 0 ? Math.max(160, Math.min(nameRoom(compact ? NAME_CHARS : NAME_MIN_CHARS), listW - fixed(compact) - (compact ? 0 : LOC_PAD))) : 160;
+  // (A Location narrower than a few characters is left out too, its text in the name's
+  // tooltip: a sliver of a column reads as nothing.)
+  const noLoc = compact || (listW > 0 && listW - fixed(false) - nameMin < LOC_MIN);
+  const shown = noLoc ? columns.filter((col) => col.key !== "loc") : columns;
   const template = shown
     .map((col) => {
       const k = wkey(col);
@@ -398,7 +404,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
         data-index={i}
         onClick={() => select(i, false)}
       >
-        {r ? shown.map((col) => <span class={"cell " + col.key + (col.cls ? " " + col.cls(r) : "")} title={col.key === "name" ? r.name + (compact ? "\n" + location(r.file, r.object) : "") : col.key === "loc" ? r.file + (r.object ? " (" + r.object + ")" : "") : col.key === "incl" && (r as Row).inclusive_exact === false ? UPPER : compact && col.short ? col.cell(r) : undefined}>{cellText(col, r)}</span>) : <span class="cell loading">…</span>}
+        {r ? shown.map((col) => <span class={"cell " + col.key + (col.cls ? " " + col.cls(r) : "")} title={col.key === "name" ? r.name + (noLoc ? "\n" + location(r.file, r.object) : "") : col.key === "loc" ? r.file + (r.object ? " (" + r.object + ")" : "") : col.key === "incl" && (r as Row).inclusive_exact === false ? UPPER : compact && col.short ? col.cell(r) : undefined}>{cellText(col, r)}</span>) : <span class="cell loading">…</span>}
       </div>,
     );
   }
@@ -569,6 +575,7 @@ const NAME_CHARS = 30; // the names' room then, where the list has it
 const SHORT_CHARS = 8; // a share alone: "≤ 100.0%"
 const SHORT_PX = 72; // and at least its head's text ("Incl. Ir")
 const LOC_PAD = 12; // px, the Location cell's padding
+const LOC_MIN = 56; // px, the least Location shown (beside the names' room): "cc1plus"
 
 const UPPER = "an upper bound: the calls into this row from outside it, where the row is entered again below itself (one of its functions calls another through a function outside it), so some cost is counted twice";
 

@@ -227,7 +227,7 @@ const selectedRow = (pg) =>
     const body = document.querySelector(".tbody").getBoundingClientRect();
     return rows.map((r) => {
       const b = r.getBoundingClientRect();
-      return { index: Number(r.dataset.index), name: r.querySelector(".cell.name")?.title, inView: b.top >= body.top - 0.5 && b.bottom <= body.bottom + 0.5 };
+      return { index: Number(r.dataset.index), name: r.querySelector(".cell.name")?.title.split("\n")[0], inView: b.top >= body.top - 0.5 && b.bottom <= body.bottom + 0.5 };
     });
   });
 
