@@ -88,6 +88,11 @@ response route_functions(const request& r, const views::session& s) {
       return error_response(400, "bad_part_columns", "part_columns takes yes or no");
     part_columns = *pc == "yes";
   }
+  if (auto at = param(r, "locate")) {
+    auto v = parse_uint(*at, UINT32_MAX);
+    if (!v) return error_response(400, "bad_locate", "locate takes a function's id");
+    q.locate = static_cast<std::uint32_t>(*v);
+  }
   auto list = views::list_functions(s, q);
   if (!list) return error_response(400, "bad_event", list.error().message);
   const views::function_list& l = *list;
@@ -115,6 +120,11 @@ response route_functions(const request& r, const views::session& s) {
   j.key("totals");
   costs_of_row(j, l.columns, l.costs->totals());
   j.key("total_rows").value(static_cast<std::uint64_t>(l.total_rows));
+  if (q.locate) {
+    // (only when asked: an answer without it stays as it was)
+    j.key("located");
+    l.located ? j.value(static_cast<std::uint64_t>(*l.located)) : j.null();
+  }
   window_fields(j, window);
   j.key("rows").begin_array();
   for (const views::list_row& row : l.rows) {

@@ -368,6 +368,11 @@ result<function_list> list_functions(const session& s, const list_query& q) {
   });
 
   out.total_rows = order->ids.size();
+  if (q.locate) {
+    const std::uint32_t want = mg && *q.locate < nk ? mg->row_of[*q.locate] : *q.locate;
+    const auto at = std::find(order->ids.begin(), order->ids.end(), want);
+    if (at != order->ids.end()) out.located = static_cast<std::size_t>(at - order->ids.begin());
+  }
   out.total_groups = order->groups.size();
   out.groups.assign(order->groups.begin(),
                     order->groups.begin() +

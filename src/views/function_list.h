@@ -46,6 +46,9 @@ struct list_query {
   std::optional<std::string> in_group;  // only the rows of this group
   bool cycles = true;                   // cycles as rows of their own
   std::size_t offset = 0, limit = 100;
+  // A key (or cycle id) whose row's index in the order the answer says (`located`): where a
+  // page that selected it elsewhere (a caller followed) scrolls its list to.
+  std::optional<std::uint32_t> locate;
   std::size_t group_limit = 1000;  // at most this many groups (the heaviest first)
   // The call-tree transforms whose merges the rows follow (list_transforms.h: clones, objects,
   // recursion levels merged; a focus on a call path not applied); its name filters unread.
@@ -72,6 +75,9 @@ struct function_list {
   std::shared_ptr<const part_costs> costs;
   std::size_t sort_column = 0;
   std::size_t total_rows = 0;     // after filter and in_group
+  // (with `locate`) the index of its row among the total_rows (with transforms, of the row
+  // it is merged into); none when no row is it (filtered out, another group, a bad id).
+  std::optional<std::size_t> located;
   std::vector<list_row> rows;     // [offset, offset + limit)
   std::vector<group_row> groups;  // (group != none) the first group_limit groups, sorted
   std::size_t total_groups = 0;

@@ -48,6 +48,10 @@ export default function CallGraph({ fn, event, state }: { fn: number; event: str
   const [scale, setScale] = useState(1);
   const k = useRef(1);
   const size = useRef({ w: 0, h: 0 });
+  // Bumped once a graph is laid out and zoomed: the panner is drawn again of it. (Its size is
+  // a ref, and a graph opening at the scale of the one before changes no state: the panner
+  // stayed the previous graph's, over a graph of 3 boxes all in view.)
+  const [, setLaidOut] = useState(0);
   // The opening scale is kept as the pane changes size, until the user zooms or pans.
   const opening = useRef(true);
   const drawn = () => {
@@ -109,6 +113,7 @@ export default function CallGraph({ fn, event, state }: { fn: number; event: str
     const width = clampScale(Math.min(1, (d.el.clientWidth - 16) / size.current.w));
     zoomTo(legible(all) ? all : legible(width) ? width : 1);
     centre();
+    setLaidOut((n) => n + 1);
   };
   useLayoutEffect(() => {
     opening.current = true;

@@ -5,7 +5,7 @@
 // lines), the edges between them with the profile's counts, as wide as their count (the hot
 // path heaviest). A fall-through into the next block is drawn straight down; a jump forward
 // in a lane on the right, a jump back (a loop) in a lane on the left.
-import { useMemo, useState } from "preact/hooks";
+import { useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { CfgAnswer, CfgBlock, CfgEdge, CfgObject, FunctionDetail } from "./api";
 import { fmt, pct } from "./format";
 import type { ViewState } from "./url";
@@ -179,7 +179,23 @@ function Graph({ o, event, code }: { o: CfgObject; event: string; code: boolean 
   );
 }
 
+/** Scrolls a graph's box so that its blocks are in view: the lanes of the jumps back (a loop)
+ * are on their left, as many as the loops overlap (cc1plus's constrain_operands, 180 blocks,
+ * has 56: 700 px), and pushed the blocks past the box's right edge. The box scrolls right as
+ * far as it shows everything on the blocks' right (the jumps forward, the exits), never past
+ * the blocks' left edge; the lanes cut off on the left are a scroll away. */
+function showBlocks(body: HTMLDivElement) {
+  const block = body.querySelector(".cfgblock rect");
+  if (!block) return;
+  const left = block.getBoundingClientRect().left - body.getBoundingClientRect().left - body.clientLeft + body.scrollLeft;
+  body.scrollLeft = Math.max(0, Math.min(left - 10, body.scrollWidth - body.clientWidth));
+}
+
 function OneGraph({ o, event, code, showObject }: { o: CfgObject; event: string; code: boolean; showObject: boolean }) {
+  const body = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (body.current) showBlocks(body.current);
+  }, [o]);
   if (o.status !== "ok")
     return (
       <div class="error" role="alert" data-testid="cfg-status">
@@ -195,7 +211,7 @@ function OneGraph({ o, event, code, showObject }: { o: CfgObject; event: string;
         {fmt(o.blocks.length)} blocks, {fmt(o.edges.length)} edges, self {event} {fmt(o.self[event])}
         {left > 0 && ` (${fmt(left)} at addresses objdump does not show: in no block)`} · edge width: times followed
       </div>
-      <div class="cfgbody">
+      <div class="cfgbody" ref={body} data-testid="cfg-body">
         <Graph o={o} event={event} code={code} />
       </div>
     </div>
@@ -213,7 +229,7 @@ export function ControlFlow({ f, event, state }: { f: FunctionDetail; event: str
   if (!a) return <div class="hint">Finding the basic blocks (the profile is read again for this function, then objdump runs)…</div>;
   if (!a.has_instructions || a.cfg.length === 0) return <div class="hint">No machine code of {f.name} in the profile: no control flow.</div>;
   return (
-    <div class="controlflow" data-testid="cfg">
+    <div class={"controlflow" + (a.cfg.length > 1 ? " several" : "")} data-testid="cfg">
       <label class="dim">
         <input type="checkbox" checked={code} onChange={(e) => setCode((e.currentTarget as HTMLInputElement).checked)} /> instructions
       </label>

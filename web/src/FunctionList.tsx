@@ -17,6 +17,9 @@ interface Column {
   tip: string;
   sort?: Partial<ViewState>; // what clicking the header sets
   cell: (r: AnyRow) => string;
+  /** A cost's share alone, in a list too narrow for the costs and the names (its whole text
+   * then the cell's tooltip). */
+  short?: (r: AnyRow) => string;
   cls?: (r: AnyRow) => string;
   width: number; // px; 0: the name, which takes the room left
   minChars?: number; // its text's widest (a cost's: the total's digits and a share)
@@ -161,7 +164,7 @@ function usePagedRows(params: Record<string, string | string[]>) {
     );
   };
   const row = (i: number): AnyRow | undefined => c.pages.get(Math.floor(i / PAGE))?.[i % PAGE];
-  return { c, need, row, key };
+  return { c, need, row, key, cache };
 }
 
 function rowId(r: AnyRow): { fn: number; side: "new" | "old" } {
@@ -212,14 +215,18 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
     if (state.by !== "name") params.measure = state.measure;
     if (state.by === "calls") params.by = "self";
   }
-  const { c, need, row } = usePagedRows(params);
+  const { c, need, row, cache } = usePagedRows(params);
   useEffect(() => setRegexError(c.error), [c.error]);
 
   const body = useRef<HTMLDivElement>(null);
   const [scroll, setScroll] = useState({ top: 0, height: 600 });
+  const [listW, setListW] = useState(0);
   useEffect(() => {
     const el = body.current!;
-    const ro = new ResizeObserver(() => setScroll({ top: el.scrollTop, height: el.clientHeight }));
+    const ro = new ResizeObserver(() => {
+      setScroll({ top: el.scrollTop, height: el.clientHeight });
+      setListW(el.clientWidth);
+    });
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
@@ -231,7 +238,19 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
 
   // The selected row's index, for the keyboard (kept when the list changes under it).
   const [selIndex, setSelIndex] = useState(-1);
+  // A function selected elsewhere (a caller followed, a box of the graph clicked, a link
+  // opened): the list scrolls to its row once, as it is selected or the list's order changes,
+  // and marks it. Its row is found among the rows loaded, else the server says where it is
+  // (locate=ID) and the rows there are loaded as the list scrolls to them. Before, the list
+  // marked it only when its page was loaded (the first 200 rows) and never scrolled.
+  const revealed = useRef("");
+  const reveal = (i: number) => {
+    const el = body.current;
+    if (!el || (i * ROW >= el.scrollTop && (i + 1) * ROW <= el.scrollTop + el.clientHeight)) return;
+    el.scrollTop = Math.max(0, i * ROW - (el.clientHeight - ROW) / 2);
+  };
   useEffect(() => {
+    const want = state.fn === null ? "" : `${state.fn}:${state.side}:${c.key}`;
     // find the selection among the loaded rows (none: no row is highlighted, e.g. back to the
     // state with no function selected)
     if (state.fn !== null)
@@ -240,11 +259,25 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
           const id = rowId(rows[i]);
           if (id.fn === state.fn && id.side === state.side) {
             setSelIndex(p * PAGE + i);
+            if (revealed.current !== want) reveal(p * PAGE + i);
+            revealed.current = want;
             return;
           }
         }
     setSelIndex(-1);
-  }, [state.fn, state.side, c.pages.size, c.key]);
+    // (a diff's list has no locate=: its rows are of two profiles)
+    if (state.fn === null || c.total === null || revealed.current === want || diff) return;
+    revealed.current = want;
+    const asked = c;
+    get<FL>("functions", { ...params, locate: state.fn, limit: 1 }).then(
+      (ans) => {
+        if (cache.current !== asked || revealed.current !== want || ans.located === null || ans.located === undefined) return;
+        setSelIndex(ans.located);
+        reveal(ans.located);
+      },
+      () => {},
+    );
+  }, [state.fn, state.side, c.pages.size, c.key, c.total === null]);
 
   const select = (i: number, replace: boolean) => {
     const r = row(i);
@@ -304,15 +337,39 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
     }
     return m;
   }, [columns, c.pages.size, c.key]);
-  const template = columns
+  // The name first. The names get 20 characters before the Location gets any (it is cut, its
+  // whole text its tooltip), and 30 when the costs show their shares alone. A list too narrow for the costs
+  // whole and 20 characters of the names (the split view's list, a small window) shows the
+  // costs' shares alone, each cost's whole text its cell's tooltip, and gives the names the
+  // room made. Before, the costs kept their width and pushed the names past the list's right
+  // edge, 9 characters of them in view beside two panes. (The Location is then left out, its
+  // text in the name's tooltip: its cell's padding is room for a name's last characters.)
+  const fixedW = (col: Column, short: boolean) => {
+    const k = wkey(col);
+    if (short && col.short) return widths[k] || Math.max(SHORT_PX, Math.ceil(SHORT_CHARS * charPx()) + 14);
+    return Math.max(widths[k] || col.width, needed[k] ?? 0);
+  };
+  const fixed = (short: boolean) => columns.reduce((sum, col) => sum + (col.width && col.key !== "loc" ? fixedW(col, short) : 0), 0);
+  const nameRoom = (n: number) => Math.ceil(n * charPx()) + 12;
+  // (LOC_PAD: the Location's padding, the least it takes)
+  const compact = listW > 0 && columns.some((col) => col.short) && listW - fixed(false) < nameRoom(NAME_MIN_CHARS) + LOC_PAD;
+  // (30 characters for the names when the costs show their shares alone; else 20 before the
+  // Location gets any room, then the two share what is left, 3 to 1: a 1500 px window's list
+  // shows ~25 characters of a name and ~9 of its Location)
+  const nameMin = listW > 0 ? Math.max(160, Math.min(nameRoom(compact ? NAME_CHARS : NAME_MIN_CHARS), listW - fixed(compact) - (compact ? 0 : LOC_PAD))) : 160;
+  // (A Location narrower than a few characters is left out too, its text in the name's
+  // tooltip: a sliver of a column reads as nothing.)
+  const noLoc = compact || (listW > 0 && listW - fixed(false) - nameMin < LOC_MIN);
+  const shown = noLoc ? columns.filter((col) => col.key !== "loc") : columns;
+  const template = shown
     .map((col) => {
       const k = wkey(col);
-      // (the name and the Location share the room left, 3 to 1, the Location down to 40 px when
-      // the list is narrow: cut with an ellipsis, its whole text the cell's tooltip, rather than
-      // pushed past the list's edge)
-      if (!col.width && !widths[k]) return "minmax(160px, 3fr)";
-      if (col.key === "loc" && !widths[k]) return "minmax(40px, 1fr)";
-      return Math.max(widths[k] || col.width, needed[k] ?? 0) + "px";
+      // (the name and the Location share the room beyond the names' 30 characters, 3 to 1: the
+      // Location cut with an ellipsis, its whole text the cell's tooltip, rather than pushed
+      // past the list's edge)
+      if (!col.width && !widths[k]) return `minmax(${nameMin}px, 3fr)`;
+      if (col.key === "loc" && !widths[k]) return "minmax(0, 1fr)";
+      return fixedW(col, compact) + "px";
     })
     .join(" ");
   // Names longer than their column are cut in the middle, to keep their end.
@@ -326,6 +383,7 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
     return () => ro.disconnect();
   }, [columns]);
   const cellText = (col: Column, r: AnyRow) => {
+    if (compact && col.short) return col.short(r);
     const t = col.cell(r);
     if (col.key !== "name" || !nameChars || t.length <= nameChars) return t;
     const tag = t.slice(r.name.length);
@@ -346,14 +404,14 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
         data-index={i}
         onClick={() => select(i, false)}
       >
-        {r ? columns.map((col) => <span class={"cell " + col.key + (col.cls ? " " + col.cls(r) : "")} title={col.key === "name" ? r.name : col.key === "loc" ? r.file + (r.object ? " (" + r.object + ")" : "") : col.key === "incl" && (r as Row).inclusive_exact === false ? UPPER : undefined}>{cellText(col, r)}</span>) : <span class="cell loading">…</span>}
+        {r ? shown.map((col) => <span class={"cell " + col.key + (col.cls ? " " + col.cls(r) : "")} title={col.key === "name" ? r.name + (noLoc ? "\n" + location(r.file, r.object) : "") : col.key === "loc" ? r.file + (r.object ? " (" + r.object + ")" : "") : col.key === "incl" && (r as Row).inclusive_exact === false ? UPPER : compact && col.short ? col.cell(r) : undefined}>{cellText(col, r)}</span>) : <span class="cell loading">…</span>}
       </div>,
     );
   }
 
   const groups = c.groups;
   return (
-    <section class="list" aria-label="Functions">
+    <section class="list" aria-label="Functions" data-compact={compact ? "shares" : undefined}>
       <div class="toolbar">
         <input
           type="search"
@@ -453,12 +511,12 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
         </div>
       )}
       <div class="thead" ref={head} style={{ gridTemplateColumns: template }} role="row">
-        {columns.map((col) => {
+        {shown.map((col) => {
           const active = col.sort && Object.entries(col.sort).every(([k, v]) => (k === "event" ? event === v : (state as unknown as Record<string, unknown>)[k] === v));
           return (
             <span
               class={"cell " + col.key + (col.sort ? " sortable" : "") + (active ? " sorted" : "")}
-              title={col.tip}
+              title={compact && col.short ? col.tip + "; the share alone, the list being narrow (the cost: a cell's tooltip; widen the list to see both)" : col.tip}
               role="columnheader"
               aria-sort={active ? (state.dir === "asc" || (!state.dir && col.key === "name") ? "ascending" : "descending") : undefined}
               onClick={() => {
@@ -511,6 +569,13 @@ export function FunctionList({ profile, state, event }: { profile: Profile; stat
     </section>
   );
 }
+
+const NAME_MIN_CHARS = 20; // the names' room below which the costs show their shares alone
+const NAME_CHARS = 30; // the names' room then, where the list has it
+const SHORT_CHARS = 8; // a share alone: "≤ 100.0%"
+const SHORT_PX = 72; // and at least its head's text ("Incl. Ir")
+const LOC_PAD = 12; // px, the Location cell's padding
+const LOC_MIN = 56; // px, the least Location shown (beside the names' room): "cc1plus"
 
 const UPPER = "an upper bound: the calls into this row from outside it, where the row is entered again below itself (one of its functions calls another through a function outside it), so some cost is counted twice";
 
@@ -573,6 +638,7 @@ function makeColumns(profile: Profile, events: string[], _event: string, _state:
         tip: `inclusive cost of ${e}: the function and everything it calls (% ${of} ${parent ? "inclusive cost" : ""})`.replace(" )", ")"),
         sort: { event: e, by: "inclusive" },
         cell: (r) => ((r as Row).inclusive_exact === false ? "≤ " : "") + fmtCost((r as Row).inclusive[e], inclBase[e]),
+        short: (r) => ((r as Row).inclusive_exact === false ? "≤ " : "") + pct((r as Row).inclusive[e], inclBase[e]),
         width: 150,
         minChars: costChars(totals[e]),
       });
@@ -582,6 +648,7 @@ function makeColumns(profile: Profile, events: string[], _event: string, _state:
         tip: `self cost of ${e}: the function's own code (% ${of} ${parent ? "self cost" : ""})`.replace(" )", ")"),
         sort: { event: e, by: "self" },
         cell: (r) => fmtCost((r as Row).self[e], selfBase[e]),
+        short: (r) => pct((r as Row).self[e], selfBase[e]),
         width: 150,
         minChars: costChars(totals[e]),
       });

@@ -1,7 +1,7 @@
 // Panner.tsx — the call graph's bird's-eye view, as KCachegrind's panner: the whole layout in
 // small in a corner of the pane, the part in view outlined; a click or a drag on it brings
 // that place to the middle of the pane. Shown only while part of the graph is out of view.
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo, useState } from "preact/hooks";
 
 const BOX = 180; // the panner's longer side at most, in px
 
@@ -36,6 +36,9 @@ export default function Panner({ pane, markup, size, scale }: { pane: HTMLDivEle
       ro.disconnect();
     };
   }, [pane]);
+  // Measured again once the DOM has the new graph: while the pane renders, it still holds the
+  // previous graph's svg (the markup is set as the render is committed).
+  useLayoutEffect(() => redraw((t) => t + 1), [markup, size.w, size.h, scale]);
   // (a copy without its ids: the page's own boxes keep theirs alone)
   const thumb = useMemo(() => markup.replace(/\sid="[^"]*"/g, ""), [markup]);
   const svg = pane?.querySelector("svg") as SVGSVGElement | null;

@@ -5,7 +5,7 @@
 // that order, × to undo it (Back undoes the last one added); a frame's context menu (right
 // click) adds one at the end. They live in the URL (url.ts) and go to the API as its repeated
 // transform= (docs/serve.md), which applies them in their order, then the filters.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { navigate, type ViewState } from "./url";
 
 type Step = { key: string; label: string };
@@ -97,8 +97,32 @@ export interface FrameTarget {
   path: string[]; // the names from the root to the frame
 }
 
-/** A frame's context menu: the transforms that apply to it. */
+/** Where a menu of size w × h opened at the pointer (x, y) goes to be whole in a window of
+ * width W and height H (client px, a margin of `m`): at the pointer when it fits below and to
+ * the right of it, else above it (a root frame of a flame graph is at the window's bottom) and
+ * to the left of it, else pushed in from the edge; taller than the window, at its top (the
+ * menu then scrolls). */
+export function onScreen(x: number, y: number, w: number, h: number, W: number, H: number, m = 4): { left: number; top: number } {
+  const left = x + w + m <= W ? x : x - w >= m ? x - w : Math.max(m, W - w - m);
+  const top = y + h + m <= H ? y : y - h >= m ? y - h : Math.max(m, H - h - m);
+  return { left, top };
+}
+
+/** A frame's context menu: the transforms that apply to it, every item on screen. */
 export function FrameMenu({ target, state, close }: { target: FrameTarget; state: ViewState; close: () => void }) {
+  const box = useRef<HTMLDivElement>(null);
+  // (measured once drawn, before the browser paints it: then moved where all of it shows)
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    // (at the left edge first: a fixed box is as wide as its text only where it has the room)
+    el.style.left = "0px";
+    el.style.top = "0px";
+    el.style.maxHeight = window.innerHeight - 8 + "px";
+    const { left, top } = onScreen(target.x, target.y, el.offsetWidth, el.offsetHeight, window.innerWidth, window.innerHeight);
+    el.style.left = left + "px";
+    el.style.top = top + "px";
+  }, [target]);
   useEffect(() => {
     const away = () => close();
     window.addEventListener("click", away);
@@ -115,7 +139,7 @@ export function FrameMenu({ target, state, close }: { target: FrameTarget; state
   // A path of the view is from its roots as the steps so far made them (after a focus, from
   // the focused frame): a focus step added at the end reads that tree.
   return (
-    <div class="framemenu" role="menu" data-testid="frame-menu" style={{ left: target.x + "px", top: target.y + "px" }}>
+    <div class="framemenu" role="menu" data-testid="frame-menu" ref={box} style={{ left: target.x + "px", top: target.y + "px" }}>
       <button role="menuitem" data-testid="menu-focus-path" onClick={() => pick("focus_path:" + target.path.join(";"))}>
         Focus on this call path
       </button>

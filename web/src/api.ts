@@ -166,6 +166,8 @@ export interface FunctionList {
   events: string[];
   totals: Costs;
   total_rows: number;
+  /** With locate=ID: the index of that function's row (null: no row is it). */
+  located?: number | null;
   offset: number;
   rows: Row[];
   groups: Group[] | null;
@@ -562,7 +564,9 @@ function reportAnswer(data: Record<string, unknown>, path: string, params: Param
       return asc ? c : -c;
     });
     const offset = Number(params.offset ?? 0), limit = Number(params.limit ?? 100);
-    return { events: Object.keys(all.totals), totals: all.totals, total_rows: rows.length, offset, rows: rows.slice(offset, offset + limit), groups, total_groups };
+    // (locate=ID: where that function's row is, as serve says it)
+    const located = params.locate === undefined ? undefined : (i => (i < 0 ? null : i))(rows.findIndex((row) => row.id === Number(params.locate)));
+    return { events: Object.keys(all.totals), totals: all.totals, total_rows: rows.length, located, offset, rows: rows.slice(offset, offset + limit), groups, total_groups };
   }
   if (path.startsWith("function/")) {
     const hit = stored(path + (part ? "?parts=" + part : "") + sideKey);

@@ -218,7 +218,13 @@ test("the Location cell is cut with an ellipsis, its whole text a tooltip", asyn
         return { overflow: c.textOverflow, hidden: c.overflowX, wrap: c.whiteSpace, title: e.getAttribute("title") ?? "", text: e.textContent, cut: e.scrollWidth > e.clientWidth, right: e.getBoundingClientRect().right };
       }),
     );
-    assert(cells.length > 5, "Location cells");
+    if (cells.length === 0 && width < 1500) {
+      // (too narrow for more than a sliver of it: left out, its text in the name's tooltip)
+      const tip = await pg.getAttribute('.tbody .row[data-index="0"] .cell.name', "title");
+      assert(tip.includes("\n"), `at ${width} px, no Location column and no location in the name's tooltip: ${tip}`);
+      continue;
+    }
+    assert(cells.length > 5, `at ${width} px, Location cells`);
     for (const c of cells) {
       eq(c.overflow, "ellipsis", "text-overflow of " + c.text);
       eq(c.hidden, "hidden", "overflow of " + c.text);
