@@ -224,9 +224,11 @@ constexpr std::string_view trend_out = R"({
 constexpr std::string_view record_in = R"({
   "type": "object",
   "properties": {
-    "command": {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "The program and its arguments, e.g. [\"./build/bench\", \"--quick\"]. Runs under valgrind --tool=callgrind: 20-100 times slower than alone."},
+    "command": {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "The program and its arguments, e.g. [\"./build/bench\", \"--quick\"]. Runs under valgrind --tool=callgrind (20-100 times slower than alone); php, python3 and node under their own profilers (Xdebug, cProfile, --cpu-prof), as calltree record runs them."},
+    "profiler": {"type": "string", "enum": ["callgrind", "xdebug", "cprofile", "node"], "description": "The profiler (default: told by the program, as above)."},
+    "children": {"type": "boolean", "description": "callgrind: follow the programs it starts (a script, a wrapper, a pyenv shim); each process is a part of the one profile (default false)."},
     "cwd": {"type": "string", "description": "The folder it runs in (default: the server's)."},
-    "path": {"type": "string", "description": "The profile to write (default: callgrind.out.mcp.PID in cwd)."},
+    "path": {"type": "string", "description": "The profile to write, in a folder that exists (default: callgrind.out.mcp.PID in cwd; mcp.PID.pstats or mcp.PID.cpuprofile for cProfile and node)."},
     "timeout_seconds": {"type": "integer", "minimum": 1, "maximum": 3600, "description": "Stop it after this long (default 300)."}
   },
   "required": ["command"],
@@ -237,6 +239,7 @@ constexpr std::string_view record_out = R"({
   "type": "object",
   "properties": {
     "path": {"type": "string", "description": "The profile written: pass it to the other tools."},
+    "profiler": {"type": "string"},
     "exit_status": {"type": ["integer", "null"]}, "signal": {"type": ["integer", "null"]},
     "timed_out": {"type": "boolean"},
     "output": {"type": "string", "description": "The end of what the program and valgrind printed."},
@@ -289,8 +292,9 @@ const std::vector<tool>& tools() {
        "cost stepped up or down) and the biggest changes of any function.",
        trend_in, trend_schema, false, run_trend},
       {"record", "Profile a program",
-       "Runs a program under valgrind --tool=callgrind (much slower than alone) and answers "
-       "the profile written and its summary; then use the other tools on its path.",
+       "Runs a program under its profiler as `calltree record` does (valgrind --tool=callgrind, "
+       "much slower than alone; Xdebug for php, cProfile for python3, V8's for node) and "
+       "answers the profile written and its summary; then use the other tools on its path.",
        record_in, record_out, true, run_record},
   };
   return table;
