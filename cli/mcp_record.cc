@@ -75,7 +75,7 @@ tool_answer run_record(tool_context& c, const json& arguments_json) {
       real_folder(args.text_or("cwd", current_dir().empty() ? "." : current_dir()), "cwd");
   std::string out = args.text_or("path", "");
   if (!out.empty() && out.front() != '/') out = cwd + "/" + out;
-  const int timeout = static_cast<int>(args.count("timeout_seconds", 300, 3600));
+  const int timeout = static_cast<int>(args.count("timeout_seconds", 300, 1, 3600));
   record_plan plan;
   plan.program = command;
   plan.kind = profiler_of_program(command[0]);
