@@ -2,6 +2,7 @@
 #include "child_process.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/prctl.h>
@@ -12,6 +13,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -99,9 +101,41 @@ void restore_signals() {
     }
 }
 
+namespace {
+
+// Reads the child's output pipe to its end (every process holding it closed it), keeping the
+// last `how.kept` bytes, and ends its process group when the time is up.
+void read_output(int fd, pid_t group, const spawn_options& how, child_end& end) {
+  using clock = std::chrono::steady_clock;
+  const auto deadline = clock::now() + std::chrono::seconds(how.timeout_seconds);
+  clock::time_point termed_at;
+  std::string& out = *how.output;
+  for (;;) {
+    const auto now = clock::now();
+    if (how.timeout_seconds > 0 && !end.timed_out && now >= deadline) {
+      end.timed_out = true;
+      termed_at = now;
+      ::kill(-group, SIGTERM);
+    } else if (end.timed_out && now >= termed_at + std::chrono::seconds(2)) {
+      ::kill(-group, SIGKILL);
+    }
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 200) <= 0) continue;
+    char buf[4096];
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+    if (out.size() > 2 * how.kept) out.erase(0, out.size() - how.kept);
+  }
+  if (out.size() > how.kept) out.erase(0, out.size() - how.kept);
+}
+
+}  // namespace
+
 std::optional<child_end> spawn_and_wait(const std::vector<std::string>& argv,
                                         const std::vector<std::pair<std::string, std::string>>& env,
-                                        std::string& error) {
+                                        std::string& error, const spawn_options& how) {
   std::vector<std::string> args = argv;
   std::vector<std::string> environment;
   for (char** e = environ; e && *e; ++e) {
@@ -127,20 +161,48 @@ std::optional<child_end> spawn_and_wait(const std::vector<std::string>& argv,
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   posix_spawnattr_setsigmask(&attr, &before);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+  posix_spawnattr_setflags(
+      &attr, POSIX_SPAWN_SETSIGMASK | (how.timeout_seconds > 0 ? POSIX_SPAWN_SETPGROUP : 0));
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  int fds[2] = {-1, -1};
+  if (how.output && ::pipe2(fds, O_CLOEXEC) != 0) {
+    error = std::strerror(errno);
+    ::sigprocmask(SIG_SETMASK, &before, nullptr);
+    posix_spawnattr_destroy(&attr);
+    posix_spawn_file_actions_destroy(&actions);
+    return std::nullopt;
+  }
+  if (how.null_input) posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  if (how.output) {
+    posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
+  }
+  if (!how.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, how.cwd.c_str());
   // The processes the program starts and leaves behind (a fork that outlives its parent, a
   // shell's background job) become ours when their parent ends, so that the run ends when the
   // last of them does: each writes its own profile at its end, a part of the run.
   ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
   pid_t pid = 0;
   last_signal.store(0);
-  const int rc = ::posix_spawnp(&pid, c_args[0], nullptr, &attr, c_args.data(), c_env.data());
+  const int rc = ::posix_spawnp(&pid, c_args[0], &actions, &attr, c_args.data(), c_env.data());
   posix_spawnattr_destroy(&attr);
+  posix_spawn_file_actions_destroy(&actions);
   if (rc == 0) child_pid.store(pid);
   ::sigprocmask(SIG_SETMASK, &before, nullptr);
+  if (how.output) ::close(fds[1]);
   if (rc != 0) {
+    if (how.output) ::close(fds[0]);
+    ::prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
     error = std::strerror(rc);
     return std::nullopt;
+  }
+  child_end end;
+  end.pid = pid;
+  if (how.output) {
+    read_output(fds[0], pid, how, end);
+    ::close(fds[0]);
   }
   int status = 0;
   pid_t w;
@@ -159,7 +221,6 @@ std::optional<child_end> spawn_and_wait(const std::vector<std::string>& argv,
   }
   reaping.store(false);
   ::prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
-  child_end end;
   if (WIFSIGNALED(status))
     end.signal = WTERMSIG(status);
   else

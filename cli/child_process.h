@@ -31,6 +31,8 @@ struct child_end {
   int exit_status = 0;  // when it exited
   int signal = 0;       // when a signal killed it (then exit_status is 0)
   int interrupted = 0;  // the last stop signal record received while it ran (0: none)
+  int pid = 0;          // its process id
+  bool timed_out = false;  // spawn_options::timeout_seconds passed: its process group was ended
   // The status a shell gives: the exit status, or 128 + the signal.
   int shell_status() const { return signal ? 128 + signal : exit_status; }
 };
@@ -40,12 +42,24 @@ void catch_stop_signals();
 // Puts back the dispositions catch_stop_signals found.
 void restore_signals();
 
+// How a run that is not the terminal's is run (the mcp record tool's: its standard input and
+// output are the protocol's). The defaults are `calltree record`'s: the terminal's.
+struct spawn_options {
+  std::string cwd;                // the folder it runs in ("": ours)
+  bool null_input = false;        // /dev/null as its standard input
+  std::string* output = nullptr;  // its standard output and error, the last `kept` bytes
+  std::size_t kept = 8192;
+  // After this long (0: never) its process group gets SIGTERM, and SIGKILL 2 s later; then it
+  // runs in a process group of its own.
+  int timeout_seconds = 0;
+};
+
 // Runs `argv` (argv[0] looked up in PATH) with `env` added to the environment (NAME, VALUE;
 // a NAME already there is replaced) and waits for its end. nullopt with `error` (strerror's
 // words) when it could not be started.
 std::optional<child_end> spawn_and_wait(const std::vector<std::string>& argv,
                                         const std::vector<std::pair<std::string, std::string>>& env,
-                                        std::string& error);
+                                        std::string& error, const spawn_options& how = {});
 
 // Runs `argv` with its standard output and error into `output` (at most `limit` bytes kept),
 // and its exit status; nullopt with `error` when it could not be started. For short commands

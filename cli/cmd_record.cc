@@ -35,11 +35,10 @@
 #include <string>
 #include <vector>
 
-#include "analysis/merge_any.h"
 #include "calltree/analysis/callers.h"
 #include "calltree/analysis/inclusive.h"
-#include "calltree/analysis/merge.h"
 #include "calltree/load.h"
+#include "calltree/totals.h"
 #include "child_process.h"
 #include "command.h"
 #include "diagnostics_output.h"
@@ -47,6 +46,7 @@
 #include "history/run_names.h"
 #include "memory_option.h"
 #include "profile_output.h"
+#include "record_launch.h"
 #include "record_profilers.h"
 #include "report/diff.h"
 #include "valgrind_options.h"
@@ -203,22 +203,12 @@ int valgrind_failed(const record_plan& plan, const child_end& end, const std::st
       said += "  " + line + "\n";
     }
   }
+  const std::string hint = no_profile_hint(plan, end, said);
   std::fprintf(stderr, "%s: valgrind failed (%s) and wrote no profile%s\n", me,
-               end_text(end).c_str(), said.empty() ? "; its message, if any, is above" : ":");
+               end_text(end).c_str(),
+               said.empty() ? (hint.empty() ? "; its message, if any, is above" : "") : ":");
   std::fputs(said.c_str(), stderr);
-  std::string lower = said;
-  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lower.find("dwarf") != std::string::npos)
-    std::fprintf(stderr,
-                 "%s: this Valgrind cannot read the program's debug information (DWARF 5 is "
-                 "GCC 11's and Clang 14's default; Valgrind reads it from 3.18): update "
-                 "Valgrind, or build the program with -gdwarf-4\n",
-                 me);
-  else if (end.signal == SIGKILL)
-    std::fprintf(stderr,
-                 "%s: SIGKILL (the out-of-memory killer, or kill -9) ends Valgrind before "
-                 "callgrind can write its profile\n",
-                 me);
+  if (!hint.empty()) std::fprintf(stderr, "%s: %s\n", me, hint.c_str());
   std::error_code ec;
   std::filesystem::remove_all(staging, ec);
   return exit_usage;
@@ -243,23 +233,6 @@ std::string valgrind_death(const record_plan& plan) {
     }
   }
   return out;
-}
-
-// The run's files as one file in the staging folder: the file itself, or their merge with a
-// part each. Empty (with a message) on failure.
-std::string one_file(const std::vector<std::string>& files, const std::string& staging) {
-  if (files.size() == 1) return files[0];
-  merge_options options;
-  options.parts = parts_mode::keep;
-  options.max_memory = memory_limit();
-  diagnostic_collector diags(5);
-  profile merged;
-  auto stats = detail::merge_any_inputs(files, merged, diags, options);
-  writer_options wo;
-  wo.creator = std::string("calltree ") + CALLTREE_VERSION + " record";
-  const std::string out = staging + "/run.callgrind";
-  const int rc = write_summed_profile(stats, diags, merged, out, wo, "record");
-  return rc == exit_usage ? std::string() : out;
 }
 
 std::vector<std::string> names_in(const std::string& dir) {
@@ -307,6 +280,21 @@ std::string percent(std::uint64_t part, std::uint64_t whole) {
   return buf;
 }
 
+// Whether the profile at `path` counted nothing: every event's program total 0 (a run of
+// --function=NAME in which NAME never ran). Such a run is no baseline for --compare: every
+// function of the next would look new. A file that cannot be read is not called empty.
+bool empty_run(const std::string& path) {
+  load_options lo;
+  lo.build.keep_jumps = false;
+  lo.build.keep_positions = 0;
+  lo.build.max_memory = memory_limit();
+  auto loaded = calltree::load(path, lo);
+  if (!loaded || loaded->profile.events.empty()) return false;
+  for (std::size_t e = 0; e < loaded->profile.events.size(); ++e)
+    if (program_total(loaded->profile, event_id{e}) != 0) return false;
+  return true;
+}
+
 // The report of the run: the path, the total of the first event, the top functions.
 void print_summary(const std::string& path, std::size_t files, std::size_t top) {
   std::printf("\n%s: %s\n", me, path.c_str());
@@ -322,14 +310,17 @@ void print_summary(const std::string& path, std::size_t files, std::size_t top) 
   }
   const profile& p = loaded->profile;
   const event_id first{0};
-  const std::uint64_t total = p.total()[first.index()];
+  // (The program total, annotate's: the file's stated total (summary:, totals:) where it has
+  // one. Xdebug's states more than its cost lines sum to (the time and memory of its own
+  // start and end): the sum would be a figure no other command shows.)
+  const std::uint64_t total = program_total(p, first);
   std::string parts;
   if (files > 1) parts = " (" + std::to_string(files) + " parts)";
   // (Every event's total: with --cache-sim=yes the misses are what the run was for.)
   std::string totals;
-  const auto all = p.total();
-  for (std::size_t e = 0; e < all.size() && e < p.events.size(); ++e)
-    totals += (e ? ", " : "") + with_thousands(all[e]) + " " + p.events[event_id{e}].name;
+  for (std::size_t e = 0; e < p.events.size(); ++e)
+    totals += (e ? ", " : "") + with_thousands(program_total(p, event_id{e})) + " " +
+              p.events[event_id{e}].name;
   std::printf("  total  %s%s\n", totals.c_str(), parts.c_str());
   if (top == 0 || total == 0) return;
   const inclusive_result inc = compute_inclusive(p);
@@ -443,43 +434,47 @@ int run_record(std::span<const std::string_view> args) {
   if (!::mkdtemp(staging.data()))
     return failure("cannot write into " + dir + ": " + std::strerror(errno));
   plan.staging = std::filesystem::absolute(staging).string();
-  auto l = launch_of(plan, err);
 
   history::run_name name;
   name.label = label;
   name.stamp = local_stamp();
   catch_stop_signals();
-  auto end = spawn_and_wait(l->argv, l->env, err);
-  if (!end) {
+  auto run = run_recording(plan, {}, err);
+  if (!run) {
     restore_signals();
     std::error_code ec;
     std::filesystem::remove_all(staging, ec);
-    return failure("cannot run " + l->argv[0] + ": " + err);
+    return failure(err);
   }
-
-  std::size_t dropped = 0;
-  const auto files = collected_profiles(plan, dropped);
+  const child_end* end = &run->end;
+  const std::size_t dropped = run->dropped;
+  const auto& files = run->files;
   if (files.empty()) {
     restore_signals();
     if (callgrind) return valgrind_failed(plan, *end, staging);
     std::error_code ec;
     std::filesystem::remove_all(staging, ec);
-    std::string why;
-    if (plan.kind == profiler_kind::xdebug)
-      why =
-          "is Xdebug installed and loaded? ('php -m' lists it; Debian, Ubuntu: apt-get "
-          "install php-xdebug)";
-    else if (plan.kind == profiler_kind::node)
-      why = end->signal ? "node writes its profile when the program ends by itself or by "
-                          "process.exit(), not when a signal ends it"
-                        : "node 12 or later writes one with --cpu-prof";
-    else
-      why = "python ended before cProfile could write it";
-    return failure(plan.program[0] + " wrote no profile (" + end_text(*end) + "): " + why);
+    return failure(plan.program[0] + " wrote no profile (" + end_text(*end) +
+                   "): " + no_profile_hint(plan, *end, ""));
   }
   if (end->signal) name.signal = signal_name(end->signal);
   name.extension = files.size() == 1 ? std::string(profile_extension(plan.kind)) : "callgrind";
-  const std::string file = one_file(files, staging);
+  const std::string file = one_recorded_file(files, staging);
+  // --function=NAME collects only while NAME runs: a profile of nothing says that NAME never
+  // ran (a typo, a name as the program does not spell it, an inlined function). It is not kept:
+  // as a run in the folder it would be the next --compare's baseline.
+  if (!file.empty() && plan.function && empty_run(file)) {
+    restore_signals();
+    std::error_code ec;
+    std::filesystem::remove_all(staging, ec);
+    std::fprintf(stderr,
+                 "%s: --function=%s never ran: no function of that name was entered, so "
+                 "nothing was counted and no run was kept (%s; callgrind's names are as "
+                 "'calltree annotate' lists them, e.g. 'ns::fn(int)', and * and ? match any "
+                 "characters; an inlined function is never entered)\n",
+                 me, plan.function->c_str(), end_text(*end).c_str());
+    return exit_usage;
+  }
   std::string placed;
   if (!file.empty()) placed = place_run(file, dir, name, err);
   if (placed.empty()) {
@@ -511,8 +506,14 @@ int run_record(std::span<const std::string_view> args) {
 
   int status = end->shell_status();
   if (a.compare) {
-    const auto number = history::parse_run_name(placed)->number;
-    auto before = history::previous_run(names_in(dir), name.label, number);
+    // (The run before that counted something: an empty one, of a --function that never
+    // ran, recorded before record refused to keep them, is passed over.)
+    const auto names = names_in(dir);
+    auto before = history::previous_run(names, name.label, history::parse_run_name(placed)->number);
+    while (before && empty_run(dir + "/" + *before)) {
+      std::printf("\n%s: %s counted nothing: not a baseline\n", me, before->c_str());
+      before = history::previous_run(names, name.label, history::parse_run_name(*before)->number);
+    }
     if (!before) {
       std::printf("\n%s: no run of %s before this one in %s: nothing to compare\n", me,
                   name.label.c_str(), dir.c_str());

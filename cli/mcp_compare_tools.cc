@@ -38,7 +38,7 @@ tool_answer run_diff(tool_context& c, const json& arguments_json) {
   const auto event = args.text("event");
   const std::string by = args.choice("by", {"self", "inclusive"}, "self");
   const auto filter = args.text("filter");
-  const std::uint64_t n = args.count("n", 20, 500);
+  const std::uint64_t n = args.count("n", 20, 1, 500);
   args.done();
   const served& s = c.profiles.diff(old_path, new_path);
   // The event: the one asked for, else the first of those both profiles have.
@@ -105,7 +105,7 @@ tool_answer run_trend(tool_context& c, const json& arguments_json) {
   const auto threshold = args.number("threshold", 0, 1000);
   const std::string order = args.choice("order", {"time", "name"}, "time");
   const bool recursive = args.flag("recursive", false);
-  const std::uint64_t n = args.count("n", 10, 50);
+  const std::uint64_t n = args.count("n", 10, 1, 50);
   args.done();
   query q;
   q.add("order", order);

@@ -145,7 +145,7 @@ tool_answer run_top_functions(tool_context& c, const json& arguments_json) {
   const std::string by = args.choice("by", {"self", "inclusive"}, "self");
   const auto event = args.text("event");
   const auto filter = args.text("filter");
-  const std::uint64_t n = args.count("n", 20, 500);
+  const std::uint64_t n = args.count("n", 20, 1, 500);
   args.done();
   const served& s = c.profiles.single(path);
   query q;
@@ -185,8 +185,11 @@ tool_answer run_top_functions(tool_context& c, const json& arguments_json) {
 
 namespace {
 
-// The calls of a /function answer's "callers" or "callees", for one event.
-json call_rows(const json& calls, const std::string& e, const json& total) {
+// The calls of a /function answer's "callers" or "callees", for one event: each call's cost
+// as a share of the program's total (percent) and of the function's inclusive cost
+// (function_percent: "who calls it most?", "where does its time go?"). A recursive function's
+// calls can pass through it more than once: their shares of it can sum past 100.
+json call_rows(const json& calls, const std::string& e, const json& total, const json& inclusive) {
   json out = json::array();
   for (const json& c : calls)
     out.push_back({{"name", c["name"]},
@@ -194,6 +197,7 @@ json call_rows(const json& calls, const std::string& e, const json& total) {
                    {"count", c["count"]},
                    {"cost", cost_of(c["cost"][e])},
                    {"percent", percent_of(c["cost"][e], total)},
+                   {"function_percent", percent_of(c["cost"][e], inclusive)},
                    {"recursive", c["recursive"]}});
   return out;
 }
@@ -204,7 +208,8 @@ std::string call_lines(std::string_view title, const json& rows, std::uint64_t l
   for (const json& r : rows)
     out += "\n  " + r["name"].get<std::string>() + "  " +
            plural(r["count"].get<std::uint64_t>(), "call", "calls") + ", " + grouped(r["cost"]) +
-           " (" + percent_text(r["percent"]) + ")" +
+           " (" + percent_text(r["function_percent"]) + " of its inclusive, " +
+           percent_text(r["percent"]) + " of the total)" +
            (r["recursive"].get<bool>() ? " recursive" : "");
   if (left_out) out += "\n  (" + grouped(static_cast<std::int64_t>(left_out)) + " more)";
   return out;
@@ -219,8 +224,9 @@ tool_answer run_function(tool_context& c, const json& arguments_json) {
   if (!name) throw bad_arguments("function: argument 'name' is required (a function's name)");
   const auto file = args.text("file");
   const std::string event = args.text_or("event", "");
-  const std::uint64_t n = args.count("n", 15, 200);
-  const std::uint64_t line_count = args.count("lines", 10, 100);
+  const std::uint64_t n = args.count("n", 15, 1, 200);
+  const std::uint64_t line_count = args.count("lines", 10, 0, 100);
+  const std::uint64_t instruction_count = args.count("instructions", 10, 0, 100);
   args.done();
   const served& s = c.profiles.single(path);
   const found_function f = find_function(s, path, *name, file, event);
@@ -246,9 +252,10 @@ tool_answer run_function(tool_context& c, const json& arguments_json) {
          {"inclusive_percent", percent_of(d["inclusive"][e], total)},
          {"calls", d["calls"]},
          {"cycle", d["cycle"]}};
-  out["callers"] = call_rows(d["callers"], e, total);
+  const json inclusive = cost_of(d["inclusive"][e]);
+  out["callers"] = call_rows(d["callers"], e, total, inclusive);
   out["callers_left_out"] = d["callers_total"].get<std::uint64_t>() - d["callers"].size();
-  out["callees"] = call_rows(d["callees"], e, total);
+  out["callees"] = call_rows(d["callees"], e, total, inclusive);
   out["callees_left_out"] = d["callees_total"].get<std::uint64_t>() - d["callees"].size();
   // Its hottest lines: the lines from its first to its last in its own file, by self cost.
   out["lines"] = nullptr;
@@ -287,6 +294,25 @@ tool_answer run_function(tool_context& c, const json& arguments_json) {
                     {"text_found", !v["missing"].get<bool>()},
                     {"hottest", hottest}};
   }
+  // Why a field is null: an agent asks for what is missing, or knows that it cannot be had.
+  json why_null = json::object();
+  if (out["lines"].is_null())
+    why_null["lines"] =
+        line_count == 0 ? "lines=0 was asked"
+        : d["kind"] == "cycle"
+            ? "a cycle has no source lines of its own: ask for one of its functions"
+            : "the profile has no source lines for it: its code was built without line "
+              "information (no -g, a distribution's binary), or its profiler records none; "
+              "instructions gives its machine code's costs where the profile has them";
+  std::string why_no_code;
+  out["instructions"] = d["kind"] == "cycle" ? json(nullptr)
+                                             : hottest_instructions(s, f.id, e, total,
+                                                                    instruction_count, why_no_code);
+  if (d["kind"] == "cycle")
+    why_no_code = "a cycle has no machine code of its own: ask for one of its functions";
+  if (out["instructions"].is_null()) why_null["instructions"] = why_no_code;
+  if (out["cycle"].is_null()) why_null["cycle"] = "it is in no cycle of recursion";
+  out["why_null"] = why_null;
   out["same_name"] = f.others;
 
   std::string& t = a.text;
@@ -307,6 +333,14 @@ tool_answer run_function(tool_context& c, const json& arguments_json) {
            percent_text(l["percent"]) + ")" +
            (l.contains("text") ? "  " + l["text"].get<std::string>() : "");
   }
+  if (out["instructions"].is_object()) {
+    t += "\nHottest instructions (" + out["instructions"]["object"].get<std::string>() + "):";
+    for (const json& x : out["instructions"]["hottest"])
+      t += "\n  " + x["address"].get<std::string>() + ": " + grouped(x["self"]) + " (" +
+           percent_text(x["percent"]) + ")  " + x["code"].get<std::string>();
+  }
+  for (const auto& [field, why] : why_null.items())
+    if (field != "cycle") t += "\nNo " + field + ": " + why.get<std::string>() + ".";
   if (!f.others.empty())
     t += "\n(" + plural(f.others.size(), "other function has", "other functions have") +
          " this name: pass file to pick one)";

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -13,6 +14,8 @@
 #include "diagnostics_output.h"
 #include "folder.h"
 #include "history/index.h"
+#include "objdump_runner.h"
+#include "reader/not_a_profile.h"
 #include "reader/read_hooks.h"
 #include "run_store.h"
 
@@ -31,15 +34,29 @@ std::string new_token() {
 
 // The first few diagnostics of a session that gave no profile, one a line.
 std::string first_diagnostics(const views::session& s) {
+  // (Errors first: the one that says why there is no profile comes after the warnings of
+  // the lines it skipped.)
   std::string out;
   std::size_t n = 0;
-  for (const diagnostic& d : s.diagnostics) {
-    if (n++ == 3) break;
-    std::string line = format_diagnostic(d, false);
-    while (!line.empty() && line.back() == '\n') line.pop_back();
-    out += "\n" + line;
-  }
+  for (const bool errors : {true, false})
+    for (const diagnostic& d : s.diagnostics) {
+      if ((d.severity == severity::error) != errors) continue;
+      if (n++ == 3) return out;
+      std::string line = format_diagnostic(d, false);
+      while (!line.empty() && line.back() == '\n') line.pop_back();
+      out += "\n" + line;
+    }
   return out;
+}
+
+// The first bytes of the file at `path` (what describe_non_profile looks at).
+std::string file_head(const std::string& path) {
+  std::string head(4096, '\0');
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return {};
+  head.resize(std::fread(head.data(), 1, head.size(), f));
+  std::fclose(f);
+  return head;
 }
 
 }  // namespace
@@ -117,7 +134,14 @@ std::shared_ptr<const views::session> profile_cache::session_of(const std::strin
   const views::session& s = **loaded;
   if (changed_while_read(s.diagnostics, calltree::detail::read_to_end(s.stats), path, s.input_size))
     throw tool_failure(path + " changed while it was read; call again when it is written");
-  if (s.p.parts.empty())
+  // A file plainly not a profile (x.py, a README, a program) is named as what it is, with
+  // what makes a profile of it: the words the reader gives its no-events error (check's).
+  if (s.p.parts.empty() || s.p.events.empty())
+    if (auto what = calltree::detail::describe_non_profile(path, file_head(path)))
+      throw tool_failure(what->sentence(path) +
+                         " (calltree reads callgrind, cachegrind, pprof, perf script, pstats, "
+                         ".cpuprofile and folded stacks)");
+  if (s.p.parts.empty() || s.p.events.empty())
     throw tool_failure(
         path +
         " holds no profile that could be read (calltree reads callgrind, "
@@ -136,6 +160,11 @@ const served& profile_cache::single(const std::string& path) {
   out->token = new_token();
   server::api_options ao;
   ao.token = out->token;
+  // (The function tool's hottest instructions: /api/v1/asm/ID, objdump as serve runs it.)
+  objdump_settings od;
+  std::int64_t mtime = 0;
+  if (is_file(path, &mtime)) od.input_mtime = mtime;
+  ao.objdump = make_objdump_runner(std::move(od));
   out->api = std::make_unique<server::api>(ao, session);
   out->sessions.push_back(std::move(session));
   return remember(key, {file}, std::move(out));

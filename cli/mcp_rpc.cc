@@ -171,10 +171,13 @@ json rpc_server::list_tools() const {
                   {"inputSchema", json::parse(t.input_schema)},
                   {"annotations",
                    {{"title", t.title},
+                    // (A tool that runs programs runs whatever the agent names, which may
+                    // write, delete and reach the network: destructive and open-world, as
+                    // the specification's hints mean it; the others read files only.)
                     {"readOnlyHint", !t.runs_programs},
-                    {"destructiveHint", false},
+                    {"destructiveHint", t.runs_programs},
                     {"idempotentHint", !t.runs_programs},
-                    {"openWorldHint", false}}}};
+                    {"openWorldHint", t.runs_programs}}}};
     if (structured_version(version_)) entry["outputSchema"] = json::parse(t.output_schema);
     list.push_back(std::move(entry));
   }

@@ -23,8 +23,8 @@ tool_answer run_source(tool_context& c, const json& arguments_json) {
   const auto name = args.text("name");
   const auto file = args.text("file");
   const std::string event = args.text_or("event", "");
-  const std::uint64_t context = args.count("context", 3, 50);
-  const std::uint64_t max_lines = std::max<std::uint64_t>(1, args.count("max_lines", 200, 2000));
+  const std::uint64_t context = args.count("context", 3, 0, 50);
+  const std::uint64_t max_lines = args.count("max_lines", 200, 1, 2000);
   args.done();
   if (!name && !file)
     throw bad_arguments(

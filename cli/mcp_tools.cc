@@ -83,7 +83,8 @@ constexpr std::string_view function_in = R"({
     "file": {"type": "string", "description": "Its source file, when several functions have the name (static functions)."},
     "event": {"type": "string", "description": "The event (default: the profile's first)."},
     "n": {"type": "integer", "minimum": 1, "maximum": 200, "description": "Callers and callees listed, the costliest first (default 15)."},
-    "lines": {"type": "integer", "minimum": 0, "maximum": 100, "description": "Hottest source lines listed (default 10)."}
+    "lines": {"type": "integer", "minimum": 0, "maximum": 100, "description": "Hottest source lines listed (default 10)."},
+    "instructions": {"type": "integer", "minimum": 0, "maximum": 100, "description": "Hottest machine instructions listed (default 10): for code without line information, all there is below the function."}
   },
   "required": ["path", "name"],
   "additionalProperties": false
@@ -92,7 +93,8 @@ constexpr std::string_view function_in = R"({
 constexpr std::string_view calls_schema =
     R"({"type": "array", "items": {"type": "object", "properties": {
       "name": {"type": "string"}, "file": {"type": "string"}, "count": {"type": "integer", "description": "Calls made."},
-      "cost": {"type": "integer", "description": "Inclusive cost of those calls."}, "percent": {"type": "number"}, "recursive": {"type": "boolean"}},
+      "cost": {"type": "integer", "description": "Inclusive cost of those calls."}, "percent": {"type": "number", "description": "Of the program's total."},
+      "function_percent": {"type": "number", "description": "Of the function's inclusive cost: who calls it most, where its time goes."}, "recursive": {"type": "boolean"}},
       "required": ["name", "count", "cost"]}})";
 
 constexpr std::string_view function_out = R"({
@@ -111,9 +113,14 @@ constexpr std::string_view function_out = R"({
       "file": {"type": "string"}, "first_line": {"type": "integer"}, "last_line": {"type": "integer"},
       "text_found": {"type": "boolean"},
       "hottest": {"type": "array", "items": {"type": "object", "properties": {"line": {"type": "integer"}, "self": {"type": "integer"}, "percent": {"type": "number"}, "text": {"type": "string"}}, "required": ["line", "self"]}}}},
+    "instructions": {"type": ["object", "null"], "description": "Its machine instructions with the highest self cost (objdump's text of the object the profile names).", "properties": {
+      "object": {"type": "string"}, "costly": {"type": "integer", "description": "Its instructions with a cost."},
+      "note": {"type": "string"},
+      "hottest": {"type": "array", "items": {"type": "object", "properties": {"address": {"type": "string"}, "code": {"type": "string"}, "self": {"type": "integer"}, "percent": {"type": "number"}, "file": {"type": "string"}, "line": {"type": "integer"}, "calls": {"type": "string"}}, "required": ["address", "code", "self"]}}}},
+    "why_null": {"type": "object", "description": "Why each null field (lines, instructions, cycle) is null.", "additionalProperties": {"type": "string"}},
     "same_name": {"type": "array", "description": "Other functions of this name (in other files or objects).", "items": {"type": "object"}}
   },
-  "required": ["path", "name", "event", "total", "self", "inclusive", "callers", "callees"]
+  "required": ["path", "name", "event", "total", "self", "inclusive", "callers", "callees", "why_null"]
 })";
 
 constexpr std::string_view source_in = R"({
@@ -224,9 +231,11 @@ constexpr std::string_view trend_out = R"({
 constexpr std::string_view record_in = R"({
   "type": "object",
   "properties": {
-    "command": {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "The program and its arguments, e.g. [\"./build/bench\", \"--quick\"]. Runs under valgrind --tool=callgrind: 20-100 times slower than alone."},
+    "command": {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "The program and its arguments, e.g. [\"./build/bench\", \"--quick\"]. Runs under valgrind --tool=callgrind (20-100 times slower than alone); php, python3 and node under their own profilers (Xdebug, cProfile, --cpu-prof), as calltree record runs them."},
+    "profiler": {"type": "string", "enum": ["callgrind", "xdebug", "cprofile", "node"], "description": "The profiler (default: told by the program, as above)."},
+    "children": {"type": "boolean", "description": "callgrind: follow the programs it starts (a script, a wrapper, a pyenv shim); each process is a part of the one profile (default false)."},
     "cwd": {"type": "string", "description": "The folder it runs in (default: the server's)."},
-    "path": {"type": "string", "description": "The profile to write (default: callgrind.out.mcp.PID in cwd)."},
+    "path": {"type": "string", "description": "The profile to write, in a folder that exists (default: callgrind.out.mcp.PID in cwd; mcp.PID.pstats or mcp.PID.cpuprofile for cProfile and node)."},
     "timeout_seconds": {"type": "integer", "minimum": 1, "maximum": 3600, "description": "Stop it after this long (default 300)."}
   },
   "required": ["command"],
@@ -237,6 +246,7 @@ constexpr std::string_view record_out = R"({
   "type": "object",
   "properties": {
     "path": {"type": "string", "description": "The profile written: pass it to the other tools."},
+    "profiler": {"type": "string"},
     "exit_status": {"type": ["integer", "null"]}, "signal": {"type": ["integer", "null"]},
     "timed_out": {"type": "boolean"},
     "output": {"type": "string", "description": "The end of what the program and valgrind printed."},
@@ -270,8 +280,10 @@ const std::vector<tool>& tools() {
        top_in, top_out, false, run_top_functions},
       {"function", "One function",
        "One function by name: its self and inclusive cost, calls, its callers and callees "
-       "(count and inclusive cost of the calls, the costliest first) and its hottest source "
-       "lines. An unknown name answers the closest names.",
+       "(count and inclusive cost of the calls, the costliest first, each with its share of "
+       "the program's total and of the function's inclusive cost), its hottest source lines "
+       "and its hottest machine instructions; why_null says why a field is null. An unknown "
+       "name answers the closest names.",
        function_in, function_schema, false, run_function},
       {"source", "Annotated source",
        "A source file's lines with their self cost and the calls made on them: a function's "
@@ -289,8 +301,9 @@ const std::vector<tool>& tools() {
        "cost stepped up or down) and the biggest changes of any function.",
        trend_in, trend_schema, false, run_trend},
       {"record", "Profile a program",
-       "Runs a program under valgrind --tool=callgrind (much slower than alone) and answers "
-       "the profile written and its summary; then use the other tools on its path.",
+       "Runs a program under its profiler as `calltree record` does (valgrind --tool=callgrind, "
+       "much slower than alone; Xdebug for php, cProfile for python3, V8's for node) and "
+       "answers the profile written and its summary; then use the other tools on its path.",
        record_in, record_out, true, run_record},
   };
   return table;
@@ -326,17 +339,18 @@ std::optional<std::string> arguments::text(std::string_view name) const {
   return v->get<std::string>();
 }
 
-std::uint64_t arguments::count(std::string_view name, std::uint64_t fallback,
+std::uint64_t arguments::count(std::string_view name, std::uint64_t fallback, std::uint64_t min,
                                std::uint64_t max) const {
   const json* v = find(name);
   if (!v) return fallback;
   // (A client may send 20.0 for 20.)
   if (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>() &&
-      v->get<double>() >= 0 && v->get<double>() <= static_cast<double>(max))
+      v->get<double>() >= static_cast<double>(min) && v->get<double>() <= static_cast<double>(max))
     return static_cast<std::uint64_t>(v->get<double>());
   if (!v->is_number_integer() || v->get<std::int64_t>() < 0 ||
+      static_cast<std::uint64_t>(v->get<std::int64_t>()) < min ||
       static_cast<std::uint64_t>(v->get<std::int64_t>()) > max)
-    wrong(name, "takes a whole number from 0 to " + std::to_string(max));
+    wrong(name, "takes a whole number from " + std::to_string(min) + " to " + std::to_string(max));
   return v->get<std::uint64_t>();
 }
 

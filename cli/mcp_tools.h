@@ -72,7 +72,9 @@ class arguments {
   std::string text_or(std::string_view name, std::string fallback) const {
     return text(name).value_or(std::move(fallback));
   }
-  std::uint64_t count(std::string_view name, std::uint64_t fallback, std::uint64_t max) const;
+  // A whole number from `min` to `max` (the schema's minimum and maximum), else `fallback`.
+  std::uint64_t count(std::string_view name, std::uint64_t fallback, std::uint64_t min,
+                      std::uint64_t max) const;
   std::optional<double> number(std::string_view name, double min, double max) const;
   std::string choice(std::string_view name, std::initializer_list<std::string_view> allowed,
                      std::string_view fallback) const;
@@ -96,6 +98,12 @@ tool_answer run_source(tool_context&, const json&);
 tool_answer run_diff(tool_context&, const json&);
 tool_answer run_trend(tool_context&, const json&);
 tool_answer run_record(tool_context&, const json&);
+
+struct served;
+// The function tool's `instructions`: the `count` costliest instructions of function `id` in
+// `event` (mcp_instructions.cc), or null with `why_null` saying why there are none.
+json hottest_instructions(const served& s, std::uint64_t id, const std::string& event,
+                          const json& total, std::uint64_t count, std::string& why_null);
 
 // A summary's structured content and text of an API /profile answer (summary and record).
 tool_answer summarize_profile(const std::string& path, const json& profile);

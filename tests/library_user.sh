@@ -145,9 +145,9 @@ head -c 4096 "$bin" >"$work/binary"
 run binary "$work/binary"
 expect binary 2
 empty binary out
-has binary err "callers: error: $work/binary: the input is binary, not a Callgrind-format profile nor any other format calltree reads (folded stacks, "
-has binary err "Python's pstats); nothing was read [no-profile]"
-[[ $(grep -o -F "$work/binary" "$work/binary.err" | wc -l) == 1 ]] || bad "binary: the file not named once"
+has binary err "callers: error: $work/binary: the input is binary: this is a program (ELF), not a profile: \`calltree record -- $work/binary\` makes one [no-profile]"
+# (once as the error's subject; the command that profiles it names it again)
+[[ $(grep -o -F "$work/binary:" "$work/binary.err" | wc -l) == 1 ]] || bad "binary: the file not named once"
 
 # 3. An empty file: no profile, exit 2.
 : >"$work/empty"

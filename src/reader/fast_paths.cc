@@ -513,9 +513,11 @@ bool parser::binary_input(std::span<const char> b) {
       (bad * 10 > probe ||
        (probe >= 4 && bad * 100 > probe * 3 && std::memchr(b.data(), 0, probe)))) {
     line_no_ = 0;
-    no_profile_ = "the input is binary, not a Callgrind-format profile nor any other format "
-                  "calltree reads (" +
-                  std::string(detail::other_formats) + "); nothing was read";
+    no_profile_ = not_a_profile_.empty()
+                      ? "the input is binary, not a Callgrind-format profile nor any other "
+                        "format calltree reads (" +
+                            std::string(detail::other_formats) + "); nothing was read"
+                      : "the input is binary: " + not_a_profile_;
     report(severity::error, diag_code::binary_input, 0, 0, no_profile_);
     stats_.state = read_state::stopped;
     return true;

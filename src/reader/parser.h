@@ -451,6 +451,10 @@ class parser {
   std::uint64_t speculated_chunks_ = 0;  // adopted, for read_hooks::speculated_chunks
   // Once run() is over: empty if the input holds a profile (an events: line), else why not.
   std::string no_profile_;
+  // What the input plainly is when it holds no profile ("this is Python source, not a
+  // profile: ...", not_a_profile.h), set before run(): said in its no-events or binary-input
+  // error. Empty: the error says what it always said.
+  std::string not_a_profile_;
 
  private:
   std::size_t max_len_ = SIZE_MAX;

@@ -19,6 +19,7 @@
 #include "reader/decode_ahead.h"
 #include "reader/head_input.h"
 #include "reader/in_memory.h"
+#include "reader/not_a_profile.h"
 #include "reader/parser.h"
 #include "reader/read_hooks.h"
 
@@ -194,9 +195,11 @@ result<read_stats> parser::run() {
     auto saved = line_no_;
     line_no_ = 0;
     no_profile_ = stats_.lines == 0 ? "empty input: no 'events:' line, no profile data"
-                                    : "no 'events:' line: this is not a Callgrind-format profile, "
-                                      "nor any other format calltree reads (" +
-                                          std::string(detail::other_formats) + ")";
+                  : !not_a_profile_.empty()
+                      ? "no 'events:' line: " + not_a_profile_
+                      : "no 'events:' line: this is not a Callgrind-format profile, nor any "
+                        "other format calltree reads (" +
+                            std::string(detail::other_formats) + ")";
     report(severity::error, diag_code::no_events, 0, 0, no_profile_);
     line_no_ = saved;
   } else if (!any_events_ && no_profile_.empty()) {
@@ -233,8 +236,12 @@ result<read_stats> read_with_hooks(input& in, string_pool& names, record_sink& r
   // differences read before on this thread does not make this one's costs signed.
   set_signed_costs_here(hooks.signed_sums);
   if (hooks.speculated_chunks) *hooks.speculated_chunks = 0;
+  // (The input's first bytes, for what it is when it holds no profile: set below.)
+  std::string_view head_text;
   auto read = [&](input& from) {
     parser r(from, names, records, diagnostics, options);
+    if (auto what = describe_non_profile(given.display_name, head_text))
+      r.not_a_profile_ = what->clause();
     auto stats = r.run();
     if (hooks.speculated_chunks) *hooks.speculated_chunks = r.speculated_chunks_;
     if (stats && !hooks.any_input && !r.no_profile_.empty())
@@ -258,6 +265,7 @@ result<read_stats> read_with_hooks(input& in, string_pool& names, record_sink& r
       forced ? *forced
              : sniff_format({head.data(), std::min<std::size_t>(head.size(), 64u << 10)},
                                   whole && head.size() <= (64u << 10));
+  head_text = {head.data(), std::min<std::size_t>(head.size(), 4096)};
   input& from = first ? static_cast<input&>(*first) : in;
   if (format != profile_format::callgrind) return read_other_format(format, from, names, records, diagnostics, given, hooks);
   // Where parsing on more than one core pays (sum_cost_runs), a zstd input is decoded and cut
