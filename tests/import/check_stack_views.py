@@ -12,8 +12,10 @@ check_stacks.py and check_perf.py; `go tool pprof -raw` for pprof) and checks:
     the recorded stacks, not estimated, and each frame's total, in every event, is the sum of
     the file's stacks that begin with the frame's path (its prefix sum), and every prefix of
     the file is a frame;
-  - the sandwich's lower half of the heaviest function (a root frame, callees) is the file's
-    stacks below that function's outermost frame on each stack, summed;
+  - the sandwich of the heaviest function that some function calls: its lower half (callees)
+    is the file's stacks below that function's outermost frame on each stack, summed, its
+    upper half (callers) their frames above it, each stack once however often the function is
+    on it; and the call graph of the filtered stacks gives it that inclusive cost;
   - a run of an imported file and a callgrind file (two parts): all parts together are the
     call graph's estimate, saying why (stacks_note); the imported part alone is its stacks.
 Before the stacks were kept, the stack views were estimated from the caller->callee pairs:
@@ -257,6 +259,21 @@ def below(stacks, fn, e):
     return out
 
 
+def above(stacks, fn, e):
+    """The caller tree of `fn` from the stacks: `fn`, then its callers outwards from its
+    outermost frame on each stack (callers_above; a frame of `fn` inside another counted in
+    that one): the stack's value goes to every prefix of that path."""
+    out = Counter()
+    for stack, v in stacks.items():
+        if fn not in stack:
+            continue
+        i = stack.index(fn)
+        path = (fn,) + tuple(reversed(stack[:i]))
+        for d in range(1, len(path) + 1):
+            out[path[:d]] += v[e]
+    return out
+
+
 def nonzero(c):
     return {k: v for k, v in c.items() if v}
 
@@ -320,6 +337,20 @@ def check(path, stacks, events):
                 if sw.get("stacks") != "recorded" or got != want:
                     fail("%s: the callees of %s are not the file's: %s" % (
                         name, fn, show_diff(want, got)))
+                up = s.json("/api/v1/flame?min=0&merge=no&max_frames=200000&direction=callers"
+                            "&root=%d" % ids[0])
+                want, got = nonzero(above(stacks, fn, 0)), nonzero(frame_paths(up, events[0]))
+                if up.get("stacks") != "recorded" or got != want:
+                    fail("%s: the callers of %s are not the file's: %s" % (
+                        name, fn, show_diff(want, got)))
+                # The call graph of the filtered stacks (a filter that hides nothing): the
+                # function's inclusive cost is the stacks it is on, once each.
+                g = s.json("/api/v1/graph/%d?hide=%%5E%%24&up=1&down=1" % ids[0])
+                on = sum(v[0] for st, v in stacks.items() if fn in st)
+                got = [int(n["inclusive"][events[0]]) for n in g["nodes"] if n["id"] == ids[0]]
+                if got != [on]:
+                    fail("%s: the filtered call graph's inclusive cost of %s is %s, not %d" % (
+                        name, fn, got, on))
     except RuntimeError as e:
         fail("%s: %s" % (name, e))
     finally:
