@@ -78,7 +78,8 @@ constexpr auto export_table = make_flag_table<export_flags>({
      "N"},
     {"min-share", 0, &export_flags::min_share,
      "stack formats: no frame for a call path below this share of the total; self costs stay "
-     "exact (0: every path, up to --max-frames) [0.00001]",
+     "exact (0: every path, up to --max-frames; an imported profile's recorded stacks: all "
+     "unless given) [0.00001]",
      "FRACTION"},
     {"focus", 0, &export_flags::focus,
      "stack formats: only the stacks with a function whose name matches RE (RE2, anywhere in "
@@ -135,8 +136,9 @@ constexpr std::string_view export_summary =
     "Parca), folded stacks (flamegraph.pl, inferno), speedscope, chrome (Perfetto),\n"
     "dot/svg/png (a call graph as gprof2dot draws it), flamegraph (a standalone SVG),\n"
     "json (the model). Stacks are the call paths estimated from the call graph\n"
-    "(docs/estimate.md): self costs and totals are exact. OUT is written whole or not\n"
-    "at all. Exit status: 0; 1 when the profile cannot be read or has errors (printed\n"
+    "(docs/estimate.md): self costs and totals are exact; an imported profile's (folded,\n"
+    "perf script, pprof, .cpuprofile) are the stacks it records. OUT is written whole or\n"
+    "not at all. Exit status: 0; 1 when the profile cannot be read or has errors (printed\n"
     "as 'calltree check' prints them; nothing is written); 2 on usage errors.";
 
 // Runs `dot -TFORMAT DOT_FILE`, its standard output written into `drawn` (by calltree: a

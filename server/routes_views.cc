@@ -265,6 +265,11 @@ response route_flame(const request& r, const views::session& s, const flame_delt
   j.key("max_frames").value(static_cast<std::uint64_t>(q.max_frames));
   j.key("merged").value(q.merge);
   j.key("estimated").value(t.estimated);
+  // Where the tree comes from: "recorded", the stacks the file holds (an imported profile's),
+  // or "call graph", the estimate's (a callgrind file's; or, with stacks_note saying why, an
+  // imported profile's view the stacks cannot draw).
+  j.key("stacks").value(fl->recorded ? "recorded" : "call graph");
+  if (!fl->stacks_note.empty()) j.key("stacks_note").value(fl->stacks_note);
   j.key("pruned").value(static_cast<std::uint64_t>(t.pruned));
   j.key("saturated").value(t.saturated);
   j.key("unfitted").value(static_cast<std::uint64_t>(t.unfitted));

@@ -96,9 +96,12 @@ result<export_report> write_chrome(const views::session& s, const export_options
   append_json_string(buf, s.input_name);
   buf += ",\"weight_event\":";
   append_json_string(buf, cols->columns[0].name);
-  buf +=
-      ",\"note\":\"durations are the call paths estimated from the call graph "
-      "(docs/estimate.md); self costs exact\"},\"traceEvents\":[";
+  // (A file that records its stacks, in every part exported: they are drawn, not estimated.)
+  const bool recorded = s.stacks.any() && s.stacks.missing(o.parts).empty();
+  buf += recorded ? ",\"note\":\"durations are the stacks the file records; exact\"}"
+                  : ",\"note\":\"durations are the call paths estimated from the call graph "
+                    "(docs/estimate.md); self costs exact\"}";
+  buf += ",\"traceEvents\":[";
   buf += "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":";
   append_json_string(buf, o.title.empty() ? s.input_name : o.title);
   buf += "}}";

@@ -56,9 +56,13 @@ struct export_options {
   double node_thres = 0.5, edge_thres = 0.1;
   // The estimate's tree (path_options): a call whose share of the weight event's total is
   // below min_share gets no frame of its own (its callee's self cost goes to the callee's other
-  // frames, or to one path of its own: still exact), and the tree has at most max_frames.
-  double min_share = views::exact_min_share;
-  std::size_t max_frames = views::exact_max_frames;
+  // frames, or to one path of its own: still exact), and the tree has at most max_frames;
+  // unset: exact_min_share and exact_max_frames. A file that records its stacks (folded, perf
+  // script, pprof, .cpuprofile: views/recorded_stacks.h) exports every stack it records; only
+  // a min_share or max_frames given cuts them (cut_paths: a frame cut leaves its cost to its
+  // parent frame, whose stack then ends there).
+  std::optional<double> min_share;
+  std::optional<std::size_t> max_frames;
   // pprof, a profile with instruction positions: a location per instruction address (with
   // its line) and each object's address range in its mapping (export/pprof_addresses.h),
   // instead of one location per function. Off by default: a sample per address with its
@@ -80,10 +84,9 @@ using export_sink = std::function<void(std::string_view)>;
 struct export_report {
   std::vector<std::string> warnings;  // e.g. a formula's unknown names taken as 0
   std::size_t frames = 0;             // stack formats: frames of the estimate's tree
-  bool estimated =
-      false;  // the tree's splits are estimated (path_tree::estimated)  // With a filter: what it
-              // left out, per exported column (summed over the parts of formats that
-  // write each part's stacks), and those columns' names.
+  bool estimated = false;             // the tree's splits are estimated (path_tree::estimated)
+  // With a filter: what it left out, per exported column (summed over the parts of formats
+  // that write each part's stacks), and those columns' names.
   std::optional<views::filter_summary> filtered;
   std::vector<std::string> filtered_events;
 };

@@ -411,9 +411,10 @@ result<export_report> write_pprof(const views::session& s, const export_options&
   tail.int64_field(profile_field::period, 1);
   const std::int64_t comments[] = {
       strings.index("calltree export of " + s.input_name),
-      strings.index(tree.estimated ? "stacks: call paths estimated from the call graph (calltree "
-                                     "docs/estimate.md); self costs and totals exact"
-                                   : "stacks: the call graph is a tree; exact")};
+      strings.index(st.recorded      ? "stacks: as the file records them; exact"
+                    : tree.estimated ? "stacks: call paths estimated from the call graph (calltree "
+                                       "docs/estimate.md); self costs and totals exact"
+                                     : "stacks: the call graph is a tree; exact")};
   std::vector<std::int64_t> comment_list(std::begin(comments), std::end(comments));
   // A filtered export says what it left out (go tool pprof -comments shows it).
   if (st.filtered)

@@ -1,4 +1,5 @@
-// export/stacks.cc — the estimate's tree for the exports (see stacks.h).
+// export/stacks.cc — the estimate's tree for the exports, or the file's recorded stacks (see
+// stacks.h).
 #include "export/stacks.h"
 
 #include <algorithm>
@@ -26,14 +27,20 @@ result<stacks> make_stacks(const views::session& s, const export_options& o) {
   views::flame_query q;
   q.parts = o.parts;
   q.events = o.events;
-  q.min_share = o.min_share;
-  q.max_frames = o.max_frames;
+  q.min_share = o.min_share.value_or(views::exact_min_share);
+  q.max_frames = o.max_frames.value_or(views::exact_max_frames);
   q.merge = false;
   q.exact_self = true;
   q.filter = o.filter;
   auto f = views::flame(s, q);
   if (!f) return f.error();
   stacks out;
+  // A file's recorded stacks come whole (views::flame: exact_self takes the tree uncut): cut
+  // only where asked (export.h).
+  out.recorded = f->recorded;
+  if (f->recorded && (o.min_share || o.max_frames))
+    f->tree = cut_paths(f->tree, 0, o.min_share.value_or(0),
+                        o.max_frames.value_or(views::exact_max_frames));
   // A file's summary: (or totals:) line may state more than its functions' costs (Xdebug's
   // does): the stacks hold the functions' costs, and say so.
   if (!f->costs->totals_calculated() && f->tree.events) {

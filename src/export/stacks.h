@@ -1,6 +1,8 @@
 // export/stacks.h — (internal) what every stack-based export reads: the estimate's tree of call
-// paths of a session, with every self cost placed exactly (analysis/call_paths.h), in the
-// columns asked for; and what the units of an event are.
+// paths of a session, with every self cost placed exactly (analysis/call_paths.h), or, for a
+// file that records its stacks (folded, perf script, pprof, .cpuprofile), the tree of those
+// stacks (views/recorded_stacks.h), in the columns asked for; and what the units of an event
+// are.
 //
 // The tree's frames are the session's keys (functions as the model counts them: object, fl=
 // file, name), one frame per path, never merged by display label: a caller context `f'g` or a
@@ -31,6 +33,8 @@ struct stacks {
   std::optional<views::filter_summary> filtered;  // with o.filter: what it left out
   // With a transform (views/stack_transform.h): the nodes named otherwise than their key.
   std::vector<std::pair<std::uint32_t, std::string>> renamed;
+  // The tree is the file's recorded stacks (views/recorded_stacks.h), not the estimate's.
+  bool recorded = false;
   // A frame node's name: as a transform renamed it, else its key's.
   std::string_view name(const views::session& s, std::uint32_t k) const;
 };

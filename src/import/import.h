@@ -13,6 +13,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "calltree/diagnostic.h"
 #include "calltree/reader.h"
@@ -24,6 +25,8 @@
 namespace calltree::detail {
 
 // What an importer reads into, and reports to.
+struct recorded_stacks;
+
 struct import_target {
   string_pool& names;
   record_sink& sink;
@@ -32,6 +35,9 @@ struct import_target {
   read_stats stats;
   // Why the input holds no profile (the reader's no_profile_), or empty.
   std::string no_profile;
+  // Where the importers of sampled stacks leave each part's stacks (stacks.h, recorded_stacks)
+  // as they emit it; null: not kept (every reading but the views' load).
+  std::vector<recorded_stacks>* stacks = nullptr;
 
   // An error or warning at `line`:`column` (1-based; line 0 for a binary input, whose message
   // then says the byte offset).

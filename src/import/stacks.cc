@@ -195,11 +195,41 @@ void stack_profile::emit(import_target& to) const {
       ++stats.call_lines;
     }
   }
+  if (to.stacks) {
+    to.stacks->push_back(tree());
+    to.stacks->back().part = stats.parts - 1;
+  }
   part_end end;
   end.computed = std::move(computed);
   end.signed_costs = signed_costs;
   if (signed_costs) stats.signed_costs = true;
   sink.on_part_end(end);
+}
+
+recorded_stacks stack_profile::tree() const {
+  recorded_stacks t;
+  t.frames = frames_;
+  t.events = events_.size();
+  t.signed_costs = signed_costs;
+  std::unordered_map<std::uint64_t, std::uint32_t> child;  // (parent + 1, frame) -> node
+  for (const auto* key : order_) {
+    const auto& s = stacks_.at(*key);
+    std::uint32_t at = UINT32_MAX;
+    for (auto f = key->rbegin(); f != key->rend(); ++f) {
+      const std::uint64_t k = (std::uint64_t{at + 1u} << 32) | *f;
+      auto [it, added] = child.try_emplace(k, static_cast<std::uint32_t>(t.frame.size()));
+      if (added) {
+        t.frame.push_back(*f);
+        t.parent.push_back(at);
+        t.values.resize(t.values.size() + t.events, 0);
+      }
+      at = it->second;
+    }
+    std::uint64_t* v = t.values.data() + std::size_t{at} * t.events;
+    for (std::size_t e = 0; e < t.events && e < s.values.size(); ++e)
+      v[e] = signed_costs ? signed_add(v[e], s.values[e]) : saturated_add(v[e], s.values[e]);
+  }
+  return t;
 }
 
 }  // namespace calltree::detail

@@ -22,6 +22,12 @@
 // - a call's count is the number of samples taken under it, not the number of calls made,
 //   which sampling does not know: the part says so in a `desc: Call counts:` line, that the
 //   views and every file written keep (docs/import.md).
+//
+// The stacks themselves are kept too, where the reading asks for them (import_target::stacks,
+// read_hooks::stacks): a part's recorded_stacks, its prefix tree of frames. The views draw
+// the flame graph and the stack exports from them (views/recorded_stacks.h), exactly, where a
+// callgrind file's are estimated from the calls (analysis/call_paths.h). The `(root)` frame
+// above is not in them: it is the records' device, not a frame of the file.
 #pragma once
 
 #include <cstdint>
@@ -54,6 +60,23 @@ struct stack_frame {
   friend bool operator==(const stack_frame&, const stack_frame&) = default;
 };
 
+// The stacks of one part as the file records them: a prefix tree of frames, outermost first
+// (the stacks that share their first frames share those nodes), each node with the values of
+// the stacks that end at it, in the part's events. Compact: a node is two numbers and its
+// values, however many samples pass through it; there are at most as many nodes as the
+// distinct stacks' frames, and fewer where they share their outer frames, as most do.
+// Nodes are in the order they were made: a parent before its children; an outermost frame's
+// parent is UINT32_MAX.
+struct recorded_stacks {
+  std::uint64_t part = 0;             // the part of the reading (0-based) they are of
+  std::vector<stack_frame> frames;    // by frame number
+  std::vector<std::uint32_t> frame;   // per node: its frame
+  std::vector<std::uint32_t> parent;  // per node: its parent node
+  std::size_t events = 0;
+  std::vector<std::uint64_t> values;  // [node * events + event]: the stacks ending at the node
+  bool signed_costs = false;          // values are two's-complement patterns (stack_profile's)
+};
+
 class stack_profile {
  public:
   // `events`: the events' names (units in them, as `cpu_ns`); `names`: the reading's pool.
@@ -84,6 +107,8 @@ class stack_profile {
   // event's costs past 2^64-1 (or the signed range) is held there and reported to `to`, as the
   // callgrind reader reports it (cost-overflow).
   void emit(import_target& to) const;
+  // The stacks as a prefix tree (recorded_stacks above), for the part emit() makes.
+  recorded_stacks tree() const;
 
  private:
   struct stack_hash {

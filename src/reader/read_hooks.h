@@ -13,12 +13,15 @@
 #include <functional>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "calltree/reader.h"
 #include "import/formats.h"
 #include "model/run_sink.h"
 
 namespace calltree::detail {
+
+struct recorded_stacks;
 
 struct read_hooks {
   // The chunk size of the parallel path (0: the defaults, 128 KiB of a mapped file, 256 KiB of
@@ -44,6 +47,10 @@ struct read_hooks {
   // Read as this format whatever its first bytes say (`--from`); none: as they say
   // (import/formats.h).
   std::optional<profile_format> format;
+  // Where an input of sampled stacks (folded, perf script, pprof, .cpuprofile) leaves each
+  // part's stacks as the file records them (import/stacks.h, recorded_stacks), their `part`
+  // counted in this reading; null: not kept. The views' load keeps them (session::stacks).
+  std::vector<recorded_stacks>* stacks = nullptr;
 };
 
 // How the reader reads, from the sink's needs (read_needs, run_sink.h) and the hooks: the modes its

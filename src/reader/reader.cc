@@ -39,13 +39,15 @@ result<read_stats> read_other_format(profile_format format, input& in, string_po
   const auto whole = in_memory(in);
   std::string_view all(whole.data(), whole.size());
   import_target to{names, records, diagnostics, options, {}, {}};
+  to.stacks = hooks.stacks;
   if (whole.empty()) {
     while (true) {
       auto block = in.next();
       if (!block) {
         // What was read is not the whole profile: said, and nothing is made of a part of it.
-        to.report(severity::error, in.truncated() ? diag_code::truncated_input : diag_code::io_error,
-                  0, 0, block.error().message);
+        to.report(severity::error,
+                  in.truncated() ? diag_code::truncated_input : diag_code::io_error, 0, 0,
+                  block.error().message);
         to.stats.state = read_state::stopped;
         to.stats.bytes = bytes.size();
         return to.stats;
@@ -264,10 +266,11 @@ result<read_stats> read_with_hooks(input& in, string_pool& names, record_sink& r
   const profile_format format =
       forced ? *forced
              : sniff_format({head.data(), std::min<std::size_t>(head.size(), 64u << 10)},
-                                  whole && head.size() <= (64u << 10));
+                             whole && head.size() <= (64u << 10));
   head_text = {head.data(), std::min<std::size_t>(head.size(), 4096)};
   input& from = first ? static_cast<input&>(*first) : in;
-  if (format != profile_format::callgrind) return read_other_format(format, from, names, records, diagnostics, given, hooks);
+  if (format != profile_format::callgrind)
+    return read_other_format(format, from, names, records, diagnostics, given, hooks);
   // Where parsing on more than one core pays (sum_cost_runs), a zstd input is decoded and cut
   // into chunks on a thread of its own (chunk_feed.h). gzip, xz and bzip2 decode slower than
   // one core parses: another thread parsing would only take the decoder's core from it

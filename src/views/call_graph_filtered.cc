@@ -34,8 +34,10 @@ result<graph_view> filtered_call_graph_around(const session& s, std::uint64_t id
   const std::size_t ncol = out.columns.size();
   const auto& columns = out.columns.columns;
 
-  // The functions and calls of the filtered stacks (a function is on a path at most once, so
-  // a frame's total is inclusive cost once).
+  // The functions and calls of the filtered stacks. A frame's total is its function's
+  // inclusive cost, and its call's, once: where its function is on its path above (a recorded
+  // stack's recursion, recorded_stacks.h; never in the estimate's tree), that outer frame's
+  // total holds it already, as the importers count a recursive call (import/stacks.h).
   struct sums {
     std::vector<std::uint64_t> self, inclusive;
   };
@@ -47,12 +49,20 @@ result<graph_view> filtered_call_graph_around(const session& s, std::uint64_t id
   std::vector<call> calls;
   std::unordered_map<std::uint64_t, std::size_t> call_at;
   std::unordered_map<std::uint32_t, std::vector<std::size_t>> callers_of, callees_of;
+  std::vector<std::uint32_t> path;                        // the frames from the root to f
+  std::unordered_map<std::uint32_t, std::uint32_t> open;  // per function: its frames on `path`
   for (std::size_t f = 0; f < t.frames(); ++f) {
+    while (path.size() > t.depth[f]) {
+      --open[t.node[path.back()]];
+      path.pop_back();
+    }
+    const bool again = open[t.node[f]]++ > 0;
+    path.push_back(static_cast<std::uint32_t>(f));
     sums& n = fn[t.node[f]];
     n.self.resize(ncol);
     n.inclusive.resize(ncol);
     add_saturating(std::span<std::uint64_t>(n.self), t.self.row(f));
-    add_saturating(std::span<std::uint64_t>(n.inclusive), t.total.row(f));
+    if (!again) add_saturating(std::span<std::uint64_t>(n.inclusive), t.total.row(f));
     if (t.parent[f] == path_tree::no_frame) continue;
     const std::uint32_t from = t.node[t.parent[f]], to = t.node[f];
     auto [it, added] = call_at.try_emplace((std::uint64_t{from} << 32) | to, calls.size());
@@ -61,7 +71,7 @@ result<graph_view> filtered_call_graph_around(const session& s, std::uint64_t id
       callees_of[from].push_back(it->second);
       callers_of[to].push_back(it->second);
     }
-    add_saturating(std::span<std::uint64_t>(calls[it->second].cost), t.total.row(f));
+    if (!again) add_saturating(std::span<std::uint64_t>(calls[it->second].cost), t.total.row(f));
   }
   // A call's count: the file's, summed over its rows of the parts chosen.
   const part_costs& pc = *out.costs;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "views/recorded_stacks.h"
 #include "views/session.h"
 #include "views/stack_transform.h"
 
@@ -229,6 +230,51 @@ std::vector<thread_root> thread_roots(const session& s, const std::vector<std::u
   return out;
 }
 
+// The tree of the stacks the file records (recorded_stacks.h), for what flame() asks: the
+// program's tree (exact, remembered per parts, columns, weight and threads), filtered and
+// transformed as the estimate's is, then cut for display (the exports take it whole: their
+// min_share and max_frames are export/stacks.cc's cut), or read from one function: the stacks
+// below its frames (callees_below) or above them (callers_above).
+void recorded_flame(const session& s, const flame_query& q, flame_view& out, const std::string& key,
+                    const frame_names& name, bool threads,
+                    const std::vector<std::uint32_t>& thread_parts) {
+  const bool from_roots = !q.root && q.direction == path_direction::callees;
+  const std::size_t w = out.weight_column;
+  out.recorded = true;
+  if (threads) {
+    out.thread_node = static_cast<std::uint32_t>(s.ids());
+    out.threads = thread_roots(s, thread_parts);
+  }
+  const std::string tree_key = key + "|recorded|" + std::to_string(w) + (threads ? "|threads" : "");
+  auto exact = s.remembered<path_tree>(tree_key, [&] {
+    return std::make_shared<const path_tree>(recorded_tree(
+        s, q.parts, out.columns, w,
+        threads ? std::optional<std::uint32_t>(out.thread_node) : std::nullopt, thread_parts));
+  });
+  const path_tree* stacks = exact.get();
+  std::shared_ptr<const filtered_tree> filtered;
+  if (q.filter.any()) {
+    filtered = s.remembered<filtered_tree>(tree_key + "|filter|" + q.filter.key, [&] {
+      return std::make_shared<const filtered_tree>(transform_and_filter(*exact, q.filter, name, w));
+    });
+    out.filtered = filtered->summary;
+    out.renamed = filtered->renamed;
+    stacks = &filtered->tree;
+  }
+  path_tree tree;
+  if (from_roots && q.exact_self)
+    tree = *stacks;
+  else if (from_roots)
+    tree = cut_paths(*stacks, w, q.min_share, q.max_frames);
+  else
+    tree = cut_paths(q.direction == path_direction::callees ? callees_below(*stacks, *q.root, w)
+                                                            : callers_above(*stacks, *q.root, w),
+                     w, q.min_share, q.max_frames);
+  if (q.merge) tree = merge_by_label(tree, s.label_of);
+  if (threads) tree = threads_in_order(tree, out.thread_node);
+  out.tree = std::move(tree);
+}
+
 }  // namespace
 
 result<flame_view> flame(const session& s, const flame_query& q) {
@@ -259,17 +305,37 @@ result<flame_view> flame(const session& s, const flame_query& q) {
   for (std::uint32_t p : q.parts) key += std::to_string(p) + ",";
   key.append("|").append(columns_key(out.columns));  // (not "|" + ...: GCC 12 -Wrestrict)
   if (cycle) key.append("|cycle ").append(std::to_string(cycle));
-  auto graph = s.remembered<part_graph>(key, [&] {
-    return std::make_shared<const part_graph>(graph_of(s, pc, q.parts, out.columns, cycle));
-  });
-  const path_estimator* estimator = &graph->estimator;
   const bool from_roots = !q.root && q.direction == path_direction::callees;
   // by_thread: the program's tree under one frame per part (by_thread above).
   const bool threads = q.by_thread && from_roots;
   std::vector<std::uint32_t> thread_parts = q.parts;
+  if (threads && thread_parts.empty())
+    for (std::uint32_t i = 0; i < s.p.parts.size(); ++i) thread_parts.push_back(i);
+  // (a thread frame: its name, no object)
+  const frame_names name{[&](std::uint32_t k) {
+                           return threads && k >= out.thread_node
+                                      ? std::string_view(out.threads[k - out.thread_node].name)
+                                      : s.name(k);
+                         },
+                         [&](std::uint32_t k) {
+                           return threads && k >= out.thread_node ? std::string_view()
+                                                                  : s.object(k);
+                         }};
+  // An imported file's own stacks (recorded_stacks.h), where every selected part has them.
+  if (s.stacks.any()) {
+    out.stacks_note = s.stacks.missing(q.parts);
+    if (out.stacks_note.empty() && cycle)
+      out.stacks_note = "a cycle (a notion of the call graph) is drawn from the calls";
+    if (out.stacks_note.empty()) {
+      recorded_flame(s, q, out, key, name, threads, thread_parts);
+      return out;
+    }
+  }
+  auto graph = s.remembered<part_graph>(key, [&] {
+    return std::make_shared<const part_graph>(graph_of(s, pc, q.parts, out.columns, cycle));
+  });
+  const path_estimator* estimator = &graph->estimator;
   if (threads) {
-    if (thread_parts.empty())
-      for (std::uint32_t i = 0; i < s.p.parts.size(); ++i) thread_parts.push_back(i);
     out.thread_node = static_cast<std::uint32_t>(std::max(estimator->nodes(), s.ids()));
     out.threads = thread_roots(s, thread_parts);
     key.append("|threads");
@@ -310,16 +376,6 @@ result<flame_view> flame(const session& s, const flame_query& q) {
   path_tree tree;
   if (q.filter.any()) {
     if (cycle) return error{"the stack filters apply to a function's views, not a cycle's"};
-    // (a thread frame: its name, no object)
-    const frame_names name{[&](std::uint32_t k) {
-                             return threads && k >= out.thread_node
-                                        ? std::string_view(out.threads[k - out.thread_node].name)
-                                        : s.name(k);
-                           },
-                           [&](std::uint32_t k) {
-                             return threads && k >= out.thread_node ? std::string_view()
-                                                                    : s.object(k);
-                           }};
     std::shared_ptr<const filtered_tree> filtered;
     if (from_roots && q.exact_self) {
       // (An export's tree, of its own min_share and max_frames.)

@@ -1,6 +1,7 @@
 // views/flame.h — (internal) flame graphs, icicles, sandwiches and callee maps.
 //
-// What it is: the one estimate of call paths (analysis/call_paths.h) run on a session's keys:
+// What it is: the one estimate of call paths (analysis/call_paths.h) run on a session's keys
+// (or, for a file that records its stacks, the tree of those stacks: recorded_stacks.h):
 // the call graph is the tables' self costs and (caller key, callee key) calls of the selected
 // parts, in the query's columns (so a derived event can weigh the shares); from the roots (a
 // flame graph or icicle), or from one function towards its callees (the lower half of a
@@ -77,6 +78,12 @@ struct flame_view {
   // With by_thread: the node of threads[i]'s root frame is thread_node + i (above every id).
   std::vector<thread_root> threads;
   std::uint32_t thread_node = 0;
+  // The tree is made from the stacks the file records (recorded_stacks.h: an imported
+  // profile's), not estimated: exact.
+  bool recorded = false;
+  // A profile with recorded stacks whose tree is estimated all the same: why ("part 2 records
+  // no stacks", a cycle as the root). Empty otherwise.
+  std::string stacks_note;
 };
 
 // An error for an unknown event, a root that is no function, or a cycle id as root (or a

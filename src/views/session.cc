@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "calltree/input.h"
+#include "import/stacks.h"
 #include "model/radix_sort.h"
 #include "model/string_pool_access.h"
 #include "reader/read_hooks.h"
@@ -346,7 +347,8 @@ result<reading> read_tables(const std::vector<std::string>& paths, const load_op
                             bool lines, profile& p, annotate_data& t, keeping_sink& diags,
                             std::vector<std::string>* warnings,
                             const std::atomic<bool>* stop = nullptr,
-                            std::optional<std::uint32_t> part = std::nullopt) {
+                            std::optional<std::uint32_t> part = std::nullopt,
+                            std::vector<calltree::detail::recorded_stacks>* stacks = nullptr) {
   const std::string& path = paths.front();
   // annotate's tables with everything the views show: inclusive costs, every call, source
   // lines of the files that are found, and the view tables (annotate_direct.h).
@@ -380,8 +382,17 @@ result<reading> read_tables(const std::vector<std::string>& paths, const load_op
     if (!options.keep_jumps && f == 0) direct.skip_jumps();
     ro.progress = options.progress;
     const std::size_t parts_before = p.parts.size();
-    auto stats = detail::read_any_input(**in, p.strings, direct, diags, ro);
+    // (read_any_input, with the imported stacks kept)
+    detail::read_hooks hooks;
+    hooks.any_input = true;
+    std::vector<calltree::detail::recorded_stacks> file_stacks;
+    if (stacks) hooks.stacks = &file_stacks;
+    auto stats = detail::read_with_hooks(**in, p.strings, direct, diags, ro, hooks);
     if (!stats) return stats.error();
+    for (auto& st : file_stacks) {
+      st.part += parts_before;
+      stacks->push_back(std::move(st));
+    }
     if (paths.size() == 1) {
       total = *stats;
       break;
@@ -442,7 +453,9 @@ result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
     for (const auto& f : paths) s->stamps_.push_back(stamp(f));
   }
   keeping_sink diags(options.kept_diagnostics);
-  auto read = read_tables(paths, options, !defer, s->p, s->t, diags, &s->table_warnings);
+  std::vector<calltree::detail::recorded_stacks> stacks;
+  auto read = read_tables(paths, options, !defer, s->p, s->t, diags, &s->table_warnings, nullptr,
+                          std::nullopt, &stacks);
   if (!read) return read.error();
   s->stats = read->total;
   s->run_files = std::move(read->run_files);
@@ -465,6 +478,8 @@ result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
                    });
   drop_repeated_mismatches(*s);
   s->columns = recorded_columns(s->p, s->t.recorded);
+  keep_recorded_stacks(*s, stacks);
+  stacks = {};
   s->index_names();
   if (auto w = calls_above_lines(*s)) s->table_warnings.push_back(std::move(*w));
   if (!defer) s->lines_done_ = true;

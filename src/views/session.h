@@ -29,6 +29,7 @@
 #include "calltree/profile.h"
 #include "calltree/reader.h"
 #include "calltree/result.h"
+#include "views/recorded_stacks.h"
 #include "views/tables.h"
 
 namespace calltree::views {
@@ -129,6 +130,10 @@ class session {
   // base name itself. (Empty without load_options::index_names, as keys_by_name.)
   std::vector<std::uint32_t> label_of;
   std::vector<std::string_view> label_name;  // per label
+  // The stacks an imported file records (folded, perf script, pprof, .cpuprofile), per part,
+  // keyed by these tables: the flame graph's and the stack exports' exact tree
+  // (recorded_stacks.h). A callgrind file's parts have none.
+  session_stacks stacks;
   // The keys of each function name (a name's keys in several files: inlined code), by name.
   std::vector<std::uint32_t> keys_by_name;  // key numbers, sorted by (name id, key)
 

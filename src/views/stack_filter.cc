@@ -126,8 +126,13 @@ path_tree callees_below(const path_tree& tree, std::uint32_t node, std::size_t w
 
 path_tree callers_above(const path_tree& tree, std::uint32_t node, std::size_t weight_event) {
   path_builder b(tree.events);
+  // A frame of `node` below another (a recorded stack's recursion, recorded_stacks.h) is inside
+  // that one's total: only the outermost frames of `node` bring theirs.
+  std::vector<char> below(tree.frames(), 0);
   for (std::uint32_t f = 0; f < tree.frames(); ++f) {
-    if (tree.node[f] != node) continue;
+    const std::uint32_t p = tree.parent[f];
+    below[f] = p != none && (below[p] || tree.node[p] == node);
+    if (tree.node[f] != node || below[f]) continue;
     std::uint32_t at = b.frame(none, node);
     for (std::uint32_t a = tree.parent[f]; a != none; a = tree.parent[a])
       at = b.frame(at, tree.node[a]);

@@ -90,7 +90,8 @@ path_tree callees_below(const path_tree& tree, std::uint32_t node, std::size_t w
 
 // From the stacks of `tree`, the tree of who calls `node`: its root is `node`, a frame's
 // children are the callers of its path, and each frame of `node` in `tree` brings its total
-// along its path of callers up to its root, where it stays as self cost.
+// along its path of callers up to its root, where it stays as self cost (a frame of `node`
+// below another of `node`, a recorded stack's recursion, is inside that one's total: not again).
 path_tree callers_above(const path_tree& tree, std::uint32_t node, std::size_t weight_event);
 
 }  // namespace calltree::views

@@ -13,10 +13,29 @@ import { FrameMenu, useFrameMenu } from "./Transforms";
 const H = 18; // px per level
 
 export function EstimateNote({ d }: { d: FlameData }) {
+  const pruned = d.pruned > 0 && <>{fmt(d.pruned)} calls below {(d.min * 100).toFixed(2)}% are not drawn.</>;
+  // An imported profile (folded stacks, perf script, pprof, .cpuprofile) records its stacks:
+  // the frames are those stacks, exact, no estimate.
+  if (d.stacks === "recorded")
+    return (
+      <p class="estimate" data-testid="recorded-note">
+        The stacks the file records, as recorded. {pruned}
+      </p>
+    );
+  // A profile with recorded stacks whose view is estimated all the same (a part with none, a
+  // cycle as the root): why.
+  if (d.stacks_note)
+    return (
+      <p class="estimate" data-testid="estimate-note">
+        <b>An estimate.</b> The file records its stacks, but {d.stacks_note}: this view splits
+        each function's cost between its callers in proportion to the calls. See
+        docs/estimate.md. {pruned}
+      </p>
+    );
   // Nothing was estimated (every function on the paths has one caller, or the file has no
   // calls at all: cachegrind's, cg_diff's): the paths are the file's own, no banner.
   if (!d.estimated)
-    return d.pruned > 0 ? <p class="estimate" data-testid="pruned-note">{fmt(d.pruned)} calls below {(d.min * 100).toFixed(2)}% are not drawn.</p> : null;
+    return d.pruned > 0 ? <p class="estimate" data-testid="pruned-note">{pruned}</p> : null;
   return (
     <p class="estimate" data-testid="estimate-note">
       <b>An estimate.</b> A callgrind file keeps costs per function and per call, not per call

@@ -281,6 +281,11 @@ export interface Flame {
   event: string;
   min: number;
   estimated: boolean;
+  /** "recorded": the stacks the file holds (an imported profile's), exact; "call graph": the
+   * estimate's (a callgrind file's), with `stacks_note` saying why where the file records its
+   * stacks all the same. */
+  stacks: "recorded" | "call graph";
+  stacks_note?: string;
   pruned: number;
   saturated: boolean;
   frames: {
