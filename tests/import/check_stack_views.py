@@ -58,17 +58,19 @@ def folded_name(f):
 
 def folded_stacks(path):
     stacks = defaultdict(lambda: [0])
-    with open(path, encoding="utf-8", newline="") as fh:
-        for line in fh.read().split("\n"):
-            line = line.rstrip("\r")
-            if not line or line.startswith("#") or " " not in line:
-                continue
-            stack, _, count = line.rpartition(" ")
-            if not count.isdigit():
-                continue
-            frames = tuple(folded_name(f) for f in stack.rstrip(" ").split(";") if f)
-            if frames:
-                stacks[frames][0] += int(count)
+    # (UTF-16 with its byte-order mark, as PowerShell's `>` writes it: speedscope's -utf16- files)
+    raw = open(path, "rb").read()
+    text = raw.decode("utf-16") if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else raw.decode("utf-8")
+    for line in text.split("\n"):
+        line = line.rstrip("\r")
+        if not line or line.startswith("#") or " " not in line:
+            continue
+        stack, _, count = line.rpartition(" ")
+        if not count.isdigit():
+            continue
+        frames = tuple(folded_name(f) for f in stack.rstrip(" ").split(";") if f)
+        if frames:
+            stacks[frames][0] += int(count)
     return dict(stacks), ["samples"]
 
 
@@ -121,7 +123,11 @@ def perf_stacks(path):
     events = []
     stacks = defaultdict(Counter)
     for event, period, stack in smp:
-        name = event or ("period" if event in with_period else "samples")
+        # (an event with no period printed counts samples, and is named so: check_perf.py)
+        if event in with_period:
+            name = event or "period"
+        else:
+            name = (event + "_samples") if event else "samples"
         cols = [(name, period if period is not None else 1)]
         if event in with_period:
             cols.append(((event + "_samples") if event else "samples", 1))
