@@ -7,8 +7,8 @@
 // paths (share/doc/calltree/estimate.md): every self cost is placed exactly (per function,
 // summed over its lines, the numbers are its self cost; summed, the event's total); how a
 // function's cost splits between the paths of its several callers is estimated. A file that
-// records its stacks (folded stacks, perf script, pprof, .cpuprofile: docs/import.md) gives
-// those stacks, exactly, every one (docs/export.md, "Stacks").
+// records its stacks (folded stacks, perf script, pprof, .cpuprofile) gives those stacks,
+// exactly, every one.
 // What it is not: a reading of an already loaded `profile`: the stacks are of functions as the
 // file names them per source file (callgrind_annotate's keys), so the call reads the file
 // itself (once, without a model) and gives exactly the tool's lines.
