@@ -98,6 +98,16 @@ def samples(path):
     return out
 
 
+def columns(event, period, with_period):
+    """The (column, value) pairs a sample of `event` adds to: the event's period and, for an
+    event with periods, EVENT_samples its count; an event whose samples print no period counts
+    samples, and is named so (EVENT_samples)."""
+    samples_col = (event + "_samples") if event else "samples"
+    if event not in with_period:
+        return [(samples_col, 1)]
+    return [(event or "period", period if period is not None else 1), (samples_col, 1)]
+
+
 def expected(path):
     """(totals, self, inclusive): by event column; self and inclusive by (object, function)."""
     smp = samples(path)
@@ -106,15 +116,7 @@ def expected(path):
     self_ = defaultdict(lambda: defaultdict(int))
     incl = defaultdict(lambda: defaultdict(int))
     for event, period, stack in smp:
-        # (an event with no period printed counts samples, and is named so)
-        if event in with_period:
-            name = event or "period"
-        else:
-            name = (event + "_samples") if event else "samples"
-        cols = [(name, period if period is not None else 1)]
-        if event in with_period:
-            cols.append(((event + "_samples") if event else "samples", 1))
-        for col, v in cols:
+        for col, v in columns(event, period, with_period):
             totals[col] += v
             self_[stack[0]][col] += v
             for fn in set(stack):

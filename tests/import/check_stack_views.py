@@ -123,16 +123,8 @@ def perf_stacks(path):
     events = []
     stacks = defaultdict(Counter)
     for event, period, stack in smp:
-        # (an event with no period printed counts samples, and is named so: check_perf.py)
-        if event in with_period:
-            name = event or "period"
-        else:
-            name = (event + "_samples") if event else "samples"
-        cols = [(name, period if period is not None else 1)]
-        if event in with_period:
-            cols.append(((event + "_samples") if event else "samples", 1))
         key = tuple(fn for _, fn in reversed(stack))
-        for col, v in cols:
+        for col, v in check_perf.columns(event, period, with_period):
             if col not in events:
                 events.append(col)
             stacks[key][col] += v
