@@ -302,7 +302,7 @@ response route_function(const request& r, const views::session& s, std::string_v
     for (const auto& sp : f.inlined) {
       j.begin_object();
       j.key("file_id").value(static_cast<std::uint64_t>(sp.file));
-      j.key("file").value(s.lines().files[sp.file]);
+      j.key("file").value(s.file_names()[sp.file]);
       j.key("first_line").value(sp.first_line);
       j.key("last_line").value(sp.last_line);
       j.key("self");

@@ -398,7 +398,7 @@ response route_source(const request& r, const views::session& s, std::string_vie
                           "a file id is a number (a /profile `files` id), not '" +
                               std::string(segment.substr(0, 100)) + "'");
   // (The files of the source-line tables: the profile's, then any a jump alone names.)
-  const std::vector<std::string>& files = s.lines().files;
+  const std::vector<std::string>& files = s.file_names();
   if (*file >= files.size())
     return error_response(404, "no_such_file",
                           "no file has id " + std::to_string(*file) + " (ids go up to " +
@@ -432,6 +432,10 @@ response route_source(const request& r, const views::session& s, std::string_vie
       return error_response(409, "part_lines",
                             "the lines of part " + std::to_string(*q.part + 1) + ": " + one->error);
   }
+  // (Lines read from the file's chunks: a file changed since it was read says so.)
+  if (q.with_lines && s.lines_by_chunks())
+    if (auto lines = s.lines_of_file(static_cast<std::uint32_t>(*file)); !lines)
+      return error_response(409, "file_changed", lines.error().message);
   auto v = views::annotate_source(s, *file, q);
   if (!v) return error_response(400, "bad_event", v.error().message);
   source_text text;

@@ -326,8 +326,15 @@ bool parser::fast_name_definition(const char*& p_io, const char* p, const char* 
   const name_class c = class_of(which);
   id_table& t = table(c);
   const auto e = t.get(a);
+  if (range_names_) {  // a chunk read again: the name the first reading ended with
+    if (!e.defined()) return false;
+    (void)set_name_key(which, e.name);
+    fast_commit(p_io, p);
+    return true;
+  }
   if (e.defined() && e.part == current_part_ && names_.find(name) != e.name) return false;
   const string_id id = names_.intern(name);
+  if (e.defined() && e.name != id) renamed_ = true;
   const bool first = !e.defined() || e.part != current_part_;
   t.set(a, {id, current_part_});
   if (spec_) spec_->defs.push_back({c, a, id, first});

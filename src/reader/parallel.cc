@@ -68,6 +68,8 @@ void parser::run_chunked(detail::chunk_feed& feed, std::size_t ring) {
   auto direct = [&](const detail::chunk_feed::chunk& c) {
     process_block(c.bytes.data(), c.bytes.data() + c.bytes.size());
   };
+  // (With read_hooks::index, each chunk's start state is noted before it is read.)
+  const bool indexing = opt_.index != nullptr;
   auto done_with = [&](std::size_t k, const detail::chunk_feed::chunk& c) {
     stats_.bytes += c.bytes.size();
     raw_end = c.raw_end;
@@ -77,12 +79,14 @@ void parser::run_chunked(detail::chunk_feed& feed, std::size_t ring) {
   // The first chunk holds the header: read it here, then the others know their part.
   const auto first = feed.get(0);
   if (first.bytes.empty()) return;
+  if (indexing) note_chunk_start();
   direct(first);
   done_with(0, first);
   if (!part_open_) {
     for (std::size_t k = 1; !stop_ && !sink_gave_up(); ++k) {
       const auto c = feed.get(k);
       if (c.bytes.empty()) break;
+      if (indexing) note_chunk_start();
       direct(c);
       done_with(k, c);
     }
@@ -169,6 +173,7 @@ void parser::run_chunked(detail::chunk_feed& feed, std::size_t ring) {
       current.notify_all();
       const auto c = feed.get(k);
       if (c.bytes.empty()) break;
+      if (indexing) note_chunk_start();
       if (opt_.speculate_every_chunk && claim(k))
         speculate(k);  // tests: this chunk too on speculation, so every chunk is
       std::uint64_t expect = tag(k, free_chunk);

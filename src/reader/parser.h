@@ -58,6 +58,7 @@
 #include "calltree/records.h"
 #include "calltree/string_pool.h"
 #include "reader/chunk_feed.h"
+#include "reader/chunk_index.h"
 #include "reader/fast_tokens.h"
 #include "reader/id_table.h"
 #include "reader/read_hooks.h"
@@ -67,7 +68,6 @@
 namespace calltree::detail {
 
 constexpr std::size_t max_line_text = 240;
-constexpr std::size_t max_positions = 3;  // instr, bb, line
 
 inline bool is_space(char c) { return c == ' ' || c == '\t'; }
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -146,19 +146,6 @@ inline num_status parse_u64(std::string_view t, std::uint64_t& out, bool* was_he
 
 // The keys of `(id)` names the fast paths read (parser::fast_key_line).
 enum class parser_name_key : std::uint8_t { fl, fn, fi, ob, cfn, cfi, cob, jfi, jfn };
-
-// The part's position columns, for the fast paths (other: anything but these three).
-enum class layout : std::uint8_t { line, instr, instr_line, other };
-
-// What a reading of a chunk ahead needs of the part it is in (parser::snapshot).
-struct part_state {
-  part_header header;
-  std::size_t n_events = 0;
-  std::vector<std::uint8_t> columns;
-  std::uint8_t column_index[max_positions] = {2, 2, 2};
-  layout lay = layout::line;
-  std::uint32_t part_index = 0, current_part = 0;
-};
 
 class parser {
  public:
@@ -369,7 +356,8 @@ class parser {
   bool parse_target(tokenizer& tk, position& out, bool& has_target, std::string_view key);
 
   string_id unknown_function() {
-    if (unknown_function_ == string_pool::npos) unknown_function_ = names_.intern("???");
+    if (unknown_function_ == string_pool::npos)
+      unknown_function_ = range_names_ ? range_name("???") : names_.intern("???");
     return unknown_function_;
   }
 
@@ -392,6 +380,24 @@ class parser {
     ++p;
   }
   void run_chunked(detail::chunk_feed& feed, std::size_t ring);
+
+  // ---- chunks read again (chunk_index.h) ------------------------------------------------
+  friend status read_chunks(chunk_index&, std::span<const std::uint32_t>,
+                            const std::function<std::span<const char>(std::uint32_t)>&,
+                            string_pool&, const std::function<string_id(std::string_view)>&,
+                            record_sink&, const reader_options&, const read_needs&);
+  // The state at chunk k's start, with `ix`'s tables lent to this parser (end_range gives them
+  // back); names resolve as chunk_index.h says, through `plain_name` for names written out.
+  void begin_range(chunk_index& ix, std::size_t k,
+                   const std::function<string_id(std::string_view)>& plain_name);
+  void end_range(chunk_index& ix);
+  // The pool id of a name met in a chunk read again: an `(id)`'s final name, or the text's.
+  string_id range_name(std::string_view text);
+  // The reader's state where chunk k starts (run_chunked, with read_hooks::index).
+  void note_chunk_start();
+  const std::function<string_id(std::string_view)>* range_names_ = nullptr;
+  bool range_failed_ = false;  // a name the first reading did not know
+  bool renamed_ = false;       // an id was given another name than its first
 
   // ---- the parallel path: chunks read ahead (speculation.h) ----------------------------
   friend class speculation;

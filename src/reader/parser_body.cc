@@ -126,14 +126,21 @@ bool parser::parse_name(std::string_view value, name_class c, string_id& out) {
       report(severity::error, diag_code::undefined_name, col_of(value), close + 1,
              std::string(kinds[static_cast<int>(c)]) + " id (" + std::to_string(id) +
                  ") used before it was defined");
-      out = names_.intern("(unknown id " + std::to_string(id) + ")");
+      const std::string unknown = "(unknown id " + std::to_string(id) + ")";
+      out = range_names_ ? range_name(unknown) : names_.intern(unknown);
       return true;
     }
     if (rest.find('\0') != std::string_view::npos) {
       report(severity::error, diag_code::nul_byte, col_of(rest), rest.size(), "NUL byte in name");
     }
-    string_id sid = names_.intern(rest);
     const auto e = tab.get(id);
+    if (range_names_) {  // a chunk read again: the name the first reading ended with
+      if (!e.defined()) range_failed_ = true;
+      out = e.defined() ? e.name : string_pool::empty;
+      return true;
+    }
+    string_id sid = names_.intern(rest);
+    if (e.defined() && e.name != sid) renamed_ = true;
     const bool first = !e.defined() || e.part != current_part_;
     if (e.defined() && e.name != sid && e.part == current_part_ && part_open_) {
       std::string scratch;  // (a spilling pool reads the old name back)
@@ -152,6 +159,10 @@ bool parser::parse_name(std::string_view value, name_class c, string_id& out) {
     return true;
   }
   std::string_view name = trim(value);
+  if (range_names_) {
+    out = range_name(name);
+    return true;
+  }
   out = names_.intern(name);
   if (opt_.max_name_bytes && names_.bytes() > opt_.max_name_bytes) limit_hit_ = true;
   return true;

@@ -86,6 +86,7 @@ void parser::begin_body() {
   part_open_ = true;
   ++stats_.parts;
   flush_run();
+  if (opt_.index) opt_.index->parts.push_back(snapshot());
   sink_.on_part_begin(header_);
 }
 

@@ -22,6 +22,7 @@
 namespace calltree::detail {
 
 struct recorded_stacks;
+struct chunk_index;
 
 struct read_hooks {
   // The chunk size of the parallel path (0: the defaults, 128 KiB of a mapped file, 256 KiB of
@@ -51,6 +52,10 @@ struct read_hooks {
   // part's stacks as the file records them (import/stacks.h, recorded_stacks), their `part`
   // counted in this reading; null: not kept. The views' load keeps them (session::stacks).
   std::vector<recorded_stacks>* stacks = nullptr;
+  // Where the reader leaves each chunk's start state and its final name tables, so that any
+  // chunks can be read again alone (chunk_index.h, read_chunks); a mapped plain file only (its
+  // `usable` says whether it can be). A mapped file is then read in chunks on one thread too.
+  chunk_index* index = nullptr;
 };
 
 // How the reader reads, from the sink's needs (read_needs, run_sink.h) and the hooks: the modes its
@@ -66,6 +71,7 @@ struct read_config : reader_options {
   bool skip_jump_records = false;  // !record_needs::jumps
   std::size_t chunk_bytes = 0;
   bool speculate_every_chunk = false;
+  chunk_index* index = nullptr;
 };
 
 result<read_stats> read_with_hooks(input& in, string_pool& names, record_sink& records,

@@ -89,7 +89,8 @@ result<read_stats> parser::run() {
   // (The feed outlives the reading: diagnostics at the end quote the last line, in its chunk.)
   std::unique_ptr<detail::chunk_feed> feed;
   std::size_t ring = 0;  // run_chunked's, for the kind of feed made
-  if (opt_.threads > 1 && (opt_.sum_cost_runs || opt_.cost_run_records)) {
+  bool mapped = false;  // the feed cuts a plain file (an index can be made: its offsets)
+  if ((opt_.threads > 1 || opt_.index) && (opt_.sum_cost_runs || opt_.cost_run_records)) {
     // A speculation in flight holds its chunk's names, sums and tables (a ring of five on two
     // cores, three for a decompressed stream): 128 KiB chunks hold 3.3 MB less than 512 KiB ones on
     // the real profile, in the same time (docs/performance.md, "Memory").
@@ -98,7 +99,9 @@ result<read_stats> parser::run() {
     if (whole.size() >= 2 * chunk) {
       feed = detail::mapped_chunks(whole, chunk);
       ring = spec_ring(true);
-    } else if (whole.empty() && parallel_decoding(in_.kind())) {
+      mapped = true;
+    } else if (whole.empty() && parallel_decoding(in_.kind()) &&
+               (opt_.threads > 1 || in_.kind() == compression::none)) {
       // Decoded chunks are held in memory until read: 256 KiB, twice as many of them
       // ahead of this thread (run_chunked's ring, twice, and 4), so the decoding thread does
       // not wait on the others' turns for the cores (3 threads on 2 cores). Measured on the
@@ -107,6 +110,8 @@ result<read_stats> parser::run() {
       // (128 KiB decoded chunks: 2 MB less, 5-10 % slower in turn on the real profile.)
       const std::size_t decoded = opt_.chunk_bytes ? chunk : std::size_t{256} << 10;
       ring = spec_ring(in_.kind() == compression::none);
+      // (A plain file's decoded offsets are its own: its chunks can be read again there.)
+      mapped = in_.kind() == compression::none;
       try {
         feed = detail::decoded_chunks(in_, decoded, 2 * ring + 4);
       } catch (const std::system_error&) {
@@ -185,6 +190,21 @@ result<read_stats> parser::run() {
   flush_run();
   if (part_open_ || header_has_content()) end_part();
   raw_line_ = {};
+  if (opt_.index) {
+    chunk_index& ix = *opt_.index;
+    ix.end = stats_.bytes;
+    ix.why_not = !mapped || !feed       ? "not a plain file"
+                 : errors_              ? "the first reading met errors"
+                 : renamed_             ? "a name id was given another name"
+                 : signed_              ? "signed costs"
+                 : limit_hit_ || stop_  ? "the reading did not end"
+                 : ix.starts.empty()    ? "no chunks"
+                                        : ix.why_not;
+    ix.usable = ix.why_not.empty();
+    ix.objects = std::move(objects_);
+    ix.files = std::move(files_);
+    ix.functions = std::move(functions_);
+  }
   if (unterminated && ends_lines_) {
     const auto saved = line_no_;
     line_no_ = 0;
@@ -228,6 +248,7 @@ read_config::read_config(const reader_options& o, const read_needs& n, const rea
   skip_jump_records = !n.jumps;
   chunk_bytes = h.chunk_bytes;
   speculate_every_chunk = h.speculate_every_chunk;
+  index = h.index;
 }
 
 result<read_stats> read_with_hooks(input& in, string_pool& names, record_sink& records,

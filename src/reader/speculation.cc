@@ -288,6 +288,8 @@ bool parser::adopt(speculation& s) {
   jump_file_set_ = w.jump_file_set_;
   jump_function_set_ = w.jump_function_set_;
   for (const auto& d : s.defs) {
+    const auto e = table(d.c).get(d.id);
+    if (e.defined() && e.name != map[d.sid]) renamed_ = true;
     table(d.c).set(d.id, {map[d.sid], current_part_});
   }
   return true;

@@ -117,6 +117,15 @@ void annotate_direct::keep_view_tables(bool solve_inclusive) {
   impl_->every_file_lines = solve_inclusive;
 }
 void annotate_direct::key_by_function() { impl_->by_function = true; }
+void annotate_direct::note_chunks(const std::vector<detail::chunk_start>* starts) {
+  impl_->chunks.starts = starts;
+}
+void annotate_direct::take_chunk_notes(views::chunk_notes& to) {
+  to = std::move(impl_->chunks);
+  to.starts = nullptr;
+  to.key_last = {};
+  to.file_last = {};
+}
 void annotate_direct::keep_json_tables() {
   impl_->json = true;
   impl_->json_by_inclusive = impl_->o.inclusive;

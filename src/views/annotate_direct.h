@@ -35,6 +35,10 @@ namespace calltree {
 
 namespace views {
 struct annotate_data;  // src/views/tables.h (internal)
+struct chunk_notes;    // src/views/chunk_notes.h (internal)
+}
+namespace detail {
+struct chunk_start;  // src/reader/chunk_index.h (internal)
 }
 
 class annotate_direct final : public run_sink {
@@ -92,6 +96,14 @@ class annotate_direct final : public run_sink {
   // and jumps are those of the file they are in, and each key's first and last line in each
   // such file is kept (annotate_data::key_spans). Before the first record.
   void key_by_function();
+
+  // For serve's lines read from their chunks alone (views/session.h): note which chunks of an
+  // indexed reading (`starts`, the reader's read_hooks::index, filled as it reads) each key's
+  // and each display file's records are in (views/chunk_notes.h). With key_by_function,
+  // before the first record; take_chunk_notes() after take_tables() gives them in the tables'
+  // key numbers.
+  void note_chunks(const std::vector<detail::chunk_start>* starts);
+  void take_chunk_notes(views::chunk_notes& to);
 
   // For annotate --json (report/annotate.h, annotate_json_of): the tables of the JSON report, which
   // carries inclusive costs, calls and the lines of every file it lists. Before the first record.

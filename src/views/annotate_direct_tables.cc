@@ -162,6 +162,7 @@ status annotate_direct::impl::make_tables(views::annotate_data& d,
     for (std::uint32_t i = 0; i < nk; ++i) order[i] = by_rank[i].index;
   }
   for (std::uint32_t i = 0; i < nk; ++i) new_of[order[i]] = i;
+  for (auto& [k, c] : chunks.keys) k = new_of[k];
   detail::free_storage(last);
 
   // Where each recorded column sits in each layout, and a row's defined columns.

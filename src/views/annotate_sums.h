@@ -21,6 +21,7 @@
 #include "model/paged_array.h"
 #include "model/row_index.h"
 #include "views/annotate_direct.h"
+#include "views/chunk_notes.h"
 #include "views/tables.h"
 
 namespace calltree {
@@ -189,6 +190,7 @@ struct annotate_direct::impl {
   std::unordered_map<std::uint64_t, line_span> inlined_spans;
   std::uint64_t last_span_key = UINT64_MAX;
   line_span* last_span = nullptr;
+  views::chunk_notes chunks;  // note_chunks (with key_by_function): chunks.starts set
 
   // --json: the tables of the JSON report (inclusive costs, calls, every file's lines); its
   // order is by inclusive cost only with --inclusive=yes.
@@ -459,6 +461,12 @@ struct annotate_direct::impl {
 
   // The function and key of a record's context (last_function, last_key); false past the limit.
   bool resolve(const context& c, std::uint64_t line) {
+    if (!resolve_context(c, line)) return false;
+    if (chunks.starts) [[unlikely]]
+      chunks.note(line, last_own_key, last_source_file);
+    return true;
+  }
+  bool resolve_context(const context& c, std::uint64_t line) {
     if (have_last && c.function == last_ctx.function && c.source_file == last_ctx.source_file &&
         c.file == last_ctx.file && c.object == last_ctx.object)
       return true;

@@ -2,6 +2,7 @@
 #include "views/function_detail.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "analysis/call_summer.h"
 #include "calltree/analysis/callers.h"
@@ -55,13 +56,14 @@ result<function_detail> describe_function(const session& s, std::uint64_t id,
     out.same_name = s.same_name(k);
     out.file = t.key_file[k];
     out.file_found = out.file < t.file_found.size() && t.file_found[out.file];
-    // (Its lines: of the source-line tables, t's own or made by a second reading when first
-    // asked for.)
-    const annotate_data& lt = s.lines();
-    if (k < lt.key_first_line.size()) {
-      out.first_line = lt.key_first_line[k];
-      out.last_line = lt.key_last_line[k];
-    }
+    // (Its lines: of the source-line tables, t's own, or read from its chunks or by a second
+    // reading when first asked for.)
+    // (When they cannot be read, the file having changed since, the view has no lines; the
+    // Source tab says why.)
+    auto lines = s.lines_of_function(k);
+    static const annotate_data none;
+    const annotate_data& lt = lines ? *lines->t : none;
+    if (lines) std::tie(out.first_line, out.last_line) = lines->own_lines(k);
     auto sp = std::lower_bound(lt.key_spans.begin(), lt.key_spans.end(), k,
                                [](const ann_span& a, std::uint32_t key) { return a.key < key; });
     for (; sp != lt.key_spans.end() && sp->key == k; ++sp)

@@ -118,10 +118,10 @@ void warm_up(const session& s, const std::atomic<bool>* stop) {
     q.by = sort_by::calls;
     [[maybe_unused]] auto order = list_functions(s, q);
   }
-  // The source-line tables, when the load left them for later (load_options::defer_lines):
-  // the function view and the Source tab wait for them.
+  // The source-line tables, when the load left them for later (load_options::defer_lines) and
+  // they are not read by chunks: the function view and the Source tab wait for them.
   if (stopped()) return;
-  s.lines();
+  if (!s.lines_by_chunks()) s.lines();
   if (stopped()) return;
   s.name_order();
   for (grouping g : {grouping::file, grouping::object}) {

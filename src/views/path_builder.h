@@ -10,7 +10,7 @@
 
 #include "calltree/analysis/call_paths.h"
 
-namespace calltree::views::detail {
+namespace calltree::views::paths {
 
 // A tree made frame by frame: frame(parent, node) finds or adds the child `node` of `parent`
 // (path_tree::no_frame: a root), so paths that became the same are one frame; finish() sums the
@@ -93,4 +93,4 @@ class path_builder {
   bool saturated_ = false;
 };
 
-}  // namespace calltree::views::detail
+}  // namespace calltree::views::paths

@@ -89,7 +89,7 @@ path_tree recorded_tree(const session& s, const std::vector<std::uint32_t>& part
                         std::optional<std::uint32_t> thread_base,
                         const std::vector<std::uint32_t>& thread_parts) {
   const std::size_t ncol = cols.size();
-  detail::path_builder b(ncol);
+  paths::path_builder b(ncol);
   std::vector<std::uint64_t> v(ncol);
   std::vector<std::uint32_t> made;
   auto add_part = [&](std::uint32_t pt, std::uint32_t top) {

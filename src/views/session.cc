@@ -19,6 +19,7 @@
 #include "reader/read_hooks.h"
 #include "views/annotate_direct.h"
 #include "views/call_balance.h"
+#include "views/chunk_ranges.h"
 #include "views/class_scope.h"
 #include "views/function_list.h"
 #include "views/part_costs.h"
@@ -348,7 +349,8 @@ result<reading> read_tables(const std::vector<std::string>& paths, const load_op
                             std::vector<std::string>* warnings,
                             const std::atomic<bool>* stop = nullptr,
                             std::optional<std::uint32_t> part = std::nullopt,
-                            std::vector<calltree::detail::recorded_stacks>* stacks = nullptr) {
+                            std::vector<calltree::detail::recorded_stacks>* stacks = nullptr,
+                            chunk_ranges* ranges = nullptr) {
   const std::string& path = paths.front();
   // annotate's tables with everything the views show: inclusive costs, every call, source
   // lines of the files that are found, and the view tables (annotate_direct.h).
@@ -368,6 +370,8 @@ result<reading> read_tables(const std::vector<std::string>& paths, const load_op
   direct.keep_view_tables(options.inclusive);
   direct.key_by_function();
   direct.stop_when(stop);
+  // (One file: its chunks indexed, and the chunks of each key's and file's records noted.)
+  if (ranges) direct.note_chunks(&ranges->index.starts);
   // A run of several files: each file's parts, one after another, into the same tables (as
   // KCachegrind loads them).
   reading r;
@@ -387,6 +391,8 @@ result<reading> read_tables(const std::vector<std::string>& paths, const load_op
     hooks.any_input = true;
     std::vector<calltree::detail::recorded_stacks> file_stacks;
     if (stacks) hooks.stacks = &file_stacks;
+    if (ranges) hooks.index = &ranges->index;
+    hooks.chunk_bytes = options.chunk_bytes;
     auto stats = detail::read_with_hooks(**in, p.strings, direct, diags, ro, hooks);
     if (!stats) return stats.error();
     for (auto& st : file_stacks) {
@@ -414,6 +420,11 @@ result<reading> read_tables(const std::vector<std::string>& paths, const load_op
       total.*field += (*stats).*field;
   }
   if (auto made = direct.take_tables(t, warnings); !made) return made.error();
+  if (ranges) {
+    chunk_notes notes;
+    direct.take_chunk_notes(notes);
+    ranges->take(notes, t.keys(), t.files.size());
+  }
   if (!lines) {
     // (What a reading with lines notes of each display file as it meets it.)
     t.file_found.resize(t.files.size());
@@ -421,15 +432,6 @@ result<reading> read_tables(const std::vector<std::string>& paths, const load_op
       t.file_found[f] = source_found(t.files[f], o) ? 1 : 0;
   }
   return r;
-}
-
-// A file's size and modification time, to tell whether the second reading reads what the
-// first did.
-std::pair<std::uint64_t, std::int64_t> stamp(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) return {UINT64_MAX, 0};
-  return {static_cast<std::uint64_t>(st.st_size),
-          static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
 }
 
 }  // namespace
@@ -450,13 +452,24 @@ result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
       options.defer_lines && std::find(paths.begin(), paths.end(), "-") == paths.end();
   if (defer) {
     s->paths_ = paths;
-    for (const auto& f : paths) s->stamps_.push_back(stamp(f));
+    for (const auto& f : paths) s->stamps_.push_back(file_stamp(f));
   }
   keeping_sink diags(options.kept_diagnostics);
   std::vector<calltree::detail::recorded_stacks> stacks;
+  // One plain file read later by chunks: indexed by this reading (chunk_ranges.h).
+  std::unique_ptr<chunk_ranges> ranges;
+  if (defer && paths.size() == 1 && options.lines_by_chunks) {
+    ranges = std::make_unique<chunk_ranges>();
+    ranges->path = path;
+    ranges->stamp = s->stamps_.front();
+  }
   auto read = read_tables(paths, options, !defer, s->p, s->t, diags, &s->table_warnings, nullptr,
-                          std::nullopt, &stacks);
+                          std::nullopt, &stacks, ranges.get());
   if (!read) return read.error();
+  // (Its chunks are read alone only where every one reads as the whole reading read it, and
+  // the views can find their keys by name.)
+  if (ranges && ranges->index.usable && options.index_names) s->chunks_ = std::move(ranges);
+  ranges.reset();
   s->stats = read->total;
   s->run_files = std::move(read->run_files);
   s->errors = diags.errors;
@@ -525,7 +538,7 @@ std::shared_ptr<const part_lines> session::lines_of_part(std::uint32_t part) con
         return out;
       }
       for (std::size_t f = 0; f < stamps_.size() && f < paths.size(); ++f)
-        if (stamp(paths[f]) != stamps_[f]) {
+        if (file_stamp(paths[f]) != stamps_[f]) {
           out->error = paths[f] + " changed since it was read: reload the page to read it again";
           return out;
         }
@@ -614,7 +627,7 @@ void session::make_lines() const {
     if (!read) return fail(read.error().message);
     if (stop_lines_) return fail("the server is ending");
     for (std::size_t f = 0; f < paths_.size(); ++f)
-      if (stamp(paths_[f]) != stamps_[f])
+      if (file_stamp(paths_[f]) != stamps_[f])
         return fail(paths_[f] +
                     " changed since it was read: its source lines are not shown "
                     "(reload the page to read it again)");

@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,7 @@
 #include "calltree/profile.h"
 #include "calltree/reader.h"
 #include "calltree/result.h"
+#include "model/run_sink.h"
 #include "views/recorded_stacks.h"
 #include "views/tables.h"
 
@@ -63,15 +65,43 @@ struct load_options {
   // reading when a view first asks for them (session::lines()). Without it, one reading makes
   // both (report --html, the exports).
   bool defer_lines = false;
+  // With defer_lines, one plain file: the views' lines are read from the chunks that hold
+  // the function's or file's records alone (session::lines_of_function), where the file
+  // allows it (reader/chunk_index.h), rather than by a second whole reading.
+  bool lines_by_chunks = true;
+  // (Tests.) The reader's chunks of a plain file are this many bytes (read_hooks::chunk_bytes;
+  // 0: the reader's own), so that a small file's lines are read by chunks too.
+  std::size_t chunk_bytes = 0;
 };
 
 class part_costs;
+struct chunk_ranges;  // views/chunk_ranges.h
 
 // The source-line tables of one part alone (session::lines_of_part): `t`'s line fields, or why
 // there are none.
 struct part_lines {
   annotate_data t;
   std::string error;  // "" when `t` holds the lines
+};
+
+// The source-line tables of what one view shows (session::lines_of_function, lines_of_file),
+// read from the chunks that hold its records alone (load_options::defer_lines, a plain file):
+// annotate_data's line fields in the session's key and file numbers, of that function (its
+// spans, key_spans with key_span_cc) or of that file (its file_lines with line_cc, the calls of
+// its lines with call_line_cc, its jumps); `own` holds each function's first and last line in
+// its own file (ann_span's file its own, sorted by key), for key_first_line/key_last_line.
+struct ranged_lines {
+  annotate_data t;
+  std::vector<ann_span> own;
+  std::string error;  // why there are none: the file changed since it was read
+};
+
+// What a view reads of the source-line tables: lines()'s, or those of a reading of chunks.
+struct lines_view {
+  const annotate_data* t = nullptr;
+  std::shared_ptr<const ranged_lines> ranged;  // null: `t` is lines()
+  // A key's first and last line in its own file (0, 0: none).
+  std::pair<std::uint64_t, std::uint64_t> own_lines(std::uint32_t k) const;
 };
 
 // At most this many parts are shown side by side (the function list's columns per part).
@@ -159,6 +189,23 @@ class session {
   // Ends a deferred reading of the lines under way (or to come) soon: lines() then answers
   // tables without lines. For a server that ends, whose warm-up would otherwise read on.
   void stop_reading() const { stop_lines_ = true; }
+  // The source-line tables of function `k`'s view (its lines, spans) and of file `f`'s
+  // source view. With load_options::defer_lines on a plain file that the reader could index
+  // (reader/chunk_index.h): read from the chunks holding its records alone, kept while among
+  // the last few asked for (lines_by_chunks()); else lines(). An error when the file changed
+  // since it was read. Thread-safe.
+  result<lines_view> lines_of_function(std::uint32_t k) const;
+  result<lines_view> lines_of_file(std::uint32_t f) const;
+  // The records of every function named as key `k` (k and same_name(k)), one by one, read
+  // from the chunks that hold them (lines_by_chunks() only), with names of `names`: the other
+  // functions of those chunks come too (a filter by name keeps what it wants). For the machine
+  // code view, which reads them into a small model. An error as lines_of_function's.
+  status read_records_of_name(std::uint32_t k, string_pool& names, record_sink& sink) const;
+  // Whether the views' lines come from chunks (no second whole reading is needed).
+  bool lines_by_chunks() const { return chunks_ != nullptr; }
+  // Every file, by the ids the views use: t.files, or lines().files (which may name more: the
+  // files only a jump names, where lines are not read by chunks).
+  const std::vector<std::string>& file_names() const;
 
   std::size_t keys() const { return t.keys(); }
   std::size_t cycles() const { return t.cycles.size(); }
@@ -238,6 +285,12 @@ class session {
   mutable std::atomic<bool> stop_lines_{false};
   mutable std::string lines_error_;
   void make_lines() const;
+  // The index of the input's chunks and which hold each key's and file's records
+  // (chunk_ranges.h); null where lines come from lines().
+  std::unique_ptr<chunk_ranges> chunks_;
+  result<std::shared_ptr<const ranged_lines>> read_by_chunks(bool of_file, std::uint32_t id) const;
+  status read_chunks_into(std::span<const std::uint32_t> chunks, record_sink& sink,
+                          const read_needs& needs) const;
   mutable std::mutex mutex_;
   mutable std::shared_ptr<const part_costs> all_, all_no_cycles_;
   mutable std::vector<std::pair<std::vector<std::uint32_t>, std::shared_ptr<const part_costs>>>

@@ -10,11 +10,12 @@ namespace calltree::views {
 
 result<source_view> annotate_source(const session& s, std::uint64_t file, const source_query& q) {
   const views::annotate_data& t = s.t;
-  // (The source-line tables: t's own, or made by a second reading when first asked for.)
-  const views::annotate_data& lt = s.lines();
-  if (file >= lt.files.size())
+  // (The source-line tables: t's own, or read from the file's chunks or by a second reading
+  // when first asked for.)
+  const std::vector<std::string>& files = s.file_names();
+  if (file >= files.size())
     return error{"no file has id " + std::to_string(file) + " (there are " +
-                 std::to_string(lt.files.size()) + ")"};
+                 std::to_string(files.size()) + ")"};
   source_view out;
   auto cols = resolve_columns(s, q.events, q.derived);
   if (!cols) return cols.error();
@@ -23,6 +24,14 @@ result<source_view> annotate_source(const session& s, std::uint64_t file, const 
   if (!weight_col) return weight_col.error();
   out.weight_column = *weight_col;
   out.file = static_cast<std::uint32_t>(file);
+  if (!q.with_lines && s.lines_by_chunks()) {
+    // (No lines asked for: none read. A reading of chunks has every file's lines.)
+    out.has_lines = true;
+    return out;
+  }
+  auto line_tables = s.lines_of_file(static_cast<std::uint32_t>(file));
+  if (!line_tables) return line_tables.error();
+  const views::annotate_data& lt = *line_tables->t;
   // (The views' sessions keep the lines of every file, found or not: annotate_direct.cc,
   // keep_view_tables.)
   out.has_lines = lt.lines && file < lt.file_lines.size();
@@ -85,9 +94,14 @@ result<source_view> annotate_source(const session& s, std::uint64_t file, const 
     });
     out.lines.push_back(std::move(l));
   }
-  for (std::uint32_t k = 0; k < s.keys(); ++k)
-    if (t.key_file[k] == file && k < lt.key_first_line.size() && lt.key_first_line[k])
-      out.functions.push_back({k, lt.key_first_line[k], lt.key_last_line[k]});
+  if (line_tables->ranged) {
+    for (const ann_span& own : line_tables->ranged->own)
+      out.functions.push_back({own.key, own.first, own.last});
+  } else {
+    for (std::uint32_t k = 0; k < s.keys(); ++k)
+      if (t.key_file[k] == file && k < lt.key_first_line.size() && lt.key_first_line[k])
+        out.functions.push_back({k, lt.key_first_line[k], lt.key_last_line[k]});
+  }
   for (const ann_span& sp : lt.key_spans)
     if (sp.file == file) out.functions.push_back({sp.key, sp.first, sp.last});
   std::sort(out.functions.begin(), out.functions.end(),

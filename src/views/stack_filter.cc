@@ -12,7 +12,7 @@ namespace calltree::views {
 namespace {
 
 constexpr std::uint32_t none = path_tree::no_frame;
-using detail::path_builder;
+using paths::path_builder;
 
 bool nonzero(std::span<const std::uint64_t> row) {
   return std::any_of(row.begin(), row.end(), [](std::uint64_t v) { return v != 0; });

@@ -73,7 +73,7 @@ std::string_view recursion_identity(std::string_view name) {
 namespace {
 
 constexpr std::uint32_t none = path_tree::no_frame;
-using detail::path_builder;
+using paths::path_builder;
 
 // The transforms of `filter`'s fields (not its steps) in one walk of `tree`, in their fixed
 // order.

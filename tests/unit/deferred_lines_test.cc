@@ -5,6 +5,7 @@
 // the second reading gives no lines and says why.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -12,6 +13,11 @@
 #include <vector>
 
 #include "profile_files.h"
+#include "asm/read_any_functions.h"
+#include "calltree/asm.h"
+#include "calltree/input.h"
+#include "calltree/profile_builder.h"
+#include "reader/record_batch.h"
 #include "views/function_detail.h"
 #include "views/session.h"
 #include "views/source.h"
@@ -19,10 +25,13 @@
 namespace calltree {
 namespace {
 
-std::unique_ptr<views::session> load(const std::string& path, bool defer, unsigned threads) {
+std::unique_ptr<views::session> load(const std::string& path, bool defer, unsigned threads,
+                                     std::size_t chunk_bytes = 0, bool by_chunks = false) {
   views::load_options o;
   o.defer_lines = defer;
+  o.lines_by_chunks = by_chunks;
   o.threads = threads;
+  o.chunk_bytes = chunk_bytes;
   auto s = views::load_session(path, o);
   EXPECT_TRUE(s) << s.error().message;
   return s ? std::move(*s) : nullptr;
@@ -42,7 +51,7 @@ std::vector<std::uint64_t> lines_of_function(const views::session& s, std::uint3
   out.insert(out.end(), d->self.begin(), d->self.end());
   out.insert(out.end(), d->inclusive.begin(), d->inclusive.end());
   for (const auto& sp : d->inlined) {
-    out.push_back(std::hash<std::string>()(s.lines().files[sp.file]));
+    out.push_back(std::hash<std::string>()(s.file_names()[sp.file]));
     out.push_back(sp.first_line);
     out.push_back(sp.last_line);
     out.insert(out.end(), sp.self.begin(), sp.self.end());
@@ -67,7 +76,7 @@ std::vector<std::uint64_t> source_of(const views::session& s, std::uint32_t f) {
       out.insert(out.end(), c.cost.begin(), c.cost.end());
     }
     for (const auto& j : l.jumps)
-      out.insert(out.end(), {std::hash<std::string>()(s.lines().files[j.target_file]),
+      out.insert(out.end(), {std::hash<std::string>()(s.file_names()[j.target_file]),
                              j.target_line, std::uint64_t{j.conditional}, j.executed, j.followed});
   }
   for (const auto& fn : v->functions) out.insert(out.end(), {fn.id, fn.first_line, fn.last_line});
@@ -117,6 +126,144 @@ TEST(DeferredLines, EveryViewOfLinesIsThatOfAWholeLoad) {
   EXPECT_GT(with_lines, 50u);
 }
 
+// A plain file's lines read from the chunks that hold a function's or a file's records alone
+// (chunks of a few hundred bytes, so that every file has many): every view of lines is that
+// of a whole load, and no second whole reading is made.
+TEST(DeferredLines, LinesReadByChunksAreThoseOfAWholeLoad) {
+  std::size_t files = 0, by_chunks = 0;
+  for (const auto& path : test::every_profile(true)) {
+    if (path.extension() == ".gz" || path.extension() == ".zst" || path.extension() == ".xz" ||
+        path.extension() == ".bz2")
+      continue;
+    for (unsigned threads : {1u, 2u}) {
+      // (One thread: chunks of a few hundred bytes on a small file, a hundredth of a big one;
+      // two: of a few KB, a tenth.)
+      const auto size = static_cast<std::size_t>(std::filesystem::file_size(path));
+      {
+        const std::size_t chunk = threads == 1 ? std::max<std::size_t>(300, size / 100)
+                                               : std::max<std::size_t>(4096, size / 10);
+        SCOPED_TRACE(path.string() + " threads=" + std::to_string(threads) +
+                     " chunk=" + std::to_string(chunk));
+        auto whole = load(path.string(), false, threads);
+        auto ranged = load(path.string(), true, threads, chunk, true);
+        ASSERT_TRUE(whole && ranged);
+        ASSERT_EQ(whole->keys(), ranged->keys());
+        ASSERT_EQ(whole->errors, ranged->errors);
+        ASSERT_EQ(whole->warnings, ranged->warnings);
+        ++files;
+        if (!ranged->lines_by_chunks()) continue;
+        ++by_chunks;
+        ASSERT_EQ(whole->lines().files, ranged->file_names());
+        // (Every function and file of a small profile; of a big one, 150 spread over it.)
+        const std::uint32_t nk = static_cast<std::uint32_t>(whole->keys());
+        for (std::uint32_t k = 0; k < nk; k += std::max<std::uint32_t>(1, nk / 150))
+          ASSERT_EQ(lines_of_function(*whole, k), lines_of_function(*ranged, k)) << "key " << k;
+        const auto nf = static_cast<std::uint32_t>(whole->lines().files.size());
+        for (std::uint32_t f = 0; f < nf; f += std::max<std::uint32_t>(1, nf / 150))
+          ASSERT_EQ(source_of(*whole, f), source_of(*ranged, f)) << whole->lines().files[f];
+        EXPECT_FALSE(ranged->lines_ready());  // (no second whole reading was made)
+      }
+    }
+  }
+  EXPECT_GT(files, 100u);
+  EXPECT_GT(by_chunks, files / 2);
+}
+
+// What the machine code view reads of a profile of a few functions: each self row, call and
+// jump, with its names and costs, in order.
+std::vector<std::string> rows_of(const profile& q) {
+  std::vector<std::string> out;
+  auto costs = [](std::span<const std::uint64_t> c) {
+    std::string s;
+    for (std::uint64_t v : c) s += " " + std::to_string(v);
+    return s;
+  };
+  for (std::size_t i = 0; i < q.self_rows.size(); ++i) {
+    const self_row& r = q.self_rows[i];
+    out.push_back("self " + std::to_string(r.part.index()) + " " +
+                  std::string(q.function_name(r.function)) + " " +
+                  std::string(q.file_name(r.source_file)) + " " + std::to_string(r.pos.instr) +
+                  " " + std::to_string(r.pos.line) + costs(q.self_costs.row(i)));
+  }
+  for (std::size_t i = 0; i < q.calls.size(); ++i) {
+    const call_row& r = q.calls[i];
+    out.push_back("call " + std::string(q.function_name(r.caller)) + " " +
+                  std::string(q.function_name(r.callee)) + " " + std::to_string(r.site.instr) +
+                  " " + std::to_string(r.count) + costs(q.call_costs.row(i)));
+  }
+  for (const jump_row& j : q.jumps)
+    out.push_back("jump " + std::string(q.function_name(j.function)) + " " +
+                  std::to_string(j.source.instr) + " " + std::to_string(j.target.instr) + " " +
+                  std::to_string(j.executed) + " " + std::to_string(j.followed));
+  return out;
+}
+
+// The machine code view's records of a function, read from the chunks of the functions of its
+// name, are those of a whole reading filtered by its name (asm/select.cc).
+TEST(DeferredLines, MachineCodeRecordsReadByChunksAreThoseOfAWholeReading) {
+  std::size_t compared = 0, with_rows = 0;
+  for (const char* name : {"vg-recurse-cacheuse.callgrind", "vg-sqlite3-workload-cache-branch-sim.callgrind",
+                           "vg-python-work-instr-jumps.callgrind"}) {
+    const std::string path = std::string(CALLTREE_CORPUS_DIR) + "/" + name;
+    SCOPED_TRACE(path);
+    const auto size = static_cast<std::size_t>(std::filesystem::file_size(path));
+    auto s = load(path, true, 2, std::max<std::size_t>(300, size / 50), true);
+    ASSERT_TRUE(s);
+    ASSERT_TRUE(s->lines_by_chunks());
+    const auto nk = static_cast<std::uint32_t>(s->keys());
+    for (std::uint32_t k = 0; k < nk; k += std::max<std::uint32_t>(1, nk / 40)) {
+      const std::string fn(s->name(k));
+      auto keep = [&fn](std::string_view n) { return n == fn; };
+      builder_options bo;
+      bo.keep_positions = pos_instr | pos_line;
+      bo.keep_jumps = true;
+      profile whole, ranged;
+      {
+        auto in = open_input(path);
+        ASSERT_TRUE(in);
+        detail::null_diagnostics quiet;
+        ASSERT_TRUE(detail::read_any_functions(**in, whole, keep, quiet));
+      }
+      {
+        detail::null_diagnostics quiet;
+        profile_builder builder(ranged, &quiet, path, bo);
+        function_filter filter(ranged.strings, keep, builder);
+        ASSERT_TRUE(s->read_records_of_name(k, ranged.strings, filter));
+      }
+      ASSERT_EQ(rows_of(whole), rows_of(ranged)) << fn;
+      ++compared;
+      with_rows += !whole.jumps.empty() && !whole.calls.empty();
+    }
+  }
+  EXPECT_GT(compared, 60u);
+  EXPECT_GT(with_rows, 15u);
+}
+
+// A file changed after the start: the views of lines read by chunks say so.
+TEST(DeferredLines, AFileChangedBeforeItsChunksAreReadSaysSo) {
+  const auto dir = std::filesystem::temp_directory_path() / "calltree_chunk_lines_test";
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "p.callgrind";
+  std::filesystem::copy_file(std::string(CALLTREE_CORPUS_DIR) + "/vg-recurse-cacheuse.callgrind",
+                             path, std::filesystem::copy_options::overwrite_existing);
+  auto s = load(path.string(), true, 1, 300, true);
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s->lines_by_chunks());
+  {
+    std::ofstream out(path, std::ios::app);
+    out << "\nfn=added\n1 1\n";
+  }
+  // (The function view answers without lines; the source view says why.)
+  auto d = views::describe_function(*s, 0, views::detail_query{});
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->first_line, 0u);
+  auto v = views::annotate_source(*s, 0, views::source_query{});
+  ASSERT_FALSE(v);
+  EXPECT_NE(v.error().message.find("changed since it was read"), std::string::npos)
+      << v.error().message;
+  std::filesystem::remove_all(dir);
+}
+
 // Two threads asking at once: one reads, the other waits, both see the same tables.
 TEST(DeferredLines, ThreadsAskingAtOnceShareOneReading) {
   const std::string path = std::string(CALLTREE_CORPUS_DIR) + "/vg-recurse-cacheuse.callgrind";
@@ -158,6 +305,16 @@ TEST(DeferredLines, AFileChangedBeforeTheSecondReadingGivesNoLines) {
   {
     std::ofstream out(path, std::ios::app);
     out << "\nfn=added\n1 1\n";
+  }
+  if (s->lines_by_chunks()) {  // (read by chunks: the source view says why it has none)
+    auto d = views::describe_function(*s, 0, views::detail_query{});
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->first_line, 0u);
+    auto v = views::annotate_source(*s, 0, views::source_query{});
+    ASSERT_FALSE(v);
+    EXPECT_NE(v.error().message.find("changed since it was read"), std::string::npos);
+    std::filesystem::remove_all(dir);
+    return;
   }
   const auto& lt = s->lines();
   EXPECT_FALSE(lt.lines);

@@ -1,0 +1,95 @@
+// chunk_index.h — where a reading can start again: the reader's state at each chunk's start.
+//
+// What it is: what the parallel path's chunks of a mapped file (chunk_feed.h: each but the
+// first starts at a line that begins with `fn=`) leave behind when a reading asks for it
+// (read_hooks::index): each chunk's byte range and line, and the reader's whole body state at
+// its start (the part, the `ob=`/`fl=`/`fi=`/`fn=` in force, the position base, the callee and
+// jump keys), the state of every part, and the `(id)` name tables as the reading left them.
+// With it, read_chunks() reads any chunks again, alone, into a sink, as the whole reading read
+// them: serve's views read a function's or a file's lines from its chunks only (views/
+// session.h). What it is not: which chunks hold what (the sink that asked knows: annotate_direct's
+// chunk notes), nor random access into compressed input (only a mapped plain file is indexed).
+//
+// The names of a chunk read again are the first reading's, final: an `(id)` resolves to the
+// name its table ended with, a plain name to the pool's id of its text (`plain_name`, the
+// caller's). So an index is `usable` only where that is the name every reading of the chunk
+// met: no id was given another name (across parts, where the format allows it), no reading
+// error (an id used before its definition), nothing signed, no limit reached.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "calltree/diagnostic.h"
+#include "calltree/reader.h"
+#include "calltree/records.h"
+#include "calltree/string_pool.h"
+#include "model/run_sink.h"
+#include "reader/id_table.h"
+
+namespace calltree::detail {
+
+constexpr std::size_t max_positions = 3;  // instr, bb, line
+
+// The part's position columns, for the fast paths (other: anything but these three).
+enum class layout : std::uint8_t { line, instr, instr_line, other };
+
+// What a reading of a chunk needs of the part it is in (parser::snapshot): a chunk read ahead
+// (speculation.h) or read again (read_chunks).
+struct part_state {
+  part_header header;
+  std::size_t n_events = 0;
+  std::vector<std::uint8_t> columns;
+  std::uint8_t column_index[max_positions] = {2, 2, 2};
+  layout lay = layout::line;
+  std::uint32_t part_index = 0, current_part = 0;
+};
+
+// The reader's body state at a chunk's first byte.
+struct chunk_start {
+  std::uint64_t offset = 0;  // of its first byte in the input
+  std::uint64_t line = 0;    // lines before it
+  std::uint32_t part = 0;    // its part: chunk_index::parts[part] (none before the first part)
+  bool in_part = false;      // a part's body is open (false: the header chunk)
+  // A reading can start here: nothing is open (no line carried over, no `calls=` or `jump=`
+  // waiting for its line, a part's body or the input's start). A chunk that is not is read on
+  // from the chunk before (read_chunks), as the reader read it.
+  bool clean = true;
+  context ctx;
+  bool have_function = false;
+  position base;
+  string_id callee_object, callee_file, callee_function;
+  bool callee_object_set = false, callee_file_set = false, have_cfn = false, have_any_cfn = false;
+  string_id jump_file, jump_function;
+  bool jump_file_set = false, jump_function_set = false;
+};
+
+struct chunk_index {
+  std::vector<chunk_start> starts;  // in file order; chunk k ends where k + 1 starts
+  std::uint64_t end = 0;            // the input's size: where the last chunk ends
+  std::vector<part_state> parts;    // every part, in file order, as its body began
+  id_table objects, files, functions;  // the `(id)` tables at the reading's end
+  // The chunks can be read again alone (see above): set at the reading's end.
+  bool usable = false;
+  // Why not, for a note ("" when usable).
+  std::string why_not;
+};
+
+// Reads chunks `which` (sorted, of `ix`), each from the state its start recorded (a chunk
+// that is not `clean` from the chunk before, on to it, as the first reading read it), into
+// `sink`: the parts in file order (every part begins, also those of no chunk read, so the
+// sink's parts and events are the whole reading's), then the records of the chunks. `plain_name` gives the
+// pool id of a name written out in full (npos: unknown, the reading fails). `names` is only
+// read. `bytes_at(k)` gives chunk k's bytes (they must stay valid until the next call). An
+// error when the chunks no longer read as they did (a name unknown to the first reading).
+// Not thread-safe for one index (its tables are lent to the reading): one reading at a time.
+status read_chunks(chunk_index& ix, std::span<const std::uint32_t> which,
+                   const std::function<std::span<const char>(std::uint32_t)>& bytes_at,
+                   string_pool& names, const std::function<string_id(std::string_view)>& plain_name,
+                   record_sink& sink, const reader_options& options, const read_needs& needs);
+
+}  // namespace calltree::detail
