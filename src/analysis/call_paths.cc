@@ -456,6 +456,8 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight, cost_ma
   std::uint64_t most_above = 0;  // the most a frame holds beyond the calls it stands for
   std::size_t added = 0, best_at = 0;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> up_from;  // (node, index it came from)
+  std::vector<std::uint32_t> in_up_from(b.g.nodes, 0);  // per node: the search that put it there
+  std::uint32_t search_mark = 0;
   std::vector<char> dead;  // frames found without room down their chain
   // The frames of one node looked at for room, at most (the first ones: the heaviest paths).
   constexpr std::size_t search = 64;
@@ -547,6 +549,12 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight, cost_ma
           std::uint32_t best = none;
           std::uint64_t best_room = 0;
           up_from.assign(1, {v, none});
+          // (Which nodes up_from holds: a mark per node, this search's number.)
+          if (++search_mark == 0) {
+            std::fill(in_up_from.begin(), in_up_from.end(), 0);
+            search_mark = 1;
+          }
+          in_up_from[v] = search_mark;
           for (std::size_t qi = 0; qi < up_from.size() && qi < 256 && best == none; ++qi) {
             const std::uint32_t u = up_from[qi].first;
             std::size_t seen_frames = 0;
@@ -561,9 +569,9 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight, cost_ma
               }
             for (auto arc : b.g.in[u]) {
               const std::uint32_t c = b.g.from[arc];
-              bool seen = false;
-              for (const auto& x : up_from) seen |= x.first == c;
-              if (!seen) up_from.emplace_back(c, static_cast<std::uint32_t>(qi));
+              if (in_up_from[c] == search_mark) continue;
+              in_up_from[c] = search_mark;
+              up_from.emplace_back(c, static_cast<std::uint32_t>(qi));
             }
           }
           if (best == none) break;
