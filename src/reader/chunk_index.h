@@ -10,17 +10,18 @@
 // session.h). What it is not: which chunks hold what (the sink that asked knows: annotate_direct's
 // chunk notes), nor random access into compressed input (only a mapped plain file is indexed).
 //
-// The names of a chunk read again are the first reading's, final: an `(id)` resolves to the
-// name its table ended with, a plain name to the pool's id of its text (`plain_name`, the
-// caller's). So an index is `usable` only where that is the name every reading of the chunk
-// met: no id was given another name (across parts, where the format allows it), no reading
-// error (an id used before its definition), nothing signed, no limit reached.
+// The names of a chunk read again are the first reading's: an `(id)` resolves to the name its
+// table ended with, or, for an id given several names, the one in force on its line
+// (`renamed`); a name written out to the pool's id of its text (`plain_name`, the caller's).
+// So an index is `usable` only where that is the name every reading of the chunk met: no
+// reading error (an id used before its definition), nothing signed, no limit reached.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <unordered_map>
 #include <string_view>
 #include <vector>
 
@@ -73,6 +74,15 @@ struct chunk_index {
   std::uint64_t end = 0;            // the input's size: where the last chunk ends
   std::vector<part_state> parts;    // every part, in file order, as its body began
   id_table objects, files, functions;  // the `(id)` tables at the reading's end
+  // The ids given another name after their first (across parts, where the format allows it,
+  // or with a warning): each renaming (the id as id * 3 + class, the line, the name before and
+  // after), sorted by id and line at the reading's end. They are left undefined in the tables:
+  // a chunk read again resolves them by its lines.
+  struct renaming {
+    std::uint64_t key = 0, line = 0;
+    string_id was, now;
+  };
+  std::vector<renaming> renamed;
   // The chunks can be read again alone (see above): set at the reading's end.
   bool usable = false;
   // Why not, for a note ("" when usable).

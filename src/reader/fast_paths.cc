@@ -334,10 +334,10 @@ bool parser::fast_name_definition(const char*& p_io, const char* p, const char* 
   }
   if (e.defined() && e.part == current_part_ && names_.find(name) != e.name) return false;
   const string_id id = names_.intern(name);
-  if (e.defined() && e.name != id) renamed_ = true;
+  if (e.defined() && e.name != id) note_rename(c, a, e.name, id, line_no_ + 1);
   const bool first = !e.defined() || e.part != current_part_;
   t.set(a, {id, current_part_});
-  if (spec_) spec_->defs.push_back({c, a, id, first});
+  if (spec_) spec_->defs.push_back({c, a, id, first, line_no_ + 1});
   (void)set_name_key(which, id);  // (allowed: looked at above)
   fast_commit(p_io, p);
   return true;

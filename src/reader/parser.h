@@ -49,6 +49,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "calltree/cost_matrix.h"
@@ -396,8 +397,20 @@ class parser {
   // The reader's state where chunk k starts (run_chunked, with read_hooks::index).
   void note_chunk_start();
   const std::function<string_id(std::string_view)>* range_names_ = nullptr;
+  const chunk_index* range_index_ = nullptr;
   bool range_failed_ = false;  // a name the first reading did not know
-  bool renamed_ = false;       // an id was given another name than its first
+  // The ids given several names that this reading of chunks defined, and their names.
+  std::unordered_map<std::uint64_t, string_id> range_defined_;
+  static std::uint64_t range_key(name_class c, std::uint64_t id) {
+    return id * 3 + static_cast<std::uint64_t>(c);
+  }
+  // The name of an id given several names, on this line of a reading of chunks: its
+  // definition in the chunks read, else the index's (chunk_index::renamed).
+  string_id range_renamed(name_class c, std::uint64_t id);
+  // An id given another name than its own at `line` (read_hooks::index: kept).
+  void note_rename(name_class c, std::uint64_t id, string_id was, string_id now, std::uint64_t line) {
+    if (opt_.index) opt_.index->renamed.push_back({range_key(c, id), line, was, now});
+  }
 
   // ---- the parallel path: chunks read ahead (speculation.h) ----------------------------
   friend class speculation;

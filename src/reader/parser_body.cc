@@ -115,6 +115,10 @@ bool parser::parse_name(std::string_view value, name_class c, string_id& out) {
         out = e.name;
         return true;
       }
+      if (range_names_) {  // an id given several names: the one in force on this line
+        out = range_renamed(c, id);
+        return true;
+      }
       if (spec_) {  // defined before the chunk, we hope: the real table will tell
         out = spec_->placeholder(c, id);
         // In the table, so the next references take the fast path; as if from another part,
@@ -134,13 +138,19 @@ bool parser::parse_name(std::string_view value, name_class c, string_id& out) {
       report(severity::error, diag_code::nul_byte, col_of(rest), rest.size(), "NUL byte in name");
     }
     const auto e = tab.get(id);
-    if (range_names_) {  // a chunk read again: the name the first reading ended with
-      if (!e.defined()) range_failed_ = true;
-      out = e.defined() ? e.name : string_pool::empty;
+    if (range_names_) {
+      // A chunk read again: the name the first reading ended with; an id given several names
+      // (left undefined in the index's tables), the one this line gives.
+      if (e.defined()) {
+        out = e.name;
+      } else {
+        out = range_name(rest);
+        range_defined_[range_key(c, id)] = out;
+      }
       return true;
     }
     string_id sid = names_.intern(rest);
-    if (e.defined() && e.name != sid) renamed_ = true;
+    if (e.defined() && e.name != sid) note_rename(c, id, e.name, sid, line_no_);
     const bool first = !e.defined() || e.part != current_part_;
     if (e.defined() && e.name != sid && e.part == current_part_ && part_open_) {
       std::string scratch;  // (a spilling pool reads the old name back)
@@ -151,7 +161,7 @@ bool parser::parse_name(std::string_view value, name_class c, string_id& out) {
                  std::string(rest.substr(0, string_pool_access::digest_prefix)) + "'");
     }
     tab.set(id, {sid, current_part_});
-    if (spec_) spec_->defs.push_back({c, id, sid, first});
+    if (spec_) spec_->defs.push_back({c, id, sid, first, line_no_});
     if (opt_.max_name_bytes && names_.bytes() > opt_.max_name_bytes) {
       limit_hit_ = true;
     }

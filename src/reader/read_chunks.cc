@@ -7,6 +7,8 @@
 // sink numbers parts and events as the first reading did. What it is not: which chunks to read
 // (the caller's, from what its sink noted), nor where their bytes come from.
 //
+#include <algorithm>
+#include <iterator>
 #include <memory>
 #include <new>
 #include <string>
@@ -49,6 +51,8 @@ void parser::begin_range(chunk_index& ix, std::size_t k,
                          const std::function<string_id(std::string_view)>& plain_name) {
   const chunk_start& s = ix.starts[k];
   range_names_ = &plain_name;
+  range_index_ = &ix;
+  range_defined_.clear();
   max_len_ = opt_.max_line_length ? opt_.max_line_length : SIZE_MAX;
   objects_ = std::move(ix.objects);
   files_ = std::move(ix.files);
@@ -82,6 +86,22 @@ void parser::begin_range(chunk_index& ix, std::size_t k,
   jump_function_ = s.jump_function;
   jump_file_set_ = s.jump_file_set;
   jump_function_set_ = s.jump_function_set;
+}
+
+string_id parser::range_renamed(name_class c, std::uint64_t id) {
+  const std::uint64_t key = range_key(c, id);
+  if (auto it = range_defined_.find(key); it != range_defined_.end()) return it->second;
+  // The last renaming at or before this line, else the name before the first.
+  const auto& r = range_index_->renamed;
+  auto first = std::lower_bound(r.begin(), r.end(), key,
+                                [](const chunk_index::renaming& n, std::uint64_t k) { return n.key < k; });
+  if (first == r.end() || first->key != key) {
+    range_failed_ = true;
+    return string_pool::empty;
+  }
+  auto last = first;
+  while (last != r.end() && last->key == key && last->line <= line_no_) ++last;
+  return last == first ? first->was : std::prev(last)->now;
 }
 
 void parser::end_range(chunk_index& ix) {

@@ -195,7 +195,6 @@ result<read_stats> parser::run() {
     ix.end = stats_.bytes;
     ix.why_not = !mapped || !feed       ? "not a plain file"
                  : errors_              ? "the first reading met errors"
-                 : renamed_             ? "a name id was given another name"
                  : signed_              ? "signed costs"
                  : limit_hit_ || stop_  ? "the reading did not end"
                  : ix.starts.empty()    ? "no chunks"
@@ -204,6 +203,16 @@ result<read_stats> parser::run() {
     ix.objects = std::move(objects_);
     ix.files = std::move(files_);
     ix.functions = std::move(functions_);
+    std::sort(ix.renamed.begin(), ix.renamed.end(),
+              [](const chunk_index::renaming& a, const chunk_index::renaming& b) {
+                return a.key != b.key ? a.key < b.key : a.line < b.line;
+              });
+    for (std::size_t i = 0; i < ix.renamed.size(); ++i) {
+      const std::uint64_t key = ix.renamed[i].key;
+      if (i > 0 && ix.renamed[i - 1].key == key) continue;
+      id_table& t = key % 3 == 0 ? ix.objects : key % 3 == 1 ? ix.files : ix.functions;
+      t.set(key / 3, id_table::entry{});
+    }
   }
   if (unterminated && ends_lines_) {
     const auto saved = line_no_;

@@ -289,7 +289,7 @@ bool parser::adopt(speculation& s) {
   jump_function_set_ = w.jump_function_set_;
   for (const auto& d : s.defs) {
     const auto e = table(d.c).get(d.id);
-    if (e.defined() && e.name != map[d.sid]) renamed_ = true;
+    if (e.defined() && e.name != map[d.sid]) note_rename(d.c, d.id, e.name, map[d.sid], line_base + d.line);
     table(d.c).set(d.id, {map[d.sid], current_part_});
   }
   return true;

@@ -57,7 +57,8 @@ class speculation {
     name_class c;
     std::uint64_t id;
     string_id sid;
-    bool first;  // the chunk's first definition of this id
+    bool first;              // the chunk's first definition of this id
+    std::uint64_t line = 0;  // where, in the chunk's lines
   };
   struct name_ref {  // a placeholder: the name of an id the chunk uses without defining it
     string_id sid;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -237,6 +238,49 @@ TEST(DeferredLines, MachineCodeRecordsReadByChunksAreThoseOfAWholeReading) {
   }
   EXPECT_GT(compared, 60u);
   EXPECT_GT(with_rows, 15u);
+}
+
+// Two runs in one file (`cat a b`), the second one's functions renamed: the same `(id)`s name
+// other functions in the second part (the format allows it across parts). Its chunks resolve
+// each id by the name in force on its line.
+TEST(DeferredLines, IdsGivenAnotherNameInALaterPartReadByChunks) {
+  const auto dir = std::filesystem::temp_directory_path() / "calltree_renamed_ids_test";
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "two-runs.callgrind";
+  {
+    std::ifstream in(std::string(CALLTREE_CORPUS_DIR) + "/vg-recurse-cacheuse.callgrind");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string renamed;
+    std::size_t at = 0;
+    while (at < text.size()) {
+      std::size_t end = text.find('\n', at);
+      end = end == std::string::npos ? text.size() : end + 1;
+      std::string line = text.substr(at, end - at);
+      for (const char* key : {"fn=(", "cfn=("}) {
+        const std::size_t close = line.find(") ");
+        if (line.starts_with(key) && close != std::string::npos)
+          line.insert(close + 2, "second_");
+      }
+      renamed += line;
+      at = end;
+    }
+    std::ofstream out(path);
+    out << text << renamed;
+  }
+  for (unsigned threads : {1u, 2u}) {
+    SCOPED_TRACE("threads=" + std::to_string(threads));
+    auto whole = load(path.string(), false, threads);
+    auto ranged = load(path.string(), true, threads, 2000, true);
+    ASSERT_TRUE(whole && ranged);
+    ASSERT_TRUE(ranged->lines_by_chunks());
+    ASSERT_EQ(whole->keys(), ranged->keys());
+    for (std::uint32_t k = 0; k < whole->keys(); ++k)
+      ASSERT_EQ(lines_of_function(*whole, k), lines_of_function(*ranged, k)) << "key " << k;
+    for (std::uint32_t f = 0; f < whole->lines().files.size(); ++f)
+      ASSERT_EQ(source_of(*whole, f), source_of(*ranged, f)) << whole->lines().files[f];
+    EXPECT_FALSE(ranged->lines_ready());
+  }
+  std::filesystem::remove_all(dir);
 }
 
 // A file changed after the start: the views of lines read by chunks say so.
