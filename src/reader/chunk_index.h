@@ -83,6 +83,13 @@ struct chunk_index {
     string_id was, now;
   };
   std::vector<renaming> renamed;
+  // A compressed input's chunks are read again from their decoded bytes, which the reading
+  // hands here as it reads, in order (the caller keeps them: a file of its own); false (no
+  // room) ends the keeping, and the index is not usable. Without it, only a plain file is
+  // indexed. `kept_bytes`: the reading handed them (the input was compressed).
+  std::function<bool(std::span<const char>)> keep_bytes;
+  bool kept_bytes = false;
+  bool keeping_failed = false;
   // The chunks can be read again alone (see above): set at the reading's end.
   bool usable = false;
   // Why not, for a note ("" when usable).

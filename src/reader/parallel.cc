@@ -68,8 +68,15 @@ void parser::run_chunked(detail::chunk_feed& feed, std::size_t ring) {
   auto direct = [&](const detail::chunk_feed::chunk& c) {
     process_block(c.bytes.data(), c.bytes.data() + c.bytes.size());
   };
-  // (With read_hooks::index, each chunk's start state is noted before it is read.)
+  // (With read_hooks::index, each chunk's start state is noted before it is read, and a
+  // compressed input's decoded bytes handed to be kept.)
   const bool indexing = opt_.index != nullptr;
+  auto keep = [&](const detail::chunk_feed::chunk& c) {
+    chunk_index& ix = *opt_.index;
+    if (ix.kept_bytes && !ix.keeping_failed &&
+        !ix.keep_bytes(std::span<const char>(c.bytes.data(), c.bytes.size())))
+      ix.keeping_failed = true;
+  };
   auto done_with = [&](std::size_t k, const detail::chunk_feed::chunk& c) {
     stats_.bytes += c.bytes.size();
     raw_end = c.raw_end;
@@ -79,14 +86,14 @@ void parser::run_chunked(detail::chunk_feed& feed, std::size_t ring) {
   // The first chunk holds the header: read it here, then the others know their part.
   const auto first = feed.get(0);
   if (first.bytes.empty()) return;
-  if (indexing) note_chunk_start();
+  if (indexing) note_chunk_start(), keep(first);
   direct(first);
   done_with(0, first);
   if (!part_open_) {
     for (std::size_t k = 1; !stop_ && !sink_gave_up(); ++k) {
       const auto c = feed.get(k);
       if (c.bytes.empty()) break;
-      if (indexing) note_chunk_start();
+      if (indexing) note_chunk_start(), keep(c);
       direct(c);
       done_with(k, c);
     }
@@ -173,7 +180,7 @@ void parser::run_chunked(detail::chunk_feed& feed, std::size_t ring) {
       current.notify_all();
       const auto c = feed.get(k);
       if (c.bytes.empty()) break;
-      if (indexing) note_chunk_start();
+      if (indexing) note_chunk_start(), keep(c);
       if (opt_.speculate_every_chunk && claim(k))
         speculate(k);  // tests: this chunk too on speculation, so every chunk is
       std::uint64_t expect = tag(k, free_chunk);

@@ -100,8 +100,10 @@ result<read_stats> parser::run() {
       feed = detail::mapped_chunks(whole, chunk);
       ring = spec_ring(true);
       mapped = true;
-    } else if (whole.empty() && parallel_decoding(in_.kind()) &&
-               (opt_.threads > 1 || in_.kind() == compression::none)) {
+    } else if (whole.empty() &&
+               ((parallel_decoding(in_.kind()) &&
+                 (opt_.threads > 1 || in_.kind() == compression::none)) ||
+                (opt_.index && opt_.index->keep_bytes))) {
       // Decoded chunks are held in memory until read: 256 KiB, twice as many of them
       // ahead of this thread (run_chunked's ring, twice, and 4), so the decoding thread does
       // not wait on the others' turns for the cores (3 threads on 2 cores). Measured on the
@@ -110,8 +112,10 @@ result<read_stats> parser::run() {
       // (128 KiB decoded chunks: 2 MB less, 5-10 % slower in turn on the real profile.)
       const std::size_t decoded = opt_.chunk_bytes ? chunk : std::size_t{256} << 10;
       ring = spec_ring(in_.kind() == compression::none);
-      // (A plain file's decoded offsets are its own: its chunks can be read again there.)
-      mapped = in_.kind() == compression::none;
+      // (A plain file's decoded offsets are its own: its chunks can be read again there; a
+      // compressed one's bytes are kept as they are decoded, chunk_index::keep_bytes.)
+      mapped = in_.kind() == compression::none || (opt_.index && opt_.index->keep_bytes);
+      if (opt_.index && in_.kind() != compression::none) opt_.index->kept_bytes = true;
       try {
         feed = detail::decoded_chunks(in_, decoded, 2 * ring + 4);
       } catch (const std::system_error&) {
@@ -194,6 +198,7 @@ result<read_stats> parser::run() {
     chunk_index& ix = *opt_.index;
     ix.end = stats_.bytes;
     ix.why_not = !mapped || !feed       ? "not a plain file"
+                 : ix.keeping_failed    ? "its decoded bytes could not be kept"
                  : errors_              ? "the first reading met errors"
                  : signed_              ? "signed costs"
                  : limit_hit_ || stop_  ? "the reading did not end"

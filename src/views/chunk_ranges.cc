@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <unordered_map>
 
@@ -31,6 +32,54 @@ std::pair<std::uint64_t, std::int64_t> file_stamp(const std::string& path) {
   if (stat(path.c_str(), &st) != 0) return {UINT64_MAX, 0};
   return {static_cast<std::uint64_t>(st.st_size),
           static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+chunk_ranges::~chunk_ranges() {
+  if (bytes_fd >= 0) ::close(bytes_fd);
+}
+
+namespace {
+
+// Where a compressed input's decoded bytes are kept: $XDG_CACHE_HOME/calltree (or
+// ~/.cache/calltree), else $TMPDIR (or /tmp). An unnamed file (O_TMPFILE), or one unlinked at
+// once where the file system has none: either is gone when it is closed.
+int open_kept_bytes() {
+  std::vector<std::string> dirs;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    dirs.push_back(std::string(x) + "/calltree");
+  else if (const char* h = std::getenv("HOME"); h && *h)
+    dirs.push_back(std::string(h) + "/.cache/calltree");
+  const char* t = std::getenv("TMPDIR");
+  dirs.push_back(t && *t ? t : "/tmp");
+  for (const std::string& d : dirs) {
+    ::mkdir(d.c_str(), 0700);  // (the cache folder may not be there yet)
+#ifdef O_TMPFILE
+    if (int fd = ::open(d.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600); fd >= 0) return fd;
+#endif
+    std::string name = d + "/calltree-decoded-XXXXXX";
+    if (int fd = ::mkstemp(name.data()); fd >= 0) {
+      ::unlink(name.c_str());
+      ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+      return fd;
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
+bool chunk_ranges::keep(std::span<const char> bytes) {
+  if (bytes_fd < 0 && bytes_kept == 0) bytes_fd = open_kept_bytes();
+  if (bytes_fd < 0) return false;
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(bytes_fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;  // (no room: the index is not used, and the file goes)
+    done += static_cast<std::size_t>(n);
+  }
+  bytes_kept += done;
+  return true;
 }
 
 namespace {
@@ -118,7 +167,8 @@ status session::read_chunks_into(std::span<const std::uint32_t> chunks, record_s
   std::lock_guard lock(cr.reading);
   if (file_stamp(cr.path) != cr.stamp)
     return error{cr.path + " changed since it was read: reload the page to read it again"};
-  const int fd = ::open(cr.path.c_str(), O_RDONLY | O_CLOEXEC);
+  // (A compressed input: its decoded bytes, kept.)
+  const int fd = cr.bytes_fd >= 0 ? cr.bytes_fd : ::open(cr.path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return error{cr.path + ": " + std::strerror(errno)};
   std::vector<char> buffer;
   auto bytes_at = [&](std::uint32_t k) -> std::span<const char> {
@@ -154,7 +204,7 @@ status session::read_chunks_into(std::span<const std::uint32_t> chunks, record_s
   auto read = calltree::detail::read_chunks(cr.index, chunks, bytes_at,
                                             const_cast<string_pool&>(p.strings), plain_name, sink,
                                             ro, needs);
-  ::close(fd);
+  if (fd != cr.bytes_fd) ::close(fd);
   if (!read)
     return error{cr.path + " does not read as it did (" + read.error().message +
                  "): reload the page to read it again"};

@@ -28,6 +28,16 @@ struct chunk_ranges {
   std::vector<std::uint32_t> key_at, key_chunk, file_at, file_chunk;
   std::string path;
   std::pair<std::uint64_t, std::int64_t> stamp;  // (size, mtime) when it was read
+  // A compressed input's decoded bytes, kept as the first reading decoded them (the index's
+  // offsets are theirs): an unnamed file of the user's cache folder, gone when it is closed.
+  int bytes_fd = -1;
+  std::uint64_t bytes_kept = 0;
+  chunk_ranges() = default;
+  chunk_ranges(const chunk_ranges&) = delete;
+  chunk_ranges& operator=(const chunk_ranges&) = delete;
+  ~chunk_ranges();
+  // Keeps `bytes` at the end of that file (made on the first call); false when it cannot be.
+  bool keep(std::span<const char> bytes);
   // One reading at a time: the index's name tables are lent to it.
   std::mutex reading;
   // The pool ids of names written out in full (no `(id)`), made when a chunk first has one.

@@ -462,6 +462,8 @@ result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
     ranges = std::make_unique<chunk_ranges>();
     ranges->path = path;
     ranges->stamp = s->stamps_.front();
+    chunk_ranges* r = ranges.get();
+    ranges->index.keep_bytes = [r](std::span<const char> bytes) { return r->keep(bytes); };
   }
   auto read = read_tables(paths, options, !defer, s->p, s->t, diags, &s->table_warnings, nullptr,
                           std::nullopt, &stacks, ranges.get());
