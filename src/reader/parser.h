@@ -404,9 +404,10 @@ class parser {
   static std::uint64_t range_key(name_class c, std::uint64_t id) {
     return id * 3 + static_cast<std::uint64_t>(c);
   }
-  // The name of an id given several names, on this line of a reading of chunks: its
-  // definition in the chunks read, else the index's (chunk_index::renamed).
-  string_id range_renamed(name_class c, std::uint64_t id);
+  // The name of an id given several names, on this line of a reading of chunks: a reference's,
+  // its last definition in the chunks read, else the index's renaming in force
+  // (chunk_index::renamed); a definition's (`defines`), the index's.
+  string_id range_renamed(name_class c, std::uint64_t id, bool defines = false);
   // An id given another name than its own at `line` (read_hooks::index: kept).
   void note_rename(name_class c, std::uint64_t id, string_id was, string_id now, std::uint64_t line) {
     if (opt_.index) opt_.index->renamed.push_back({range_key(c, id), line, was, now});

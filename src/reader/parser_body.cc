@@ -140,11 +140,11 @@ bool parser::parse_name(std::string_view value, name_class c, string_id& out) {
     const auto e = tab.get(id);
     if (range_names_) {
       // A chunk read again: the name the first reading ended with; an id given several names
-      // (left undefined in the index's tables), the one this line gives.
+      // (left undefined in the index's tables), the one this line gave it then.
       if (e.defined()) {
         out = e.name;
       } else {
-        out = range_name(rest);
+        out = range_renamed(c, id, true);  // (the renaming this line made, or the first name)
         range_defined_[range_key(c, id)] = out;
       }
       return true;

@@ -88,9 +88,13 @@ void parser::begin_range(chunk_index& ix, std::size_t k,
   jump_function_set_ = s.jump_function_set;
 }
 
-string_id parser::range_renamed(name_class c, std::uint64_t id) {
+string_id parser::range_renamed(name_class c, std::uint64_t id, bool defines) {
   const std::uint64_t key = range_key(c, id);
-  if (auto it = range_defined_.find(key); it != range_defined_.end()) return it->second;
+  if (defines) {
+    // (A definition: the name the renamings give this line, kept for the lines after it.)
+  } else if (auto it = range_defined_.find(key); it != range_defined_.end()) {
+    return it->second;
+  }
   // The last renaming at or before this line, else the name before the first.
   const auto& r = range_index_->renamed;
   auto first = std::lower_bound(r.begin(), r.end(), key,
