@@ -96,17 +96,49 @@ struct chunk_index {
   std::string why_not;
 };
 
+// The sink of a reading of chunks, over one input or a run of several read as one profile:
+// the parts begin in order, each once, whichever chunks are read (every part of `parts`, the
+// run's, so the sink's parts and events are the whole reading's); the parser's own part ends
+// are not passed on (the next part's beginning ends the one before; finish() the last).
+class part_order final : public record_sink {
+ public:
+  part_order(record_sink& to, std::vector<const part_state*> parts)
+      : to_(to), parts_(std::move(parts)) {}
+  // Parts up to `p` (an index of `parts`) have begun.
+  void begin_up_to(std::uint32_t p);
+  // Every part has begun, and the last has ended.
+  void finish();
+  // The index in `parts` of the reading's part 0 (an input of a run: the parts before it).
+  std::uint32_t first = 0;
+  record_needs needs() const override { return to_.needs(); }
+  void on_part_begin(const part_header& h) override {
+    // (header.index counts the input's parts from 0, as its index's parts)
+    begin_up_to(first + static_cast<std::uint32_t>(h.index));
+  }
+  void on_cost(const cost_record& r) override { to_.on_cost(r); }
+  void on_call(const call_record& r) override { to_.on_call(r); }
+  void on_jump(const jump_record& r) override { to_.on_jump(r); }
+  void on_part_end(const part_end&) override {}
+
+ private:
+  void end_open();
+  record_sink& to_;
+  std::vector<const part_state*> parts_;
+  std::uint32_t begun_ = 0;
+  bool open_ = false;
+};
+
 // Reads chunks `which` (sorted, of `ix`), each from the state its start recorded (a chunk
 // that is not `clean` from the chunk before, on to it, as the first reading read it), into
-// `sink`: the parts in file order (every part begins, also those of no chunk read, so the
-// sink's parts and events are the whole reading's), then the records of the chunks. `plain_name` gives the
-// pool id of a name written out in full (npos: unknown, the reading fails). `names` is only
-// read. `bytes_at(k)` gives chunk k's bytes (they must stay valid until the next call). An
-// error when the chunks no longer read as they did (a name unknown to the first reading).
-// Not thread-safe for one index (its tables are lent to the reading): one reading at a time.
+// `parts` (whose `first` is this input's first part), then the records of the chunks; the
+// caller calls parts.finish() once every input of the run is read. `plain_name` gives the pool
+// id of a name written out in full (npos: unknown, the reading fails). `names` is only read.
+// `bytes_at(k)` gives chunk k's bytes (they must stay valid until the next call). An error
+// when the chunks no longer read as they did (a name unknown to the first reading). Not
+// thread-safe for one index (its tables are lent to the reading): one reading at a time.
 status read_chunks(chunk_index& ix, std::span<const std::uint32_t> which,
                    const std::function<std::span<const char>(std::uint32_t)>& bytes_at,
                    string_pool& names, const std::function<string_id(std::string_view)>& plain_name,
-                   record_sink& sink, const reader_options& options, const read_needs& needs);
+                   part_order& parts, const reader_options& options, const read_needs& needs);
 
 }  // namespace calltree::detail

@@ -386,7 +386,7 @@ class parser {
   friend status read_chunks(chunk_index&, std::span<const std::uint32_t>,
                             const std::function<std::span<const char>(std::uint32_t)>&,
                             string_pool&, const std::function<string_id(std::string_view)>&,
-                            record_sink&, const reader_options&, const read_needs&);
+                            part_order&, const reader_options&, const read_needs&);
   // The state at chunk k's start, with `ix`'s tables lent to this parser (end_range gives them
   // back); names resolve as chunk_index.h says, through `plain_name` for names written out.
   void begin_range(chunk_index& ix, std::size_t k,

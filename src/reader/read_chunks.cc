@@ -123,57 +123,35 @@ string_id parser::range_name(std::string_view text) {
   return id;
 }
 
-namespace {
-
-// The sink of a reading of chunks: the parts begin in file order, each once, whichever
-// chunks are read (a chunk that crosses into the next part begins it where it does); the
-// parser's own part ends are not passed on (the next part's beginning ends the one before).
-class part_order final : public record_sink {
- public:
-  part_order(record_sink& to, const chunk_index& ix) : to_(to), ix_(ix) {}
-  // Parts up to `p` (an index of ix.parts) have begun.
-  void begin_up_to(std::uint32_t p) {
-    while (begun_ <= p && begun_ < ix_.parts.size()) {
-      end_open();
-      to_.on_part_begin(ix_.parts[begun_].header);
-      open_ = true;
-      ++begun_;
-    }
+void part_order::begin_up_to(std::uint32_t p) {
+  while (begun_ <= p && begun_ < parts_.size()) {
+    end_open();
+    to_.on_part_begin(parts_[begun_]->header);
+    open_ = true;
+    ++begun_;
   }
-  void end_open() {
-    if (!open_) return;
-    part_end e;
-    e.computed.assign(ix_.parts[begun_ - 1].n_events, 0);
-    to_.on_part_end(e);
-    open_ = false;
-  }
-  record_needs needs() const override { return to_.needs(); }
-  void on_part_begin(const part_header& h) override {
-    // (header.index counts the parts from 0, as ix.parts does)
-    begin_up_to(static_cast<std::uint32_t>(h.index));
-  }
-  void on_cost(const cost_record& r) override { to_.on_cost(r); }
-  void on_call(const call_record& r) override { to_.on_call(r); }
-  void on_jump(const jump_record& r) override { to_.on_jump(r); }
-  void on_part_end(const part_end&) override {}
+}
 
- private:
-  record_sink& to_;
-  const chunk_index& ix_;
-  std::uint32_t begun_ = 0;
-  bool open_ = false;
-};
+void part_order::end_open() {
+  if (!open_) return;
+  part_end e;
+  e.computed.assign(parts_[begun_ - 1]->n_events, 0);
+  to_.on_part_end(e);
+  open_ = false;
+}
 
-}  // namespace
+void part_order::finish() {
+  if (!parts_.empty()) begin_up_to(static_cast<std::uint32_t>(parts_.size() - 1));
+  end_open();
+}
 
 status read_chunks(chunk_index& ix, std::span<const std::uint32_t> which,
                    const std::function<std::span<const char>(std::uint32_t)>& bytes_at,
                    string_pool& names, const std::function<string_id(std::string_view)>& plain_name,
-                   record_sink& sink, const reader_options& options, const read_needs& needs) {
+                   part_order& parts, const reader_options& options, const read_needs& needs) {
   if (!ix.usable) return error{"the input's chunks cannot be read alone: " + ix.why_not};
   read_hooks hooks;
   const read_config config(options, needs, hooks);
-  part_order parts(sink, ix);
   auto none = memory_input(std::string());
   null_diagnostics quiet;
   // The chunks read: each of `which`, from the clean chunk at or before it on.
@@ -212,7 +190,7 @@ status read_chunks(chunk_index& ix, std::span<const std::uint32_t> which,
     const bool goes_on = r && i > 0 && chunks[i - 1] + 1 == k && !s.clean;
     if (!goes_on) {
       if (auto done = finish(); !done) return done;
-      if (s.in_part) parts.begin_up_to(s.part);
+      if (s.in_part) parts.begin_up_to(parts.first + s.part);
       r = std::make_unique<parser>(*none, names, parts, quiet, config);
       r->begin_range(ix, k, plain_name);
     }
@@ -230,10 +208,7 @@ status read_chunks(chunk_index& ix, std::span<const std::uint32_t> which,
       throw;
     }
   }
-  if (auto done = finish(); !done) return done;
-  parts.begin_up_to(ix.parts.empty() ? 0 : static_cast<std::uint32_t>(ix.parts.size() - 1));
-  parts.end_open();
-  return ok();
+  return finish();
 }
 
 }  // namespace calltree::detail

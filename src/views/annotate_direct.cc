@@ -117,8 +117,11 @@ void annotate_direct::keep_view_tables(bool solve_inclusive) {
   impl_->every_file_lines = solve_inclusive;
 }
 void annotate_direct::key_by_function() { impl_->by_function = true; }
-void annotate_direct::note_chunks(const std::vector<detail::chunk_start>* starts) {
+void annotate_direct::note_chunks(const std::vector<detail::chunk_start>* starts,
+                                  std::uint32_t base) {
   impl_->chunks.starts = starts;
+  impl_->chunks.base = base;
+  impl_->chunks.chunk = 0;
 }
 void annotate_direct::take_chunk_notes(views::chunk_notes& to) {
   to = std::move(impl_->chunks);

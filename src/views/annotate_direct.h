@@ -102,7 +102,9 @@ class annotate_direct final : public run_sink {
   // and each display file's records are in (views/chunk_notes.h). With key_by_function,
   // before the first record; take_chunk_notes() after take_tables() gives them in the tables'
   // key numbers.
-  void note_chunks(const std::vector<detail::chunk_start>* starts);
+  // A run of several files: called before each file's reading, its chunks numbered from
+  // `base` in the notes.
+  void note_chunks(const std::vector<detail::chunk_start>* starts, std::uint32_t base = 0);
   void take_chunk_notes(views::chunk_notes& to);
 
   // For annotate --json (report/annotate.h, annotate_json_of): the tables of the JSON report, which

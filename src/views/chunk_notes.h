@@ -21,7 +21,10 @@ namespace calltree::views {
 struct chunk_notes {
   // The chunks' starts, as the reader notes them (records come after their chunk's start).
   const std::vector<calltree::detail::chunk_start>* starts = nullptr;
-  std::uint32_t chunk = 0;  // the chunk of the last record
+  std::uint32_t chunk = 0;  // the chunk of the last record (of `starts`)
+  // What the chunks of `starts` are numbered from in the notes (a run of several files: the
+  // chunks of the files before).
+  std::uint32_t base = 0;
   // Per key and per display file: the last chunk noted for it, plus 1 (0: none yet).
   std::vector<std::uint32_t> key_last, file_last;
   // (key, chunk) and (display file, chunk), each once, in the order met.
@@ -34,8 +37,8 @@ struct chunk_notes {
     while (c + 1 < st.size() && line > st[c + 1].line) ++c;
     while (c > 0 && line <= st[c].line) --c;
     chunk = c;
-    mark(key_last, keys, key, c);
-    mark(file_last, files, file, c);
+    mark(key_last, keys, key, base + c);
+    mark(file_last, files, file, base + c);
   }
 
  private:

@@ -34,7 +34,7 @@ std::pair<std::uint64_t, std::int64_t> file_stamp(const std::string& path) {
           static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
 }
 
-chunk_ranges::~chunk_ranges() {
+chunk_ranges::input::~input() {
   if (bytes_fd >= 0) ::close(bytes_fd);
 }
 
@@ -68,7 +68,7 @@ int open_kept_bytes() {
 
 }  // namespace
 
-bool chunk_ranges::keep(std::span<const char> bytes) {
+bool chunk_ranges::input::keep(std::span<const char> bytes) {
   if (bytes_fd < 0 && bytes_kept == 0) bytes_fd = open_kept_bytes();
   if (bytes_fd < 0) return false;
   std::size_t done = 0;
@@ -165,27 +165,6 @@ status session::read_chunks_into(std::span<const std::uint32_t> chunks, record_s
                                  const read_needs& needs) const {
   chunk_ranges& cr = *chunks_;
   std::lock_guard lock(cr.reading);
-  if (file_stamp(cr.path) != cr.stamp)
-    return error{cr.path + " changed since it was read: reload the page to read it again"};
-  // (A compressed input: its decoded bytes, kept.)
-  const int fd = cr.bytes_fd >= 0 ? cr.bytes_fd : ::open(cr.path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return error{cr.path + ": " + std::strerror(errno)};
-  std::vector<char> buffer;
-  auto bytes_at = [&](std::uint32_t k) -> std::span<const char> {
-    const auto& st = cr.index.starts;
-    const std::uint64_t from = st[k].offset;
-    const std::uint64_t to = k + 1 < st.size() ? st[k + 1].offset : cr.index.end;
-    buffer.resize(to - from);
-    std::size_t got = 0;
-    while (got < buffer.size()) {
-      const ssize_t n = ::pread(fd, buffer.data() + got, buffer.size() - got,
-                                static_cast<off_t>(from + got));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      got += static_cast<std::size_t>(n);
-    }
-    return {buffer.data(), got};
-  };
   auto plain_name = [&](std::string_view text) -> string_id {
     if (!cr.plain_made) {
       cr.plain_made = true;
@@ -197,17 +176,54 @@ status session::read_chunks_into(std::span<const std::uint32_t> chunks, record_s
     auto it = cr.plain.find(text);
     return it == cr.plain.end() ? string_pool::npos : it->second;
   };
+  std::vector<const calltree::detail::part_state*> parts;
+  for (const auto& in : cr.inputs)
+    for (const auto& ps : in->index.parts) parts.push_back(&ps);
+  calltree::detail::part_order order(sink, std::move(parts));
   reader_options ro;
-  ro.display_name = cr.path;
   ro.threads = 1;
-  // (The pool is only read: names resolve through the index's tables and plain_name.)
-  auto read = calltree::detail::read_chunks(cr.index, chunks, bytes_at,
-                                            const_cast<string_pool&>(p.strings), plain_name, sink,
-                                            ro, needs);
-  if (fd != cr.bytes_fd) ::close(fd);
-  if (!read)
-    return error{cr.path + " does not read as it did (" + read.error().message +
-                 "): reload the page to read it again"};
+  // Each input's chunks of `chunks` (sorted: the inputs in order), in its own numbers.
+  std::vector<std::uint32_t> local;
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < cr.inputs.size(); ++i) {
+    chunk_ranges::input& in = *cr.inputs[i];
+    const std::uint32_t end = i + 1 < cr.inputs.size() ? cr.inputs[i + 1]->first_chunk : UINT32_MAX;
+    local.clear();
+    for (; at < chunks.size() && chunks[at] < end; ++at) local.push_back(chunks[at] - in.first_chunk);
+    if (local.empty()) continue;
+    if (file_stamp(in.path) != in.stamp)
+      return error{in.path + " changed since it was read: reload the page to read it again"};
+    // (A compressed input: its decoded bytes, kept.)
+    const int fd = in.bytes_fd >= 0 ? in.bytes_fd : ::open(in.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return error{in.path + ": " + std::strerror(errno)};
+    std::vector<char> buffer;
+    auto bytes_at = [&](std::uint32_t k) -> std::span<const char> {
+      const auto& st = in.index.starts;
+      const std::uint64_t from = st[k].offset;
+      const std::uint64_t to = k + 1 < st.size() ? st[k + 1].offset : in.index.end;
+      buffer.resize(to - from);
+      std::size_t got = 0;
+      while (got < buffer.size()) {
+        const ssize_t n = ::pread(fd, buffer.data() + got, buffer.size() - got,
+                                  static_cast<off_t>(from + got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += static_cast<std::size_t>(n);
+      }
+      return {buffer.data(), got};
+    };
+    ro.display_name = in.path;
+    order.first = in.first_part;
+    // (The pool is only read: names resolve through the index's tables and plain_name.)
+    auto read = calltree::detail::read_chunks(in.index, local, bytes_at,
+                                              const_cast<string_pool&>(p.strings), plain_name,
+                                              order, ro, needs);
+    if (fd != in.bytes_fd) ::close(fd);
+    if (!read)
+      return error{in.path + " does not read as it did (" + read.error().message +
+                   "): reload the page to read it again"};
+  }
+  order.finish();
   return ok();
 }
 
@@ -297,11 +313,11 @@ result<std::shared_ptr<const ranged_lines>> session::read_by_chunks(bool of_file
       o.include_dirs = options.include_dirs;
       o.source_roots = options.source_roots;
       o.cwd = options.cwd;
-      o.input_name = cr.path;
+      o.input_name = input_name;
       o.threads = 1;
       o.max_memory = options.max_memory;
       profile p2;
-      annotate_direct direct(p2, p.strings, o, nullptr, cr.path);
+      annotate_direct direct(p2, p.strings, o, nullptr, input_name);
       direct.keep_view_tables(options.inclusive);
       direct.key_by_function();
       if (!options.keep_jumps) direct.skip_jumps();
@@ -310,7 +326,7 @@ result<std::shared_ptr<const ranged_lines>> session::read_by_chunks(bool of_file
         return out;
       }
       if (p2.events.size() != p.events.size()) {
-        failure = "the chunks of " + cr.path + " gave other events";
+        failure = "the chunks of " + input_name + " gave other events";
         return out;
       }
       if (auto tables = direct.take_tables(d); !tables) {
@@ -319,7 +335,7 @@ result<std::shared_ptr<const ranged_lines>> session::read_by_chunks(bool of_file
       }
     }
     if (d.recorded != t.recorded) {
-      failure = "the chunks of " + cr.path + " gave other columns";
+      failure = "the chunks of " + input_name + " gave other columns";
       return out;
     }
     // d's files and keys in this session's numbers.
@@ -437,7 +453,7 @@ result<std::shared_ptr<const ranged_lines>> session::read_by_chunks(bool of_file
       }
     }
     if (lost) {
-      failure = "the chunks of " + cr.path + " name functions or files the first reading did not";
+      failure = "the chunks of " + input_name + " name functions or files the first reading did not";
       return out;
     }
     std::sort(out->own.begin(), out->own.end(),

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <string>
@@ -23,22 +24,29 @@
 namespace calltree::views {
 
 struct chunk_ranges {
-  calltree::detail::chunk_index index;
-  // Key k's chunks: key_chunk[key_at[k] .. key_at[k + 1]), sorted; the same for display files.
+  // One input of the session (a run of several files has one each).
+  struct input {
+    calltree::detail::chunk_index index;
+    std::string path;
+    std::pair<std::uint64_t, std::int64_t> stamp;  // (size, mtime) when it was read
+    std::uint32_t first_chunk = 0;  // its chunks' numbers in the notes: from here
+    std::uint32_t first_part = 0;   // its parts' in the run: from here
+    // A compressed input's decoded bytes, kept as the first reading decoded them (the index's
+    // offsets are theirs): an unnamed file of the user's cache folder, gone when it is closed.
+    int bytes_fd = -1;
+    std::uint64_t bytes_kept = 0;
+    input() = default;
+    input(const input&) = delete;
+    input& operator=(const input&) = delete;
+    ~input();
+    // Keeps `bytes` at the end of that file (made on the first call); false when it cannot be.
+    bool keep(std::span<const char> bytes);
+  };
+  std::vector<std::unique_ptr<input>> inputs;
+  // Key k's chunks: key_chunk[key_at[k] .. key_at[k + 1]), sorted, numbered across the inputs
+  // (input i's from its first_chunk); the same for display files.
   std::vector<std::uint32_t> key_at, key_chunk, file_at, file_chunk;
-  std::string path;
-  std::pair<std::uint64_t, std::int64_t> stamp;  // (size, mtime) when it was read
-  // A compressed input's decoded bytes, kept as the first reading decoded them (the index's
-  // offsets are theirs): an unnamed file of the user's cache folder, gone when it is closed.
-  int bytes_fd = -1;
-  std::uint64_t bytes_kept = 0;
-  chunk_ranges() = default;
-  chunk_ranges(const chunk_ranges&) = delete;
-  chunk_ranges& operator=(const chunk_ranges&) = delete;
-  ~chunk_ranges();
-  // Keeps `bytes` at the end of that file (made on the first call); false when it cannot be.
-  bool keep(std::span<const char> bytes);
-  // One reading at a time: the index's name tables are lent to it.
+  // One reading at a time: the indexes' name tables are lent to it.
   std::mutex reading;
   // The pool ids of names written out in full (no `(id)`), made when a chunk first has one.
   std::unordered_map<std::string_view, string_id> plain;

@@ -370,8 +370,7 @@ result<reading> read_tables(const std::vector<std::string>& paths, const load_op
   direct.keep_view_tables(options.inclusive);
   direct.key_by_function();
   direct.stop_when(stop);
-  // (One file: its chunks indexed, and the chunks of each key's and file's records noted.)
-  if (ranges) direct.note_chunks(&ranges->index.starts);
+
   // A run of several files: each file's parts, one after another, into the same tables (as
   // KCachegrind loads them).
   reading r;
@@ -391,7 +390,18 @@ result<reading> read_tables(const std::vector<std::string>& paths, const load_op
     hooks.any_input = true;
     std::vector<calltree::detail::recorded_stacks> file_stacks;
     if (stacks) hooks.stacks = &file_stacks;
-    if (ranges) hooks.index = &ranges->index;
+    // (Each file's chunks indexed, and the chunks of each key's and file's records noted,
+    // numbered across the files.)
+    if (ranges) {
+      chunk_ranges::input& indexed = *ranges->inputs[f];
+      indexed.first_chunk = indexed.first_part = 0;
+      for (std::size_t g = 0; g < f; ++g) {
+        indexed.first_chunk += static_cast<std::uint32_t>(ranges->inputs[g]->index.starts.size());
+        indexed.first_part += static_cast<std::uint32_t>(ranges->inputs[g]->index.parts.size());
+      }
+      hooks.index = &indexed.index;
+      direct.note_chunks(&indexed.index.starts, indexed.first_chunk);
+    }
     hooks.chunk_bytes = options.chunk_bytes;
     auto stats = detail::read_with_hooks(**in, p.strings, direct, diags, ro, hooks);
     if (!stats) return stats.error();
@@ -456,21 +466,28 @@ result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
   }
   keeping_sink diags(options.kept_diagnostics);
   std::vector<calltree::detail::recorded_stacks> stacks;
-  // One plain file read later by chunks: indexed by this reading (chunk_ranges.h).
+  // The files read later by chunks: indexed by this reading (chunk_ranges.h).
   std::unique_ptr<chunk_ranges> ranges;
-  if (defer && paths.size() == 1 && options.lines_by_chunks) {
+  if (defer && options.lines_by_chunks) {
     ranges = std::make_unique<chunk_ranges>();
-    ranges->path = path;
-    ranges->stamp = s->stamps_.front();
-    chunk_ranges* r = ranges.get();
-    ranges->index.keep_bytes = [r](std::span<const char> bytes) { return r->keep(bytes); };
+    for (std::size_t f = 0; f < paths.size(); ++f) {
+      auto in = std::make_unique<chunk_ranges::input>();
+      in->path = paths[f];
+      in->stamp = s->stamps_[f];
+      chunk_ranges::input* r = in.get();
+      in->index.keep_bytes = [r](std::span<const char> bytes) { return r->keep(bytes); };
+      ranges->inputs.push_back(std::move(in));
+    }
   }
   auto read = read_tables(paths, options, !defer, s->p, s->t, diags, &s->table_warnings, nullptr,
                           std::nullopt, &stacks, ranges.get());
   if (!read) return read.error();
   // (Its chunks are read alone only where every one reads as the whole reading read it, and
   // the views can find their keys by name.)
-  if (ranges && ranges->index.usable && options.index_names) s->chunks_ = std::move(ranges);
+  if (ranges && options.index_names &&
+      std::all_of(ranges->inputs.begin(), ranges->inputs.end(),
+                  [](const auto& in) { return in->index.usable; }))
+    s->chunks_ = std::move(ranges);
   ranges.reset();
   s->stats = read->total;
   s->run_files = std::move(read->run_files);

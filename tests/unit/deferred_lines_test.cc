@@ -282,6 +282,33 @@ TEST(DeferredLines, IdsGivenAnotherNameInALaterPartReadByChunks) {
   std::filesystem::remove_all(dir);
 }
 
+// A run of several files (callgrind --separate-threads: five threads) read as one profile: each
+// file's chunks indexed, numbered across the files, every part of the run begun in order.
+TEST(DeferredLines, ARunOfSeveralFilesReadByChunks) {
+  std::vector<std::string> paths;
+  for (int t = 1; t <= 5; ++t)
+    paths.push_back(std::string(CALLTREE_CORPUS_DIR) + "/vg-threads-separate.t0" +
+                    std::to_string(t) + ".callgrind");
+  for (unsigned threads : {1u, 2u}) {
+    SCOPED_TRACE("threads=" + std::to_string(threads));
+    views::load_options o;
+    o.threads = threads;
+    auto whole = views::load_run(paths, o);
+    o.defer_lines = true;
+    o.chunk_bytes = 400;
+    auto ranged = views::load_run(paths, o);
+    ASSERT_TRUE(whole && ranged);
+    ASSERT_TRUE((*ranged)->lines_by_chunks());
+    ASSERT_EQ((*whole)->keys(), (*ranged)->keys());
+    ASSERT_EQ((*whole)->p.parts.size(), 5u);
+    for (std::uint32_t k = 0; k < (*whole)->keys(); ++k)
+      ASSERT_EQ(lines_of_function(**whole, k), lines_of_function(**ranged, k)) << "key " << k;
+    for (std::uint32_t f = 0; f < (*whole)->lines().files.size(); ++f)
+      ASSERT_EQ(source_of(**whole, f), source_of(**ranged, f)) << (*whole)->lines().files[f];
+    EXPECT_FALSE((*ranged)->lines_ready());
+  }
+}
+
 // A file changed after the start: the views of lines read by chunks say so.
 TEST(DeferredLines, AFileChangedBeforeItsChunksAreReadSaysSo) {
   const auto dir = std::filesystem::temp_directory_path() / "calltree_chunk_lines_test";
