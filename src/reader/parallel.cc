@@ -86,14 +86,19 @@ void parser::run_chunked(detail::chunk_feed& feed, std::size_t ring) {
   // The first chunk holds the header: read it here, then the others know their part.
   const auto first = feed.get(0);
   if (first.bytes.empty()) return;
-  if (indexing) note_chunk_start(), keep(first);
+  auto noted = [&](const detail::chunk_feed::chunk& c) {
+    if (!indexing) return;
+    note_chunk_start();
+    keep(c);
+  };
+  noted(first);
   direct(first);
   done_with(0, first);
   if (!part_open_) {
     for (std::size_t k = 1; !stop_ && !sink_gave_up(); ++k) {
       const auto c = feed.get(k);
       if (c.bytes.empty()) break;
-      if (indexing) note_chunk_start(), keep(c);
+      noted(c);
       direct(c);
       done_with(k, c);
     }
@@ -180,7 +185,7 @@ void parser::run_chunked(detail::chunk_feed& feed, std::size_t ring) {
       current.notify_all();
       const auto c = feed.get(k);
       if (c.bytes.empty()) break;
-      if (indexing) note_chunk_start(), keep(c);
+      noted(c);
       if (opt_.speculate_every_chunk && claim(k))
         speculate(k);  // tests: this chunk too on speculation, so every chunk is
       std::uint64_t expect = tag(k, free_chunk);

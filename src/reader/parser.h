@@ -416,6 +416,9 @@ class parser {
   // ---- the parallel path: chunks read ahead (speculation.h) ----------------------------
   friend class speculation;
   part_state snapshot() const;
+  // The body of the part `ps` snapshot() took is open, as where it was taken (its header,
+  // events and position columns; its sums from 0).
+  void enter_part(const part_state& ps);
   // This parser reads a chunk ahead for `s`, from the state of the part `ps`.
   void begin_speculation(speculation& s, const part_state& ps);
   // Its reading holds so far (nothing only the real state could read was met).

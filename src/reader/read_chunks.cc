@@ -58,20 +58,7 @@ void parser::begin_range(chunk_index& ix, std::size_t k,
   files_ = std::move(ix.files);
   functions_ = std::move(ix.functions);
   line_no_ = s.line;
-  if (s.in_part) {
-    const part_state& ps = ix.parts[s.part];
-    header_ = ps.header;
-    n_events_ = ps.n_events;
-    columns_ = ps.columns;
-    std::copy(std::begin(ps.column_index), std::end(ps.column_index), column_index_);
-    layout_ = ps.lay;
-    part_index_ = ps.part_index;
-    current_part_ = ps.current_part;
-    part_open_ = body_started_ = any_events_ = true;
-    costs_.assign(n_events_, 0);
-    computed_.assign(n_events_, 0);
-    overflow_reported_.assign(n_events_, false);
-  }
+  if (s.in_part) enter_part(ix.parts[s.part]);
   ctx_ = s.ctx;
   have_function_ = s.have_function;
   base_ = s.base;

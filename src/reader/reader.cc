@@ -89,7 +89,7 @@ result<read_stats> parser::run() {
   // (The feed outlives the reading: diagnostics at the end quote the last line, in its chunk.)
   std::unique_ptr<detail::chunk_feed> feed;
   std::size_t ring = 0;  // run_chunked's, for the kind of feed made
-  bool mapped = false;  // the feed cuts a plain file (an index can be made: its offsets)
+  bool indexable = false;  // the feed's offsets are the file's, or its bytes are kept
   if ((opt_.threads > 1 || opt_.index) && (opt_.sum_cost_runs || opt_.cost_run_records)) {
     // A speculation in flight holds its chunk's names, sums and tables (a ring of five on two
     // cores, three for a decompressed stream): 128 KiB chunks hold 3.3 MB less than 512 KiB ones on
@@ -99,7 +99,7 @@ result<read_stats> parser::run() {
     if (whole.size() >= 2 * chunk) {
       feed = detail::mapped_chunks(whole, chunk);
       ring = spec_ring(true);
-      mapped = true;
+      indexable = true;
     } else if (whole.empty() &&
                ((parallel_decoding(in_.kind()) &&
                  (opt_.threads > 1 || in_.kind() == compression::none)) ||
@@ -114,7 +114,7 @@ result<read_stats> parser::run() {
       ring = spec_ring(in_.kind() == compression::none);
       // (A plain file's decoded offsets are its own: its chunks can be read again there; a
       // compressed one's bytes are kept as they are decoded, chunk_index::keep_bytes.)
-      mapped = in_.kind() == compression::none || (opt_.index && opt_.index->keep_bytes);
+      indexable = in_.kind() == compression::none || (opt_.index && opt_.index->keep_bytes);
       if (opt_.index && in_.kind() != compression::none) opt_.index->kept_bytes = true;
       try {
         feed = detail::decoded_chunks(in_, decoded, 2 * ring + 4);
@@ -197,7 +197,7 @@ result<read_stats> parser::run() {
   if (opt_.index) {
     chunk_index& ix = *opt_.index;
     ix.end = stats_.bytes;
-    ix.why_not = !mapped || !feed       ? "not a plain file"
+    ix.why_not = !indexable || !feed       ? "neither a plain file nor its decoded bytes kept"
                  : ix.keeping_failed    ? "its decoded bytes could not be kept"
                  : errors_              ? "the first reading met errors"
                  : signed_              ? "signed costs"

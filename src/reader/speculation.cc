@@ -64,6 +64,20 @@ part_state parser::snapshot() const {
   return ps;
 }
 
+void parser::enter_part(const part_state& ps) {
+  header_ = ps.header;
+  n_events_ = ps.n_events;
+  columns_ = ps.columns;
+  std::copy(std::begin(ps.column_index), std::end(ps.column_index), column_index_);
+  layout_ = ps.lay;
+  part_index_ = ps.part_index;
+  current_part_ = ps.current_part;
+  part_open_ = body_started_ = any_events_ = true;
+  costs_.assign(n_events_, 0);
+  computed_.assign(n_events_, 0);
+  overflow_reported_.assign(n_events_, false);
+}
+
 speculation::speculation() = default;
 speculation::~speculation() = default;
 
@@ -110,17 +124,7 @@ void parser::begin_speculation(speculation& s, const part_state& ps) {
   objects_.use_hashing();
   files_.use_hashing();
   functions_.use_hashing();
-  header_ = ps.header;
-  n_events_ = ps.n_events;
-  columns_ = ps.columns;
-  std::copy(std::begin(ps.column_index), std::end(ps.column_index), column_index_);
-  layout_ = ps.lay;
-  part_index_ = ps.part_index;
-  current_part_ = ps.current_part;
-  part_open_ = body_started_ = any_events_ = true;
-  costs_.assign(n_events_, 0);
-  computed_.assign(n_events_, 0);
-  overflow_reported_.assign(n_events_, false);
+  enter_part(ps);
   for (std::size_t c = 0; c < columns_.size() && c < max_positions; ++c)
     s.unknown |= static_cast<std::uint8_t>(1u << column_index_[c]);
   // Names no line can hold (a name never contains a newline).
