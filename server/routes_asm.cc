@@ -13,7 +13,6 @@
 #include "asm_cache.h"
 #include "calltree/asm.h"
 #include "calltree/input.h"
-#include "calltree/profile_builder.h"
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -44,17 +43,10 @@ response make_answer(const views::session& s, std::uint32_t id, const common_que
     // Only the chunks that hold the records of functions of its name (views/chunk_ranges.h).
     files.clear();
     quiet_diagnostics diagnostics;
-    builder_options bo;
-    bo.max_memory = s.options.max_memory;
-    bo.keep_positions = pos_instr | pos_line;
-    bo.keep_jumps = true;
-    {
-      profile_builder builder(q, &diagnostics, s.input_name, bo);
-      function_filter filter(q.strings, [&name](std::string_view n) { return n == name; },
-                             builder);
-      if (auto read = s.read_records_of_name(id, q.strings, filter); !read)
-        return error_response(409, "file_changed", read.error().message);
-    }
+    auto read = calltree::detail::read_functions_by(
+        q, [&name](std::string_view n) { return n == name; }, diagnostics, s.options.max_memory,
+        s.input_name, [&](record_sink& sink) { return s.read_records_of_name(id, q.strings, sink); });
+    if (!read) return error_response(409, "file_changed", read.error().message);
   }
   for (const auto& file : files) {
     auto in = open_input(file);

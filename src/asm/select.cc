@@ -11,20 +11,32 @@ namespace calltree {
 
 namespace {
 
+// `read` hands its records to a sink that keeps the functions `keep` accepts, into `out`
+// with instruction positions and jumps (records one by one: the builder's needs, no sums,
+// which would merge instructions).
+template <typename Read>
+auto filtered(profile& out, std::function<bool(std::string_view)> keep,
+              diagnostic_sink& diagnostics, std::uint64_t max_memory,
+              const std::string& display_name, Read&& read) {
+  builder_options bo;
+  bo.max_memory = max_memory;  // (one memory limit: the caller's)
+  bo.keep_positions = pos_instr | pos_line;
+  bo.keep_jumps = true;
+  profile_builder builder(out, &diagnostics, display_name, bo);
+  function_filter filter(out.strings, std::move(keep), builder);
+  return read(static_cast<record_sink&>(filter));
+}
+
 result<read_stats> read_some(input& in, profile& out, std::function<bool(std::string_view)> keep,
                              diagnostic_sink& diagnostics, const reader_options& options,
                              bool any_input) {
-  builder_options bo;
-  bo.max_memory = options.max_name_bytes;  // (one memory limit: the caller's)
-  bo.keep_positions = pos_instr | pos_line;
-  bo.keep_jumps = true;
-  profile_builder builder(out, &diagnostics, options.display_name, bo);
-  function_filter filter(out.strings, std::move(keep), builder);
-  // Records one by one, positions and jumps kept (the builder's needs: no sums, they would
-  // merge instructions).
-  detail::read_hooks hooks;
-  hooks.any_input = any_input;
-  return detail::read_with_hooks(in, out.strings, filter, diagnostics, options, hooks);
+  return filtered(out, std::move(keep), diagnostics, options.max_name_bytes,
+                  options.display_name, [&](record_sink& sink) {
+                    detail::read_hooks hooks;
+                    hooks.any_input = any_input;
+                    return detail::read_with_hooks(in, out.strings, sink, diagnostics, options,
+                                                   hooks);
+                  });
 }
 
 }  // namespace
@@ -41,6 +53,13 @@ result<read_stats> read_any_functions(input& in, profile& out,
                                       std::function<bool(std::string_view name)> keep,
                                       diagnostic_sink& diagnostics, const reader_options& options) {
   return read_some(in, out, std::move(keep), diagnostics, options, true);
+}
+
+status read_functions_by(profile& out, std::function<bool(std::string_view name)> keep,
+                         diagnostic_sink& diagnostics, std::uint64_t max_memory,
+                         const std::string& display_name,
+                         const std::function<status(record_sink&)>& read) {
+  return filtered(out, std::move(keep), diagnostics, max_memory, display_name, read);
 }
 
 }  // namespace detail

@@ -21,6 +21,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "model/renaming_sink.h"
 #include "reader/read_hooks.h"
 #include "views/annotate_direct.h"
 #include "views/session.h"
@@ -123,26 +124,13 @@ const std::vector<std::string>& session::file_names() const {
   return chunks_ ? t.files : lines().files;
 }
 
-result<lines_view> session::lines_of_function(std::uint32_t k) const {
+result<lines_view> session::lines_of(bool of_file, std::uint32_t id) const {
   lines_view v;
   if (!chunks_) {
     v.t = &lines();
     return v;
   }
-  auto r = read_by_chunks(false, k);
-  if (!r) return r.error();
-  v.ranged = std::move(*r);
-  v.t = &v.ranged->t;
-  return v;
-}
-
-result<lines_view> session::lines_of_file(std::uint32_t f) const {
-  lines_view v;
-  if (!chunks_) {
-    v.t = &lines();
-    return v;
-  }
-  auto r = read_by_chunks(true, f);
+  auto r = read_by_chunks(of_file, id);
   if (!r) return r.error();
   v.ranged = std::move(*r);
   v.t = &v.ranged->t;
@@ -227,55 +215,6 @@ status session::read_chunks_into(std::span<const std::uint32_t> chunks, record_s
   return ok();
 }
 
-namespace {
-
-// Records whose names are the session's, handed on with names of another pool (re-interned
-// once each).
-class renaming_sink final : public record_sink {
- public:
-  renaming_sink(const string_pool& from, string_pool& to, record_sink& next)
-      : from_(from), to_(to), next_(next) {}
-  record_needs needs() const override { return next_.needs(); }
-  void on_part_begin(const part_header& h) override { next_.on_part_begin(h); }
-  void on_part_end(const part_end& e) override { next_.on_part_end(e); }
-  void on_cost(const cost_record& r) override {
-    cost_record c = r;
-    c.ctx = in(r.ctx);
-    next_.on_cost(c);
-  }
-  void on_call(const call_record& r) override {
-    call_record c = r;
-    c.ctx = in(r.ctx);
-    c.callee_object = in(r.callee_object);
-    c.callee_file = in(r.callee_file);
-    c.callee_function = in(r.callee_function);
-    next_.on_call(c);
-  }
-  void on_jump(const jump_record& r) override {
-    jump_record j = r;
-    j.ctx = in(r.ctx);
-    j.target_file = in(r.target_file);
-    j.target_function = in(r.target_function);
-    next_.on_jump(j);
-  }
-
- private:
-  string_id in(string_id id) {
-    auto [it, fresh] = map_.try_emplace(id, string_pool::empty);
-    if (fresh) it->second = to_.intern(from_.text(id, scratch_));
-    return it->second;
-  }
-  context in(const context& c) {
-    return {in(c.object), in(c.file), in(c.source_file), in(c.function)};
-  }
-  const string_pool& from_;
-  string_pool& to_;
-  record_sink& next_;
-  std::unordered_map<string_id, string_id> map_;
-  std::string scratch_;
-};
-
-}  // namespace
 
 status session::read_records_of_name(std::uint32_t k, string_pool& names, record_sink& sink) const {
   if (!chunks_) return error{"the profile's chunks are not indexed"};
@@ -288,7 +227,7 @@ status session::read_records_of_name(std::uint32_t k, string_pool& names, record
   chunks.insert(chunks.end(), own.begin(), own.end());
   std::sort(chunks.begin(), chunks.end());
   chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());
-  renaming_sink renamed(p.strings, names, sink);
+  calltree::detail::renaming_sink renamed(p.strings, names, sink);
   return read_chunks_into(chunks, renamed, reader_needs_of(sink));
 }
 
@@ -306,21 +245,10 @@ result<std::shared_ptr<const ranged_lines>> session::read_by_chunks(bool of_file
     annotate_data d;
     {
       // annotate's tables with lines, as the whole reading makes them (read_tables).
-      annotate_options o;
-      o.inclusive = true;
-      o.tree_caller = o.tree_calling = true;
-      o.auto_annotate = true;
-      o.include_dirs = options.include_dirs;
-      o.source_roots = options.source_roots;
-      o.cwd = options.cwd;
-      o.input_name = input_name;
-      o.threads = 1;
-      o.max_memory = options.max_memory;
       profile p2;
-      annotate_direct direct(p2, p.strings, o, nullptr, input_name);
-      direct.keep_view_tables(options.inclusive);
-      direct.key_by_function();
-      if (!options.keep_jumps) direct.skip_jumps();
+      annotate_direct direct(p2, p.strings, view_annotate_options(options, input_name, true, 1),
+                             nullptr, input_name);
+      keep_view_tables(direct, options);
       if (auto read = read_chunks_into(chunks, direct, direct.reader_needs()); !read) {
         failure = read.error().message;
         return out;

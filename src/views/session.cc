@@ -332,6 +332,27 @@ result<std::unique_ptr<session>> load_session(const std::string& path,
   return load_run({path}, options);
 }
 
+annotate_options view_annotate_options(const load_options& options, const std::string& input,
+                                       bool lines, unsigned threads) {
+  annotate_options o;
+  o.inclusive = true;
+  o.tree_caller = o.tree_calling = true;
+  o.auto_annotate = lines;
+  o.include_dirs = options.include_dirs;
+  o.source_roots = options.source_roots;
+  o.cwd = options.cwd;
+  o.input_name = input;
+  o.threads = threads;
+  o.max_memory = options.max_memory;
+  return o;
+}
+
+void keep_view_tables(annotate_direct& direct, const load_options& options) {
+  direct.keep_view_tables(options.inclusive);
+  direct.key_by_function();
+  if (!options.keep_jumps) direct.skip_jumps();
+}
+
 namespace {
 
 // What one reading of a session's files gives beside its tables.
@@ -352,23 +373,11 @@ result<reading> read_tables(const std::vector<std::string>& paths, const load_op
                             std::vector<calltree::detail::recorded_stacks>* stacks = nullptr,
                             chunk_ranges* ranges = nullptr) {
   const std::string& path = paths.front();
-  // annotate's tables with everything the views show: inclusive costs, every call, source
-  // lines of the files that are found, and the view tables (annotate_direct.h).
-  annotate_options o;
-  o.inclusive = true;
-  o.tree_caller = o.tree_calling = true;
-  o.auto_annotate = lines;
-  o.include_dirs = options.include_dirs;
-  o.source_roots = options.source_roots;
-  o.cwd = options.cwd;
-  o.input_name = path;
-  o.threads = options.threads;
-  o.max_memory = options.max_memory;
+  annotate_options o = view_annotate_options(options, path, lines, options.threads);
   if (part) o.part = part_id{*part};  // (one part's records alone, as annotate --part)
   const std::string display = path == "-" ? "<stdin>" : path;
   annotate_direct direct(p, o, &diags, display);
-  direct.keep_view_tables(options.inclusive);
-  direct.key_by_function();
+  keep_view_tables(direct, options);
   direct.stop_when(stop);
 
   // A run of several files: each file's parts, one after another, into the same tables (as
@@ -382,7 +391,6 @@ result<reading> read_tables(const std::vector<std::string>& paths, const load_op
     ro.display_name = paths[f] == "-" ? "<stdin>" : paths[f];
     ro.threads = options.threads;
     ro.max_name_bytes = options.max_memory;
-    if (!options.keep_jumps && f == 0) direct.skip_jumps();
     ro.progress = options.progress;
     const std::size_t parts_before = p.parts.size();
     // (read_any_input, with the imported stacks kept)

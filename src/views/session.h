@@ -31,6 +31,8 @@
 #include "calltree/reader.h"
 #include "calltree/result.h"
 #include "model/run_sink.h"
+#include "views/annotate_direct.h"
+#include "views/annotate_options.h"
 #include "views/recorded_stacks.h"
 #include "views/tables.h"
 
@@ -73,6 +75,13 @@ struct load_options {
   // 0: the reader's own), so that a small file's lines are read by chunks too.
   std::size_t chunk_bytes = 0;
 };
+
+// annotate's options of the views' readings of `input` (the first, with `lines` or not; a
+// reading of chunks, with), and the view tables their sink keeps (annotate_direct.h: keyed by
+// function, inclusive costs as load_options::inclusive, jumps as keep_jumps).
+annotate_options view_annotate_options(const load_options& options, const std::string& input,
+                                       bool lines, unsigned threads);
+void keep_view_tables(annotate_direct& direct, const load_options& options);
 
 class part_costs;
 struct chunk_ranges;  // views/chunk_ranges.h
@@ -194,8 +203,8 @@ class session {
   // (reader/chunk_index.h): read from the chunks holding its records alone, kept while among
   // the last few asked for (lines_by_chunks()); else lines(). An error when the file changed
   // since it was read. Thread-safe.
-  result<lines_view> lines_of_function(std::uint32_t k) const;
-  result<lines_view> lines_of_file(std::uint32_t f) const;
+  result<lines_view> lines_of_function(std::uint32_t k) const { return lines_of(false, k); }
+  result<lines_view> lines_of_file(std::uint32_t f) const { return lines_of(true, f); }
   // The records of every function named as key `k` (k and same_name(k)), one by one, read
   // from the chunks that hold them (lines_by_chunks() only), with names of `names`: the other
   // functions of those chunks come too (a filter by name keeps what it wants). For the machine
@@ -288,6 +297,7 @@ class session {
   // The index of the input's chunks and which hold each key's and file's records
   // (chunk_ranges.h); null where lines come from lines().
   std::unique_ptr<chunk_ranges> chunks_;
+  result<lines_view> lines_of(bool of_file, std::uint32_t id) const;
   result<std::shared_ptr<const ranged_lines>> read_by_chunks(bool of_file, std::uint32_t id) const;
   status read_chunks_into(std::span<const std::uint32_t> chunks, record_sink& sink,
                           const read_needs& needs) const;

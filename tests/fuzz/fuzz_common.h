@@ -188,45 +188,6 @@ inline void check_profile(const profile& p) {
   }
 }
 
-// Passes records on with every string id re-interned from one pool into another, so records
-// replayed from one profile can build another (each profile owns its pool).
-class remap_sink final : public record_sink {
- public:
-  remap_sink(const string_pool& from, string_pool& to, record_sink& next)
-      : from_(from), to_(to), next_(next) {}
-  void on_part_begin(const part_header& h) override { next_.on_part_begin(h); }
-  void on_cost(const cost_record& r) override {
-    cost_record c = r;
-    c.ctx = map(r.ctx);
-    next_.on_cost(c);
-  }
-  void on_call(const call_record& r) override {
-    call_record c = r;
-    c.ctx = map(r.ctx);
-    c.callee_object = map(r.callee_object);
-    c.callee_file = map(r.callee_file);
-    c.callee_function = map(r.callee_function);
-    next_.on_call(c);
-  }
-  void on_jump(const jump_record& r) override {
-    jump_record j = r;
-    j.ctx = map(r.ctx);
-    j.target_file = map(r.target_file);
-    j.target_function = map(r.target_function);
-    next_.on_jump(j);
-  }
-  void on_part_end(const part_end& e) override { next_.on_part_end(e); }
-
- private:
-  string_id map(string_id id) { return to_.intern(from_.view(id)); }
-  context map(const context& c) {
-    return {map(c.object), map(c.file), map(c.source_file), map(c.function)};
-  }
-  const string_pool& from_;
-  string_pool& to_;
-  record_sink& next_;
-};
-
 // Every fact of a profile as sorted text lines, independent of ids and row order: self rows,
 // call rows and jump rows keyed by part, names and absolute positions, with costs by event
 // name (zero costs and all-zero self rows left out), and each part's totals. Two profiles

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "fuzz_common.h"
+#include "model/renaming_sink.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace calltree;
@@ -22,8 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   {
     profile_builder builder(q, &replay_diagnostics, "replay");
     // The replayed records carry ids of p.strings; the builder interns into q.strings, so
-    // route them through a sink that re-interns names (see fuzz_common.h remap_sink).
-    fuzz::remap_sink remap(p.strings, q.strings, builder);
+    // route them through a sink that re-interns names (model/renaming_sink.h).
+    detail::renaming_sink remap(p.strings, q.strings, builder);
     replay(p, remap);
   }
   fuzz::check_profile(q);

@@ -17,7 +17,6 @@
 #include "asm/read_any_functions.h"
 #include "calltree/asm.h"
 #include "calltree/input.h"
-#include "calltree/profile_builder.h"
 #include "reader/record_batch.h"
 #include "views/function_detail.h"
 #include "views/session.h"
@@ -218,9 +217,6 @@ TEST(DeferredLines, MachineCodeRecordsReadByChunksAreThoseOfAWholeReading) {
     for (std::uint32_t k = 0; k < nk; k += std::max<std::uint32_t>(1, nk / 40)) {
       const std::string fn(s->name(k));
       auto keep = [&fn](std::string_view n) { return n == fn; };
-      builder_options bo;
-      bo.keep_positions = pos_instr | pos_line;
-      bo.keep_jumps = true;
       profile whole, ranged;
       {
         auto in = open_input(path);
@@ -229,10 +225,11 @@ TEST(DeferredLines, MachineCodeRecordsReadByChunksAreThoseOfAWholeReading) {
         ASSERT_TRUE(detail::read_any_functions(**in, whole, keep, quiet));
       }
       {
+        // (as the machine code view reads them, server/routes_asm.cc)
         detail::null_diagnostics quiet;
-        profile_builder builder(ranged, &quiet, path, bo);
-        function_filter filter(ranged.strings, keep, builder);
-        ASSERT_TRUE(s->read_records_of_name(k, ranged.strings, filter));
+        ASSERT_TRUE(detail::read_functions_by(ranged, keep, quiet, 0, path, [&](record_sink& sink) {
+          return s->read_records_of_name(k, ranged.strings, sink);
+        }));
       }
       ASSERT_EQ(rows_of(whole), rows_of(ranged)) << fn;
       ++compared;
