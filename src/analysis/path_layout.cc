@@ -4,7 +4,8 @@
 #include "analysis/path_layout.h"
 
 #include <algorithm>
-#include <unordered_map>
+
+#include "model/row_index.h"
 
 namespace calltree {
 
@@ -138,16 +139,22 @@ path_tree merge_by_label(const path_tree& tree, std::span<const std::uint32_t> l
   cost_matrix self(events), total(events);
   std::vector<std::uint64_t> heaviest;  // per merged frame: the heaviest part's first total
   std::vector<std::uint32_t> merged(tree.frames());
-  std::unordered_map<std::uint64_t, std::uint32_t> index;  // (merged parent, label) -> frame
+  auto label_of = [&](std::uint32_t n) { return n < label.size() ? label[n] : n; };
+  detail::row_index index;  // (merged parent, label) -> merged frame
+  index.reserve(tree.frames());
   bool ok = !tree.saturated;
   for (std::uint32_t f = 0; f < tree.frames(); ++f) {
     const std::uint32_t p = tree.parent[f] == none ? none : merged[tree.parent[f]];
-    const std::uint32_t l = tree.node[f] < label.size() ? label[tree.node[f]] : tree.node[f];
-    const std::uint64_t key = (static_cast<std::uint64_t>(p) << 32) | l;
-    auto [it, fresh] = index.try_emplace(key, static_cast<std::uint32_t>(node.size()));
-    const std::uint32_t m = it->second;
+    const std::uint32_t l = label_of(tree.node[f]);
+    const std::uint64_t hash = detail::mix(detail::mix(0, p), l);
+    std::size_t slot = 0;
+    std::uint32_t m = index.find(
+        hash, [&](std::uint32_t r) { return parent[r] == p && label_of(node[r]) == l; }, slot);
+    const bool fresh = m == detail::row_index::empty;
     const std::uint64_t weight = events ? tree.total.row(f)[0] : 0;
     if (fresh) {
+      m = static_cast<std::uint32_t>(node.size());
+      index.insert(hash, m, slot);
       node.push_back(tree.node[f]);
       parent.push_back(p);
       self.add_row();
