@@ -13,7 +13,8 @@
 //     shares, so every event is consistent on its own (children + self = total).
 //  4. A display takes those weights as totals. With exact_self, each node's self cost is
 //     placed in whole units over its frames (largest remainders), nodes no frame reached get
-//     a chain of their heaviest callers, and totals are summed bottom-up.
+//     a chain of their heaviest callers, and totals are summed bottom-up; then every frame is
+//     brought within the calls it stands for (analysis/path_fit.h).
 //  Then children are ordered and the frames laid out in preorder.
 #include "calltree/analysis/call_paths.h"
 
@@ -23,9 +24,10 @@
 #include <queue>
 #include <unordered_map>
 
-#include "calltree/analysis/inclusive.h"
 #include "analysis/inclusive_solver.h"
+#include "analysis/path_fit.h"
 #include "analysis/path_layout.h"
+#include "calltree/analysis/inclusive.h"
 
 namespace calltree {
 
@@ -426,216 +428,6 @@ std::uint64_t whole(double v) {
   return f >= 18446744073709551615.0 ? UINT64_MAX : static_cast<std::uint64_t>(f);
 }
 
-
-}  // namespace
-
-namespace {
-
-// The invariant for an exact tree (see the header): no frame above the calls it stands for.
-// Placing a node's self cost in whole units over its frames, by shares that the pruned paths,
-// rounding and the chains of unreached nodes leave short of the whole, can put a frame above
-// its weight (which the weights' split keeps within its calls). For each event, frames from
-// the deepest up: a frame above its weight (rounded up) gives the units it holds beyond it,
-// its own self first, then its children's (their self first), to other frames of the same node
-// with room up to their root (below their weights, and every ancestor's), or to a new frame
-// under a chain of callers from a frame with room. What no frame has room for stays where the
-// apportioning put it, under the calls into its node (in proportion to their shares): that
-// frame and its ancestors keep it above their bounds, and a node that others call is never a
-// root for it. Returns the most that a frame holds beyond the calls it stands for, in any
-// event (0 where every unit found room). Exact self costs stay exact.
-template <typename B>
-std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight, cost_matrix& self,
-                cost_matrix& total) {
-  const std::size_t events = b.events;
-  std::size_t n = b.node.size();
-  std::vector<std::uint64_t> cap(n);
-  lists kids(n, b.parent);
-  std::vector<std::vector<std::uint32_t>> frames_of(b.g.nodes);
-  for (std::uint32_t f = 0; f < n; ++f) frames_of[b.node[f]].push_back(f);
-  std::vector<std::pair<std::uint32_t, std::uint64_t>> taken;  // (frame, units)
-  std::uint64_t most_above = 0;  // the most a frame holds beyond the calls it stands for
-  std::size_t added = 0, best_at = 0;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> up_from;  // (node, index it came from)
-  std::vector<std::uint32_t> in_up_from(b.g.nodes, 0);  // per node: the search that put it there
-  std::uint32_t search_mark = 0;
-  std::vector<char> dead;  // frames found without room down their chain
-  // The frames of one node looked at for room, at most (the first ones: the heaviest paths).
-  constexpr std::size_t search = 64;
-  // A frame's bound in event e: its weight rounded up; for a frame the estimate did not weigh
-  // (a chain's, or one this fit makes) and a frame of a node in a cycle (whose share of its
-  // node's self cost is no guide: the calls into it hold its recursion again), the calls it
-  // stands for. (A root's bound is only its room; an entry_root's is its weight, the cost
-  // that no call into its node holds.)
-  auto bound = [&](std::size_t f, std::size_t e) -> std::uint64_t {
-    if (b.parent[f] == none) {
-      if (f >= n0 || !b.entry_root(b.node[f])) return UINT64_MAX;
-    } else if (f >= n0 || b.g.component_size[b.g.component[b.node[f]]] > 1) {
-      const std::uint32_t arc = b.g.arc_between(b.node[b.parent[f]], b.node[f]);
-      return arc == none ? 0 : b.g.cost.row(arc)[e];
-    }
-    const double c = std::ceil(weight[f * events + e] * (1 - 1e-12));
-    return c >= 18446744073709551615.0 ? UINT64_MAX : c > 0 ? static_cast<std::uint64_t>(c) : 0;
-  };
-  // The calls frame f stands for in event e (a root: no bound but an entry_root's weight).
-  auto calls_of = [&](std::uint32_t f, std::size_t e) -> std::uint64_t {
-    if (b.parent[f] == none) return bound(f, e);
-    const std::uint32_t arc = b.g.arc_between(b.node[b.parent[f]], b.node[f]);
-    return arc == none ? 0 : b.g.cost.row(arc)[e];
-  };
-  for (std::size_t e = 0; e < events; ++e) {
-    for (std::size_t f = 0; f < n; ++f) cap[f] = bound(f, e);
-    auto remove = [&](std::uint32_t f, std::uint64_t a) {
-      self.row(f)[e] -= a;
-      for (std::uint32_t x = f; x != none; x = b.parent[x]) total.row(x)[e] -= a;
-    };
-    auto add = [&](std::uint32_t f, std::uint64_t a) {
-      self.row(f)[e] += a;
-      for (std::uint32_t x = f; x != none; x = b.parent[x]) total.row(x)[e] += a;
-    };
-    // Units out of f's subtree, up to `want`: its self first, then its children's.
-    auto take = [&](auto&& me, std::uint32_t f, std::uint64_t want) -> std::uint64_t {
-      std::uint64_t got = std::min(want, self.row(f)[e]);
-      if (got) {
-        remove(f, got);
-        taken.emplace_back(f, got);
-      }
-      if (f < kids.start.size() - 1)
-        for (auto c : kids[f]) {
-          if (got == want) break;
-          got += me(me, c, std::min(want - got, total.row(c)[e]));
-        }
-      return got;
-    };
-    auto room = [&](std::uint32_t f) {
-      std::uint64_t r = UINT64_MAX;
-      for (std::uint32_t x = f; x != none && r; x = b.parent[x])
-        r = std::min(r, cap[x] > total.row(x)[e] ? cap[x] - total.row(x)[e] : 0);
-      return r;
-    };
-    std::vector<std::uint32_t> queue;
-    for (std::size_t f = n; f-- > 0;) {
-      if (total.row(f)[e] <= cap[f]) continue;  // (a root's cap is UINT64_MAX but an entry_root's)
-      // First units of f's subtree that another frame of their node has room for (the
-      // nearest first, a bounded search); then what is left, as above.
-      std::uint64_t excess = total.row(f)[e] - cap[f];
-      queue.assign(1, static_cast<std::uint32_t>(f));
-      for (std::size_t qi = 0; qi < queue.size() && qi < 4096 && excess; ++qi) {
-        const std::uint32_t x = queue[qi];
-        std::size_t looked = 0;  // (bounded: a hot recursive function has thousands of frames)
-        for (auto g2 : frames_of[b.node[x]]) {
-          if (!excess || !self.row(x)[e] || ++looked > search) break;
-          if (g2 == x) continue;
-          const std::uint64_t r = std::min({excess, self.row(x)[e], room(g2)});
-          if (r) remove(x, r), add(g2, r), excess -= r;
-        }
-        if (x < kids.start.size() - 1)
-          for (auto c : kids[x]) queue.push_back(c);
-      }
-      if (!excess) continue;
-      taken.clear();
-      take(take, static_cast<std::uint32_t>(f), excess);
-      for (auto [from, units] : taken) {
-        const std::uint32_t v = b.node[from];
-        std::size_t looked = 0;
-        for (auto g2 : frames_of[v]) {
-          if (!units || ++looked > search) break;
-          const std::uint64_t r = std::min(units, room(g2));
-          if (r) add(g2, r), units -= r;
-        }
-        // A frame of its own under a frame with room (a call pruned there): of a caller, or
-        // up a chain of callers (the nearest callers first, a bounded search), the roomiest
-        // frame of the nearest.
-        for (std::size_t tries = 0; units && added < 4 * b.g.nodes && tries < 8; ++tries) {
-          std::uint32_t best = none;
-          std::uint64_t best_room = 0;
-          up_from.assign(1, {v, none});
-          // (Which nodes up_from holds: a mark per node, this search's number.)
-          if (++search_mark == 0) {
-            std::fill(in_up_from.begin(), in_up_from.end(), 0);
-            search_mark = 1;
-          }
-          in_up_from[v] = search_mark;
-          for (std::size_t qi = 0; qi < up_from.size() && qi < 256 && best == none; ++qi) {
-            const std::uint32_t u = up_from[qi].first;
-            std::size_t seen_frames = 0;
-            if (qi > 0)
-              for (auto q : frames_of[u]) {
-                if (++seen_frames > search) break;
-                const std::uint64_t r = room(q);
-                bool ok_path = r > best_room && !(q < dead.size() && dead[q]);
-                for (std::size_t k = qi; ok_path && k != none; k = up_from[k].second)
-                  if (k != qi && b.on_path(q, up_from[k].first)) ok_path = false;
-                if (ok_path) best = q, best_room = r, best_at = qi;
-              }
-            for (auto arc : b.g.in[u]) {
-              const std::uint32_t c = b.g.from[arc];
-              if (in_up_from[c] == search_mark) continue;
-              in_up_from[c] = search_mark;
-              up_from.emplace_back(c, static_cast<std::uint32_t>(qi));
-            }
-          }
-          if (best == none) break;
-          // The chain from best's node down to v: frames this fit made are reused.
-          std::uint32_t under = best;
-          for (std::size_t k = up_from[best_at].second; k != none; k = up_from[k].second) {
-            const std::uint32_t node_k = up_from[k].first;
-            std::uint32_t next_frame = none;
-            for (auto x : frames_of[node_k])
-              if (b.parent[x] == under) next_frame = x;
-            if (next_frame == none) {
-              next_frame = b.add(node_k, under, none, 0);
-              ++added;
-              self.add_row();
-              total.add_row();
-              cap.push_back(bound(next_frame, e));
-              frames_of[node_k].push_back(next_frame);
-            }
-            under = next_frame;
-          }
-          // (Through a frame the fit did not make, within that frame's own bound too.)
-          const std::uint64_t r = std::min(units, room(under));
-          if (!r) {
-            if (dead.size() <= best) dead.resize(best + 1, 0);
-            dead[best] = 1;
-            continue;
-          }
-          add(under, r);
-          units -= r;
-        }
-        if (!units) continue;
-        // No frame has room within its weight: the units go to frames of v within the calls
-        // they stand for (each frame's and every ancestor's), or stay where the apportioning
-        // put them, under the calls into v on that path; those frames and their ancestors keep
-        // them above their bounds (a function called by others is never a root).
-        auto keep = [&](std::uint32_t at, std::uint64_t a) {
-          add(at, a);
-          for (std::uint32_t x = at; x != none; x = b.parent[x])
-            cap[x] = cap[x] > UINT64_MAX - a ? UINT64_MAX : cap[x] + a;
-        };
-        looked = 0;
-        for (auto g2 : frames_of[v]) {
-          if (!units || ++looked > search) break;
-          std::uint64_t r = units;
-          for (std::uint32_t x = g2; x != none && r; x = b.parent[x]) {
-            const std::uint64_t calls = calls_of(x, e);
-            r = std::min(r, calls > total.row(x)[e] ? calls - total.row(x)[e] : 0);
-          }
-          if (r) keep(g2, r), units -= r;
-        }
-        if (!units) continue;
-        keep(from, units);
-      }
-    }
-    n = b.node.size();
-    for (std::uint32_t f = 0; f < n; ++f)
-      if (b.parent[f] != none) {
-        const std::uint64_t calls = calls_of(f, e);
-        if (total.row(f)[e] > calls) most_above = std::max(most_above, total.row(f)[e] - calls);
-      }
-  }
-  return static_cast<std::size_t>(most_above);
-}
-
 }  // namespace
 
 path_tree path_estimator::estimate(const path_options& options) const {
@@ -776,7 +568,7 @@ path_tree path_estimator::estimate(const path_options& options) const {
       std::copy_n(self.row(f).begin(), events, total.row(f).begin());
     for (std::size_t f = n; f-- > 0;)
       if (b.parent[f] != none) ok &= add_saturating(total.row(b.parent[f]), total.row(f));
-    unfitted = fit(b, n0, weight, self, total);
+    unfitted = detail::fit(b, n0, weight, self, total);
   }
 
   path_tree t = lay_out(events, w, b.node, b.parent, self, total);
