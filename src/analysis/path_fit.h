@@ -49,6 +49,9 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight, cost_ma
   std::vector<std::pair<std::uint32_t, std::uint64_t>> taken;  // (frame, units)
   std::uint64_t most_above = 0;  // the most a frame holds beyond the calls it stands for
   std::size_t added = 0, best_at = 0;
+  // Each node's callers, as the calls into it are listed (node ids in place of arc ids).
+  lists callers = b.g.in;
+  for (auto& arc : callers.items) arc = b.g.from[arc];
   std::vector<std::pair<std::uint32_t, std::uint32_t>> up_from;  // (node, index it came from)
   std::vector<std::uint32_t> in_up_from(b.g.nodes, 0);  // per node: the order that holds it
   std::uint32_t search_mark = 0, bfs_mark = 0;
@@ -242,9 +245,8 @@ std::size_t fit(B& b, std::size_t n0, const std::vector<double>& weight, cost_ma
           for (; qi < 256 && best == none; ++qi) {
             // (Entries past the 256th are never looked at.)
             for (; expanded < qi && up_from.size() < 256; ++expanded)
-              for (auto arc : b.g.in[up_from[expanded].first]) {
+              for (auto c : callers[up_from[expanded].first]) {
                 if (up_from.size() == 256) break;
-                const std::uint32_t c = b.g.from[arc];
                 if (in_up_from[c] == bfs_mark) continue;
                 in_up_from[c] = bfs_mark;
                 up_from.emplace_back(c, static_cast<std::uint32_t>(expanded));
