@@ -124,18 +124,6 @@ void open_browser(const std::string& url) {
   posix_spawn_file_actions_destroy(&actions);
 }
 
-// The file of `s` that changed while it was read, if one did.
-std::optional<std::string> changed_file(const views::session& s) {
-  if (s.run_files.empty()) {
-    if (changed_while_read(s.diagnostics, detail::read_to_end(s.stats), s.input_name, s.input_size))
-      return s.input_name;
-    return std::nullopt;
-  }
-  for (const auto& f : s.run_files)
-    if (changed_while_read(s.diagnostics, f.complete, f.name, f.size)) return f.name;
-  return std::nullopt;
-}
-
 int run_serve(std::span<const std::string_view> args) {
   std::string err;
   auto parsed = parse_flags(args, serve_table, err);
@@ -254,7 +242,7 @@ int run_serve(std::span<const std::string_view> args) {
       return exit_findings;
     }
     const views::session& s = **loaded;
-    if (auto changed = changed_file(s)) {
+    if (auto changed = changed_input(s)) {
       // (What was read is not the file's: nothing is served of it.)
       print_input_changed(*changed);
       return exit_findings;
@@ -311,7 +299,7 @@ int run_serve(std::span<const std::string_view> args) {
     ao.open_file = [lo](const std::string& path) -> result<std::shared_ptr<const views::session>> {
       auto loaded = views::load_run({path}, lo);
       if (!loaded) return loaded.error();
-      if (auto changed = changed_file(**loaded))
+      if (auto changed = changed_input(**loaded))
         return error{*changed + " changed while it was read; try again when it is written"};
       // (A file without a profile has nothing to show: an error on the page, not empty views.)
       if ((*loaded)->p.parts.empty())
@@ -349,7 +337,7 @@ int run_serve(std::span<const std::string_view> args) {
         for (const auto& path : paths) out.files.push_back(server::stamp_of(path));
         auto loaded = views::load_run(paths, lo);
         if (!loaded) return loaded.error();
-        if (auto changed = changed_file(**loaded))
+        if (auto changed = changed_input(**loaded))
           return error{*changed + " changed while it was read; try again when it is written"};
         out.sessions.push_back(std::move(*loaded));
       }

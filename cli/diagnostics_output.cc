@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "color.h"
+#include "reader/read_hooks.h"
 
 namespace calltree::cli {
 
@@ -96,6 +97,17 @@ std::optional<std::uint64_t> parse_size(std::string_view s) {
 
 void print_error(std::string_view message) {
   std::fprintf(stderr, "calltree: %.*s\n", static_cast<int>(message.size()), message.data());
+}
+
+std::optional<std::string> changed_input(const views::session& s) {
+  if (s.run_files.empty()) {
+    if (changed_while_read(s.diagnostics, detail::read_to_end(s.stats), s.input_name, s.input_size))
+      return s.input_name;
+    return std::nullopt;
+  }
+  for (const auto& f : s.run_files)
+    if (changed_while_read(s.diagnostics, f.complete, f.name, f.size)) return f.name;
+  return std::nullopt;
 }
 
 }  // namespace calltree::cli

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "calltree/diagnostic.h"
+#include "views/session.h"
 
 namespace calltree::cli {
 
@@ -29,6 +30,10 @@ void print_input_changed(const std::string& name);
 // read to its end and its size is no longer the `size_at_start` it had.
 bool changed_while_read(const std::vector<diagnostic>& kept, bool complete, const std::string& path,
                         std::uint64_t size_at_start);
+
+// The file of a session (one file, or each file of a run) that changed while it was read, if
+// one did (changed_while_read): serve and tui refuse to show it.
+std::optional<std::string> changed_input(const views::session& s);
 
 // Passes every diagnostic on to `next`, the signs of a cut file (likely-truncated) as errors:
 // `check --strict`.

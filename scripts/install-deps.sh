@@ -16,10 +16,10 @@ set -euo pipefail
 # every `make` build compiles through it when it is there, so the build directory `make demo`
 # made is not compiled again by `make test` for a compiler launcher that came in between.)
 build=(cmake ninja-build g++ pkg-config zlib1g-dev libzstd-dev liblzma-dev libisal-dev libbz2-dev
-       libcpp-httplib-dev libre2-dev nlohmann-json3-dev libsqlite3-dev nodejs ccache python3-dev pybind11-dev)
+       libcpp-httplib-dev libre2-dev nlohmann-json3-dev libsqlite3-dev libncurses-dev nodejs ccache python3-dev pybind11-dev)
 test=(clang libclang-rt-14-dev clang-format libgtest-dev libgmock-dev libbenchmark-dev python3-yaml
       valgrind gcc binutils gzip zstd xz-utils bzip2 python3 time strace golang-go graphviz
-      kcachegrind xvfb xauth dbus-daemon chromium fonts-dejavu-core zsh
+      kcachegrind xvfb xauth dbus-daemon chromium fonts-dejavu-core zsh tmux
       php-cli php-xdebug python3-pandas python3-pytest python3-matplotlib)
 docs=(doxygen man-db groff-base bsdextrautils)
 packaging=(dpkg-dev file fakeroot)

@@ -2,7 +2,7 @@
 # layers.sh SOURCE_DIR — the library's layers hold: no #include reaches up a layer.
 #
 # The layers and their folders are the build's (CMakeLists.txt: one calltree_layer(NAME
-# FOLDERS ... BELOW ...) line each, from the bottom), then server/ and cli/ on top. Checked:
+# FOLDERS ... BELOW ...) line each, from the bottom), then server/, tui/ and cli/ on top. Checked:
 #  1. Every #include "FOLDER/..." of a file under src/, server/ or cli/ names a folder of the
 #     file's own layer or of one under it (calltree/ headers are the public API, any layer's).
 #  2. Each layer links only layers under it (its BELOW list).
@@ -39,7 +39,7 @@ while read -r line; do
   done
 done < <(grep -E '^calltree_layer\(' CMakeLists.txt)
 [ ${#order[@]} -ge 5 ] || { echo "layers: no calltree_layer lines in CMakeLists.txt"; exit 1; }
-for top in server cli; do
+for top in server tui cli; do
   rank[$top]=${#order[@]}
   order+=("$top")
 done
@@ -52,10 +52,11 @@ if ! grep -qF "Layers, from the bottom: $listed." docs/architecture.md; then
   status=1
 fi
 
-# The layer of a file: its folder's (src/FOLDER/...), or server, or cli.
+# The layer of a file: its folder's (src/FOLDER/...), or server, tui or cli.
 layer_of_file() {
   case $1 in
     server/*) echo server ;;
+    tui/*) echo tui ;;
     cli/*) echo cli ;;
     src/*)
       local rest=${1#src/}
@@ -78,7 +79,7 @@ while IFS= read -r -d '' file; do
       status=1
     fi
   done < <(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^/"]+/' "$file" || true)
-done < <(find src server cli -type f \( -name '*.cc' -o -name '*.h' \) -print0 | sort -z)
+done < <(find src server tui cli -type f \( -name '*.cc' -o -name '*.h' \) -print0 | sort -z)
 [ $checked -gt 100 ] || { echo "layers: only $checked files checked"; exit 1; }
 [ $status -eq 0 ] && echo "layers: $checked files, layers ${order[*]}: no include reaches up"
 exit $status

@@ -1,0 +1,103 @@
+// tui/pages.h — (internal) the terminal viewer's screens as lines of text, without a terminal.
+//
+// What it is: each view of `calltree tui` made from a session (views/*.h, the same queries and
+// numbers as `calltree serve`'s page), laid out for a width: the function list, one function's
+// callers and callees, the annotated source of its file, and the call tree (perf report's
+// children view: the flame graph's tree, expanded frame by frame). Costs are written as
+// `calltree annotate` writes them: `1,234,567 (12.34%)`, the share of the program's total of
+// that event. A line says where Enter leads (a function, a tree frame) and how it looks (a
+// heading, a hot line, a dim one); the terminal (tui/terminal.h) only draws them.
+// What it is not: ncurses, keys or state (tui/app.h), nor JSON.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "calltree/analysis/call_paths.h"
+#include "calltree/result.h"
+#include "views/diff.h"
+#include "views/function_list.h"
+#include "views/session.h"
+
+namespace calltree::tui {
+
+// (grew, shrank: a difference's rows whose cost grew or shrank)
+enum class tone : std::uint8_t { plain, heading, hot, dim, grew, shrank };
+
+struct line {
+  std::string text;
+  tone look = tone::plain;
+  std::optional<std::uint32_t> function;     // Enter opens this function (a key or cycle id)
+  bool old_side = false;                     // (a difference) `function` is the old profile's
+  std::optional<std::uint32_t> frame;        // the call tree: Enter opens or closes this frame
+  std::optional<std::uint64_t> source_line;  // the source view: this line of the file
+  std::optional<std::string> group;          // the grouped list: Enter shows this group's
+};
+
+struct page {
+  std::string title;   // what the page is: its first row
+  std::string header;  // its columns' names, above the lines
+  std::vector<line> lines;
+  std::string note;  // a message under the lines (nothing to show, an error)
+};
+
+// "1,234,567 (12.34%)" of `total`, as annotate writes a cost.
+std::string cost_text(std::uint64_t value, std::uint64_t total);
+
+// What the function list shows.
+struct list_state {
+  std::size_t event = 0;  // the column shown (of every known event)
+  views::sort_by by = views::sort_by::inclusive;
+  std::string filter;  // a regular expression (ECMAScript) on names; empty: every function
+  views::grouping group = views::grouping::none;
+  std::optional<std::string> in_group;  // (grouped) this group's functions; none: the groups
+};
+
+// The function list: inclusive and self cost of `state.event`, calls, name (and object), the
+// heaviest first, every row (the terminal scrolls); grouped: the groups (inclusive cost as
+// KCachegrind's: the calls into the group from outside it), or one group's functions. An
+// error for a bad regular expression.
+result<page> list_page(const views::session& s, const list_state& state, std::size_t width);
+
+// One function (or cycle): its costs, then its callers and its callees, each with the
+// inclusive cost of those calls and their count, the heaviest first.
+result<page> function_page(const views::session& s, std::uint32_t id, std::size_t event,
+                           std::size_t width);
+
+// The source file of function `id` with each line's self cost, hot lines marked (0.1 % of
+// the total or more), the calls made from a line under it. `read_text` gives the lines of a
+// file the profile names (none when it is not found: the costs alone, and why in the note).
+using text_reader =
+    std::function<std::vector<std::string>(const std::string& name, std::string& why_not)>;
+result<page> source_page(const views::session& s, std::uint32_t id, std::size_t event,
+                         const text_reader& read_text, std::size_t width);
+
+// The call tree: the flame graph's tree (views::flame, the same estimate) as nested rows,
+// inclusive and self cost of each frame, the frames in `open` shown with their children.
+struct tree_state {
+  std::size_t event = 0;
+  std::uint64_t total = 0;  // the program's, of that event (the shares' whole)
+  std::vector<char> open;   // per frame of `tree`
+  path_tree tree;           // made once (tree_of)
+};
+result<tree_state> tree_of(const views::session& s, std::size_t event);
+page tree_page(const views::session& s, const tree_state& t, std::size_t width);
+
+// The difference of two profiles (views::diff_functions: `serve OLD NEW`'s list, `calltree
+// diff`'s numbers): each function's old and new self cost of one compared event (inclusive
+// with `inclusive`), the change signed and in percent, the largest change first; functions
+// that did not change are left out.
+struct diff_state {
+  std::size_t event = 0;  // of the compared events
+  bool inclusive = false;
+  std::string filter;  // as list_state's
+};
+result<page> diff_page(const views::diff_source& src, const diff_state& state, std::size_t width);
+
+// The names of the events a session knows, in the list's order.
+std::vector<std::string> event_names(const views::session& s);
+
+}  // namespace calltree::tui
