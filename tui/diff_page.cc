@@ -1,6 +1,4 @@
 // tui/diff_page.cc — the difference of two profiles as a page (tui/pages.h: diff_page).
-#include <re2/re2.h>
-
 #include <algorithm>
 #include <memory>
 
@@ -8,21 +6,6 @@
 #include "report/diff.h"
 
 namespace calltree::tui {
-namespace {
-
-std::string fit_to(std::string_view text, std::size_t width) {
-  if (text.size() <= width) return std::string(text);
-  if (width == 0) return {};
-  return std::string(text.substr(0, width - 1)) + "~";
-}
-
-std::string right(std::string_view text, std::size_t width) {
-  if (text.size() >= width) return std::string(text);
-  return std::string(width - text.size(), ' ') + std::string(text);
-}
-
-}  // namespace
-
 result<page> diff_page(const views::diff_source& src, const diff_state& state, std::size_t width) {
   if (src.compared.empty()) return error{"the two profiles record no event in common"};
   const std::string event = src.compared[std::min(state.event, src.compared.size() - 1)];
@@ -31,17 +14,11 @@ result<page> diff_page(const views::diff_source& src, const diff_state& state, s
   q.inclusive = state.inclusive;
   q.unchanged = false;
   q.limit = SIZE_MAX;
-  std::shared_ptr<const RE2> re;
   if (!state.filter.empty()) {
-    RE2::Options o;
-    o.set_log_errors(false);
-    o.set_max_mem(8 << 20);
-    re = std::make_shared<RE2>(state.filter, o);
-    if (!re->ok()) return error{"bad regular expression: " + re->error()};
+    auto match = name_filter(state.filter);
+    if (!match) return match.error();
     q.filter = state.filter;
-    q.match = [re](std::string_view name) {
-      return RE2::PartialMatch(re2::StringPiece(name.data(), name.size()), *re);
-    };
+    q.match = std::move(*match);
   }
   auto l = views::diff_functions(src, q);
   if (!l) return l.error();
@@ -81,7 +58,7 @@ result<page> diff_page(const views::diff_source& src, const diff_state& state, s
     p.lines.push_back(std::move(x));
   }
   if (p.lines.empty()) p.note = state.filter.empty() ? "No function changed." : "No name matches.";
-  for (auto& x : p.lines) x.text = fit_to(x.text, width);
+  for (auto& x : p.lines) x.text = fit(x.text, width);
   return p;
 }
 

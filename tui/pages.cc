@@ -15,19 +15,6 @@
 namespace calltree::tui {
 namespace {
 
-// `text` cut or padded with spaces to `width` bytes (names are shown as the profile writes
-// them; a cut name ends in '~').
-std::string fit(std::string_view text, std::size_t width) {
-  if (text.size() <= width) return std::string(text) + std::string(width - text.size(), ' ');
-  if (width == 0) return {};
-  return std::string(text.substr(0, width - 1)) + "~";
-}
-
-std::string right(std::string_view text, std::size_t width) {
-  if (text.size() >= width) return std::string(text);
-  return std::string(width - text.size(), ' ') + std::string(text);
-}
-
 // The columns of one event, or an error for an unknown one.
 result<views::column_set> columns_of(const views::session& s, std::size_t event) {
   const auto names = event_names(s);
@@ -51,6 +38,28 @@ std::string label(const views::session& s, std::uint32_t id) {
 
 }  // namespace
 
+std::string fit(std::string_view text, std::size_t width) {
+  if (text.size() <= width) return std::string(text) + std::string(width - text.size(), ' ');
+  if (width == 0) return {};
+  return std::string(text.substr(0, width - 1)) + "~";
+}
+
+std::string right(std::string_view text, std::size_t width) {
+  if (text.size() >= width) return std::string(text);
+  return std::string(width - text.size(), ' ') + std::string(text);
+}
+
+result<std::function<bool(std::string_view)>> name_filter(const std::string& regex) {
+  RE2::Options o;
+  o.set_log_errors(false);
+  o.set_max_mem(8 << 20);
+  auto re = std::make_shared<RE2>(regex, o);
+  if (!re->ok()) return error{"bad regular expression: " + re->error()};
+  return std::function<bool(std::string_view)>([re](std::string_view name) {
+    return RE2::PartialMatch(re2::StringPiece(name.data(), name.size()), *re);
+  });
+}
+
 std::string cost_text(std::uint64_t value, std::uint64_t total) {
   std::string out = detail::commify(value);
   char buf[32];
@@ -69,17 +78,11 @@ result<page> list_page(const views::session& s, const list_state& state, std::si
   q.by = state.by;
   q.descending = state.by != views::sort_by::name;
   q.limit = SIZE_MAX;
-  std::shared_ptr<const RE2> re;
   if (!state.filter.empty()) {
-    RE2::Options o;
-    o.set_log_errors(false);
-    o.set_max_mem(8 << 20);
-    re = std::make_shared<RE2>(state.filter, o);
-    if (!re->ok()) return error{"bad regular expression: " + re->error()};
+    auto match = name_filter(state.filter);
+    if (!match) return match.error();
     q.filter = state.filter;
-    q.match = [re](std::string_view name) {
-      return RE2::PartialMatch(re2::StringPiece(name.data(), name.size()), *re);
-    };
+    q.match = std::move(*match);
   }
   q.group = state.group;
   q.in_group = state.in_group;

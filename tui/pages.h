@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "calltree/analysis/call_paths.h"
@@ -43,6 +44,14 @@ struct page {
   std::vector<line> lines;
   std::string note;  // a message under the lines (nothing to show, an error)
 };
+
+// `text` cut to `width` bytes (a cut name ends in '~') or padded with spaces; `text` right
+// aligned in `width`.
+std::string fit(std::string_view text, std::size_t width);
+std::string right(std::string_view text, std::size_t width);
+
+// The names a regular expression (RE2, a part of the name) matches, or why it is not one.
+result<std::function<bool(std::string_view)>> name_filter(const std::string& regex);
 
 // "1,234,567 (12.34%)" of `total`, as annotate writes a cost.
 std::string cost_text(std::uint64_t value, std::uint64_t total);
