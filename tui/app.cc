@@ -29,6 +29,7 @@ constexpr const char* help_lines[] = {
     "i                 (two profiles) the difference of inclusive costs, or of self costs",
     "o                 the list's order: inclusive, self, calls, name",
     "e                 the next event (every view shows that event's costs)",
+    "p                 the next part (a thread, a dump): every part, then each alone",
     "g                 group the list: by object, by file, by class, none",
     "/                 filter the list by a regular expression on names (empty: all)",
     "?                 this help",
@@ -157,6 +158,22 @@ class viewer {
           dirty = true;
           break;
         }
+        case 'p':
+          // The parts in turn: every part summed, then each alone (a thread, a dump).
+          if (!diff_ && s_.p.parts.size() > 1) {
+            if (parts_.empty())
+              parts_ = {0};
+            else if (parts_[0] + 1 < s_.p.parts.size())
+              parts_ = {parts_[0] + 1};
+            else
+              parts_.clear();
+            tree_.reset();
+            v.selected = v.top = 0;
+            dirty = true;
+          } else {
+            status_ = "This profile has one part.";
+          }
+          break;
         case 'i':
           if (v.k == kind::diff) {
             diff_state_.inclusive = !diff_state_.inclusive;
@@ -210,13 +227,14 @@ class viewer {
     switch (v.k) {
       case kind::list:
         v.list.event = event_;
+        v.list.parts = parts_;
         made = list_page(s_, v.list, width);
         break;
       case kind::diff:
         made = diff_page(*diff_, diff_state_, width);
         break;
       case kind::function:
-        made = function_page(side(v), v.id, event_of(v), width);
+        made = function_page(side(v), v.id, event_of(v), diff_ ? no_parts : parts_, width);
         if (made && diff_) made->title += v.old_side ? "  (old profile)" : "  (new profile)";
         break;
       case kind::source:
@@ -231,7 +249,7 @@ class viewer {
         break;
       case kind::tree:
         if (!tree_) {
-          auto t = tree_of(s_, event_);
+          auto t = tree_of(s_, event_, parts_);
           if (!t) {
             made = t.error();
             break;
@@ -362,8 +380,8 @@ class viewer {
 
   std::string footer(const view& v) const {
     std::string keys =
-        v.k == kind::list ? " q quit  ? help  Enter open  / filter  o order  e event  g group  "
-                            "s source  t tree"
+        v.k == kind::list ? " q quit  ? help  Enter open  / filter  o order  e event  p part  "
+                            "g group  s source  t tree"
         : v.k == kind::diff
             ? " q quit  ? help  Enter open  / filter  i inclusive/self  e event  s source"
             : " q quit  ? help  Enter open  Bksp back  f function  s source  t tree  L list  "
@@ -387,6 +405,8 @@ class viewer {
   page page_;
   mutable std::string status_;
   std::size_t event_ = 0;
+  std::vector<std::uint32_t> parts_;  // the parts shown (0-based); empty: every part
+  const std::vector<std::uint32_t> no_parts;
   std::optional<tree_state> tree_;
   diff_state diff_state_;
 };

@@ -68,12 +68,22 @@ std::string cost_text(std::uint64_t value, std::uint64_t total) {
   return out;
 }
 
+std::string parts_text(const views::session& s, const std::vector<std::uint32_t>& parts) {
+  if (parts.size() != 1 || s.p.parts.size() <= 1) return "";
+  const auto& h = s.p.parts[part_id{parts[0]}].header;
+  std::string out =
+      "part " + std::to_string(parts[0] + 1) + " of " + std::to_string(s.p.parts.size());
+  if (h.thread) out += " (thread " + std::to_string(*h.thread) + ")";
+  return out;
+}
+
 std::vector<std::string> event_names(const views::session& s) { return views::known_events(s, {}); }
 
 result<page> list_page(const views::session& s, const list_state& state, std::size_t width) {
   auto cols = columns_of(s, state.event);
   if (!cols) return cols.error();
   views::list_query q;
+  q.parts = state.parts;
   q.events = {cols->columns[0].name};
   q.by = state.by;
   q.descending = state.by != views::sort_by::name;
@@ -98,7 +108,8 @@ result<page> list_page(const views::session& s, const list_state& state, std::si
              : state.by == views::sort_by::calls     ? "calls"
                                                      : "name") +
             " cost of " + c.name +
-            (state.filter.empty() ? "" : ", matching /" + state.filter + "/");
+            (state.filter.empty() ? "" : ", matching /" + state.filter + "/") +
+            (state.parts.empty() ? "" : ", " + parts_text(s, state.parts));
   // (Every row's costs at one width: the widest of the program total's.)
   const std::size_t w = std::max<std::size_t>(cost_text(total, total).size(), 10);
   p.header = right("Inclusive", w) + "  " + right("Self", w) + "  " + right("Called", 9) + "  " +
@@ -106,7 +117,8 @@ result<page> list_page(const views::session& s, const list_state& state, std::si
   if (state.group != views::grouping::none && !state.in_group) {
     static constexpr const char* kinds[] = {"", "object", "file", "class"};
     p.title = std::to_string(list->total_groups) + " groups by " +
-              kinds[static_cast<int>(state.group)] + ", by inclusive cost of " + c.name;
+              kinds[static_cast<int>(state.group)] + ", by inclusive cost of " + c.name +
+              (state.parts.empty() ? "" : ", " + parts_text(s, state.parts));
     p.header =
         right("Inclusive", w) + "  " + right("Self", w) + "  " + right("Functions", 9) + "  Group";
     for (const auto& g : list->groups) {
@@ -135,17 +147,19 @@ result<page> list_page(const views::session& s, const list_state& state, std::si
 }
 
 result<page> function_page(const views::session& s, std::uint32_t id, std::size_t event,
-                           std::size_t width) {
+                           const std::vector<std::uint32_t>& parts, std::size_t width) {
   auto cols = columns_of(s, event);
   if (!cols) return cols.error();
   views::detail_query q;
+  q.parts = parts;
   q.events = {cols->columns[0].name};
   auto d = views::describe_function(s, id, q);
   if (!d) return d.error();
   const views::column& c = d->columns.columns[0];
   const std::uint64_t total = c.value(d->costs->totals());
   page p;
-  p.title = std::string(d->is_cycle ? "Cycle " : "Function ") + label(s, id);
+  p.title = std::string(d->is_cycle ? "Cycle " : "Function ") + label(s, id) +
+            (parts.empty() ? "" : ", " + parts_text(s, parts));
   const std::size_t w = std::max<std::size_t>(cost_text(total, total).size(), 10);
   p.header = right("Inclusive", w) + "  " + right("Count", 11) + "  Function";
   auto heading = [&](std::string text) {
@@ -248,15 +262,18 @@ result<page> source_page(const views::session& s, std::uint32_t id, std::size_t 
   return p;
 }
 
-result<tree_state> tree_of(const views::session& s, std::size_t event) {
+result<tree_state> tree_of(const views::session& s, std::size_t event,
+                           const std::vector<std::uint32_t>& parts) {
   auto cols = columns_of(s, event);
   if (!cols) return cols.error();
   views::flame_query q;
+  q.parts = parts;
   q.events = {cols->columns[0].name};
   auto f = views::flame(s, q);
   if (!f) return f.error();
   tree_state t;
   t.event = event;
+  t.parts = parts;
   t.total = f->columns.columns[0].value(f->costs->totals());
   t.tree = std::move(f->tree);
   t.open.assign(t.tree.frames(), 0);
@@ -271,7 +288,8 @@ page tree_page(const views::session& s, const tree_state& t, std::size_t width) 
   const auto names = event_names(s);
   const std::string event = names.empty() ? "" : names[std::min(t.event, names.size() - 1)];
   const std::uint64_t total = t.total;
-  p.title = "Call tree of " + event + " (the flame graph's estimate)";
+  p.title = "Call tree of " + event + " (the flame graph's estimate)" +
+            (t.parts.empty() ? "" : ", " + parts_text(s, t.parts));
   const std::size_t w = std::max<std::size_t>(cost_text(total, total).size(), 10);
   p.header = right("Inclusive", w) + "  " + right("Self", w) + "  Function";
   // Preorder: a frame is shown when its parent is shown and open.

@@ -58,7 +58,8 @@ std::string cost_text(std::uint64_t value, std::uint64_t total);
 
 // What the function list shows.
 struct list_state {
-  std::size_t event = 0;  // the column shown (of every known event)
+  std::size_t event = 0;             // the column shown (of every known event)
+  std::vector<std::uint32_t> parts;  // the parts summed (0-based); empty: every part
   views::sort_by by = views::sort_by::inclusive;
   std::string filter;  // a regular expression (ECMAScript) on names; empty: every function
   views::grouping group = views::grouping::none;
@@ -74,7 +75,7 @@ result<page> list_page(const views::session& s, const list_state& state, std::si
 // One function (or cycle): its costs, then its callers and its callees, each with the
 // inclusive cost of those calls and their count, the heaviest first.
 result<page> function_page(const views::session& s, std::uint32_t id, std::size_t event,
-                           std::size_t width);
+                           const std::vector<std::uint32_t>& parts, std::size_t width);
 
 // The source file of function `id` with each line's self cost, hot lines marked (0.1 % of
 // the total or more), the calls made from a line under it. `read_text` gives the lines of a
@@ -88,11 +89,13 @@ result<page> source_page(const views::session& s, std::uint32_t id, std::size_t 
 // inclusive and self cost of each frame, the frames in `open` shown with their children.
 struct tree_state {
   std::size_t event = 0;
+  std::vector<std::uint32_t> parts;
   std::uint64_t total = 0;  // the program's, of that event (the shares' whole)
   std::vector<char> open;   // per frame of `tree`
   path_tree tree;           // made once (tree_of)
 };
-result<tree_state> tree_of(const views::session& s, std::size_t event);
+result<tree_state> tree_of(const views::session& s, std::size_t event,
+                           const std::vector<std::uint32_t>& parts);
 page tree_page(const views::session& s, const tree_state& t, std::size_t width);
 
 // The difference of two profiles (views::diff_functions: `serve OLD NEW`'s list, `calltree
@@ -105,6 +108,9 @@ struct diff_state {
   std::string filter;  // as list_state's
 };
 result<page> diff_page(const views::diff_source& src, const diff_state& state, std::size_t width);
+
+// "part 2 of 5 (thread 3)": what a selection of one part is, for a title; "" for every part.
+std::string parts_text(const views::session& s, const std::vector<std::uint32_t>& parts);
 
 // The names of the events a session knows, in the list's order.
 std::vector<std::string> event_names(const views::session& s);

@@ -12,8 +12,9 @@ run), an Xdebug profile, the difference of two; in a 80x24 and a 200x60 terminal
   the total written as annotate writes it;
 - Enter on a function shows its callers and callees with the page's counts and costs
   (/api/v1/function/ID), and Backspace comes back to the list;
-- `/` filters by a regular expression, `o` orders by self, `e` shows the next event, `g`
-  groups by object (every group's self cost the sum of its functions');
+- `/` filters by a regular expression, `o` orders by self, `e` shows the next event, `p` one
+  part alone (the page's `parts=`), `g` groups by object (every group's self cost the sum of
+  its functions');
 - `s` shows the function's source file with each line's cost (the page's /api/v1/source);
 - `t` shows the call tree whose roots' inclusive costs sum to the program's total;
 - with OLD NEW, the functions that changed are the page's (`serve OLD NEW`), in order: old, new
@@ -243,6 +244,15 @@ def check_threads():
         t = Tui(files, 200, 60)
         screen = t.wait(r"^ Functions: ")
         check_list("threads", screen, data["rows"], event, data["totals"][event])
+        # p: the second part alone (a thread), as the page's parts=2.
+        t.text("p")
+        t.wait(r"part 1 of 5")
+        t.text("p")
+        screen = t.wait(r"part 2 of 5")
+        part = server.json("/api/v1/functions?by=inclusive&parts=2&limit=5000")
+        check_list("threads part 2", screen, part["rows"], event, part["totals"][event])
+        t.text("p", "p", "p", "p")
+        screen = t.wait(r"^ Functions: \d+ of \d+, by inclusive cost of \S+$")
         # The call tree: its roots (the threads' own) sum to the program's total.
         t.keys("t")
         screen = t.wait(r"^ Call tree of ")
