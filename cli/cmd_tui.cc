@@ -18,7 +18,9 @@
 #include "diagnostics_output.h"
 #include "flag_table.h"
 #include "memory_option.h"
+#include "objdump_runner.h"
 #include "progress.h"
+#include "reader/read_hooks.h"
 #include "terminal_check.h"
 #include "views/diff.h"
 #include "views/function_list.h"
@@ -28,8 +30,8 @@ namespace calltree::cli {
 namespace {
 
 struct tui_flags {
-  std::optional<std::string> threads;
-  std::vector<std::string> include, source_root, event;
+  std::optional<std::string> threads, objdump;
+  std::vector<std::string> include, source_root, event, object_root;
   bool parts = false, no_mouse = false, help = false;
 };
 
@@ -40,6 +42,9 @@ constexpr auto tui_table = make_flag_table<tui_flags>({
     {"event", 0, &tui_flags::event, "define a derived event, e.g. 'CEst = Ir + 10 Bm' (repeatable)",
      "'NAME = FORMULA'"},
     {"threads", 0, &tui_flags::threads, "threads to read with [number of cores]", "N"},
+    {"objdump", 0, &tui_flags::objdump, "the objdump of the machine-code view [objdump]", "PATH"},
+    {"object-root", 0, &tui_flags::object_root,
+     "look for object files under NEW where the profile says OLD (repeatable)", "OLD=NEW"},
     {"parts", 0, &tui_flags::parts,
      "the files are one run whose parts they are (two files without it are OLD NEW)"},
     {"no-mouse", 0, &tui_flags::no_mouse,
@@ -51,14 +56,14 @@ constexpr std::string_view tui_usage = "[OPTIONS] FILE | OLD NEW | FILE... | --p
 constexpr std::string_view tui_summary =
     "Reads a profile once and shows KCachegrind's views of it in the terminal, for\n"
     "a machine reached by SSH: the function list (sorted, filtered by a regular\n"
-    "expression, grouped by object, file or class), a function's callers and\n"
-    "callees (Enter follows a call, Backspace goes back), the annotated source of\n"
-    "its file, and the call tree (perf report's children view, the flame graph's\n"
-    "estimate); with two profiles, the functions whose cost changed, signed. The\n"
-    "numbers are calltree annotate's and the page's (calltree diff's). Keys: `?` in\n"
-    "the viewer, and docs/tui.md. Standard input and output must be a terminal.\n"
-    "Exit status: 0 after `q`, 130 after Ctrl-C, 1 when the profile cannot be\n"
-    "read, 2 on usage errors or without a terminal.";
+    "expression, grouped by object, file or class; one part alone), a function's\n"
+    "callers and callees (Enter follows a call, Backspace goes back), the annotated\n"
+    "source of its file, its machine code (objdump), and the call tree (perf\n"
+    "report's children view, the flame graph's estimate); with two profiles, the\n"
+    "functions whose cost changed, signed. The numbers are calltree annotate's and\n"
+    "the page's. Keys: `?` in the viewer, and docs/tui.md. Standard input and\n"
+    "output must be a terminal. Exit status: 0 after `q`, 130 after Ctrl-C, 1 when\n"
+    "the profile cannot be read, 2 on usage errors or without a terminal.";
 
 int run_tui(std::span<const std::string_view> args) {
   std::string err;
@@ -72,6 +77,10 @@ int run_tui(std::span<const std::string_view> args) {
   if (a.positional.empty()) return usage_error("tui", "needs a profile (or the files of a run)");
   if (std::count(a.positional.begin(), a.positional.end(), "-") > 0)
     return usage_error("tui", "reads a file, not standard input (the keys come from there)");
+  if (a.objdump && a.objdump->empty()) return usage_error("tui", "--objdump needs a program");
+  for (const auto& v : a.object_root)
+    if (v.find('=') == std::string::npos || v.front() == '=')
+      return usage_error("tui", "--object-root takes OLD=NEW");
   if (auto problem = tui::terminal_problem()) {
     std::fprintf(stderr, "calltree tui: error: %s\n", problem->c_str());
     return exit_usage;
@@ -151,6 +160,17 @@ int run_tui(std::span<const std::string_view> args) {
   });
   tui::app_options o;
   o.mouse = !a.no_mouse;
+  objdump_settings od;
+  if (a.objdump) od.objdump = *a.objdump;
+  for (const auto& v : a.object_root) {
+    const auto eq = v.find('=');
+    od.object_roots.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+  }
+  if (inputs.size() == 1 && inputs[0].size() == 1) {
+    std::int64_t mtime = 0;
+    if (is_file(inputs[0][0], &mtime)) od.input_mtime = mtime;
+  }
+  o.objdump = make_objdump_runner(std::move(od));
   for (const auto& paths : inputs) {
     const auto slash = paths[0].rfind('/');
     if (!o.profile_name.empty()) o.profile_name += " -> ";

@@ -1,18 +1,16 @@
 // server/routes_asm.cc — GET /api/v1/asm/ID: a function's machine code with its costs per
 // instruction, calls and jumps (docs/serve.md, docs/annotate.md "Machine code").
 //
-// The session holds no instruction rows (the real 260 MB profile's would take 1.25 GB), so
-// the profile is read again for this one name, as `annotate --asm` does (asm.h,
-// read_functions), into a small model; the key's functions are those of annotate's key
-// (key_functions), disassembled through the runner the command line gives (objdump). Answers
+// The session holds no instruction rows, so the profile is read again for this one name into a
+// small model (asm/session_code.h, as `calltree tui` reads it); the key's functions are those
+// of annotate's key, disassembled through the runner the command line gives (objdump). Answers
 // and objdump's replies are kept, and only a few answers are made at once (asm_cache.h).
 #include <algorithm>
 
 #include "api_impl.h"
-#include "asm/read_any_functions.h"
+#include "asm/session_code.h"
 #include "asm_cache.h"
 #include "calltree/asm.h"
-#include "calltree/input.h"
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -22,44 +20,13 @@ namespace calltree::server::detail {
 
 namespace {
 
-// The reading's diagnostics were shown when the profile was loaded: only counted here.
-class quiet_diagnostics final : public diagnostic_sink {
- public:
-  void report(diagnostic) override {}
-  bool wants(diag_code) const override { return false; }
-  void count_only(diag_code, severity) override {}
-};
-
 // The answer of function `id`: the profile read again for its name, its code disassembled.
 response make_answer(const views::session& s, std::uint32_t id, const common_query& c, double hot,
                      const objdump_runner& run, const machine_code_writer& w) {
-  const std::string name(s.name(id));
   profile q;
-  // (a run of several files: each file's parts, in order, as the session read them)
-  std::vector<std::string> files;
-  for (const auto& f : s.run_files) files.push_back(f.name);
-  if (files.empty()) files.push_back(s.input_name);
-  if (s.lines_by_chunks()) {
-    // Only the chunks that hold the records of functions of its name (views/chunk_ranges.h).
-    files.clear();
-    quiet_diagnostics diagnostics;
-    auto read = calltree::detail::read_functions_by(
-        q, [&name](std::string_view n) { return n == name; }, diagnostics, s.options.max_memory,
-        s.input_name, [&](record_sink& sink) { return s.read_records_of_name(id, q.strings, sink); });
-    if (!read) return error_response(409, "file_changed", read.error().message);
-  }
-  for (const auto& file : files) {
-    auto in = open_input(file);
-    if (!in) return error_response(500, "input_unreadable", in.error().message);
-    quiet_diagnostics diagnostics;
-    reader_options ro;
-    ro.display_name = file;
-    ro.threads = s.options.threads;
-    ro.max_name_bytes = s.options.max_memory;
-    auto stats = calltree::detail::read_any_functions(
-        **in, q, [&name](std::string_view n) { return n == name; }, diagnostics, ro);
-    if (!stats) return error_response(500, "input_unreadable", stats.error().message);
-  }
+  if (auto failed = calltree::detail::read_code_of(s, id, q))
+    return failed->changed ? error_response(409, "file_changed", failed->message)
+                           : error_response(500, "input_unreadable", failed->message);
 
   json_writer j;
   begin_envelope(j);
@@ -85,16 +52,13 @@ response make_answer(const views::session& s, std::uint32_t id, const common_que
     for (std::uint32_t n : c.parts) ao.parts.push_back(part_id{n});
     ao.hot_percent = hot;
     ao.cwd = s.options.cwd;
-    auto annotator = asm_annotator::make(q, ao, run);
-    if (!annotator) return error_response(400, "bad_event", annotator.error().message);
-    key_functions keys(q, s.options.cwd);
-    auto functions = keys.of(s.file(id), name, s.object(id));
     bool first = true;
-    annotator->annotate(functions, [&](asm_view&& v) {
+    auto made = calltree::detail::annotate_code_of(s, id, q, ao, run, [&](asm_view&& v) {
       if (!first) body += ',';
       first = false;
       body += w.write(v);
     });
+    if (!made) return error_response(400, "bad_event", made.error().message);
   }
   body += "]}";
   return json_response(std::move(body));

@@ -24,6 +24,7 @@ constexpr const char* help_lines[] = {
     "Left              (call tree) close the frame, or go to its parent",
     "f                 the selected function's callers and callees",
     "s                 the annotated source of the selected function's file",
+    "a                 the selected function's machine code (objdump; as annotate --asm)",
     "t                 the call tree (the flame graph's tree, as perf report's children)",
     "L                 the function list (of the new profile, with two)",
     "i                 (two profiles) the difference of inclusive costs, or of self costs",
@@ -37,7 +38,7 @@ constexpr const char* help_lines[] = {
     nullptr,
 };
 
-enum class kind { list, function, source, tree, help, diff };
+enum class kind { list, function, source, machine_code, tree, help, diff };
 
 struct view {
   kind k = kind::list;
@@ -131,10 +132,14 @@ class viewer {
           }
           break;
         case 'f':
-        case 's': {
+        case 's':
+        case 'a': {
           bool old_side = false;
           if (auto id = selected_function(v, old_side))
-            dirty = push(key == 'f' ? kind::function : kind::source, *id, old_side);
+            dirty = push(key == 'f'   ? kind::function
+                         : key == 's' ? kind::source
+                                      : kind::machine_code,
+                         *id, old_side);
           break;
         }
         case 't':
@@ -246,6 +251,9 @@ class viewer {
               return text.lines;
             },
             width);
+        break;
+      case kind::machine_code:
+        made = asm_page(side(v), v.id, event_of(v), diff_ ? no_parts : parts_, o_.objdump, width);
         break;
       case kind::tree:
         if (!tree_) {
@@ -384,8 +392,8 @@ class viewer {
                             "g group  s source  t tree"
         : v.k == kind::diff
             ? " q quit  ? help  Enter open  / filter  i inclusive/self  e event  s source"
-            : " q quit  ? help  Enter open  Bksp back  f function  s source  t tree  L list  "
-              "e event";
+            : " q quit  ? help  Enter open  Bksp back  f function  s source  a asm  t tree  "
+              "L list  e event";
     const auto events = diff_ ? diff_->compared : event_names(s_);
     const std::size_t at = diff_ ? diff_state_.event : event_;
     const std::string right =

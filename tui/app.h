@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "calltree/asm.h"
 #include "views/diff.h"
 #include "views/session.h"
 
@@ -16,6 +17,7 @@ namespace calltree::tui {
 struct app_options {
   bool mouse = true;
   std::string profile_name;  // shown in the footer's end
+  objdump_runner objdump;    // the machine-code view's (none: that view says so)
 };
 
 // Runs the viewer until `q` (0) or Ctrl-C (130). The terminal is given back as it was taken,

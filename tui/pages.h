@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "calltree/analysis/call_paths.h"
+#include "calltree/asm.h"
 #include "calltree/result.h"
 #include "views/diff.h"
 #include "views/function_list.h"
@@ -84,6 +85,14 @@ using text_reader =
     std::function<std::vector<std::string>(const std::string& name, std::string& why_not)>;
 result<page> source_page(const views::session& s, std::uint32_t id, std::size_t event,
                          const text_reader& read_text, std::size_t width);
+
+// The machine code of function `id`, as `annotate --asm` and the page's Machine code tab show
+// it (asm/session_code.h: its name's records read again, disassembled by `run`): each
+// instruction's self cost (hot ones marked), the calls and jumps under it, a heading per
+// function of the key (an object's, or why there is no code: no object, objdump failed...).
+result<page> asm_page(const views::session& s, std::uint32_t id, std::size_t event,
+                      const std::vector<std::uint32_t>& parts, const objdump_runner& run,
+                      std::size_t width);
 
 // The call tree: the flame graph's tree (views::flame, the same estimate) as nested rows,
 // inclusive and self cost of each frame, the frames in `open` shown with their children.

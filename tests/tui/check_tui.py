@@ -17,6 +17,8 @@ run), an Xdebug profile, the difference of two; in a 80x24 and a 200x60 terminal
   its functions');
 - `s` shows the function's source file with each line's cost (the page's /api/v1/source);
 - `t` shows the call tree whose roots' inclusive costs sum to the program's total;
+- `a` shows a function's machine code (tests/asm/hot.c run under callgrind --dump-instr=yes):
+  `annotate --json --asm`'s instructions, addresses and self costs;
 - with OLD NEW, the functions that changed are the page's (`serve OLD NEW`), in order: old, new
   and signed change of self cost, then (`i`) of inclusive cost; Enter opens one on its side;
 - `?` lists the keys; a resize lays the screen out again; TERM=dumb and NO_COLOR draw it;
@@ -396,6 +398,45 @@ def check_diff():
         server.stop()
 
 
+def check_machine_code():
+    """tests/asm/hot.c under callgrind --dump-instr=yes: `a` on hot_loop shows
+    `annotate --json --asm`'s instructions, each with its address and self cost."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "asm")
+    work = os.path.join(tmp, "asm")
+    os.makedirs(work)
+    run = lambda cmd: subprocess.run(cmd, cwd=work, check=True, capture_output=True)
+    run(["gcc", "-O2", "-g", "-fPIC", "-shared", "-o", "libmix.so", os.path.join(here, "mix.c")])
+    run(["gcc", "-O2", "-g", "-pie", "-fPIE", "-o", "hot", os.path.join(here, "hot.c"), "-L.",
+         "-lmix", "-Wl,-rpath,$ORIGIN"])
+    run(["valgrind", "--tool=callgrind", "--dump-instr=yes", "--collect-jumps=yes",
+         "--callgrind-out-file=cg.out", "./hot", "1237"])
+    want = json.loads(run([calltree, "annotate", "--json", "--asm=^hot_loop$",
+                           "cg.out"]).stdout)["asm"][0]
+    event = want["events"][0]
+    t = Tui([os.path.join(work, "cg.out")], 120, 60)
+    t.wait(r"^ Functions: ")
+    t.text("/")
+    t.text("^hot_loop$")
+    t.keys("Enter")
+    t.wait(r"matching /\^hot_loop\$/")
+    t.text("a")
+    screen = t.wait(r"^ Machine code of hot_loop")
+    shown = {}
+    for r in screen:
+        m = re.match(r"^\s*" + COST + r"\s+([0-9a-f]+)  (\S+)", r)
+        if m:
+            shown[int(m.group(3), 16)] = (number(m.group(1)), m.group(4))
+    expected = {int(i["address"], 16): (i["self"][event], i["mnemonic"])
+                for i in want["instructions"] if i["profiled"]}
+    check(len(shown) >= 10 and all(expected.get(a) == v for a, v in shown.items()),
+          "machine code: %r, annotate --asm's %r" % (shown, expected))
+    check(sum(v[0] for v in shown.values()) == want["self"][event] or len(shown) < len(expected),
+          "machine code: the instructions' costs sum to the self cost %r" % want["self"])
+    t.keys("q")
+    check(t.exit_code() == 0, "machine code: q exits 0")
+    t.close()
+
+
 def check_not_a_terminal():
     p = subprocess.run([calltree, "tui", os.path.join(corpus, "xdebug-classes.callgrind")],
                        stdin=subprocess.DEVNULL, capture_output=True, text=True)
@@ -418,6 +459,7 @@ try:
     check_xdebug()
     check_source_and_resize()
     check_diff()
+    check_machine_code()
 finally:
     subprocess.run(["tmux", "-L", SOCKET, "kill-server"], capture_output=True)
 if FAILURES:
