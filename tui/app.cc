@@ -22,6 +22,8 @@ constexpr const char* help_lines[] = {
     "                  group's functions, a call tree frame's children (again: close it)",
     "Backspace h       back to the view before (Left too, but in the call tree)",
     "Left              (call tree) close the frame, or go to its parent",
+    "F I H             (call tree) focus on, ignore, hide the selected frame's function",
+    "M R X             (call tree) merge clones, collapse recursion (again: undo); X: none",
     "f                 the selected function's callers and callees",
     "s                 the annotated source of the selected function's file",
     "a                 the selected function's machine code (objdump; as annotate --asm)",
@@ -67,18 +69,24 @@ class viewer {
         dirty = false;
       }
       keep_in_view(v);
+      if (page_.total &&
+          (v.top < page_.first || (v.top + term_.body_rows() > page_.first + page_.lines.size() &&
+                                   page_.first + page_.lines.size() < page_.total))) {
+        make(v);  // (the list's window moved with the screen)
+        keep_in_view(v);
+      }
       term_.draw(page_, v.top, v.selected, status_, footer(v));
       status_.clear();
       const input in = term_.next();
       int key = in.key;
       if (in.row >= terminal::first_body_row && key == KEY_MOUSE) {
         const std::size_t at = v.top + static_cast<std::size_t>(in.row - terminal::first_body_row);
-        if (at < page_.lines.size()) v.selected = at;
+        if (at < page_.rows()) v.selected = at;
         if (!in.double_click) continue;
         key = '\r';
       }
       const std::size_t rows = term_.body_rows();
-      const std::size_t n = page_.lines.size();
+      const std::size_t n = page_.rows();
       switch (key) {
         case 'q':
           return 0;
@@ -179,6 +187,35 @@ class viewer {
             status_ = "This profile has one part.";
           }
           break;
+        case 'F':
+        case 'I':
+        case 'H':
+          // The call tree: focus on, ignore or hide the selected frame's function.
+          if (v.k == kind::tree) {
+            if (const line* l = page_.at(v.selected); l && l->function) {
+              const std::string name(s_.name(*l->function));
+              (key == 'F'   ? filters_.focus
+               : key == 'I' ? filters_.ignore
+                            : filters_.hide)
+                  .push_back(name);
+              tree_.reset();
+              v.selected = v.top = 0;
+              dirty = true;
+            }
+          }
+          break;
+        case 'M':
+        case 'R':
+        case 'X':
+          if (v.k == kind::tree) {
+            if (key == 'M') filters_.merge_clones = !filters_.merge_clones;
+            if (key == 'R') filters_.collapse_recursion = !filters_.collapse_recursion;
+            if (key == 'X') filters_ = tree_filters{};
+            tree_.reset();
+            v.selected = v.top = 0;
+            dirty = true;
+          }
+          break;
         case 'i':
           if (v.k == kind::diff) {
             diff_state_.inclusive = !diff_state_.inclusive;
@@ -233,7 +270,8 @@ class viewer {
       case kind::list:
         v.list.event = event_;
         v.list.parts = parts_;
-        made = list_page(s_, v.list, width);
+        // (Only the rows near the screen are made: 300 k rows of a big profile took a second.)
+        made = list_page(s_, v.list, width, v.top > window / 4 ? v.top - window / 4 : 0, window);
         break;
       case kind::diff:
         made = diff_page(*diff_, diff_state_, width);
@@ -257,7 +295,7 @@ class viewer {
         break;
       case kind::tree:
         if (!tree_) {
-          auto t = tree_of(s_, event_, parts_);
+          auto t = tree_of(s_, event_, parts_, filters_);
           if (!t) {
             made = t.error();
             break;
@@ -295,8 +333,7 @@ class viewer {
         }
       v.go_to_line.reset();
     }
-    if (v.selected >= page_.lines.size())
-      v.selected = page_.lines.empty() ? 0 : page_.lines.size() - 1;
+    if (v.selected >= page_.rows()) v.selected = page_.rows() ? page_.rows() - 1 : 0;
   }
 
   void keep_in_view(view& v) {
@@ -320,9 +357,9 @@ class viewer {
 
   std::optional<std::uint32_t> selected_function(const view& v, bool& old_side) const {
     old_side = v.old_side;
-    if (v.selected < page_.lines.size() && page_.lines[v.selected].function) {
-      old_side = page_.lines[v.selected].old_side || (v.old_side && v.k != kind::diff);
-      return page_.lines[v.selected].function;
+    if (const line* l = page_.at(v.selected); l && l->function) {
+      old_side = l->old_side || (v.old_side && v.k != kind::diff);
+      return l->function;
     }
     if (v.k == kind::function || v.k == kind::source) return v.id;
     status_ = "No function is selected.";
@@ -345,8 +382,8 @@ class viewer {
   }
 
   bool open(view& v, bool only_open) {
-    if (v.selected >= page_.lines.size()) return false;
-    const line& l = page_.lines[v.selected];
+    if (!page_.at(v.selected)) return false;
+    const line& l = *page_.at(v.selected);
     if (v.k == kind::tree && l.frame && tree_) {
       const auto f = *l.frame;
       const bool leaf = f + 1 >= tree_->tree.frames() || tree_->tree.parent[f + 1] != f;
@@ -390,6 +427,9 @@ class viewer {
     std::string keys =
         v.k == kind::list ? " q quit  ? help  Enter open  / filter  o order  e event  p part  "
                             "g group  s source  t tree"
+        : v.k == kind::tree
+            ? " q quit  ? help  Enter open/close  Bksp back  F focus  I ignore  H hide  "
+              "M merge clones  R recursion  X none"
         : v.k == kind::diff
             ? " q quit  ? help  Enter open  / filter  i inclusive/self  e event  s source"
             : " q quit  ? help  Enter open  Bksp back  f function  s source  a asm  t tree  "
@@ -412,10 +452,12 @@ class viewer {
   std::vector<view> history_;
   page page_;
   mutable std::string status_;
+  static constexpr std::size_t window = 2000;  // the list's rows made at once
   std::size_t event_ = 0;
   std::vector<std::uint32_t> parts_;  // the parts shown (0-based); empty: every part
   const std::vector<std::uint32_t> no_parts;
   std::optional<tree_state> tree_;
+  tree_filters filters_;  // the call tree's
   diff_state diff_state_;
 };
 

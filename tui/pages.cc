@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "report/annotate_data.h"
+#include "stack_filter_regex.h"
 #include "views/columns.h"
 #include "views/flame.h"
 #include "views/function_detail.h"
@@ -79,7 +80,8 @@ std::string parts_text(const views::session& s, const std::vector<std::uint32_t>
 
 std::vector<std::string> event_names(const views::session& s) { return views::known_events(s, {}); }
 
-result<page> list_page(const views::session& s, const list_state& state, std::size_t width) {
+result<page> list_page(const views::session& s, const list_state& state, std::size_t width,
+                       std::size_t offset, std::size_t limit) {
   auto cols = columns_of(s, state.event);
   if (!cols) return cols.error();
   views::list_query q;
@@ -87,7 +89,8 @@ result<page> list_page(const views::session& s, const list_state& state, std::si
   q.events = {cols->columns[0].name};
   q.by = state.by;
   q.descending = state.by != views::sort_by::name;
-  q.limit = SIZE_MAX;
+  q.offset = offset;
+  q.limit = limit;
   if (!state.filter.empty()) {
     auto match = name_filter(state.filter);
     if (!match) return match.error();
@@ -133,6 +136,8 @@ result<page> list_page(const views::session& s, const list_state& state, std::si
     return p;
   }
   if (state.in_group) p.title += ", in " + *state.in_group;
+  p.first = std::min(offset, list->total_rows);
+  p.total = list->total_rows;
   for (const auto& row : list->rows) {
     line l;
     const std::uint64_t incl = row.inclusive[0], self = row.self[0];
@@ -141,7 +146,7 @@ result<page> list_page(const views::session& s, const list_state& state, std::si
     l.function = row.id;
     p.lines.push_back(std::move(l));
   }
-  if (p.lines.empty()) p.note = state.filter.empty() ? "No function has cost." : "No name matches.";
+  if (p.total == 0) p.note = state.filter.empty() ? "No function has cost." : "No name matches.";
   for (auto& l : p.lines) l.text = fit(l.text, width);
   return p;
 }
@@ -263,17 +268,38 @@ result<page> source_page(const views::session& s, std::uint32_t id, std::size_t 
 }
 
 result<tree_state> tree_of(const views::session& s, std::size_t event,
-                           const std::vector<std::uint32_t>& parts) {
+                           const std::vector<std::uint32_t>& parts, const tree_filters& filters) {
   auto cols = columns_of(s, event);
   if (!cols) return cols.error();
   views::flame_query q;
   q.parts = parts;
   q.events = {cols->columns[0].name};
+  if (filters.any()) {
+    // (Each name exactly: ^name$ quoted, several as alternatives.)
+    auto names = [](const std::vector<std::string>& of) -> std::optional<std::string> {
+      if (of.empty()) return std::nullopt;
+      std::string re;
+      for (const auto& n : of) re += (re.empty() ? "^" : "|^") + RE2::QuoteMeta(n) + "$";
+      return re;
+    };
+    server::stack_filter_text text;
+    text.focus = names(filters.focus);
+    text.ignore = names(filters.ignore);
+    text.hide = names(filters.hide);
+    text.merge_clones = filters.merge_clones;
+    if (filters.collapse_recursion) text.collapse_recursion = "";
+    auto compiled = server::compile_stack_filter(text, {"focus", "ignore", "hide", "show"});
+    if (!compiled) return compiled.error();
+    q.filter = std::move(*compiled);
+  }
   auto f = views::flame(s, q);
   if (!f) return f.error();
   tree_state t;
   t.event = event;
   t.parts = parts;
+  t.filters = filters;
+  t.filter_text = q.filter.text;
+  t.renamed = f->renamed;
   t.total = f->columns.columns[0].value(f->costs->totals());
   t.tree = std::move(f->tree);
   t.open.assign(t.tree.frames(), 0);
@@ -289,9 +315,15 @@ page tree_page(const views::session& s, const tree_state& t, std::size_t width) 
   const std::string event = names.empty() ? "" : names[std::min(t.event, names.size() - 1)];
   const std::uint64_t total = t.total;
   p.title = "Call tree of " + event + " (the flame graph's estimate)" +
-            (t.parts.empty() ? "" : ", " + parts_text(s, t.parts));
+            (t.parts.empty() ? "" : ", " + parts_text(s, t.parts)) +
+            (t.filter_text.empty() ? "" : ", " + t.filter_text);
   const std::size_t w = std::max<std::size_t>(cost_text(total, total).size(), 10);
   p.header = right("Inclusive", w) + "  " + right("Self", w) + "  Function";
+  auto name_of = [&](std::uint32_t node) {
+    for (const auto& [n, name] : t.renamed)
+      if (n == node) return name;
+    return label(s, node);
+  };
   // Preorder: a frame is shown when its parent is shown and open.
   std::vector<char> shown(t.tree.frames(), 0);
   for (std::uint32_t x = 0; x < t.tree.frames(); ++x) {
@@ -306,7 +338,7 @@ page tree_page(const views::session& s, const tree_state& t, std::size_t width) 
              (leaf        ? "  "
               : t.open[x] ? "- "
                           : "+ ") +
-             label(s, t.tree.node[x]);
+             name_of(t.tree.node[x]);
     l.frame = x;
     l.function = t.tree.node[x];
     p.lines.push_back(std::move(l));

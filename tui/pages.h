@@ -40,9 +40,18 @@ struct line {
 };
 
 struct page {
+  // The rows of the whole page, and row i when it is in the window (else null).
+  std::size_t rows() const { return total ? total : lines.size(); }
+  const line* at(std::size_t i) const {
+    return i >= first && i - first < lines.size() ? &lines[i - first] : nullptr;
+  }
+
   std::string title;   // what the page is: its first row
   std::string header;  // its columns' names, above the lines
   std::vector<line> lines;
+  // A window of a longer page (the function list of a big profile: only the rows near the
+  // screen are made): `lines` are rows [first, first + lines.size()) of `total`. 0: all.
+  std::size_t first = 0, total = 0;
   std::string note;  // a message under the lines (nothing to show, an error)
 };
 
@@ -68,10 +77,11 @@ struct list_state {
 };
 
 // The function list: inclusive and self cost of `state.event`, calls, name (and object), the
-// heaviest first, every row (the terminal scrolls); grouped: the groups (inclusive cost as
-// KCachegrind's: the calls into the group from outside it), or one group's functions. An
-// error for a bad regular expression.
-result<page> list_page(const views::session& s, const list_state& state, std::size_t width);
+// heaviest first, rows [offset, offset + limit) of them (a window: the terminal scrolls); grouped:
+// the groups (inclusive cost as KCachegrind's: the calls into the group from outside it), or one
+// group's functions. An error for a bad regular expression.
+result<page> list_page(const views::session& s, const list_state& state, std::size_t width,
+                       std::size_t offset = 0, std::size_t limit = SIZE_MAX);
 
 // One function (or cycle): its costs, then its callers and its callees, each with the
 // inclusive cost of those calls and their count, the heaviest first.
@@ -96,15 +106,28 @@ result<page> asm_page(const views::session& s, std::uint32_t id, std::size_t eve
 
 // The call tree: the flame graph's tree (views::flame, the same estimate) as nested rows,
 // inclusive and self cost of each frame, the frames in `open` shown with their children.
+// The call tree's filters and transforms, as the page's flame graph takes them (pprof's focus,
+// ignore, hide; merged clones, collapsed recursion): the names are each an exact function name.
+struct tree_filters {
+  std::vector<std::string> focus, ignore, hide;
+  bool merge_clones = false, collapse_recursion = false;
+  bool any() const {
+    return !focus.empty() || !ignore.empty() || !hide.empty() || merge_clones || collapse_recursion;
+  }
+};
+
 struct tree_state {
   std::size_t event = 0;
   std::vector<std::uint32_t> parts;
+  tree_filters filters;
+  std::string filter_text;  // "focus=... hide=...", for the title
+  std::vector<std::pair<std::uint32_t, std::string>> renamed;  // frames named otherwise
   std::uint64_t total = 0;  // the program's, of that event (the shares' whole)
   std::vector<char> open;   // per frame of `tree`
   path_tree tree;           // made once (tree_of)
 };
 result<tree_state> tree_of(const views::session& s, std::size_t event,
-                           const std::vector<std::uint32_t>& parts);
+                           const std::vector<std::uint32_t>& parts, const tree_filters& filters);
 page tree_page(const views::session& s, const tree_state& t, std::size_t width);
 
 // The difference of two profiles (views::diff_functions: `serve OLD NEW`'s list, `calltree

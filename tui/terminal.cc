@@ -100,16 +100,16 @@ void terminal::draw(const page& p, std::size_t top, std::size_t selected, const 
   attrset(A_BOLD | A_UNDERLINE);
   put_row(1, p.header);
   const std::size_t rows = body_rows();
-  for (std::size_t i = 0; i < rows && top + i < p.lines.size(); ++i) {
-    const line& l = p.lines[top + i];
-    attrset(top + i == selected ? A_REVERSE : look_of(l.look, colour_));
-    put_row(first_body_row + static_cast<int>(i), l.text);
+  for (std::size_t i = 0; i < rows && top + i < p.rows(); ++i) {
+    const line* l = p.at(top + i);
+    if (!l) continue;
+    attrset(top + i == selected ? A_REVERSE : look_of(l->look, colour_));
+    put_row(first_body_row + static_cast<int>(i), l->text);
   }
   attrset(A_NORMAL);
   std::string where;
-  if (!p.lines.empty())
-    where = std::to_string(std::min(selected, p.lines.size() - 1) + 1) + "/" +
-            std::to_string(p.lines.size());
+  if (p.rows())
+    where = std::to_string(std::min(selected, p.rows() - 1) + 1) + "/" + std::to_string(p.rows());
   std::string left = status.empty() ? p.note : status;
   const std::size_t w = width();
   if (left.size() + where.size() + 1 < w)

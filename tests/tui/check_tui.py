@@ -6,7 +6,8 @@ Each check starts the viewer in a tmux window of its own (a private tmux server)
 program (wordfreq), a compile (cc1plus), a run of five threads (the .t01-.t05 files as one
 run), an Xdebug profile, the difference of two; in a 80x24 and a 200x60 terminal. It asserts:
 
-- the function list's rows, in order, are the page's (`calltree serve`'s /api/v1/functions, the
+- the function list's rows, in order, are the page's (its first rows, and after End its last:
+  a list of thousands is made a window of rows at a time) (`calltree serve`'s /api/v1/functions, the
   same query): inclusive, self, calls, name; and, in a file without inlined code, each row's
   inclusive and self cost is `calltree annotate --json --inclusive=yes`'s, with its share of
   the total written as annotate writes it;
@@ -16,7 +17,9 @@ run), an Xdebug profile, the difference of two; in a 80x24 and a 200x60 terminal
   part alone (the page's `parts=`), `g` groups by object (every group's self cost the sum of
   its functions');
 - `s` shows the function's source file with each line's cost (the page's /api/v1/source);
-- `t` shows the call tree whose roots' inclusive costs sum to the program's total;
+- `t` shows the call tree whose roots' inclusive costs sum to the program's total; `F` on a
+  frame focuses on its function (the roots then sum to that frame's cost), `H` hides it (the
+  total kept), `X` undoes both;
 - `a` shows a function's machine code (tests/asm/hot.c run under callgrind --dump-instr=yes):
   `annotate --json --asm`'s instructions, addresses and self costs;
 - with OLD NEW, the functions that changed are the page's (`serve OLD NEW`), in order: old, new
@@ -182,6 +185,17 @@ def check_profile(path, width, height, inlined):
         check(any("q quit" in r for r in screen), "%s: no footer of keys" % name)
         check_list(name, screen, data["rows"], event, total, None if inlined else annotate_of(path))
 
+        # End: the list's last rows (a big list is made a window at a time), as the page's.
+        n = data["total_rows"]
+        t.keys("End")
+        screen = t.wait(r"%d/%d" % (n, n))
+        rows = list_rows(screen)
+        tail = server.json("/api/v1/functions?by=inclusive&offset=%d&limit=%d" % (
+            max(0, n - len(rows)), len(rows)))["rows"]
+        check_list(name + " (End)", screen, tail, event, total)
+        t.keys("Home")
+        t.wait(r" 1/%d" % n)
+
         # Enter on the fourth row: its callers and callees, as the page's.
         t.keys("Down", "Down", "Down", "Enter")
         screen = t.wait(r"^ (Function|Cycle) ")
@@ -302,7 +316,10 @@ def check_xdebug():
         # ?: the keys.
         t.text("?")
         screen = t.wait(r"^ Keys")
-        check(any(r.startswith("q ") for r in screen), "xdebug: the help lists q")
+        check(any(r.startswith("Up Down") for r in screen), "xdebug: the help's first key")
+        t.keys("End")
+        screen = t.wait(r"^q ")
+        check(any(r.startswith("q ") for r in screen), "xdebug: the help lists q, last")
         t.keys("q")
         check(t.exit_code() == 0, "xdebug: q exits 0")
         t.close()
@@ -437,6 +454,48 @@ def check_machine_code():
     t.close()
 
 
+def tree_rows(screen):
+    """(inclusive, depth, name) of the call tree's rows."""
+    out = []
+    for r in screen:
+        m = re.match(r"^\s*" + COST + r"\s+" + COST + r"  (( {2})*)([-+ ]) (.*?)\s*$", r)
+        if m:
+            out.append((number(m.group(1)), len(m.group(5)) // 2, m.group(8)))
+    return out
+
+
+def check_tree_filters():
+    """The call tree's focus (F), hide (H) and none (X), on main of vg-recurse."""
+    t = Tui(["vg-recurse-default.callgrind"], 120, 30)
+    t.wait(r"^ Functions: ")
+    t.text("t")
+    t.wait(r"^ Call tree of ")
+    t.keys("Down", "Enter", "Down", "Enter", "Down", "Enter", "Down")
+    screen = t.wait(r"\+ main \[recurse\]")
+    rows = tree_rows(screen)
+    main = next(r for r in rows if r[2] == "main [recurse]")
+    total = sum(r[0] for r in rows if r[1] == 0)
+    t.text("F")
+    screen = t.wait(r"focus=\^main\$")
+    roots = [r for r in tree_rows(screen) if r[1] == 0]
+    check(sum(r[0] for r in roots) == main[0],
+          "tree focus=main: the roots sum to %d, main's frame %d:\n%s" % (
+              sum(r[0] for r in roots), main[0], "\n".join(screen)))
+    t.text("X")
+    screen = t.wait(r"^ Call tree of \S+ \(the flame graph's estimate\)\s*$")
+    check(sum(r[0] for r in tree_rows(screen) if r[1] == 0) == total, "tree X: the whole total")
+    t.keys("Down", "Enter", "Down", "Enter", "Down", "Enter", "Down")
+    t.wait(r"\+ main \[recurse\]")
+    t.text("H")
+    screen = t.wait(r"hide=\^main\$")
+    text = "\n".join(screen)
+    check(sum(r[0] for r in tree_rows(screen) if r[1] == 0) == total and "main [recurse]" not in text,
+          "tree hide=main: the total kept, no main frame:\n" + text)
+    t.keys("q")
+    check(t.exit_code() == 0, "tree filters: q exits 0")
+    t.close()
+
+
 def check_not_a_terminal():
     p = subprocess.run([calltree, "tui", os.path.join(corpus, "xdebug-classes.callgrind")],
                        stdin=subprocess.DEVNULL, capture_output=True, text=True)
@@ -460,6 +519,7 @@ try:
     check_source_and_resize()
     check_diff()
     check_machine_code()
+    check_tree_filters()
 finally:
     subprocess.run(["tmux", "-L", SOCKET, "kill-server"], capture_output=True)
 if FAILURES:
