@@ -323,6 +323,10 @@ class viewer {
       page_ = page{};
       page_.title = "calltree tui";
       page_.note = made.error().message;
+      // (The views' words are the page's: here the profile is read again by starting again.)
+      const std::string reload = "reload the page to read it again";
+      if (const auto at = page_.note.find(reload); at != std::string::npos)
+        page_.note.replace(at, reload.size(), "quit (q) and open it again to read it again");
     }
     if (v.go_to_line) {
       for (std::size_t i = 0; i < page_.lines.size(); ++i)
