@@ -326,7 +326,7 @@ class viewer {
       // (The views' words are the page's: here the profile is read again by starting again.)
       const std::string reload = "reload the page to read it again";
       if (const auto at = page_.note.find(reload); at != std::string::npos)
-        page_.note.replace(at, reload.size(), "quit (q) and open it again to read it again");
+        page_.note.replace(at, reload.size(), "quit (q) and open it again");
     }
     if (v.go_to_line) {
       for (std::size_t i = 0; i < page_.lines.size(); ++i)
