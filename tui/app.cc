@@ -470,11 +470,13 @@ class viewer {
 const char* const* key_help() { return help_lines; }
 
 int run(const views::session& s, const app_options& o) {
+  signed_costs_scope sums(s.p.signed_costs);  // (a profile of differences: costs signed)
   viewer v(s, nullptr, o);  // (an exception out of a view gives the terminal back as it unwinds)
   return v.loop();
 }
 
 int run_diff(const views::diff_source& d, const app_options& o) {
+  signed_costs_scope sums(d.old_side().p.signed_costs || d.new_side().p.signed_costs);
   viewer v(d.new_side(), &d, o);
   return v.loop();
 }

@@ -44,7 +44,7 @@ result<page> asm_page(const views::session& s, std::uint32_t id, std::size_t eve
   auto cols = views::resolve_columns(s, columns, {});
   if (!cols) return cols.error();
   const std::uint64_t total = cols->columns[0].value(s.costs_of(parts)->totals());
-  const std::size_t w = std::max<std::size_t>(cost_text(total, total).size(), 10);
+  const std::size_t w = cost_width(total);
   std::vector<asm_view> views_made;
   auto made = detail::annotate_code_of(s, id, q, o, run,
                                        [&](asm_view&& v) { views_made.push_back(std::move(v)); });

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "report/annotate_data.h"
+#include "report/diff.h"
 #include "stack_filter_regex.h"
 #include "views/columns.h"
 #include "views/flame.h"
@@ -62,11 +63,21 @@ result<std::function<bool(std::string_view)>> name_filter(const std::string& reg
 }
 
 std::string cost_text(std::uint64_t value, std::uint64_t total) {
-  std::string out = detail::commify(value);
+  // (A profile of differences, signed_costs_here(): the cost with its sign, its share of the
+  // signed total, as annotate writes them.)
+  std::string out = with_thousands(value);
   char buf[32];
-  const double share = total ? 100.0 * static_cast<double>(value) / static_cast<double>(total) : 0;
-  out.append(buf, detail::format_percent(buf, sizeof buf, share));
+  const bool sign = signed_costs_here();
+  const double v = sign ? static_cast<double>(as_signed(value)) : static_cast<double>(value);
+  const double t = sign ? static_cast<double>(as_signed(total)) : static_cast<double>(total);
+  out.append(buf, detail::format_percent(buf, sizeof buf, total ? 100.0 * v / t : 0));
   return out;
+}
+
+std::size_t cost_width(std::uint64_t total) {
+  // (The total's text, its sign's place too in a profile of differences: a row may be of the
+  // other sign, or larger than the total.)
+  return std::max<std::size_t>(cost_text(total, total).size() + (signed_costs_here() ? 1 : 0), 10);
 }
 
 std::string parts_text(const views::session& s, const std::vector<std::uint32_t>& parts) {
@@ -114,7 +125,7 @@ result<page> list_page(const views::session& s, const list_state& state, std::si
             (state.filter.empty() ? "" : ", matching /" + state.filter + "/") +
             (state.parts.empty() ? "" : ", " + parts_text(s, state.parts));
   // (Every row's costs at one width: the widest of the program total's.)
-  const std::size_t w = std::max<std::size_t>(cost_text(total, total).size(), 10);
+  const std::size_t w = cost_width(total);
   p.header = right("Inclusive", w) + "  " + right("Self", w) + "  " + right("Called", 9) + "  " +
              "Function";
   if (state.group != views::grouping::none && !state.in_group) {
@@ -165,7 +176,7 @@ result<page> function_page(const views::session& s, std::uint32_t id, std::size_
   page p;
   p.title = std::string(d->is_cycle ? "Cycle " : "Function ") + label(s, id) +
             (parts.empty() ? "" : ", " + parts_text(s, parts));
-  const std::size_t w = std::max<std::size_t>(cost_text(total, total).size(), 10);
+  const std::size_t w = cost_width(total);
   p.header = right("Inclusive", w) + "  " + right("Count", 11) + "  Function";
   auto heading = [&](std::string text) {
     line l;
@@ -223,7 +234,7 @@ result<page> source_page(const views::session& s, std::uint32_t id, std::size_t 
   page p;
   p.title = "Source of " + std::string(s.name(id)) + ": " +
             (d->file < s.file_names().size() ? s.file_names()[d->file] : std::string("?"));
-  const std::size_t w = std::max<std::size_t>(cost_text(total, total).size(), 10);
+  const std::size_t w = cost_width(total);
   p.header = right(c.name, w) + "  " + right("Line", 6) + "  Source";
   if (!v->has_lines) {
     p.note = "This file's lines were not found while reading (see -I and --source-root).";
@@ -317,7 +328,7 @@ page tree_page(const views::session& s, const tree_state& t, std::size_t width) 
   p.title = "Call tree of " + event + " (the flame graph's estimate)" +
             (t.parts.empty() ? "" : ", " + parts_text(s, t.parts)) +
             (t.filter_text.empty() ? "" : ", " + t.filter_text);
-  const std::size_t w = std::max<std::size_t>(cost_text(total, total).size(), 10);
+  const std::size_t w = cost_width(total);
   p.header = right("Inclusive", w) + "  " + right("Self", w) + "  Function";
   auto name_of = [&](std::uint32_t node) {
     for (const auto& [n, name] : t.renamed)

@@ -63,8 +63,11 @@ std::string right(std::string_view text, std::size_t width);
 // The names a regular expression (RE2, a part of the name) matches, or why it is not one.
 result<std::function<bool(std::string_view)>> name_filter(const std::string& regex);
 
-// "1,234,567 (12.34%)" of `total`, as annotate writes a cost.
+// "1,234,567 (12.34%)" of `total`, as annotate writes a cost ("-262,200 (79.42%)" in a profile
+// of differences, under signed_costs_here()).
 std::string cost_text(std::uint64_t value, std::uint64_t total);
+// The width the costs of a page whose total is `total` are right-aligned in.
+std::size_t cost_width(std::uint64_t total);
 
 // What the function list shows.
 struct list_state {

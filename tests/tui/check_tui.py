@@ -22,6 +22,7 @@ run), an Xdebug profile, the difference of two; in a 80x24 and a 200x60 terminal
   total kept), `X` undoes both;
 - `a` shows a function's machine code (tests/asm/hot.c run under callgrind --dump-instr=yes):
   `annotate --json --asm`'s instructions, addresses and self costs;
+- a profile of differences (cg_diff's) shows its costs signed, the page's and annotate's;
 - with OLD NEW, the functions that changed are the page's (`serve OLD NEW`), in order: old, new
   and signed change of self cost, then (`i`) of inclusive cost; Enter opens one on its side;
 - `?` lists the keys; a resize lays the screen out again; TERM=dumb and NO_COLOR draw it;
@@ -108,7 +109,7 @@ class Tui:
         subprocess.run(["tmux", "-L", SOCKET, "kill-session", "-t", self.name])
 
 
-COST = r"([\d,]+) \(\s*(-?[\d.]+)%\)"
+COST = r"(-?[\d,]+) \(\s*(-?[\d.]+)%\)"
 LIST_ROW = re.compile(r"^\s*" + COST + r"\s+" + COST + r"\s+([\d,]+)  (.*?)\s*$")
 CALL_ROW = re.compile(r"^\s*" + COST + r"\s+([\d,]+)  (.*?)\s*$")
 
@@ -272,13 +273,7 @@ def check_threads():
         # The call tree: its roots (the threads' own) sum to the program's total.
         t.keys("t")
         screen = t.wait(r"^ Call tree of ")
-        total = 0
-        for r in screen:
-            m = re.match(r"^\s*" + COST + r"\s+" + COST + r"  (.*)$", r)
-            rest = m.group(5) if m else ""
-            # (a root: "- NAME" or "+ NAME", or a leaf's "  NAME"; a child is indented by two)
-            if rest[:2] in ("- ", "+ ") or (rest[:2] == "  " and rest[2:3] not in (" ", "+", "-")):
-                total += number(m.group(1))
+        total = sum(r[0] for r in tree_rows(screen) if r[1] == 0)
         check(total == data["totals"][event],
               "threads: the call tree's roots sum to %d, the total is %d:\n%s" % (
                   total, data["totals"][event], "\n".join(screen)))
@@ -464,6 +459,27 @@ def tree_rows(screen):
     return out
 
 
+def check_signed():
+    """A profile of differences (tests/signed/cg_diff.out, cg_diff's): costs with their sign,
+    shares of the signed total, the largest change first, as the page and annotate give them."""
+    path = os.path.join(corpus, "..", "signed", "cg_diff.out")
+    server = Server(path, cwd=corpus)
+    try:
+        data = server.json("/api/v1/functions?by=inclusive&limit=5000")
+        event = data["events"][0]
+        t = Tui([path], 100, 24)
+        screen = t.wait(r"^ Functions: ")
+        check(any(re.match(r"^\s*-[\d,]+ \(", r) for r in screen),
+              "signed: a negative cost shown:\n" + "\n".join(screen))
+        check_list("signed", screen, data["rows"], event, data["totals"][event],
+                   annotate_of(path))
+        t.keys("q")
+        check(t.exit_code() == 0, "signed: q exits 0")
+        t.close()
+    finally:
+        server.stop()
+
+
 def check_tree_filters():
     """The call tree's focus (F), hide (H) and none (X), on main of vg-recurse."""
     t = Tui(["vg-recurse-default.callgrind"], 120, 30)
@@ -520,6 +536,7 @@ try:
     check_diff()
     check_machine_code()
     check_tree_filters()
+    check_signed()
 finally:
     subprocess.run(["tmux", "-L", SOCKET, "kill-server"], capture_output=True)
 if FAILURES:
