@@ -3,25 +3,15 @@
 
 #include "asm/read_any_functions.h"
 #include "calltree/input.h"
+#include "reader/null_diagnostics.h"
 
 namespace calltree::detail {
-namespace {
-
-class quiet_diagnostics final : public diagnostic_sink {
- public:
-  void report(diagnostic) override {}
-  bool wants(diag_code) const override { return false; }
-  void count_only(diag_code, severity) override {}
-};
-
-}  // namespace
-
 std::optional<code_read_error> read_code_of(const views::session& s, std::uint32_t id, profile& q) {
   const std::string name(s.name(id));
   auto keep = [&name](std::string_view n) { return n == name; };
   if (s.lines_by_chunks()) {
     // Only the chunks that hold the records of functions of its name.
-    quiet_diagnostics diagnostics;
+    null_diagnostics diagnostics;
     auto read = read_functions_by(
         q, keep, diagnostics, s.options.max_memory, s.input_name,
         [&](record_sink& sink) { return s.read_records_of_name(id, q.strings, sink); });
@@ -35,7 +25,7 @@ std::optional<code_read_error> read_code_of(const views::session& s, std::uint32
   for (const auto& file : files) {
     auto in = open_input(file);
     if (!in) return code_read_error{false, in.error().message};
-    quiet_diagnostics diagnostics;
+    null_diagnostics diagnostics;
     reader_options ro;
     ro.display_name = file;
     ro.threads = s.options.threads;

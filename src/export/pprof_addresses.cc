@@ -12,6 +12,7 @@
 #include "calltree/reader.h"
 #include "calltree/records.h"
 #include "model/row_index.h"
+#include "reader/null_diagnostics.h"
 #include "reader/read_hooks.h"
 #include "views/session.h"
 #include "views/tables.h"
@@ -19,14 +20,6 @@
 namespace calltree::exporting {
 
 namespace {
-
-// Diagnostics were shown by the session's reading; this one counts nothing.
-class quiet_diagnostics final : public diagnostic_sink {
- public:
-  void report(diagnostic) override {}
-  bool wants(diag_code) const override { return false; }
-  void count_only(diag_code, severity) override {}
-};
 
 // Sums self costs per (key, object, address) in the tables' recorded columns.
 class address_sink final : public record_sink {
@@ -162,7 +155,7 @@ result<std::optional<address_split>> split_by_address(const views::session& s,
   if (!in) return in.error();
   string_pool pool;
   address_sink sink(s, pool, parts);
-  quiet_diagnostics quiet;
+  detail::null_diagnostics quiet;
   reader_options ro;
   ro.display_name = s.input_name;
   ro.threads = s.options.threads;

@@ -28,15 +28,9 @@
 #include "calltree/records.h"
 #include "model/row_index.h"
 #include "model/run_sink.h"
+#include "reader/null_diagnostics.h"
 
 namespace calltree::detail {
-
-// Diagnostics nobody wants (a speculative reading stops at the first, it never sends it).
-class null_diagnostics final : public diagnostic_sink {
- public:
-  void report(diagnostic) override {}
-  bool wants(diag_code) const override { return false; }
-};
 
 class record_batch final : public record_sink {
  public:
