@@ -117,6 +117,9 @@ void annotate_direct::keep_view_tables(bool solve_inclusive) {
   impl_->every_file_lines = solve_inclusive;
 }
 void annotate_direct::key_by_function() { impl_->by_function = true; }
+void annotate_direct::when_keys_numbered(std::function<void()> f) {
+  impl_->keys_numbered = std::move(f);
+}
 void annotate_direct::note_chunks(const std::vector<detail::chunk_start>* starts,
                                   std::uint32_t base) {
   impl_->chunks.starts = starts;

@@ -36,7 +36,7 @@ namespace calltree {
 namespace views {
 struct annotate_data;  // src/views/tables.h (internal)
 struct chunk_notes;    // src/views/chunk_notes.h (internal)
-}
+}  // namespace views
 namespace detail {
 struct chunk_start;  // src/reader/chunk_index.h (internal)
 }
@@ -110,6 +110,12 @@ class annotate_direct final : public run_sink {
   // For annotate --json (report/annotate.h, annotate_json_of): the tables of the JSON report, which
   // carries inclusive costs, calls and the lines of every file it lists. Before the first record.
   void keep_json_tables();
+
+  // Called by take_tables() once the tables' keys, their names and files are numbered
+  // (annotate_data's key_* fields, files and names), which do not change after: the views
+  // index the names on another thread while the calls, inclusive costs and totals are made.
+  // Before take_tables().
+  void when_keys_numbered(std::function<void()> f);
 
   // The tables, once every record is in (an error for an unknown --show/--sort event). The sums are
   // given up on the way: call it once. `d.names` is the profile's pool, which must outlive them.

@@ -234,6 +234,8 @@ status annotate_direct::impl::make_tables(views::annotate_data& d,
     for (std::uint32_t& f : d.key_file) f = file_new[f];
   }
   auto file_of = [&](std::uint32_t f) { return file_new.empty() ? f : file_new[f]; };
+  d.names = &names;
+  if (keys_numbered) keys_numbered();
   detail::free_storage(order);
   detail::free_storage(keys);
   key_costs = cost_matrix();
@@ -405,7 +407,6 @@ status annotate_direct::impl::make_tables(views::annotate_data& d,
   }
   detail::free_storage(new_of);
 
-  d.names = &names;
   views::finish_annotate_data(p, o, cols, d, solved ? &*solved : nullptr, warnings);
   return ok();
 }

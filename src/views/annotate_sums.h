@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -196,6 +197,7 @@ struct annotate_direct::impl {
   // order is by inclusive cost only with --inclusive=yes.
   bool json = false;
   bool json_by_inclusive = false;
+  std::function<void()> keys_numbered;  // when_keys_numbered
 
   // --raw: the calls as the model keeps them, settled at the end (settle_raw_calls); the keys
   // given self cost by a call of count 0.

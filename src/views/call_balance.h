@@ -19,7 +19,8 @@ class session;
 
 // A warning line for the profile's warnings (`[calls-above-lines]`), or nothing: the
 // functions outside cycles called for more, in the first event, than their own lines add up
-// to, counted per part, with the largest difference as the example.
+// to, counted per part, with the largest difference as the example (of equal ones, the one
+// called for more).
 std::optional<std::string> calls_above_lines(const session& s);
 
 }  // namespace calltree::views

@@ -6,8 +6,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <exception>
 #include <map>
 #include <optional>
+#include <system_error>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -15,6 +18,7 @@
 #include "calltree/input.h"
 #include "import/stacks.h"
 #include "model/radix_sort.h"
+#include "model/row_index.h"
 #include "model/string_pool_access.h"
 #include "reader/read_hooks.h"
 #include "views/annotate_direct.h"
@@ -128,37 +132,94 @@ std::vector<std::uint32_t> session::same_name(std::uint32_t k) const {
   return out;
 }
 
-void session::index_names() {
-  const std::size_t nk = keys();
+void session::name_cycles() {
   for (std::size_t c = 0; c < t.cycles.size(); ++c)
     cycle_names_.push_back("<cycle " + std::to_string(c + 1) + ">");
+}
+
+void session::index_names() {
+  const std::size_t nk = keys();
   if (!options.index_names) return;
-  keys_by_name.resize(nk);
-  for (std::uint32_t k = 0; k < nk; ++k) keys_by_name[k] = k;
-  std::stable_sort(keys_by_name.begin(), keys_by_name.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return t.key_function[a] < t.key_function[b];
-  });
-  // Labels: (file, base name). A caller context `f'g` joins f when g is the first piece of
-  // some function's name (callgrind names a caller context by its callers' names).
-  std::unordered_set<std::string_view> first_pieces;
-  for (std::uint32_t k = 0; k < nk; ++k) {
-    const std::string_view n = t.function_name(k);
-    first_pieces.insert(n.substr(0, n.find('\'')));
+  {
+    std::vector<detail::keyed_index> by(nk);
+    for (std::uint32_t k = 0; k < nk; ++k) by[k] = {t.key_function[k].index(), k};
+    detail::radix_sort(by);  // (stable: equal names keep their keys' order)
+    keys_by_name.resize(nk);
+    for (std::size_t i = 0; i < nk; ++i) keys_by_name[i] = by[i].index;
   }
-  auto is_function = [&](std::string_view piece) { return first_pieces.count(piece) != 0; };
-  struct label_hash {
-    std::size_t operator()(const std::pair<std::uint32_t, std::string_view>& x) const noexcept {
-      return std::hash<std::string_view>()(x.second) * 31 + x.first;
-    }
+  // Labels: (file, base name), as base_name() gives it. A caller context `f'g` joins f when g
+  // is the first piece of some function's name (callgrind names a caller context by its
+  // callers' names). The names are read in the order of their ids (the pool's order: its text
+  // is read through, not jumped about in, and a name's keys read it once), and a base name is
+  // known by a number rather than by its text:
+  //  * the first piece of a name (all of it when it has no quote) by its number among the
+  //    first pieces, which hold no quote;
+  //  * a whole name with a quote in it by its name id (the pool holds each text once).
+  // Two bases are the same text exactly when their numbers are, so the labels are those of
+  // base_name() by text.
+  constexpr std::uint32_t none = UINT32_MAX;
+  constexpr std::uint32_t whole = 0x80000000u;  // (a base known by its name id)
+  struct pieces {
+    std::uint32_t piece = 0;     // the first piece's number
+    std::uint32_t quote = none;  // where the first quote is
+    std::uint32_t next = 0;      // the length of the piece after it
   };
-  std::unordered_map<std::pair<std::uint32_t, std::string_view>, std::uint32_t, label_hash> ids;
+  std::vector<pieces> of(nk);
+  std::unordered_map<std::string_view, std::uint32_t> first_pieces;
+  first_pieces.reserve(nk);
+  for (std::size_t i = 0; i < nk; ++i) {
+    const std::uint32_t k = keys_by_name[i];
+    if (i && t.key_function[keys_by_name[i - 1]] == t.key_function[k]) {
+      of[k] = of[keys_by_name[i - 1]];
+      continue;
+    }
+    const std::string_view n = t.function_name(k);
+    const std::size_t q = n.find('\'');
+    pieces& x = of[k];
+    x.piece = first_pieces.emplace(n.substr(0, q), static_cast<std::uint32_t>(first_pieces.size()))
+                  .first->second;
+    if (q == std::string_view::npos) continue;
+    x.quote = static_cast<std::uint32_t>(q);
+    const std::string_view rest = n.substr(q + 1);
+    x.next = static_cast<std::uint32_t>(std::min(rest.size(), rest.find('\'')));
+  }
+  // Each name's base (a name's keys share it).
+  std::vector<std::uint32_t> base(nk);
+  for (std::size_t i = 0; i < nk; ++i) {
+    const std::uint32_t k = keys_by_name[i];
+    if (i && t.key_function[keys_by_name[i - 1]] == t.key_function[k]) {
+      base[k] = base[keys_by_name[i - 1]];
+      continue;
+    }
+    const pieces& x = of[k];
+    if (x.quote == none) {
+      base[k] = x.piece;
+      continue;
+    }
+    bool cut = false;
+    if (x.quote != 0) {
+      const std::string_view next = t.function_name(k).substr(x.quote + 1, x.next);
+      cut = all_digits(next) || (!next.empty() && first_pieces.count(next) != 0);
+    }
+    base[k] = cut ? x.piece : whole | t.key_function[k].index();
+  }
+  detail::row_index ids;
+  std::vector<std::uint64_t> id_key;  // per label: (file, base)
   label_of.resize(nk);
   for (std::uint32_t k = 0; k < nk; ++k) {
-    const std::string_view base = base_name(t.function_name(k), is_function);
-    auto [it, fresh] =
-        ids.emplace(std::make_pair(t.key_file[k], base), static_cast<std::uint32_t>(ids.size()));
-    if (fresh) label_name.push_back(base);
-    label_of[k] = it->second;
+    const std::uint64_t key = (std::uint64_t{t.key_file[k]} << 32) | base[k];
+    const std::uint64_t hash = detail::mix(0, key);
+    std::size_t slot = 0;
+    std::uint32_t l = ids.find(
+        hash, [&](std::uint32_t r) { return id_key[r] == key; }, slot);
+    if (l == detail::row_index::empty) {
+      l = static_cast<std::uint32_t>(id_key.size());
+      ids.insert(hash, l, slot);
+      id_key.push_back(key);
+      const std::string_view n = t.function_name(k);
+      label_name.push_back(base[k] & whole ? n : n.substr(0, of[k].quote));
+    }
+    label_of[k] = l;
   }
 }
 
@@ -371,7 +432,8 @@ result<reading> read_tables(const std::vector<std::string>& paths, const load_op
                             const std::atomic<bool>* stop = nullptr,
                             std::optional<std::uint32_t> part = std::nullopt,
                             std::vector<calltree::detail::recorded_stacks>* stacks = nullptr,
-                            chunk_ranges* ranges = nullptr) {
+                            chunk_ranges* ranges = nullptr,
+                            std::function<void()> keys_numbered = {}) {
   const std::string& path = paths.front();
   annotate_options o = view_annotate_options(options, path, lines, options.threads);
   if (part) o.part = part_id{*part};  // (one part's records alone, as annotate --part)
@@ -379,6 +441,7 @@ result<reading> read_tables(const std::vector<std::string>& paths, const load_op
   annotate_direct direct(p, o, &diags, display);
   keep_view_tables(direct, options);
   direct.stop_when(stop);
+  if (keys_numbered) direct.when_keys_numbered(std::move(keys_numbered));
 
   // A run of several files: each file's parts, one after another, into the same tables (as
   // KCachegrind loads them).
@@ -487,8 +550,35 @@ result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
       ranges->inputs.push_back(std::move(in));
     }
   }
+  // The names are indexed on another thread once the tables' keys are numbered, while the
+  // reading's calls, inclusive costs and totals are made (joined before anything reads them).
+  std::thread indexing;
+  std::exception_ptr indexing_failed;
+  struct joined {
+    std::thread& t;
+    ~joined() {
+      if (t.joinable()) t.join();
+    }
+  } join_indexing{indexing};
+  auto index_names = [&] {
+    if (options.threads == 1) {
+      s->index_names();
+      return;
+    }
+    try {
+      indexing = std::thread([&] {
+        try {
+          s->index_names();
+        } catch (...) {
+          indexing_failed = std::current_exception();
+        }
+      });
+    } catch (const std::system_error&) {
+      s->index_names();  // (no thread to be had)
+    }
+  };
   auto read = read_tables(paths, options, !defer, s->p, s->t, diags, &s->table_warnings, nullptr,
-                          std::nullopt, &stacks, ranges.get());
+                          std::nullopt, &stacks, ranges.get(), index_names);
   if (!read) return read.error();
   // (Its chunks are read alone only where every one reads as the whole reading read it, and
   // the views can find their keys by name.)
@@ -520,8 +610,10 @@ result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
   s->columns = recorded_columns(s->p, s->t.recorded);
   keep_recorded_stacks(*s, stacks);
   stacks = {};
-  s->index_names();
   if (auto w = calls_above_lines(*s)) s->table_warnings.push_back(std::move(*w));
+  if (indexing.joinable()) indexing.join();
+  if (indexing_failed) std::rethrow_exception(indexing_failed);
+  s->name_cycles();
   if (!defer) s->lines_done_ = true;
   return s;
 }

@@ -264,7 +264,8 @@ class session {
  private:
   friend result<std::unique_ptr<session>> load_run(const std::vector<std::string>& paths,
                                                    const load_options& options);
-  void index_names();
+  void index_names();  // (of the keys' names alone: may run beside the making of the rest)
+  void name_cycles();
   std::shared_ptr<const void> remembered_any(
       const std::string& key, const std::function<std::shared_ptr<const void>()>& make) const;
   std::shared_ptr<const void> find_remembered(const std::string& key) const;       // (mutex_ held)
