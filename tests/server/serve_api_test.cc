@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -866,6 +867,87 @@ TEST(ServeViews, BaseNames) {
   EXPECT_EQ(views::base_name("f'h", is_fn), "f'h");
   EXPECT_EQ(views::base_name("f", is_fn), "f");
   EXPECT_EQ(views::base_name("'2", is_fn), "'2");
+}
+
+// The labels as base_name() gives them by text: a number per (file, base name), in the order
+// of the keys; the session knows a base by a number instead (session_names.cc).
+std::vector<std::uint32_t> labels_by_text(const views::session& s) {
+  std::set<std::string, std::less<>> first_pieces;
+  for (std::uint32_t k = 0; k < s.keys(); ++k) {
+    const std::string_view n = s.t.function_name(k);
+    first_pieces.emplace(n.substr(0, n.find('\'')));
+  }
+  auto is_function = [&](std::string_view piece) { return first_pieces.count(piece) != 0; };
+  std::map<std::pair<std::uint32_t, std::string>, std::uint32_t> ids;
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t k = 0; k < s.keys(); ++k) {
+    const std::string base(views::base_name(s.t.function_name(k), is_function));
+    out.push_back(ids.emplace(std::pair(s.t.key_file[k], base), ids.size()).first->second);
+  }
+  return out;
+}
+
+void expect_names_indexed(const views::session& s) {
+  EXPECT_EQ(s.label_of, labels_by_text(s));
+  for (std::uint32_t k = 0; k < s.keys(); ++k) {
+    const std::string_view n = s.t.function_name(k);
+    ASSERT_LT(s.label_of[k], s.label_name.size());
+    const std::string_view base = s.label_name[s.label_of[k]];
+    EXPECT_TRUE(base == n || (n.substr(0, base.size()) == base && n[base.size()] == '\''))
+        << n << " under " << base;
+  }
+  // The keys of each name, by (name id, key).
+  ASSERT_EQ(s.keys_by_name.size(), s.keys());
+  std::vector<std::uint32_t> all = s.keys_by_name;
+  EXPECT_TRUE(std::is_sorted(all.begin(), all.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return std::pair(s.t.key_function[a], a) < std::pair(s.t.key_function[b], b);
+  }));
+  std::sort(all.begin(), all.end());
+  for (std::uint32_t k = 0; k < s.keys(); ++k) EXPECT_EQ(all[k], k);
+}
+
+TEST(ServeViews, LabelsAreThoseOfBaseNamesByText) {
+  std::size_t labels = 0, keys = 0;
+  for (const auto& path : test::corpus_profiles(true)) {
+    SCOPED_TRACE(path.string());
+    auto s = load(path);
+    ASSERT_TRUE(s);
+    expect_names_indexed(*s);
+    labels += s->label_name.size();
+    keys += s->keys();
+  }
+  EXPECT_LT(labels, keys);  // (some keys are joined)
+  // Caller contexts and recursion levels, a quote first, a context whose next piece is no
+  // function, the same names in another file.
+  const fs::path f = fs::path(testing::TempDir()) / "labels.callgrind";
+  {
+    std::FILE* out = std::fopen(f.c_str(), "w");
+    ASSERT_TRUE(out);
+    std::fputs(
+        "events: Ir\nfl=a.c\nfn=f\n1 10\ncfn=f'2\ncalls=1 1\n1 5\nfn=f'2\n1 5\nfn=f'g\n1 3\n"
+        "fn=g\n1 1\nfn=f'k\n1 2\nfn='x\n1 1\nfn=g'1a\n1 1\nfn=h'g'f\n1 1\nfn=f''\n1 1\n"
+        "fl=b.c\nfn=f'g\n1 4\nfn=f\n1 1\nfn='x\n1 1\n",
+        out);
+    std::fclose(out);
+  }
+  auto s = load(f);
+  ASSERT_TRUE(s);
+  expect_names_indexed(*s);
+  // f, f'2 and f'g one label in a.c; f'k, 'x, g'1a, f'' their own; h'g'f is h's (no key h).
+  auto label = [&](std::string_view file, std::string_view name) {
+    for (std::uint32_t k = 0; k < s->keys(); ++k)
+      if (s->t.files[s->t.key_file[k]] == file && s->t.function_name(k) == name)
+        return s->label_of[k];
+    ADD_FAILURE() << name << " in " << file;
+    return UINT32_MAX;
+  };
+  EXPECT_EQ(label("a.c", "f"), label("a.c", "f'2"));
+  EXPECT_EQ(label("a.c", "f"), label("a.c", "f'g"));
+  EXPECT_NE(label("a.c", "f"), label("a.c", "f'k"));
+  EXPECT_NE(label("a.c", "g"), label("a.c", "g'1a"));
+  EXPECT_NE(label("a.c", "f"), label("b.c", "f"));
+  EXPECT_EQ(label("b.c", "f"), label("b.c", "f'g"));
+  EXPECT_EQ(s->label_name[label("a.c", "h'g'f")], "h");
 }
 
 TEST(ServeViews, Targets) {
