@@ -6,7 +6,9 @@
 #  1. Every #include "FOLDER/..." of a file under src/, server/ or cli/ names a folder of the
 #     file's own layer or of one under it (calltree/ headers are the public API, any layer's).
 #  2. Each layer links only layers under it (its BELOW list).
-#  3. docs/architecture.md lists the same order ("Layers, from the bottom: ...").
+#  3. docs/architecture.md lists the same order ("Layers, from the bottom: ..."), and its
+#     table under that line names every folder of the code (src/FOLDER, server/, tui/, cli/,
+#     python/).
 # Prints each upward include as FILE:LINE: error: ..., and exits 1 if there is one.
 set -euo pipefail
 src=$(cd "${1:?usage: layers.sh SOURCE_DIR}" && pwd)
@@ -51,6 +53,22 @@ if ! grep -qF "Layers, from the bottom: $listed." docs/architecture.md; then
        "\"Layers, from the bottom: $listed.\""
   status=1
 fi
+
+# docs/architecture.md's table of the layers (the block under that line) names every folder of
+# the code: each src/FOLDER, and server/, tui/, cli/ and python/.
+table=$(awk '/^Layers, from the bottom:/ { on = 1; next } on && /^```/ { n++; if (n == 2) exit; next } on && n == 1' docs/architecture.md)
+for dir in src/*/ server/ tui/ cli/ python/; do
+  dir=${dir%/}
+  [ -d "$dir" ] || continue
+  case $dir in
+    src/*) want=$dir ;;
+    *) want=$dir/ ;;
+  esac
+  if ! grep -qE "(^|[[:space:],])${want}([[:space:],]|\$)" <<<"$table"; then
+    echo "docs/architecture.md: error: the table of the layers does not name $want"
+    status=1
+  fi
+done
 
 # The layer of a file: its folder's (src/FOLDER/...), or server, tui or cli.
 layer_of_file() {
