@@ -116,6 +116,8 @@ status annotate_direct::impl::make_tables(views::annotate_data& d,
   first_key_pages = decltype(first_key_pages)();
   other_function_index = row_index();
   other_calls = row_index();
+  detail::free_storage(call_next);
+  detail::free_storage(call_chain);
   part_self_index = row_index();
   part_call_index = row_index();
   detail::free_storage(display);

@@ -58,7 +58,7 @@ struct annotate_direct::impl {
     // Rank of its first appearance in a call record; max_keys: none.
     std::uint32_t call_rank : 30 = max_keys;
     std::uint32_t seen : 1 = 0, called : 1 = 0;
-    std::uint32_t calls = none;    // the first call it makes
+    std::uint32_t calls = none;    // the latest call it makes (see call_next)
     function_entry function_here;  // the first function whose own key this is
     bool has_self() const { return self_rank != none; }
   };
@@ -130,7 +130,15 @@ struct annotate_direct::impl {
   std::uint32_t function_self_ranks = 0, function_call_ranks = 0;
 
   paged_array<call_entry> calls;
-  row_index other_calls;  // the calls that are not the first their caller makes
+  // A caller's calls are found along a chain from its latest (key_entry::calls, call_next)
+  // while it makes at most `chained`, else in other_calls, which then holds all of them. In a
+  // file that writes each function's block once, nearly every call is new where it is met:
+  // the chain of calls just made says so from memory near at hand, where a hash of every call
+  // (8 MB for the real profile's 441 k) would be probed at a random slot for each.
+  static constexpr std::uint8_t chained = 8;
+  std::vector<std::uint32_t> call_next;  // per call: its caller's call made before it, or none
+  std::vector<std::uint8_t> call_chain;  // per key: the calls it makes, up to chained + 1
+  row_index other_calls;                 // the calls of callers of more than `chained`
   cost_matrix call_costs;
   std::vector<std::uint32_t> call_given;
   std::vector<std::uint64_t> call_layouts;
@@ -587,27 +595,13 @@ struct annotate_direct::impl {
     if (!keep_calls && !with_lines) return;
 
     std::uint32_t ci = last_call;
-    auto same = [&](std::uint32_t i) { return calls[i].caller == ck && calls[i].callee == ek; };
-    if (ci == none || !same(ci)) {
-      // The caller's first call, else a hash: an index of every call would take 8 MB for the
-      // real profile's 441 k calls, that of the others (a caller's second callee on) 2-4 MB.
-      const std::uint32_t first = keys[ck].calls;
+    if (ci == none || calls[ci].caller != ck || calls[ci].callee != ek) {
       const std::uint64_t h = mix(mix(4, ck), ek);
       std::size_t slot = 0;
-      ci = first != none && same(first) ? first
-           : first != none              ? other_calls.find(h, same, slot)
-                                        : row_index::empty;
+      ci = find_call(ck, ek, h, slot);
       if (ci == row_index::empty) {
         if (!room(r.line)) return;
-        ci = static_cast<std::uint32_t>(calls.size());
-        if (first == none)
-          keys[ck].calls = ci;
-        else
-          other_calls.insert(h, ci, slot);
-        calls.push_back({ck, ek, 0});
-        call_costs.add_row();
-        if (tracking) call_given.push_back(0);
-        if (layouts.size() > 1) call_layouts.push_back(0);
+        ci = add_call(ck, ek, h, slot);
       }
       last_call = ci;
     }
@@ -628,6 +622,41 @@ struct annotate_direct::impl {
       if (tracked) note_given(call_line_given, li, given_of(r.given, r.costs.size()));
       if (!call_line_layouts.empty()) call_line_layouts[li] |= layout_bit;
     }
+  }
+
+  // The call of (ck, ek), or row_index::empty and the slot add_call() takes (`h` its hash).
+  std::uint32_t find_call(std::uint32_t ck, std::uint32_t ek, std::uint64_t h, std::size_t& slot) {
+    if (ck < call_chain.size() && call_chain[ck] > chained)
+      return other_calls.find(
+          h, [&](std::uint32_t i) { return calls[i].caller == ck && calls[i].callee == ek; }, slot);
+    for (std::uint32_t i = keys[ck].calls; i != none; i = call_next[i])
+      if (calls[i].callee == ek) return i;
+    return row_index::empty;
+  }
+  // A new call of (ck, ek) after find_call() found none.
+  std::uint32_t add_call(std::uint32_t ck, std::uint32_t ek, std::uint64_t h, std::size_t slot) {
+    const auto ci = static_cast<std::uint32_t>(calls.size());
+    calls.push_back({ck, ek, 0});
+    call_costs.add_row();
+    if (tracking) call_given.push_back(0);
+    if (layouts.size() > 1) call_layouts.push_back(0);
+    call_next.push_back(keys[ck].calls);
+    keys[ck].calls = ci;
+    if (ck >= call_chain.size()) call_chain.resize(keys.size(), 0);
+    std::uint8_t& n = call_chain[ck];
+    if (n > chained) {
+      other_calls.insert(h, ci, slot);
+    } else if (++n > chained) {
+      // (The caller's chain is long now: each of its calls goes into the index.)
+      for (std::uint32_t i = ci; i != none; i = call_next[i]) {
+        const std::uint64_t hi = mix(mix(4, ck), calls[i].callee);
+        std::size_t at = 0;
+        other_calls.find(
+            hi, [](std::uint32_t) { return false; }, at);
+        other_calls.insert(hi, i, at);
+      }
+    }
+    return ci;
   }
 
   // --raw: the record into its row as the model keeps it (see raw_call).
