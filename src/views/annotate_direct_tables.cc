@@ -374,10 +374,6 @@ status annotate_direct::impl::make_tables(views::annotate_data& d,
     }
     if (views) {
       // Each part's rows, for views of some parts (recorded columns; calls by their index).
-      std::unordered_map<std::uint64_t, std::uint32_t> call_of;
-      call_of.reserve(d.calls.size());
-      for (std::uint32_t ci = 0; ci < d.calls.size(); ++ci)
-        call_of.emplace(std::uint64_t{d.calls[ci].caller} << 32 | d.calls[ci].callee, ci);
       d.part_self = views::cc_table(d.columns.size());
       d.part_self.reserve(part_selfs.size());
       for (std::uint32_t i = 0; i < part_selfs.size(); ++i) {
@@ -391,10 +387,8 @@ status annotate_direct::impl::make_tables(views::annotate_data& d,
       d.part_call_cc.reserve(part_calls.size());
       for (std::uint32_t i = 0; i < part_calls.size(); ++i) {
         const part_call& c = part_calls[i];
-        auto it = call_of.find(std::uint64_t{new_of[c.caller]} << 32 | new_of[c.callee]);
-        if (it == call_of.end()) continue;  // (every part's call is a call of the whole)
         d.part_call_part.push_back(c.part);
-        d.part_call_call.push_back(it->second);
+        d.part_call_call.push_back(c.call);  // (every part's call is a call of the whole)
         d.part_call_count.push_back(c.count);
         const std::size_t row = d.part_call_cc.add_row();
         auto costs = project(c.part, part_call_costs.row(i));

@@ -79,8 +79,10 @@ struct annotate_direct::impl {
   };
   struct part_call {
     std::uint32_t part = 0, caller = 0, callee = 0;
+    std::uint32_t call = 0;  // its row of `calls` (that of the whole)
     std::uint64_t count = 0;
   };
+  static_assert(sizeof(part_call) == 24);
 
   // With --raw, a call as the model keeps it: per part, caller function, its source file, call
   // line, callee, and target line. Whether its count sums to 0 (its cost is then the caller's
@@ -460,7 +462,8 @@ struct annotate_direct::impl {
     part_self_costs.add_row();
     return i;
   }
-  std::uint32_t part_call_of(std::uint32_t pt, std::uint32_t ck, std::uint32_t ek) {
+  std::uint32_t part_call_of(std::uint32_t pt, std::uint32_t ck, std::uint32_t ek,
+                             std::uint32_t call) {
     const std::uint64_t h = mix(mix(mix(7, pt), ck), ek);
     std::size_t slot;
     std::uint32_t i = part_call_index.find(
@@ -473,7 +476,7 @@ struct annotate_direct::impl {
     if (i != row_index::empty) return i;
     i = static_cast<std::uint32_t>(part_calls.size());
     part_call_index.insert(h, i, slot);
-    part_calls.push_back({pt, ck, ek, 0});
+    part_calls.push_back({pt, ck, ek, call, 0});
     part_call_costs.add_row();
     return i;
   }
@@ -535,7 +538,7 @@ struct annotate_direct::impl {
         std::copy_n(key_costs.row(k).begin(), cols, part_self_costs.row(i).begin());
       }
       for (std::uint32_t c = 0; c < calls.size(); ++c) {
-        const std::uint32_t i = part_call_of(0, calls[c].caller, calls[c].callee);
+        const std::uint32_t i = part_call_of(0, calls[c].caller, calls[c].callee, c);
         part_calls[i].count = calls[c].count;
         std::copy_n(call_costs.row(c).begin(), cols, part_call_costs.row(i).begin());
       }
@@ -610,7 +613,7 @@ struct annotate_direct::impl {
     if (tracked) note_given(call_given, ci, given_of(r.given, r.costs.size()));
     if (!call_layouts.empty()) call_layouts[ci] |= layout_bit;
     if (per_part) {
-      const std::uint32_t pi = part_call_of(part, ck, ek);
+      const std::uint32_t pi = part_call_of(part, ck, ek, ci);
       if (!add_saturating(part_calls[pi].count, r.count)) overflow(r.line);
       add(part_call_costs.row(pi), r.costs, r.line);
     }
