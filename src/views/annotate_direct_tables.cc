@@ -118,8 +118,8 @@ status annotate_direct::impl::make_tables(views::annotate_data& d,
   other_calls = row_index();
   detail::free_storage(call_next);
   detail::free_storage(call_chain);
-  part_self_index = row_index();
-  part_call_index = row_index();
+  detail::free_storage(latest_part_self);
+  detail::free_storage(latest_part_call);
   detail::free_storage(display);
   if (&names == &p.strings) p.strings.release_index();
   constexpr std::uint64_t unranked = UINT64_MAX;

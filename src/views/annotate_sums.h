@@ -221,11 +221,13 @@ struct annotate_direct::impl {
   // Per part, for the inclusive solver (from the second part on, with --inclusive=yes; not
   // with --part or --raw, which solve over one part or none).
   bool per_part = false;
+  // A key's and a call's row of the part being read is its latest: the parts are read one
+  // after another (`part` only grows), so a row of an earlier part is never asked for again.
   paged_array<part_key> part_selfs;
-  row_index part_self_index;
+  std::vector<std::uint32_t> latest_part_self;  // per key: its latest row, or none
   cost_matrix part_self_costs;
   paged_array<part_call> part_calls;
-  row_index part_call_index;
+  std::vector<std::uint32_t> latest_part_call;  // per call (of `calls`): its latest row, or none
   cost_matrix part_call_costs;
 
   // The part being read.
@@ -448,34 +450,22 @@ struct annotate_direct::impl {
     if (tracked) given[i] = std::max(given[i], g + 1);
   }
 
-  // (part, key) and (part, caller, callee) rows, from the second part on.
+  // (part, key) and (part, call) rows, from the second part on.
   std::uint32_t part_self_of(std::uint32_t pt, std::uint32_t k) {
-    const std::uint64_t h = mix(mix(6, pt), k);
-    std::size_t slot;
-    std::uint32_t i = part_self_index.find(
-        h, [&](std::uint32_t j) { return part_selfs[j].part == pt && part_selfs[j].key == k; },
-        slot);
-    if (i != row_index::empty) return i;
+    if (k >= latest_part_self.size()) latest_part_self.resize(keys.size(), none);
+    std::uint32_t& i = latest_part_self[k];
+    if (i != none && part_selfs[i].part == pt) return i;
     i = static_cast<std::uint32_t>(part_selfs.size());
-    part_self_index.insert(h, i, slot);
     part_selfs.push_back({pt, k});
     part_self_costs.add_row();
     return i;
   }
   std::uint32_t part_call_of(std::uint32_t pt, std::uint32_t ck, std::uint32_t ek,
                              std::uint32_t call) {
-    const std::uint64_t h = mix(mix(mix(7, pt), ck), ek);
-    std::size_t slot;
-    std::uint32_t i = part_call_index.find(
-        h,
-        [&](std::uint32_t j) {
-          const part_call& c = part_calls[j];
-          return c.part == pt && c.caller == ck && c.callee == ek;
-        },
-        slot);
-    if (i != row_index::empty) return i;
+    if (call >= latest_part_call.size()) latest_part_call.resize(calls.size(), none);
+    std::uint32_t& i = latest_part_call[call];
+    if (i != none && part_calls[i].part == pt) return i;
     i = static_cast<std::uint32_t>(part_calls.size());
-    part_call_index.insert(h, i, slot);
     part_calls.push_back({pt, ck, ek, call, 0});
     part_call_costs.add_row();
     return i;
