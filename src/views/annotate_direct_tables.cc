@@ -199,7 +199,7 @@ status annotate_direct::impl::make_tables(views::annotate_data& d,
   d.key_has_object.assign(nk, 0);
   d.key_seen.resize(nk);
   d.key_called.resize(nk);
-  d.self.reserve(nk);
+  d.self.add_rows(nk);
   for (std::uint32_t n = 0; n < nk; ++n) {
     const std::uint32_t k = order[n];
     const key_entry& e = keys[k];
@@ -214,7 +214,6 @@ status annotate_direct::impl::make_tables(views::annotate_data& d,
       d.key_object[n] = it->second;
       d.key_has_object[n] = 1;
     }
-    d.self.add_row();
     if (e.has_self() || (k < raw_self.size() && raw_self[k]))
       fill(d.self, n, key_costs.row(k), key_layouts.empty() ? 1 : key_layouts[k],
            key_given.empty() ? 0 : key_given[k]);
@@ -246,9 +245,8 @@ status annotate_direct::impl::make_tables(views::annotate_data& d,
 
   // Calls, in order of first appearance: their costs, then (those of the reading given back)
   // the pairs.
-  d.call_cc.reserve(calls.size());
+  d.call_cc.add_rows(calls.size());
   for (std::uint32_t ci = 0; ci < calls.size(); ++ci) {
-    d.call_cc.add_row();
     fill(d.call_cc, ci, call_costs.row(ci), call_layouts.empty() ? 1 : call_layouts[ci],
          call_given.empty() ? 0 : call_given[ci]);
   }
@@ -375,24 +373,27 @@ status annotate_direct::impl::make_tables(views::annotate_data& d,
     if (views) {
       // Each part's rows, for views of some parts (recorded columns; calls by their index).
       d.part_self = views::cc_table(d.columns.size());
-      d.part_self.reserve(part_selfs.size());
+      d.part_self.add_rows(part_selfs.size());
+      d.part_self_part.resize(part_selfs.size());
+      d.part_self_key.resize(part_selfs.size());
       for (std::uint32_t i = 0; i < part_selfs.size(); ++i) {
-        d.part_self_part.push_back(part_selfs[i].part);
-        d.part_self_key.push_back(new_of[part_selfs[i].key]);
-        const std::size_t row = d.part_self.add_row();
+        d.part_self_part[i] = part_selfs[i].part;
+        d.part_self_key[i] = new_of[part_selfs[i].key];
         auto costs = project(part_selfs[i].part, part_self_costs.row(i));
-        std::copy_n(costs.begin(), nrec, d.part_self.values(row));
+        std::copy_n(costs.begin(), nrec, d.part_self.values(i));
       }
       d.part_call_cc = views::cc_table(d.columns.size());
-      d.part_call_cc.reserve(part_calls.size());
+      d.part_call_cc.add_rows(part_calls.size());
+      d.part_call_part.resize(part_calls.size());
+      d.part_call_call.resize(part_calls.size());
+      d.part_call_count.resize(part_calls.size());
       for (std::uint32_t i = 0; i < part_calls.size(); ++i) {
         const part_call& c = part_calls[i];
-        d.part_call_part.push_back(c.part);
-        d.part_call_call.push_back(c.call);  // (every part's call is a call of the whole)
-        d.part_call_count.push_back(c.count);
-        const std::size_t row = d.part_call_cc.add_row();
+        d.part_call_part[i] = c.part;
+        d.part_call_call[i] = c.call;  // (every part's call is a call of the whole)
+        d.part_call_count[i] = c.count;
         auto costs = project(c.part, part_call_costs.row(i));
-        std::copy_n(costs.begin(), nrec, d.part_call_cc.values(row));
+        std::copy_n(costs.begin(), nrec, d.part_call_cc.values(i));
       }
     }
     detail::free_storage(part_selfs);

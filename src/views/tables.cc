@@ -321,9 +321,8 @@ void finish_annotate_data(const profile& p, const annotate_options& o, const ann
     const std::size_t nk = d.keys();
     d.cycle_of.resize(r.cycle_of.size());
     for (std::size_t k = 0; k < r.cycle_of.size(); ++k) d.cycle_of[k] = r.cycle_of[k].index();
-    d.inclusive.reserve(nk);
+    d.inclusive.add_rows(nk);
     for (std::size_t k = 0; k < nk; ++k) {
-      d.inclusive.add_row();
       std::copy_n(r.inclusive.row(k).begin(), nrec, d.inclusive.values(k));
     }
     // Definedness: called functions take their incoming calls', others self + outgoing.

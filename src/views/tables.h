@@ -49,6 +49,13 @@ class cc_table {
     }
     return rows() - 1;
   }
+  // `n` rows more (all 0, undefined) at once; the first one's number.
+  std::size_t add_rows(std::size_t n) {
+    const std::size_t first = rows();
+    v_.resize(v_.size() + n * cols_);
+    d_.resize(d_.size() + n * cols_);
+    return first;
+  }
   std::uint64_t* values(std::size_t r) { return v_.data() + r * cols_; }
   const std::uint64_t* values(std::size_t r) const { return v_.data() + r * cols_; }
   char* defined(std::size_t r) { return d_.data() + r * cols_; }
