@@ -24,7 +24,7 @@
 #include "memory_option.h"
 #include "model/string_pool_access.h"
 #include "progress.h"
-#include "reader/read_hooks.h"
+#include "reader/read_profile.h"
 #include "report/annotate.h"
 #include "views/annotate_direct.h"
 
@@ -324,7 +324,7 @@ int run_annotate(std::span<const std::string_view> args) {
     progress.attach(ro);
     direct.emplace(p, o, &diags, ro.display_name);
     if (json) direct->keep_json_tables();
-    auto stats = detail::read_any_input(**in, p.strings, *direct, diags, ro);
+    auto stats = detail::read_profile(**in, p.strings, *direct, diags, ro, detail::any_input());
     progress.finish();
     if (!stats) {
       std::fprintf(stderr, "calltree annotate: %s\n", stats.error().message.c_str());

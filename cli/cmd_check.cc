@@ -13,7 +13,7 @@
 #include "memory_option.h"
 #include "model/string_pool_access.h"
 #include "progress.h"
-#include "reader/read_hooks.h"
+#include "reader/read_profile.h"
 #include "report/json.h"
 
 namespace calltree::cli {
@@ -117,8 +117,8 @@ bool said_by_a_diagnostic(const std::string& w, const diagnostic_collector& d) {
     const std::string_view m(x.message);
     const std::size_t comma = m.find(", less than", says.size());
     if (comma == std::string_view::npos) continue;
-    if (w.starts_with(std::string(states) + std::string(m.substr(says.size(), comma - says.size())) +
-                      " but "))
+    if (w.starts_with(std::string(states) +
+                      std::string(m.substr(says.size(), comma - says.size())) + " but "))
       return true;
   }
   return false;
@@ -275,7 +275,7 @@ int run_check(std::span<const std::string_view> argv) {
     progress.attach(ropt);
     strict_sink strict(diags);
     diagnostic_sink& sink = args->strict ? static_cast<diagnostic_sink&>(strict) : diags;
-    auto stats = detail::read_any_input(**in, names, chk, sink, ropt);
+    auto stats = detail::read_profile(**in, names, chk, sink, ropt, detail::any_input());
     progress.finish();
     if (!stats) {
       print_error(stats.error().message);

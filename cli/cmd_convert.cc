@@ -26,7 +26,7 @@
 #include "memory_option.h"
 #include "model/string_pool_access.h"
 #include "output_file.h"
-#include "reader/read_hooks.h"
+#include "reader/read_profile.h"
 #include "standard_output.h"
 
 namespace calltree::cli {
@@ -141,7 +141,7 @@ int run_convert(std::span<const std::string_view> argv) {
   ropt.display_name = in_path == "-" ? "<stdin>" : in_path;
   ropt.max_name_bytes = memory_limit();
   warnings_and_errors shown(diags);
-  auto stats = detail::read_any_input(**in, names, writer, shown, ropt);
+  auto stats = detail::read_profile(**in, names, writer, shown, ropt, detail::any_input());
   bool wrote = writer.finish();
   int write_errno = errno;
   print_diagnostics(diags);

@@ -19,7 +19,7 @@
 #include "profile_output.h"
 #include "progress.h"
 #include "reader/load_any.h"
-#include "reader/read_hooks.h"
+#include "reader/read_profile.h"
 #include "report/diff.h"
 
 namespace calltree::cli {

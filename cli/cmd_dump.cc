@@ -17,7 +17,7 @@
 #include "flag_table.h"
 #include "memory_option.h"
 #include "reader/load_any.h"
-#include "reader/read_hooks.h"
+#include "reader/read_profile.h"
 #include "report/dump.h"
 #include "standard_output.h"
 
@@ -97,7 +97,7 @@ int run_dump(std::span<const std::string_view> argv) {
     }
     string_pool names;
     dump_sink sink(std::cout, names, dopt);
-    stats = detail::read_any_input(**in, names, sink, diags, ropt);
+    stats = detail::read_profile(**in, names, sink, diags, ropt, detail::any_input());
     wrote = sink.finish();
   }
   int write_errno = errno;

@@ -35,7 +35,7 @@
 #include "output_file.h"
 #include "progress.h"
 #include "reader/load_any.h"
-#include "reader/read_hooks.h"
+#include "reader/read_profile.h"
 #include "stack_filter_regex.h"
 #include "views/part_costs.h"
 #include "views/session.h"
@@ -243,7 +243,7 @@ int export_model_streaming(const std::string& input, output_file& out, reader_op
   builder_access::stream_self_rows(b, &stream);
   if ((*in)->kind() == compression::none) builder_access::expect_input_bytes(b, (*in)->raw_size());
   builder_access::streaming_sink reading(b);  // (it asks for runs merged by place)
-  auto r = detail::read_any_input(**in, p.strings, reading, diags, ro);
+  auto r = detail::read_profile(**in, p.strings, reading, diags, ro, detail::any_input());
   progress.finish();
   if (!r) return failed(r.error().message);
   if (stream.given_up()) return -1;  // (it stopped the reading)

@@ -15,9 +15,9 @@
 // With two profiles, OLD NEW, the diff page instead (report_diff.cc, with --fail-above).
 // docs/serve.md, "calltree report --html".
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -31,7 +31,7 @@
 #include "flag_table.h"
 #include "memory_option.h"
 #include "progress.h"
-#include "reader/read_hooks.h"
+#include "reader/read_profile.h"
 #include "report_ask.h"
 #include "report_budget.h"
 #include "report_diff.h"

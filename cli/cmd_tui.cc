@@ -20,7 +20,7 @@
 #include "memory_option.h"
 #include "objdump_runner.h"
 #include "progress.h"
-#include "reader/read_hooks.h"
+#include "reader/read_profile.h"
 #include "terminal_check.h"
 #include "views/diff.h"
 #include "views/function_list.h"

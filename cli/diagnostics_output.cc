@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "color.h"
-#include "reader/read_hooks.h"
+#include "reader/read_profile.h"
 
 namespace calltree::cli {
 

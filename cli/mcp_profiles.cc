@@ -16,7 +16,7 @@
 #include "history/index.h"
 #include "objdump_runner.h"
 #include "reader/not_a_profile.h"
-#include "reader/read_hooks.h"
+#include "reader/read_profile.h"
 #include "run_store.h"
 
 namespace calltree::cli::mcp {

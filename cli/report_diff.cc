@@ -27,7 +27,7 @@
 #include "diagnostics_output.h"
 #include "memory_option.h"
 #include "progress.h"
-#include "reader/read_hooks.h"
+#include "reader/read_profile.h"
 #include "report/diff.h"
 #include "report_ask.h"
 #include "report_budget.h"

@@ -4,7 +4,7 @@
 
 #include "api_impl.h"
 #include "calltree/totals.h"
-#include "reader/read_hooks.h"
+#include "reader/read_profile.h"
 #include "views/part_costs.h"
 
 namespace calltree::server::detail {

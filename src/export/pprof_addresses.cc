@@ -13,7 +13,7 @@
 #include "calltree/records.h"
 #include "model/row_index.h"
 #include "reader/null_diagnostics.h"
-#include "reader/read_hooks.h"
+#include "reader/read_profile.h"
 #include "views/session.h"
 #include "views/tables.h"
 
@@ -160,7 +160,7 @@ result<std::optional<address_split>> split_by_address(const views::session& s,
   ro.display_name = s.input_name;
   ro.threads = s.options.threads;
   ro.max_name_bytes = s.options.max_memory;
-  auto read = detail::read_any_input(**in, pool, sink, quiet, ro);
+  auto read = detail::read_profile(**in, pool, sink, quiet, ro, detail::any_input());
   if (!read) return read.error();
 
   // The rows in (key, address) order, their costs in the export's columns.

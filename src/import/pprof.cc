@@ -290,7 +290,7 @@ bool read_function(wire_reader m, function_msg& v) {
 }
 
 // The Profile message's fields (samples only found: read_samples decodes them).
-bool read_profile(std::string_view bytes, decoded& d, fault& f) {
+bool decode_profile(std::string_view bytes, decoded& d, fault& f) {
   wire_reader m(bytes, 0, bytes.size(), f);
   while (m.next()) {
     const auto at = m.offset();
@@ -430,7 +430,7 @@ class importer {
   importer(std::string_view bytes, import_target& to) : bytes_(bytes), to_(to) {}
 
   void run() {
-    if (!read_profile(bytes_, d_, fault_)) return bad();
+    if (!decode_profile(bytes_, d_, fault_)) return bad();
     if (!check_tables()) return bad();
     if (d_.sample_types.empty()) {
       to_.no_profile = "no sample type in it";

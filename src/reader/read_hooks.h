@@ -3,9 +3,10 @@
 // the sink's needs.
 //
 // What it is: internal (src/), for the reader's files and tests. read_with_hooks() is
-// read_callgrind() with these hooks. What it is not: public API; a library user sets
-// reader_options and the sink says what it needs (record_needs; the library's own sinks,
-// read_needs).
+// read_profile() (read_profile.h: what the tool reads with) with these hooks too; it chooses
+// the format (read_profile.cc) and hands a callgrind input to read_callgrind_format
+// (reader.cc). What it is not: public API; a library user sets reader_options and the sink
+// says what it needs (record_needs; the library's own sinks, read_needs).
 #pragma once
 
 #include <cstddef>
@@ -18,13 +19,12 @@
 #include "calltree/reader.h"
 #include "import/formats.h"
 #include "model/run_sink.h"
+#include "reader/read_profile.h"
 
 namespace calltree::detail {
 
-struct recorded_stacks;
-struct chunk_index;
-
-struct read_hooks {
+// The tool's options of a reading (read_profile.h), and the tests'.
+struct read_hooks : read_profile_options {
   // The chunk size of the parallel path (0: the defaults, 128 KiB of a mapped file, 256 KiB of
   // decoded input). Tests make it small.
   std::size_t chunk_bytes = 0;
@@ -37,25 +37,6 @@ struct read_hooks {
   // Set to the chunks of the parallel path whose speculative reading was used (0 on the
   // serial path). Not a fact of the input: tests look at it, outputs do not show it.
   std::uint64_t* speculated_chunks = nullptr;
-  // An input that holds no profile (binary, empty, no events:) gives its read_stats, not an
-  // error_code::no_profile result: the tool reports it from the diagnostics, as it always has.
-  bool any_input = false;
-  // The sink sums signed costs from the first record on (cost_matrix.h, "Signed costs"): it
-  // adds this input into a profile of differences (merge, `diff -o`). Every reading starts its
-  // thread in this mode, unsigned by default, whatever an earlier reading on the thread left;
-  // the parser turns the signed mode on at the input's first negative number.
-  bool signed_sums = false;
-  // Read as this format whatever its first bytes say (`--from`); none: as they say
-  // (import/formats.h).
-  std::optional<profile_format> format;
-  // Where an input of sampled stacks (folded, perf script, pprof, .cpuprofile) leaves each
-  // part's stacks as the file records them (import/stacks.h, recorded_stacks), their `part`
-  // counted in this reading; null: not kept. The views' load keeps them (session::stacks).
-  std::vector<recorded_stacks>* stacks = nullptr;
-  // Where the reader leaves each chunk's start state and its final name tables, so that any
-  // chunks can be read again alone (chunk_index.h, read_chunks); a mapped plain file only (its
-  // `usable` says whether it can be). A mapped file is then read in chunks on one thread too.
-  chunk_index* index = nullptr;
 };
 
 // How the reader reads, from the sink's needs (read_needs, run_sink.h) and the hooks: the modes its
@@ -78,17 +59,11 @@ result<read_stats> read_with_hooks(input& in, string_pool& names, record_sink& r
                                    diagnostic_sink& diagnostics, const reader_options& options,
                                    const read_hooks& hooks);
 
-// Read to its end, cut short or not: what the tool has always called complete (a file it
-// reports as likely truncated is read to its end).
-inline bool read_to_end(const read_stats& s) { return s.state != read_state::stopped; }
-
-// read_callgrind() with read_hooks::any_input: what the tool's commands read with.
-inline result<read_stats> read_any_input(input& in, string_pool& names, record_sink& records,
+// The callgrind reader of read_with_hooks, once the format is known: `from` is the input with
+// its first bytes given again, `head_text` its first bytes (reader.cc).
+result<read_stats> read_callgrind_format(input& from, std::string_view head_text,
+                                         string_pool& names, record_sink& records,
                                          diagnostic_sink& diagnostics,
-                                         const reader_options& options = {}) {
-  read_hooks h;
-  h.any_input = true;
-  return read_with_hooks(in, names, records, diagnostics, options, h);
-}
+                                         const reader_options& options, const read_hooks& hooks);
 
 }  // namespace calltree::detail

@@ -1,10 +1,11 @@
 // reader.cc — read_callgrind: the input's blocks into the parser, on this thread or cut into
 // chunks for the parallel path.
 //
-// What it is: the reading's entry points (read_callgrind, detail::read_with_hooks), how to read
+// What it is: the reading of a callgrind input (detail::read_callgrind_format), how to read
 // derived from the sink's needs (read_config), the serial loop over the input's blocks, the
 // choice of the parallel path (parallel.cc) and the checks at the end of the input (a last line
-// cut, no events:, no data). What it is not: the format (parser.h and its files).
+// cut, no events:, no data). What it is not: the format (parser.h and its files), nor the
+// choice of a format (read_profile.cc, which read_callgrind goes through).
 #include "calltree/reader.h"
 
 #include <algorithm>
@@ -13,11 +14,8 @@
 #include <system_error>
 
 #include "calltree/cost_matrix.h"
-#include "import/formats.h"
-#include "import/import.h"
 #include "reader/chunk_feed.h"
 #include "reader/decode_ahead.h"
-#include "reader/head_input.h"
 #include "reader/in_memory.h"
 #include "reader/not_a_profile.h"
 #include "reader/parser.h"
@@ -29,51 +27,6 @@ namespace {
 
 // Inputs not mapped whose parsing is worth cutting into chunks: plain ones (a pipe) and zstd.
 bool parallel_decoding(compression c) { return c == compression::none || c == compression::zstd; }
-
-// An input of another format (import/import.h), read whole into memory first: its importer
-// gives the sink the records of the same costs.
-result<read_stats> read_other_format(profile_format format, input& in, string_pool& names,
-                                     record_sink& records, diagnostic_sink& diagnostics,
-                                     const reader_options& options, const read_hooks& hooks) {
-  std::string bytes;
-  const auto whole = in_memory(in);
-  std::string_view all(whole.data(), whole.size());
-  import_target to{names, records, diagnostics, options, {}, {}};
-  to.stacks = hooks.stacks;
-  if (whole.empty()) {
-    while (true) {
-      auto block = in.next();
-      if (!block) {
-        // What was read is not the whole profile: said, and nothing is made of a part of it.
-        to.report(severity::error,
-                  in.truncated() ? diag_code::truncated_input : diag_code::io_error, 0, 0,
-                  block.error().message);
-        to.stats.state = read_state::stopped;
-        to.stats.bytes = bytes.size();
-        return to.stats;
-      }
-      if (block->empty()) break;
-      if (options.max_name_bytes && bytes.size() + block->size() > options.max_name_bytes) {
-        to.report(severity::error, diag_code::limit_exceeded, 0, 0,
-                  "the input is larger than the memory limit (--max-memory) lets it be read "
-                  "into; nothing was read");
-        to.stats.state = read_state::stopped;
-        return to.stats;
-      }
-      bytes.append(block->data(), block->size());
-    }
-    all = bytes;
-  }
-  read_imported(format, all, to);
-  if (!to.no_profile.empty()) {
-    if (!hooks.any_input)
-      return result<read_stats>(
-          error{options.display_name + ": " + to.no_profile, error_code::no_profile});
-    to.report(severity::error, diag_code::no_data, 0, 0,
-              std::string(to_string(format)) + " input: " + to.no_profile);
-  }
-  return to.stats;
-}
 
 }  // namespace
 
@@ -88,7 +41,7 @@ result<read_stats> parser::run() {
   // from one core to the other costs about what reading its line does.
   // (The feed outlives the reading: diagnostics at the end quote the last line, in its chunk.)
   std::unique_ptr<detail::chunk_feed> feed;
-  std::size_t ring = 0;  // run_chunked's, for the kind of feed made
+  std::size_t ring = 0;    // run_chunked's, for the kind of feed made
   bool indexable = false;  // the feed's offsets are the file's, or its bytes are kept
   if ((opt_.threads > 1 || opt_.index) && (opt_.sum_cost_runs || opt_.cost_run_records)) {
     // A speculation in flight holds its chunk's names, sums and tables (a ring of five on two
@@ -100,10 +53,9 @@ result<read_stats> parser::run() {
       feed = detail::mapped_chunks(whole, chunk);
       ring = spec_ring(true);
       indexable = true;
-    } else if (whole.empty() &&
-               ((parallel_decoding(in_.kind()) &&
-                 (opt_.threads > 1 || in_.kind() == compression::none)) ||
-                (opt_.index && opt_.index->keep_bytes))) {
+    } else if (whole.empty() && ((parallel_decoding(in_.kind()) &&
+                                  (opt_.threads > 1 || in_.kind() == compression::none)) ||
+                                 (opt_.index && opt_.index->keep_bytes))) {
       // Decoded chunks are held in memory until read: 256 KiB, twice as many of them
       // ahead of this thread (run_chunked's ring, twice, and 4), so the decoding thread does
       // not wait on the others' turns for the cores (3 threads on 2 cores). Measured on the
@@ -197,13 +149,13 @@ result<read_stats> parser::run() {
   if (opt_.index) {
     chunk_index& ix = *opt_.index;
     ix.end = stats_.bytes;
-    ix.why_not = !indexable || !feed       ? "neither a plain file nor its decoded bytes kept"
-                 : ix.keeping_failed    ? "its decoded bytes could not be kept"
-                 : errors_              ? "the first reading met errors"
-                 : signed_              ? "signed costs"
-                 : limit_hit_ || stop_  ? "the reading did not end"
-                 : ix.starts.empty()    ? "no chunks"
-                                        : ix.why_not;
+    ix.why_not = !indexable || !feed   ? "neither a plain file nor its decoded bytes kept"
+                 : ix.keeping_failed   ? "its decoded bytes could not be kept"
+                 : errors_             ? "the first reading met errors"
+                 : signed_             ? "signed costs"
+                 : limit_hit_ || stop_ ? "the reading did not end"
+                 : ix.starts.empty()   ? "no chunks"
+                                       : ix.why_not;
     ix.usable = ix.why_not.empty();
     ix.objects = std::move(objects_);
     ix.files = std::move(files_);
@@ -265,18 +217,14 @@ read_config::read_config(const reader_options& o, const read_needs& n, const rea
   index = h.index;
 }
 
-result<read_stats> read_with_hooks(input& in, string_pool& names, record_sink& records,
-                                   diagnostic_sink& diagnostics, const reader_options& given,
-                                   const read_hooks& hooks) {
+result<read_stats> read_callgrind_format(input& from, std::string_view head_text,
+                                         string_pool& names, record_sink& records,
+                                         diagnostic_sink& diagnostics, const reader_options& given,
+                                         const read_hooks& hooks) {
   const read_config options(given, hooks.needs ? *hooks.needs : reader_needs_of(records), hooks);
-  // Each input starts unsigned (or as its sink sums, read_hooks::signed_sums): a file of
-  // differences read before on this thread does not make this one's costs signed.
-  set_signed_costs_here(hooks.signed_sums);
   if (hooks.speculated_chunks) *hooks.speculated_chunks = 0;
-  // (The input's first bytes, for what it is when it holds no profile: set below.)
-  std::string_view head_text;
-  auto read = [&](input& from) {
-    parser r(from, names, records, diagnostics, options);
+  auto read = [&](input& in) {
+    parser r(in, names, records, diagnostics, options);
     if (auto what = describe_non_profile(given.display_name, head_text))
       r.not_a_profile_ = what->clause();
     auto stats = r.run();
@@ -286,26 +234,6 @@ result<read_stats> read_with_hooks(input& in, string_pool& names, record_sink& r
           error{given.display_name + ": " + r.no_profile_, error_code::no_profile});
     return stats;
   };
-  // Another profiler's file (import/): its first bytes say, or --from (read_hooks::format).
-  // Those in memory are looked at where they are; else the first block is taken and given
-  // again first (head_input.h), so a callgrind file reads as it did.
-  std::optional<head_input> first;
-  std::span<const char> head = in_memory(in);
-  bool whole = true;
-  if (head.empty()) {
-    first.emplace(in);
-    head = first->head();
-    whole = first->head_is_whole();
-  }
-  const auto forced = hooks.format ? hooks.format : process_format();
-  const profile_format format =
-      forced ? *forced
-             : sniff_format({head.data(), std::min<std::size_t>(head.size(), 64u << 10)},
-                             whole && head.size() <= (64u << 10));
-  head_text = {head.data(), std::min<std::size_t>(head.size(), 4096)};
-  input& from = first ? static_cast<input&>(*first) : in;
-  if (format != profile_format::callgrind)
-    return read_other_format(format, from, names, records, diagnostics, given, hooks);
   // Where parsing on more than one core pays (sum_cost_runs), a zstd input is decoded and cut
   // into chunks on a thread of its own (chunk_feed.h). gzip, xz and bzip2 decode slower than
   // one core parses: another thread parsing would only take the decoder's core from it

@@ -341,7 +341,7 @@ result<reading> read_tables(const std::vector<std::string>& paths, const load_op
     ro.max_name_bytes = options.max_memory;
     ro.progress = options.progress;
     const std::size_t parts_before = p.parts.size();
-    // (read_any_input, with the imported stacks kept)
+    // (read_profile with any_input, the imported stacks kept)
     detail::read_hooks hooks;
     hooks.any_input = true;
     std::vector<calltree::detail::recorded_stacks> file_stacks;

@@ -217,7 +217,7 @@ std::string first_event(const std::string& path) {
   if (!in) return {};
   diagnostic_collector diags;
   profile_builder b(p, &diags, "test");
-  EXPECT_TRUE(detail::read_any_input(*in, p.strings, b, diags, {}).has_value());
+  EXPECT_TRUE(detail::read_profile(*in, p.strings, b, diags, {}, detail::any_input()).has_value());
   for (const auto& pt : p.parts)
     if (!pt.header.events.empty()) return pt.header.events[0];
   return {};

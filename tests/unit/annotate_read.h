@@ -25,7 +25,7 @@ inline result<std::string> annotate_read(std::unique_ptr<input> in, const annota
   diagnostic_collector diags;
   annotate_direct sink(p, o, &diags, "test");
   if (json) sink.keep_json_tables();
-  auto read = detail::read_any_input(*in, p.strings, sink, diags);
+  auto read = detail::read_profile(*in, p.strings, sink, diags, {}, detail::any_input());
   if (!read) return read.error();
   std::string out;
   auto s = json ? annotate_json_of(sink, out, warnings)

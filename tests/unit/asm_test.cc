@@ -14,10 +14,10 @@
 #include <thread>
 #include <vector>
 
+#include "asm/objdump.h"
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
-#include "asm/objdump.h"
 #include "reader/read_hooks.h"
 
 namespace calltree {
@@ -347,7 +347,7 @@ void load(const char* text, profile& p) {
   diagnostic_collector diags;
   auto in = memory_input(text);
   profile_builder b(p, &diags, "t");
-  ASSERT_TRUE(detail::read_any_input(*in, p.strings, b, diags).has_value());
+  ASSERT_TRUE(detail::read_profile(*in, p.strings, b, diags, {}, detail::any_input()).has_value());
   ASSERT_EQ(diags.errors(), 0u);
 }
 
@@ -411,7 +411,8 @@ TEST(AsmProfile, TheFilterKeepsTheChosenFunctionsOnly) {
         return name == "hot_loop";
       },
       b);
-  ASSERT_TRUE(detail::read_any_input(*in, p.strings, keep, diags).has_value());
+  ASSERT_TRUE(
+      detail::read_profile(*in, p.strings, keep, diags, {}, detail::any_input()).has_value());
   EXPECT_EQ(asked, 2);  // once per name met in a record's context
   for (const auto& r : p.self_rows) EXPECT_EQ(p.function_name(r.function), "hot_loop");
   EXPECT_EQ(p.self_rows.size(), 6u);

@@ -374,7 +374,8 @@ TEST(CallPaths, EveryCorpusProfileIsExact) {
     auto in = open_input(file.string());
     ASSERT_TRUE(in.has_value());
     profile_builder b(p, &diags, file.string());
-    ASSERT_TRUE(detail::read_any_input(**in, p.strings, b, diags).has_value());
+    ASSERT_TRUE(
+        detail::read_profile(**in, p.strings, b, diags, {}, detail::any_input()).has_value());
     call_graph g(p.functions.size(), p.events.size());
     for (std::size_t r = 0; r < p.self_rows.size(); ++r)
       add_saturating(g.self.row(p.self_rows[r].function.index()), p.self_costs.row(r));

@@ -105,7 +105,7 @@ asm_view hot_loop_view(std::vector<std::string> events = {}, const char* text = 
   diagnostic_collector diags;
   auto in = memory_input(text);
   profile_builder b(p, &diags, "t");
-  EXPECT_TRUE(detail::read_any_input(*in, p.strings, b, diags).has_value());
+  EXPECT_TRUE(detail::read_profile(*in, p.strings, b, diags, {}, detail::any_input()).has_value());
   EXPECT_EQ(diags.errors(), 0u);
   asm_options o;
   o.events = std::move(events);

@@ -70,7 +70,7 @@ std::unique_ptr<loaded> load(const fs::path& f) {
   tee_sink tee({&chk, &b});
   reader_options opt;
   opt.display_name = f.filename().string();
-  auto st = detail::read_any_input(**in, l->p.strings, tee, l->diags, opt);
+  auto st = detail::read_profile(**in, l->p.strings, tee, l->diags, opt, detail::any_input());
   EXPECT_TRUE(st.has_value());
   l->stats = *st;
   l->check = chk.result();
@@ -253,7 +253,7 @@ TEST(Corpus, NameDigestsCountWhatFullNamesCount) {
       string_pool names = string_pool_access::make(m ? pool_mode::digest : pool_mode::full);
       checker chk;
       diagnostic_collector diags;
-      auto st = detail::read_any_input(**in, names, chk, diags);
+      auto st = detail::read_profile(**in, names, chk, diags, {}, detail::any_input());
       ASSERT_TRUE(st);
       cost_lines[m] = st->cost_lines;
       r[m] = chk.result();

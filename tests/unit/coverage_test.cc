@@ -132,7 +132,7 @@ profile read(const std::filesystem::path& file) {
   auto in = open_input(file.string());
   EXPECT_TRUE(in.has_value());
   profile_builder b(p, &diags, file.string());
-  EXPECT_TRUE(detail::read_any_input(**in, p.strings, b, diags).has_value());
+  EXPECT_TRUE(detail::read_profile(**in, p.strings, b, diags, {}, detail::any_input()).has_value());
   return p;
 }
 

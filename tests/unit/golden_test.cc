@@ -79,7 +79,7 @@ TEST_P(Golden, DumpAndDiagnosticsMatch) {
   keep_all diags;
   reader_options o;
   o.display_name = "input.callgrind";
-  auto st = detail::read_any_input(*in, names, sink, diags, o);
+  auto st = detail::read_profile(*in, names, sink, diags, o, detail::any_input());
   ASSERT_TRUE(st.has_value()) << st.error().message;
   EXPECT_TRUE(st->complete());
   ASSERT_TRUE(sink.finish());

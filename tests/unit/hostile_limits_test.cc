@@ -50,7 +50,7 @@ struct built {
     ro.max_name_bytes = 0;
     auto in = memory_input(text);
     profile_builder b(p, &diags, "test", bo);
-    auto r = detail::read_any_input(*in, p.strings, b, diags, ro);
+    auto r = detail::read_profile(*in, p.strings, b, diags, ro, detail::any_input());
     EXPECT_TRUE(r.has_value());
     limit_hit = b.limit_hit();
   }

@@ -46,7 +46,7 @@ struct collect_records final : record_sink {
 struct read_all {
   explicit read_all(std::string bytes, reader_options options = {}) {
     auto in = memory_input(std::move(bytes));
-    auto r = detail::read_any_input(*in, names, records, diagnostics, options);
+    auto r = detail::read_profile(*in, names, records, diagnostics, options, detail::any_input());
     EXPECT_TRUE(r.has_value());
     if (r) stats = *r;
   }
@@ -109,7 +109,7 @@ TEST(hostile_regressions, written_line_part_after_instr_part_keeps_its_positions
         "events: n\npositions: instr\nfn=a\n0x10 1\n"
         "positions: line\nevents: n\nfn=b\n7 5\n");
     profile_builder b(p, &d, "test");
-    ASSERT_TRUE(detail::read_any_input(*in, p.strings, b, d).has_value());
+    ASSERT_TRUE(detail::read_profile(*in, p.strings, b, d, {}, detail::any_input()).has_value());
   }
   ASSERT_EQ(p.parts.size(), 2u);
   std::ostringstream text;
@@ -142,7 +142,7 @@ TEST(hostile_regressions, unknown_function_keeps_the_source_file_in_force) {
   sources s(names);
   keep_all d;
   auto in = memory_input("events: Ir\nfl=a.c\nfe=b.h\n1 2\ncfn=f\ncalls=1 3\n4 5\n");
-  ASSERT_TRUE(detail::read_any_input(*in, names, s, d).has_value());
+  ASSERT_TRUE(detail::read_profile(*in, names, s, d, {}, detail::any_input()).has_value());
   ASSERT_EQ(s.seen.size(), 2u);
   for (const auto& [function, file] : s.seen) {
     EXPECT_EQ(function, "???");
@@ -251,7 +251,8 @@ TEST(hostile_regressions, checker_indexes_many_events_in_linear_time) {
   string_pool names;
   checker c;
   keep_all diagnostics;
-  ASSERT_TRUE(detail::read_any_input(*in, names, c, diagnostics).has_value());
+  ASSERT_TRUE(
+      detail::read_profile(*in, names, c, diagnostics, {}, detail::any_input()).has_value());
   auto r = c.result();
   ASSERT_EQ(r.events.size(), 200000u);
   EXPECT_EQ(r.events[199999], "e199999");
@@ -265,7 +266,7 @@ TEST(hostile_regressions, duplicate_event_column_is_kept_apart_and_round_trips) 
   auto build = [](const std::string& text, profile& p, keep_all& d) {
     auto in = memory_input(text);
     profile_builder b(p, &d, "test");
-    ASSERT_TRUE(detail::read_any_input(*in, p.strings, b, d).has_value());
+    ASSERT_TRUE(detail::read_profile(*in, p.strings, b, d, {}, detail::any_input()).has_value());
   };
   profile p;
   keep_all d1;
@@ -309,7 +310,7 @@ TEST(hostile_regressions, calls_without_target_differ_in_nothing_else) {
   auto build = [](const std::string& text, profile& p, keep_all& d) {
     auto in = memory_input(text);
     profile_builder b(p, &d, "test");
-    ASSERT_TRUE(detail::read_any_input(*in, p.strings, b, d).has_value());
+    ASSERT_TRUE(detail::read_profile(*in, p.strings, b, d, {}, detail::any_input()).has_value());
   };
   const std::string input =
       "events: Ir\nfl=a.c\nfn=main\n1 10\ncfn=f\ncalls=3\n0 5\n0 9\ncfn=f\ncalls=4\n0 6\n";

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "analysis/inclusive_solver.h"
 #include "calltree/analysis/derived_events.h"
 #include "calltree/input.h"
 #include "calltree/profile_builder.h"
 #include "calltree/reader.h"
-#include "analysis/inclusive_solver.h"
 #include "reader/read_hooks.h"
 
 namespace calltree {
@@ -24,7 +24,7 @@ profile load_text(const std::string& text) {
   diagnostic_collector diags;
   auto in = memory_input(text);
   profile_builder b(p, &diags, "test");
-  auto r = detail::read_any_input(*in, p.strings, b, diags);
+  auto r = detail::read_profile(*in, p.strings, b, diags, {}, detail::any_input());
   EXPECT_TRUE(r.has_value());
   EXPECT_EQ(diags.errors(), 0u);
   return p;

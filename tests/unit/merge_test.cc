@@ -59,7 +59,8 @@ merged_file merge_and_read_back(const std::vector<std::string>& names, parts_mod
   auto in = memory_input(m.text);
   diagnostic_collector back_diags;
   profile_builder builder(m.read_back, &back_diags, "merged");
-  auto read = detail::read_any_input(*in, m.read_back.strings, builder, back_diags);
+  auto read =
+      detail::read_profile(*in, m.read_back.strings, builder, back_diags, {}, detail::any_input());
   EXPECT_TRUE(read.has_value());
   m.read_back_errors = back_diags.errors();
   for (const auto& d : back_diags.kept())

@@ -35,7 +35,7 @@ std::string from_model(const std::string& source, bool text = false) {
   profile p;
   diagnostic_collector diags;
   profile_builder b(p, &diags, "f");
-  EXPECT_TRUE(detail::read_any_input(*in, p.strings, b, diags));
+  EXPECT_TRUE(detail::read_profile(*in, p.strings, b, diags, {}, detail::any_input()));
   std::string bytes;
   const export_sink sink = [&bytes](std::string_view s) { bytes.append(s); };
   EXPECT_TRUE(export_model_json(p, "f", sink));
@@ -129,7 +129,7 @@ TEST(ModelJsonStream, TheTailInPiecesOnEveryFile) {
     profile p;
     diagnostic_collector diags;
     profile_builder b(p, &diags, "f");
-    ASSERT_TRUE(detail::read_any_input(*in, p.strings, b, diags));
+    ASSERT_TRUE(detail::read_profile(*in, p.strings, b, diags, {}, detail::any_input()));
     auto tail = [&p](unsigned threads, std::size_t rows) {
       std::string bytes;
       const export_sink sink = [&bytes](std::string_view s) { bytes.append(s); };
@@ -142,8 +142,8 @@ TEST(ModelJsonStream, TheTailInPiecesOnEveryFile) {
     // 1 MB are cut in pieces of 64 and 16384 rows only: a piece's edges are written alike in
     // any file, and pieces of 1 and 7 rows of the 24 MB profile made the test take 140 s, 1.1 s
     // without them.)
-    const std::pair<std::size_t, unsigned> cases[] = {{1, 3}, {7, 1}, {64, 3}, {16384, 1},
-                                                      {16384, 3}};
+    const std::pair<std::size_t, unsigned> cases[] = {
+        {1, 3}, {7, 1}, {64, 3}, {16384, 1}, {16384, 3}};
     const bool large = std::filesystem::file_size(f) > 1000000;
     for (const auto& [rows, threads] : cases) {
       if (large && rows < 64) continue;

@@ -104,7 +104,7 @@ reading read_with(const std::string& text, std::function<std::size_t()> sizes) {
   fp.keep_text = text.size() < (1u << 20);
   reader_options opt;
   opt.display_name = "t";
-  auto st = detail::read_any_input(in, names, fp, fp, opt);
+  auto st = detail::read_profile(in, names, fp, fp, opt, detail::any_input());
   reading r;
   r.items = std::move(fp.items);
   r.texts = std::move(fp.texts);
@@ -255,7 +255,7 @@ TEST(ReaderPaths, CallWithoutCostAtABlockEndQuotesItsLine) {
     reader_options opt;
     opt.display_name = "t";
     opt.threads = 1;  // (two would read the blocks into chunks of their own)
-    ASSERT_TRUE(detail::read_any_input(in, names, fp, fp, opt));
+    ASSERT_TRUE(detail::read_profile(in, names, fp, fp, opt, detail::any_input()));
     bool quoted = false;
     for (const auto& t : fp.texts)
       if (t.find("[call-without-cost]") != std::string::npos) {

@@ -25,7 +25,7 @@ std::unique_ptr<loaded> read_text(std::string text) {
   profile_builder b(l->p, &l->diags, "t");
   reader_options opt;
   opt.display_name = "t";
-  auto st = detail::read_any_input(*in, l->p.strings, b, l->diags, opt);
+  auto st = detail::read_profile(*in, l->p.strings, b, l->diags, opt, detail::any_input());
   EXPECT_TRUE(st.has_value());
   l->stats = *st;
   return l;

@@ -68,7 +68,7 @@ counting_sink read(const record_needs& n,
   auto in = memory_input(text);
   string_pool names;
   diagnostic_collector diags;
-  auto st = detail::read_any_input(*in, names, s, diags);
+  auto st = detail::read_profile(*in, names, s, diags, {}, detail::any_input());
   EXPECT_TRUE(st);
   EXPECT_EQ(st->jump_lines, 1u);  // read and counted, whatever the sink asks
   EXPECT_EQ(diags.errors() + diags.warnings(), 0u);

@@ -174,7 +174,7 @@ std::unique_ptr<reading> read_one(std::unique_ptr<input> in, const std::string& 
   tee_sink tee(sinks);
   reader_options o;
   o.display_name = name;
-  auto st = detail::read_any_input(*in, r->p.strings, tee, r->diags, o);
+  auto st = detail::read_profile(*in, r->p.strings, tee, r->diags, o, detail::any_input());
   dump.finish();
   if (writer) {
     EXPECT_TRUE(writer->finish());
@@ -423,8 +423,8 @@ std::string nth_dump_line(const std::function<std::unique_ptr<input>()>& open, b
   normalise norm(dump);
   diagnostic_collector diags;
   auto in = open();
-  (void)detail::read_any_input(*in, pool, normalised ? static_cast<record_sink&>(norm) : dump,
-                               diags);
+  (void)detail::read_profile(*in, pool, normalised ? static_cast<record_sink&>(norm) : dump, diags,
+                             {}, detail::any_input());
   dump.finish();
   std::istringstream lines(out.str());
   std::string line;

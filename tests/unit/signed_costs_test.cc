@@ -5,8 +5,8 @@
 
 #include <cstdint>
 #include <memory>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "calltree/analysis/callers.h"
 #include "calltree/analysis/inclusive.h"
@@ -34,7 +34,7 @@ std::unique_ptr<loaded> read_text(std::string text) {
   profile_builder b(l->p, &l->diags, "t");
   reader_options opt;
   opt.display_name = "t";
-  auto st = detail::read_any_input(*in, l->p.strings, b, l->diags, opt);
+  auto st = detail::read_profile(*in, l->p.strings, b, l->diags, opt, detail::any_input());
   EXPECT_TRUE(st.has_value());
   if (st) l->stats = *st;
   return l;
@@ -156,7 +156,7 @@ TEST(signed_costs, a_reading_after_a_signed_file_on_the_thread_starts_unsigned) 
     profile_builder b(p, &diags, "t");
     reader_options opt;
     opt.display_name = "t";
-    return detail::read_any_input(*in, p.strings, b, diags, opt);
+    return detail::read_profile(*in, p.strings, b, diags, opt, detail::any_input());
   };
   const bool before = set_signed_costs_here(false);
   profile d;
@@ -221,8 +221,10 @@ TEST(signed_costs, top_functions_and_calls_of_rank_by_the_size_of_the_change) {
   const function_calls calls = calls_of(p, inc, *main_id);
   std::string callees;
   for (const call_summary& c : calls.callees)
-    callees += std::string(p.function_name(c.function)) + "=" + std::to_string(as_signed(c.inclusive[0])) + " ";
+    callees += std::string(p.function_name(c.function)) + "=" +
+               std::to_string(as_signed(c.inclusive[0])) + " ";
   EXPECT_EQ(callees, "down=-1000 up=14 tiny=-1 ");
   EXPECT_EQ(cost_magnitude(static_cast<std::uint64_t>(-1000), true), 1000u);
-  EXPECT_EQ(cost_magnitude(static_cast<std::uint64_t>(-1000), false), static_cast<std::uint64_t>(-1000));
+  EXPECT_EQ(cost_magnitude(static_cast<std::uint64_t>(-1000), false),
+            static_cast<std::uint64_t>(-1000));
 }

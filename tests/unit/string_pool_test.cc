@@ -254,7 +254,7 @@ converted convert(const std::string& path, string_pool& names) {
   diagnostic_collector diags;
   reader_options o;
   o.display_name = path;
-  auto st = detail::read_any_input(**in, names, w, diags, o);
+  auto st = detail::read_profile(**in, names, w, diags, o, detail::any_input());
   EXPECT_TRUE(st.has_value()) << path;
   EXPECT_TRUE(w.finish()) << path;
   c.text = out.str();

@@ -22,7 +22,7 @@ profile load_text(const std::string& text) {
   diagnostic_collector diags;
   auto in = memory_input(text);
   profile_builder b(p, &diags, "test");
-  auto r = detail::read_any_input(*in, p.strings, b, diags);
+  auto r = detail::read_profile(*in, p.strings, b, diags, {}, detail::any_input());
   EXPECT_TRUE(r.has_value());
   EXPECT_EQ(diags.errors(), 0u);
   return p;
@@ -33,7 +33,7 @@ check_result check_text(const std::string& text) {
   diagnostic_collector diags;
   auto in = memory_input(text);
   profile scratch;  // (its pool holds the names read)
-  auto r = detail::read_any_input(*in, scratch.strings, c, diags);
+  auto r = detail::read_profile(*in, scratch.strings, c, diags, {}, detail::any_input());
   EXPECT_TRUE(r.has_value());
   return c.result();
 }

@@ -82,7 +82,7 @@ std::string reread(const std::string& text, diagnostic_collector& diags) {
   std::ostringstream out;
   dump_sink d(out, pool, dump_options{false});
   auto in = memory_input(text);
-  auto st = detail::read_any_input(*in, pool, d, diags);
+  auto st = detail::read_profile(*in, pool, d, diags, {}, detail::any_input());
   EXPECT_TRUE(st.has_value());
   d.finish();
   return out.str();
