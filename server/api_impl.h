@@ -16,6 +16,7 @@
 #include "views/columns.h"
 #include "views/diff.h"
 #include "views/part_costs.h"
+#include "views/scope.h"
 #include "views/session.h"
 #include "views/stack_filter.h"
 
@@ -64,11 +65,10 @@ void costs_of_row(json_writer& j, const views::column_set& columns, const std::u
 void begin_envelope(json_writer& j);
 
 // The query parameters every view takes: parts=, events=, derived= (repeatable), sort=.
-struct common_query {
-  std::vector<std::uint32_t> parts;
-  std::vector<std::string> events, derived;
+// parts=, events=, derived= and detect_cycles=yes|no (KCachegrind's cycle detection switch):
+// the view's scope; event= or sort=: the column it is ordered by.
+struct common_query : views::scope {
   std::string sort_event;
-  bool detect_cycles = true;  // detect_cycles=yes|no: KCachegrind's cycle detection switch
 };
 std::optional<failure> parse_common(const request& r, const views::session& s, common_query& q);
 

@@ -80,7 +80,8 @@ std::optional<failure> make_flame_delta(const request& r, const views::diff_sour
   auto cols = views::resolve_diff_columns(src, names, {});
   if (!cols) return failure{400, "bad_event", "an event is not in both profiles"};
   if (!c.parts.empty() && src.old_side().p.parts.size() != src.new_side().p.parts.size())
-    return failure{400, "bad_parts", "the two profiles have different numbers of parts: compare all"};
+    return failure{400, "bad_parts",
+                   "the two profiles have different numbers of parts: compare all"};
   auto table = src.of_parts(c.parts);
   if (!table) return failure{400, "bad_parts", table.error().message};
   out.emplace(flame_delta{frames_of_old, *table, std::move(*cols)});

@@ -33,10 +33,7 @@ response route_functions(const request& r, const views::session& s) {
   common_query c;
   if (auto f = parse_common(r, s, c)) return error_response(*f);
   views::list_query q;
-  q.parts = c.parts;
-  q.detect_cycles = c.detect_cycles;
-  q.events = c.events;
-  q.derived = c.derived;
+  static_cast<views::scope&>(q) = c;
   q.sort_event = c.sort_event;
   if (auto by = param(r, "by")) {
     if (*by == "self")
@@ -218,10 +215,7 @@ response route_function(const request& r, const views::session& s, std::string_v
   common_query c;
   if (auto f = parse_common(r, s, c)) return error_response(*f);
   views::detail_query q;
-  q.parts = c.parts;
-  q.detect_cycles = c.detect_cycles;
-  q.events = c.events;
-  q.derived = c.derived;
+  static_cast<views::scope&>(q) = c;
   q.sort_event = c.sort_event;
   if (auto l = param(r, "limit")) {
     auto v = parse_uint(*l, UINT64_MAX);

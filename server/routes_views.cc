@@ -147,10 +147,7 @@ response route_graph(const request& r, const views::session& s, std::string_view
   common_query c;
   if (auto f = parse_common(r, s, c)) return error_response(*f);
   views::graph_query q;
-  q.parts = c.parts;
-  q.detect_cycles = c.detect_cycles;
-  q.events = c.events;
-  q.derived = c.derived;
+  static_cast<views::scope&>(q) = c;
   q.weight_event = c.sort_event;
   if (auto f = parse_count_param(r, "up", q.up, 10)) return error_response(*f);
   if (auto f = parse_count_param(r, "down", q.down, 10)) return error_response(*f);
@@ -216,10 +213,7 @@ response route_flame(const request& r, const views::session& s, const flame_delt
   common_query c;
   if (auto f = parse_common(r, s, c)) return error_response(*f);
   views::flame_query q;
-  q.parts = c.parts;
-  q.detect_cycles = c.detect_cycles;
-  q.events = c.events;
-  q.derived = c.derived;
+  static_cast<views::scope&>(q) = c;
   q.weight_event = c.sort_event;
   if (auto root = param(r, "root"); root && *root != "all") {
     std::uint32_t id = 0;
@@ -330,10 +324,7 @@ response route_coverage(const request& r, const views::session& s, std::string_v
   common_query c;
   if (auto f = parse_common(r, s, c)) return error_response(*f);
   views::coverage_query q;
-  q.parts = c.parts;
-  q.detect_cycles = c.detect_cycles;
-  q.events = c.events;
-  q.derived = c.derived;
+  static_cast<views::scope&>(q) = c;
   q.weight_event = c.sort_event;
   if (auto d = param(r, "direction")) {
     if (*d == "callees")

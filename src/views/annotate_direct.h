@@ -98,8 +98,8 @@ class annotate_direct final : public run_sink {
   void key_by_function();
 
   // For serve's lines read from their chunks alone (views/session.h): note which chunks of an
-  // indexed reading (`starts`, the reader's read_profile_options::index, filled as it reads) each key's
-  // and each display file's records are in (views/chunk_notes.h). With key_by_function,
+  // indexed reading (`starts`, the reader's read_profile_options::index, filled as it reads) each
+  // key's and each display file's records are in (views/chunk_notes.h). With key_by_function,
   // before the first record; take_chunk_notes() after take_tables() gives them in the tables'
   // key numbers.
   // A run of several files: called before each file's reading, its chunks numbered from

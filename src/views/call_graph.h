@@ -18,16 +18,14 @@
 #include "calltree/result.h"
 #include "views/columns.h"
 #include "views/part_costs.h"
+#include "views/scope.h"
 #include "views/stack_filter.h"
 
 namespace calltree::views {
 
 class session;
 
-struct graph_query {
-  std::vector<std::uint32_t> parts;
-  bool detect_cycles = true;  // false: no cycles formed (part_costs.h)
-  std::vector<std::string> events, derived;
+struct graph_query : scope {
   std::string weight_event;  // empty: the first column
   std::uint32_t up = 2, down = 2;
   double min_share = 0.005;

@@ -29,8 +29,8 @@ struct chunk_ranges {
     calltree::detail::chunk_index index;
     std::string path;
     std::pair<std::uint64_t, std::int64_t> stamp;  // (size, mtime) when it was read
-    std::uint32_t first_chunk = 0;  // its chunks' numbers in the notes: from here
-    std::uint32_t first_part = 0;   // its parts' in the run: from here
+    std::uint32_t first_chunk = 0;                 // its chunks' numbers in the notes: from here
+    std::uint32_t first_part = 0;                  // its parts' in the run: from here
     // A compressed input's decoded bytes, kept as the first reading decoded them (the index's
     // offsets are theirs): an unnamed file of the user's cache folder, gone when it is closed.
     int bytes_fd = -1;
@@ -56,8 +56,9 @@ struct chunk_ranges {
   // `files` display files.
   void take(chunk_notes& notes, std::size_t keys, std::size_t files);
   std::span<const std::uint32_t> of_key(std::uint32_t k) const {
-    return k + 1 < key_at.size() ? std::span(key_chunk).subspan(key_at[k], key_at[k + 1] - key_at[k])
-                                 : std::span<const std::uint32_t>();
+    return k + 1 < key_at.size()
+               ? std::span(key_chunk).subspan(key_at[k], key_at[k + 1] - key_at[k])
+               : std::span<const std::uint32_t>();
   }
   std::span<const std::uint32_t> of_file(std::uint32_t f) const {
     return f + 1 < file_at.size()

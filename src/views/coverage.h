@@ -16,16 +16,14 @@
 #include "calltree/result.h"
 #include "views/columns.h"
 #include "views/part_costs.h"
+#include "views/scope.h"
 
 namespace calltree::views {
 
 class session;
 
-struct coverage_query {
-  std::vector<std::uint32_t> parts;
-  bool detect_cycles = true;  // false: no cycles formed (part_costs.h): no cycle to select
-  std::vector<std::string> events, derived;
-  std::string weight_event;  // empty: the first column
+struct coverage_query : scope {  // (without detect_cycles, no cycle to select)
+  std::string weight_event;      // empty: the first column
   path_direction direction = path_direction::callees;
   double min_share = 1e-4;  // of the selected function's cost (KCachegrind's 0.01 %)
   std::size_t max_frames = std::size_t{1} << 18;

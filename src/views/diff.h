@@ -52,8 +52,8 @@ class diff_source {
  public:
   // Reads the sessions' inputs again. An error when one cannot be read again (standard input)
   // or no longer reads completely.
-  static result<std::unique_ptr<diff_source>> load(const session& old_side,
-                                                   const session& new_side, unsigned threads);
+  static result<std::unique_ptr<diff_source>> load(const session& old_side, const session& new_side,
+                                                   unsigned threads);
   // calltree diff's functions for `parts` (0-based, sorted; empty: all), made once and kept
   // (the last few selections). Thread-safe.
   result<std::shared_ptr<const function_table>> of_parts(

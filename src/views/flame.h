@@ -21,6 +21,7 @@
 #include "calltree/result.h"
 #include "views/columns.h"
 #include "views/part_costs.h"
+#include "views/scope.h"
 #include "views/stack_filter.h"
 
 namespace calltree::views {
@@ -33,10 +34,7 @@ class session;
 inline constexpr double exact_min_share = 1e-5;
 inline constexpr std::size_t exact_max_frames = std::size_t{1} << 20;
 
-struct flame_query {
-  std::vector<std::uint32_t> parts;
-  bool detect_cycles = true;  // false: no cycles formed (part_costs.h): no cycle as a root
-  std::vector<std::string> events, derived;
+struct flame_query : scope {          // (without detect_cycles, no cycle as a root)
   std::string weight_event;           // empty: the first column
   std::optional<std::uint32_t> root;  // a key; empty: from the graph's roots
   path_direction direction = path_direction::callees;

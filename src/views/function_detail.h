@@ -17,15 +17,13 @@
 #include "calltree/result.h"
 #include "views/columns.h"
 #include "views/part_costs.h"
+#include "views/scope.h"
 
 namespace calltree::views {
 
 class session;
 
-struct detail_query {
-  std::vector<std::uint32_t> parts;
-  bool detect_cycles = true;  // false: no cycles formed (part_costs.h)
-  std::vector<std::string> events, derived;
+struct detail_query : scope {
   std::string sort_event;   // callers and callees by this column's cost; empty: the first
   std::size_t limit = 500;  // at most this many callers and callees each
 };

@@ -22,6 +22,7 @@
 #include "views/columns.h"
 #include "views/list_transforms.h"
 #include "views/part_costs.h"
+#include "views/scope.h"
 #include "views/session.h"
 
 namespace calltree::views {
@@ -30,12 +31,8 @@ class session;
 
 enum class sort_by : std::uint8_t { self, inclusive, calls, name };
 
-struct list_query {
-  std::vector<std::uint32_t> parts;  // 0-based, sorted; empty: all
-  bool detect_cycles = true;         // false: no cycles formed (part_costs.h)
-  std::vector<std::string> events;   // columns shown; empty: every known event
-  std::vector<std::string> derived;  // "NAME=FORMULA", the query's own derived events
-  std::string sort_event;            // a column's name; empty: the first column
+struct list_query : scope {
+  std::string sort_event;  // a column's name; empty: the first column
   sort_by by = sort_by::self;
   bool descending = true;  // (by name: ascending unless asked)
   // Rows whose name `match` says yes to (a cycle's name is "<cycle N>"); `filter` is its
@@ -74,7 +71,7 @@ struct function_list {
   column_set columns;
   std::shared_ptr<const part_costs> costs;
   std::size_t sort_column = 0;
-  std::size_t total_rows = 0;     // after filter and in_group
+  std::size_t total_rows = 0;  // after filter and in_group
   // (with `locate`) the index of its row among the total_rows (with transforms, of the row
   // it is merged into); none when no row is it (filtered out, another group, a bad id).
   std::optional<std::size_t> located;
