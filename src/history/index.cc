@@ -80,16 +80,23 @@ bool exec(sqlite3* db, const char* sql) {
   return sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
 }
 
-// The schema's `meta` says this format and version.
-enum class state { ours, empty, foreign, broken };
+bool busy(int rc) {
+  rc &= 0xff;  // (the primary code of an extended one)
+  return rc == SQLITE_BUSY || rc == SQLITE_LOCKED;
+}
+
+// The schema's `meta` says this format and version. `busy`: another connection holds a lock
+// SQLite would not wait for (it answers SQLITE_BUSY at once where waiting could deadlock, as
+// when two processes make a new database WAL together): try again.
+enum class state { ours, empty, foreign, broken, busy };
 state inspect(sqlite3* db) {
   sqlite3_stmt* st = nullptr;
   int rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &st, nullptr);
-  if (rc != SQLITE_OK) return state::broken;
+  if (rc != SQLITE_OK) return busy(rc) ? state::busy : state::broken;
   rc = sqlite3_step(st);
   const bool any = rc == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0;
   sqlite3_finalize(st);
-  if (rc != SQLITE_ROW) return state::broken;
+  if (rc != SQLITE_ROW) return busy(rc) ? state::busy : state::broken;
   if (!any) return state::empty;
   rc = sqlite3_prepare_v2(db, "SELECT key, value FROM meta", -1, &st, nullptr);
   if (rc != SQLITE_OK) return state::foreign;  // no meta table
@@ -205,7 +212,18 @@ result<std::unique_ptr<run_index>> run_index::open(const std::string& path) {
       return error{path + ": cannot open the index: " + msg};
     }
     sqlite3_busy_timeout(db, 10000);
-    state s = exec(db, "PRAGMA journal_mode=WAL") ? inspect(db) : state::broken;
+    // (Busy answers are tried again for 10 s, as the busy timeout waits, before the index is
+    // judged: a database another process is making is not a broken one.)
+    state s = state::busy;
+    for (int tries = 0; s == state::busy && tries < 200; ++tries) {
+      if (tries) sqlite3_sleep(50);
+      const int wal = sqlite3_exec(db, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
+      s = wal == SQLITE_OK ? inspect(db) : busy(wal) ? state::busy : state::broken;
+    }
+    if (s == state::busy) {
+      sqlite3_close(db);
+      return error{path + ": the index is busy: another process holds it"};
+    }
     if (s == state::broken) {
       // Not a database, or a corrupt one: made again.
       sqlite3_close(db);
