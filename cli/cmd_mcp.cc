@@ -20,6 +20,7 @@
 #include "mcp_rpc.h"
 #include "memory_option.h"
 #include "progress.h"
+#include "viewer_options.h"
 
 namespace calltree::cli {
 namespace {
@@ -88,19 +89,13 @@ int run_mcp(std::span<const std::string_view> args) {
       return usage_error("mcp", "--keep takes a number from 1 to 9999");
     keep = static_cast<std::size_t>(std::stoi(*v));
   }
-  views::load_options lo;
-  lo.max_memory = memory_limit();
-  for (auto dir : a.include) lo.include_dirs.push_back(include_dir(std::move(dir)));
-  for (const auto& v : a.source_root) {
-    auto root = source_root(v);
-    if (!root) return usage_error("mcp", "--source-root takes OLD=NEW");
-    lo.source_roots.push_back(std::move(*root));
-  }
+  auto viewer = viewer_options(a.include, a.source_root);
+  if (!viewer) return usage_error("mcp", viewer.error().message);
+  views::load_options lo = std::move(*viewer);
   lo.event_definitions = a.event;
   auto threads = parse_threads(a.threads);
   if (!threads) return usage_error("mcp", "--threads needs a number from 1 to 64");
   lo.threads = *threads;
-  lo.cwd = current_dir();
   mcp::tool_settings settings;
   settings.allow_record = a.allow_record;
   if (a.valgrind) {

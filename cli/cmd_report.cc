@@ -36,6 +36,7 @@
 #include "report_budget.h"
 #include "report_diff.h"
 #include "report_page.h"
+#include "viewer_options.h"
 #include "views/function_list.h"
 #include "views/session.h"
 
@@ -144,15 +145,9 @@ int run_report(std::span<const std::string_view> args) {
     }
     return write_diff_report(d);
   }
-  views::load_options lo;
-  lo.max_memory = memory_limit();
-  for (auto dir : a.include) lo.include_dirs.push_back(include_dir(std::move(dir)));
-  for (const auto& v : a.source_root) {
-    auto root = source_root(v);
-    if (!root) return usage_error("report", "--source-root takes OLD=NEW");
-    lo.source_roots.push_back(std::move(*root));
-  }
-  lo.cwd = current_dir();
+  auto viewer = viewer_options(a.include, a.source_root);
+  if (!viewer) return usage_error("report", viewer.error().message);
+  views::load_options lo = std::move(*viewer);
   const std::string& path = a.positional[0];
   std::shared_ptr<const views::session> session;
   {

@@ -37,6 +37,7 @@
 #include "run_store.h"
 #include "siblings.h"
 #include "standard_output.h"
+#include "viewer_options.h"
 #include "views/function_list.h"
 #include "views/session.h"
 
@@ -184,19 +185,13 @@ int run_serve(std::span<const std::string_view> args) {
     port = std::stoi(*v);
   }
   const std::string host = a.host.value_or("127.0.0.1");
-  views::load_options lo;
-  lo.max_memory = memory_limit();
-  for (auto dir : a.include) lo.include_dirs.push_back(include_dir(std::move(dir)));
-  for (const auto& v : a.source_root) {
-    auto root = source_root(v);
-    if (!root) return usage_error("serve", "--source-root takes OLD=NEW");
-    lo.source_roots.push_back(std::move(*root));
-  }
+  auto viewer = viewer_options(a.include, a.source_root);
+  if (!viewer) return usage_error("serve", viewer.error().message);
+  views::load_options lo = std::move(*viewer);
   lo.event_definitions = a.event;
   auto threads = parse_threads(a.threads);
   if (!threads) return usage_error("serve", "--threads needs a number from 1 to 64");
   lo.threads = *threads;
-  lo.cwd = current_dir();
   // The start reads the function-level tables alone; the source lines are read again when a
   // view first asks for them, or by the warm-up after the URL (views/session.h).
   lo.defer_lines = true;

@@ -22,6 +22,7 @@
 #include "progress.h"
 #include "reader/read_profile.h"
 #include "terminal_check.h"
+#include "viewer_options.h"
 #include "views/diff.h"
 #include "views/function_list.h"
 #include "views/session.h"
@@ -85,19 +86,13 @@ int run_tui(std::span<const std::string_view> args) {
     std::fprintf(stderr, "calltree tui: error: %s\n", problem->c_str());
     return exit_usage;
   }
-  views::load_options lo;
-  lo.max_memory = memory_limit();
-  for (auto dir : a.include) lo.include_dirs.push_back(include_dir(std::move(dir)));
-  for (const auto& v : a.source_root) {
-    auto root = source_root(v);
-    if (!root) return usage_error("tui", "--source-root takes OLD=NEW");
-    lo.source_roots.push_back(std::move(*root));
-  }
+  auto viewer = viewer_options(a.include, a.source_root);
+  if (!viewer) return usage_error("tui", viewer.error().message);
+  views::load_options lo = std::move(*viewer);
   lo.event_definitions = a.event;
   auto threads = parse_threads(a.threads);
   if (!threads) return usage_error("tui", "--threads needs a number from 1 to 64");
   lo.threads = *threads;
-  lo.cwd = current_dir();
   lo.defer_lines = true;
 
   // One run (a file, or the files of one), or OLD and NEW.
